@@ -1,0 +1,12 @@
+"""What the OpenMP runtime offers: used to pick a thread count for the cores."""
+from _types cimport kk_omp_max_threads, kk_have_openmp
+
+
+def openmp_enabled():
+    """Whether the cores were compiled with OpenMP support (bool)."""
+    return bool(kk_have_openmp())
+
+
+def openmp_max_threads():
+    """``omp_get_max_threads()``: honours OMP_NUM_THREADS and threadpoolctl limits (int)."""
+    return kk_omp_max_threads()

@@ -1,0 +1,11 @@
+# Shared type vocabulary of the compiled cores (STYLE.md: one place for it).
+#
+# Floating-point cores are written with `floating` (float32 or float64), integer indices with
+# `intp_t` (numpy's np.intp) and labels/codes with `int32_t`; `int64_t` is for counts and hashes.
+from cython cimport floating
+from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
+ctypedef Py_ssize_t intp_t
+
+cdef extern from "_omp.h":
+    int kk_omp_max_threads() noexcept nogil
+    int kk_have_openmp() noexcept nogil

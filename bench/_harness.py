@@ -1,0 +1,240 @@
+"""A small declarative benchmark runner.
+
+A :class:`Suite` declares a grid of cases (a full and a ``quick`` profile), how to build each
+case's data from a fixed seed, and its contenders: kernelkit first, then the pure-Python reference
+and peers. All contenders run in the same process on the same data, in alternating order
+(rotated each repeat), and the table reports the median time, its ratio to kernelkit's, and the
+values each contender returns to show they computed the same thing. A contender whose library is
+not importable is reported as missing, not a crash.
+
+Optionally (``measure_memory=True``) each contender also runs once in a fresh interpreter, where the
+peak resident-memory increase over the data set-up is read from ``/proc/self/status`` (Linux), so
+memory allocated in C (kernelkit's cores, libsvm, BLAS) is counted too.
+"""
+
+import dataclasses
+import importlib
+import importlib.util
+import multiprocessing
+import os
+import platform
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable
+
+__all__ = ["Contender", "Suite", "run_suite", "format_table"]
+
+
+@dataclasses.dataclass
+class Contender:
+    """One implementation timed in a suite.
+
+    Parameters
+    ----------
+    name : str
+        Column label, e.g. ``"kernelkit"``, ``"reference"``, ``"scikit-learn"``.
+    run : callable
+        ``run(data) -> dict or None``. The dict's entries are shown in the table (e.g. the
+        objective reached); the special key ``"per"`` divides the time (e.g. iterations run, to
+        report time per iteration).
+    requires : tuple of str
+        Modules that must import for this contender to run; otherwise it is reported missing.
+    applies : callable or None
+        ``applies(params) -> bool``; ``False`` skips this contender on that case (e.g. the
+        pure-Python reference on a size it would take minutes on).
+    """
+
+    name: str
+    run: Callable
+    requires: tuple = ()
+    applies: Callable = None
+
+    def missing(self):
+        """Names of required modules that are not importable."""
+        return [m for m in self.requires if importlib.util.find_spec(m) is None]
+
+
+@dataclasses.dataclass
+class Suite:
+    """A benchmark suite.
+
+    Parameters
+    ----------
+    name : str
+        Name on the command line and of the results file ``<name>.md``.
+    description : str
+        One paragraph for the head of the results file: what is measured, units, settings.
+    cases : callable
+        ``cases(quick: bool) -> list of dict``: the parameter grid.
+    setup : callable
+        ``setup(params) -> data``, deterministic (fixed seed), run once per case.
+    contenders : list of Contender
+        The first is the baseline of the ratio column (kernelkit).
+    repeats : callable or int
+        Timed runs per contender (median reported); ``repeats(params, quick)`` may size it.
+    warmup : bool
+        Run every contender once, untimed, before timing (imports, caches, thread pools).
+    measure_memory : bool
+        Also measure each contender's peak memory increase in a fresh process.
+    """
+
+    name: str
+    description: str
+    cases: Callable
+    setup: Callable
+    contenders: list
+    repeats: object = 5
+    warmup: bool = True
+    measure_memory: bool = False
+
+
+def _n_repeats(suite, params, quick):
+    r = suite.repeats
+    return r(params, quick) if callable(r) else (max(1, r // 2) if quick else r)
+
+
+def _peak_rss_increase(suite_module, case_index, quick, contender_name):
+    """In a fresh process: build the case's data, then the peak RSS increase of one run (MiB)."""
+    suite = importlib.import_module(suite_module).SUITE
+    params = suite.cases(quick)[case_index]
+    data = suite.setup(params)
+    contender = next(c for c in suite.contenders if c.name == contender_name)
+    with open("/proc/self/clear_refs", "w") as f:  # resets VmHWM to the current RSS
+        f.write("5")
+    base = _proc_status_kib("VmRSS")
+    contender.run(data)
+    return (_proc_status_kib("VmHWM") - base) / 1024.0
+
+
+def _proc_status_kib(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"{field} not in /proc/self/status")
+
+
+def run_suite(suite, quick=False, log=print):
+    """Run every case of ``suite``; return a list of row dicts (one per case and contender)."""
+    rows = []
+    can_measure_memory = suite.measure_memory and os.path.exists("/proc/self/clear_refs")
+    for case_index, params in enumerate(suite.cases(quick)):
+        log(f"[{suite.name}] case {params}")
+        data = suite.setup(params)
+        active = []
+        for c in suite.contenders:
+            if c.applies is not None and not c.applies(params):
+                continue
+            missing = c.missing()
+            if missing:
+                rows.append(dict(case=params, contender=c.name, note=f"missing: {', '.join(missing)}"))
+                continue
+            active.append(c)
+        times = {c.name: [] for c in active}
+        info = {c.name: {} for c in active}
+        if suite.warmup:
+            for c in active:
+                info[c.name] = c.run(data) or {}
+        n_rep = _n_repeats(suite, params, quick)
+        for rep in range(n_rep):
+            k = rep % len(active) if active else 0
+            for c in active[k:] + active[:k]:
+                t0 = time.perf_counter()
+                out = c.run(data) or {}
+                elapsed = time.perf_counter() - t0
+                info[c.name] = out
+                times[c.name].append(elapsed / out.get("per", 1))
+        base = statistics.median(times[active[0].name]) if active else None
+        for c in active:
+            med = statistics.median(times[c.name])
+            row = dict(case=params, contender=c.name, time=med, repeats=n_rep,
+                       ratio=med / base if base else float("nan"),
+                       values={k: v for k, v in info[c.name].items() if k != "per"})
+            if can_measure_memory:
+                ctx = multiprocessing.get_context("spawn")
+                with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+                    row["peak_mib"] = pool.submit(
+                        _peak_rss_increase, _module_of(suite), case_index, quick, c.name
+                    ).result()
+            rows.append(row)
+            log(f"  {c.name:>28s}: {_fmt_time(med)}  x{row['ratio']:.3f}  {row['values']}")
+        del data
+    return rows
+
+
+def _module_of(suite):
+    for name, mod in list(importlib.sys.modules.items()):
+        if getattr(mod, "SUITE", None) is suite:
+            return name
+    raise LookupError(f"suite {suite.name!r} is not the SUITE of an importable module")
+
+
+def _fmt_time(t):
+    if t is None:
+        return ""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if t >= scale:
+            return f"{t / scale:.3g} {unit}"
+    return f"{t / 1e-9:.3g} ns"
+
+
+def _fmt_value(v):
+    if isinstance(v, float):
+        return f"{v:.10g}"
+    return str(v)
+
+
+def format_table(suite, rows, quick=False):
+    """The Markdown report: header (machine, versions, profile) and one row per contender."""
+    import numpy
+    import scipy
+    import sklearn
+
+    from kernelkit import __version__
+    from kernelkit.utils._threads import effective_n_threads
+
+    head = [
+        f"# Benchmark `{suite.name}`{' (quick profile)' if quick else ''}",
+        "",
+        suite.description.strip(),
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, {effective_n_threads()} OpenMP "
+        f"threads; Python {platform.python_version()}, kernelkit {__version__}, numpy "
+        f"{numpy.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}. "
+        f"Run {time.strftime('%Y-%m-%d %H:%M')}. Times are medians of alternating runs; "
+        "ratio = time / kernelkit's time (below 1: faster than kernelkit).",
+        "",
+    ]
+    mem = any("peak_mib" in r for r in rows)
+    cols = ["case", "contender", "median time", "ratio", "repeats"] + (["peak MiB"] if mem else [])
+    cols.append("values")
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        case = ", ".join(f"{k}={v}" for k, v in r["case"].items())
+        if "note" in r:
+            cells = [case, r["contender"], r["note"], "", ""] + ([""] if mem else []) + [""]
+        else:
+            cells = [case, r["contender"], _fmt_time(r["time"]), f"{r['ratio']:.3f}",
+                     str(r["repeats"])]
+            if mem:
+                cells.append(f"{r['peak_mib']:.1f}" if "peak_mib" in r else "")
+            cells.append(", ".join(f"{k}={_fmt_value(v)}" for k, v in r["values"].items()))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(head + lines) + "\n"
+
+
+def available_suites():
+    """Names of the suites shipped in ``kernelkit.bench.suites``."""
+    import pkgutil
+
+    from kernelkit.bench import suites
+
+    return sorted(m.name for m in pkgutil.iter_modules(suites.__path__) if not m.name.startswith("_"))
+
+
+def load_suite(name):
+    """The ``SUITE`` of ``kernelkit.bench.suites.<name>``."""
+    if name not in available_suites():
+        raise ValueError(f"unknown benchmark suite {name!r}; available: {', '.join(available_suites())}")
+    return importlib.import_module(f"kernelkit.bench.suites.{name}").SUITE

@@ -1,0 +1,1 @@
+"""Benchmark suites, one module each, discovered by name (``SUITE`` attribute)."""

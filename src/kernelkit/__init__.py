@@ -1,0 +1,18 @@
+"""kernelkit: machine-learning estimators with compiled Cython cores.
+
+Subpackages: ``cluster``, ``kernels``, ``svm``, ``decomposition``, ``manifold``, ``datasets``, ...
+Pure-Python twins of every compiled core live in ``kernelkit.reference``.
+"""
+
+__version__ = "0.1.0.dev0"
+
+try:
+    from kernelkit._core import _openmp as _probe  # noqa: F401
+except ImportError as exc:  # pragma: no cover - only hit from an unbuilt source tree
+    raise ImportError(
+        "kernelkit's compiled cores (kernelkit._core) could not be imported: "
+        f"{exc}. You are probably importing the source tree without building it. "
+        "Install it with `pip install .` (or, for development, "
+        "`pip install --no-build-isolation -e .`) from the repository root, and run Python "
+        "from outside the source directory."
+    ) from exc

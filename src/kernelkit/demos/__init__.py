@@ -1,0 +1,1 @@
+"""Demonstrations for ``python -m kernelkit demo``: one module each, with a ``main()``."""

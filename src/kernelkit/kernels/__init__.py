@@ -1,0 +1,27 @@
+"""Kernels: on vectors (thin aliases of scikit-learn's pairwise kernels), Gram-matrix operations,
+and the compiled kernels on strings and graphs (scikit-learn transformers)."""
+
+from sklearn.metrics.pairwise import (
+    laplacian_kernel,
+    linear_kernel,
+    pairwise_kernels,
+    polynomial_kernel,
+    rbf_kernel,
+    sigmoid_kernel,
+)
+
+from kernelkit.kernels._base import StructuredKernel
+from kernelkit.kernels._gram import center_gram, is_positive_definite, normalize_gram
+
+__all__ = [
+    "StructuredKernel",
+    "center_gram",
+    "is_positive_definite",
+    "laplacian_kernel",
+    "linear_kernel",
+    "normalize_gram",
+    "pairwise_kernels",
+    "polynomial_kernel",
+    "rbf_kernel",
+    "sigmoid_kernel",
+]

@@ -1,0 +1,134 @@
+"""Operations on Gram matrices shared by every kernel method (seed 004, "Kernel tricks" slides)."""
+
+import numpy as np
+from scipy.linalg import eigvalsh
+from sklearn.utils.validation import check_array
+
+__all__ = ["center_gram", "normalize_gram", "is_positive_definite"]
+
+
+def _check_gram(K, name="K"):
+    return check_array(K, dtype=np.float64, ensure_all_finite=True, input_name=name)
+
+
+def center_gram(K, K_fit=None):
+    """Centre a Gram matrix in feature space.
+
+    ``K_c = (I − 1/n) K (I − 1/n)`` for the training Gram (seed 004, kernel PCA "centering");
+    for a test block ``K(Y, X_fit)`` the training feature mean is subtracted instead:
+    ``K_c = K − 1_m k̄ᵀ − k̄_Y 1ᵀ + k̄̄`` with ``k̄`` the column means of ``K_fit``.
+
+    Parameters
+    ----------
+    K : array-like of shape (n_samples_Y, n_samples_fit)
+        Gram matrix to centre. Square and symmetric when ``K_fit`` is None.
+    K_fit : array-like of shape (n_samples_fit, n_samples_fit), default=None
+        Training Gram matrix; when given, ``K`` is a test block ``K(Y, X_fit)``.
+
+    Returns
+    -------
+    K_centered : ndarray of shape (n_samples_Y, n_samples_fit)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import center_gram
+    >>> X = np.array([[0.0], [1.0], [2.0]])
+    >>> center_gram(X @ X.T)
+    array([[ 1.,  0., -1.],
+           [ 0.,  0.,  0.],
+           [-1.,  0.,  1.]])
+    """
+    K = _check_gram(K)
+    if K_fit is None:
+        if K.shape[0] != K.shape[1]:
+            raise ValueError(f"K must be square to be centred on itself, got shape {K.shape}.")
+        row_mean = K.mean(axis=0)
+        return K - row_mean[None, :] - K.mean(axis=1)[:, None] + row_mean.mean()
+    K_fit = _check_gram(K_fit, "K_fit")
+    if K_fit.shape[0] != K_fit.shape[1] or K.shape[1] != K_fit.shape[0]:
+        raise ValueError(
+            f"K has shape {K.shape} but K_fit has shape {K_fit.shape}: expected K of shape "
+            f"(n_samples_Y, {K_fit.shape[0]}) and a square K_fit."
+        )
+    fit_mean = K_fit.mean(axis=0)
+    return K - fit_mean[None, :] - K.mean(axis=1)[:, None] + fit_mean.mean()
+
+
+def normalize_gram(K, diag_X=None, diag_Y=None):
+    """Cosine normalisation ``K_ij / sqrt(k(y_i, y_i) k(x_j, x_j))``.
+
+    The normalised kernel is again positive definite and has unit diagonal (seed 004, "kernel
+    normalisation"). Rows (or columns) whose self-similarity is zero are left at zero.
+
+    Parameters
+    ----------
+    K : array-like of shape (n_samples_Y, n_samples_X)
+    diag_X : array-like of shape (n_samples_X,), default=None
+        Self-similarities of the column objects; defaults to ``diag(K)`` (square K).
+    diag_Y : array-like of shape (n_samples_Y,), default=None
+        Self-similarities of the row objects; defaults to ``diag_X`` when K is square and
+        ``diag_Y`` is not given.
+
+    Returns
+    -------
+    K_normalized : ndarray of shape (n_samples_Y, n_samples_X)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import normalize_gram
+    >>> normalize_gram(np.array([[4.0, 2.0], [2.0, 9.0]]))
+    array([[1.        , 0.33333333],
+           [0.33333333, 1.        ]])
+    """
+    K = _check_gram(K)
+    if diag_X is None:
+        if K.shape[0] != K.shape[1]:
+            raise ValueError("diag_X is required when K is not square.")
+        diag_X = np.diag(K)
+    diag_X = np.asarray(diag_X, dtype=np.float64)
+    diag_Y = diag_X if diag_Y is None else np.asarray(diag_Y, dtype=np.float64)
+    if diag_X.shape != (K.shape[1],) or diag_Y.shape != (K.shape[0],):
+        raise ValueError(
+            f"diagonals of shapes {diag_Y.shape} and {diag_X.shape} do not match K of shape "
+            f"{K.shape}."
+        )
+    if np.any(diag_X < 0) or np.any(diag_Y < 0):
+        raise ValueError("self-similarities k(x, x) must be non-negative for a p.d. kernel.")
+    with np.errstate(divide="ignore"):
+        inv_x = np.where(diag_X > 0, 1.0 / np.sqrt(diag_X), 0.0)
+        inv_y = np.where(diag_Y > 0, 1.0 / np.sqrt(diag_Y), 0.0)
+    return K * inv_y[:, None] * inv_x[None, :]
+
+
+def is_positive_definite(K, tol=1e-8):
+    """Whether a symmetric Gram matrix is positive semi-definite up to ``tol``.
+
+    True when ``K`` is symmetric (to ``tol`` relative) and its smallest eigenvalue is at least
+    ``−tol · max(1, trace(K))`` (seed 004, definition of a p.d. kernel: ``Σ a_i a_j K_ij ≥ 0``).
+
+    Parameters
+    ----------
+    K : array-like of shape (n_samples, n_samples)
+    tol : float, default=1e-8
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from kernelkit.kernels import is_positive_definite
+    >>> is_positive_definite([[1.0, 0.5], [0.5, 1.0]]), is_positive_definite([[1.0, 2.0], [2.0, 1.0]])
+    (True, False)
+    """
+    K = _check_gram(K)
+    if K.shape[0] != K.shape[1]:
+        return False
+    scale = max(1.0, float(np.abs(np.trace(K))))
+    if not np.allclose(K, K.T, rtol=tol, atol=tol * scale):
+        return False
+    if K.shape[0] == 0:
+        return True
+    return bool(eigvalsh(K, subset_by_index=[0, 0])[0] >= -tol * scale)

@@ -1,0 +1,5 @@
+"""Pure-Python/NumPy twins of kernelkit's compiled cores: readable, slow, used as test oracles.
+
+Each function has the signature of the compiled entry it mirrors. This package imports neither
+``kernelkit._core`` nor the estimator API.
+"""

@@ -1,0 +1,36 @@
+"""Thread count for the OpenMP cores, chosen by the estimator (never a hidden global)."""
+
+import os
+
+from joblib import cpu_count
+
+from kernelkit._core._openmp import openmp_max_threads
+
+
+def effective_n_threads(n_jobs=None):
+    """Number of OpenMP threads a core should use for ``n_jobs``.
+
+    Parameters
+    ----------
+    n_jobs : int or None
+        ``None`` means every thread the OpenMP runtime allows (``OMP_NUM_THREADS`` and
+        ``threadpoolctl.threadpool_limits`` are honoured); a positive value asks for that many
+        threads; ``-1`` means all CPUs, ``-2`` all but one, and so on, as in joblib.
+
+    Returns
+    -------
+    n_threads : int
+        At least 1, at most the number of usable CPUs (cgroup/affinity aware).
+    """
+    if n_jobs == 0 or (n_jobs is not None and not isinstance(n_jobs, int)):
+        raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}.")
+    n_cpus = cpu_count(only_physical_cores=False)
+    if n_jobs is None:
+        n_threads = openmp_max_threads()
+        if "OMP_NUM_THREADS" not in os.environ:
+            n_threads = min(n_threads, n_cpus)
+    elif n_jobs < 0:
+        n_threads = max(1, n_cpus + 1 + n_jobs)
+    else:
+        n_threads = n_jobs
+    return max(1, int(n_threads))
