@@ -140,7 +140,6 @@ def lloyd_iter(
     cdef intp_t n_clusters = centers.shape[0]
     cdef intp_t n_chunks = (n_samples + CHUNK - 1) // CHUNK
     cdef intp_t n_groups = _n_groups(n_chunks, n_clusters, n_features)
-    cdef intp_t chunks_per_group = (n_chunks + n_groups - 1) // n_groups
     cdef intp_t g, c, j, l, start, stop
     cdef intp_t stride = n_clusters * n_features
     cdef double objective = 0.0
@@ -164,8 +163,10 @@ def lloyd_iter(
             n_threads = <int>n_groups
         with nogil, parallel(num_threads=n_threads):
             dots = <floating*>malloc(CHUNK * n_clusters * sizeof(floating))
-            for g in prange(n_groups, schedule='static'):
-                for c in range(g * chunks_per_group, min((g + 1) * chunks_per_group, n_chunks)):
+            # Groups hold equal numbers of chunks (±1); dynamic scheduling keeps both cores busy
+            # when the machine is shared, and cannot change the result (ordered reduction).
+            for g in prange(n_groups, schedule='dynamic'):
+                for c in range(g * n_chunks // n_groups, (g + 1) * n_chunks // n_groups):
                     start = c * CHUNK
                     stop = min(start + CHUNK, n_samples)
                     _assign_chunk(X, sample_weight, x_squared_norms, centers,
