@@ -24,6 +24,9 @@ cdef intp_t CHUNK = 256
 # Budget (in doubles) for the per-group centre accumulators.
 cdef intp_t GROUP_BUDGET = 1 << 22
 cdef intp_t MAX_GROUPS = 64
+# Below this many flops of GEMM per thread, waking another thread costs more than it saves
+# (and on a busy machine a parallel region can wait a whole time slice for a descheduled thread).
+cdef double MIN_FLOPS_PER_THREAD = 4e6
 
 
 cdef intp_t _n_groups(intp_t n_chunks, intp_t n_clusters, intp_t n_features) noexcept nogil:
@@ -159,8 +162,9 @@ def lloyd_iter(
                 center_squared_norms[l] = 0.0
                 for j in range(n_features):
                     center_squared_norms[l] += <double>centers[l, j] * centers[l, j]
-        if n_threads > n_groups:
-            n_threads = <int>n_groups
+        n_threads = <int>min(n_threads, n_groups,
+                             max(1.0, 2.0 * n_samples * n_clusters * n_features
+                                 / MIN_FLOPS_PER_THREAD))
         with nogil, parallel(num_threads=n_threads):
             dots = <floating*>malloc(CHUNK * n_clusters * sizeof(floating))
             # Groups hold equal numbers of chunks (±1); dynamic scheduling keeps both cores busy

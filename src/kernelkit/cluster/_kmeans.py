@@ -114,8 +114,7 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
 
     first = random_state.choice(n_samples, p=sample_weight / sample_weight.sum())
     centers[0], indices[0] = X[first], first
-    closest_sq = euclidean_distances(X[[first]], X, Y_norm_squared=x_squared_norms,
-                                     squared=True).ravel()
+    closest_sq = _squared_distances(X[[first]], X, x_squared_norms).ravel()
     potential = closest_sq @ sample_weight
     for c in range(1, n_clusters):
         # side="right": a draw always lands on a point of positive probability, never on an
@@ -123,8 +122,7 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
         cumulative = np.cumsum(sample_weight * closest_sq)
         draws = random_state.uniform(size=n_local_trials) * cumulative[-1]
         candidates = np.minimum(np.searchsorted(cumulative, draws, side="right"), n_samples - 1)
-        cand_sq = euclidean_distances(X[candidates], X, Y_norm_squared=x_squared_norms,
-                                      squared=True)
+        cand_sq = _squared_distances(X[candidates], X, x_squared_norms)
         np.minimum(closest_sq, cand_sq, out=cand_sq)
         cand_potential = cand_sq @ sample_weight
         best = int(np.argmin(cand_potential))
@@ -132,6 +130,13 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
         centers[c], indices[c] = X[candidates[best]], candidates[best]
     del potential
     return centers, indices
+
+
+def _squared_distances(A, X, x_squared_norms):
+    """``‖a − x‖²`` for every row pair, by ``‖a‖² − 2a·x + ‖x‖²`` (clamped: rounding can make
+    it slightly negative)."""
+    d2 = row_norms(A, squared=True)[:, None] - 2.0 * (A @ X.T) + x_squared_norms[None, :]
+    return np.maximum(d2, 0.0, out=d2)
 
 
 # ----------------------------------------------------------------------------------------------
