@@ -1,0 +1,58 @@
+"""Package-level behaviour: the build check on import, thread counts, the command line."""
+
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import kernelkit
+from kernelkit.__main__ import main
+from kernelkit.utils._threads import effective_n_threads
+
+
+def test_unbuilt_source_tree_explains_how_to_build(tmp_path):
+    # A package directory without the compiled kernelkit._core, as in an unbuilt checkout;
+    # -S keeps site-packages (and an editable install's import hook) out of the way.
+    package = tmp_path / "kernelkit"
+    package.mkdir()
+    init = pathlib.Path(kernelkit.__file__).read_text()
+    (package / "__init__.py").write_text(init)
+    result = subprocess.run([sys.executable, "-S", "-c", "import kernelkit"], cwd=tmp_path,
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert "compiled cores (kernelkit._core) could not be imported" in result.stderr
+    assert "pip install" in result.stderr
+
+
+def test_effective_n_threads():
+    assert effective_n_threads(1) == 1
+    assert effective_n_threads(3) == 3
+    assert effective_n_threads(-1) >= 1
+    assert effective_n_threads(None) >= 1
+    with pytest.raises(ValueError, match="n_jobs"):
+        effective_n_threads(0)
+    with pytest.raises(ValueError, match="n_jobs"):
+        effective_n_threads(1.5)
+
+
+def test_threadpoolctl_limit_is_honoured():
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    with threadpoolctl.threadpool_limits(limits=1, user_api="openmp"):
+        assert effective_n_threads(None) == 1
+
+
+def test_cli_rejects_unknown_names(capsys):
+    with pytest.raises(SystemExit, match="unknown demo"):
+        main(["demo", "no-such-demo"])
+    with pytest.raises(ValueError, match="unknown benchmark suite"):
+        main(["bench", "no-such-suite", "--quick"])
+
+
+def test_kmeans_bench_suite_is_declared():
+    from kernelkit.bench._harness import available_suites, load_suite
+
+    assert "kmeans" in available_suites()
+    suite = load_suite("kmeans")
+    assert suite.contenders[0].name == "kernelkit"
+    assert all(case["n"] <= 200_000 for case in suite.cases(True))
