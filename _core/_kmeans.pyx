@@ -3,7 +3,9 @@
 Seed 003 Algorithm 9 (k-means) and §2.2; seed 001/002 §16.1.2 eqs (16.3)-(16.4).
 
 Distances use ``‖x − c‖² = ‖x‖² − 2 x·c + ‖c‖²``: the cross term of a chunk of samples against all
-centres is one GEMM; ``‖x‖²`` does not change the argmin and is only added for the objective.
+centres is one GEMM, and ``‖x‖²`` is left out since it does not change the argmin. The objective
+of the step is not summed per sample: it follows from the cluster sums, see
+``kernelkit.cluster._kmeans.kmeans_lloyd``.
 
 Determinism: samples are cut into fixed chunks of ``CHUNK`` rows, chunks into ``n_groups`` groups
 whose number depends on the data shape only. Each group accumulates its own partial sums, in
@@ -12,9 +14,8 @@ for any number of threads.
 """
 
 from cython.parallel cimport parallel, prange
-from libc.math cimport INFINITY
 from libc.stdlib cimport malloc, free, calloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from scipy.linalg.cython_blas cimport sgemm, dgemm
 
 from _types cimport floating, intp_t, int32_t
@@ -40,70 +41,75 @@ cdef intp_t _n_groups(intp_t n_chunks, intp_t n_clusters, intp_t n_features) noe
     return g if g > 0 else 1
 
 
-cdef inline void _gemm_abt(
-    const floating *a, const floating *b, floating *out,
-    int n_a, int n_b, int n_features,
+cdef inline void _distances_chunk(
+    const floating *x, const floating *centers, const floating *center_squared_norms,
+    floating *out, int n_x, int n_clusters, int n_features,
 ) noexcept nogil:
-    """``out = a · bᵀ`` for row-major a (n_a, n_features), b (n_b, n_features), out (n_a, n_b).
+    """``out[i, l] = ‖c_l‖² − 2 x_i·c_l`` for a row-major chunk x (n_x, n_features).
 
-    In column-major terms this is ``outᵀ = b · aᵀ``, i.e. GEMM('T', 'N') on the raw buffers.
+    One GEMM, ``out ← −2 x·cᵀ + out`` with ``out`` pre-filled by ``‖c‖²`` (beta = 1). In
+    column-major terms ``outᵀ = −2 c·xᵀ + outᵀ``: GEMM('T', 'N') on the raw row-major buffers.
     """
     cdef char transa = b'T'
     cdef char transb = b'N'
-    cdef floating one = 1.0
-    cdef floating zero = 0.0
+    cdef floating alpha = -2.0
+    cdef floating beta = 1.0
+    cdef int i
+    for i in range(n_x):
+        memcpy(out + i * n_clusters, center_squared_norms, n_clusters * sizeof(floating))
     if floating is float:
-        sgemm(&transa, &transb, &n_b, &n_a, &n_features, &one, <float*>b, &n_features,
-              <float*>a, &n_features, &zero, <float*>out, &n_b)
+        sgemm(&transa, &transb, &n_clusters, &n_x, &n_features, &alpha, <float*>centers,
+              &n_features, <float*>x, &n_features, &beta, <float*>out, &n_clusters)
     else:
-        dgemm(&transa, &transb, &n_b, &n_a, &n_features, &one, <double*>b, &n_features,
-              <double*>a, &n_features, &zero, <double*>out, &n_b)
+        dgemm(&transa, &transb, &n_clusters, &n_x, &n_features, &alpha, <double*>centers,
+              &n_features, <double*>x, &n_features, &beta, <double*>out, &n_clusters)
 
 
 cdef void _assign_chunk(
-    const floating[:, ::1] X,
-    const floating[::1] sample_weight,
-    const floating[::1] x_squared_norms,
-    const floating[:, ::1] centers,
-    const double *center_squared_norms,
-    intp_t start, intp_t stop,
-    floating *dots,                 # scratch (CHUNK, n_clusters)
-    int32_t[::1] labels,            # OUT
+    const floating *x,              # IN (n_x, n_features), a C-contiguous chunk of X
+    const floating *sample_weight,  # IN (n_x,)
+    const floating *centers,        # IN (n_clusters, n_features)
+    const floating *center_squared_norms,  # IN (n_clusters,)
+    int n_x, int n_clusters, int n_features,
+    floating *dist,                 # scratch (n_x, n_clusters)
+    int32_t *labels,                # OUT (n_x,)
     double *sums,                   # INOUT (n_clusters, n_features), if update
     double *weights,                # INOUT (n_clusters,), if update
-    double *objective,              # INOUT
     bint update,
 ) noexcept nogil:
-    cdef intp_t n_clusters = centers.shape[0]
-    cdef intp_t n_features = X.shape[1]
-    cdef intp_t i, j, best
-    cdef double d, best_d, w
-    _gemm_abt(&X[start, 0], &centers[0, 0], dots, <int>(stop - start), <int>n_clusters,
-              <int>n_features)
-    for i in range(start, stop):
+    """Assign a chunk of rows and add them to their clusters' sums.
+
+    Raw pointers, not memoryviews: the inner accumulation loop must not reload strides after
+    every store (the compiler cannot prove the stores leave a memoryview struct alone).
+    """
+    cdef int i, j, best
+    cdef floating best_d, w
+    cdef const floating *row
+    cdef const floating *xi
+    cdef double *s
+    _distances_chunk(x, centers, center_squared_norms, dist, n_x, n_clusters, n_features)
+    for i in range(n_x):
+        row = dist + i * n_clusters
         best = 0
-        best_d = INFINITY
-        for j in range(n_clusters):
-            # ‖c‖² − 2 x·c; strict '<' sends ties to the lowest index (seed 003 Property 55).
-            d = center_squared_norms[j] - 2.0 * dots[(i - start) * n_clusters + j]
-            if d < best_d:
-                best_d = d
+        best_d = row[0]
+        for j in range(1, n_clusters):
+            # strict '<' sends ties to the lowest index (seed 003 Property 55)
+            if row[j] < best_d:
+                best_d = row[j]
                 best = j
-        labels[i] = <int32_t>best
-        w = sample_weight[i]
-        d = best_d + x_squared_norms[i]
-        # may be slightly negative from rounding; clamp
-        objective[0] += w * (d if d > 0.0 else 0.0)
+        labels[i] = best
         if update:
+            w = sample_weight[i]
             weights[best] += w
+            s = sums + best * n_features
+            xi = x + i * n_features
             for j in range(n_features):
-                sums[best * n_features + j] += w * X[i, j]
+                s[j] += w * xi[j]
 
 
 def lloyd_iter(
     const floating[:, ::1] X,                # IN (n_samples, n_features)
     const floating[::1] sample_weight,       # IN (n_samples,)
-    const floating[::1] x_squared_norms,     # IN (n_samples,)
     const floating[:, ::1] centers,          # IN (n_clusters, n_features)
     double[:, ::1] center_sums,              # OUT (n_clusters, n_features)
     double[::1] weight_in_clusters,          # OUT (n_clusters,)
@@ -117,8 +123,6 @@ def lloyd_iter(
     ----------
     X : ndarray of shape (n_samples, n_features), float32 or float64, C-contiguous
     sample_weight : ndarray of shape (n_samples,), same dtype as X
-    x_squared_norms : ndarray of shape (n_samples,), same dtype as X
-        ``‖x_i‖²``, only used for the objective.
     centers : ndarray of shape (n_clusters, n_features), same dtype as X
         Centres of the assignment step.
     center_sums : ndarray of shape (n_clusters, n_features), float64
@@ -126,17 +130,12 @@ def lloyd_iter(
     weight_in_clusters : ndarray of shape (n_clusters,), float64
         Output: ``Σ_{i: label_i = l} w_i`` (untouched if ``update_centers`` is false).
     labels : ndarray of shape (n_samples,), int32
-        Output: index of the nearest centre, lowest index on ties.
+        Output: index of the nearest centre, lowest index on ties (up to the rounding of the
+        distance expansion).
     update_centers : bool
         Whether to accumulate the sums (the M-step input) or only assign.
     n_threads : int
-        OpenMP threads.
-
-    Returns
-    -------
-    objective : float
-        ``Σ_i w_i ‖x_i − c_{label_i}‖²`` for these labels and centres (by the expansion above,
-        so it carries rounding of order ``ε‖x‖²``; use :func:`inertia` for the exact value).
+        OpenMP threads (capped so that each has enough work).
     """
     cdef intp_t n_samples = X.shape[0]
     cdef intp_t n_features = X.shape[1]
@@ -145,48 +144,48 @@ def lloyd_iter(
     cdef intp_t n_groups = _n_groups(n_chunks, n_clusters, n_features)
     cdef intp_t g, c, j, l, start, stop
     cdef intp_t stride = n_clusters * n_features
-    cdef double objective = 0.0
-    cdef floating *dots
-    cdef double *center_squared_norms = <double*>malloc(n_clusters * sizeof(double))
+    cdef floating *dist
+    cdef double norm
+    cdef floating *center_squared_norms = <floating*>malloc(n_clusters * sizeof(floating))
     cdef double *group_sums = NULL
-    cdef double *group_weights = <double*>calloc(n_groups * n_clusters, sizeof(double))
-    cdef double *group_objective = <double*>calloc(n_groups, sizeof(double))
+    cdef double *group_weights = NULL
     if update_centers:
         group_sums = <double*>calloc(n_groups * stride, sizeof(double))
+        group_weights = <double*>calloc(n_groups * n_clusters, sizeof(double))
     try:
-        if (center_squared_norms == NULL or group_weights == NULL or group_objective == NULL
-                or (update_centers and group_sums == NULL)):
+        if center_squared_norms == NULL or (update_centers and (group_sums == NULL
+                                                                or group_weights == NULL)):
             raise MemoryError()
         with nogil:
             for l in range(n_clusters):
-                center_squared_norms[l] = 0.0
+                norm = 0.0
                 for j in range(n_features):
-                    center_squared_norms[l] += <double>centers[l, j] * centers[l, j]
+                    norm += <double>centers[l, j] * centers[l, j]
+                center_squared_norms[l] = <floating>norm
         n_threads = <int>min(n_threads, n_groups,
                              max(1.0, 2.0 * n_samples * n_clusters * n_features
                                  / MIN_FLOPS_PER_THREAD))
         with nogil, parallel(num_threads=n_threads):
-            dots = <floating*>malloc(CHUNK * n_clusters * sizeof(floating))
+            dist = <floating*>malloc(CHUNK * n_clusters * sizeof(floating))
             # Groups hold equal numbers of chunks (±1); dynamic scheduling keeps both cores busy
             # when the machine is shared, and cannot change the result (ordered reduction).
             for g in prange(n_groups, schedule='dynamic'):
                 for c in range(g * n_chunks // n_groups, (g + 1) * n_chunks // n_groups):
                     start = c * CHUNK
                     stop = min(start + CHUNK, n_samples)
-                    _assign_chunk(X, sample_weight, x_squared_norms, centers,
-                                  center_squared_norms, start, stop, dots, labels,
+                    _assign_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
+                                  center_squared_norms, <int>(stop - start), <int>n_clusters,
+                                  <int>n_features, dist, &labels[start],
                                   group_sums + g * stride if update_centers else NULL,
-                                  group_weights + g * n_clusters, group_objective + g,
+                                  group_weights + g * n_clusters if update_centers else NULL,
                                   update_centers)
-            free(dots)
-        # Ordered reduction over groups: independent of the thread count.
-        with nogil:
-            if update_centers:
+            free(dist)
+        if update_centers:
+            # Ordered reduction over groups: independent of the thread count.
+            with nogil:
                 memset(&center_sums[0, 0], 0, stride * sizeof(double))
                 memset(&weight_in_clusters[0], 0, n_clusters * sizeof(double))
-            for g in range(n_groups):
-                objective += group_objective[g]
-                if update_centers:
+                for g in range(n_groups):
                     for l in range(n_clusters):
                         weight_in_clusters[l] += group_weights[g * n_clusters + l]
                         for j in range(n_features):
@@ -195,8 +194,6 @@ def lloyd_iter(
         free(center_squared_norms)
         free(group_sums)
         free(group_weights)
-        free(group_objective)
-    return objective
 
 
 def inertia(

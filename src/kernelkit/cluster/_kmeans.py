@@ -173,7 +173,8 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
         Lloyd iterations run.
     objective_history : ndarray of shape (n_iter,)
         Objective of each assignment step, ``E(labels_t, centers_{t−1})``: non-increasing
-        while no cluster empties (seed 003 Prop 56).
+        while no cluster empties (seed 003 Prop 56). Computed from the cluster sums, so it
+        carries rounding of order ``ε Σ w‖x‖²``.
     """
     dtype = X.dtype
     n_samples = X.shape[0]
@@ -181,9 +182,11 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     if sample_weight is None:
         sample_weight = np.ones(n_samples, dtype=dtype)
     sample_weight = np.ascontiguousarray(sample_weight, dtype=dtype)
-    x_squared_norms = row_norms(X, squared=True)
     centers = np.array(centers_init, dtype=dtype, order="C", copy=True)
     n_clusters = centers.shape[0]
+    # Σ w‖x‖²: with the cluster sums S_l = Σ_{y_i=l} w_i x_i and weights W_l, the objective of an
+    # assignment step is Σ w‖x‖² − 2 Σ_l c_l·S_l + Σ_l W_l‖c_l‖², so no per-sample work.
+    weighted_square_sum = float(sample_weight @ row_norms(X, squared=True))
 
     labels = np.full(n_samples, -1, dtype=np.int32)
     labels_old = labels.copy()
@@ -195,8 +198,10 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     # The cores call BLAS from every OpenMP thread: keep BLAS itself single-threaded.
     with threadpool_limits(limits=1, user_api="blas"):
         for n_iter in range(1, max_iter + 1):
-            history.append(lloyd_iter(X, sample_weight, x_squared_norms, centers, center_sums,
-                                      weights, labels, True, n_threads))
+            lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, True, n_threads)
+            c64 = centers.astype(np.float64, copy=False)
+            history.append(weighted_square_sum - 2.0 * float(np.vdot(c64, center_sums))
+                           + float(weights @ row_norms(c64, squared=True)))
             _relocate_empty_clusters(X, sample_weight, centers, labels, center_sums, weights)
             new_centers = (center_sums / weights[:, None]).astype(dtype, copy=False)
             shift = float(((new_centers - centers) ** 2).sum())
@@ -209,8 +214,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
             labels_old[:] = labels
         if not converged_strictly:
             # The centres moved after the last assignment: re-assign so labels match centres.
-            lloyd_iter(X, sample_weight, x_squared_norms, centers, center_sums, weights, labels,
-                       False, n_threads)
+            lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, False, n_threads)
     value = _inertia(X, sample_weight, centers, labels, n_threads)
     return centers, labels, value, n_iter, np.asarray(history)
 
@@ -447,8 +451,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         labels = np.empty(X.shape[0], dtype=np.int32)
         n_threads = effective_n_threads(self.n_jobs)
         with threadpool_limits(limits=1, user_api="blas"):
-            lloyd_iter(X, sample_weight, row_norms(X, squared=True), centers,
-                       np.empty((1, 1)), np.empty(1), labels, False, n_threads)
+            lloyd_iter(X, sample_weight, centers, np.empty((1, 1)), np.empty(1), labels, False,
+                       n_threads)
         return labels, sample_weight, centers, n_threads
 
     def transform(self, X):
