@@ -3,3 +3,7 @@
 Each function has the signature of the compiled entry it mirrors. This package imports neither
 ``kernelkit._core`` nor the estimator API.
 """
+
+from kernelkit.reference.kmeans import kmeans_lloyd
+
+__all__ = ["kmeans_lloyd"]

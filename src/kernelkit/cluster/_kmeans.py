@@ -1,0 +1,484 @@
+"""k-means by Lloyd's algorithm with k-means++ seeding.
+
+Seed 003 §2.2 (Algorithm 9, k-means; Algorithm 10, k-means++; Property 55, Prop 56-57) and seed
+001/002 §16.1.2. The seeds' k-means++ in 001/002 squares an already squared distance (D⁴
+weighting, recorded as [AMBIG] in seed-methods B2); we implement the standard D² sampling of
+seed 003 Algorithm 10 and Arthur & Vassilvitskii (2007).
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    ClusterMixin,
+    TransformerMixin,
+    _fit_context,
+)
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import euclidean_distances
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+from sklearn.utils.extmath import row_norms
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_array,
+    check_is_fitted,
+    validate_data,
+)
+from threadpoolctl import threadpool_limits
+
+from kernelkit._core._kmeans import inertia as _inertia
+from kernelkit._core._kmeans import lloyd_iter
+from kernelkit.utils._threads import effective_n_threads
+
+__all__ = ["KMeans", "kmeans_plusplus", "kmeans_lloyd"]
+
+
+# ----------------------------------------------------------------------------------------------
+# Seeding
+
+
+@validate_params(
+    {
+        "X": ["array-like"],
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "sample_weight": ["array-like", None],
+        "random_state": ["random_state"],
+        "n_local_trials": [Interval(Integral, 1, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=True,
+)
+def kmeans_plusplus(X, n_clusters, *, sample_weight=None, random_state=None, n_local_trials=None):
+    """Choose initial k-means centres by D² sampling (k-means++).
+
+    The first centre is drawn with probability proportional to ``w_i``; each next one is drawn
+    with probability ``w_i D_i² / Σ_j w_j D_j²``, where ``D_i`` is the distance of ``x_i`` to its
+    nearest centre so far (seed 003, Algorithm 10). With ``n_local_trials > 1`` (greedy
+    k-means++), that many candidates are drawn and the one that lowers the potential most is kept.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Data to pick the centres from.
+    n_clusters : int
+        Number of centres.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weights; None means all ones.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draws.
+    n_local_trials : int, default=None
+        Candidates per centre. None means ``2 + int(log(n_clusters))`` (greedy, as
+        scikit-learn); 1 is the plain algorithm of the seed.
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+        The chosen centres, rows of ``X``.
+    indices : ndarray of shape (n_clusters,)
+        Their row indices in ``X``.
+
+    References
+    ----------
+    Seed 003, §2.2.2, Algorithm 10. D. Arthur and S. Vassilvitskii, "k-means++: the advantages of
+    careful seeding", SODA 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.cluster import kmeans_plusplus
+    >>> X = np.array([[0.0, 0.0], [0.1, 0.0], [10.0, 10.0], [10.1, 10.0]])
+    >>> centers, indices = kmeans_plusplus(X, 2, random_state=0)
+    >>> sorted(int(i) // 2 for i in indices)
+    [0, 1]
+    """
+    X = check_array(X, dtype=[np.float64, np.float32], order="C", input_name="X")
+    sample_weight = _checked_weights(sample_weight, X)
+    if n_clusters > X.shape[0]:
+        raise ValueError(
+            f"n_samples={X.shape[0]} should be >= n_clusters={n_clusters}."
+        )
+    random_state = check_random_state(random_state)
+    return _kmeans_plusplus(X, n_clusters, row_norms(X, squared=True), sample_weight,
+                            random_state, n_local_trials)
+
+
+def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state, n_local_trials):
+    n_samples, n_features = X.shape
+    if n_local_trials is None:
+        n_local_trials = 2 + int(np.log(n_clusters))
+    centers = np.empty((n_clusters, n_features), dtype=X.dtype)
+    indices = np.empty(n_clusters, dtype=np.intp)
+
+    first = random_state.choice(n_samples, p=sample_weight / sample_weight.sum())
+    centers[0], indices[0] = X[first], first
+    closest_sq = euclidean_distances(X[[first]], X, Y_norm_squared=x_squared_norms,
+                                     squared=True).ravel()
+    potential = closest_sq @ sample_weight
+    for c in range(1, n_clusters):
+        # side="right": a draw always lands on a point of positive probability, never on an
+        # already chosen centre (D_i = 0).
+        cumulative = np.cumsum(sample_weight * closest_sq)
+        draws = random_state.uniform(size=n_local_trials) * cumulative[-1]
+        candidates = np.minimum(np.searchsorted(cumulative, draws, side="right"), n_samples - 1)
+        cand_sq = euclidean_distances(X[candidates], X, Y_norm_squared=x_squared_norms,
+                                      squared=True)
+        np.minimum(closest_sq, cand_sq, out=cand_sq)
+        cand_potential = cand_sq @ sample_weight
+        best = int(np.argmin(cand_potential))
+        potential, closest_sq = cand_potential[best], cand_sq[best]
+        centers[c], indices[c] = X[candidates[best]], candidates[best]
+    del potential
+    return centers, indices
+
+
+# ----------------------------------------------------------------------------------------------
+# Lloyd iterations
+
+
+def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_threads=None):
+    """Lloyd's algorithm from given centres (seed 003, Algorithm 9), compiled.
+
+    Each iteration assigns every sample to its nearest centre (lowest index on ties) and moves
+    each centre to the weighted mean of its cluster. A cluster left empty takes the sample
+    farthest from its own centre (which may raise the objective). Stops when the labels no
+    longer change, when the summed squared centre shift is at most ``tol``, or after
+    ``max_iter`` iterations; the labels returned are those of the returned centres.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float32 or float64, C-contiguous
+    centers_init : ndarray of shape (n_clusters, n_features), same dtype
+    max_iter : int, default=300
+    tol : float, default=1e-4
+        Absolute tolerance on ``Σ_l ‖c_l^new − c_l^old‖²``.
+    sample_weight : ndarray of shape (n_samples,), default=None
+    n_threads : int, default=None
+        OpenMP threads (None: all allowed).
+
+    Returns
+    -------
+    centers : ndarray of shape (n_clusters, n_features)
+    labels : ndarray of shape (n_samples,), int32
+    inertia : float
+        ``Σ_i w_i ‖x_i − c_{label_i}‖²``.
+    n_iter : int
+        Lloyd iterations run.
+    objective_history : ndarray of shape (n_iter,)
+        Objective of each assignment step, ``E(labels_t, centers_{t−1})``: non-increasing
+        while no cluster empties (seed 003 Prop 56).
+    """
+    dtype = X.dtype
+    n_samples = X.shape[0]
+    n_threads = effective_n_threads(n_threads)
+    if sample_weight is None:
+        sample_weight = np.ones(n_samples, dtype=dtype)
+    sample_weight = np.ascontiguousarray(sample_weight, dtype=dtype)
+    x_squared_norms = row_norms(X, squared=True)
+    centers = np.array(centers_init, dtype=dtype, order="C", copy=True)
+    n_clusters = centers.shape[0]
+
+    labels = np.full(n_samples, -1, dtype=np.int32)
+    labels_old = labels.copy()
+    center_sums = np.zeros((n_clusters, X.shape[1]), dtype=np.float64)
+    weights = np.zeros(n_clusters, dtype=np.float64)
+    history = []
+    converged_strictly = False
+    n_iter = 0
+    # The cores call BLAS from every OpenMP thread: keep BLAS itself single-threaded.
+    with threadpool_limits(limits=1, user_api="blas"):
+        for n_iter in range(1, max_iter + 1):
+            history.append(lloyd_iter(X, sample_weight, x_squared_norms, centers, center_sums,
+                                      weights, labels, True, n_threads))
+            _relocate_empty_clusters(X, sample_weight, centers, labels, center_sums, weights)
+            new_centers = (center_sums / weights[:, None]).astype(dtype, copy=False)
+            shift = float(((new_centers - centers) ** 2).sum())
+            centers = np.ascontiguousarray(new_centers)
+            if np.array_equal(labels, labels_old):
+                converged_strictly = True
+                break
+            if shift <= tol:
+                break
+            labels_old[:] = labels
+        if not converged_strictly:
+            # The centres moved after the last assignment: re-assign so labels match centres.
+            lloyd_iter(X, sample_weight, x_squared_norms, centers, center_sums, weights, labels,
+                       False, n_threads)
+    value = _inertia(X, sample_weight, centers, labels, n_threads)
+    return centers, labels, value, n_iter, np.asarray(history)
+
+
+def _relocate_empty_clusters(X, sample_weight, centers, labels, center_sums, weights):
+    """Give each empty cluster the sample farthest from its centre (in place on sums/weights).
+
+    The far samples are ranked once, by decreasing distance to the centre they were assigned
+    to, ties by index; the donor cluster loses the sample's weight and contribution.
+    """
+    empty = np.flatnonzero(weights == 0)
+    if empty.size == 0:
+        return
+    dist_sq = ((X - centers[labels]) ** 2).sum(axis=1)
+    far = np.argsort(-dist_sq, kind="stable")[: empty.size]
+    for cluster, i in zip(empty, far):
+        w = float(sample_weight[i])
+        donor = labels[i]
+        center_sums[donor] -= w * X[i]
+        weights[donor] -= w
+        center_sums[cluster] = w * X[i]
+        weights[cluster] = w
+
+
+def _checked_weights(sample_weight, X):
+    sample_weight = _check_sample_weight(sample_weight, X, dtype=X.dtype,
+                                         ensure_non_negative=True)
+    if not sample_weight.sum() > 0:
+        raise ValueError("sample_weight must have a positive sum.")
+    return sample_weight
+
+
+# ----------------------------------------------------------------------------------------------
+# Estimator
+
+
+class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
+    """k-means clustering by Lloyd's algorithm, compiled and parallel.
+
+    Minimises the within-cluster sum of squares ``E = Σ_l Σ_{i: y_i = l} w_i ‖x_i − c_l‖²`` by
+    alternating exact block minimisations (seed 003, Algorithm 9): assign each sample to its
+    nearest centre, then move each centre to the mean of its cluster. ``E`` never increases
+    (seed 003, Prop 56), except when an empty cluster is re-seeded with the farthest sample.
+
+    The assignment step is one GEMM per chunk of samples (``‖x − c‖² = ‖x‖² − 2x·c + ‖c‖²``)
+    fused with the accumulation of the new centres, in OpenMP threads; the result does not
+    depend on the number of threads.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+        Number of clusters.
+    init : {"k-means++", "random"} or array-like of shape (n_clusters, n_features), \
+            default="k-means++"
+        "k-means++": greedy D² sampling (:func:`kmeans_plusplus`); "random": ``n_clusters``
+        distinct samples drawn with probability proportional to their weight; an array: the
+        initial centres.
+    n_init : int, default=1
+        Runs from different seeds; the one of lowest inertia is kept.
+    max_iter : int, default=300
+        Maximum Lloyd iterations per run.
+    tol : float, default=1e-4
+        Relative tolerance: a run stops when ``Σ_l ‖Δc_l‖²`` is at most ``tol`` times the mean
+        per-feature variance of ``X`` (scikit-learn's convention), or when labels are stable.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the initialisation.
+    n_jobs : int, default=None
+        OpenMP threads; None uses all the runtime allows, -1 all CPUs.
+
+    Attributes
+    ----------
+    cluster_centers_ : ndarray of shape (n_clusters, n_features)
+        Centres of the best run.
+    labels_ : ndarray of shape (n_samples,)
+        Label of each training sample.
+    inertia_ : float
+        Weighted within-cluster sum of squared distances.
+    n_iter_ : int
+        Iterations of the best run.
+    inertia_history_ : ndarray of shape (n_iter_,)
+        Objective after each assignment step of the best run.
+    n_features_in_ : int
+        Number of features seen in `fit`.
+
+    See Also
+    --------
+    kmeans_plusplus : The seeding on its own.
+    elbow_curve : Inertia against the number of clusters.
+    kernelkit.reference.kmeans_lloyd : The pure-NumPy twin of the Lloyd iterations.
+
+    References
+    ----------
+    Seed 003, §2.2 (Algorithms 9 and 10, Prop 56-57); seed 001/002 §16.1.2.
+    S. Lloyd, "Least squares quantization in PCM", IEEE Trans. Inf. Theory 28(2), 1982.
+    D. Arthur and S. Vassilvitskii, "k-means++", SODA 2007.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.cluster import KMeans
+    >>> X = np.array([[1, 2], [1, 4], [1, 0], [10, 2], [10, 4], [10, 0]])
+    >>> km = KMeans(n_clusters=2, random_state=0).fit(X)
+    >>> km.cluster_centers_[np.argsort(km.cluster_centers_[:, 0])]
+    array([[ 1.,  2.],
+           [10.,  2.]])
+    >>> float(km.inertia_)
+    16.0
+    """
+
+    _parameter_constraints = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "init": [StrOptions({"k-means++", "random"}), "array-like"],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(self, n_clusters=8, *, init="k-means++", n_init=1, max_iter=300, tol=1e-4,
+                 random_state=None, n_jobs=None):
+        self.n_clusters = n_clusters
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None, sample_weight=None):
+        """Compute k-means clustering.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data; float32 stays float32, other types become float64.
+        y : Ignored
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights of the samples.
+
+        Returns
+        -------
+        self : KMeans
+        """
+        X = validate_data(self, X, dtype=[np.float64, np.float32], order="C", copy=True)
+        sample_weight = _checked_weights(sample_weight, X)
+        if X.shape[0] < self.n_clusters:
+            raise ValueError(
+                f"n_samples={X.shape[0]} should be >= n_clusters={self.n_clusters}."
+            )
+        init = self.init
+        explicit_init = not isinstance(init, str)
+        if explicit_init:
+            init = check_array(init, dtype=X.dtype, order="C", copy=True, input_name="init")
+            if init.shape != (self.n_clusters, X.shape[1]):
+                raise ValueError(
+                    f"init should be of shape ({self.n_clusters}, {X.shape[1]}) "
+                    f"(n_clusters, n_features), got {init.shape}."
+                )
+            if self.n_init != 1:
+                warnings.warn(
+                    f"Explicit initial centres given: n_init={self.n_init} is ignored, one run "
+                    "is made.", RuntimeWarning, stacklevel=2,
+                )
+        random_state = check_random_state(self.random_state)
+        n_threads = effective_n_threads(self.n_jobs)
+
+        # Centre the data: the expansion ‖x‖² − 2x·c + ‖c‖² loses precision far from the origin.
+        X_mean = X.mean(axis=0)
+        X -= X_mean
+        if explicit_init:
+            init -= X_mean
+        tol = self.tol * float(np.mean(np.var(X, axis=0))) if self.tol else 0.0
+        x_squared_norms = row_norms(X, squared=True)
+
+        best = None
+        for _ in range(1 if explicit_init else self.n_init):
+            if explicit_init:
+                centers_init = init
+            else:
+                centers_init = self._initial_centers(X, x_squared_norms, sample_weight,
+                                                     random_state)
+            run = kmeans_lloyd(X, centers_init, self.max_iter, tol, sample_weight, n_threads)
+            if best is None or run[2] < best[2]:
+                best = run
+        centers, labels, inertia, n_iter, history = best
+
+        n_distinct = np.unique(labels).size
+        if n_distinct < self.n_clusters:
+            warnings.warn(
+                f"Number of distinct clusters ({n_distinct}) found smaller than n_clusters "
+                f"({self.n_clusters}). Possibly due to duplicate points in X.",
+                ConvergenceWarning, stacklevel=2,
+            )
+        self.cluster_centers_ = centers + X_mean
+        self.labels_ = labels
+        self.inertia_ = float(inertia)
+        self.n_iter_ = int(n_iter)
+        self.inertia_history_ = history
+        self._n_features_out = self.n_clusters
+        return self
+
+    def _initial_centers(self, X, x_squared_norms, sample_weight, random_state):
+        if self.init == "k-means++":
+            return _kmeans_plusplus(X, self.n_clusters, x_squared_norms, sample_weight,
+                                    random_state, None)[0]
+        indices = random_state.choice(X.shape[0], size=self.n_clusters, replace=False,
+                                      p=sample_weight / sample_weight.sum())
+        return X[indices]
+
+    def _check_test_data(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=[np.float64, np.float32], order="C", reset=False)
+
+    def predict(self, X):
+        """Index of the nearest centre for each sample (lowest index on ties).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        X = self._check_test_data(X)
+        return self._assign(X)[0]
+
+    def _assign(self, X, sample_weight=None):
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=X.dtype,
+                                             ensure_non_negative=True)
+        centers = np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
+        labels = np.empty(X.shape[0], dtype=np.int32)
+        n_threads = effective_n_threads(self.n_jobs)
+        with threadpool_limits(limits=1, user_api="blas"):
+            lloyd_iter(X, sample_weight, row_norms(X, squared=True), centers,
+                       np.empty((1, 1)), np.empty(1), labels, False, n_threads)
+        return labels, sample_weight, centers, n_threads
+
+    def transform(self, X):
+        """Distances of each sample to every centre.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        distances : ndarray of shape (n_samples, n_clusters)
+        """
+        X = self._check_test_data(X)
+        return euclidean_distances(X, self.cluster_centers_)
+
+    def score(self, X, y=None, sample_weight=None):
+        """Opposite of the k-means objective of ``X`` against the fitted centres.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : Ignored
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        score : float
+            ``−Σ_i w_i min_l ‖x_i − c_l‖²``.
+        """
+        X = self._check_test_data(X)
+        labels, sample_weight, centers, n_threads = self._assign(X, sample_weight)
+        return -float(_inertia(X, sample_weight, centers, labels, n_threads))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False
+        return tags

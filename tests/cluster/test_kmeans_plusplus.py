@@ -1,0 +1,62 @@
+"""k-means++ seeding (seed 003 Algorithm 10): D² probabilities, not D⁴ (seed-methods B2)."""
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+from kernelkit.cluster import kmeans_plusplus
+
+
+def test_chosen_points_are_distinct_and_rows_of_X(random_seed):
+    X = np.random.default_rng(random_seed).normal(size=(50, 3))
+    centers, idx = kmeans_plusplus(X, 10, random_state=random_seed, n_local_trials=1)
+    assert np.unique(idx).size == 10  # a chosen point has D = 0, so probability 0
+    np.testing.assert_array_equal(centers, X[idx])
+
+
+def test_second_centre_frequencies_follow_d_squared():
+    """Chi-square test of the second draw against w_i D_i² / Σ w_j D_j² (plain algorithm)."""
+    X = np.array([[0.0], [1.0], [2.0], [4.0]])
+    w = np.ones(4)
+    counts = np.zeros((4, 4))
+    for seed in range(4000):
+        _, idx = kmeans_plusplus(X, 2, sample_weight=w, random_state=seed, n_local_trials=1)
+        counts[idx[0], idx[1]] += 1
+    for first in range(4):
+        d2 = (X[:, 0] - X[first, 0]) ** 2
+        expected = counts[first].sum() * d2 / d2.sum()
+        assert counts[first, first] == 0
+        keep = expected > 0
+        _, p = chisquare(counts[first][keep], expected[keep])
+        assert p > 1e-3
+        # D⁴ weighting (the 001/002 typo) would be rejected: check it is clearly worse
+        d4 = d2**2
+        _, p4 = chisquare(counts[first][keep], counts[first].sum() * d4[keep] / d4.sum())
+        if first == 0:
+            assert p4 < 1e-6
+
+
+def test_separated_blobs_get_one_seed_each():
+    rng = np.random.default_rng(0)
+    centres = np.array([[0, 0], [100, 0], [0, 100], [100, 100]], dtype=float)
+    X = np.concatenate([c + rng.normal(scale=0.5, size=(50, 2)) for c in centres])
+    for seed in range(20):
+        _, idx = kmeans_plusplus(X, 4, random_state=seed)
+        assert sorted(idx // 50) == [0, 1, 2, 3]
+
+
+def test_zero_weight_points_never_chosen():
+    X = np.arange(20.0).reshape(10, 2)
+    w = np.array([0.0, 1.0] * 5)
+    for seed in range(20):
+        _, idx = kmeans_plusplus(X, 3, sample_weight=w, random_state=seed)
+        assert np.all(idx % 2 == 1)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="n_samples=2 should be >= n_clusters=3"):
+        kmeans_plusplus(np.zeros((2, 2)), 3)
+    with pytest.raises(ValueError, match="n_clusters"):
+        kmeans_plusplus(np.zeros((2, 2)), 0)
+    with pytest.raises(ValueError, match="NaN"):
+        kmeans_plusplus(np.array([[np.nan, 0.0], [1.0, 1.0]]), 1)
