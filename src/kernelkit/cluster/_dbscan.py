@@ -168,7 +168,8 @@ class DBSCAN(ClusterMixin, BaseEstimator):
                 f"metric='precomputed' needs a square distance matrix, got shape {X.shape}.")
         values = X.data if sp.issparse(X) else X
         if values.size and values.min() < 0:
-            raise ValueError("metric='precomputed': the distance matrix has negative entries.")
+            raise ValueError("Negative values in data passed with metric='precomputed': "
+                             "distances must be non-negative.")
         if sp.issparse(X):
             _run_sparse(X, self.eps, self.min_samples, labels, is_core, n_threads)
         else:
@@ -195,6 +196,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.metric == "precomputed"
         tags.input_tags.sparse = self.metric == "precomputed"
+        tags.input_tags.positive_only = self.metric == "precomputed"
         return tags
 
 
