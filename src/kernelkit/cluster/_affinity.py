@@ -71,6 +71,8 @@ def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None, 
     n_samples = X.shape[0]
     if affinity == "rbf":
         W = rbf_kernel(X, gamma=gamma)
+        # the GEMM-based distances are symmetric only up to rounding; make W exactly symmetric
+        W = 0.5 * (W + W.T)
         np.fill_diagonal(W, 0.0)
         return W
     if affinity in ("nearest_neighbors", "mutual_nearest_neighbors"):
