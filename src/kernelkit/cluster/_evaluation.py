@@ -107,6 +107,9 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
             block = block.toarray() if sp.issparse(block) else block
         else:
             block = pairwise_distances(X[start:stop], X, metric=metric, **kwds)
+            # d(x, x) = 0 exactly: the GEMM-based Euclidean distance leaves sqrt(rounding),
+            # ~1e-7, on the diagonal when the block is not the whole matrix
+            block[np.arange(stop - start), np.arange(start, stop)] = 0.0
         # (rows, n_labels) sums of distances to each cluster
         sums = np.asarray((membership.T @ block.T).T)
         rows = np.arange(stop - start)
