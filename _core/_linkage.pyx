@@ -17,7 +17,6 @@ Output is SciPy's linkage format: row ``k`` merges clusters ``Z[k, 0] < Z[k, 1]`
 sort of the merges by height; the lower index wins a nearest-neighbour tie).
 """
 
-from cython.parallel cimport prange
 from libc.math cimport sqrt, fabs, INFINITY
 from libc.stdlib cimport malloc, free, qsort
 
@@ -124,8 +123,13 @@ cdef inline double _distance(const double[:, ::1] X, const double *norms, intp_t
     return sqrt(s) if metric == EUCLIDEAN else s
 
 
-cdef int _prim(const double[:, ::1] X, int metric, Merge *merges, int n_threads) noexcept nogil:
-    """Minimum spanning tree of the complete graph; edge k joins a vertex to the tree."""
+cdef int _prim(const double[:, ::1] X, int metric, Merge *merges) noexcept nogil:
+    """Minimum spanning tree of the complete graph; edge k joins a vertex to the tree.
+
+    Sequential on purpose: each of the n−1 steps does only O(n·d) work, too little to pay for
+    an OpenMP region per step. The update of the outside vertices' distances and the search of
+    the nearest one are fused into one pass.
+    """
     cdef intp_t n = X.shape[0], n_outside = n - 1, k, t, j, best, last = 0
     cdef double best_distance, d
     cdef double *norms = NULL
@@ -150,18 +154,15 @@ cdef int _prim(const double[:, ::1] X, int metric, Merge *merges, int n_threads)
         outside[j] = j + 1
         to_tree[j + 1] = INFINITY
     for k in range(n - 1):
-        # distances from the vertex just added to every outside vertex: the O(n·d) part
-        for t in prange(n_outside, schedule='static', num_threads=n_threads):
+        best = 0
+        best_distance = INFINITY
+        for t in range(n_outside):
             j = outside[t]
             d = _distance(X, norms, last, j, metric)
             if d < to_tree[j]:
                 to_tree[j] = d
                 nearest[j] = last
-        # nearest outside vertex; ties to the lowest index, whatever the order of `outside`
-        best = 0
-        best_distance = INFINITY
-        for t in range(n_outside):
-            j = outside[t]
+            # nearest outside vertex; ties to the lowest index, whatever the order of `outside`
             if to_tree[j] < best_distance or (to_tree[j] == best_distance
                                                and j < outside[best]):
                 best_distance = to_tree[j]
@@ -185,7 +186,6 @@ def mst_single_linkage(
     const double[:, ::1] X,      # IN (n_samples, n_features) or (n_samples, n_samples)
     double[:, ::1] Z,            # OUT (n_samples - 1, 4)
     str metric="euclidean",
-    int n_threads=1,
 ):
     """Single-linkage dendrogram by Prim's minimum spanning tree, in O(n) extra memory.
 
@@ -197,8 +197,6 @@ def mst_single_linkage(
     Z : ndarray of shape (n_samples - 1, 4), float64
         Output: the linkage matrix in SciPy's format.
     metric : {"euclidean", "manhattan", "cosine", "precomputed"}
-    n_threads : int
-        OpenMP threads for the distance updates; the result does not depend on it.
     """
     cdef intp_t n = X.shape[0]
     cdef int status, code
@@ -217,7 +215,7 @@ def mst_single_linkage(
         raise MemoryError()
     try:
         with nogil:
-            status = _prim(X, code, merges, n_threads)
+            status = _prim(X, code, merges)
             if status == 0:
                 status = _merges_to_linkage(merges, n, Z)
         if status < 0:

@@ -22,7 +22,6 @@ from sklearn.utils import check_random_state
 
 from kernelkit._core._linkage import mst_single_linkage
 from kernelkit.kernels import rbf_kernel
-from kernelkit.utils._threads import effective_n_threads
 
 __all__ = [
     "AFFINITIES",
@@ -38,7 +37,7 @@ LAPLACIANS = ("unnormalized", "random_walk", "symmetric")
 _DENSE_SOLVER_MAX_SAMPLES = 1000
 
 
-def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None, n_jobs=None):
+def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None):
     """Symmetric, non-negative similarity matrix ``W`` with a zero diagonal (seed 003 §2.2.4).
 
     Parameters
@@ -59,8 +58,6 @@ def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None, 
     eps : float or None
         Radius of "epsilon". None: the longest edge of the Euclidean minimum spanning tree, the
         smallest radius that connects the graph (seed 003 §2.2.7), found in O(n) memory.
-    n_jobs : int or None
-        Threads for the minimum spanning tree of ``eps=None``.
 
     Returns
     -------
@@ -81,7 +78,7 @@ def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None, 
         return W.tocsr()
     if affinity == "epsilon":
         if eps is None:
-            eps = _connecting_radius(X, n_jobs)
+            eps = _connecting_radius(X)
         pairs = cKDTree(X).query_pairs(eps, output_type="ndarray")
         rows = np.concatenate([pairs[:, 0], pairs[:, 1]])
         cols = np.concatenate([pairs[:, 1], pairs[:, 0]])
@@ -127,13 +124,12 @@ def _knn_graph(X, k):
                          shape=(n_samples, n_samples))
 
 
-def _connecting_radius(X, n_jobs):
+def _connecting_radius(X):
     """Longest edge of the Euclidean minimum spanning tree (compiled Prim, O(n) memory)."""
     if X.shape[0] < 2:
         return 0.0
     Z = np.empty((X.shape[0] - 1, 4))
-    mst_single_linkage(np.ascontiguousarray(X, dtype=np.float64), Z, "euclidean",
-                       effective_n_threads(n_jobs))
+    mst_single_linkage(np.ascontiguousarray(X, dtype=np.float64), Z, "euclidean")
     # the tree's and cKDTree's distance arithmetic may differ in the last bits: widen slightly
     # so that the longest edge is kept
     return float(Z[-1, 2]) * (1.0 + 1e-9)

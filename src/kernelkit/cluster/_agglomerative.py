@@ -12,7 +12,6 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
-from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["AgglomerativeClustering"]
 
@@ -45,8 +44,6 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     distance_threshold : float or None, default=None
         Cut height: merges at a height ``< distance_threshold`` are applied (scikit-learn's
         convention). Exactly one of ``n_clusters`` and ``distance_threshold`` must be None.
-    n_jobs : int, default=None
-        Threads for the distance updates of single linkage. Results do not depend on it.
 
     Attributes
     ----------
@@ -94,16 +91,14 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
         "metric": [StrOptions(set(_METRICS) | {"precomputed"})],
         "linkage": [StrOptions({"ward", "complete", "average", "single"})],
         "distance_threshold": [Interval(Real, 0, None, closed="left"), None],
-        "n_jobs": [Integral, None],
     }
 
     def __init__(self, n_clusters=2, *, metric="euclidean", linkage="ward",
-                 distance_threshold=None, n_jobs=None):
+                 distance_threshold=None):
         self.n_clusters = n_clusters
         self.metric = metric
         self.linkage = linkage
         self.distance_threshold = distance_threshold
-        self.n_jobs = n_jobs
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -135,7 +130,7 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
 
         Z = np.empty((n_samples - 1, 4))
         if self.linkage == "single":
-            mst_single_linkage(X, Z, metric, effective_n_threads(self.n_jobs))
+            mst_single_linkage(X, Z, metric)
         else:
             if metric == "precomputed":
                 condensed = squareform(X, checks=False)

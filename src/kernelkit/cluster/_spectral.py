@@ -57,7 +57,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Eigensolver start and k-means seeding.
     n_jobs : int, default=None
-        Threads of k-means (and of the spanning tree for ``eps=None``).
+        Threads of k-means.
 
     Attributes
     ----------
@@ -145,7 +145,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                 f"n_clusters={self.n_clusters} is larger than n_samples={X.shape[0]}.")
         random_state = check_random_state(self.random_state)
         W = similarity_graph(X, self.affinity, gamma=self.gamma, n_neighbors=self.n_neighbors,
-                             eps=self.eps, n_jobs=self.n_jobs)
+                             eps=self.eps)
         eigenvalues, H = laplacian_eigenvectors(W, self.n_clusters, self.laplacian,
                                                 eigen_solver=self.eigen_solver,
                                                 random_state=random_state)

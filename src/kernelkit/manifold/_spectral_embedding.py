@@ -53,8 +53,6 @@ class SpectralEmbedding(BaseEstimator):
     eigen_solver : {"auto", "dense", "arpack", "lobpcg"}, default="auto"
     random_state : int, RandomState instance or None, default=None
         Start of the iterative eigensolvers.
-    n_jobs : int, default=None
-        Threads of the spanning tree for ``eps=None``.
 
     Attributes
     ----------
@@ -96,12 +94,11 @@ class SpectralEmbedding(BaseEstimator):
         "drop_first": ["boolean"],
         "eigen_solver": [StrOptions({"auto", "dense", "arpack", "lobpcg"})],
         "random_state": ["random_state"],
-        "n_jobs": [Integral, None],
     }
 
     def __init__(self, n_components=2, *, affinity="nearest_neighbors", laplacian="random_walk",
                  gamma=1.0, n_neighbors=10, eps=None, drop_first=True, eigen_solver="auto",
-                 random_state=None, n_jobs=None):
+                 random_state=None):
         self.n_components = n_components
         self.affinity = affinity
         self.laplacian = laplacian
@@ -111,7 +108,6 @@ class SpectralEmbedding(BaseEstimator):
         self.drop_first = drop_first
         self.eigen_solver = eigen_solver
         self.random_state = random_state
-        self.n_jobs = n_jobs
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -136,7 +132,7 @@ class SpectralEmbedding(BaseEstimator):
             raise ValueError(f"n_components={self.n_components} (+1 with drop_first) is larger "
                              f"than n_samples={X.shape[0]}.")
         W = similarity_graph(X, self.affinity, gamma=self.gamma, n_neighbors=self.n_neighbors,
-                             eps=self.eps, n_jobs=self.n_jobs)
+                             eps=self.eps)
         eigenvalues, H = laplacian_eigenvectors(W, n_vectors, self.laplacian,
                                                 eigen_solver=self.eigen_solver,
                                                 random_state=check_random_state(self.random_state))

@@ -19,7 +19,7 @@ def _find(parent, x):
     return x
 
 
-def mst_single_linkage(X, Z, metric="euclidean", n_threads=1):
+def mst_single_linkage(X, Z, metric="euclidean"):
     """Single linkage by Kruskal: add edges by increasing weight, skipping cycles."""
     X = np.asarray(X, dtype=np.float64)
     n = X.shape[0]
