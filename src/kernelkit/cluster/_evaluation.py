@@ -81,7 +81,7 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
     >>> from kernelkit.cluster import silhouette_samples
     >>> X = np.array([[0.0], [1.0], [10.0], [11.0]])
     >>> silhouette_samples(X, [0, 0, 1, 1]).round(3)
-    array([0.9  , 0.889, 0.889, 0.9  ])
+    array([0.905, 0.895, 0.895, 0.905])
     """
     X = check_array(X, accept_sparse=["csr"], dtype=np.float64)
     codes, n_labels = _encoded_labels(X, labels)
@@ -158,13 +158,24 @@ def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_
     --------
     calinski_harabasz_score : variance-ratio criterion, also favouring convex clusters.
 
+    Notes
+    -----
+    The silhouette and the Calinski–Harabasz index judge a clustering without ground truth.
+    With reference labels, use scikit-learn's external indexes (seed 003 §2.5), which kernelkit
+    does not duplicate: ``sklearn.metrics.adjusted_rand_score`` (ARI),
+    ``adjusted_mutual_info_score`` / ``normalized_mutual_info_score`` (AMI/NMI),
+    ``v_measure_score`` (with ``homogeneity_score`` and ``completeness_score``) and
+    ``fowlkes_mallows_score``. All ignore label permutations; ARI and AMI are adjusted for chance
+    (0 for independent labelings), Fowlkes–Mallows is not (the seed says otherwise,
+    seed-methods B20).
+
     Examples
     --------
     >>> import numpy as np
     >>> from kernelkit.cluster import silhouette_score
     >>> X = np.array([[0.0], [1.0], [10.0], [11.0]])
     >>> round(silhouette_score(X, [0, 0, 1, 1]), 4)
-    0.8944
+    0.8997
     """
     if sample_size is not None:
         X = check_array(X, accept_sparse=["csr"], dtype=np.float64)
