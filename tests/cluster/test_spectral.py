@@ -15,6 +15,7 @@ from kernelkit.cluster import SpectralClustering
 from kernelkit.cluster._affinity import (
     graph_laplacian,
     laplacian_eigenvectors,
+    n_graph_components,
     similarity_graph,
 )
 
@@ -106,8 +107,8 @@ def test_eigenvalue_zero_multiplicity_counts_components():
     rng = np.random.default_rng(0)
     blocks = [_random_graph(rng, n, 0.8) for n in (5, 8, 6)]
     W = sp.block_diag(blocks).tocsr()
-    with pytest.warns(UserWarning, match="not connected"):
-        values, U = laplacian_eigenvectors(W, 4, "unnormalized")
+    assert n_graph_components(W) == 3
+    values, U = laplacian_eigenvectors(W, 4, "unnormalized")
     np.testing.assert_allclose(values[:3], 0, atol=1e-10)
     assert values[3] > 1e-3
     starts = np.cumsum([0, 5, 8])
@@ -122,19 +123,19 @@ def test_recovers_connected_components(laplacian):
     rng = np.random.default_rng(1)
     W = sp.block_diag([_random_graph(rng, n, 0.8) for n in (10, 15, 12)]).tocsr()
     truth = np.repeat([0, 1, 2], [10, 15, 12])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        labels = SpectralClustering(3, affinity="precomputed", laplacian=laplacian,
-                                    random_state=0, n_jobs=1).fit(W).labels_
+    labels = SpectralClustering(3, affinity="precomputed", laplacian=laplacian,
+                                random_state=0, n_jobs=1).fit(W).labels_
     assert adjusted_rand_score(truth, labels) == 1.0
 
 
-@pytest.mark.parametrize("laplacian", LAPLACIANS)
-@pytest.mark.parametrize("affinity, params", [
-    ("nearest_neighbors", dict(n_neighbors=10)),
-    ("mutual_nearest_neighbors", dict(n_neighbors=15)),
-    ("epsilon", dict(eps=0.2)),
-    ("rbf", dict(gamma=50.0)),
+@pytest.mark.parametrize("laplacian, affinity, params", [
+    # every Laplacian on the k-NN graph, every other graph with one Laplacian
+    ("unnormalized", "nearest_neighbors", dict(n_neighbors=10)),
+    ("random_walk", "nearest_neighbors", dict(n_neighbors=10)),
+    ("symmetric", "nearest_neighbors", dict(n_neighbors=10)),
+    ("random_walk", "mutual_nearest_neighbors", dict(n_neighbors=15)),
+    ("symmetric", "epsilon", dict(eps=0.2)),
+    ("unnormalized", "rbf", dict(gamma=50.0)),
 ])
 @pytest.mark.parametrize("shape", ["moons", "circles"])
 def test_recovers_moons_and_circles(laplacian, affinity, params, shape):
@@ -142,10 +143,8 @@ def test_recovers_moons_and_circles(laplacian, affinity, params, shape):
         X, y = make_moons(300, noise=0.05, random_state=0)
     else:
         X, y = make_circles(300, noise=0.03, factor=0.5, random_state=0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # a k-NN graph may split into the clusters
-        labels = SpectralClustering(2, affinity=affinity, laplacian=laplacian, random_state=0,
-                                    n_init=3, n_jobs=1, **params).fit(X).labels_
+    labels = SpectralClustering(2, affinity=affinity, laplacian=laplacian, random_state=0,
+                                n_init=3, n_jobs=1, **params).fit(X).labels_
     assert adjusted_rand_score(y, labels) >= 0.95
 
 
@@ -169,6 +168,12 @@ def test_sparse_graph_stays_sparse(rng):
     np.testing.assert_allclose(np.linalg.norm(
         SpectralClustering(3, affinity="nearest_neighbors", laplacian="symmetric",
                            random_state=0, n_init=1, n_jobs=1).fit(X).embedding_, axis=1), 1.0)
+
+
+def test_warns_when_the_graph_has_more_components_than_clusters():
+    W = sp.block_diag([np.ones((4, 4)) - np.eye(4)] * 3).tocsr()
+    with pytest.warns(UserWarning, match="3 connected components"):
+        SpectralClustering(2, affinity="precomputed", random_state=0, n_jobs=1).fit(W)
 
 
 def test_bad_input():

@@ -10,8 +10,6 @@ dense. Self-loops are dropped from every graph: they do not change ``L = D − W
 the degrees ``D`` of the normalised Laplacians (seed-methods B11 [AMBIG]).
 """
 
-import warnings
-
 import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import eigh
@@ -28,6 +26,7 @@ __all__ = [
     "LAPLACIANS",
     "similarity_graph",
     "graph_laplacian",
+    "n_graph_components",
     "laplacian_eigenvectors",
 ]
 
@@ -135,6 +134,12 @@ def _connecting_radius(X):
     return float(Z[-1, 2]) * (1.0 + 1e-9)
 
 
+def n_graph_components(W):
+    """Number of connected components of the similarity graph ``W``: the multiplicity of the
+    Laplacian eigenvalue 0 (seed 003 Prop 62)."""
+    return connected_components(W if sp.issparse(W) else sp.csr_matrix(W), directed=False)[0]
+
+
 def graph_laplacian(W, laplacian="unnormalized"):
     """Graph Laplacian of a similarity matrix (seed 003 §2.2.5, Def 2.2.2 and 2.2.3).
 
@@ -209,11 +214,6 @@ def laplacian_eigenvectors(W, n_components, laplacian="random_walk", *, eigen_so
     n_samples = W.shape[0]
     if not 1 <= n_components <= n_samples:
         raise ValueError(f"n_components={n_components} must be in [1, n_samples={n_samples}].")
-    if connected_components(sp.csr_matrix(W) if not sp.issparse(W) else W,
-                            directed=False)[0] > 1:
-        warnings.warn("The similarity graph is not connected: the eigenvalue 0 is repeated "
-                      "(one per component) and the embedding may not be what you expect.",
-                      UserWarning, stacklevel=3)
     symmetric_kind = "unnormalized" if laplacian == "unnormalized" else "symmetric"
     L, degrees = graph_laplacian(W, symmetric_kind)
     if eigen_solver == "auto":

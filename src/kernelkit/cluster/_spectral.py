@@ -1,5 +1,6 @@
 """Spectral clustering with the three Laplacians of seed 003 Algorithms 11–13."""
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -12,6 +13,7 @@ from kernelkit.cluster._affinity import (
     AFFINITIES,
     LAPLACIANS,
     laplacian_eigenvectors,
+    n_graph_components,
     similarity_graph,
 )
 from kernelkit.cluster._kmeans import KMeans
@@ -146,6 +148,14 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         random_state = check_random_state(self.random_state)
         W = similarity_graph(X, self.affinity, gamma=self.gamma, n_neighbors=self.n_neighbors,
                              eps=self.eps)
+        n_components = n_graph_components(W)
+        if n_components > self.n_clusters:
+            warnings.warn(
+                f"The similarity graph has {n_components} connected components, more than "
+                f"n_clusters={self.n_clusters}: the Laplacian's null space is larger than the "
+                "embedding, so which components are merged is arbitrary. Connect the graph "
+                "(e.g. more neighbours, a larger eps) or ask for more clusters.",
+                UserWarning, stacklevel=2)
         eigenvalues, H = laplacian_eigenvectors(W, self.n_clusters, self.laplacian,
                                                 eigen_solver=self.eigen_solver,
                                                 random_state=random_state)

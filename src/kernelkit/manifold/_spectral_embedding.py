@@ -4,6 +4,7 @@ Seed 003 §3.3.1 and seed-methods C9; shares the similarity graphs and Laplacian
 clustering (seed 003 Algorithms 11–13) through ``kernelkit.cluster._affinity``.
 """
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -16,6 +17,7 @@ from kernelkit.cluster._affinity import (
     AFFINITIES,
     LAPLACIANS,
     laplacian_eigenvectors,
+    n_graph_components,
     similarity_graph,
 )
 
@@ -133,6 +135,12 @@ class SpectralEmbedding(BaseEstimator):
                              f"than n_samples={X.shape[0]}.")
         W = similarity_graph(X, self.affinity, gamma=self.gamma, n_neighbors=self.n_neighbors,
                              eps=self.eps)
+        if n_graph_components(W) > 1:
+            warnings.warn(
+                "The similarity graph is not connected: each component has its own zero "
+                "eigenvalue, so the first coordinates only tell the components apart. Connect "
+                "the graph (e.g. more neighbours, a larger eps) for a global embedding.",
+                UserWarning, stacklevel=2)
         eigenvalues, H = laplacian_eigenvectors(W, n_vectors, self.laplacian,
                                                 eigen_solver=self.eigen_solver,
                                                 random_state=check_random_state(self.random_state))
