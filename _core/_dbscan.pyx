@@ -26,7 +26,7 @@ Precomputed distances (a dense matrix or a CSR radius-neighbours graph) use the 
 
 from cython.parallel cimport prange
 from libc.math cimport floor, fabs
-from libc.stdlib cimport malloc, free, realloc, qsort
+from libc.stdlib cimport malloc, calloc, free, realloc, qsort
 from libc.string cimport memcpy
 
 from _types cimport intp_t, int64_t, uint8_t
@@ -48,6 +48,8 @@ _METRICS = {"euclidean": EUCLIDEAN, "manhattan": MANHATTAN, "chebyshev": CHEBYSH
 # errors of up to 1e-6 cell widths, far above the ~1e-8 committed on grids of ≤ 2^26 cells a side.
 cdef double CELL_SLACK = 1e-6
 MAX_CELLS_PER_AXIS = 1 << 26
+# Grids with at most this many cells per point get a direct cell → position table.
+cdef int64_t DENSE_CELLS_PER_POINT = 2
 cdef intp_t LEAF_SIZE = 32
 cdef intp_t MAX_DEPTH = 64
 # Rows per dynamically scheduled block of the counting pass (counts are per point, so the
@@ -63,9 +65,9 @@ cdef struct Neighbourhoods:
     double radius               # ε, squared for the Euclidean metric
     const double *points        # (n_points, n_features), in position order (grid, KD-tree)
     # grid
-    intp_t n_cells
-    int64_t *cell_keys          # (n_cells,), sorted
-    intp_t *cell_start          # (n_cells + 1,)
+    intp_t n_cells              # occupied cells (sparse layout) or all cells (dense layout)
+    int64_t *cell_keys          # (n_cells,) sorted keys of the occupied cells; NULL: dense
+    intp_t *cell_start          # (n_cells + 1,) first position of each cell
     int64_t extent[3]
     double origin[3]
     double cell_width
@@ -140,44 +142,53 @@ cdef inline int _report(PositionBuffer *out, intp_t *count, intp_t position) noe
 # Each returns the number of neighbours seen (the point itself included), or -1 when the
 # collecting buffer could not grow.
 
+cdef inline intp_t _first_position(const Neighbourhoods *nb, int64_t key) noexcept nogil:
+    """Position of the first point whose cell key is ``≥ key``."""
+    cdef intp_t lo = 0, hi, mid
+    if nb.cell_keys == NULL:
+        return nb.cell_start[key]
+    hi = nb.n_cells
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if nb.cell_keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return nb.cell_start[lo]
+
+
 cdef intp_t _visit_grid(const Neighbourhoods *nb, intp_t p, intp_t limit,
                         PositionBuffer *out) noexcept nogil:
     cdef intp_t d = nb.n_features
     cdef const double *x = nb.points + p * d
     cdef int64_t cell[3]
-    cdef int64_t offset[3]
-    cdef int64_t c, key
-    cdef intp_t k, lo, hi, mid, q, count = 0, n_offsets = 1
-    cdef intp_t o, rem
+    cdef int64_t c, prefix, first, last
+    cdef intp_t k, q, count = 0, n_rows = 1, row, rem
     cdef bint inside
     for k in range(d):
         cell[k] = <int64_t>floor((x[k] - nb.origin[k]) / nb.cell_width)
-        n_offsets *= 3
-    for o in range(n_offsets):
-        rem = o
-        key = 0
+    for k in range(d - 1):
+        n_rows *= 3
+    # The ≤ 3 neighbouring cells along the last axis have consecutive keys, hence are one
+    # contiguous run of positions: 3^(d−1) range look-ups instead of 3^d cell look-ups.
+    first = cell[d - 1] - 1 if cell[d - 1] > 0 else 0
+    last = cell[d - 1] + 1 if cell[d - 1] + 1 < nb.extent[d - 1] else nb.extent[d - 1] - 1
+    for row in range(n_rows):
+        rem = row
+        prefix = 0
         inside = True
-        for k in range(d):
+        for k in range(d - 1):
             c = cell[k] + (rem % 3) - 1
             rem = rem // 3
             if c < 0 or c >= nb.extent[k]:
                 inside = False
                 break
-            key = key * nb.extent[k] + c
+            prefix = prefix * nb.extent[k] + c
         if not inside:
             continue
-        # binary search of the cell among the occupied ones
-        lo = 0
-        hi = nb.n_cells
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if nb.cell_keys[mid] < key:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo == nb.n_cells or nb.cell_keys[lo] != key:
-            continue
-        for q in range(nb.cell_start[lo], nb.cell_start[lo + 1]):
+        prefix *= nb.extent[d - 1]
+        for q in range(_first_position(nb, prefix + first),
+                       _first_position(nb, prefix + last + 1)):
             if _reduced_distance(x, nb.points + q * d, d, nb.metric) <= nb.radius:
                 if _report(out, &count, q) < 0:
                     return -1
@@ -357,40 +368,73 @@ cdef int _compare_keyed(const void *a, const void *b) noexcept nogil:
     return 0
 
 
+cdef inline int64_t _cell_key(const Neighbourhoods *nb, const double[:, ::1] X,
+                              intp_t i) noexcept nogil:
+    cdef int64_t key = 0
+    cdef intp_t k
+    for k in range(X.shape[1]):
+        key = key * nb.extent[k] + <int64_t>floor((X[i, k] - nb.origin[k]) / nb.cell_width)
+    return key
+
+
 cdef int _build_grid(Neighbourhoods *nb, const double[:, ::1] X, double *points,
-                     intp_t *sample_at) noexcept nogil:
-    """Sort the samples by cell and record each occupied cell's range. Returns -1 on failure."""
-    cdef intp_t n = X.shape[0], d = X.shape[1], i, k, c
+                     intp_t *sample_at, int64_t n_grid_cells) noexcept nogil:
+    """Order the samples by (cell, sample index) and record where each cell starts.
+
+    Dense layout when the grid has at most DENSE_CELLS_PER_POINT cells per point: a counting
+    sort and a table of every cell's start, so a look-up is one read. Sparse layout otherwise
+    (eps tiny against the data's extent): a comparison sort and the sorted keys of the occupied
+    cells, searched by bisection. Returns -1 on allocation failure.
+    """
+    cdef intp_t n = X.shape[0], d = X.shape[1], i, c
     cdef int64_t key
-    cdef KeyedIndex *keyed = <KeyedIndex*>malloc(n * sizeof(KeyedIndex))
-    if keyed == NULL:
-        return -1
-    for i in range(n):
-        key = 0
-        for k in range(d):
-            key = key * nb.extent[k] + <int64_t>floor((X[i, k] - nb.origin[k]) / nb.cell_width)
-        keyed[i].key = key
-        keyed[i].index = i
-    qsort(keyed, n, sizeof(KeyedIndex), _compare_keyed)
-    nb.n_cells = 0
-    for i in range(n):
-        if i == 0 or keyed[i].key != keyed[i - 1].key:
-            nb.n_cells += 1
-    nb.cell_keys = <int64_t*>malloc(nb.n_cells * sizeof(int64_t))
-    nb.cell_start = <intp_t*>malloc((nb.n_cells + 1) * sizeof(intp_t))
-    if nb.cell_keys == NULL or nb.cell_start == NULL:
+    cdef KeyedIndex *keyed
+    if n_grid_cells <= DENSE_CELLS_PER_POINT * n + 1024:
+        nb.n_cells = n_grid_cells
+        nb.cell_start = <intp_t*>calloc(n_grid_cells + 1, sizeof(intp_t))
+        if nb.cell_start == NULL:
+            return -1
+        for i in range(n):
+            nb.cell_start[_cell_key(nb, X, i) + 1] += 1
+        for c in range(n_grid_cells):
+            nb.cell_start[c + 1] += nb.cell_start[c]
+        # place samples in index order: within a cell they stay sorted by index; cell_start
+        # is used as the fill pointer and shifted back afterwards
+        for i in range(n):
+            key = _cell_key(nb, X, i)
+            sample_at[nb.cell_start[key]] = i
+            nb.cell_start[key] += 1
+        for c in range(n_grid_cells, 0, -1):
+            nb.cell_start[c] = nb.cell_start[c - 1]
+        nb.cell_start[0] = 0
+    else:
+        keyed = <KeyedIndex*>malloc(n * sizeof(KeyedIndex))
+        if keyed == NULL:
+            return -1
+        for i in range(n):
+            keyed[i].key = _cell_key(nb, X, i)
+            keyed[i].index = i
+        qsort(keyed, n, sizeof(KeyedIndex), _compare_keyed)
+        nb.n_cells = 0
+        for i in range(n):
+            if i == 0 or keyed[i].key != keyed[i - 1].key:
+                nb.n_cells += 1
+        nb.cell_keys = <int64_t*>malloc(nb.n_cells * sizeof(int64_t))
+        nb.cell_start = <intp_t*>malloc((nb.n_cells + 1) * sizeof(intp_t))
+        if nb.cell_keys == NULL or nb.cell_start == NULL:
+            free(keyed)
+            return -1
+        c = 0
+        for i in range(n):
+            if i == 0 or keyed[i].key != keyed[i - 1].key:
+                nb.cell_keys[c] = keyed[i].key
+                nb.cell_start[c] = i
+                c += 1
+            sample_at[i] = keyed[i].index
+        nb.cell_start[nb.n_cells] = n
         free(keyed)
-        return -1
-    c = 0
     for i in range(n):
-        if i == 0 or keyed[i].key != keyed[i - 1].key:
-            nb.cell_keys[c] = keyed[i].key
-            nb.cell_start[c] = i
-            c += 1
-        sample_at[i] = keyed[i].index
-        memcpy(points + i * d, &X[keyed[i].index, 0], d * sizeof(double))
-    nb.cell_start[nb.n_cells] = n
-    free(keyed)
+        memcpy(points + i * d, &X[sample_at[i], 0], d * sizeof(double))
     return 0
 
 
@@ -594,6 +638,7 @@ def dbscan_dense(
     """
     cdef intp_t n = X.shape[0], d = X.shape[1], k
     cdef intp_t n_clusters
+    cdef int64_t n_grid_cells = 0
     cdef int status = 0
     cdef Neighbourhoods nb
     cdef double *points = NULL
@@ -621,6 +666,9 @@ def dbscan_dense(
     if grid is not None:
         nb.kind = GRID
         lows, width, extents = grid
+        n_grid_cells = 1
+        for k in range(d):
+            n_grid_cells *= extents[k]
         nb.cell_width = width
         for k in range(d):
             nb.origin[k] = lows[k]
@@ -635,7 +683,7 @@ def dbscan_dense(
         nb.points = points
         with nogil:
             if nb.kind == GRID:
-                status = _build_grid(&nb, X, points, sample_at)
+                status = _build_grid(&nb, X, points, sample_at, n_grid_cells)
             else:
                 status = _build_kd_tree(&nb, X, points, sample_at)
             if status == 0:

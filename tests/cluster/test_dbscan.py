@@ -78,6 +78,19 @@ def test_compiled_matches_reference(random_seed, n_features, metric, algorithm):
     np.testing.assert_array_equal(out[0][1], out[1][1])
 
 
+@pytest.mark.parametrize("n_features", [2, 3])
+def test_sparse_grid_layout_matches_reference(rng, n_features):
+    # tight groups far apart: the grid has far more cells than points, so occupied cells are
+    # found by bisection instead of the direct table
+    centres = rng.uniform(size=(60, n_features))
+    X = np.repeat(centres, 5, axis=0) + rng.normal(scale=1e-3, size=(300, n_features))
+    out = [(np.empty(300, np.intp), np.empty(300, np.uint8)) for _ in range(2)]
+    n_ours = _dbscan.dbscan_dense(X, 2.5e-3, 3, *out[0], algorithm="grid")
+    assert n_ours == reference.dbscan_dense(X, 2.5e-3, 3, *out[1]) > 10
+    np.testing.assert_array_equal(out[0][0], out[1][0])
+    np.testing.assert_array_equal(out[0][1], out[1][1])
+
+
 def test_precomputed_entries_match_reference(rng):
     X = rng.normal(size=(200, 2))
     D = pairwise_distances(X)
