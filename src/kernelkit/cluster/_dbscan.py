@@ -202,7 +202,10 @@ class DBSCAN(ClusterMixin, BaseEstimator):
 
 def _run_sparse(graph, eps, min_samples, labels, is_core, n_threads):
     graph = sp.csr_matrix(graph)
-    graph.sum_duplicates()
+    if not graph.has_canonical_format:
+        # entries stored twice are summed, as everywhere in scipy.sparse; never in place
+        graph = graph.copy()
+        graph.sum_duplicates()
     dbscan_precomputed_sparse(
         np.ascontiguousarray(graph.data, dtype=np.float64),
         graph.indices.astype(np.intp, copy=False),

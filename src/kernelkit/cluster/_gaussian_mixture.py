@@ -203,14 +203,24 @@ class GaussianMixture(DensityMixin, BaseEstimator):
 
     def _fit_once(self, X, initial, random_state):
         reg_covar = self.reg_covar
-        resp = self._initial_responsibilities(X, random_state)
-        weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
-            X, resp, reg_covar, self.covariance_type)
-        weights = initial["weights"] if initial["weights"] is not None else weights
-        means = initial["means"] if initial["means"] is not None else means
-        if initial["precisions"] is not None:
+        if all(initial[name] is not None for name in ("weights", "means", "precisions")):
+            # fully specified start: no k-means or random responsibilities to compute
+            weights, means = initial["weights"], initial["means"]
             precisions_cholesky = _cholesky_of_precisions(initial["precisions"],
                                                           self.covariance_type)
+            covariances = _covariances_from_precisions(initial["precisions"],
+                                                       self.covariance_type)
+        else:
+            resp = self._initial_responsibilities(X, random_state)
+            weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
+                X, resp, reg_covar, self.covariance_type)
+            weights = initial["weights"] if initial["weights"] is not None else weights
+            means = initial["means"] if initial["means"] is not None else means
+            if initial["precisions"] is not None:
+                precisions_cholesky = _cholesky_of_precisions(initial["precisions"],
+                                                              self.covariance_type)
+                covariances = _covariances_from_precisions(initial["precisions"],
+                                                           self.covariance_type)
         history = []
         lower_bound = -np.inf
         converged = False
@@ -501,6 +511,12 @@ def _cholesky_of_precisions(matrices, covariance_type, inverse=False):
     # covariance Σ = C Cᵀ ⇒ precision Σ⁻¹ = C⁻ᵀ C⁻¹ = U Uᵀ with U = C⁻ᵀ upper triangular
     factors = np.swapaxes(np.linalg.inv(lower), 1, 2) if inverse else lower
     return factors[0] if covariance_type == "tied" else factors
+
+
+def _covariances_from_precisions(precisions, covariance_type):
+    if covariance_type in ("diag", "spherical"):
+        return 1.0 / precisions
+    return np.linalg.inv(precisions)
 
 
 def _precisions(precisions_cholesky, covariance_type):
