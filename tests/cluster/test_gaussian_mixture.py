@@ -60,6 +60,18 @@ def test_matches_sklearn_from_the_same_start(random_seed, covariance_type):
     np.testing.assert_allclose(ours.aic(X), theirs.aic(X), rtol=1e-8)
 
 
+@pytest.mark.parametrize("covariance_type", COVARIANCE_TYPES)
+def test_zero_iterations_return_the_given_start(covariance_type):
+    X = _blobs(4)
+    fitted = GaussianMixture(3, covariance_type=covariance_type, random_state=0).fit(X)
+    start = GaussianMixture(3, covariance_type=covariance_type, max_iter=0,
+                            weights_init=fitted.weights_, means_init=fitted.means_,
+                            precisions_init=fitted.precisions_).fit(X)
+    np.testing.assert_allclose(start.covariances_, fitted.covariances_, rtol=1e-10)
+    np.testing.assert_allclose(start.score_samples(X), fitted.score_samples(X), rtol=1e-10)
+    assert start.n_iter_ == 0 and len(start.log_likelihood_history_) == 0
+
+
 def test_m_step_is_the_weighted_mle(rng):
     # seed 003 Property 54
     X = rng.normal(size=(50, 2))
