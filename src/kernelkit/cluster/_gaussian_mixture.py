@@ -478,9 +478,8 @@ def _scatter(X, resp, nk, means, covariance_type):
     if covariance_type == "tied":
         # Σ = (XᵀX − Σ_j n_j μ_j μ_jᵀ) / n
         return (X.T @ X - (nk * means.T) @ means) / nk.sum()
-    # E[x²] − 2 μ E[x] + μ², per component and feature
-    squares = (resp.T @ (X * X)) / nk[:, None]
-    diag = squares - 2 * means * ((resp.T @ X) / nk[:, None]) + means**2
+    # weighted E[x²] − μ², per component and feature (μ is the weighted E[x])
+    diag = (resp.T @ (X * X)) / nk[:, None] - means**2
     return diag if covariance_type == "diag" else diag.mean(axis=1)
 
 
