@@ -1,6 +1,26 @@
 """Clustering: k-means, and the methods of seed 003 chapter 2."""
 
+from kernelkit.cluster._agglomerative import AgglomerativeClustering
+from kernelkit.cluster._dbscan import DBSCAN
 from kernelkit.cluster._elbow import elbow_curve
+from kernelkit.cluster._evaluation import (
+    calinski_harabasz_score,
+    silhouette_samples,
+    silhouette_score,
+)
+from kernelkit.cluster._gaussian_mixture import GaussianMixture
 from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
+from kernelkit.cluster._spectral import SpectralClustering
 
-__all__ = ["KMeans", "elbow_curve", "kmeans_plusplus"]
+__all__ = [
+    "DBSCAN",
+    "AgglomerativeClustering",
+    "GaussianMixture",
+    "KMeans",
+    "SpectralClustering",
+    "calinski_harabasz_score",
+    "elbow_curve",
+    "kmeans_plusplus",
+    "silhouette_samples",
+    "silhouette_score",
+]

@@ -4,6 +4,20 @@ Each function has the signature of the compiled entry it mirrors. This package i
 ``kernelkit._core`` nor the estimator API.
 """
 
+from kernelkit.reference.dbscan import (
+    dbscan_dense,
+    dbscan_precomputed_dense,
+    dbscan_precomputed_sparse,
+)
 from kernelkit.reference.kmeans import kmeans_lloyd
+from kernelkit.reference.linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
 
-__all__ = ["kmeans_lloyd"]
+__all__ = [
+    "cut_linkage",
+    "dbscan_dense",
+    "dbscan_precomputed_dense",
+    "dbscan_precomputed_sparse",
+    "kmeans_lloyd",
+    "mst_single_linkage",
+    "nn_chain_linkage",
+]

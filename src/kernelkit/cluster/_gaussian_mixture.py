@@ -1,0 +1,558 @@
+"""Gaussian mixture models fitted by expectation–maximisation.
+
+Seed 003 §2.1 (mixtures, Algorithm 5 sampling, Algorithm 7 EM, Theorem 53 monotonicity),
+§2.1.4 Algorithm 8 (Gaussian EM, "soft k-means") and §2.1.5 (degeneracy, BIC/AIC);
+seed-methods B5, B7, B8.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.linalg import cholesky
+from sklearn.base import BaseEstimator, DensityMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
+
+__all__ = ["GaussianMixture"]
+
+_LOG_2PI = np.log(2.0 * np.pi)
+# Each escalation multiplies reg_covar by this, at most _MAX_ESCALATIONS times.
+_ESCALATION_FACTOR = 10.0
+_MAX_ESCALATIONS = 12
+
+
+class GaussianMixture(DensityMixin, BaseEstimator):
+    """Gaussian mixture model fitted by the EM algorithm.
+
+    The density ``Σ_j π_j φ(x; μ_j, Σ_j)`` is fitted by alternating (seed 003 Algorithm 8):
+
+    * E step: responsibilities ``p_ij = π_j φ(x_i; μ_j, Σ_j) / Σ_l π_l φ(x_i; μ_l, Σ_l)``;
+    * M step: ``π_j = (1/n) Σ_i p_ij``, ``μ_j = Σ_i p_ij x_i / Σ_i p_ij``,
+      ``Σ_j = Σ_i p_ij (x_i − μ_j)(x_i − μ_j)ᵀ / Σ_i p_ij + reg_covar · I``.
+
+    The log-likelihood never decreases along the iterations (seed 003 Theorem 53; exactly so for
+    ``reg_covar = 0``). The likelihood is unbounded when a component collapses onto a point
+    (seed 003 §2.1.5), so ``reg_covar`` is added to every covariance; if a covariance is still not
+    positive definite, ``reg_covar`` is multiplied by 10 (up to 12 times) with a
+    :class:`~sklearn.exceptions.ConvergenceWarning` instead of an error, and the value used is
+    kept in ``reg_covar_``.
+
+    Parameters
+    ----------
+    n_components : int, default=1
+    covariance_type : {"full", "tied", "diag", "spherical"}, default="full"
+        One full matrix per component (the seed's model), one full matrix shared by all, one
+        diagonal matrix per component, or ``σ_j² I`` per component (seed 003 Remark 2.2.4: the
+        link to k-means).
+    tol : float, default=1e-3
+        Stop when the mean log-likelihood gains less than ``tol`` in an iteration.
+    reg_covar : float, default=1e-6
+        Non-negative ridge added to the covariances' diagonals.
+    max_iter : int, default=100
+    n_init : int, default=1
+        Initialisations; the one reaching the highest likelihood is kept.
+    init_params : {"kmeans", "k-means++", "random", "random_from_data"}, default="kmeans"
+        Initial responsibilities: k-means labels, the nearest k-means++ centre, uniform random
+        weights, or one random sample per component.
+    weights_init, means_init, precisions_init : array-like, default=None
+        Initial parameters overriding those of ``init_params`` (precisions in the shape of
+        ``covariances_``).
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int, default=None
+        Threads of the k-means initialisation.
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_components,)
+    means_ : ndarray of shape (n_components, n_features)
+    covariances_ : ndarray
+        (n_components, n_features, n_features) for "full", (n_features, n_features) for "tied",
+        (n_components, n_features) for "diag", (n_components,) for "spherical".
+    precisions_ : ndarray
+        Inverses of the covariances, same shape.
+    precisions_cholesky_ : ndarray
+        Triangular factors ``U`` of the precisions (``P = U Uᵀ``), same shape.
+    converged_ : bool
+    n_iter_ : int
+    lower_bound_ : float
+        Mean log-likelihood of the best run, as evaluated in its last E step.
+    log_likelihood_history_ : ndarray of shape (n_iter_,)
+        Mean log-likelihood evaluated in each E step of the best run: that of the parameters
+        entering the iteration (scikit-learn's ``lower_bounds_``). Non-decreasing.
+    reg_covar_ : float
+        The ``reg_covar`` finally used (larger than ``reg_covar`` after an escalation).
+    n_features_in_ : int
+
+    See Also
+    --------
+    KMeans : the hard-assignment limit (seed 003 Remark 2.2.4).
+    sklearn.mixture.GaussianMixture : same model and parameter names.
+
+    References
+    ----------
+    Seed 003_7ad1ea67181decb9.txt, §2.1.1–2.1.5, Algorithms 5, 7 and 8, Theorem 53.
+    A. P. Dempster, N. M. Laird and D. B. Rubin, "Maximum likelihood from incomplete data via the
+    EM algorithm", JRSS B 39, 1977.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.cluster import GaussianMixture
+    >>> X = np.array([[1.0, 2.0], [1.0, 4.0], [1.0, 0.0], [10.0, 2.0], [10.0, 4.0], [10.0, 0.0]])
+    >>> gm = GaussianMixture(n_components=2, random_state=0).fit(X)
+    >>> np.sort(gm.means_[:, 0])
+    array([ 1., 10.])
+    >>> bool(np.all(np.diff(gm.log_likelihood_history_) >= 0))
+    True
+    """
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "covariance_type": [StrOptions({"full", "tied", "diag", "spherical"})],
+        "tol": [Interval(Real, 0.0, None, closed="left")],
+        "reg_covar": [Interval(Real, 0.0, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "init_params": [StrOptions({"kmeans", "k-means++", "random", "random_from_data"})],
+        "weights_init": ["array-like", None],
+        "means_init": ["array-like", None],
+        "precisions_init": ["array-like", None],
+        "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(self, n_components=1, *, covariance_type="full", tol=1e-3, reg_covar=1e-6,
+                 max_iter=100, n_init=1, init_params="kmeans", weights_init=None,
+                 means_init=None, precisions_init=None, random_state=None, n_jobs=None):
+        self.n_components = n_components
+        self.covariance_type = covariance_type
+        self.tol = tol
+        self.reg_covar = reg_covar
+        self.max_iter = max_iter
+        self.n_init = n_init
+        self.init_params = init_params
+        self.weights_init = weights_init
+        self.means_init = means_init
+        self.precisions_init = precisions_init
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    # ------------------------------------------------------------------------------------------
+    # fitting
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Estimate the parameters by EM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : GaussianMixture
+        """
+        self._fit(X)
+        return self
+
+    def fit_predict(self, X, y=None):
+        """Fit, then return the most probable component of each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        return self.fit(X).predict(X)
+
+    def _fit(self, X):
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        if X.shape[0] < self.n_components:
+            raise ValueError(f"n_components={self.n_components} is larger than "
+                             f"n_samples={X.shape[0]}.")
+        initial = self._checked_initial_parameters(X.shape[1])
+        random_state = check_random_state(self.random_state)
+        best = None
+        for _ in range(self.n_init):
+            run = self._fit_once(X, initial, random_state)
+            if best is None or run["lower_bound"] > best["lower_bound"]:
+                best = run
+        if not best["converged"] and self.max_iter > 0:
+            warnings.warn("EM did not converge: increase max_iter or tol, or check the data.",
+                          ConvergenceWarning, stacklevel=3)
+        (self.weights_, self.means_, self.covariances_,
+         self.precisions_cholesky_) = best["parameters"]
+        self.precisions_ = _precisions(self.precisions_cholesky_, self.covariance_type)
+        self.converged_ = best["converged"]
+        self.n_iter_ = best["n_iter"]
+        self.lower_bound_ = best["lower_bound"]
+        self.log_likelihood_history_ = np.asarray(best["history"])
+        self.reg_covar_ = best["reg_covar"]
+
+    def _fit_once(self, X, initial, random_state):
+        reg_covar = self.reg_covar
+        if all(initial[name] is not None for name in ("weights", "means", "precisions")):
+            # fully specified start: no k-means or random responsibilities to compute
+            weights, means = initial["weights"], initial["means"]
+            precisions_cholesky = _cholesky_of_precisions(initial["precisions"],
+                                                          self.covariance_type)
+            covariances = _covariances_from_precisions(initial["precisions"],
+                                                       self.covariance_type)
+        else:
+            resp = self._initial_responsibilities(X, random_state)
+            weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
+                X, resp, reg_covar, self.covariance_type)
+            weights = initial["weights"] if initial["weights"] is not None else weights
+            means = initial["means"] if initial["means"] is not None else means
+            if initial["precisions"] is not None:
+                precisions_cholesky = _cholesky_of_precisions(initial["precisions"],
+                                                              self.covariance_type)
+                covariances = _covariances_from_precisions(initial["precisions"],
+                                                           self.covariance_type)
+        history = []
+        lower_bound = -np.inf
+        converged = False
+        n_iter = 0
+        for n_iter in range(1, self.max_iter + 1):
+            previous = lower_bound
+            log_resp, lower_bound = _e_step(X, weights, means, precisions_cholesky,
+                                            self.covariance_type)
+            history.append(lower_bound)
+            weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
+                X, np.exp(log_resp), reg_covar, self.covariance_type)
+            if abs(lower_bound - previous) < self.tol:
+                converged = True
+                break
+        return dict(parameters=(weights, means, covariances, precisions_cholesky),
+                    lower_bound=lower_bound, history=history, converged=converged,
+                    n_iter=n_iter, reg_covar=reg_covar)
+
+    def _initial_responsibilities(self, X, random_state):
+        n_samples, k = X.shape[0], self.n_components
+        resp = np.zeros((n_samples, k))
+        if self.init_params == "kmeans":
+            labels = KMeans(n_clusters=k, n_init=1, random_state=random_state,
+                            n_jobs=self.n_jobs).fit(X).labels_
+            resp[np.arange(n_samples), labels] = 1.0
+        elif self.init_params == "k-means++":
+            centers, _ = kmeans_plusplus(X, k, random_state=random_state)
+            squared = ((X[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2)
+            resp[np.arange(n_samples), np.argmin(squared, axis=1)] = 1.0
+        elif self.init_params == "random":
+            resp = random_state.uniform(size=(n_samples, k))
+            resp /= resp.sum(axis=1, keepdims=True)
+        else:  # "random_from_data": component j starts at one random sample
+            chosen = random_state.choice(n_samples, size=k, replace=False)
+            resp[chosen, np.arange(k)] = 1.0
+        return resp
+
+    def _checked_initial_parameters(self, n_features):
+        k = self.n_components
+        weights = means = precisions = None
+        if self.weights_init is not None:
+            weights = check_array(self.weights_init, ensure_2d=False, dtype=np.float64)
+            if weights.shape != (k,) or np.any(weights < 0) or not np.isclose(weights.sum(), 1):
+                raise ValueError(f"weights_init must be {k} non-negative numbers summing to 1.")
+        if self.means_init is not None:
+            means = check_array(self.means_init, dtype=np.float64)
+            if means.shape != (k, n_features):
+                raise ValueError(f"means_init must have shape {(k, n_features)}, "
+                                 f"got {means.shape}.")
+        if self.precisions_init is not None:
+            precisions = check_array(self.precisions_init, ensure_2d=False, allow_nd=True,
+                                     dtype=np.float64)
+            expected = _covariance_shape(self.covariance_type, k, n_features)
+            if precisions.shape != expected:
+                raise ValueError(f"precisions_init must have shape {expected} for "
+                                 f"covariance_type={self.covariance_type!r}, "
+                                 f"got {precisions.shape}.")
+        return dict(weights=weights, means=means, precisions=precisions)
+
+    # ------------------------------------------------------------------------------------------
+    # using the fitted model
+
+    def _checked_X(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, reset=False)
+
+    def _weighted_log_prob(self, X):
+        return (_log_gaussian(X, self.means_, self.precisions_cholesky_, self.covariance_type)
+                + np.log(self.weights_))
+
+    def score_samples(self, X):
+        """Log-density ``log Σ_j π_j φ(x; μ_j, Σ_j)`` of each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        log_density : ndarray of shape (n_samples,)
+        """
+        return _logsumexp_rows(self._weighted_log_prob(self._checked_X(X)))
+
+    def score(self, X, y=None):
+        """Mean log-likelihood of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        log_likelihood : float
+        """
+        return float(self.score_samples(X).mean())
+
+    def predict_proba(self, X):
+        """Posterior probabilities ``p_ij`` of the components (the E step's responsibilities).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_components)
+            Rows sum to 1.
+        """
+        weighted = self._weighted_log_prob(self._checked_X(X))
+        return np.exp(weighted - _logsumexp_rows(weighted)[:, None])
+
+    def predict(self, X):
+        """Most probable component (maximum a posteriori, lowest index on ties).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        return np.argmax(self._weighted_log_prob(self._checked_X(X)), axis=1)
+
+    def sample(self, n_samples=1, random_state=None):
+        """Draw from the fitted mixture (seed 003 Algorithm 5: component, then Gaussian).
+
+        Parameters
+        ----------
+        n_samples : int, default=1
+        random_state : int, RandomState instance or None, default=None
+            Seed of the draws (independent of the estimator's ``random_state``).
+
+        Returns
+        -------
+        X : ndarray of shape (n_samples, n_features)
+        y : ndarray of shape (n_samples,)
+            Component of each draw, grouped by component.
+        """
+        check_is_fitted(self)
+        if n_samples < 1:
+            raise ValueError(f"n_samples must be at least 1, got {n_samples}.")
+        rng = check_random_state(random_state)
+        counts = rng.multinomial(n_samples, self.weights_)
+        n_features = self.means_.shape[1]
+        draws = []
+        for j, count in enumerate(counts):
+            z = rng.standard_normal((count, n_features))
+            if self.covariance_type in ("full", "tied"):
+                cov = self.covariances_[j] if self.covariance_type == "full" else self.covariances_
+                draws.append(self.means_[j] + z @ cholesky(cov, lower=True).T)
+            else:
+                scale = np.sqrt(self.covariances_[j])
+                draws.append(self.means_[j] + z * scale)
+        return np.vstack(draws), np.repeat(np.arange(self.n_components), counts)
+
+    def _n_parameters(self):
+        """Free parameters: ``(k−1) + kd`` plus the covariances' (seed 003 §2.1.5)."""
+        k, d = self.means_.shape
+        covariance = {"full": k * d * (d + 1) / 2, "tied": d * (d + 1) / 2, "diag": k * d,
+                      "spherical": k}[self.covariance_type]
+        return int(covariance + k * d + k - 1)
+
+    def bic(self, X):
+        """Bayesian information criterion ``−2 log m_θ(X) + m log n`` (lower is better).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        bic : float
+        """
+        X = self._checked_X(X)
+        return -2 * self.score(X) * X.shape[0] + self._n_parameters() * np.log(X.shape[0])
+
+    def aic(self, X):
+        """Akaike information criterion ``−2 log m_θ(X) + 2m`` (lower is better).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        aic : float
+        """
+        X = self._checked_X(X)
+        return -2 * self.score(X) * X.shape[0] + 2 * self._n_parameters()
+
+
+# ----------------------------------------------------------------------------------------------
+# EM steps (functions of arrays, shared by fitting and the fitted model)
+
+
+def _covariance_shape(covariance_type, n_components, n_features):
+    return {"full": (n_components, n_features, n_features), "tied": (n_features, n_features),
+            "diag": (n_components, n_features), "spherical": (n_components,)}[covariance_type]
+
+
+def _logsumexp_rows(a):
+    top = a.max(axis=1)
+    return np.log(np.exp(a - top[:, None]).sum(axis=1)) + top
+
+
+def _e_step(X, weights, means, precisions_cholesky, covariance_type):
+    """Log-responsibilities and the mean log-likelihood of the current parameters."""
+    weighted = _log_gaussian(X, means, precisions_cholesky, covariance_type) + np.log(weights)
+    log_norm = _logsumexp_rows(weighted)
+    weighted -= log_norm[:, None]
+    return weighted, float(log_norm.mean())
+
+
+def _m_step(X, resp, reg_covar, covariance_type):
+    """Weighted maximum-likelihood parameters (seed 003 Property 54), escalating ``reg_covar``
+    until the covariances are positive definite."""
+    nk = resp.sum(axis=0) + 10 * np.finfo(np.float64).eps  # an empty component keeps a mean
+    means = (resp.T @ X) / nk[:, None]
+    scatter = _scatter(X, resp, nk, means, covariance_type)
+    for escalation in range(_MAX_ESCALATIONS + 1):
+        covariances = _add_ridge(scatter, reg_covar, covariance_type)
+        try:
+            precisions_cholesky = _cholesky_of_precisions(covariances, covariance_type,
+                                                          inverse=True)
+            break
+        except np.linalg.LinAlgError:
+            if escalation == _MAX_ESCALATIONS:
+                raise ValueError(
+                    f"A covariance stays singular with reg_covar={reg_covar:g}: the data are "
+                    "degenerate (e.g. fewer distinct samples than components).") from None
+            raised = max(reg_covar * _ESCALATION_FACTOR, 1e-10 * max(_scale(X), 1e-300))
+            warnings.warn(
+                f"A covariance is not positive definite with reg_covar={reg_covar:g} (a "
+                f"component has collapsed onto too few samples); reg_covar raised to "
+                f"{raised:g}.", ConvergenceWarning, stacklevel=4)
+            reg_covar = raised
+    return nk / nk.sum(), means, covariances, precisions_cholesky, reg_covar
+
+
+def _scale(X):
+    return float(np.mean(np.var(X, axis=0)))
+
+
+def _scatter(X, resp, nk, means, covariance_type):
+    """Weighted covariances without the ridge."""
+    if covariance_type == "full":
+        covariances = np.empty((means.shape[0], X.shape[1], X.shape[1]))
+        for j in range(means.shape[0]):
+            diff = X - means[j]
+            covariances[j] = (resp[:, j] * diff.T) @ diff / nk[j]
+        return covariances
+    if covariance_type == "tied":
+        # Σ = (XᵀX − Σ_j n_j μ_j μ_jᵀ) / n
+        return (X.T @ X - (nk * means.T) @ means) / nk.sum()
+    # weighted E[x²] − μ², per component and feature (μ is the weighted E[x])
+    diag = (resp.T @ (X * X)) / nk[:, None] - means**2
+    return diag if covariance_type == "diag" else diag.mean(axis=1)
+
+
+def _add_ridge(scatter, reg_covar, covariance_type):
+    covariances = scatter.copy()
+    if covariance_type == "full":
+        covariances[:, np.arange(scatter.shape[1]), np.arange(scatter.shape[1])] += reg_covar
+    elif covariance_type == "tied":
+        covariances.flat[:: scatter.shape[0] + 1] += reg_covar
+    else:
+        covariances += reg_covar
+    return covariances
+
+
+def _cholesky_of_precisions(matrices, covariance_type, inverse=False):
+    """Factors ``U`` with ``precision = U Uᵀ``, from precisions (lower Cholesky factors) or,
+    with ``inverse``, from covariances (upper triangular ``C⁻ᵀ``).
+
+    Raises ``numpy.linalg.LinAlgError`` when a matrix is not positive definite.
+    """
+    if covariance_type in ("diag", "spherical"):
+        if np.any(matrices <= 0.0):
+            raise np.linalg.LinAlgError("non-positive variance")
+        return 1.0 / np.sqrt(matrices) if inverse else np.sqrt(matrices)
+    stack = matrices[None] if covariance_type == "tied" else matrices
+    # batched LAPACK over the components: no per-component Python/SciPy overhead
+    lower = np.linalg.cholesky(stack)
+    # covariance Σ = C Cᵀ ⇒ precision Σ⁻¹ = C⁻ᵀ C⁻¹ = U Uᵀ with U = C⁻ᵀ upper triangular
+    factors = np.swapaxes(np.linalg.inv(lower), 1, 2) if inverse else lower
+    return factors[0] if covariance_type == "tied" else factors
+
+
+def _covariances_from_precisions(precisions, covariance_type):
+    if covariance_type in ("diag", "spherical"):
+        return 1.0 / precisions
+    return np.linalg.inv(precisions)
+
+
+def _precisions(precisions_cholesky, covariance_type):
+    if covariance_type in ("diag", "spherical"):
+        return precisions_cholesky**2
+    if covariance_type == "tied":
+        return precisions_cholesky @ precisions_cholesky.T
+    return np.einsum("kij,klj->kil", precisions_cholesky, precisions_cholesky)
+
+
+def _log_gaussian(X, means, precisions_cholesky, covariance_type):
+    """``log φ(x_i; μ_j, Σ_j)`` for every sample and component, shape (n_samples, n_components).
+
+    With ``P = U Uᵀ``: ``(x − μ)ᵀ P (x − μ) = ‖(x − μ)ᵀ U‖²`` and ``log det P = 2 Σ log diag U``.
+    """
+    n_samples, n_features = X.shape
+    n_components = means.shape[0]
+    if covariance_type == "full":
+        log_det = np.log(np.diagonal(precisions_cholesky, axis1=1, axis2=2)).sum(axis=1)
+        mahalanobis = np.empty((n_samples, n_components))
+        for j in range(n_components):
+            y = X @ precisions_cholesky[j] - means[j] @ precisions_cholesky[j]
+            mahalanobis[:, j] = np.einsum("ij,ij->i", y, y)
+    elif covariance_type == "tied":
+        log_det = np.log(np.diag(precisions_cholesky)).sum()
+        y = X @ precisions_cholesky
+        centres = means @ precisions_cholesky
+        mahalanobis = ((y * y).sum(axis=1)[:, None] - 2 * y @ centres.T
+                       + (centres * centres).sum(axis=1))
+    elif covariance_type == "diag":
+        log_det = np.log(precisions_cholesky).sum(axis=1)
+        precisions = precisions_cholesky**2
+        mahalanobis = ((means**2 * precisions).sum(axis=1) - 2 * X @ (means * precisions).T
+                       + (X**2) @ precisions.T)
+    else:
+        log_det = n_features * np.log(precisions_cholesky)
+        precisions = precisions_cholesky**2
+        mahalanobis = ((means**2).sum(axis=1) * precisions - 2 * X @ means.T * precisions
+                       + np.outer((X**2).sum(axis=1), precisions))
+    return -0.5 * (n_features * _LOG_2PI + mahalanobis) + log_det

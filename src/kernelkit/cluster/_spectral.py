@@ -1,0 +1,194 @@
+"""Spectral clustering with the three Laplacians of seed 003 Algorithms 11–13."""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import validate_data
+
+from kernelkit.cluster._affinity import (
+    AFFINITIES,
+    LAPLACIANS,
+    laplacian_eigenvectors,
+    n_graph_components,
+    similarity_graph,
+)
+from kernelkit.cluster._kmeans import KMeans
+
+__all__ = ["SpectralClustering"]
+
+
+class SpectralClustering(ClusterMixin, BaseEstimator):
+    """Spectral clustering: k-means on the minor eigenvectors of a graph Laplacian.
+
+    Builds a similarity graph ``W`` (seed 003 §2.2.4), takes the ``n_clusters`` eigenvectors of
+    smallest eigenvalue of a Laplacian as the columns of ``H`` and clusters the rows of ``H`` with
+    k-means (seed 003 §2.2.5–2.2.6):
+
+    * "unnormalized": ``L = D − W`` (Algorithm 11, relaxed RatioCut);
+    * "random_walk": ``L_w = D⁻¹L``, i.e. ``L u = λ D u`` (Algorithm 12, relaxed NormCut,
+      Shi–Malik);
+    * "symmetric": ``L_s = D^{−1/2} L D^{−1/2}``, rows of ``H`` scaled to unit norm
+      (Algorithm 13, Ng–Jordan–Weiss).
+
+    The seed advises normalised Laplacians when degrees vary widely, and ``L_w`` over ``L_s``
+    (seed 003 §2.2.7), hence the default. Sparse graphs stay sparse through the eigensolver.
+
+    Parameters
+    ----------
+    n_clusters : int, default=8
+    affinity : {"rbf", "nearest_neighbors", "mutual_nearest_neighbors", "epsilon", \
+"precomputed"}, default="rbf"
+        Similarity graph, see :func:`kernelkit.cluster._affinity.similarity_graph`;
+        "precomputed": ``X`` is a symmetric non-negative affinity matrix (dense or sparse).
+    laplacian : {"unnormalized", "random_walk", "symmetric"}, default="random_walk"
+    gamma : float, default=1.0
+        ``exp(−gamma ‖x − y‖²)`` of the "rbf" graph.
+    n_neighbors : int, default=10
+        ``k`` of the k-NN graphs (clipped to ``n_samples − 1``).
+    eps : float, default=None
+        Radius of the "epsilon" graph; None: the longest edge of the minimum spanning tree, the
+        smallest radius that connects the graph (seed 003 §2.2.7).
+    eigen_solver : {"auto", "dense", "arpack", "lobpcg"}, default="auto"
+        See :func:`kernelkit.cluster._affinity.laplacian_eigenvectors`.
+    n_init : int, default=10
+        k-means restarts on the embedding.
+    random_state : int, RandomState instance or None, default=None
+        Eigensolver start and k-means seeding.
+    n_jobs : int, default=None
+        Threads of k-means.
+
+    Attributes
+    ----------
+    labels_ : ndarray of shape (n_samples,)
+    affinity_matrix_ : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_samples)
+        The similarity graph ``W`` (zero diagonal).
+    embedding_ : ndarray of shape (n_samples, n_clusters)
+        The rows clustered by k-means (unit-norm rows for "symmetric").
+    eigenvalues_ : ndarray of shape (n_clusters,)
+        The ``n_clusters`` smallest Laplacian eigenvalues: a gap after the k-th suggests k
+        clusters (eigengap heuristic, seed 003 §2.2.7).
+    n_features_in_ : int
+
+    See Also
+    --------
+    kernelkit.manifold.SpectralEmbedding : the embedding alone, for visualisation.
+    sklearn.cluster.SpectralClustering : Algorithm 13-like, with a dense or sparse affinity.
+
+    References
+    ----------
+    Seed 003_7ad1ea67181decb9.txt, §2.2.3–2.2.7, Algorithms 11, 12 and 13.
+    U. von Luxburg, "A tutorial on spectral clustering", Statistics and Computing 17, 2007.
+    J. Shi and J. Malik, "Normalized cuts and image segmentation", IEEE TPAMI 22, 2000.
+    A. Y. Ng, M. I. Jordan and Y. Weiss, "On spectral clustering: analysis and an algorithm",
+    NIPS 2001.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.cluster import SpectralClustering
+    >>> X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [9.0, 9.0], [9.0, 10.0], [10.0, 9.0]])
+    >>> model = SpectralClustering(n_clusters=2, affinity="nearest_neighbors", n_neighbors=2,
+    ...                            random_state=0).fit(X)
+    >>> model.labels_[:3].tolist() == [model.labels_[0]] * 3, len(set(model.labels_.tolist()))
+    (True, 2)
+    """
+
+    _parameter_constraints = {
+        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "affinity": [StrOptions(set(AFFINITIES))],
+        "laplacian": [StrOptions(set(LAPLACIANS))],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "eps": [Interval(Real, 0, None, closed="neither"), None],
+        "eigen_solver": [StrOptions({"auto", "dense", "arpack", "lobpcg"})],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
+    }
+
+    def __init__(self, n_clusters=8, *, affinity="rbf", laplacian="random_walk", gamma=1.0,
+                 n_neighbors=10, eps=None, eigen_solver="auto", n_init=10, random_state=None,
+                 n_jobs=None):
+        self.n_clusters = n_clusters
+        self.affinity = affinity
+        self.laplacian = laplacian
+        self.gamma = gamma
+        self.n_neighbors = n_neighbors
+        self.eps = eps
+        self.eigen_solver = eigen_solver
+        self.n_init = n_init
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Cluster ``X``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features) or (n_samples, n_samples)
+            Samples, or an affinity matrix when ``affinity="precomputed"`` (sparse only then).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : SpectralClustering
+        """
+        precomputed = self.affinity == "precomputed"
+        X = validate_data(self, X, accept_sparse="csr" if precomputed else False,
+                          dtype=np.float64, ensure_min_samples=2)
+        if self.n_clusters > X.shape[0]:
+            raise ValueError(
+                f"n_clusters={self.n_clusters} is larger than n_samples={X.shape[0]}.")
+        random_state = check_random_state(self.random_state)
+        W = similarity_graph(X, self.affinity, gamma=self.gamma, n_neighbors=self.n_neighbors,
+                             eps=self.eps)
+        n_components = n_graph_components(W)
+        if n_components > self.n_clusters:
+            warnings.warn(
+                f"The similarity graph has {n_components} connected components, more than "
+                f"n_clusters={self.n_clusters}: the Laplacian's null space is larger than the "
+                "embedding, so which components are merged is arbitrary. Connect the graph "
+                "(e.g. more neighbours, a larger eps) or ask for more clusters.",
+                UserWarning, stacklevel=2)
+        eigenvalues, H = laplacian_eigenvectors(W, self.n_clusters, self.laplacian,
+                                                eigen_solver=self.eigen_solver,
+                                                random_state=random_state)
+        if self.laplacian == "symmetric":
+            norms = np.linalg.norm(H, axis=1)
+            H = H / np.where(norms > 0, norms, 1.0)[:, None]
+        kmeans = KMeans(n_clusters=self.n_clusters, n_init=self.n_init,
+                        random_state=random_state.randint(np.iinfo(np.int32).max),
+                        n_jobs=self.n_jobs)
+        self.labels_ = kmeans.fit(np.ascontiguousarray(H)).labels_.astype(np.intp)
+        self.affinity_matrix_ = W
+        self.embedding_ = H
+        self.eigenvalues_ = eigenvalues
+        return self
+
+    def fit_predict(self, X, y=None):
+        """Fit and return ``labels_``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix}
+            As in :meth:`fit`.
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        labels : ndarray of shape (n_samples,)
+        """
+        return self.fit(X).labels_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.affinity == "precomputed"
+        tags.input_tags.sparse = self.affinity == "precomputed"
+        return tags

@@ -1,0 +1,3 @@
+"""Manifold learning and embeddings."""
+
+from kernelkit.manifold._spectral_embedding import SpectralEmbedding

@@ -1,0 +1,67 @@
+"""Reference DBSCAN: breadth-first search over a full boolean neighbour matrix (small n only).
+
+Twin of ``kernelkit._core._dbscan``: same entry points, same outputs, O(n²) memory. Seed 003
+Algorithm 14 with the fixes of seed-methods B19 (``|N| ≥ m`` for the seed point; a visited set).
+"""
+
+from collections import deque
+
+import numpy as np
+from scipy.spatial.distance import cdist
+
+__all__ = ["dbscan_dense", "dbscan_precomputed_dense", "dbscan_precomputed_sparse"]
+
+_SCIPY_METRICS = {"euclidean": "euclidean", "manhattan": "cityblock", "chebyshev": "chebyshev"}
+
+
+def _expand(adjacency, min_samples, labels, is_core):
+    """Seed 003 Algorithm 14 on ``adjacency[i, j] = (j is in the ε-neighbourhood of i)``."""
+    n = adjacency.shape[0]
+    np.fill_diagonal(adjacency, True)  # a point is its own neighbour
+    core = adjacency.sum(axis=1) >= min_samples
+    labels[:] = -1
+    is_core[:] = core
+    n_clusters = 0
+    for seed in range(n):
+        if not core[seed] or labels[seed] != -1:
+            continue
+        labels[seed] = n_clusters
+        queue = deque([seed])
+        while queue:
+            point = queue.popleft()
+            for neighbour in np.flatnonzero(adjacency[point]):
+                if labels[neighbour] == -1:
+                    labels[neighbour] = n_clusters
+                    if core[neighbour]:
+                        queue.append(neighbour)
+        n_clusters += 1
+    return n_clusters
+
+
+def dbscan_dense(X, eps, min_samples, labels, is_core, metric="euclidean", algorithm="auto",
+                 n_threads=1):
+    """DBSCAN on feature vectors; ``algorithm`` and ``n_threads`` are accepted and ignored."""
+    X = np.asarray(X, dtype=np.float64)
+    if X.shape[0] == 0:
+        return 0
+    return _expand(cdist(X, X, _SCIPY_METRICS[metric]) <= eps, min_samples, labels, is_core)
+
+
+def dbscan_precomputed_dense(distances, eps, min_samples, labels, is_core, n_threads=1):
+    """DBSCAN on a dense distance matrix."""
+    distances = np.asarray(distances, dtype=np.float64)
+    if distances.shape[0] == 0:
+        return 0
+    return _expand(distances <= eps, min_samples, labels, is_core)
+
+
+def dbscan_precomputed_sparse(data, indices, indptr, eps, min_samples, labels, is_core,
+                              n_threads=1):
+    """DBSCAN on a CSR radius-neighbours graph: only stored entries can be neighbours."""
+    n = len(indptr) - 1
+    if n <= 0:
+        return 0
+    adjacency = np.zeros((n, n), dtype=bool)
+    rows = np.repeat(np.arange(n), np.diff(indptr))
+    adjacency[rows, indices] = np.asarray(data) <= eps
+    return _expand(adjacency, min_samples, labels, is_core)
