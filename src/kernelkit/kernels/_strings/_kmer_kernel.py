@@ -32,8 +32,8 @@ class KmerKernel(StringKernel):
         return kmer_spectra(batch, self.k, self._mismatches(), self._n_threads())
 
     def _gram(self, A, B=None):
-        return kmer_gram(A, B, self.algorithm, self._n_threads(), self.verbose,
-                         type(self).__name__)
+        return kmer_gram(A, B, len(self.alphabet_), self.k, self.algorithm, self._n_threads(),
+                         self.verbose, type(self).__name__)
 
     def _self_similarity(self, A):
         return squared_norms(A)

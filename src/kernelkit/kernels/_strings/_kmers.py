@@ -82,8 +82,17 @@ def kmer_spectra(batch, k, m, n_threads):
     return KmerSpectra(indptr, kmers[keep], counts[keep], exact)
 
 
-def _feature_ids(spectra_a, spectra_b):
-    """Dense ids (over the union of k-mers) of both spectra's entries, and the number of ids."""
+def _feature_ids(spectra_a, spectra_b, n_letters, k):
+    """Dense feature ids of both spectra's entries (None for B if symmetric), and their number.
+
+    Exact codes are ids themselves when ``|A|^k`` is no larger than the number of entries (so the
+    posting-list pointers stay O(total length)); otherwise ids index the sorted distinct codes.
+    """
+    nnz = spectra_a.kmers.shape[0] + (0 if spectra_b is None else spectra_b.kmers.shape[0])
+    if spectra_a.exact and n_letters**k <= max(nnz, 1 << 16):
+        ids_a = spectra_a.kmers.astype(np.intp)
+        ids_b = None if spectra_b is None else spectra_b.kmers.astype(np.intp)
+        return ids_a, ids_b, n_letters**k
     if spectra_b is None:
         uniques, ids = np.unique(spectra_a.kmers, return_inverse=True)
         return ids.astype(np.intp), None, uniques.shape[0]
@@ -96,11 +105,11 @@ def _feature_ids(spectra_a, spectra_b):
 
 def _postings(spectra, ids, n_features):
     """CSC form (posting lists, rows increasing) of ``spectra`` over the dense feature ids."""
-    rows = np.repeat(np.arange(spectra.n_samples, dtype=np.intp), np.diff(spectra.indptr))
-    order = np.argsort(ids, kind="stable")
-    colptr = np.zeros(n_features + 1, dtype=np.intp)
-    np.cumsum(np.bincount(ids, minlength=n_features), out=colptr[1:])
-    return colptr, np.ascontiguousarray(rows[order]), np.ascontiguousarray(spectra.counts[order])
+    colptr = np.empty(n_features + 1, dtype=np.intp)
+    rows = np.empty(ids.shape[0], dtype=np.intp)
+    counts = np.empty(ids.shape[0], dtype=np.float64)
+    _spectrum.postings(spectra.indptr, ids, spectra.counts, colptr, rows, counts)
+    return colptr, rows, counts
 
 
 def _choose_algorithm(spectra_a, spectra_b, ids_a, ids_b, n_features):
@@ -114,7 +123,8 @@ def _choose_algorithm(spectra_a, spectra_b, ids_a, ids_b, n_features):
     return "sparse" if sparse_steps <= _MERGE_STEP_COST * merge_steps else "merge"
 
 
-def kmer_gram(spectra_a, spectra_b, algorithm, n_threads, verbose=0, label="spectrum"):
+def kmer_gram(spectra_a, spectra_b, n_letters, k, algorithm, n_threads, verbose=0,
+              label="spectrum"):
     """``K[i, j] = Σ_u Φ_u(a_i) Φ_u(b_j)``; ``spectra_b`` None means the symmetric ``K(A, A)``.
 
     ``algorithm`` is "merge" (merge-join per pair), "sparse" (inverted-index product) or "auto"
@@ -129,10 +139,10 @@ def kmer_gram(spectra_a, spectra_b, algorithm, n_threads, verbose=0, label="spec
                                  symmetric, n_threads)
         return fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, symmetric, verbose,
                          label)
-    ids_a, ids_b, n_features = _feature_ids(spectra_a, spectra_b)
+    ids_a, ids_b, n_features = _feature_ids(spectra_a, spectra_b, n_letters, k)
     if algorithm == "auto" and _choose_algorithm(spectra_a, spectra_b, ids_a, ids_b,
                                                  n_features) == "merge":
-        return kmer_gram(spectra_a, spectra_b, "merge", n_threads, verbose, label)
+        return kmer_gram(spectra_a, spectra_b, n_letters, k, "merge", n_threads, verbose, label)
     colptr, rows, counts = _postings(other, ids_a if symmetric else ids_b, n_features)
 
     def fill_rows(out, start, stop):

@@ -194,8 +194,9 @@ class LocalAlignmentKernel(StringKernel):
         return diag
 
     def _normalize(self, K, diag_rows, diag_cols):
-        # log K(x, y) − ½ (log K(x, x) + log K(y, y)): the cosine normalisation in log space
-        return K - 0.5 * diag_rows[:, None] - 0.5 * diag_cols[None, :]
+        # log K(x, y) − ½ (log K(x, x) + log K(y, y)): the cosine normalisation in log space,
+        # with one sum per entry so that a symmetric K stays exactly symmetric
+        return K - 0.5 * (diag_rows[:, None] + diag_cols[None, :])
 
     def _from_log(self, log_k):
         if self.log:

@@ -127,12 +127,11 @@ def encode(sequences, alphabet, unknown="error"):
     """
     points, lengths = _code_points(sequences)
     letters = np.fromiter(map(ord, alphabet), dtype=np.int64, count=len(alphabet))
-    order = np.argsort(letters)
-    sorted_letters = letters[order]
-    pos = np.searchsorted(sorted_letters, points)
-    pos_clipped = np.minimum(pos, len(alphabet) - 1)
-    known = sorted_letters[pos_clipped] == points
-    codes = order[pos_clipped].astype(np.int32)
+    # a lookup table over code points (the letters seen are few and mostly ASCII)
+    table = np.full(max(int(points.max()), int(letters.max())) + 1, -1, dtype=np.int32)
+    table[letters] = np.arange(len(alphabet), dtype=np.int32)
+    codes = table[points]
+    known = codes >= 0
     if not known.all():
         seq_of_letter = np.repeat(np.arange(len(sequences)), lengths)
         if unknown == "error":
