@@ -20,7 +20,6 @@ Each sequence's codes are sorted and run-length encoded, giving its sparse spect
 """
 
 from cython.parallel cimport parallel, prange
-from libc.stdlib cimport qsort
 
 from _types cimport intp_t, int32_t, uint64_t
 from _pairs cimport fill_gram_rows
@@ -73,10 +72,51 @@ cdef void _windows(const int32_t *codes, intp_t start, intp_t stop, int k, uint6
         out[p - start - k + 1] = h
 
 
-cdef int _cmp_uint64(const void *a, const void *b) noexcept nogil:
-    cdef uint64_t x = (<const uint64_t *>a)[0]
-    cdef uint64_t y = (<const uint64_t *>b)[0]
-    return (x > y) - (x < y)
+cdef void _sort_codes(uint64_t *a, intp_t n) noexcept nogil:
+    """In-place sort of n codes: quicksort (Hoare partition around a median of three) down to
+    runs of 16, then insertion sort. Specialised for uint64 because libc's qsort calls a
+    comparison function per step, which made sorting the largest cost of building spectra."""
+    cdef intp_t i, j, mid
+    cdef uint64_t pivot, tmp
+    while n > 16:
+        mid = n // 2
+        # order a[0], a[mid], a[n-1]; the median becomes the pivot
+        if a[mid] < a[0]:
+            a[mid], a[0] = a[0], a[mid]
+        if a[n - 1] < a[0]:
+            a[n - 1], a[0] = a[0], a[n - 1]
+        if a[n - 1] < a[mid]:
+            a[n - 1], a[mid] = a[mid], a[n - 1]
+        pivot = a[mid]
+        i = -1
+        j = n
+        while True:
+            i += 1
+            while a[i] < pivot:
+                i += 1
+            j -= 1
+            while a[j] > pivot:
+                j -= 1
+            if i >= j:
+                break
+            tmp = a[i]
+            a[i] = a[j]
+            a[j] = tmp
+        # recurse into the smaller part, loop on the larger: O(log n) stack depth
+        if j + 1 < n - j - 1:
+            _sort_codes(a, j + 1)
+            a = a + j + 1
+            n = n - j - 1
+        else:
+            _sort_codes(a + j + 1, n - j - 1)
+            n = j + 1
+    for i in range(1, n):
+        tmp = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > tmp:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = tmp
 
 
 def count_runs(
@@ -107,7 +147,7 @@ def count_runs(
             stop = offsets[s + 1]
             n_distinct[s] = 0
             if stop > start:
-                qsort(&kmers[start], stop - start, sizeof(uint64_t), _cmp_uint64)
+                _sort_codes(&kmers[start], stop - start)
                 w = start
                 counts[w] = 1.0
                 for p in range(start + 1, stop):
@@ -222,13 +262,24 @@ def postings(
 
 
 def mirror_upper(double[:, ::1] out, int n_threads):
-    """Copy the upper triangle of the square ``out`` onto its lower triangle, in place."""
+    """Copy the upper triangle of the square ``out`` onto its lower triangle, in place.
+
+    By 64 x 64 tiles, so that both the rows read and the rows written stay in cache.
+    """
     cdef intp_t n = out.shape[0]
-    cdef intp_t i, j
+    cdef intp_t n_tiles = (n + 63) // 64
+    cdef intp_t t, i, j, i0, j0, i_end, j_end
     with nogil:
-        for i in prange(n, schedule='static', num_threads=n_threads):
-            for j in range(i):
-                out[i, j] = out[j, i]
+        for t in prange(n_tiles * n_tiles, schedule='static', num_threads=n_threads):
+            i0 = (t // n_tiles) * 64       # lower tile rows
+            j0 = (t % n_tiles) * 64
+            if j0 > i0:
+                continue
+            i_end = min(i0 + 64, n)
+            j_end = min(j0 + 64, n)
+            for i in range(i0, i_end):
+                for j in range(j0, min(j_end, i)):
+                    out[i, j] = out[j, i]
 
 
 cdef struct SpectraPair:

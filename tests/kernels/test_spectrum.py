@@ -30,7 +30,7 @@ def test_seed_example_has_the_eleven_listed_3mers():
     assert est.transform(["CGGSLIAMMWFGV"])[0, 0] == 11.0
 
 
-@pytest.mark.parametrize("algorithm", ["auto", "merge", "sparse"])
+@pytest.mark.parametrize("algorithm", ["merge", "sparse"])
 @pytest.mark.parametrize("alphabet, k", [("ACGT", 1), ("ACGT", 3), ("ACGT", 6), ("protein", 2),
                                          ("protein", 3), ("protein", 5)])
 def test_equals_reference_exactly(make_strings, algorithm, alphabet, k):

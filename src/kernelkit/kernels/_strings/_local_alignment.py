@@ -117,11 +117,11 @@ class LocalAlignmentKernel(StringKernel):
     Examples
     --------
     >>> from kernelkit.kernels import LocalAlignmentKernel
-    >>> K = LocalAlignmentKernel(beta=0.5).fit_transform(["HEAGAWGHEE", "PAWHEAE", "HEAGAWGHEE"])
+    >>> K = LocalAlignmentKernel(beta=0.5).fit_transform(["HEAGAWGHEE", "HEAGAWGHE", "PAWHEAE"])
     >>> K.round(4)
-    array([[1.    , 0.0087, 1.    ],
-           [0.0087, 1.    , 0.0087],
-           [1.    , 0.0087, 1.    ]])
+    array([[1.    , 0.2868, 0.    ],
+           [0.2868, 1.    , 0.    ],
+           [0.    , 0.    , 1.    ]])
     """
 
     _parameter_constraints = {
@@ -245,8 +245,9 @@ def local_alignment_kernel(X, Y=None, beta=0.5, gap_open=11, gap_extend=1,
     Examples
     --------
     >>> from kernelkit.kernels import local_alignment_kernel
-    >>> float(local_alignment_kernel(["W"], ["W"], beta=0.5, normalize=False)[0, 0])  # 1 + e^{5.5}
-    245.69193226422038
+    >>> K = local_alignment_kernel(["W"], ["W"], beta=0.5, normalize=False)  # 1 + e^{0.5 · 11}
+    >>> round(float(K[0, 0]), 6)
+    245.691932
     """
     return pairwise_string_kernel(
         LocalAlignmentKernel(beta=beta, gap_open=gap_open, gap_extend=gap_extend,

@@ -34,8 +34,8 @@ class MismatchKernel(KmerKernel):
         string of distinct letters.
     unknown : {"error", "skip"}, default="error"
         Letters outside the alphabet raise a ValueError, or are removed from their sequence.
-    algorithm : {"auto", "merge", "sparse"}, default="auto"
-        Gram algorithm (see :class:`SpectrumKernel`); all give the same values.
+    algorithm : {"sparse", "merge"}, default="sparse"
+        Gram algorithm (see :class:`SpectrumKernel`); both give the same values.
     normalize : bool, default=False
         Cosine normalisation.
     n_jobs : int or None, default=None
@@ -75,10 +75,10 @@ class MismatchKernel(KmerKernel):
         **KmerKernel._parameter_constraints,
         "k": [Interval(Integral, 1, None, closed="left")],
         "m": [Interval(Integral, 0, None, closed="left")],
-        "algorithm": [StrOptions({"auto", "merge", "sparse"})],
+        "algorithm": [StrOptions({"merge", "sparse"})],
     }
 
-    def __init__(self, k=5, m=1, *, alphabet=None, unknown="error", algorithm="auto",
+    def __init__(self, k=5, m=1, *, alphabet=None, unknown="error", algorithm="sparse",
                  normalize=False, n_jobs=None, verbose=0):
         self.k = k
         self.m = m

@@ -65,9 +65,9 @@ class SubstringKernel(StringKernel):
     Examples
     --------
     >>> from kernelkit.kernels import SubstringKernel
-    >>> SubstringKernel(k=2, lambda_=0.5).fit_transform(["cat", "cart"]).round(6)
-    array([[0.0625  , 0.046875],
-           [0.046875, 0.0625  ]])
+    >>> SubstringKernel(k=2, lambda_=0.5).fit_transform(["cat", "cart"])
+    array([[0.140625  , 0.1015625 ],
+           [0.1015625 , 0.22265625]])
     """
 
     _parameter_constraints = {
