@@ -19,8 +19,8 @@ def _cases(quick):
     # strkernel (pure Python) runs on the first `strkernel` sequences only
     if quick:
         return [
-            dict(kernel="spectrum", k=3, n=400, strkernel=12),
-            dict(kernel="spectrum", k=5, n=400, strkernel=12),
+            dict(kernel="spectrum", k=3, n=300, strkernel=10),
+            dict(kernel="spectrum", k=5, n=300, strkernel=10),
             dict(kernel="local_alignment", n=16),
         ]
     return [
@@ -174,10 +174,10 @@ so absolute times are noisy; contenders alternate, which keeps ratios fair.
                   applies=lambda p: p["kernel"] == "spectrum" and p["n"] <= 2000),
         Contender("reference", _reference, applies=lambda p: p["n"] <= 2000),
         Contender("scipy.sparse F @ F.T", _scipy_sparse, requires=("scipy",),
-                  applies=lambda p: p["kernel"] == "spectrum"),
+                  applies=lambda p: p["kernel"] == "spectrum" and p["n"] <= 2000),
         Contender("strkernel", _strkernel, requires=("strkernel",),
                   applies=lambda p: "strkernel" in p),
     ],
-    repeats=lambda params, quick: 3 if quick or params["n"] >= 2000 else 5,
+    repeats=lambda params, quick: 1 if params["n"] >= 10000 else 3,
     measure_memory=True,
 )
