@@ -5,8 +5,11 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kernelkit import reference
+from kernelkit.datasets import load_blosum62
 from kernelkit.kernels import LocalAlignmentKernel, local_alignment_kernel, shift_to_psd
 
 SMALL = ("ABC", np.array([[2.0, -1.0, 0.5], [-1.0, 3.0, -2.0], [0.5, -2.0, 1.0]]))
@@ -125,3 +128,26 @@ def test_alphabet_is_the_substitution_matrix(blosum62):
     est = LocalAlignmentKernel().fit(["ACDX"])
     assert est.alphabet_ == blosum62[0]
     np.testing.assert_array_equal(est.substitution_scores_, blosum62[1])
+
+
+@given(st.lists(st.text(alphabet="ACDWK", min_size=1, max_size=6), min_size=2, max_size=7),
+       st.sampled_from([0.1, 0.5, 1.0]))
+def test_property_psd_and_equal_to_enumeration(X, beta):
+    # seed 004, "LA kernel is p.d.": exp(β BLOSUM62) is p.d. on the 20 amino acids for these β
+    K = local_alignment_kernel(X, beta=beta, gap_open=3, gap_extend=1, normalize=False)
+    np.testing.assert_array_equal(K, K.T)
+    assert np.linalg.eigvalsh(K / np.trace(K))[0] >= -1e-10
+    sub = load_blosum62()
+    x, y = X[0], X[-1]
+    assert K[0, -1] == pytest.approx(
+        reference.local_alignment_kernel_bruteforce(x, y, beta, 3, 1, sub), rel=1e-12)
+
+
+def test_shift_to_psd_checks_its_input():
+    with pytest.raises(ValueError, match="square"):
+        shift_to_psd(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="symmetric"):
+        shift_to_psd([[1.0, 2.0], [0.0, 1.0]])
+    K, shift = shift_to_psd(np.eye(3))
+    assert shift == 0.0
+    np.testing.assert_array_equal(K, np.eye(3))

@@ -92,14 +92,13 @@ class MismatchKernel(KmerKernel):
     def _mismatches(self):
         return self.m
 
-    def _fit(self, X):
-        self._validate_params()
+    def _check_batch(self, batch):
         if self.m >= self.k:
             raise ValueError(
                 f"m={self.m} must be smaller than k={self.k}: with m ≥ k every k-mer matches "
                 "every other one."
             )
-        return super()._fit(X)
+        super()._check_batch(batch)
 
 
 def mismatch_kernel(X, Y=None, k=5, m=1, normalize=False, **params):

@@ -57,6 +57,13 @@ class SpectrumKernel(KmerKernel):
     diag_fit_ : ndarray of shape (n_samples_fit,)
         ``K(x, x)`` of the training sequences (when ``normalize``).
 
+    Notes
+    -----
+    strkernel (PyPI, 0.2), the only other pure-Python spectrum/mismatch implementation, truncates
+    every sequence to the length of the shortest one and codes letters per sequence (the sorted set
+    of that sequence's own letters), so its values are not the spectrum kernel's; kernelkit's are
+    checked against explicit k-mer count dictionaries (``kernelkit.reference``).
+
     See Also
     --------
     MismatchKernel : k-mers matched up to m substitutions.
