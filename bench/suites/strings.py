@@ -19,8 +19,7 @@ def _cases(quick):
     # strkernel (pure Python) runs on the first `strkernel` sequences only
     if quick:
         return [
-            dict(kernel="spectrum", k=3, n=300, strkernel=10),
-            dict(kernel="spectrum", k=5, n=300, strkernel=10),
+            dict(kernel="spectrum", k=3, n=300, strkernel=8),
             dict(kernel="local_alignment", n=16),
         ]
     return [

@@ -20,6 +20,10 @@ __all__ = ["KmerSpectra", "ball_size", "kmer_code_base", "kmer_gram", "kmer_spec
 # A fixed odd 64-bit multiplier (from splitmix64) for the hashed code when |A|^k ≥ 2^64.
 _HASH_MULTIPLIER = 0x9E3779B97F4A7C15
 
+# Below this many k-mers, building spectra runs on one thread: the work (a few ms) is smaller
+# than waking a thread team, which on a busy machine can cost more than the work itself.
+_PARALLEL_MIN_KMERS = 1 << 20
+
 
 @dataclass(frozen=True)
 class KmerSpectra:
@@ -55,11 +59,13 @@ def kmer_spectra(batch, k, m, n_threads):
     n_windows = np.maximum(batch.lengths - k + 1, 0)
     window_offsets = np.zeros(batch.n_samples + 1, dtype=np.intp)
     np.cumsum(n_windows, out=window_offsets[1:])
+    size = ball_size(k, m, n_letters)
+    if window_offsets[-1] * size < _PARALLEL_MIN_KMERS:
+        n_threads = 1
     windows = np.empty(window_offsets[-1], dtype=np.uint64)
     _spectrum.kmer_codes(batch.codes, batch.offsets, k, np.uint64(base), window_offsets, windows,
                          n_threads)
     if m > 0:
-        size = ball_size(k, m, n_letters)
         powers = np.array([pow(base, t, 2**64) for t in range(k)], dtype=np.uint64)
         kmers = np.empty(windows.shape[0] * size, dtype=np.uint64)
         _mismatch.mismatch_codes(batch.codes, batch.offsets, windows, window_offsets, k, m,
