@@ -14,7 +14,8 @@ def load_secreted_proteins():
 
     From Zhang et al. (2020), PeNGaRoo; 175 positives and 480 negatives, lengths 66–1 594 (median
     400), the 20 standard amino acids only. The sequence-classification example of seed 004
-    ("Supervised sequence classification"). Provenance: ``kernelkit/datasets/data/secreted_proteins/README.md``.
+    ("Supervised sequence classification"). Provenance:
+    ``kernelkit/datasets/data/secreted_proteins/README.md``.
 
     Returns
     -------

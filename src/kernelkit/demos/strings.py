@@ -1,4 +1,4 @@
-"""String kernels: secreted vs non-secreted bacterial proteins with spectrum and local alignment kernels + SVM."""
+"""String kernels: secreted vs non-secreted proteins, spectrum and local alignment kernels + SVM."""
 
 import time
 

@@ -10,6 +10,7 @@ are ``(letters, scores)`` pairs.
 import itertools
 import math
 from collections import Counter
+from functools import lru_cache
 
 import numpy as np
 
@@ -29,8 +30,14 @@ def _gram(pair, X, Y):
     return np.array([[pair(x, y) for y in Y] for x in X], dtype=np.float64)
 
 
-def _cosine(K, diag_x, diag_y):
-    return K / np.sqrt(np.outer(diag_x, diag_y))
+def _kernel_matrix(pair, X, Y, normalize):
+    """``K(X, Y)`` from a pair function, cosine-normalised on request."""
+    K = _gram(pair, X, Y)
+    if normalize:
+        diag_x = [pair(x, x) for x in X]
+        diag_y = diag_x if Y is None else [pair(y, y) for y in Y]
+        K = K / np.sqrt(np.outer(diag_x, diag_y))
+    return K
 
 
 def _dot(phi, psi):
@@ -45,11 +52,7 @@ def spectrum_features(x, k):
 def spectrum_kernel(X, Y=None, k=3, normalize=False):
     """Spectrum kernel Gram ``K(X, Y)`` from explicit k-mer count dictionaries."""
     features = {s: spectrum_features(s, k) for s in list(X) + list(Y or [])}
-    K = _gram(lambda x, y: _dot(features[x], features[y]), X, Y)
-    if normalize:
-        diag = lambda Z: [_dot(features[z], features[z]) for z in Z]  # noqa: E731
-        K = _cosine(K, diag(X), diag(X if Y is None else Y))
-    return K
+    return _kernel_matrix(lambda x, y: _dot(features[x], features[y]), X, Y, normalize)
 
 
 def mismatch_features(x, k, m, alphabet):
@@ -67,16 +70,11 @@ def mismatch_features(x, k, m, alphabet):
 def mismatch_kernel(X, Y=None, k=5, m=1, alphabet="ACGT", normalize=False):
     """Mismatch kernel Gram ``K(X, Y)`` from explicit feature dictionaries over ``alphabet^k``."""
     features = {s: mismatch_features(s, k, m, alphabet) for s in list(X) + list(Y or [])}
-    K = _gram(lambda x, y: _dot(features[x], features[y]), X, Y)
-    if normalize:
-        diag = lambda Z: [_dot(features[z], features[z]) for z in Z]  # noqa: E731
-        K = _cosine(K, diag(X), diag(X if Y is None else Y))
-    return K
+    return _kernel_matrix(lambda x, y: _dot(features[x], features[y]), X, Y, normalize)
 
 
 def _substring_pair(s, t, k, lam):
     """Lodhi et al. (2002), Section 4.2, written as printed (memoised recursion on prefixes)."""
-    from functools import lru_cache
 
     @lru_cache(maxsize=None)
     def k_prime(i, p, q):                     # K'_i(s[:p], t[:q])
@@ -101,11 +99,7 @@ def _substring_pair(s, t, k, lam):
 
 def substring_kernel(X, Y=None, k=3, lambda_=0.5, normalize=False):
     """Gap-weighted subsequence kernel Gram ``K(X, Y)`` (decay by span, Lodhi's convention)."""
-    K = _gram(lambda x, y: _substring_pair(x, y, k, lambda_), X, Y)
-    if normalize:
-        diag = lambda Z: [_substring_pair(z, z, k, lambda_) for z in Z]  # noqa: E731
-        K = _cosine(K, diag(X), diag(X if Y is None else Y))
-    return K
+    return _kernel_matrix(lambda x, y: _substring_pair(x, y, k, lambda_), X, Y, normalize)
 
 
 def substring_features(s, k, lam):
@@ -160,7 +154,9 @@ def log_local_alignment(x, y, beta, gap_open, gap_extend, substitution):
 def local_alignment_kernel(X, Y=None, beta=0.5, gap_open=11, gap_extend=1, substitution=None,
                            normalize=True, log=False):
     """Local alignment kernel Gram with the semantics of the compiled one (log-space DP)."""
-    pair = lambda x, y: log_local_alignment(x, y, beta, gap_open, gap_extend, substitution)  # noqa: E731
+    def pair(x, y):
+        return log_local_alignment(x, y, beta, gap_open, gap_extend, substitution)
+
     L = _gram(pair, X, Y)
     if normalize:
         dx = np.array([pair(z, z) for z in X])
@@ -212,6 +208,7 @@ def smith_waterman_score(x, y, gap_open=11, gap_extend=1, substitution=None):
             M[i][j] = S(x[i - 1], y[j - 1]) + max(0.0, X[i - 1][j - 1], Yt[i - 1][j - 1],
                                                   M[i - 1][j - 1])
             X[i][j] = max(M[i - 1][j] - gap_open, X[i - 1][j] - gap_extend)
-            Yt[i][j] = max(M[i][j - 1] - gap_open, X[i][j - 1] - gap_open, Yt[i][j - 1] - gap_extend)
+            Yt[i][j] = max(M[i][j - 1] - gap_open, X[i][j - 1] - gap_open,
+                           Yt[i][j - 1] - gap_extend)
             best = max(best, M[i][j])
     return best

@@ -27,7 +27,7 @@ _PARALLEL_MIN_KMERS = 1 << 20
 
 @dataclass(frozen=True)
 class KmerSpectra:
-    """Sparse k-mer counts of a batch: row i is ``kmers[indptr[i]:indptr[i+1]]`` (sorted, distinct)."""
+    """Sparse k-mer counts: row i is ``kmers[indptr[i]:indptr[i+1]]`` (sorted, distinct)."""
 
     indptr: np.ndarray   # (n_samples + 1,) intp
     kmers: np.ndarray    # (nnz,) uint64

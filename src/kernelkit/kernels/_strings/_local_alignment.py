@@ -21,7 +21,8 @@ def _substitution_matrix(substitution):
     if isinstance(substitution, str):
         if substitution.lower() != "blosum62":
             raise ValueError(
-                f"substitution must be 'blosum62' or a (letters, scores) pair, got {substitution!r}."
+                "substitution must be 'blosum62' or a (letters, scores) pair, got "
+                f"{substitution!r}."
             )
         from kernelkit.datasets import load_blosum62
 
@@ -34,7 +35,9 @@ def _substitution_matrix(substitution):
             "letters and an (n, n) symmetric array of scores."
         ) from None
     if not isinstance(letters, str) or len(set(letters)) != len(letters) or not letters:
-        raise ValueError("the letters of the substitution matrix must be a string of distinct letters.")
+        raise ValueError(
+            "the letters of the substitution matrix must be a string of distinct letters."
+        )
     scores = np.asarray(scores, dtype=np.float64)
     if scores.shape != (len(letters), len(letters)):
         raise ValueError(
@@ -158,7 +161,7 @@ class LocalAlignmentKernel(StringKernel):
         return letters
 
     def _scale_bits(self, longest):
-        """Rows are rescaled when their max leaves [2^-T, 2^T]: T leaves room for one row's growth."""
+        """T such that rows rescaled when their max leaves [2^-T, 2^T] cannot overflow in a row."""
         scores = self.substitution_scores_
         spread_bits = (self.beta * (scores.max() - scores.min() + self.gap_open + self.gap_extend)
                        / math.log(2) + math.log2(longest + 1) + 4)
@@ -167,7 +170,8 @@ class LocalAlignmentKernel(StringKernel):
     def _weights(self):
         """exp(β S) per letter pair, and the weights exp(−β d), exp(−β e) of gaps."""
         exp_scores = np.ascontiguousarray(np.exp(self.beta * self.substitution_scores_))
-        return exp_scores, math.exp(-self.beta * self.gap_open), math.exp(-self.beta * self.gap_extend)
+        return (exp_scores, math.exp(-self.beta * self.gap_open),
+                math.exp(-self.beta * self.gap_extend))
 
     def _gram(self, A, B=None):
         """``log K_LA(a_i, b_j)``; normalisation and the output form come after."""

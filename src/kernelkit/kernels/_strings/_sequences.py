@@ -72,7 +72,9 @@ def check_sequences(X):
                 f"X[{i}] is of type {type(item).__name__}; every sequence must be str or bytes."
             )
         if not item:
-            raise ValueError(f"X[{i}] is an empty string; every sequence needs at least one letter.")
+            raise ValueError(
+                f"X[{i}] is an empty string; every sequence needs at least one letter."
+            )
         out.append(item)
     return out
 

@@ -2,7 +2,7 @@
 
 from numbers import Integral
 
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._strings._sequences import check_sequences, encode, resolve_alphabet

@@ -1,4 +1,5 @@
-"""The gap-weighted subsequence kernel (Lodhi, Saunders, Shawe-Taylor, Cristianini & Watkins 2002)."""
+"""The gap-weighted subsequence kernel (Lodhi, Saunders, Shawe-Taylor, Cristianini & Watkins
+2002)."""
 
 from numbers import Integral, Real
 
