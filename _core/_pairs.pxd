@@ -55,7 +55,7 @@ cdef inline int fill_gram_rows(
     cdef intp_t t, i0, i1, j0, j1
     cdef int status = 0
     cdef int *status_ptr = &status
-    cdef double *work
+    cdef double *work = NULL       # allocated per thread inside the parallel block
     if n_tiles == 0:
         return 0
     if n_threads > n_tiles:
@@ -91,7 +91,7 @@ cdef inline int fill_diagonal(
     cdef intp_t i
     cdef int status = 0
     cdef int *status_ptr = &status
-    cdef double *work
+    cdef double *work = NULL       # allocated per thread inside the parallel block
     if n == 0:
         return 0
     if n_threads > n:
