@@ -12,9 +12,29 @@ from sklearn.metrics.pairwise import (
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._gram import center_gram, is_positive_definite, normalize_gram
+from kernelkit.kernels._psd import shift_to_psd
+from kernelkit.kernels._strings import (
+    LocalAlignmentKernel,
+    MismatchKernel,
+    SpectrumKernel,
+    SubstringKernel,
+    local_alignment_kernel,
+    mismatch_kernel,
+    spectrum_kernel,
+    substring_kernel,
+)
 
 __all__ = [
+    "LocalAlignmentKernel",
+    "MismatchKernel",
+    "SpectrumKernel",
     "StructuredKernel",
+    "SubstringKernel",
+    "local_alignment_kernel",
+    "mismatch_kernel",
+    "shift_to_psd",
+    "spectrum_kernel",
+    "substring_kernel",
     "center_gram",
     "is_positive_definite",
     "laplacian_kernel",

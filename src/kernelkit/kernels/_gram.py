@@ -99,7 +99,8 @@ def normalize_gram(K, diag_X=None, diag_Y=None):
     with np.errstate(divide="ignore"):
         inv_x = np.where(diag_X > 0, 1.0 / np.sqrt(diag_X), 0.0)
         inv_y = np.where(diag_Y > 0, 1.0 / np.sqrt(diag_Y), 0.0)
-    return K * inv_y[:, None] * inv_x[None, :]
+    # one outer product, so a symmetric K stays exactly symmetric
+    return K * (inv_y[:, None] * inv_x[None, :])
 
 
 def is_positive_definite(K, tol=1e-8):

@@ -21,3 +21,12 @@ __all__ = [
     "mst_single_linkage",
     "nn_chain_linkage",
 ]
+from kernelkit.reference.strings import (
+    local_alignment_kernel,
+    local_alignment_kernel_bruteforce,
+    mismatch_kernel,
+    smith_waterman_score,
+    spectrum_kernel,
+    substring_kernel,
+    substring_kernel_bruteforce,
+)

@@ -1,0 +1,205 @@
+"""Local alignment kernel, Saigo, Vert, Ueda & Akutsu, Bioinformatics 20(11) (2004).
+
+Seed 004, "Local alignment kernel (Saigo et al., 2004)", "LA kernel is p.d."; catalogue entry D13.
+
+``K_LA(x, y) = Σ_π exp(β s(π))`` over all local alignments π (the empty one included, term 1), with
+affine gaps ``g(n) = d + e(n − 1)`` paid separately for the gap in x and the gap in y between two
+consecutive aligned pairs. Saigo's DP (D13; tables zero on the borders)::
+
+    M(i,j) = exp(βS(x_i,y_j)) · [1 + X(i−1,j−1) + Y(i−1,j−1) + M(i−1,j−1)]
+    X(i,j) = exp(−βd) M(i−1,j) + exp(−βe) X(i−1,j)
+    Y(i,j) = exp(−βd) [M(i,j−1) + X(i,j−1)] + exp(−βe) Y(i,j−1)
+
+and ``K_LA = 1 + X2 + Y2 + M`` at (|x|, |y|), where X2 and Y2 only accumulate M over the cells
+above and to the left: so ``K_LA = 1 + Σ_{i,j} M(i,j)``, which is what we sum (M(i,j) is the total
+weight of alignments whose last aligned pair is (i, j); the trailing unaligned parts weigh 1).
+
+Scaling: the values grow like exp(β·SW(x, y)) and overflow float64 for long similar sequences.
+The DP runs row by row in linear arithmetic on values stored as ``true · 2^{−E}``; when a row's
+largest entry leaves ``[2^{−T}, 2^{T}]`` the row is multiplied by a power of two (exact in binary
+floating point) and E is updated; the "1" of a new alignment becomes ``2^{−E}``. T is chosen by the
+caller so that one row cannot overflow before the check. Row sums are added into log K in
+log space. Values more than 2^{−1022} below a row's maximum flush to zero: their contribution to K is
+below double precision, since K exceeds that maximum. Cost: about ten flops per cell, no
+transcendental function except one log per row.
+"""
+
+from libc.math cimport exp, log, log1p, frexp, ldexp, INFINITY
+
+from _types cimport intp_t, int32_t
+from _pairs cimport fill_gram_rows, fill_diagonal
+
+
+cdef struct AlignmentPair:
+    const int32_t *codes_a
+    const intp_t *offsets_a
+    const int32_t *codes_b
+    const intp_t *offsets_b
+    const double *exp_scores        # (n_letters, n_letters) exp(β S(a, b)), row-major
+    intp_t n_letters
+    double open_weight              # exp(−β d)
+    double extend_weight            # exp(−β e)
+    int scale_bits                  # T
+
+
+cdef inline double _logaddexp(double a, double b) noexcept nogil:
+    if a == -INFINITY:
+        return b
+    if b == -INFINITY:
+        return a
+    if a > b:
+        return a + log1p(exp(b - a))
+    return b + log1p(exp(a - b))
+
+
+cdef double _la_pair(const void *ctx, intp_t i, intp_t j, double *work) noexcept nogil:
+    cdef const AlignmentPair *ap = <const AlignmentPair *>ctx
+    return log_la(ap.codes_a + ap.offsets_a[i], ap.offsets_a[i + 1] - ap.offsets_a[i],
+                  ap.codes_b + ap.offsets_b[j], ap.offsets_b[j + 1] - ap.offsets_b[j],
+                  ap.exp_scores, ap.n_letters, ap.open_weight, ap.extend_weight,
+                  ap.scale_bits, work)
+
+
+cdef double log_la(const int32_t *x, intp_t len_x, const int32_t *y, intp_t len_y,
+                   const double *exp_scores, intp_t n_letters, double open_weight,
+                   double extend_weight, int scale_bits, double *work) noexcept nogil:
+    """log K_LA(x, y); ``work`` holds 3 * (len_y + 1) doubles (rows of M, X, Y)."""
+    cdef double *m_row = work
+    cdef double *x_row = work + (len_y + 1)
+    cdef double *y_row = work + 2 * (len_y + 1)
+    cdef const double *profile
+    cdef double high = ldexp(1.0, scale_bits)
+    cdef double low = ldexp(1.0, -scale_bits)
+    cdef double log2 = log(2.0)
+    cdef double log_total = -INFINITY   # log Σ M over the rows done so far
+    cdef double start                   # weight 1 of a new alignment, in the row's scale
+    cdef double m_diag, x_diag, y_diag, m_up, x_up, m_new, x_new, y_new, m_left, x_left, y_left
+    cdef double row_sum, row_max, factor
+    cdef intp_t i, q
+    cdef int shift = 0                  # E: stored value = true value · 2^{−E}
+    cdef int exponent
+    for q in range(3 * (len_y + 1)):
+        work[q] = 0.0
+    for i in range(len_x):
+        profile = exp_scores + x[i] * n_letters
+        start = ldexp(1.0, -shift)
+        m_diag = 0.0
+        x_diag = 0.0
+        y_diag = 0.0
+        m_left = 0.0
+        x_left = 0.0
+        y_left = 0.0
+        row_sum = 0.0
+        row_max = 0.0
+        for q in range(1, len_y + 1):
+            m_up = m_row[q]
+            x_up = x_row[q]
+            m_new = profile[y[q - 1]] * (start + x_diag + y_diag + m_diag)
+            x_new = open_weight * m_up + extend_weight * x_up
+            y_new = open_weight * (m_left + x_left) + extend_weight * y_left
+            m_diag = m_up
+            x_diag = x_up
+            y_diag = y_row[q]
+            m_row[q] = m_new
+            x_row[q] = x_new
+            y_row[q] = y_new
+            m_left = m_new
+            x_left = x_new
+            y_left = y_new
+            row_sum += m_new
+            row_max = max(row_max, max(m_new, max(x_new, y_new)))
+        if row_sum > 0.0:
+            log_total = _logaddexp(log_total, log(row_sum) + shift * log2)
+        if row_max > high or (0.0 < row_max < low):
+            frexp(row_max, &exponent)
+            factor = ldexp(1.0, -exponent)
+            for q in range(1, len_y + 1):
+                m_row[q] *= factor
+                x_row[q] *= factor
+                y_row[q] *= factor
+            shift += exponent
+    return _logaddexp(0.0, log_total)
+
+
+def local_alignment_gram(
+    const int32_t[::1] codes_a,     # IN (total_length_a,) letter codes of the row sequences
+    const intp_t[::1] offsets_a,    # IN (n_a + 1,)
+    const int32_t[::1] codes_b,     # IN (total_length_b,) letter codes of the column sequences
+    const intp_t[::1] offsets_b,    # IN (n_b + 1,)
+    const double[:, ::1] exp_scores,  # IN (n_letters, n_letters) exp(β S)
+    double open_weight,             # exp(−β d)
+    double extend_weight,           # exp(−β e)
+    int scale_bits,                 # T, see the module docstring
+    double[:, ::1] out,             # OUT (n_a, n_b) log K_LA
+    intp_t row_start, intp_t row_stop,
+    bint symmetric,
+    int n_threads,
+):
+    """``log K_LA`` for Gram rows ``[row_start, row_stop)``.
+
+    Parameters
+    ----------
+    codes_a, offsets_a : concatenated letter codes (int32) and offsets (intp) of the rows
+    codes_b, offsets_b : the same for the columns
+    exp_scores : ndarray of shape (n_letters, n_letters), dtype float64
+    open_weight, extend_weight : float
+    scale_bits : int
+        Rows are rescaled when their maximum leaves ``[2^-scale_bits, 2^scale_bits]``; one row
+        must not be able to grow by more than ``2^(1023 − scale_bits)``.
+    out : ndarray of shape (n_a, n_b), dtype float64
+    row_start, row_stop : int
+    symmetric : bool
+        Rows and columns are the same sequences: pairs are computed once and mirrored.
+    n_threads : int
+    """
+    cdef AlignmentPair ctx
+    cdef intp_t longest = _set_context(&ctx, codes_a, offsets_a, codes_b, offsets_b, exp_scores,
+                                       open_weight, extend_weight, scale_bits)
+    cdef int status
+    with nogil:
+        status = fill_gram_rows(_la_pair, &ctx, out, row_start, row_stop, symmetric,
+                                3 * (longest + 1), n_threads)
+    if status != 0:
+        raise MemoryError("could not allocate the per-thread DP rows of the local alignment kernel")
+
+
+def local_alignment_diagonal(
+    const int32_t[::1] codes,       # IN (total_length,) letter codes
+    const intp_t[::1] offsets,      # IN (n + 1,)
+    const double[:, ::1] exp_scores,  # IN (n_letters, n_letters) exp(β S)
+    double open_weight,
+    double extend_weight,
+    int scale_bits,
+    double[::1] out,                # OUT (n,) log K_LA(x_i, x_i)
+    int n_threads,
+):
+    """``log K_LA(x_i, x_i)`` (see :func:`local_alignment_gram` for the parameters)."""
+    cdef AlignmentPair ctx
+    cdef intp_t longest = _set_context(&ctx, codes, offsets, codes, offsets, exp_scores,
+                                       open_weight, extend_weight, scale_bits)
+    cdef int status
+    with nogil:
+        status = fill_diagonal(_la_pair, &ctx, out, 3 * (longest + 1), n_threads)
+    if status != 0:
+        raise MemoryError("could not allocate the per-thread DP rows of the local alignment kernel")
+
+
+cdef intp_t _set_context(AlignmentPair *ctx, const int32_t[::1] codes_a,
+                         const intp_t[::1] offsets_a, const int32_t[::1] codes_b,
+                         const intp_t[::1] offsets_b, const double[:, ::1] exp_scores,
+                         double open_weight, double extend_weight, int scale_bits):
+    """Fill ``ctx``; returns the length of the longest column sequence (sizes the scratch)."""
+    cdef intp_t j, longest = 0
+    for j in range(offsets_b.shape[0] - 1):
+        if offsets_b[j + 1] - offsets_b[j] > longest:
+            longest = offsets_b[j + 1] - offsets_b[j]
+    ctx.codes_a = &codes_a[0]
+    ctx.offsets_a = &offsets_a[0]
+    ctx.codes_b = &codes_b[0]
+    ctx.offsets_b = &offsets_b[0]
+    ctx.exp_scores = &exp_scores[0, 0]
+    ctx.n_letters = exp_scores.shape[0]
+    ctx.open_weight = open_weight
+    ctx.extend_weight = extend_weight
+    ctx.scale_bits = scale_bits
+    return longest

@@ -1,0 +1,107 @@
+# Blocked, parallel Gram engine shared by the pairwise string kernels (merge-join spectrum,
+# gap-weighted substring, local alignment).
+#
+# A kernel provides a `pair_kernel_t`: k(row object i, column object j) computed from an opaque
+# context struct (its sequences and parameters) and a per-thread scratch buffer. The engine fills
+# rows [row_start, row_stop) of the output tile by tile (TILE x TILE pairs, so both tiles'
+# sequences stay in cache) with OpenMP over tiles. In the symmetric case only tiles and pairs with
+# j >= i are computed and mirrored, so each pair is computed once.
+#
+# Determinism: every output entry is written by exactly one call of the pair kernel, with no
+# reduction across threads, so the result does not depend on the thread count or the schedule.
+# That is why the schedule may be dynamic: pair costs vary with sequence lengths (O(|x||y|) DPs)
+# and a static split would leave threads idle.
+from cython.parallel cimport parallel, prange
+from libc.stdlib cimport malloc, free
+
+from _types cimport intp_t
+
+ctypedef double (*pair_kernel_t)(const void *ctx, intp_t i, intp_t j,
+                                 double *work) noexcept nogil
+
+cdef enum:
+    PAIRS_TILE = 16
+
+
+cdef inline void _fill_tile(
+    pair_kernel_t kernel, const void *ctx,
+    double[:, ::1] out,
+    intp_t i0, intp_t i1, intp_t j0, intp_t j1, bint symmetric,
+    double *work,
+) noexcept nogil:
+    cdef intp_t i, j
+    cdef double value
+    for i in range(i0, i1):
+        for j in range(j0 if not symmetric or j0 > i else i, j1):
+            value = kernel(ctx, i, j, work)
+            out[i, j] = value
+            if symmetric and j != i:
+                out[j, i] = value
+
+
+cdef inline int fill_gram_rows(
+    pair_kernel_t kernel, const void *ctx,
+    double[:, ::1] out,        # INOUT (n_rows, n_cols): rows [row_start, row_stop) are written
+    intp_t row_start, intp_t row_stop,
+    bint symmetric,            # rows and columns are the same objects: compute j >= i only
+    intp_t work_size,          # doubles of scratch each thread needs
+    int n_threads,
+) noexcept nogil:
+    """Fill ``out[row_start:row_stop]``; returns 0, or -1 when scratch memory ran out."""
+    cdef intp_t n_cols = out.shape[1]
+    cdef intp_t n_row_tiles = (row_stop - row_start + PAIRS_TILE - 1) // PAIRS_TILE
+    cdef intp_t n_col_tiles = (n_cols + PAIRS_TILE - 1) // PAIRS_TILE
+    cdef intp_t n_tiles = n_row_tiles * n_col_tiles
+    cdef intp_t t, i0, i1, j0, j1
+    cdef int status = 0
+    cdef int *status_ptr = &status
+    cdef double *work = NULL       # allocated per thread inside the parallel block
+    if n_tiles == 0:
+        return 0
+    if n_threads > n_tiles:
+        n_threads = <int>n_tiles
+    with parallel(num_threads=n_threads):
+        work = <double *>malloc((work_size if work_size > 0 else 1) * sizeof(double))
+        if work == NULL:
+            status_ptr[0] = -1
+        for t in prange(n_tiles, schedule='dynamic'):
+            i0 = row_start + (t // n_col_tiles) * PAIRS_TILE
+            i1 = i0 + PAIRS_TILE
+            if i1 > row_stop:
+                i1 = row_stop
+            j0 = (t % n_col_tiles) * PAIRS_TILE
+            j1 = j0 + PAIRS_TILE
+            if j1 > n_cols:
+                j1 = n_cols
+            # symmetric: tiles entirely below the diagonal are mirrored from above
+            if work != NULL and not (symmetric and j1 <= i0):
+                _fill_tile(kernel, ctx, out, i0, i1, j0, j1, symmetric, work)
+        free(work)
+    return status
+
+
+cdef inline int fill_diagonal(
+    pair_kernel_t kernel, const void *ctx,
+    double[::1] out,           # OUT (n,): k(object i, object i), rows and columns the same objects
+    intp_t work_size,
+    int n_threads,
+) noexcept nogil:
+    """Self-similarities (for normalisation); returns 0, or -1 when scratch memory ran out."""
+    cdef intp_t n = out.shape[0]
+    cdef intp_t i
+    cdef int status = 0
+    cdef int *status_ptr = &status
+    cdef double *work = NULL       # allocated per thread inside the parallel block
+    if n == 0:
+        return 0
+    if n_threads > n:
+        n_threads = <int>n
+    with parallel(num_threads=n_threads):
+        work = <double *>malloc((work_size if work_size > 0 else 1) * sizeof(double))
+        if work == NULL:
+            status_ptr[0] = -1
+        for i in prange(n, schedule='dynamic'):
+            if work != NULL:
+                out[i] = kernel(ctx, i, i, work)
+        free(work)
+    return status

@@ -1,0 +1,353 @@
+"""k-mer spectra and their Gram matrices (spectrum kernel; the mismatch kernel reuses the Gram).
+
+Seed 004, "Spectrum kernel (1/2), (2/2)"; Leslie, Eskin & Noble, PSB 2002.
+
+A k-mer ``x_i … x_{i+k−1}`` over an alphabet of ``a`` letters is coded as the 64-bit integer
+``Σ_t c_t · B^{k−1−t}`` (mod 2^64) with ``B = a`` when ``a^k < 2^64`` (an exact, order-preserving
+code: a bijection onto ``[0, a^k)``), otherwise ``B`` = a fixed odd 64-bit multiplier (a
+polynomial hash; distinct k-mers then collide with probability about 2^-64 per pair). Codes of
+consecutive windows are rolled in O(1): ``h ← h·B + c_new − c_old·B^k``.
+
+Each sequence's codes are sorted and run-length encoded, giving its sparse spectrum
+(sorted distinct codes, counts). Two Gram algorithms, both exact:
+
+* ``gram_merge``: per pair, a merge-join of the two sorted lists, O(U_x + U_y) (the seed's
+  "O(|x| + |x'|) with pre-indexation"), through the blocked pair engine of ``_pairs.pxd``;
+* ``gram_sparse``: the sparse product ``F_A F_Bᵀ`` by an inverted index: each row i of A walks its
+  k-mers and, for each, the posting list of the B sequences containing it. Its cost is the number of
+  shared (i, j, k-mer) triples, never more than the merge-join's, and far less when k-mers are
+  rare (large alphabets, large k).
+"""
+
+from cython.parallel cimport parallel, prange
+
+from _types cimport intp_t, int32_t, uint64_t
+from _pairs cimport fill_gram_rows
+
+
+def kmer_codes(
+    const int32_t[::1] codes,       # IN (total_length,) letter codes of all sequences, concatenated
+    const intp_t[::1] offsets,      # IN (n_samples + 1,) sequence i is codes[offsets[i]:offsets[i+1]]
+    int k,
+    uint64_t base,                  # B of the module docstring
+    const intp_t[::1] out_offsets,  # IN (n_samples + 1,) start of sequence i's windows in out
+    uint64_t[::1] out,              # OUT (n_windows,) codes of every k-mer window, in order
+    int n_threads,
+):
+    """Codes of all k-mer windows of every sequence (sequences shorter than k have none).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (total_length,), dtype int32
+    offsets : ndarray of shape (n_samples + 1,), dtype intp
+    k : int
+    base : uint64
+    out_offsets : ndarray of shape (n_samples + 1,), dtype intp
+        ``out_offsets[i+1] − out_offsets[i] = max(0, len_i − k + 1)``.
+    out : ndarray of shape (out_offsets[-1],), dtype uint64
+    n_threads : int
+    """
+    cdef intp_t n_samples = offsets.shape[0] - 1
+    cdef intp_t s
+    with nogil:
+        for s in prange(n_samples, schedule='static', num_threads=n_threads):
+            _windows(&codes[0] if codes.shape[0] else NULL, offsets[s], offsets[s + 1], k, base,
+                     &out[out_offsets[s]] if out_offsets[s + 1] > out_offsets[s] else NULL)
+
+
+cdef void _windows(const int32_t *codes, intp_t start, intp_t stop, int k, uint64_t base,
+                   uint64_t *out) noexcept nogil:
+    cdef intp_t p
+    cdef int t
+    cdef uint64_t h = 0
+    cdef uint64_t top = 1            # B^k mod 2^64, removes the letter leaving the window
+    if stop - start < k:
+        return
+    for t in range(k):
+        top *= base
+        h = h * base + <uint64_t>codes[start + t]
+    out[0] = h
+    for p in range(start + k, stop):
+        h = h * base + <uint64_t>codes[p] - <uint64_t>codes[p - k] * top
+        out[p - start - k + 1] = h
+
+
+cdef void _sort_codes(uint64_t *a, intp_t n) noexcept nogil:
+    """In-place sort of n codes: quicksort (Hoare partition around a median of three) down to
+    runs of 16, then insertion sort. Specialised for uint64 because libc's qsort calls a
+    comparison function per step, which made sorting the largest cost of building spectra."""
+    cdef intp_t i, j, mid
+    cdef uint64_t pivot, tmp
+    while n > 16:
+        mid = n // 2
+        # order a[0], a[mid], a[n-1]; the median becomes the pivot
+        if a[mid] < a[0]:
+            a[mid], a[0] = a[0], a[mid]
+        if a[n - 1] < a[0]:
+            a[n - 1], a[0] = a[0], a[n - 1]
+        if a[n - 1] < a[mid]:
+            a[n - 1], a[mid] = a[mid], a[n - 1]
+        pivot = a[mid]
+        i = -1
+        j = n
+        while True:
+            i += 1
+            while a[i] < pivot:
+                i += 1
+            j -= 1
+            while a[j] > pivot:
+                j -= 1
+            if i >= j:
+                break
+            tmp = a[i]
+            a[i] = a[j]
+            a[j] = tmp
+        # recurse into the smaller part, loop on the larger: O(log n) stack depth
+        if j + 1 < n - j - 1:
+            _sort_codes(a, j + 1)
+            a = a + j + 1
+            n = n - j - 1
+        else:
+            _sort_codes(a + j + 1, n - j - 1)
+            n = j + 1
+    for i in range(1, n):
+        tmp = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > tmp:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = tmp
+
+
+def count_runs(
+    uint64_t[::1] kmers,            # INOUT (n_kmers,) per segment: sorted, distinct codes first
+    const intp_t[::1] offsets,      # IN (n_samples + 1,) segments of kmers
+    double[::1] counts,             # OUT (n_kmers,) per segment: the multiplicity of each code
+    intp_t[::1] n_distinct,         # OUT (n_samples,) distinct codes in each segment
+    int n_threads,
+):
+    """Sort each segment in place and run-length encode it (the sparse spectrum).
+
+    After the call, segment i starts with its ``n_distinct[i]`` distinct codes in increasing
+    order, and ``counts`` holds their multiplicities at the same positions.
+
+    Parameters
+    ----------
+    kmers : ndarray of shape (n_kmers,), dtype uint64
+    offsets : ndarray of shape (n_samples + 1,), dtype intp
+    counts : ndarray of shape (n_kmers,), dtype float64
+    n_distinct : ndarray of shape (n_samples,), dtype intp
+    n_threads : int
+    """
+    cdef intp_t n_samples = offsets.shape[0] - 1
+    cdef intp_t s, p, start, stop, w
+    with nogil:
+        for s in prange(n_samples, schedule='dynamic', num_threads=n_threads):
+            start = offsets[s]
+            stop = offsets[s + 1]
+            n_distinct[s] = 0
+            if stop > start:
+                _sort_codes(&kmers[start], stop - start)
+                w = start
+                counts[w] = 1.0
+                for p in range(start + 1, stop):
+                    if kmers[p] == kmers[w]:
+                        counts[w] += 1.0
+                    else:
+                        w = w + 1
+                        kmers[w] = kmers[p]
+                        counts[w] = 1.0
+                n_distinct[s] = w - start + 1
+
+
+def gram_sparse(
+    const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of the A spectra
+    const intp_t[::1] ids_a,        # IN (nnz_a,) feature ids (increasing within a row)
+    const double[::1] counts_a,     # IN (nnz_a,)
+    const intp_t[::1] colptr_b,     # IN (n_features + 1,) CSC columns (posting lists) of B
+    const intp_t[::1] rows_b,       # IN (nnz_b,) B rows containing the feature (increasing)
+    const double[::1] counts_b,     # IN (nnz_b,)
+    double[:, ::1] out,             # OUT (n_a, n_b), zero on entry
+    intp_t row_start, intp_t row_stop,
+    bint symmetric,
+    int n_threads,
+):
+    """``out[i] = Σ_u F_A[i, u] F_B[:, u]`` for rows ``row_start ≤ i < row_stop``.
+
+    Each row is owned by one thread and summed in feature order, so the result does not depend
+    on the thread count. When ``symmetric`` (A is B) only ``j ≥ i`` is accumulated; the caller
+    mirrors the upper triangle with :func:`mirror_upper`.
+
+    Parameters
+    ----------
+    indptr_a, ids_a, counts_a : CSR arrays of the A spectra
+    colptr_b, rows_b, counts_b : CSC arrays of the B spectra, over the same feature ids
+    out : ndarray of shape (n_a, n_b), dtype float64
+    row_start, row_stop : int
+    symmetric : bool
+    n_threads : int
+    """
+    cdef intp_t i
+    with nogil:
+        for i in prange(row_start, row_stop, schedule='dynamic', num_threads=n_threads):
+            _sparse_row(i, indptr_a, ids_a, counts_a, colptr_b, rows_b, counts_b, out, symmetric)
+
+
+cdef void _sparse_row(
+    intp_t i,
+    const intp_t[::1] indptr_a, const intp_t[::1] ids_a, const double[::1] counts_a,
+    const intp_t[::1] colptr_b, const intp_t[::1] rows_b, const double[::1] counts_b,
+    double[:, ::1] out, bint symmetric,
+) noexcept nogil:
+    cdef intp_t p, q, lo, hi, mid, u
+    cdef double c
+    cdef double *row = &out[i, 0]
+    for p in range(indptr_a[i], indptr_a[i + 1]):
+        u = ids_a[p]
+        c = counts_a[p]
+        lo = colptr_b[u]
+        hi = colptr_b[u + 1]
+        if symmetric:
+            # posting lists are sorted by row: skip to the first j >= i by bisection
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if rows_b[mid] < i:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            hi = colptr_b[u + 1]
+        for q in range(lo, hi):
+            row[rows_b[q]] += c * counts_b[q]
+
+
+def postings(
+    const intp_t[::1] indptr,       # IN (n + 1,) CSR rows
+    const intp_t[::1] ids,          # IN (nnz,) feature ids
+    const double[::1] counts,       # IN (nnz,)
+    intp_t[::1] colptr,             # OUT (n_features + 1,) CSC column pointers
+    intp_t[::1] rows,               # OUT (nnz,) rows of each column, increasing
+    double[::1] column_counts,      # OUT (nnz,)
+):
+    """CSR → CSC by a counting sort, O(nnz + n_features): the posting list of every feature.
+
+    Parameters
+    ----------
+    indptr, ids, counts : CSR arrays (intp, intp, float64)
+    colptr : ndarray of shape (n_features + 1,), dtype intp
+    rows : ndarray of shape (nnz,), dtype intp
+    column_counts : ndarray of shape (nnz,), dtype float64
+    """
+    cdef intp_t n = indptr.shape[0] - 1
+    cdef intp_t n_features = colptr.shape[0] - 1
+    cdef intp_t i, p, u, dest
+    with nogil:
+        for u in range(n_features + 1):
+            colptr[u] = 0
+        for p in range(ids.shape[0]):
+            colptr[ids[p] + 1] += 1
+        for u in range(n_features):
+            colptr[u + 1] += colptr[u]
+        # rows are visited in increasing order, so each posting list comes out sorted
+        for i in range(n):
+            for p in range(indptr[i], indptr[i + 1]):
+                u = ids[p]
+                dest = colptr[u]
+                rows[dest] = i
+                column_counts[dest] = counts[p]
+                colptr[u] = dest + 1
+        # colptr[u] now holds the end of column u, i.e. the start of column u + 1: shift back
+        for u in range(n_features, 0, -1):
+            colptr[u] = colptr[u - 1]
+        colptr[0] = 0
+
+
+def mirror_upper(double[:, ::1] out, int n_threads):
+    """Copy the upper triangle of the square ``out`` onto its lower triangle, in place.
+
+    By 64 x 64 tiles, so that both the rows read and the rows written stay in cache.
+    """
+    cdef intp_t n = out.shape[0]
+    cdef intp_t n_tiles = (n + 63) // 64
+    cdef intp_t t, i, j, i0, j0, i_end, j_end
+    with nogil:
+        for t in prange(n_tiles * n_tiles, schedule='static', num_threads=n_threads):
+            i0 = (t // n_tiles) * 64       # lower tile rows
+            j0 = (t % n_tiles) * 64
+            if j0 > i0:
+                continue
+            i_end = min(i0 + 64, n)
+            j_end = min(j0 + 64, n)
+            for i in range(i0, i_end):
+                for j in range(j0, min(j_end, i)):
+                    out[i, j] = out[j, i]
+
+
+cdef struct SpectraPair:
+    const intp_t *indptr_a
+    const uint64_t *kmers_a
+    const double *counts_a
+    const intp_t *indptr_b
+    const uint64_t *kmers_b
+    const double *counts_b
+
+
+cdef double _merge_pair(const void *ctx, intp_t i, intp_t j, double *work) noexcept nogil:
+    """Merge-join of two sorted spectra: ``Σ_u c_x(u) c_y(u)`` in O(U_x + U_y)."""
+    cdef const SpectraPair *sp = <const SpectraPair *>ctx
+    cdef intp_t p = sp.indptr_a[i]
+    cdef intp_t p_end = sp.indptr_a[i + 1]
+    cdef intp_t q = sp.indptr_b[j]
+    cdef intp_t q_end = sp.indptr_b[j + 1]
+    cdef uint64_t u, v
+    cdef double total = 0.0
+    while p < p_end and q < q_end:
+        u = sp.kmers_a[p]
+        v = sp.kmers_b[q]
+        if u == v:
+            total += sp.counts_a[p] * sp.counts_b[q]
+            p += 1
+            q += 1
+        elif u < v:
+            p += 1
+        else:
+            q += 1
+    return total
+
+
+def gram_merge(
+    const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of the A spectra
+    const uint64_t[::1] kmers_a,    # IN (nnz_a,) sorted distinct k-mer codes per row
+    const double[::1] counts_a,     # IN (nnz_a,)
+    const intp_t[::1] indptr_b,     # IN (n_b + 1,)
+    const uint64_t[::1] kmers_b,    # IN (nnz_b,)
+    const double[::1] counts_b,     # IN (nnz_b,)
+    double[:, ::1] out,             # OUT (n_a, n_b)
+    intp_t row_start, intp_t row_stop,
+    bint symmetric,
+    int n_threads,
+):
+    """Spectrum Gram rows ``[row_start, row_stop)`` by merge-joins of sorted spectra.
+
+    Parameters
+    ----------
+    indptr_a, kmers_a, counts_a : CSR arrays of the A spectra (codes, not feature ids)
+    indptr_b, kmers_b, counts_b : CSR arrays of the B spectra
+    out : ndarray of shape (n_a, n_b), dtype float64
+    row_start, row_stop : int
+    symmetric : bool
+        A is B: pairs are computed once and mirrored.
+    n_threads : int
+    """
+    cdef SpectraPair ctx
+    cdef int status
+    ctx.indptr_a = &indptr_a[0]
+    ctx.kmers_a = &kmers_a[0] if kmers_a.shape[0] else NULL
+    ctx.counts_a = &counts_a[0] if counts_a.shape[0] else NULL
+    ctx.indptr_b = &indptr_b[0]
+    ctx.kmers_b = &kmers_b[0] if kmers_b.shape[0] else NULL
+    ctx.counts_b = &counts_b[0] if counts_b.shape[0] else NULL
+    with nogil:
+        status = fill_gram_rows(_merge_pair, &ctx, out, row_start, row_stop, symmetric, 0,
+                                n_threads)
+    if status != 0:
+        raise MemoryError("could not allocate the per-thread scratch of the spectrum Gram")

@@ -1,0 +1,18 @@
+"""String kernels (seed 004, "String kernels"): spectrum, mismatch, gap-weighted subsequence and
+local alignment kernels, as scikit-learn transformers with compiled, parallel Gram cores."""
+
+from kernelkit.kernels._strings._local_alignment import LocalAlignmentKernel, local_alignment_kernel
+from kernelkit.kernels._strings._mismatch import MismatchKernel, mismatch_kernel
+from kernelkit.kernels._strings._spectrum import SpectrumKernel, spectrum_kernel
+from kernelkit.kernels._strings._substring import SubstringKernel, substring_kernel
+
+__all__ = [
+    "LocalAlignmentKernel",
+    "MismatchKernel",
+    "SpectrumKernel",
+    "SubstringKernel",
+    "local_alignment_kernel",
+    "mismatch_kernel",
+    "spectrum_kernel",
+    "substring_kernel",
+]

@@ -1,0 +1,155 @@
+"""Sparse k-mer spectra (spectrum and mismatch kernels) and their Gram matrices.
+
+A spectrum is stored as CSR-like arrays: ``indptr`` (n_samples + 1), the sorted distinct k-mer codes
+of each sequence (``uint64``, see ``_core/_spectrum.pyx`` for the code) and their counts
+(``float64``, exact integers). Memory is O(total length) for the spectrum and O(total length ×
+ball size) for the mismatch kernel, never O(n · |A|^k).
+"""
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from kernelkit._core import _mismatch, _spectrum
+from kernelkit.kernels._strings._engine import fill_gram
+
+__all__ = ["KmerSpectra", "ball_size", "kmer_code_base", "kmer_gram", "kmer_spectra",
+           "squared_norms"]
+
+# A fixed odd 64-bit multiplier (from splitmix64) for the hashed code when |A|^k ≥ 2^64.
+_HASH_MULTIPLIER = 0x9E3779B97F4A7C15
+
+# Below this many k-mers, building spectra runs on one thread: the work (a few ms) is smaller
+# than waking a thread team, which on a busy machine can cost more than the work itself.
+_PARALLEL_MIN_KMERS = 1 << 20
+
+
+@dataclass(frozen=True)
+class KmerSpectra:
+    """Sparse k-mer counts: row i is ``kmers[indptr[i]:indptr[i+1]]`` (sorted, distinct)."""
+
+    indptr: np.ndarray   # (n_samples + 1,) intp
+    kmers: np.ndarray    # (nnz,) uint64
+    counts: np.ndarray   # (nnz,) float64
+    exact: bool          # codes are exact (|A|^k < 2^64), not hashed
+
+    @property
+    def n_samples(self):
+        return self.indptr.shape[0] - 1
+
+
+def kmer_code_base(n_letters, k):
+    """``(B, exact)``: the base of the k-mer code, exact when ``n_letters^k < 2^64``."""
+    if max(n_letters, 2) ** k < 2**64:
+        return max(n_letters, 1), True
+    return _HASH_MULTIPLIER, False
+
+
+def ball_size(k, m, n_letters):
+    """Number of k-mers within Hamming distance m of one k-mer."""
+    return sum(comb(k, j) * (n_letters - 1) ** j for j in range(min(k, m) + 1))
+
+
+def kmer_spectra(batch, k, m, n_threads):
+    """The (mismatch-)spectra of a :class:`SequenceBatch`: ``Φ_u(x)`` for every k-mer u of x's
+    windows' radius-``m`` Hamming balls (m = 0: the k-mer counts themselves)."""
+    n_letters = len(batch.alphabet)
+    base, exact = kmer_code_base(n_letters, k)
+    n_windows = np.maximum(batch.lengths - k + 1, 0)
+    window_offsets = np.zeros(batch.n_samples + 1, dtype=np.intp)
+    np.cumsum(n_windows, out=window_offsets[1:])
+    size = ball_size(k, m, n_letters)
+    if window_offsets[-1] * size < _PARALLEL_MIN_KMERS:
+        n_threads = 1
+    windows = np.empty(window_offsets[-1], dtype=np.uint64)
+    _spectrum.kmer_codes(batch.codes, batch.offsets, k, np.uint64(base), window_offsets, windows,
+                         n_threads)
+    if m > 0:
+        powers = np.array([pow(base, t, 2**64) for t in range(k)], dtype=np.uint64)
+        kmers = np.empty(windows.shape[0] * size, dtype=np.uint64)
+        _mismatch.mismatch_codes(batch.codes, batch.offsets, windows, window_offsets, k, m,
+                                 n_letters, powers, size, kmers, n_threads)
+        offsets = window_offsets * size
+    else:
+        kmers, offsets = windows, window_offsets
+    counts = np.empty(kmers.shape[0], dtype=np.float64)
+    n_distinct = np.empty(batch.n_samples, dtype=np.intp)
+    _spectrum.count_runs(kmers, offsets, counts, n_distinct, n_threads)
+    # keep the first n_distinct[i] entries of each segment
+    keep = np.arange(kmers.shape[0]) - np.repeat(offsets[:-1], np.diff(offsets))
+    keep = keep < np.repeat(n_distinct, np.diff(offsets))
+    indptr = np.zeros(batch.n_samples + 1, dtype=np.intp)
+    np.cumsum(n_distinct, out=indptr[1:])
+    return KmerSpectra(indptr, kmers[keep], counts[keep], exact)
+
+
+def _feature_ids(spectra_a, spectra_b, n_letters, k):
+    """Dense feature ids of both spectra's entries (None for B if symmetric), and their number.
+
+    Exact codes are ids themselves when ``|A|^k`` is no larger than the number of entries or of
+    Gram entries (so the posting-list pointers stay within O(total length + n²) memory); otherwise
+    ids index the sorted distinct codes (a sort of all entries).
+    """
+    nnz = spectra_a.kmers.shape[0] + (0 if spectra_b is None else spectra_b.kmers.shape[0])
+    n_b = spectra_a.n_samples if spectra_b is None else spectra_b.n_samples
+    if spectra_a.exact and n_letters**k <= max(nnz, spectra_a.n_samples * n_b, 1 << 16):
+        ids_a = spectra_a.kmers.astype(np.intp)
+        ids_b = None if spectra_b is None else spectra_b.kmers.astype(np.intp)
+        return ids_a, ids_b, n_letters**k
+    if spectra_b is None:
+        uniques, ids = np.unique(spectra_a.kmers, return_inverse=True)
+        return ids.astype(np.intp), None, uniques.shape[0]
+    uniques, ids = np.unique(np.concatenate([spectra_a.kmers, spectra_b.kmers]),
+                             return_inverse=True)
+    ids = ids.astype(np.intp)
+    nnz_a = spectra_a.kmers.shape[0]
+    return ids[:nnz_a], ids[nnz_a:], uniques.shape[0]
+
+
+def _postings(spectra, ids, n_features):
+    """CSC form (posting lists, rows increasing) of ``spectra`` over the dense feature ids."""
+    colptr = np.empty(n_features + 1, dtype=np.intp)
+    rows = np.empty(ids.shape[0], dtype=np.intp)
+    counts = np.empty(ids.shape[0], dtype=np.float64)
+    _spectrum.postings(spectra.indptr, ids, spectra.counts, colptr, rows, counts)
+    return colptr, rows, counts
+
+
+def kmer_gram(spectra_a, spectra_b, n_letters, k, algorithm, n_threads, verbose=0,
+              label="spectrum"):
+    """``K[i, j] = Σ_u Φ_u(a_i) Φ_u(b_j)``; ``spectra_b`` None means the symmetric ``K(A, A)``.
+
+    ``algorithm`` is "sparse" (inverted-index product) or "merge" (merge-join per pair). Both
+    are exact. Measured (one thread, CPU time, 600 random sequences of lengths 100–400): the
+    sparse product costs 1–2 ns per shared k-mer occurrence plus a bisection per row entry; a
+    merge-join step costs 1.5 ns when nearly every k-mer is shared and about 10 ns otherwise
+    (branch mispredictions), and it steps through every k-mer of both sequences. So the sparse
+    product is 13× (DNA, k = 4) to 33× (proteins, k = 3) faster, and within noise of the
+    merge-join where every k-mer is shared by every pair (DNA k ≤ 2, proteins k = 1).
+    """
+    symmetric = spectra_b is None
+    other = spectra_a if symmetric else spectra_b
+    if algorithm == "merge":
+        def fill_rows(out, start, stop):
+            _spectrum.gram_merge(spectra_a.indptr, spectra_a.kmers, spectra_a.counts,
+                                 other.indptr, other.kmers, other.counts, out, start, stop,
+                                 symmetric, n_threads)
+        return fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, symmetric, verbose,
+                         label)
+    ids_a, ids_b, n_features = _feature_ids(spectra_a, spectra_b, n_letters, k)
+    colptr, rows, counts = _postings(other, ids_a if symmetric else ids_b, n_features)
+
+    def fill_rows(out, start, stop):
+        _spectrum.gram_sparse(spectra_a.indptr, ids_a, spectra_a.counts, colptr, rows, counts,
+                              out, start, stop, symmetric, n_threads)
+    out = fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, symmetric, verbose, label)
+    if symmetric:
+        _spectrum.mirror_upper(out, n_threads)
+    return out
+
+
+def squared_norms(spectra):
+    """``k(x, x) = Σ_u Φ_u(x)²`` for every row."""
+    rows = np.repeat(np.arange(spectra.n_samples), np.diff(spectra.indptr))
+    return np.bincount(rows, weights=spectra.counts * spectra.counts, minlength=spectra.n_samples)

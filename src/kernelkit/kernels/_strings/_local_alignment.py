@@ -1,0 +1,259 @@
+"""The local alignment kernel (Saigo, Vert, Ueda & Akutsu 2004)."""
+
+import math
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from kernelkit._core import _local_alignment
+from kernelkit.kernels._strings._engine import fill_gram
+from kernelkit.kernels._strings._string_kernel import StringKernel, pairwise_string_kernel
+
+__all__ = ["LocalAlignmentKernel", "local_alignment_kernel"]
+
+# Largest finite log of a float64: exp of anything above overflows.
+_LOG_MAX_FLOAT = math.log(np.finfo(np.float64).max)
+
+
+def _substitution_matrix(substitution):
+    """``(letters, scores)`` from ``"blosum62"`` or a ``(letters, scores)`` pair, validated."""
+    if isinstance(substitution, str):
+        if substitution.lower() != "blosum62":
+            raise ValueError(
+                "substitution must be 'blosum62' or a (letters, scores) pair, got "
+                f"{substitution!r}."
+            )
+        from kernelkit.datasets import load_blosum62
+
+        return load_blosum62()
+    try:
+        letters, scores = substitution
+    except (TypeError, ValueError):
+        raise TypeError(
+            "substitution must be 'blosum62' or a (letters, scores) pair: a string of n distinct "
+            "letters and an (n, n) symmetric array of scores."
+        ) from None
+    if not isinstance(letters, str) or len(set(letters)) != len(letters) or not letters:
+        raise ValueError(
+            "the letters of the substitution matrix must be a string of distinct letters."
+        )
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.shape != (len(letters), len(letters)):
+        raise ValueError(
+            f"substitution scores have shape {scores.shape}; expected ({len(letters)}, "
+            f"{len(letters)}) for the letters {letters!r}."
+        )
+    if not np.isfinite(scores).all():
+        raise ValueError("substitution scores must be finite.")
+    if not np.array_equal(scores, scores.T):
+        raise ValueError("substitution scores must be symmetric, or the kernel would not be.")
+    return letters, scores
+
+
+class LocalAlignmentKernel(StringKernel):
+    """Local alignment kernel: a sum over all local alignments, ``Σ_π exp(β s(π))``.
+
+    ``K_LA(x, y) = Σ_π exp(β s_{S,g}(x, y, π))`` over every local alignment π of x and y (including
+    the empty one), with substitution scores S and affine gap costs ``g(n) = d + e(n − 1)`` paid
+    for the gap in each sequence between consecutive aligned pairs. Unlike the Smith–Waterman
+    score ``max_π s(π)``, which is not a kernel, K_LA is positive definite (seed 004, "LA kernel
+    is p.d.").
+
+    Computed by Saigo's dynamic programme in Cython, O(|x| |y|) per pair, in rescaled linear
+    arithmetic (rows multiplied by powers of two and the exponent tracked), so sequences of
+    thousands of letters neither overflow nor lose precision, at about ten flops per DP cell.
+    K_LA itself grows like ``exp(β SW(x, y))`` and overflows float64 for long similar sequences
+    (e.g. a 400-letter protein against itself): hence ``normalize=True`` by default, which is
+    done in log space; ``normalize=False`` raises if a value overflows.
+
+    Parameters
+    ----------
+    beta : float, default=0.5
+        Inverse temperature, > 0. As β grows, ``(1/β) log K_LA`` tends to the Smith–Waterman score.
+        ``β · (max S − min S + gap_open + gap_extend)`` must stay below about 680.
+    gap_open : float, default=11
+        Cost d ≥ 0 of a gap of length 1.
+    gap_extend : float, default=1
+        Cost e ≥ 0 of each further position of a gap.
+    substitution : "blosum62" or (str, array-like), default="blosum62"
+        BLOSUM62 (shipped, 20 amino acids plus B, Z, X, *), or a pair ``(letters, scores)``: a
+        string of n distinct letters and an (n, n) symmetric score matrix. Its letters are the
+        alphabet.
+    log : bool, default=False
+        Return ``(1/β) log K_LA`` (normalised: ``(1/β) log`` of the normalised kernel), the
+        practical variant of Saigo et al. This matrix is **not** guaranteed positive definite;
+        use :func:`kernelkit.kernels.shift_to_psd` on the training Gram before a kernel machine.
+    unknown : {"error", "skip"}, default="error"
+        Letters outside the substitution matrix raise a ValueError, or are removed.
+    normalize : bool, default=True
+        Cosine normalisation ``K(x, y) / sqrt(K(x, x) K(y, y))``, computed in log space.
+    n_jobs : int or None, default=None
+        Threads. Results do not depend on it.
+    verbose : int, default=0
+        Progress line on stderr when > 0.
+
+    Attributes
+    ----------
+    alphabet_ : str
+        The letters of the substitution matrix.
+    substitution_scores_ : ndarray of shape (n_letters, n_letters)
+    X_fit_ : SequenceBatch
+        Integer-coded training sequences.
+    n_samples_fit_ : int
+    diag_fit_ : ndarray of shape (n_samples_fit,)
+        ``log K_LA(x, x)`` of the training sequences (when ``normalize``).
+
+    See Also
+    --------
+    SpectrumKernel : much faster, alignment-free.
+    kernelkit.kernels.shift_to_psd : make the ``log=True`` Gram usable.
+
+    References
+    ----------
+    Seed 004 (``004_8584e5d8680b3804.txt``), "Local alignment kernel (Saigo et al., 2004)", "LA
+    kernel is p.d.: proof (1/2), (2/2)"; catalogue D13 (the seed adds the gap costs in K_g, a sign
+    slip: they are subtracted here, ``exp(−β(g(|x|) + g(|y|)))``, and the n = 0 term is the empty
+    alignment, weight 1). H. Saigo, J.-P. Vert, N. Ueda, T. Akutsu, "Protein homology detection
+    using string alignment kernels", Bioinformatics 20(11):1682–1689, 2004.
+
+    Examples
+    --------
+    >>> from kernelkit.kernels import LocalAlignmentKernel
+    >>> K = LocalAlignmentKernel(beta=0.5).fit_transform(["HEAGAWGHEE", "HEAGAWGHE", "PAWHEAE"])
+    >>> K.round(4)
+    array([[1.    , 0.2868, 0.    ],
+           [0.2868, 1.    , 0.    ],
+           [0.    , 0.    , 1.    ]])
+    """
+
+    _parameter_constraints = {
+        **{k: v for k, v in StringKernel._parameter_constraints.items() if k != "alphabet"},
+        "beta": [Interval(Real, 0, None, closed="neither")],
+        "gap_open": [Interval(Real, 0, None, closed="left")],
+        "gap_extend": [Interval(Real, 0, None, closed="left")],
+        "substitution": [str, tuple, list],
+        "log": ["boolean"],
+    }
+
+    def __init__(self, beta=0.5, gap_open=11, gap_extend=1, substitution="blosum62", *,
+                 log=False, unknown="error", normalize=True, n_jobs=None, verbose=0):
+        self.beta = beta
+        self.gap_open = gap_open
+        self.gap_extend = gap_extend
+        self.substitution = substitution
+        self.log = log
+        self.unknown = unknown
+        self.normalize = normalize
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _fit_alphabet(self, sequences):
+        letters, scores = _substitution_matrix(self.substitution)
+        spread = self.beta * (scores.max() - scores.min() + self.gap_open + self.gap_extend)
+        if spread > 680:
+            raise ValueError(
+                f"beta={self.beta} is too large for these scores: beta * (max S - min S + "
+                f"gap_open + gap_extend) = {spread:.4g} must stay below 680 for the rescaled DP; "
+                "use a smaller beta (already at beta ~ 1 the kernel is close to exp(beta * SW))."
+            )
+        self.substitution_scores_ = scores
+        return letters
+
+    def _scale_bits(self, longest):
+        """T such that rows rescaled when their max leaves [2^-T, 2^T] cannot overflow in a row."""
+        scores = self.substitution_scores_
+        spread_bits = (self.beta * (scores.max() - scores.min() + self.gap_open + self.gap_extend)
+                       / math.log(2) + math.log2(longest + 1) + 4)
+        return max(1, int(1000 - spread_bits))
+
+    def _weights(self):
+        """exp(β S) per letter pair, and the weights exp(−β d), exp(−β e) of gaps."""
+        exp_scores = np.ascontiguousarray(np.exp(self.beta * self.substitution_scores_))
+        return (exp_scores, math.exp(-self.beta * self.gap_open),
+                math.exp(-self.beta * self.gap_extend))
+
+    def _gram(self, A, B=None):
+        """``log K_LA(a_i, b_j)``; normalisation and the output form come after."""
+        symmetric = B is None
+        other = A if symmetric else B
+        n_threads = self._n_threads()
+        exp_scores, open_weight, extend_weight = self._weights()
+        bits = self._scale_bits(int(max(A.lengths.max(), other.lengths.max())))
+
+        def fill_rows(out, start, stop):
+            _local_alignment.local_alignment_gram(
+                A.codes, A.offsets, other.codes, other.offsets, exp_scores, open_weight,
+                extend_weight, bits, out, start, stop, symmetric, n_threads)
+        return fill_gram(fill_rows, A.n_samples, other.n_samples, symmetric, self.verbose,
+                         "LocalAlignmentKernel")
+
+    def _self_similarity(self, A):
+        """``log K_LA(a_i, a_i)``."""
+        exp_scores, open_weight, extend_weight = self._weights()
+        diag = np.empty(A.n_samples, dtype=np.float64)
+        _local_alignment.local_alignment_diagonal(
+            A.codes, A.offsets, exp_scores, open_weight, extend_weight,
+            self._scale_bits(int(A.lengths.max())), diag, self._n_threads())
+        return diag
+
+    def _normalize(self, K, diag_rows, diag_cols):
+        # log K(x, y) − ½ (log K(x, x) + log K(y, y)): the cosine normalisation in log space,
+        # with one sum per entry so that a symmetric K stays exactly symmetric
+        return K - 0.5 * (diag_rows[:, None] + diag_cols[None, :])
+
+    def _from_log(self, log_k):
+        if self.log:
+            return log_k / self.beta
+        if log_k.max() > _LOG_MAX_FLOAT:
+            raise ValueError(
+                f"K_LA overflows float64 (log K_LA reaches {log_k.max():.1f}); use normalize=True "
+                "(the default), log=True, or a smaller beta."
+            )
+        return np.exp(log_k)
+
+    def transform(self, X):
+        """Gram matrix ``K(X, X_fit)``.
+
+        Parameters
+        ----------
+        X : sequence of str or bytes
+
+        Returns
+        -------
+        K : ndarray of shape (n_samples, n_samples_fit)
+        """
+        return self._from_log(super().transform(X))
+
+    def fit_transform(self, X, y=None):
+        """Fit on ``X`` and return ``K(X, X)``, computing each pair once.
+
+        Parameters
+        ----------
+        X : sequence of str or bytes
+        y : ignored
+
+        Returns
+        -------
+        K : ndarray of shape (n_samples, n_samples)
+        """
+        return self._from_log(super().fit_transform(X))
+
+
+def local_alignment_kernel(X, Y=None, beta=0.5, gap_open=11, gap_extend=1,
+                           substitution="blosum62", normalize=True, **params):
+    """Local alignment kernel Gram matrix ``K(X, Y)`` (``K(X, X)`` if Y is None).
+
+    Function form of :class:`LocalAlignmentKernel`; ``params`` are its other parameters.
+
+    Examples
+    --------
+    >>> from kernelkit.kernels import local_alignment_kernel
+    >>> K = local_alignment_kernel(["W"], ["W"], beta=0.5, normalize=False)  # 1 + e^{0.5 · 11}
+    >>> round(float(K[0, 0]), 6)
+    245.691932
+    """
+    return pairwise_string_kernel(
+        LocalAlignmentKernel(beta=beta, gap_open=gap_open, gap_extend=gap_extend,
+                             substitution=substitution, normalize=normalize, **params), X, Y
+    )

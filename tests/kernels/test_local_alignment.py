@@ -1,0 +1,153 @@
+"""Local alignment kernel: brute-force enumeration, the log-space DP, Smith–Waterman limit,
+long sequences, the log variant and its eigenvalue shift."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kernelkit import reference
+from kernelkit.datasets import load_blosum62
+from kernelkit.kernels import LocalAlignmentKernel, local_alignment_kernel, shift_to_psd
+
+SMALL = ("ABC", np.array([[2.0, -1.0, 0.5], [-1.0, 3.0, -2.0], [0.5, -2.0, 1.0]]))
+
+
+@pytest.mark.parametrize("beta", [0.2, 0.7, 1.5])
+@pytest.mark.parametrize("gap_open, gap_extend", [(0.0, 0.0), (1.0, 0.5), (3.0, 1.0)])
+def test_dp_equals_enumeration_of_all_local_alignments(make_strings, beta, gap_open, gap_extend):
+    X = make_strings(6, 1, 5, "ABC")
+    K = local_alignment_kernel(X, beta=beta, gap_open=gap_open, gap_extend=gap_extend,
+                               substitution=SMALL, normalize=False)
+    brute = [[reference.local_alignment_kernel_bruteforce(x, y, beta, gap_open, gap_extend, SMALL)
+              for y in X] for x in X]
+    np.testing.assert_allclose(K, brute, rtol=1e-12, atol=0)
+
+
+def test_blosum62_dp_equals_enumeration(make_strings, blosum62):
+    X = make_strings(5, 1, 5)
+    K = local_alignment_kernel(X, beta=0.5, gap_open=2, gap_extend=1, normalize=False)
+    brute = [[reference.local_alignment_kernel_bruteforce(x, y, 0.5, 2, 1, blosum62) for y in X]
+             for x in X]
+    np.testing.assert_allclose(K, brute, rtol=1e-12, atol=0)
+
+
+def test_equals_the_five_table_log_space_dp(make_strings, blosum62):
+    X, Y = make_strings(5, 20, 120), make_strings(3, 20, 120)
+    est = LocalAlignmentKernel(beta=1.0, log=True, normalize=False).fit(X)
+    expected = reference.local_alignment_kernel(Y, X, beta=1.0, substitution=blosum62,
+                                                normalize=False, log=True)
+    np.testing.assert_allclose(est.transform(Y), expected, rtol=1e-10)
+
+
+def test_long_sequences_neither_overflow_nor_lose_precision(secreted_proteins, blosum62):
+    sequences, _ = secreted_proteins
+    x = max(sequences, key=len)                   # 1 594 letters
+    y = x[200:1400]
+    L = LocalAlignmentKernel(beta=0.5, log=True, normalize=False).fit([x]).transform([x, y])
+    assert np.isfinite(L).all()
+    # log K_LA(x, x) is far beyond float64's range (K ≈ e^{4000})
+    assert L[0, 0] * 0.5 > 1000
+    # bracketed by the Smith–Waterman score: max ≤ sum ≤ (number of alignments) · max
+    sw = reference.smith_waterman_score(y[:300], y[:300], 11, 1, blosum62)
+    L_short = local_alignment_kernel([y[:300]], beta=0.5, log=True, normalize=False)[0, 0]
+    assert sw <= L_short <= sw + 2 * 300 * math.log(2) / 0.5
+    # and equal to the log-space reference DP on a 300 x 300 problem whose K overflows
+    expected = reference.local_alignment_kernel([y[:300]], beta=0.5, substitution=blosum62,
+                                                normalize=False, log=True)[0, 0]
+    assert L_short == pytest.approx(expected, rel=1e-10)
+
+
+def test_tends_to_smith_waterman_as_beta_grows(make_strings, blosum62):
+    X = make_strings(4, 30, 60)
+    sw = np.array([[reference.smith_waterman_score(x, y, 11, 1, blosum62) for y in X] for x in X])
+    errors = []
+    for beta in (0.5, 2.0, 8.0, 20.0):
+        L = local_alignment_kernel(X, beta=beta, log=True, normalize=False)
+        assert (L >= sw - 1e-9).all()             # (1/β) log Σ exp(β s) ≥ max s
+        errors.append(np.abs(L - sw).max())
+    assert errors == sorted(errors, reverse=True)
+    assert errors[-1] < 0.5
+
+
+def test_log_variant_is_the_log_of_the_normalized_kernel(make_strings):
+    X = make_strings(8, 10, 80)
+    K = LocalAlignmentKernel(beta=0.3).fit_transform(X)
+    L = LocalAlignmentKernel(beta=0.3, log=True).fit_transform(X)
+    np.testing.assert_allclose(np.exp(0.3 * L), K, rtol=1e-12)
+
+
+def test_shift_makes_the_log_variant_psd(secreted_proteins):
+    sequences, _ = secreted_proteins
+    X = [s for s in sequences if len(s) < 120][:30]
+    L = LocalAlignmentKernel(beta=0.5, log=True, normalize=False).fit_transform(X)
+    shifted, shift = shift_to_psd(L)
+    assert shift >= 0.0
+    assert np.linalg.eigvalsh(shifted)[0] >= -1e-8 * np.trace(shifted)
+    np.testing.assert_array_equal(shifted - shift * np.eye(len(X)), L)
+
+
+def test_smith_waterman_scores_are_not_a_kernel(blosum62):
+    # seed 004: SW "is not a kernel"; three sequences already give a negative eigenvalue
+    X = ["WWW", "WWWCCC", "CCC"]
+    sw = np.array([[reference.smith_waterman_score(x, y, 11, 1, blosum62) for y in X] for x in X])
+    assert np.linalg.eigvalsh(sw)[0] < 0
+    K = local_alignment_kernel(X, beta=0.5, normalize=False)
+    assert np.linalg.eigvalsh(K)[0] > 0
+
+
+def test_unnormalized_overflow_raises(secreted_proteins):
+    x = max(secreted_proteins[0], key=len)
+    with pytest.raises(ValueError, match="overflows float64"):
+        local_alignment_kernel([x], beta=0.5, normalize=False)
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"beta": 0.0}, ValueError, "'beta' parameter"),
+        ({"beta": -1.0}, ValueError, "'beta' parameter"),
+        ({"beta": 40.0}, ValueError, "too large for these scores"),
+        ({"gap_open": -1.0}, ValueError, "'gap_open' parameter"),
+        ({"substitution": "pam250"}, ValueError, "'blosum62' or a \\(letters, scores\\) pair"),
+        ({"substitution": ("AB", np.eye(3))}, ValueError, "shape \\(3, 3\\)"),
+        ({"substitution": ("AB", [[1.0, 2.0], [0.0, 1.0]])}, ValueError, "symmetric"),
+        ({"substitution": ("AA", np.eye(2))}, ValueError, "distinct letters"),
+        ({"substitution": ("AB", [[1.0, np.nan], [np.nan, 1.0]])}, ValueError, "finite"),
+        ({"substitution": ("AB",)}, TypeError, "pair"),
+    ],
+)
+def test_bad_parameters(params, error, match):
+    with pytest.raises(error, match=match):
+        LocalAlignmentKernel(**params).fit(["AB", "BA"])
+
+
+def test_alphabet_is_the_substitution_matrix(blosum62):
+    est = LocalAlignmentKernel().fit(["ACDX"])
+    assert est.alphabet_ == blosum62[0]
+    np.testing.assert_array_equal(est.substitution_scores_, blosum62[1])
+
+
+@given(st.lists(st.text(alphabet="ACDWK", min_size=1, max_size=6), min_size=2, max_size=7),
+       st.sampled_from([0.1, 0.5, 1.0]))
+def test_property_psd_and_equal_to_enumeration(X, beta):
+    # seed 004, "LA kernel is p.d.": exp(β BLOSUM62) is p.d. on the 20 amino acids for these β
+    K = local_alignment_kernel(X, beta=beta, gap_open=3, gap_extend=1, normalize=False)
+    np.testing.assert_array_equal(K, K.T)
+    assert np.linalg.eigvalsh(K / np.trace(K))[0] >= -1e-10
+    sub = load_blosum62()
+    x, y = X[0], X[-1]
+    assert K[0, -1] == pytest.approx(
+        reference.local_alignment_kernel_bruteforce(x, y, beta, 3, 1, sub), rel=1e-12)
+
+
+def test_shift_to_psd_checks_its_input():
+    with pytest.raises(ValueError, match="square"):
+        shift_to_psd(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="symmetric"):
+        shift_to_psd([[1.0, 2.0], [0.0, 1.0]])
+    K, shift = shift_to_psd(np.eye(3))
+    assert shift == 0.0
+    np.testing.assert_array_equal(K, np.eye(3))

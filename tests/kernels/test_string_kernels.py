@@ -1,0 +1,213 @@
+"""What every string kernel must do: the transformer API, input checks, threads, normalisation."""
+
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import (
+    check_do_not_raise_errors_in_init_or_set_params,
+    check_estimator_cloneable,
+    check_estimator_repr,
+    check_get_params_invariance,
+    check_no_attributes_set_in_init,
+    check_parameters_default_constructible,
+    check_set_params,
+)
+
+from kernelkit.kernels import (
+    LocalAlignmentKernel,
+    MismatchKernel,
+    SpectrumKernel,
+    SubstringKernel,
+    is_positive_definite,
+)
+
+KERNELS = [
+    SpectrumKernel(k=3),
+    MismatchKernel(k=3, m=1, alphabet="protein"),
+    SubstringKernel(k=2, lambda_=0.6),
+    LocalAlignmentKernel(beta=0.5),
+]
+IDS = [type(k).__name__ for k in KERNELS]
+
+# parametrize_with_checks yields no check for estimators whose input is not a 2-d array (ours
+# are sequences of strings), so the API checks that do not feed numeric arrays are run here.
+API_CHECKS = [
+    check_no_attributes_set_in_init,
+    check_parameters_default_constructible,
+    check_get_params_invariance,
+    check_set_params,
+    check_estimator_repr,
+    check_estimator_cloneable,
+    check_do_not_raise_errors_in_init_or_set_params,
+]
+
+
+@pytest.mark.parametrize("check", API_CHECKS, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_sklearn_api_checks(kernel, check):
+    check(type(kernel).__name__, clone(kernel))
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_transform_of_training_set_equals_fit_transform(kernel, make_strings):
+    X = make_strings(15, 3, 40)
+    K = clone(kernel).fit_transform(X)
+    np.testing.assert_allclose(clone(kernel).fit(X).transform(X), K, rtol=1e-12, atol=0)
+    np.testing.assert_array_equal(K, K.T)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_transform_shape_is_new_by_fit(kernel, make_strings):
+    X, Y = make_strings(9, 5, 30), make_strings(4, 5, 30)
+    est = clone(kernel).fit(X)
+    K = est.transform(Y)
+    assert K.shape == (4, 9)
+    both = clone(kernel).fit_transform(Y + X)
+    np.testing.assert_allclose(K, both[:4, 4:], rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_one_and_two_threads_identical(kernel, make_strings):
+    X = make_strings(40, 5, 60)
+    one = clone(kernel).set_params(n_jobs=1).fit_transform(X)
+    two = clone(kernel).set_params(n_jobs=2).fit_transform(X)
+    np.testing.assert_array_equal(one, two)
+    Y = make_strings(7, 5, 60)
+    est1 = clone(kernel).set_params(n_jobs=1).fit(X)
+    est2 = clone(kernel).set_params(n_jobs=2).fit(X)
+    np.testing.assert_array_equal(est1.transform(Y), est2.transform(Y))
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_normalized_kernel_has_unit_diagonal_and_cosine_values(kernel, make_strings):
+    X = make_strings(12, 4, 50)
+    raw = clone(kernel).set_params(normalize=False)
+    if isinstance(kernel, LocalAlignmentKernel):
+        raw.set_params(log=True)      # (1/β) log K, the unnormalised values may overflow
+    K = clone(kernel).set_params(normalize=True).fit_transform(X)
+    np.testing.assert_allclose(np.diag(K), 1.0, rtol=1e-12)
+    R = raw.fit_transform(X)
+    if isinstance(kernel, LocalAlignmentKernel):
+        d = np.diag(R)
+        expected = np.exp(kernel.beta * (R - 0.5 * d[:, None] - 0.5 * d[None, :]))
+    else:
+        d = np.sqrt(np.diag(R))
+        expected = R / np.outer(d, d)
+    np.testing.assert_allclose(K, expected, rtol=1e-10)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_gram_is_psd_on_real_proteins(kernel, secreted_proteins):
+    sequences, _ = secreted_proteins
+    # short proteins keep the O(|x||y|) kernels within the test budget
+    X = [s for s in sequences if len(s) <= 150][:40]
+    K = clone(kernel).set_params(normalize=True).fit_transform(X)
+    np.testing.assert_array_equal(K, K.T)
+    assert np.linalg.eigvalsh(K)[0] >= -1e-8 * np.trace(K)
+    assert is_positive_definite(K)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_verbose_reports_progress_and_changes_nothing(kernel, make_strings, capsys):
+    X = make_strings(30, 5, 30)
+    quiet = clone(kernel).fit_transform(X)
+    loud = clone(kernel).set_params(verbose=1).fit_transform(X)
+    np.testing.assert_array_equal(quiet, loud)
+    assert f"[{type(kernel).__name__}]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_bytes_and_str_give_the_same_kernel(kernel, make_strings):
+    X = make_strings(8, 5, 30)
+    K_str = clone(kernel).fit_transform(X)
+    K_bytes = clone(kernel).fit_transform([s.encode("ascii") for s in X])
+    np.testing.assert_array_equal(K_str, K_bytes)
+    K_array = clone(kernel).fit_transform(np.array(X, dtype=object))
+    np.testing.assert_array_equal(K_str, K_array)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_fitted_kernel_pickles(kernel, make_strings):
+    X, Y = make_strings(6, 5, 20), make_strings(3, 5, 20)
+    est = clone(kernel).fit(X)
+    again = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(est.transform(Y), again.transform(Y))
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+@pytest.mark.parametrize(
+    "X, error, match",
+    [
+        ("ACDEF", TypeError, "not a single string"),
+        ([], ValueError, "empty"),
+        (["ACD", ""], ValueError, "X\\[1\\] is an empty string"),
+        (["ACD", 3], TypeError, "X\\[1\\] is of type int"),
+        (["ACD", None], TypeError, "X\\[1\\] is of type NoneType"),
+        (np.array([["AC"], ["DE"]]), ValueError, "1-d sequence"),
+        (12, TypeError, "sequence of str or bytes"),
+    ],
+    ids=["single-string", "empty-X", "empty-string", "int-item", "None-item", "2d-array",
+         "not-a-sequence"],
+)
+def test_bad_input_raises_clear_errors(kernel, X, error, match):
+    with pytest.raises(error, match=match):
+        clone(kernel).fit(X)
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_unknown_letter_error_and_skip(kernel):
+    X = ["ACDEFGHIK", "KLMNPQRST", "VWYACDEFG"]
+    est = clone(kernel).fit(X)
+    with pytest.raises(ValueError, match="letter 'U'.*not in the alphabet"):
+        est.transform(["ACDUEF"])
+    skipping = clone(kernel).set_params(unknown="skip").fit(X)
+    np.testing.assert_array_equal(skipping.transform(["ACDUEF"]), skipping.transform(["ACDEF"]))
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_bad_parameters_raise(kernel):
+    for params in ({"normalize": "yes"}, {"unknown": "ignore"}, {"n_jobs": 1.5}):
+        with pytest.raises(ValueError, match=list(params)[0]):
+            clone(kernel).set_params(**params).fit(["ACDEF", "GHIKL"])
+
+
+@pytest.mark.parametrize("cls", [SpectrumKernel, MismatchKernel, SubstringKernel])
+def test_k_must_be_positive_and_fit_some_sequence(cls):
+    with pytest.raises(ValueError, match="'k' parameter"):
+        cls(k=0).fit(["ACDEF"])
+    params = {"m": 0} if cls is MismatchKernel else {}
+    with pytest.raises(ValueError, match="k=6 is longer than every training sequence"):
+        cls(k=6, **params).fit(["ACDEF", "GHI"])
+
+
+def test_alphabet_names_and_letters():
+    X = ["ACGTTGCA", "TTTTACGA"]
+    by_name = SpectrumKernel(k=2, alphabet="dna").fit(X)
+    assert by_name.alphabet_ == "ACGT"
+    assert SpectrumKernel(k=2).fit(X).alphabet_ == "ACGT"
+    assert SpectrumKernel(k=2, alphabet="TGCA").fit(X).alphabet_ == "TGCA"
+    np.testing.assert_array_equal(by_name.transform(X),
+                                  SpectrumKernel(k=2, alphabet="TGCA").fit(X).transform(X))
+    with pytest.raises(ValueError, match="repeats letters"):
+        SpectrumKernel(alphabet="AAC").fit(X)
+    with pytest.raises(ValueError, match="alphabet must be"):
+        SpectrumKernel(alphabet="").fit(X)
+
+
+def test_pipeline_with_svc_cross_validation_and_grid_search(secreted_proteins):
+    from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import SVC
+
+    sequences, labels = secreted_proteins
+    pipe = make_pipeline(SpectrumKernel(k=3, normalize=True), SVC(kernel="precomputed"))
+    cv = StratifiedKFold(3, shuffle=True, random_state=0)
+    scores = cross_val_score(pipe, sequences, labels, cv=cv)
+    assert scores.shape == (3,)
+    # better than always predicting the majority class (480 / 655 = 0.733)
+    assert scores.mean() > 0.75
+    search = GridSearchCV(pipe, {"spectrumkernel__k": [1, 2, 3]}, cv=cv).fit(sequences, labels)
+    assert search.best_params_["spectrumkernel__k"] in (1, 2, 3)
+    assert search.predict(sequences[:5]).shape == (5,)
