@@ -3,3 +3,6 @@
 Each function has the signature of the compiled entry it mirrors. This package imports neither
 ``kernelkit._core`` nor the estimator API.
 """
+
+# Twin of kernelkit._core._smacof; the seed's whole Algorithm 17 is kernelkit.reference.smacof.smacof.
+from kernelkit.reference.smacof import guttman_transform  # noqa: F401

@@ -1,0 +1,9 @@
+"""Manifold learning and multidimensional scaling: classical MDS, SMACOF (metric, nonmetric,
+weighted), Sammon mapping."""
+
+from kernelkit.manifold._classical_mds import ClassicalMDS
+from kernelkit.manifold._mds import MDS
+from kernelkit.manifold._sammon import SammonMapping
+from kernelkit.manifold._smacof import smacof
+
+__all__ = ["ClassicalMDS", "MDS", "SammonMapping", "smacof"]
