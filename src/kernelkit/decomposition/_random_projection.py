@@ -55,7 +55,7 @@ def johnson_lindenstrauss_min_dim(n_samples, *, eps=0.1, delta=None):
     >>> int(johnson_lindenstrauss_min_dim(1000, eps=0.1))
     5921
     >>> int(johnson_lindenstrauss_min_dim(1000, eps=0.1, delta=0.05))
-    13450
+    13449
     """
     n = np.asarray(n_samples)
     e = np.asarray(eps, dtype=np.float64)
