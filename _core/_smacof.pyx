@@ -27,53 +27,90 @@ from _types cimport intp_t
 # Rows per block: the unit of work of a thread and of the ordered stress reduction. Fixed, so the
 # reduction order is a function of n only.
 cdef intp_t ROWS = 32
+# Columns per chunk: the chunk's distances and ratios stay in L1 between the passes below.
+cdef enum:
+    COLS = 256
 
 
-cdef void _block(
-    const double[:, ::1] dissimilarities,
-    const double[:, ::1] weights,
-    bint weighted,
-    const double[:, ::1] Z,
-    double[:, ::1] out,
+cdef inline double _dot(const double *x, const double *y, intp_t m) noexcept nogil:
+    """``Σ x_j y_j`` with four interleaved accumulators: vectorisable and always summed in the
+    same order (no -ffast-math needed, no dependence on threads)."""
+    cdef double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
+    cdef intp_t j = 0
+    while j + 3 < m:
+        a0 = a0 + x[j] * y[j]
+        a1 = a1 + x[j + 1] * y[j + 1]
+        a2 = a2 + x[j + 2] * y[j + 2]
+        a3 = a3 + x[j + 3] * y[j + 3]
+        j = j + 4
+    while j < m:
+        a0 = a0 + x[j] * y[j]
+        j = j + 1
+    return (a0 + a1) + (a2 + a3)
+
+
+cdef void _row(
+    const double *dissimilarity_row,   # (n,)
+    const double *weight_row,          # (n,) or NULL for unit weights
+    const double *Zt,                  # (p + 1, n): the configuration transposed, then ones
+    const double *zi,                  # (p,): the row's own point
+    intp_t n, intp_t p,
     bint update,
-    double scale,
-    intp_t start, intp_t stop,
-    double *acc,                       # scratch (n_components,)
-    double *stress,                    # OUT: Σ_{i in block, j} w_ij (D_ij − δ_ij)²
-    double *squared_distances,         # OUT: Σ_{i in block, j} w_ij δ_ij²
+    double *buf,                       # scratch (COLS,)
+    double *stress_cols,               # INOUT (COLS,): Σ w (D − δ)², by column slot
+    double *squared_cols,              # INOUT (COLS,): Σ w δ², by column slot
+    double *acc,                       # OUT (p + 1,): Σ_j b_ij z_j, then Σ_j b_ij
 ) noexcept nogil:
-    cdef intp_t n = Z.shape[0]
-    cdef intp_t p = Z.shape[1]
-    cdef intp_t i, j, k
-    cdef double w, d2, dist, diff, ratio, ratio_sum, s, s2
-    s = 0.0
-    s2 = 0.0
-    for i in range(start, stop):
-        ratio_sum = 0.0
-        for k in range(p):
-            acc[k] = 0.0
-        for j in range(n):
-            w = weights[i, j] if weighted else 1.0
-            d2 = 0.0
-            for k in range(p):
-                diff = Z[i, k] - Z[j, k]
-                d2 = d2 + diff * diff
-            dist = sqrt(d2)
-            diff = dissimilarities[i, j] - dist
-            s = s + w * diff * diff
-            s2 = s2 + w * d2
-            # δ_ij = 0 (the diagonal, or coincident points): the pair adds nothing to B(Z)
-            # (seed 003, indicator 1{δ_ij ≠ 0}); the majorisation bound still holds.
-            if update and dist > 0.0:
-                ratio = w * dissimilarities[i, j] / dist
-                ratio_sum = ratio_sum + ratio
-                for k in range(p):
-                    acc[k] = acc[k] + ratio * Z[j, k]
+    cdef intp_t j0, jj, k, m
+    cdef double t, zk, dist, d, w, e
+    cdef const double *col
+    cdef const double *drow
+    cdef const double *wrow
+    for k in range(p + 1):
+        acc[k] = 0.0
+    j0 = 0
+    while j0 < n:
+        m = min(COLS, n - j0)
+        drow = dissimilarity_row + j0
+        # Squared distances by direct differences (no ‖a‖² + ‖b‖² − 2a·b cancellation).
+        col = Zt + j0
+        zk = zi[0]
+        for jj in range(m):
+            t = col[jj] - zk
+            buf[jj] = t * t
+        for k in range(1, p):
+            col = Zt + k * n + j0
+            zk = zi[k]
+            for jj in range(m):
+                t = col[jj] - zk
+                buf[jj] = buf[jj] + t * t
+        # Stress terms, then the ratios b_ij = w D / δ in place; b_ij = 0 when δ = 0 (the
+        # seed's indicator 1{δ_ij ≠ 0}: the diagonal and coincident points). Elementwise with
+        # selects, no branch and no reduction (the sums go to per-slot accumulators), so it
+        # vectorises, square root and division included (module built with -fno-math-errno
+        # -fno-trapping-math, which change no result).
+        if weight_row == NULL:
+            for jj in range(m):
+                d = drow[jj]
+                dist = sqrt(buf[jj])
+                e = d - dist
+                stress_cols[jj] = stress_cols[jj] + e * e
+                squared_cols[jj] = squared_cols[jj] + buf[jj]
+                buf[jj] = (d if dist > 0.0 else 0.0) / (dist if dist > 0.0 else 1.0)
+        else:
+            wrow = weight_row + j0
+            for jj in range(m):
+                w = wrow[jj]
+                d = drow[jj]
+                dist = sqrt(buf[jj])
+                e = d - dist
+                stress_cols[jj] = stress_cols[jj] + w * e * e
+                squared_cols[jj] = squared_cols[jj] + w * buf[jj]
+                buf[jj] = (w * d if dist > 0.0 else 0.0) / (dist if dist > 0.0 else 1.0)
         if update:
-            for k in range(p):
-                out[i, k] = scale * (ratio_sum * Z[i, k] - acc[k])
-    stress[0] = s
-    squared_distances[0] = s2
+            for k in range(p + 1):
+                acc[k] = acc[k] + _dot(buf, Zt + k * n + j0, m)
+        j0 = j0 + COLS
 
 
 cdef int _pass(
@@ -90,32 +127,69 @@ cdef int _pass(
     cdef intp_t n = Z.shape[0]
     cdef intp_t p = Z.shape[1]
     cdef intp_t n_blocks = (n + ROWS - 1) // ROWS
-    cdef intp_t b
+    cdef intp_t b, i, k, jj
     cdef bint weighted = weights is not None
+    cdef double *scratch
+    cdef double *buf
+    cdef double *stress_cols
+    cdef double *squared_cols
     cdef double *acc
-    cdef double *partial = <double*>malloc(2 * (n_blocks if n_blocks > 0 else 1) * sizeof(double))
-    if partial == NULL:
-        raise MemoryError()
-    if n_threads > n_blocks:
-        n_threads = <int>(n_blocks if n_blocks > 0 else 1)
+    cdef double block_stress, block_squared
+    cdef double *partial
+    cdef double *Zt
+    stress[0] = 0.0
+    squared_distances[0] = 0.0
+    if n == 0 or p == 0:
+        return 0
+    partial = <double*>malloc(2 * n_blocks * sizeof(double))
+    Zt = <double*>malloc(n * (p + 1) * sizeof(double))
     try:
-        with nogil, parallel(num_threads=n_threads):
-            acc = <double*>malloc((p if p > 0 else 1) * sizeof(double))
-            for b in prange(n_blocks, schedule='static'):
-                _block(dissimilarities, weights, weighted, Z, out, update, scale,
-                       b * ROWS, min((b + 1) * ROWS, n), acc, partial + 2 * b,
-                       partial + 2 * b + 1)
-            free(acc)
-        # Ordered reduction; every pair was visited as (i, j) and (j, i): halve.
-        stress[0] = 0.0
-        squared_distances[0] = 0.0
-        for b in range(n_blocks):
-            stress[0] += partial[2 * b]
-            squared_distances[0] += partial[2 * b + 1]
-        stress[0] *= 0.5
-        squared_distances[0] *= 0.5
+        if partial == NULL or Zt == NULL:
+            raise MemoryError()
+        with nogil:
+            # Transposed so that the column loops run over contiguous memory; the extra row of
+            # ones turns Σ_j b_ij into one more dot product.
+            for i in range(n):
+                for k in range(p):
+                    Zt[k * n + i] = Z[i, k]
+                Zt[p * n + i] = 1.0
+            if n_threads > n_blocks:
+                n_threads = <int>n_blocks
+            with parallel(num_threads=n_threads):
+                # Thread-local scratch: chunk buffer, two slot accumulators, Σ_j b_ij z_j.
+                scratch = <double*>malloc((3 * COLS + p + 1) * sizeof(double))
+                buf = scratch
+                stress_cols = scratch + COLS
+                squared_cols = scratch + 2 * COLS
+                acc = scratch + 3 * COLS
+                for b in prange(n_blocks, schedule='static'):
+                    for jj in range(COLS):
+                        stress_cols[jj] = 0.0
+                        squared_cols[jj] = 0.0
+                    for i in range(b * ROWS, min((b + 1) * ROWS, n)):
+                        _row(&dissimilarities[i, 0], &weights[i, 0] if weighted else NULL,
+                             Zt, &Z[i, 0], n, p, update, buf, stress_cols, squared_cols, acc)
+                        if update:
+                            # Row i of B(Z) Z = (Σ_j b_ij) z_i − Σ_j b_ij z_j.
+                            for k in range(p):
+                                out[i, k] = scale * (acc[p] * Z[i, k] - acc[k])
+                    block_stress = 0.0
+                    block_squared = 0.0
+                    for jj in range(COLS):
+                        block_stress = block_stress + stress_cols[jj]
+                        block_squared = block_squared + squared_cols[jj]
+                    partial[2 * b] = block_stress
+                    partial[2 * b + 1] = block_squared
+                free(scratch)
+            # Ordered reduction; every pair was visited as (i, j) and (j, i): halve.
+            for b in range(n_blocks):
+                stress[0] += partial[2 * b]
+                squared_distances[0] += partial[2 * b + 1]
+            stress[0] *= 0.5
+            squared_distances[0] *= 0.5
     finally:
         free(partial)
+        free(Zt)
     return 0
 
 
