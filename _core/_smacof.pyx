@@ -30,6 +30,9 @@ cdef intp_t ROWS = 32
 # Columns per chunk: the chunk's distances and ratios stay in L1 between the passes below.
 cdef enum:
     COLS = 256
+# Pairs per thread at least: starting (and, on a busy machine, waking) a thread costs more than a
+# smaller share of the pass. Only the speed depends on this, never the result.
+cdef intp_t MIN_PAIRS_PER_THREAD = 1 << 17
 
 
 cdef inline double _dot(const double *x, const double *y, intp_t m) noexcept nogil:
@@ -155,6 +158,8 @@ cdef int _pass(
                 Zt[p * n + i] = 1.0
             if n_threads > n_blocks:
                 n_threads = <int>n_blocks
+            if n_threads > (n * n) // MIN_PAIRS_PER_THREAD:
+                n_threads = <int>max((n * n) // MIN_PAIRS_PER_THREAD, 1)
             with parallel(num_threads=n_threads):
                 # Thread-local scratch: chunk buffer, two slot accumulators, Σ_j b_ij z_j.
                 scratch = <double*>malloc((3 * COLS + p + 1) * sizeof(double))
