@@ -109,6 +109,19 @@ def test_whole_run_matches_seed_algorithm(problem, rng, weighted):
     assert mds.n_iter_ == 25
 
 
+def test_whole_run_matches_seed_algorithm_at_larger_n():
+    # At n ≈ 500 the seed's V has a rounding-level null eigenvalue that a careless
+    # pseudo-inverse inverts: both sides must still agree.
+    rng = np.random.default_rng(0)
+    D = _euclidean(rng.normal(size=(500, 6)))
+    Z0 = rng.normal(size=(500, 2)) + 5.0  # off-centre start
+    Z_ref, history_ref = reference.smacof(D, Z0, max_iter=8, eps=0.0)
+    with pytest.warns(ConvergenceWarning):
+        Z, stress = smacof(D, init=Z0, max_iter=8, eps=0.0)
+    np.testing.assert_allclose(Z, Z_ref, rtol=1e-10, atol=1e-10)
+    assert stress == pytest.approx(history_ref[-1], rel=1e-10)
+
+
 def test_stress_non_increasing_every_iteration(problem):
     D, Z0 = problem
     mds = MDS(dissimilarity="precomputed", init=Z0, max_iter=1000, eps=1e-12).fit(D)

@@ -8,21 +8,35 @@ from sklearn.utils.validation import check_array, validate_data
 __all__ = ["check_dissimilarities", "check_weights", "fit_dissimilarities", "cross_dissimilarities"]
 
 
+# Rows per block of the symmetry check: bounds its temporaries to a few blocks, not n×n.
+_CHECK_ROWS = 256
+
+
 def check_dissimilarities(D, name="dissimilarities"):
-    """Validate a square, symmetric, non-negative, finite matrix with zero diagonal (float64, C)."""
+    """Validate a square, symmetric, non-negative, finite matrix with zero diagonal (float64, C).
+
+    The checks run block by block, so they allocate no n×n temporary: the input is the only
+    O(n²) memory of a SMACOF fit. A matrix symmetric up to rounding is symmetrised (a copy),
+    so that the (i, j) and (j, i) halves of every sum agree.
+    """
     D = check_array(D, dtype=np.float64, order="C", input_name=name, ensure_min_samples=2)
     n = D.shape[0]
     if D.shape != (n, n):
         raise ValueError(f"{name} must be a square matrix, got shape {D.shape}.")
-    scale = max(1.0, float(np.abs(D).max()))
-    if not np.allclose(D, D.T, rtol=1e-10, atol=1e-12 * scale):
-        raise ValueError(f"{name} must be symmetric.")
-    if np.any(D < 0):
+    if D.min() < 0:
         raise ValueError(f"{name} must be non-negative.")
+    tolerance = 1e-10 * D.max()
+    exact = True
+    for start in range(0, n, _CHECK_ROWS):
+        gap = np.abs(D[start:start + _CHECK_ROWS] - D[:, start:start + _CHECK_ROWS].T).max()
+        if gap > tolerance:
+            raise ValueError(f"{name} must be symmetric.")
+        exact = exact and gap == 0
     if np.any(np.diag(D) != 0):
         raise ValueError(f"{name} must have a zero diagonal.")
-    # Exact symmetry, so that the i<j and j<i halves of every sum agree bit for bit.
-    return np.ascontiguousarray((D + D.T) / 2)
+    if not exact:
+        D = (D + D.T) / 2
+    return D
 
 
 def check_weights(weights, n_samples):

@@ -71,7 +71,10 @@ def smacof(dissimilarities, init, weights=None, max_iter=300, eps=1e-6):
     """
     D = np.asarray(dissimilarities, dtype=float)
     W = _weights(weights, D.shape[0])
-    V_pinv = np.linalg.pinv(_v_matrix(W))
+    V = _v_matrix(W)
+    # Cut-off n·ε (relative), not numpy's 1e-15: V's null eigenvalue comes out of the SVD at
+    # rounding level, around 1e-13 relative for n ≈ 1000, and must not be inverted.
+    V_pinv = np.linalg.pinv(V, rtol=V.shape[0] * np.finfo(float).eps, hermitian=True)
     Z = np.array(init, dtype=float)
     history = [stress(D, W, Z)[0]]
     for _ in range(max_iter):
