@@ -116,6 +116,32 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         -------
         self : PCA
         """
+        self._fit(X)
+        return self
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_transform(self, X, y=None):
+        """Fit and return the scores of ``X`` (from the SVD when there is one: no extra product).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : ignored
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_samples, n_components_)
+        """
+        X, U, signs = self._fit(X)
+        if U is None:
+            return self.transform(X)
+        # X − μ = U S Vᵀ, so the scores (X − μ) Vᵀ are U S (sign-flipped like Vᵀ).
+        scores = U[:, : self.n_components_] * (self.singular_values_ * signs)
+        return scores / self._whitening_scale() if self.whiten else scores
+
+    def _fit(self, X):
+        """Fit; return the validated X, the left singular vectors (None for the covariance
+        route) and the signs applied to the components."""
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
         n_samples, n_features = X.shape
         rank = min(n_samples, n_features)
@@ -126,36 +152,47 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if solver == "randomized" and not isinstance(self.n_components, Integral):
             raise ValueError("svd_solver='randomized' needs an int n_components, got "
                              f"{self.n_components!r}.")
-        self.mean_ = X.mean(axis=0)
-        Xc = X - self.mean_
-        total_variance = float(np.sum(Xc * Xc)) / (n_samples - 1)
+        mean = X.mean(axis=0)
+        U = None
         if solver == "covariance_eigh":
-            # Algorithm 15 route (a): the d×d covariance; its eigenvalues are σ_i²/(n−1).
-            values, vectors = eigh(Xc.T @ Xc / (n_samples - 1))
-            variance = np.maximum(values[::-1], 0.0)
+            # Algorithm 15 route (a) on centred data, without forming X − 1μᵀ:
+            # (X − 1μᵀ)ᵀ(X − 1μᵀ) = XᵀX − n μμᵀ. Its eigenvalues are σ_i².
+            scatter = X.T @ X - n_samples * np.outer(mean, mean)
+            values, vectors = eigh(scatter, overwrite_a=True, check_finite=False)
+            squared = np.maximum(values[::-1], 0.0)  # rounding can make zeros slightly negative
             components = vectors[:, ::-1].T
-        elif solver == "full":
-            _, singular, components = svd(Xc, full_matrices=False, check_finite=False)
-            variance = singular**2 / (n_samples - 1)
+            total = float(squared.sum())
         else:
-            _, singular, components = randomized_svd(Xc, self.n_components,
-                                                     random_state=self.random_state)
-            variance = singular**2 / (n_samples - 1)
-        ratio = variance / total_variance if total_variance > 0 else np.zeros_like(variance)
+            Xc = X - mean
+            if solver == "full":
+                U, singular, components = svd(Xc, full_matrices=False, overwrite_a=True,
+                                              check_finite=False)
+                squared = singular**2
+                total = float(squared.sum())
+            else:
+                flat = Xc.ravel()
+                total = float(flat @ flat)
+                U, singular, components = randomized_svd(Xc, self.n_components, flip_sign=False,
+                                                         random_state=self.random_state)
+                squared = singular**2
+        variance = squared / (n_samples - 1)
+        ratio = squared / total if total > 0 else np.zeros_like(squared)
         if self.n_components is None:
             k = rank
         elif isinstance(self.n_components, Integral):
             k = self.n_components
         else:
-            k = int(np.searchsorted(np.cumsum(ratio), self.n_components, side="left")) + 1
-            k = min(k, rank)
+            k = min(int(np.searchsorted(np.cumsum(ratio), self.n_components, side="left")) + 1,
+                    rank)
+        flipped = flip_signs(components[:k].T).T
+        signs = np.sign((flipped * components[:k]).sum(axis=1))
         self.n_components_ = k
-        self.components_ = flip_signs(components[:k].T).T.astype(X.dtype, copy=False)
+        self.mean_ = mean
+        self.components_ = flipped.astype(X.dtype, copy=False)
         self.explained_variance_ = variance[:k].astype(X.dtype, copy=False)
         self.explained_variance_ratio_ = ratio[:k].astype(X.dtype, copy=False)
-        self.singular_values_ = np.sqrt(variance[:k] * (n_samples - 1)).astype(X.dtype, copy=False)
-        self.mean_ = self.mean_.astype(X.dtype, copy=False)
-        return self
+        self.singular_values_ = np.sqrt(squared[:k]).astype(X.dtype, copy=False)
+        return X, U, signs
 
     @property
     def _n_features_out(self):
@@ -179,7 +216,8 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
-        scores = (X - self.mean_) @ self.components_.T
+        # X Vᵀ − μ Vᵀ: no centred copy of X.
+        scores = X @ self.components_.T - self.mean_ @ self.components_.T
         return scores / self._whitening_scale() if self.whiten else scores
 
     def inverse_transform(self, X):
