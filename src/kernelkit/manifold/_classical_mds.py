@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.decomposition._eigen import inverse_sqrt, leading_eigenpairs
+from kernelkit.decomposition._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
 from kernelkit.kernels import center_gram
 from kernelkit.manifold._dissimilarity import cross_dissimilarities, fit_dissimilarities
 
@@ -40,7 +40,10 @@ def classical_scaling(dissimilarities, n_components):
         ``V Λ^{1/2}`` on the positive leading eigenvalues, zero columns for the others.
     """
     B = center_gram(_gram_from_dissimilarities(dissimilarities))
-    values, vectors = leading_eigenpairs(B, n_components)
+    # Lanczos for a few components of a large matrix (O(n²) per step instead of the O(n³)
+    # tridiagonalisation); a fixed start vector keeps the initialisation deterministic.
+    arpack = use_arpack("auto", B.shape[0], n_components)
+    values, vectors = leading_eigenpairs(B, n_components, arpack=arpack, random_state=0)
     return vectors * (values * inverse_sqrt(values))
 
 

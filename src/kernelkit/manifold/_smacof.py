@@ -94,11 +94,12 @@ def _initial_configuration(init, dissimilarities, n_components, metric, random_s
     if isinstance(init, str) and init == "random":
         Z = random_state.standard_normal((n, n_components))
         Z -= Z.mean(axis=0)
-        # Match the root-mean-square distance of the dissimilarities, so that the first
-        # Guttman step starts from the right scale.
-        target = np.sqrt(np.mean(_upper(dissimilarities) ** 2))
-        current = np.sqrt(np.mean(_upper(np.sqrt(((Z[:, None] - Z[None]) ** 2).sum(-1))) ** 2))
-        return Z * (target / current if current > 0 else 1.0)
+        # Match the mean squared pair distance of the dissimilarities, so that the first Guttman
+        # step starts at the right scale. For centred Z, Σ_{i<j} ‖z_i − z_j‖² = n Σ_i ‖z_i‖²;
+        # einsum sums D∘D without an n×n temporary.
+        target = np.einsum("ij,ij->", dissimilarities, dissimilarities) / 2
+        current = n * np.einsum("ij,ij->", Z, Z)
+        return Z * np.sqrt(target / current if current > 0 else 1.0)
     return np.array(init, dtype=np.float64, order="C", copy=True)
 
 
@@ -219,8 +220,8 @@ def smacof(dissimilarities, *, n_components=2, metric=True, init="classical", we
     dissimilarities : array-like of shape (n_samples, n_samples)
         Symmetric, non-negative, zero diagonal.
     n_components : int, default=2
-        Dimension of the embedding (ignored in favour of ``init.shape[1]`` for an array init
-        only if they agree; a mismatch is an error).
+        Dimension of the embedding, smaller than ``n_samples``; must equal ``init.shape[1]``
+        for an array init.
     metric : bool, default=True
         Metric (stress on the dissimilarities) or nonmetric (on their order) scaling.
     init : {"classical", "random"} or array-like of shape (n_samples, n_components), \
