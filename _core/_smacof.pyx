@@ -167,7 +167,10 @@ cdef int _pass(
                 stress_cols = scratch + COLS
                 squared_cols = scratch + 2 * COLS
                 acc = scratch + 3 * COLS
-                for b in prange(n_blocks, schedule='static'):
+                # Dynamic: on a busy machine a descheduled thread's blocks go to the other
+                # threads. Still deterministic: every block writes its own partial sums, and
+                # those are added in block order below.
+                for b in prange(n_blocks, schedule='dynamic'):
                     for jj in range(COLS):
                         stress_cols[jj] = 0.0
                         squared_cols[jj] = 0.0
