@@ -18,7 +18,7 @@ Determinism: each output row is summed by one thread in column order, and the pe
 stresses are added block by block in order, so results do not depend on the number of threads.
 """
 
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport parallel, prange, threadid
 from libc.math cimport sqrt
 from libc.stdlib cimport malloc, free
 
@@ -140,14 +140,26 @@ cdef int _pass(
     cdef double block_stress, block_squared
     cdef double *partial
     cdef double *Zt
+    cdef double *thread_scratch
+    cdef intp_t stride
     stress[0] = 0.0
     squared_distances[0] = 0.0
     if n == 0 or p == 0:
         return 0
+    if n_threads > n_blocks:
+        n_threads = <int>n_blocks
+    if n_threads > (n * n) // MIN_PAIRS_PER_THREAD:
+        n_threads = <int>max((n * n) // MIN_PAIRS_PER_THREAD, 1)
+    if n_threads < 1:
+        n_threads = 1
+    # Per-thread scratch, allocated here so that a failed allocation raises (not in nogil):
+    # the chunk buffer, two slot accumulators, and Σ_j b_ij z_j with Σ_j b_ij.
+    stride = 3 * COLS + p + 1
     partial = <double*>malloc(2 * n_blocks * sizeof(double))
     Zt = <double*>malloc(n * (p + 1) * sizeof(double))
+    thread_scratch = <double*>malloc(n_threads * stride * sizeof(double))
     try:
-        if partial == NULL or Zt == NULL:
+        if partial == NULL or Zt == NULL or thread_scratch == NULL:
             raise MemoryError()
         with nogil:
             # Transposed so that the column loops run over contiguous memory; the extra row of
@@ -156,13 +168,8 @@ cdef int _pass(
                 for k in range(p):
                     Zt[k * n + i] = Z[i, k]
                 Zt[p * n + i] = 1.0
-            if n_threads > n_blocks:
-                n_threads = <int>n_blocks
-            if n_threads > (n * n) // MIN_PAIRS_PER_THREAD:
-                n_threads = <int>max((n * n) // MIN_PAIRS_PER_THREAD, 1)
             with parallel(num_threads=n_threads):
-                # Thread-local scratch: chunk buffer, two slot accumulators, Σ_j b_ij z_j.
-                scratch = <double*>malloc((3 * COLS + p + 1) * sizeof(double))
+                scratch = thread_scratch + threadid() * stride
                 buf = scratch
                 stress_cols = scratch + COLS
                 squared_cols = scratch + 2 * COLS
@@ -188,7 +195,6 @@ cdef int _pass(
                         block_squared = block_squared + squared_cols[jj]
                     partial[2 * b] = block_stress
                     partial[2 * b + 1] = block_squared
-                free(scratch)
             # Ordered reduction; every pair was visited as (i, j) and (j, i): halve.
             for b in range(n_blocks):
                 stress[0] += partial[2 * b]
@@ -198,6 +204,7 @@ cdef int _pass(
     finally:
         free(partial)
         free(Zt)
+        free(thread_scratch)
     return 0
 
 
