@@ -7,15 +7,20 @@ diagonal when absent), ``Z`` the configuration with rows ``z_i``, ``δ_ij = ‖z
 ``b_ij = w_ij D_ij / δ_ij`` (0 when ``δ_ij = 0``, the seed's indicator), the matrix ``B(Z)`` has
 ``−b_ij`` off the diagonal and the row sums on the diagonal, so row ``i`` of ``B(Z) Z`` is
 
-    Σ_j b_ij (z_i − z_j) = (Σ_j b_ij) z_i − Σ_j b_ij z_j,
+    Σ_j b_ij (z_i − z_j) = (Σ_j b_ij) z_i − Σ_j b_ij z_j.
 
-which needs only row ``i`` of ``D`` and ``W``: the pass walks the rows in fixed blocks, computes the
-distances, the ratios, the row of the product and the stress of each pair as it goes, and never
-stores an n×n matrix. (The seed's ``V'(Z)`` is ``2 B(Z)`` and its ``V`` is twice the Laplacian of
-``W``; the factors 2 cancel in ``V⁺ V'(Z) Z``.)
+(The seed's ``V'(Z)`` is ``2 B(Z)`` and its ``V`` is twice the Laplacian of ``W``; the factors 2
+cancel in ``V⁺ V'(Z) Z``.)
 
-Determinism: each output row is summed by one thread in column order, and the per-block partial
-stresses are added block by block in order, so results do not depend on the number of threads.
+The pass cuts the upper triangle of ``D`` into tiles ``(I, J)``, ``I ≤ J``, of ``TILE × TILE``
+pairs, and computes each pair once: its distance, its stress term and its ratio ``b_ij``, which
+feeds both row ``i`` (``Σ_j b_ij z_j``) and row ``j`` (``Σ_i b_ij z_i``). So the square roots and
+divisions, the bulk of the work, are done once per pair, only the upper triangle of ``D`` is
+read, and nothing n×n is stored: each tile writes its two small partial sums.
+
+Determinism: tiles are processed in any order by any thread, but each writes its own partial
+sums, and these are added in a fixed order (per row block, then over tiles), so the results do
+not depend on the number of threads.
 """
 
 from cython.parallel cimport parallel, prange, threadid
@@ -24,12 +29,9 @@ from libc.stdlib cimport malloc, free
 
 from _types cimport intp_t
 
-# Rows per block: the unit of work of a thread and of the ordered stress reduction. Fixed, so the
-# reduction order is a function of n only.
-cdef intp_t ROWS = 32
-# Columns per chunk: the chunk's distances and ratios stay in L1 between the passes below.
+# Rows (and columns) per tile: a tile's ratios and column sums stay in L1/L2.
 cdef enum:
-    COLS = 256
+    TILE = 128
 # Pairs per thread at least: starting (and, on a busy machine, waking) a thread costs more than a
 # smaller share of the pass. Only the speed depends on this, never the result.
 cdef intp_t MIN_PAIRS_PER_THREAD = 1 << 17
@@ -52,68 +54,114 @@ cdef inline double _dot(const double *x, const double *y, intp_t m) noexcept nog
     return (a0 + a1) + (a2 + a3)
 
 
-cdef void _row(
-    const double *dissimilarity_row,   # (n,)
-    const double *weight_row,          # (n,) or NULL for unit weights
+cdef void _tile(
+    const double[:, ::1] dissimilarities,
+    const double[:, ::1] weights,
+    bint weighted,
     const double *Zt,                  # (p + 1, n): the configuration transposed, then ones
-    const double *zi,                  # (p,): the row's own point
     intp_t n, intp_t p,
+    intp_t i0, intp_t i1, intp_t j0, intp_t j1,
     bint update,
-    double *buf,                       # scratch (COLS,)
-    double *stress_cols,               # INOUT (COLS,): Σ w (D − δ)², by column slot
-    double *squared_cols,              # INOUT (COLS,): Σ w δ², by column slot
-    double *acc,                       # OUT (p + 1,): Σ_j b_ij z_j, then Σ_j b_ij
+    double *ratio,                     # scratch (TILE,)
+    double *stress_slots,              # scratch (TILE,)
+    double *squared_slots,             # scratch (TILE,)
+    double *row_sums,                  # OUT (p + 1, TILE): Σ_j b_ij z_j, Σ_j b_ij; if update
+    double *col_sums,                  # OUT (p + 1, TILE): Σ_i b_ij z_i, Σ_i b_ij; if update
+    double *sums,                      # OUT (2,): Σ w (D − δ)², Σ w δ² over the tile's pairs
 ) noexcept nogil:
-    cdef intp_t j0, jj, k, m
-    cdef double t, zk, dist, d, w, e
-    cdef const double *col
+    """One tile of pairs ``i0 ≤ i < i1``, ``j0 ≤ j < j1``, ``j > i`` (the diagonal tile is cut
+    to its upper triangle)."""
+    cdef intp_t i, jj, k, start, m
+    cdef double t, zk, dist, d, w, e, q
     cdef const double *drow
     cdef const double *wrow
-    for k in range(p + 1):
-        acc[k] = 0.0
-    j0 = 0
-    while j0 < n:
-        m = min(COLS, n - j0)
-        drow = dissimilarity_row + j0
+    cdef const double *col
+    cdef double *out
+    for jj in range(TILE):
+        stress_slots[jj] = 0.0
+        squared_slots[jj] = 0.0
+    if update:
+        for k in range((p + 1) * TILE):
+            row_sums[k] = 0.0
+            col_sums[k] = 0.0
+    for i in range(i0, i1):
+        start = j0 if j0 > i + 1 else i + 1
+        if start >= j1:
+            continue
+        m = j1 - start
         # Squared distances by direct differences (no ‖a‖² + ‖b‖² − 2a·b cancellation).
-        col = Zt + j0
-        zk = zi[0]
+        col = Zt + start
+        zk = Zt[i]
         for jj in range(m):
             t = col[jj] - zk
-            buf[jj] = t * t
+            ratio[jj] = t * t
         for k in range(1, p):
-            col = Zt + k * n + j0
-            zk = zi[k]
+            col = Zt + k * n + start
+            zk = Zt[k * n + i]
             for jj in range(m):
                 t = col[jj] - zk
-                buf[jj] = buf[jj] + t * t
+                ratio[jj] = ratio[jj] + t * t
         # Stress terms, then the ratios b_ij = w D / δ in place; b_ij = 0 when δ = 0 (the
-        # seed's indicator 1{δ_ij ≠ 0}: the diagonal and coincident points). Elementwise with
-        # selects, no branch and no reduction (the sums go to per-slot accumulators), so it
-        # vectorises, square root and division included (module built with -fno-math-errno
-        # -fno-trapping-math, which change no result).
-        if weight_row == NULL:
+        # seed's indicator 1{δ_ij ≠ 0}: coincident points). Elementwise with selects, no branch
+        # and no reduction (sums go to per-slot accumulators), so it vectorises, square root and
+        # division included (module built with -fno-math-errno -fno-trapping-math, which change
+        # no result).
+        drow = &dissimilarities[i, start]
+        if weighted:
+            wrow = &weights[i, start]
             for jj in range(m):
-                d = drow[jj]
-                dist = sqrt(buf[jj])
-                e = d - dist
-                stress_cols[jj] = stress_cols[jj] + e * e
-                squared_cols[jj] = squared_cols[jj] + buf[jj]
-                buf[jj] = (d if dist > 0.0 else 0.0) / (dist if dist > 0.0 else 1.0)
-        else:
-            wrow = weight_row + j0
-            for jj in range(m):
+                q = ratio[jj]
                 w = wrow[jj]
                 d = drow[jj]
-                dist = sqrt(buf[jj])
+                dist = sqrt(q)
                 e = d - dist
-                stress_cols[jj] = stress_cols[jj] + w * e * e
-                squared_cols[jj] = squared_cols[jj] + w * buf[jj]
-                buf[jj] = (w * d if dist > 0.0 else 0.0) / (dist if dist > 0.0 else 1.0)
+                stress_slots[jj] = stress_slots[jj] + w * e * e
+                squared_slots[jj] = squared_slots[jj] + w * q
+                ratio[jj] = (w * d if dist > 0.0 else 0.0) / (dist if dist > 0.0 else 1.0)
+        else:
+            for jj in range(m):
+                q = ratio[jj]
+                d = drow[jj]
+                dist = sqrt(q)
+                e = d - dist
+                stress_slots[jj] = stress_slots[jj] + e * e
+                squared_slots[jj] = squared_slots[jj] + q
+                ratio[jj] = (d if dist > 0.0 else 0.0) / (dist if dist > 0.0 else 1.0)
         if update:
             for k in range(p + 1):
-                acc[k] = acc[k] + _dot(buf, Zt + k * n + j0, m)
-        j0 = j0 + COLS
+                # Row i gathers Σ_j b_ij z_j (a dot product); columns j each get b_ij z_i
+                # (elementwise, vectorised).
+                col = Zt + k * n + start
+                row_sums[k * TILE + (i - i0)] = _dot(ratio, col, m)
+                zk = Zt[k * n + i]
+                out = col_sums + k * TILE + (start - j0)
+                for jj in range(m):
+                    out[jj] = out[jj] + ratio[jj] * zk
+    sums[0] = 0.0
+    sums[1] = 0.0
+    for jj in range(TILE):
+        sums[0] += stress_slots[jj]
+        sums[1] += squared_slots[jj]
+
+
+cdef inline intp_t _tile_index(intp_t I, intp_t J, intp_t n_tiles) noexcept nogil:
+    """Position of tile (I, J), I ≤ J, in the row-major enumeration of the upper triangle."""
+    return I * n_tiles - (I * (I - 1)) // 2 + (J - I)
+
+
+cdef inline double _gather(
+    const double *row_parts, const double *col_parts, intp_t R, intp_t n_tiles, intp_t part,
+    intp_t offset,
+) noexcept nogil:
+    """Entry ``offset`` of row block R's sums over its tiles, in a fixed order: the tiles (I, R),
+    I ≤ R, as columns, then (R, J), J ≥ R, as rows."""
+    cdef double total = 0.0
+    cdef intp_t I, J
+    for I in range(R + 1):
+        total = total + col_parts[_tile_index(I, R, n_tiles) * part + offset]
+    for J in range(R, n_tiles):
+        total = total + row_parts[_tile_index(R, J, n_tiles) * part + offset]
+    return total
 
 
 cdef int _pass(
@@ -129,39 +177,53 @@ cdef int _pass(
 ) except -1:
     cdef intp_t n = Z.shape[0]
     cdef intp_t p = Z.shape[1]
-    cdef intp_t n_blocks = (n + ROWS - 1) // ROWS
-    cdef intp_t b, i, k, jj
+    cdef intp_t n_tiles = (n + TILE - 1) // TILE
+    cdef intp_t n_pairs = n_tiles * (n_tiles + 1) // 2
+    cdef intp_t part = (p + 1) * TILE  # one tile's row (or column) sums
+    cdef intp_t stride = 3 * TILE      # one thread's scratch
+    cdef intp_t t, I, J, R, i, k, idx
     cdef bint weighted = weights is not None
     cdef double *scratch
-    cdef double *buf
-    cdef double *stress_cols
-    cdef double *squared_cols
-    cdef double *acc
-    cdef double block_stress, block_squared
-    cdef double *partial
-    cdef double *Zt
-    cdef double *thread_scratch
-    cdef intp_t stride
+    cdef double total
+    cdef intp_t *tile_I = NULL
+    cdef intp_t *tile_J = NULL
+    cdef double *tile_sums = NULL
+    cdef double *row_parts = NULL
+    cdef double *col_parts = NULL
+    cdef double *Zt = NULL
+    cdef double *thread_scratch = NULL
     stress[0] = 0.0
     squared_distances[0] = 0.0
     if n == 0 or p == 0:
         return 0
-    if n_threads > n_blocks:
-        n_threads = <int>n_blocks
+    if n_threads > n_pairs:
+        n_threads = <int>n_pairs
     if n_threads > (n * n) // MIN_PAIRS_PER_THREAD:
         n_threads = <int>max((n * n) // MIN_PAIRS_PER_THREAD, 1)
     if n_threads < 1:
         n_threads = 1
-    # Per-thread scratch, allocated here so that a failed allocation raises (not in nogil):
-    # the chunk buffer, two slot accumulators, and Σ_j b_ij z_j with Σ_j b_ij.
-    stride = 3 * COLS + p + 1
-    partial = <double*>malloc(2 * n_blocks * sizeof(double))
-    Zt = <double*>malloc(n * (p + 1) * sizeof(double))
-    thread_scratch = <double*>malloc(n_threads * stride * sizeof(double))
     try:
-        if partial == NULL or Zt == NULL or thread_scratch == NULL:
+        # Everything allocated here, so that a failed allocation raises (not inside nogil).
+        # The partial sums take 2 (p + 1) TILE doubles per tile: O(n² (p + 1) / TILE), under
+        # 2 % of the n×n input for p ≤ 3.
+        tile_I = <intp_t*>malloc(n_pairs * sizeof(intp_t))
+        tile_J = <intp_t*>malloc(n_pairs * sizeof(intp_t))
+        tile_sums = <double*>malloc(2 * n_pairs * sizeof(double))
+        Zt = <double*>malloc(n * (p + 1) * sizeof(double))
+        thread_scratch = <double*>malloc(n_threads * stride * sizeof(double))
+        if update:
+            row_parts = <double*>malloc(n_pairs * part * sizeof(double))
+            col_parts = <double*>malloc(n_pairs * part * sizeof(double))
+        if (tile_I == NULL or tile_J == NULL or tile_sums == NULL or Zt == NULL
+                or thread_scratch == NULL or (update and (row_parts == NULL or col_parts == NULL))):
             raise MemoryError()
         with nogil:
+            idx = 0
+            for I in range(n_tiles):
+                for J in range(I, n_tiles):
+                    tile_I[idx] = I
+                    tile_J[idx] = J
+                    idx = idx + 1
             # Transposed so that the column loops run over contiguous memory; the extra row of
             # ones turns Σ_j b_ij into one more dot product.
             for i in range(n):
@@ -170,41 +232,42 @@ cdef int _pass(
                 Zt[p * n + i] = 1.0
             with parallel(num_threads=n_threads):
                 scratch = thread_scratch + threadid() * stride
-                buf = scratch
-                stress_cols = scratch + COLS
-                squared_cols = scratch + 2 * COLS
-                acc = scratch + 3 * COLS
-                # Dynamic: on a busy machine a descheduled thread's blocks go to the other
-                # threads. Still deterministic: every block writes its own partial sums, and
-                # those are added in block order below.
-                for b in prange(n_blocks, schedule='dynamic'):
-                    for jj in range(COLS):
-                        stress_cols[jj] = 0.0
-                        squared_cols[jj] = 0.0
-                    for i in range(b * ROWS, min((b + 1) * ROWS, n)):
-                        _row(&dissimilarities[i, 0], &weights[i, 0] if weighted else NULL,
-                             Zt, &Z[i, 0], n, p, update, buf, stress_cols, squared_cols, acc)
-                        if update:
-                            # Row i of B(Z) Z = (Σ_j b_ij) z_i − Σ_j b_ij z_j.
+                # Dynamic: tiles differ in cost (diagonal ones are half), and on a busy machine
+                # a descheduled thread's tiles go to the others. The result does not depend on
+                # which thread runs a tile.
+                for t in prange(n_pairs, schedule='dynamic'):
+                    _tile(dissimilarities, weights, weighted, Zt, n, p,
+                          tile_I[t] * TILE, min((tile_I[t] + 1) * TILE, n),
+                          tile_J[t] * TILE, min((tile_J[t] + 1) * TILE, n),
+                          update, scratch, scratch + TILE, scratch + 2 * TILE,
+                          row_parts + t * part if update else NULL,
+                          col_parts + t * part if update else NULL,
+                          tile_sums + 2 * t)
+                # Same parallel region (one wake-up of the threads): the loop above ends with a
+                # barrier, so every tile's sums are in place.
+                if update:
+                    # Row i of B(Z) Z = (Σ_j b_ij) z_i − Σ_j b_ij z_j, gathered from the tiles
+                    # of its row block in a fixed order (see _gather).
+                    for R in prange(n_tiles, schedule='static'):
+                        for i in range(R * TILE, min((R + 1) * TILE, n)):
+                            total = _gather(row_parts, col_parts, R, n_tiles, part,
+                                            p * TILE + i - R * TILE)
                             for k in range(p):
-                                out[i, k] = scale * (acc[p] * Z[i, k] - acc[k])
-                    block_stress = 0.0
-                    block_squared = 0.0
-                    for jj in range(COLS):
-                        block_stress = block_stress + stress_cols[jj]
-                        block_squared = block_squared + squared_cols[jj]
-                    partial[2 * b] = block_stress
-                    partial[2 * b + 1] = block_squared
-            # Ordered reduction; every pair was visited as (i, j) and (j, i): halve.
-            for b in range(n_blocks):
-                stress[0] += partial[2 * b]
-                squared_distances[0] += partial[2 * b + 1]
-            stress[0] *= 0.5
-            squared_distances[0] *= 0.5
+                                out[i, k] = scale * (total * Z[i, k] - _gather(
+                                    row_parts, col_parts, R, n_tiles, part,
+                                    k * TILE + i - R * TILE))
+            # Ordered reduction of the stress over tiles; each pair was counted once.
+            for t in range(n_pairs):
+                stress[0] += tile_sums[2 * t]
+                squared_distances[0] += tile_sums[2 * t + 1]
     finally:
-        free(partial)
+        free(tile_I)
+        free(tile_J)
+        free(tile_sums)
         free(Zt)
         free(thread_scratch)
+        free(row_parts)
+        free(col_parts)
     return 0
 
 

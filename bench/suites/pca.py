@@ -33,7 +33,8 @@ def setup(params):
 
 
 def _summary(Z, model):
-    return {"variance": float(model.explained_variance_.sum()), "score_norm": float(np.abs(Z).sum())}
+    return {"variance": float(model.explained_variance_.sum()),
+            "score_norm": float(np.abs(Z).sum())}
 
 
 def _kernelkit(data):

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-from scipy.spatial.distance import pdist, squareform
 
 from kernelkit.decomposition import PCA, KernelPCA
 from kernelkit.kernels import center_gram, rbf_kernel

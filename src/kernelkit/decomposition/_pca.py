@@ -4,7 +4,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import eigh, svd
-from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import randomized_svd
 from sklearn.utils.validation import check_is_fitted, validate_data

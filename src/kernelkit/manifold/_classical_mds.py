@@ -197,4 +197,5 @@ class ClassicalMDS(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         D_new = cross_dissimilarities(self, X, self._X_fit)
-        return center_gram(_gram_from_dissimilarities(D_new), K_fit=self._fit_gram) @ self._projection
+        gram = center_gram(_gram_from_dissimilarities(D_new), K_fit=self._fit_gram)
+        return gram @ self._projection

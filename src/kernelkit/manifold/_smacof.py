@@ -147,8 +147,9 @@ def _run(dissimilarities, *, weights, n_components, metric, init, n_init, max_it
     random_state = check_random_state(random_state)
     is_random = isinstance(init, str) and init == "random"
     if not is_random and n_init != 1:
-        warnings.warn(f"n_init={n_init} is ignored: init={init if isinstance(init, str) else 'array'}"
-                      " is deterministic, so a single run is made.", UserWarning, stacklevel=3)
+        name = init if isinstance(init, str) else "array"
+        warnings.warn(f"n_init={n_init} is ignored: init={name} is deterministic, so a single "
+                      "run is made.", UserWarning, stacklevel=3)
     best = None
     for _ in range(n_init if is_random else 1):
         Z0 = _initial_configuration(init, dissimilarities, n_components, metric, random_state)

@@ -4,5 +4,5 @@ Each function has the signature of the compiled entry it mirrors. This package i
 ``kernelkit._core`` nor the estimator API.
 """
 
-# Twin of kernelkit._core._smacof; the seed's whole Algorithm 17 is kernelkit.reference.smacof.smacof.
+# Twin of kernelkit._core._smacof; the seed's Algorithm 17: kernelkit.reference.smacof.smacof.
 from kernelkit.reference.smacof import guttman_transform  # noqa: F401

@@ -25,7 +25,7 @@ def _v_matrix(weights):
 
 
 def _v_prime(dissimilarities, weights, Z):
-    """Seed's ``V'(Z)``: ``−2 w_ij d_ij / δ_ij · 1{δ_ij ≠ 0}`` off the diagonal, rows summing to 0."""
+    """Seed's ``V'(Z)``: ``−2 w_ij d_ij / δ_ij · 1{δ_ij ≠ 0}`` off the diagonal, zero row sums."""
     dist = _distances(Z)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(dist > 0, weights * dissimilarities / dist, 0.0)
@@ -34,7 +34,7 @@ def _v_prime(dissimilarities, weights, Z):
 
 
 def stress(dissimilarities, weights, Z, n_threads=1):
-    """``(Σ_{i<j} w_ij (D_ij − δ_ij)², Σ_{i<j} w_ij δ_ij²)``: the pairs once, half the seed's S_KS."""
+    """``(Σ_{i<j} w_ij (D_ij − δ_ij)², Σ_{i<j} w_ij δ_ij²)``: pairs once, half the seed's S_KS."""
     D = np.asarray(dissimilarities, dtype=float)
     W = _weights(weights, D.shape[0])
     dist = _distances(np.asarray(Z, dtype=float))
