@@ -42,7 +42,7 @@ def problem(rng):
 
 @pytest.mark.parametrize("weighted", [False, True])
 def test_guttman_pass_matches_reference(rng, weighted):
-    n = 97  # several row blocks, a ragged last one
+    n = 300  # several tiles of the compiled pass, a ragged last one
     D = _euclidean(rng.normal(size=(n, 5)))
     Z = rng.normal(size=(n, 3))
     Z[4] = Z[9]  # coincident points: the indicator 1{δ_ij ≠ 0}
