@@ -139,9 +139,14 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         X, U, signs = self._fit(X)
         if U is None:
-            return self.transform(X)
+            return self._scores(X)
         # X − μ = U S Vᵀ, so the scores (X − μ) Vᵀ are U S (sign-flipped like Vᵀ).
         scores = U[:, : self.n_components_] * (self.singular_values_ * signs)
+        return scores / self._whitening_scale() if self.whiten else scores
+
+    def _scores(self, X):
+        # X Vᵀ − μ Vᵀ: no centred copy of X.
+        scores = X @ self.components_.T - self.mean_ @ self.components_.T
         return scores / self._whitening_scale() if self.whiten else scores
 
     def _fit(self, X):
@@ -221,9 +226,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
-        # X Vᵀ − μ Vᵀ: no centred copy of X.
-        scores = X @ self.components_.T - self.mean_ @ self.components_.T
-        return scores / self._whitening_scale() if self.whiten else scores
+        return self._scores(X)
 
     def inverse_transform(self, X):
         """Reconstruction ``μ + Σ_k z_k v_k`` (seed 001 §16.1.1), the projection on the PCA space.
