@@ -299,9 +299,10 @@ def guttman_transform(
     Parameters
     ----------
     dissimilarities : ndarray of shape (n_samples, n_samples), float64, C-contiguous
-        Symmetric, non-negative, zero diagonal (not checked here).
+        Non-negative; only the strict upper triangle is read (the matrix is taken to be
+        symmetric, which the caller checks).
     weights : ndarray of shape (n_samples, n_samples), float64, C-contiguous, or None
-        Symmetric non-negative weights; None means 1 for every pair.
+        Non-negative weights, strict upper triangle read; None means 1 for every pair.
     Z : ndarray of shape (n_samples, n_components), float64, C-contiguous
         Current configuration.
     out : ndarray of shape (n_samples, n_components), float64, C-contiguous
@@ -337,7 +338,7 @@ def stress(
     const double[:, ::1] Z,                 # IN (n_samples, n_components)
     int n_threads=1,
 ):
-    """The stress of ``Z``, without the transform (same pass, about half the work).
+    """The stress of ``Z``: the same pass without the transform.
 
     Parameters
     ----------
