@@ -32,9 +32,10 @@ from _types cimport intp_t
 # Rows (and columns) per tile: a tile's ratios and column sums stay in L1/L2.
 cdef enum:
     TILE = 128
-# Pairs per thread at least: starting (and, on a busy machine, waking) a thread costs more than a
-# smaller share of the pass. Only the speed depends on this, never the result.
-cdef intp_t MIN_PAIRS_PER_THREAD = 1 << 17
+# n² per thread at least (about a millisecond of work): waking a thread costs microseconds on an
+# idle machine but a scheduler time slice on a busy one. Only the speed depends on this, never
+# the result.
+cdef intp_t MIN_PAIRS_PER_THREAD = 1 << 20
 
 
 cdef inline double _dot(const double *x, const double *y, intp_t m) noexcept nogil:
@@ -248,7 +249,7 @@ cdef int _pass(
                 if update:
                     # Row i of B(Z) Z = (Σ_j b_ij) z_i − Σ_j b_ij z_j, gathered from the tiles
                     # of its row block in a fixed order (see _gather).
-                    for R in prange(n_tiles, schedule='static'):
+                    for R in prange(n_tiles, schedule='dynamic'):
                         for i in range(R * TILE, min((R + 1) * TILE, n)):
                             total = _gather(row_parts, col_parts, R, n_tiles, part,
                                             p * TILE + i - R * TILE)

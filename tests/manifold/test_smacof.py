@@ -71,7 +71,7 @@ def test_guttman_pass_matches_reference_property(n, p, seed):
 
 
 def test_pass_independent_of_threads(rng):
-    n = 900  # enough pairs for the core to use 2 threads
+    n = 1500  # enough pairs for the core to use 2 threads
     D = _euclidean(rng.normal(size=(n, 4)))
     W = rng.uniform(size=(n, n))
     W = W + W.T
@@ -85,9 +85,9 @@ def test_pass_independent_of_threads(rng):
 
 
 def test_fit_independent_of_threads(rng):
-    X = rng.normal(size=(600, 5))
-    one = MDS(init="random", random_state=0, max_iter=20, eps=0, n_jobs=1)
-    two = MDS(init="random", random_state=0, max_iter=20, eps=0, n_jobs=2)
+    X = rng.normal(size=(1500, 3))  # enough pairs for the core to use 2 threads
+    one = MDS(init="random", random_state=0, max_iter=5, eps=0, n_jobs=1)
+    two = MDS(init="random", random_state=0, max_iter=5, eps=0, n_jobs=2)
     with pytest.warns(ConvergenceWarning):
         np.testing.assert_array_equal(one.fit_transform(X), two.fit_transform(X))
     np.testing.assert_array_equal(one.stress_history_, two.stress_history_)
