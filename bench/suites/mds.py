@@ -15,13 +15,13 @@ except ImportError:  # reported as missing by the harness
     sklearn_smacof = None
 
 SIZES = (500, 1000, 2000, 5000)
-QUICK_SIZES = (300, 1000)
+QUICK_SIZES = (500,)
 
 
 def _iterations(n, quick):
     # Enough Guttman transforms to dwarf the per-call set-up, few enough for the large sizes.
     if quick:
-        return 10
+        return 5
     return 20 if n <= 2000 else 5
 
 
