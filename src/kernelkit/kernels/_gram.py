@@ -44,7 +44,11 @@ def center_gram(K, K_fit=None):
         if K.shape[0] != K.shape[1]:
             raise ValueError(f"K must be square to be centred on itself, got shape {K.shape}.")
         row_mean = K.mean(axis=0)
-        return K - row_mean[None, :] - K.mean(axis=1)[:, None] + row_mean.mean()
+        # In place after the first subtraction: one n×n allocation, same operation order.
+        K_centered = K - row_mean[None, :]
+        K_centered -= K.mean(axis=1)[:, None]
+        K_centered += row_mean.mean()
+        return K_centered
     K_fit = _check_gram(K_fit, "K_fit")
     if K_fit.shape[0] != K_fit.shape[1] or K.shape[1] != K_fit.shape[0]:
         raise ValueError(
@@ -52,7 +56,10 @@ def center_gram(K, K_fit=None):
             f"(n_samples_Y, {K_fit.shape[0]}) and a square K_fit."
         )
     fit_mean = K_fit.mean(axis=0)
-    return K - fit_mean[None, :] - K.mean(axis=1)[:, None] + fit_mean.mean()
+    K_centered = K - fit_mean[None, :]
+    K_centered -= K.mean(axis=1)[:, None]
+    K_centered += fit_mean.mean()
+    return K_centered
 
 
 def normalize_gram(K, diag_X=None, diag_Y=None):

@@ -30,3 +30,5 @@ from kernelkit.reference.strings import (
     substring_kernel,
     substring_kernel_bruteforce,
 )
+# Twin of kernelkit._core._smacof; the seed's Algorithm 17: kernelkit.reference.smacof.smacof.
+from kernelkit.reference.smacof import guttman_transform  # noqa: F401

@@ -1,0 +1,241 @@
+"""Kernel principal component analysis, on any kernel or a precomputed Gram matrix."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.linalg import solve
+from sklearn.base import (
+    BaseEstimator,
+    ClassNamePrefixFeaturesOutMixin,
+    TransformerMixin,
+    _fit_context,
+)
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from kernelkit.decomposition._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
+from kernelkit.kernels import center_gram, pairwise_kernels
+
+__all__ = ["KernelPCA"]
+
+_KERNELS = {"linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"}
+
+
+class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Kernel PCA: PCA of the data mapped into a reproducing-kernel feature space.
+
+    The Gram matrix is centred in feature space, ``K_Z = (I − 11ᵀ/n) K (I − 11ᵀ/n)``; its
+    leading unit eigenpairs ``(λ_j, v_j)`` give the training embedding ``U = [√λ_1 v_1 | …]``
+    and the out-of-sample map ``u_j(x) = λ_j^{−1/2} v_jᵀ k_c(x)`` with ``k_c(x)`` the kernel row
+    of ``x`` centred against the training mean (seed 003 §3.2.1, eq. 3.1). With
+    ``kernel="precomputed"`` any positive semi-definite Gram matrix works, e.g. one from
+    ``kernelkit.kernels``' string and graph kernels.
+
+    Components whose eigenvalue is not positive (a rank-deficient or indefinite Gram) are
+    returned as zero columns rather than dividing by zero.
+
+    Parameters
+    ----------
+    n_components : int or None, default=None
+        Components to keep, ``≤ n_samples``; None keeps every component with a positive
+        eigenvalue.
+    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"} or \
+            callable, default="linear"
+        Kernel, through :func:`kernelkit.kernels.pairwise_kernels`; "precomputed": ``X`` is the
+        Gram matrix in ``fit`` and ``K(X_new, X_fit)`` in ``transform``.
+    gamma, degree, coef0 : float, default=None, 3, 1
+        Kernel parameters as in :func:`kernelkit.kernels.pairwise_kernels`.
+    kernel_params : dict, default=None
+        Extra keyword arguments of a callable kernel.
+    alpha : float, default=1.0
+        Ridge of the pre-image regression (``fit_inverse_transform=True``).
+    fit_inverse_transform : bool, default=False
+        Learn ``inverse_transform`` by kernel ridge regression from the embedding back to the
+        inputs (Bakır, Weston, Schölkopf 2004), with the same kernel on the embedding.
+    eigen_solver : {"auto", "dense", "arpack"}, default="auto"
+        LAPACK (dense) or Lanczos (ARPACK); "auto" uses ARPACK for fewer than 10 components
+        of more than 200 samples.
+    random_state : int, RandomState instance or None, default=None
+        Start vector of ARPACK.
+
+    Attributes
+    ----------
+    eigenvalues_ : ndarray of shape (n_components_,)
+        Leading eigenvalues of the centred Gram matrix, descending.
+    eigenvectors_ : ndarray of shape (n_samples, n_components_)
+        Unit eigenvectors, largest-magnitude entry positive.
+    embedding_ : ndarray of shape (n_samples, n_components_)
+        Training embedding ``v_j √λ_j``.
+    n_components_ : int
+    X_fit_ : ndarray of shape (n_samples, n_features)
+        Training data (the Gram matrix when precomputed).
+    dual_coef_ : ndarray of shape (n_samples, n_features)
+        Pre-image regression coefficients (``fit_inverse_transform=True`` only).
+    n_features_in_ : int
+
+    References
+    ----------
+    seed 003 (Sangnier), §3.2.1, eq. (3.1), Remarks 3.2.1–3.2.4; seed 000 (Peyré) §16.5;
+    seed-methods.md C4.
+    B. Schölkopf, A. Smola, K.-R. Müller, "Nonlinear component analysis as a kernel eigenvalue
+    problem", Neural Computation 10, 1998.
+    G. Bakır, J. Weston, B. Schölkopf, "Learning to find pre-images", NIPS 2004.
+
+    See Also
+    --------
+    PCA : the linear-kernel case.
+    kernelkit.manifold.ClassicalMDS : kernel PCA of ``−½ D∘D``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.decomposition import KernelPCA, PCA
+    >>> X = np.array([[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [4.0, 5.0], [3.0, 0.0]])
+    >>> Z = KernelPCA(n_components=2, kernel="linear").fit_transform(X)
+    >>> np.allclose(np.abs(Z), np.abs(PCA(n_components=2).fit_transform(X)))
+    True
+    """
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "kernel": [StrOptions(_KERNELS), callable],
+        "gamma": [Interval(Real, 0, None, closed="left"), None],
+        "degree": [Interval(Real, 0, None, closed="left")],
+        "coef0": [Real],
+        "kernel_params": [dict, None],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "fit_inverse_transform": ["boolean"],
+        "eigen_solver": [StrOptions({"auto", "dense", "arpack"})],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, n_components=None, *, kernel="linear", gamma=None, degree=3, coef0=1,
+                 kernel_params=None, alpha=1.0, fit_inverse_transform=False,
+                 eigen_solver="auto", random_state=None):
+        self.n_components = n_components
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.alpha = alpha
+        self.fit_inverse_transform = fit_inverse_transform
+        self.eigen_solver = eigen_solver
+        self.random_state = random_state
+
+    def _kernel(self, X, Y=None):
+        if self.kernel == "precomputed":
+            return X
+        if callable(self.kernel):
+            params = self.kernel_params or {}
+        else:
+            params = {"gamma": self.gamma, "degree": self.degree, "coef0": self.coef0}
+        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Fit the kernel principal axes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+            Samples, or the Gram matrix when ``kernel="precomputed"``.
+        y : ignored
+
+        Returns
+        -------
+        self : KernelPCA
+        """
+        if self.fit_inverse_transform and self.kernel == "precomputed":
+            raise ValueError("fit_inverse_transform needs the inputs: not available with "
+                             "kernel='precomputed'.")
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        n = X.shape[0]
+        if self.kernel == "precomputed" and X.shape != (n, n):
+            raise ValueError(f"a precomputed Gram matrix must be square, got shape {X.shape}.")
+        if self.n_components is not None and self.n_components > n:
+            raise ValueError(f"n_components={self.n_components} must be at most "
+                             f"n_samples={n}.")
+        K = self._kernel(X)
+        if self.kernel == "precomputed" and not np.allclose(K, K.T, rtol=1e-8, atol=1e-12):
+            raise ValueError("the precomputed Gram matrix must be symmetric.")
+        self._fit_gram = K
+        k = n if self.n_components is None else self.n_components
+        arpack = k < n and use_arpack(self.eigen_solver, n, k)
+        values, vectors = leading_eigenpairs(center_gram(K), k, arpack=arpack,
+                                             random_state=self.random_state)
+        scale = inverse_sqrt(values)
+        if self.n_components is None:
+            values, vectors, scale = values[scale > 0], vectors[:, scale > 0], scale[scale > 0]
+        self.eigenvalues_ = values
+        self.eigenvectors_ = vectors
+        self.n_components_ = values.shape[0]
+        self.embedding_ = vectors * (values * scale)
+        self._projection = vectors * scale
+        self.X_fit_ = X
+        if self.fit_inverse_transform:
+            # Kernel ridge from the embedding back to the inputs: the pre-image map.
+            K_embedding = self._kernel(self.embedding_)
+            K_embedding.flat[:: n + 1] += self.alpha
+            self.dual_coef_ = solve(K_embedding, X, assume_a="pos", overwrite_a=True)
+        return self
+
+    def fit_transform(self, X, y=None):
+        """Fit and return the training embedding.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+        y : ignored
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_samples, n_components_)
+        """
+        return self.fit(X).embedding_
+
+    def transform(self, X):
+        """Project new samples on the kernel principal axes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_new, n_features) or (n_new, n_samples_fit)
+            Samples, or ``K(X_new, X_fit)`` when ``kernel="precomputed"``.
+
+        Returns
+        -------
+        X_new : ndarray of shape (n_new, n_components_)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        K = X if self.kernel == "precomputed" else self._kernel(X, self.X_fit_)
+        return center_gram(K, K_fit=self._fit_gram) @ self._projection
+
+    def inverse_transform(self, X):
+        """Approximate pre-images of embedded points (kernel ridge, Bakır et al. 2004).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_new, n_components_)
+
+        Returns
+        -------
+        X_original : ndarray of shape (n_new, n_features)
+        """
+        check_is_fitted(self)
+        if not self.fit_inverse_transform:
+            raise ValueError("inverse_transform needs fit_inverse_transform=True.")
+        X = np.asarray(X, dtype=np.float64)
+        if X.ndim != 2 or X.shape[1] != self.n_components_:
+            raise ValueError(f"expected an embedding of shape (n_samples, {self.n_components_}), "
+                             f"got {X.shape}.")
+        return self._kernel(X, self.embedding_) @ self.dual_coef_
+
+    @property
+    def _n_features_out(self):
+        return self.eigenvalues_.shape[0]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = self.kernel == "precomputed"
+        return tags
