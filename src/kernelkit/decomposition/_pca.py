@@ -11,10 +11,10 @@ from sklearn.base import (
     _fit_context,
 )
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.extmath import randomized_svd
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.decomposition._eigen import flip_signs
+from kernelkit.decomposition._randomized_svd import randomized_svd
 
 __all__ = ["PCA"]
 
@@ -182,7 +182,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             else:
                 flat = Xc.ravel()
                 total = float(flat @ flat)
-                U, singular, components = randomized_svd(Xc, self.n_components, flip_sign=False,
+                U, singular, components = randomized_svd(Xc, self.n_components,
                                                          random_state=self.random_state)
                 squared = singular**2
         variance = squared / (n_samples - 1)
