@@ -12,9 +12,21 @@ from sklearn.metrics.pairwise import (
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._gram import center_gram, is_positive_definite, normalize_gram
+from kernelkit.kernels._graphlet import GraphletKernel
+from kernelkit.kernels._shortest_path import ShortestPathKernel
+from kernelkit.kernels._subtree import SubtreeKernel
+from kernelkit.kernels._walk import GeometricWalkKernel, RandomWalkKernel, WalkKernel
+from kernelkit.kernels._weisfeiler_lehman import WeisfeilerLehmanKernel
 
 __all__ = [
+    "GeometricWalkKernel",
+    "GraphletKernel",
+    "RandomWalkKernel",
+    "ShortestPathKernel",
     "StructuredKernel",
+    "SubtreeKernel",
+    "WalkKernel",
+    "WeisfeilerLehmanKernel",
     "center_gram",
     "is_positive_definite",
     "laplacian_kernel",

@@ -1,0 +1,165 @@
+"""What every graph kernel shares: parameters, input coding, progress messages, sparse features.
+
+Two families build on it. Explicit-feature kernels (Weisfeiler–Lehman, shortest path) map each
+graph to sparse counts of integer feature keys and take ``K = Φ_Y Φ_Xᵀ``. Keys seen only at
+``transform`` have no column in the fitted feature space (they match nothing there) but still
+count in a graph's self-similarity ``‖Φ(G)‖²``, which is what ``normalize=True`` divides by.
+Product-graph kernels (walks, subtrees) keep the coded batch itself.
+"""
+
+import time
+from numbers import Integral
+
+import numpy as np
+import scipy.sparse as sp
+
+from kernelkit.kernels._base import StructuredKernel
+from kernelkit.kernels._graph_input import encode_graphs
+from kernelkit.utils._threads import effective_n_threads
+
+__all__ = ["GraphKernel", "SparseFeatures", "batch_arrays", "count_features"]
+
+
+class GraphKernel(StructuredKernel):
+    """Base of the graph kernels: codes the input graphs once, learns label maps at ``fit``.
+
+    Subclasses implement ``_represent(batch, fitting)`` (the graph batch → what ``_gram`` and
+    ``_self_similarity`` consume) and list ``edge_label`` among their parameters when they use
+    edge labels.
+    """
+
+    _parameter_constraints = {
+        "node_label": [str, None],
+        "edge_label": [str, None],
+        "normalize": ["boolean"],
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+    }
+
+    def _prepare(self, X, fitting):
+        if fitting:
+            self._validate_params()
+        start = time.perf_counter()
+        batch, node_codes, edge_codes = encode_graphs(
+            X,
+            node_label=self.node_label,
+            edge_label=getattr(self, "edge_label", None),
+            node_codes=None if fitting else self.node_label_codes_,
+            edge_codes=None if fitting else self.edge_label_codes_,
+        )
+        if fitting:
+            self.node_label_codes_ = node_codes
+            self.edge_label_codes_ = edge_codes
+        self._progress(f"coded {batch.n_samples} graphs ({batch.n_nodes} nodes)", start)
+        start = time.perf_counter()
+        rep = self._represent(batch, fitting)
+        self._progress("built the representation", start)
+        return rep
+
+    def _represent(self, batch, fitting):
+        return batch
+
+    def _n_threads(self):
+        return effective_n_threads(self.n_jobs)
+
+    def _progress(self, message, start):
+        if self.verbose:
+            print(f"[{type(self).__name__}] {message} in {time.perf_counter() - start:.3f} s",
+                  flush=True)
+
+    def _timed_gram(self, compute, what):
+        start = time.perf_counter()
+        K = compute()
+        self._progress(f"computed the {what} {K.shape}", start)
+        return K
+
+
+class SparseFeatures:
+    """Graphs as sparse feature counts in the fitted feature space.
+
+    Parameters
+    ----------
+    known : scipy.sparse.csr_array of shape (n_samples, n_features_fit)
+        Counts of the features seen at ``fit``.
+    unseen_squared_norm : ndarray of shape (n_samples,)
+        ``Σ count²`` over the features never seen at ``fit``.
+    """
+
+    def __init__(self, known, unseen_squared_norm):
+        self.known = known
+        self.unseen_squared_norm = unseen_squared_norm
+
+    @property
+    def n_samples(self):
+        return self.known.shape[0]
+
+    def squared_norms(self):
+        """``‖Φ(G)‖²`` of every graph, unseen features included."""
+        return np.asarray(self.known.multiply(self.known).sum(axis=1)).ravel() \
+            + self.unseen_squared_norm
+
+    def gram(self, other=None):
+        """``Φ_self Φ_otherᵀ`` as a dense float64 array (``other`` None: with itself).
+
+        Columns shared by many graphs (the early WL labels, short paths) make a sparse product
+        write most of its output once per such column; they go through a dense BLAS product
+        instead, the rare columns through the sparse one. A column is dense when
+        ``nnz_left · nnz_right > n_left · n_right / 256`` (at least 1/16 of both sides in the
+        symmetric case), where a dense pass over all pairs costs less than the sparse updates.
+        Counts are integers, so both paths are exact.
+        """
+        left = self.known
+        right = left if other is None else other.known
+        nnz_left = np.bincount(left.indices, minlength=left.shape[1])
+        nnz_right = nnz_left if other is None else np.bincount(right.indices,
+                                                               minlength=right.shape[1])
+        dense = nnz_left * nnz_right * 256 > left.shape[0] * right.shape[0]
+        dense_cols, sparse_cols = np.flatnonzero(dense), np.flatnonzero(~dense)
+        left_dense = left[:, dense_cols].toarray()
+        right_dense = left_dense if other is None else right[:, dense_cols].toarray()
+        K = left_dense @ right_dense.T
+        K += (left[:, sparse_cols] @ right[:, sparse_cols].T).toarray()
+        return K
+
+
+def count_features(graph_ids, keys, counts, n_samples, vocabulary):
+    """:class:`SparseFeatures` from feature occurrences.
+
+    Parameters
+    ----------
+    graph_ids : ndarray of shape (n_occurrences,), int
+    keys : ndarray of shape (n_occurrences,), int64
+        Feature key of each occurrence.
+    counts : ndarray of shape (n_occurrences,), int
+        Multiplicity of each occurrence (duplicates ``(graph, key)`` are summed).
+    n_samples : int
+    vocabulary : ndarray of shape (n_features_fit,), int64, sorted
+        Keys of the fitted feature space (column ``c`` is ``vocabulary[c]``).
+
+    Returns
+    -------
+    SparseFeatures
+    """
+    column = np.minimum(np.searchsorted(vocabulary, keys), max(len(vocabulary) - 1, 0))
+    known = vocabulary[column] == keys if len(vocabulary) else np.zeros(len(keys), dtype=bool)
+    features = sp.csr_array(
+        (counts[known].astype(np.float64), (graph_ids[known], column[known])),
+        shape=(n_samples, len(vocabulary)),
+    )
+    features.sum_duplicates()
+    unseen = ~known
+    unseen_squared_norm = np.zeros(n_samples)
+    if unseen.any():
+        g, k, c = graph_ids[unseen], keys[unseen], counts[unseen].astype(np.float64)
+        order = np.lexsort((k, g))
+        g, k, c = g[order], k[order], c[order]
+        starts = np.flatnonzero(np.r_[True, (g[1:] != g[:-1]) | (k[1:] != k[:-1])])
+        totals = np.add.reduceat(c, starts)
+        unseen_squared_norm = np.bincount(g[starts], weights=totals**2, minlength=n_samples)
+    return SparseFeatures(features, unseen_squared_norm)
+
+
+def batch_arrays(batch):
+    """The batch as the tuple the compiled product-graph cores take."""
+    return (batch.node_ptr, batch.indptr, batch.indices, batch.node_labels, batch.edge_labels)
+
