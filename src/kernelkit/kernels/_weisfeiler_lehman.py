@@ -12,6 +12,7 @@ __all__ = ["WeisfeilerLehmanKernel"]
 
 # Feature key of label ``code`` at iteration ``h``: ``h << 32 | code`` (codes are int32).
 _ITERATION_SHIFT = 32
+_MIN_NODES_PER_THREAD = 50_000
 
 
 class WeisfeilerLehmanKernel(GraphKernel):
@@ -94,7 +95,8 @@ class WeisfeilerLehmanKernel(GraphKernel):
         self.verbose = verbose
 
     def _represent(self, batch, fitting):
-        n_threads = self._n_threads()
+        # a relabelling pass costs ~10 ns a node: threads pay off on large batches only
+        n_threads = self._n_threads() if batch.n_nodes >= _MIN_NODES_PER_THREAD else 1
         labels = batch.node_labels
         n_known = len(self.node_label_codes_)
         # node i's signature starts at indptr[i] + i: its label, then its neighbours'.
