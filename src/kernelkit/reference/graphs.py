@@ -99,15 +99,18 @@ def shortest_path_counts(node_ptr, indptr, indices, labels, key_ptr, keys, count
 # --- product-graph kernels -----------------------------------------------------------------------
 
 def _product_graph(g1, g2):
-    """Dense label-matched product graph: its vertex pairs and adjacency (seed 004)."""
+    """Dense label-matched product graph: its vertex pairs and adjacency (seed 004).
+
+    ``A×`` is the Kronecker product ``A1 ⊗ A2`` where the two edges' labels agree, restricted to
+    the vertex pairs with equal labels.
+    """
     (a1, l1, e1), (a2, l2, e2) = g1, g2
-    pairs = [(u, v) for u in range(len(l1)) for v in range(len(l2)) if l1[u] == l2[v]]
-    adjacency = np.zeros((len(pairs), len(pairs)))
-    for p, (u, v) in enumerate(pairs):
-        for q, (u2, v2) in enumerate(pairs):
-            if a1[u, u2] and a2[v, v2] and e1[u, u2] == e2[v, v2]:
-                adjacency[p, q] = 1.0
-    return pairs, adjacency
+    n1, n2 = len(l1), len(l2)
+    kronecker = (a1[:, None, :, None] & a2[None, :, None, :]
+                 & (e1[:, None, :, None] == e2[None, :, None, :])).reshape(n1 * n2, n1 * n2)
+    matched = (l1[:, None] == l2[None, :]).ravel()
+    pairs = [(u, v) for u in range(n1) for v in range(n2) if l1[u] == l2[v]]
+    return pairs, kronecker[np.ix_(matched, matched)].astype(np.float64)
 
 
 def _gram(graphs_a, graphs_b, pair_value, out):
