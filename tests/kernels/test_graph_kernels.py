@@ -242,3 +242,31 @@ def test_sklearn_transformer_api(kernel, mutag_dense):
     np.testing.assert_array_equal(restored.transform(graphs[:5]), fitted.transform(graphs[:5]))
     pipeline = make_pipeline(clone(kernel).set_params(normalize=True), SVC(kernel="precomputed"))
     assert cross_val_score(pipeline, graphs, y, cv=2).shape == (2,)
+
+
+@pytest.mark.parametrize(
+    "function, kernel",
+    [
+        ("walk_kernel", WalkKernel(n=2)),
+        ("geometric_walk_kernel", GeometricWalkKernel(lambda_=0.02)),
+        ("random_walk_kernel", RandomWalkKernel()),
+        ("subtree_kernel", SubtreeKernel(depth=2)),
+        ("weisfeiler_lehman_kernel", WeisfeilerLehmanKernel(n_iter=2)),
+        ("shortest_path_kernel", ShortestPathKernel()),
+        ("graphlet_kernel", GraphletKernel()),
+    ],
+)
+def test_function_forms(function, kernel, mutag_dense):
+    import kernelkit.kernels
+
+    X, Y = mutag_dense[:12], mutag_dense[12:20]
+    K_union = clone(kernel).fit_transform(X + Y)
+    params = {k: v for k, v in kernel.get_params().items() if k in _changed(kernel)}
+    form = getattr(kernelkit.kernels, function)
+    np.testing.assert_allclose(form(X, **params), K_union[:12, :12], rtol=1e-10)
+    np.testing.assert_allclose(form(X, Y, **params), K_union[:12, 12:], rtol=1e-10)
+
+
+def _changed(kernel):
+    defaults = type(kernel)().get_params()
+    return [k for k, v in kernel.get_params().items() if defaults[k] != v]

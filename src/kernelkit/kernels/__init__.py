@@ -12,6 +12,15 @@ from sklearn.metrics.pairwise import (
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._gram import center_gram, is_positive_definite, normalize_gram
+from kernelkit.kernels._graph_functions import (
+    geometric_walk_kernel,
+    graphlet_kernel,
+    random_walk_kernel,
+    shortest_path_kernel,
+    subtree_kernel,
+    walk_kernel,
+    weisfeiler_lehman_kernel,
+)
 from kernelkit.kernels._graphlet import GraphletKernel
 from kernelkit.kernels._shortest_path import ShortestPathKernel
 from kernelkit.kernels._subtree import SubtreeKernel
@@ -28,12 +37,19 @@ __all__ = [
     "WalkKernel",
     "WeisfeilerLehmanKernel",
     "center_gram",
+    "geometric_walk_kernel",
+    "graphlet_kernel",
     "is_positive_definite",
     "laplacian_kernel",
     "linear_kernel",
     "normalize_gram",
     "pairwise_kernels",
     "polynomial_kernel",
+    "random_walk_kernel",
     "rbf_kernel",
+    "shortest_path_kernel",
     "sigmoid_kernel",
+    "subtree_kernel",
+    "walk_kernel",
+    "weisfeiler_lehman_kernel",
 ]

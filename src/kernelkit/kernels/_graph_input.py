@@ -137,11 +137,13 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
     for g, graph in enumerate(X):
         n, r, c, lab, elab = _read_graph(graph, g, node_label, edge_label)
         n_nodes[g] = n
-        rows.append(r + offset)
-        cols.append(c + offset)
+        rows.append(r + np.int64(offset))
+        cols.append(c + np.int64(offset))
         labels.extend(lab)
         edge_label_lists.append(elab)
         offset += n
+    if offset > np.iinfo(np.int32).max:
+        raise ValueError(f"{offset} nodes in all: a batch holds at most 2**31 - 1 nodes.")
     node_ptr = np.zeros(len(X) + 1, dtype=np.intp)
     np.cumsum(n_nodes, out=node_ptr[1:])
     rows = np.concatenate(rows).astype(np.int64, copy=False)
@@ -235,8 +237,8 @@ def _read_tuple(graph, g, node_label, edge_label):
         if not csr.has_canonical_format:
             csr = csr.copy()
             csr.sum_duplicates()
-        data, c = csr.data, csr.indices
-        r = np.repeat(np.arange(shape[0]), np.diff(csr.indptr))
+        data, c, indptr = csr.data, csr.indices, csr.indptr
+        r = np.repeat(np.arange(shape[0]), indptr[1:] - indptr[:-1])
     else:
         try:
             dense = np.asarray(adjacency)
@@ -250,10 +252,11 @@ def _read_tuple(graph, g, node_label, edge_label):
             data = dense[r, c]
     if len(shape) != 2 or shape[0] != shape[1]:
         raise ValueError(f"graph {g}: adjacency must be a square matrix, got shape {shape}.")
-    if not np.all(np.isfinite(data)):
+    if not np.isfinite(data).all():
         raise ValueError(f"graph {g}: adjacency contains NaN or infinity.")
-    keep = data != 0
-    r, c = r[keep].astype(np.int64), c[keep].astype(np.int64)
+    if not data.all():  # explicit zeros of a sparse matrix are not edges
+        keep = data != 0
+        r, c = r[keep], c[keep]
     n = shape[0]
     _check_not_empty(n, g)
     if node_label is None:

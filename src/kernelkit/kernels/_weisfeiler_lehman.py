@@ -104,8 +104,10 @@ class WeisfeilerLehmanKernel(GraphKernel):
         signatures = np.empty(sig_ptr[-1], dtype=np.int32)
         node_keys = []
         tables = []
+        n_labels_fit = []  # at fit, iteration h uses exactly the labels 0..n_known_h - 1
         for h in range(self.n_iter + 1):
             node_keys.append((np.int64(h) << _ITERATION_SHIFT) | labels)
+            n_labels_fit.append(n_known)
             if h == self.n_iter:
                 break
             _wl.node_signatures(batch.indptr, batch.indices, labels, signatures, n_threads)
@@ -128,7 +130,9 @@ class WeisfeilerLehmanKernel(GraphKernel):
                             self.n_iter + 1)
         if fitting:
             self.signature_tables_ = tables
-            self.feature_keys_ = np.unique(keys)
+            self.feature_keys_ = np.concatenate(
+                [(np.int64(h) << _ITERATION_SHIFT) | np.arange(n, dtype=np.int64)
+                 for h, n in enumerate(n_labels_fit)])
         return count_features(graph_ids, keys, np.ones(len(keys), dtype=np.int64),
                               batch.n_samples, self.feature_keys_)
 
