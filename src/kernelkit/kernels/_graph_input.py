@@ -58,10 +58,6 @@ class GraphBatch:
     def n_nodes(self):
         return len(self.node_labels)
 
-    def degrees(self):
-        """Degree of every node, ndarray of shape (n_nodes,), intp."""
-        return np.diff(self.indptr)
-
 
 class LabelCoder:
     """Maps hashable labels to int32 codes: learned on the fitted graphs, extended per call.
@@ -83,12 +79,12 @@ class LabelCoder:
         out = np.empty(len(labels), dtype=np.int32)
         n_known = len(codes)
         for i, label in enumerate(labels):
-            code = codes.get(label)
+            try:
+                code = codes.get(label)
+            except TypeError:
+                raise TypeError(f"{what} must be hashable, got {type(label).__name__}.") from None
             if code is None:
-                try:
-                    code = fresh.get(label)
-                except TypeError:
-                    raise TypeError(f"{what} must be hashable, got {type(label).__name__}.") from None
+                code = fresh.get(label)
                 if code is None:
                     if self.learning:
                         code = codes[label] = len(codes)

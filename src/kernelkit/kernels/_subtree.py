@@ -6,7 +6,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit._core import _product_graph
 from kernelkit.kernels._graph_base import GraphKernel
-from kernelkit.kernels._walk import ProductGraphKernel, _max_degree
+from kernelkit.kernels._walk import ProductGraphKernel, max_degree
 
 __all__ = ["SubtreeKernel"]
 
@@ -106,25 +106,22 @@ class SubtreeKernel(ProductGraphKernel):
 
     def _represent(self, batch, fitting):
         batch = super()._represent(batch, fitting)
-        max_degree = _max_degree(batch)
-        if self.variant == "matchings" and min(max_degree, self.max_degree_fit_) > \
+        degree = max_degree(batch.indptr)
+        if self.variant == "matchings" and min(degree, self.max_degree_fit_) > \
                 MAX_MATCHING_DEGREE:
             raise ValueError(
                 f"variant='matchings' supports degrees up to {MAX_MATCHING_DEGREE} in one of "
                 f"the two graph sets; these have largest degrees {self.max_degree_fit_} and "
-                f"{max_degree}. Use variant='subsets' for graphs of high degree."
+                f"{degree}. Use variant='subsets' for graphs of high degree."
             )
         return batch
 
     def _compute(self, graphs_a, graphs_b, out, n_threads):
-        max_a = _max_degree_of(graphs_a)
+        # graphs_* are the core's batch tuples; [1] is the CSR row pointer array
+        max_a = max_degree(graphs_a[1])
         max_b = max_a if graphs_b is None or isinstance(graphs_b, str) else \
-            _max_degree_of(graphs_b)
+            max_degree(graphs_b[1])
         _product_graph.subtree_gram(graphs_a, graphs_b, self.depth, self.lambda_,
                                     self.variant == "matchings", min(max_a, max_b), out,
                                     n_threads)
 
-
-def _max_degree_of(graphs):
-    indptr = graphs[1]
-    return int((indptr[1:] - indptr[:-1]).max()) if len(indptr) > 1 else 0

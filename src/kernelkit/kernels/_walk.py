@@ -10,7 +10,9 @@ from sklearn.utils._param_validation import Interval
 from kernelkit._core import _product_graph
 from kernelkit.kernels._graph_base import GraphKernel, batch_arrays
 
-__all__ = ["GeometricWalkKernel", "ProductGraphKernel", "RandomWalkKernel", "WalkKernel"]
+__all__ = [
+    "GeometricWalkKernel", "ProductGraphKernel", "RandomWalkKernel", "WalkKernel", "max_degree",
+]
 
 
 class ProductGraphKernel(GraphKernel):
@@ -22,7 +24,7 @@ class ProductGraphKernel(GraphKernel):
 
     def _represent(self, batch, fitting):
         if fitting:
-            self.max_degree_fit_ = _max_degree(batch)
+            self.max_degree_fit_ = max_degree(batch.indptr)
         return batch
 
     def _gram(self, A, B=None):
@@ -212,7 +214,7 @@ class GeometricWalkKernel(_IterativeWalkKernel):
 
     def _represent(self, batch, fitting):
         batch = super()._represent(batch, fitting)
-        self._check_convergence(self.max_degree_fit_, _max_degree(batch))
+        self._check_convergence(self.max_degree_fit_, max_degree(batch.indptr))
         return batch
 
     def _check_convergence(self, max_degree_a, max_degree_b):
@@ -310,6 +312,6 @@ class RandomWalkKernel(_IterativeWalkKernel):
         self._warn_not_converged(n_failed)
 
 
-def _max_degree(batch):
-    degrees = batch.degrees()
-    return int(degrees.max()) if len(degrees) else 0
+def max_degree(indptr):
+    """Largest degree of a CSR adjacency given by its row pointers (0 without nodes)."""
+    return int((indptr[1:] - indptr[:-1]).max()) if len(indptr) > 1 else 0
