@@ -13,6 +13,7 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 
+from kernelkit._core import _sparse_gram
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graph_input import encode_graphs
 from kernelkit.utils._threads import effective_n_threads
@@ -98,14 +99,14 @@ class SparseFeatures:
         return np.asarray(self.known.multiply(self.known).sum(axis=1)).ravel() \
             + self.unseen_squared_norm
 
-    def gram(self, other=None):
+    def gram(self, other=None, n_threads=1):
         """``Φ_self Φ_otherᵀ`` as a dense float64 array (``other`` None: with itself).
 
-        Columns shared by many graphs (the early WL labels, short paths) make a sparse product
-        write most of its output once per such column; they go through a dense BLAS product
-        instead, the rare columns through the sparse one. A column is dense when
-        ``nnz_left · nnz_right > n_left · n_right / 256`` (at least 1/16 of both sides in the
-        symmetric case), where a dense pass over all pairs costs less than the sparse updates.
+        The compiled inverted-index product (``_core/_sparse_gram.pyx``) writes the dense
+        result directly. Columns shared by most graphs (the first WL labels, short paths) would
+        cost ``nnz²`` scattered updates each there; they go through a dense BLAS product
+        instead. A column is dense when
+        ``nnz_left · nnz_right > n_left · n_right / 16`` (a sixteenth of the pairs or more).
         Counts are integers, so both paths are exact.
         """
         left = self.known
@@ -113,13 +114,23 @@ class SparseFeatures:
         nnz_left = np.bincount(left.indices, minlength=left.shape[1])
         nnz_right = nnz_left if other is None else np.bincount(right.indices,
                                                                minlength=right.shape[1])
-        dense = nnz_left * nnz_right * 256 > left.shape[0] * right.shape[0]
+        dense = nnz_left * nnz_right * 16 > left.shape[0] * right.shape[0]
         dense_cols, sparse_cols = np.flatnonzero(dense), np.flatnonzero(~dense)
         left_dense = left[:, dense_cols].toarray()
         right_dense = left_dense if other is None else right[:, dense_cols].toarray()
-        K = left_dense @ right_dense.T
-        K += (left[:, sparse_cols] @ right[:, sparse_cols].T).toarray()
+        K = np.ascontiguousarray(left_dense @ right_dense.T)
+        left_sparse = left[:, sparse_cols]
+        right_csc = (left_sparse if other is None else right[:, sparse_cols]).tocsc()
+        left_sparse.sort_indices()
+        _sparse_gram.sparse_gram(*_core_arrays(left_sparse), *_core_arrays(right_csc), K,
+                                 n_threads)
         return K
+
+
+def _core_arrays(matrix):
+    """``(indptr, indices, data)`` of a compressed sparse array in the core's dtypes."""
+    return (matrix.indptr.astype(np.intp), matrix.indices.astype(np.int32),
+            matrix.data.astype(np.float64))
 
 
 def count_features(graph_ids, keys, counts, n_samples, vocabulary):

@@ -108,7 +108,7 @@ class ShortestPathKernel(GraphKernel):
         return count_features(graph_ids, keys, counts, batch.n_samples, self.feature_keys_)
 
     def _gram(self, A, B=None):
-        return self._timed_gram(lambda: A.gram(B), "Gram matrix")
+        return self._timed_gram(lambda: A.gram(B, self._n_threads()), "Gram matrix")
 
     def _self_similarity(self, A):
         return A.squared_norms()

@@ -137,7 +137,7 @@ class WeisfeilerLehmanKernel(GraphKernel):
                               batch.n_samples, self.feature_keys_)
 
     def _gram(self, A, B=None):
-        return self._timed_gram(lambda: A.gram(B), "Gram matrix")
+        return self._timed_gram(lambda: A.gram(B, self._n_threads()), "Gram matrix")
 
     def _self_similarity(self, A):
         return A.squared_norms()
