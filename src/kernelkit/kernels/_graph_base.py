@@ -20,6 +20,9 @@ from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["GraphKernel", "SparseFeatures", "batch_arrays", "count_features"]
 
+# Below this many graph pairs the whole Gram matrix goes through the sparse product.
+_MIN_PAIRS_FOR_DENSE = 1 << 20
+
 
 class GraphKernel(StructuredKernel):
     """Base of the graph kernels: codes the input graphs once, learns label maps at ``fit``.
@@ -114,14 +117,21 @@ class SparseFeatures:
         nnz_left = np.bincount(left.indices, minlength=left.shape[1])
         nnz_right = nnz_left if other is None else np.bincount(right.indices,
                                                                minlength=right.shape[1])
-        dense = nnz_left * nnz_right * 16 > left.shape[0] * right.shape[0]
-        dense_cols, sparse_cols = np.flatnonzero(dense), np.flatnonzero(~dense)
-        left_dense = left[:, dense_cols].toarray()
-        right_dense = left_dense if other is None else right[:, dense_cols].toarray()
-        K = np.ascontiguousarray(left_dense @ right_dense.T)
-        left_sparse = left[:, sparse_cols]
-        right_csc = (left_sparse if other is None else right[:, sparse_cols]).tocsc()
-        left_sparse.sort_indices()
+        n_pairs = left.shape[0] * right.shape[0]
+        dense = nnz_left * nnz_right * 16 > n_pairs
+        if n_pairs < _MIN_PAIRS_FOR_DENSE or not dense.any():
+            # small Gram matrices: splitting the columns costs more than it saves
+            K = np.zeros((left.shape[0], right.shape[0]))
+            left_sparse, right_sparse = left, right
+        else:
+            dense_cols, sparse_cols = np.flatnonzero(dense), np.flatnonzero(~dense)
+            left_dense = left[:, dense_cols].toarray()
+            right_dense = left_dense if other is None else right[:, dense_cols].toarray()
+            K = np.ascontiguousarray(left_dense @ right_dense.T)
+            left_sparse = left[:, sparse_cols]
+            right_sparse = left_sparse if other is None else right[:, sparse_cols]
+        right_csc = right_sparse.tocsc()
+        left_sparse.sort_indices()  # a no-op on canonical features (see count_features)
         _sparse_gram.sparse_gram(*_core_arrays(left_sparse), *_core_arrays(right_csc), K,
                                  n_threads)
         return K
