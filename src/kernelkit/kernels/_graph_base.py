@@ -22,6 +22,7 @@ __all__ = ["GraphKernel", "SparseFeatures", "batch_arrays", "count_features"]
 
 # Below this many graph pairs the whole Gram matrix goes through the sparse product.
 _MIN_PAIRS_FOR_DENSE = 1 << 20
+_MIN_PAIRS_PER_THREAD = 1 << 14
 
 
 class GraphKernel(StructuredKernel):
@@ -132,6 +133,8 @@ class SparseFeatures:
             right_sparse = left_sparse if other is None else right[:, sparse_cols]
         right_csc = right_sparse.tocsc()
         left_sparse.sort_indices()  # a no-op on canonical features (see count_features)
+        if n_pairs < _MIN_PAIRS_PER_THREAD * n_threads:
+            n_threads = 1  # waking threads costs more than a few thousand pairs
         _sparse_gram.sparse_gram(*_core_arrays(left_sparse), *_core_arrays(right_csc), K,
                                  n_threads)
         return K

@@ -9,6 +9,7 @@ __all__ = ["ShortestPathKernel"]
 
 # Keys pack (label_u, label_v, d) in 21 bits each (see _core/_shortest_path.pyx).
 _FIELD_LIMIT = 1 << 21
+_MIN_PAIRS_FOR_THREADS = 1 << 15
 
 
 class ShortestPathKernel(GraphKernel):
@@ -94,9 +95,11 @@ class ShortestPathKernel(GraphKernel):
         keys = np.empty(max(key_ptr[-1], 1), dtype=np.int64)
         counts = np.empty_like(keys)
         n_distinct = np.empty(batch.n_samples, dtype=np.int64)
+        # one BFS step costs a few ns: threads pay off from tens of thousands of node pairs
+        n_threads = self._n_threads() if key_ptr[-1] >= _MIN_PAIRS_FOR_THREADS else 1
         _shortest_path.shortest_path_counts(
             batch.node_ptr, batch.indptr, batch.indices, batch.node_labels, key_ptr, keys,
-            counts, n_distinct, self._n_threads(),
+            counts, n_distinct, n_threads,
         )
         # each graph's distinct keys sit at the start of its slot range
         graph_ids = np.repeat(np.arange(batch.n_samples), n_distinct)
