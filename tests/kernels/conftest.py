@@ -1,4 +1,6 @@
-"""Fixtures of the string-kernel tests."""
+"""Fixtures of the kernel tests: random strings and graphs, shipped sequences and TU sets."""
+
+import pathlib
 
 import numpy as np
 import pytest
@@ -32,3 +34,65 @@ def blosum62():
     from kernelkit.datasets import load_blosum62
 
     return load_blosum62()
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data"
+
+
+def random_graph(rng, n_nodes, p_edge=0.35, n_labels=2, n_edge_labels=1):
+    """``(adjacency, node_labels, edge_labels)`` with a symmetric 0/1 dense adjacency."""
+    upper = np.triu(rng.random((n_nodes, n_nodes)) < p_edge, 1)
+    adjacency = (upper | upper.T).astype(np.int64)
+    labels = rng.integers(n_labels, size=n_nodes)
+    elabels = np.triu(rng.integers(n_edge_labels, size=(n_nodes, n_nodes)), 1)
+    elabels = elabels + elabels.T
+    return adjacency, labels, elabels
+
+
+@pytest.fixture
+def make_graphs(rng):
+    """``make_graphs(n_graphs, min_nodes, max_nodes, **kw)`` → list of random graphs."""
+
+    def make(n_graphs, min_nodes=1, max_nodes=6, **kw):
+        return [random_graph(rng, int(rng.integers(min_nodes, max_nodes + 1)), **kw)
+                for _ in range(n_graphs)]
+
+    return make
+
+
+@pytest.fixture
+def permute_graph():
+    """``permute_graph(graph, rng)``: the same dense-triple graph with its nodes reordered."""
+
+    def permute(graph, rng):
+        adjacency, labels, elabels = graph
+        order = rng.permutation(len(labels))
+        return (adjacency[np.ix_(order, order)], labels[order], elabels[np.ix_(order, order)])
+
+    return permute
+
+
+@pytest.fixture(scope="session")
+def mutag():
+    from kernelkit.datasets import load_mutag
+
+    return load_mutag(as_networkx=False)
+
+
+@pytest.fixture(scope="session")
+def mutag_dense(mutag):
+    """MUTAG as ``(dense adjacency, labels, dense edge-label matrix)`` triples."""
+    graphs = []
+    for adjacency, labels, elabels in mutag.graphs:
+        dense = adjacency.toarray()
+        edge_matrix = np.zeros_like(dense, dtype=np.int64)
+        for (i, j), label in elabels.items():
+            edge_matrix[i, j] = label
+        graphs.append((dense, labels, edge_matrix))
+    return graphs
+
+
+@pytest.fixture(scope="session")
+def ptc_mr():
+    from kernelkit.datasets import load_tudataset
+
+    return load_tudataset(DATA, "PTC_MR", as_networkx=False)

@@ -12,7 +12,18 @@ from sklearn.metrics.pairwise import (
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._gram import center_gram, is_positive_definite, normalize_gram
+from kernelkit.kernels._graph_functions import (
+    geometric_walk_kernel,
+    graphlet_kernel,
+    random_walk_kernel,
+    shortest_path_kernel,
+    subtree_kernel,
+    walk_kernel,
+    weisfeiler_lehman_kernel,
+)
+from kernelkit.kernels._graphlet import GraphletKernel
 from kernelkit.kernels._psd import shift_to_psd
+from kernelkit.kernels._shortest_path import ShortestPathKernel
 from kernelkit.kernels._strings import (
     LocalAlignmentKernel,
     MismatchKernel,
@@ -23,25 +34,42 @@ from kernelkit.kernels._strings import (
     spectrum_kernel,
     substring_kernel,
 )
+from kernelkit.kernels._subtree import SubtreeKernel
+from kernelkit.kernels._walk import GeometricWalkKernel, RandomWalkKernel, WalkKernel
+from kernelkit.kernels._weisfeiler_lehman import WeisfeilerLehmanKernel
 
 __all__ = [
+    "GeometricWalkKernel",
+    "GraphletKernel",
     "LocalAlignmentKernel",
     "MismatchKernel",
+    "RandomWalkKernel",
+    "ShortestPathKernel",
     "SpectrumKernel",
     "StructuredKernel",
     "SubstringKernel",
-    "local_alignment_kernel",
-    "mismatch_kernel",
-    "shift_to_psd",
-    "spectrum_kernel",
-    "substring_kernel",
+    "SubtreeKernel",
+    "WalkKernel",
+    "WeisfeilerLehmanKernel",
     "center_gram",
+    "geometric_walk_kernel",
+    "graphlet_kernel",
     "is_positive_definite",
     "laplacian_kernel",
     "linear_kernel",
+    "local_alignment_kernel",
+    "mismatch_kernel",
     "normalize_gram",
     "pairwise_kernels",
     "polynomial_kernel",
+    "random_walk_kernel",
     "rbf_kernel",
+    "shift_to_psd",
+    "shortest_path_kernel",
     "sigmoid_kernel",
+    "spectrum_kernel",
+    "substring_kernel",
+    "subtree_kernel",
+    "walk_kernel",
+    "weisfeiler_lehman_kernel",
 ]

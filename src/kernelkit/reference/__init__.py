@@ -9,18 +9,21 @@ from kernelkit.reference.dbscan import (
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,
 )
+from kernelkit.reference.graphs import (
+    compress_signatures,
+    geometric_gram,
+    graphlet_counts,
+    lookup_signatures,
+    node_signatures,
+    random_walk_gram,
+    shortest_path_counts,
+    subtree_gram,
+    walk_gram,
+)
 from kernelkit.reference.kmeans import kmeans_lloyd
 from kernelkit.reference.linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
-
-__all__ = [
-    "cut_linkage",
-    "dbscan_dense",
-    "dbscan_precomputed_dense",
-    "dbscan_precomputed_sparse",
-    "kmeans_lloyd",
-    "mst_single_linkage",
-    "nn_chain_linkage",
-]
+from kernelkit.reference.smacof import guttman_transform
+from kernelkit.reference.smo import smo_solve
 from kernelkit.reference.strings import (
     local_alignment_kernel,
     local_alignment_kernel_bruteforce,
@@ -30,5 +33,31 @@ from kernelkit.reference.strings import (
     substring_kernel,
     substring_kernel_bruteforce,
 )
-# Twin of kernelkit._core._smacof; the seed's Algorithm 17: kernelkit.reference.smacof.smacof.
-from kernelkit.reference.smacof import guttman_transform  # noqa: F401
+
+__all__ = [
+    "compress_signatures",
+    "cut_linkage",
+    "dbscan_dense",
+    "dbscan_precomputed_dense",
+    "dbscan_precomputed_sparse",
+    "geometric_gram",
+    "graphlet_counts",
+    "guttman_transform",
+    "kmeans_lloyd",
+    "local_alignment_kernel",
+    "local_alignment_kernel_bruteforce",
+    "lookup_signatures",
+    "mismatch_kernel",
+    "mst_single_linkage",
+    "nn_chain_linkage",
+    "node_signatures",
+    "random_walk_gram",
+    "shortest_path_counts",
+    "smith_waterman_score",
+    "smo_solve",
+    "spectrum_kernel",
+    "subtree_gram",
+    "substring_kernel",
+    "substring_kernel_bruteforce",
+    "walk_gram",
+]

@@ -1,0 +1,223 @@
+"""Weisfeiler–Lehman relabelling: node signatures, their sorting, compression and look-up.
+
+Shervashidze et al., JMLR 12 (2011), Algorithm 1. One iteration gives every node the
+signature ``(label(v), sorted multiset of its neighbours' labels)`` and compresses signatures to
+new integer labels. Compression here sorts the signatures lexicographically (a stable merge sort
+over node ids), so the new label of a signature is its rank among the distinct signatures: no
+hashing, hence no collisions, and the same result for any thread count.
+
+Signatures are stored CSR-like: node ``i`` owns ``signatures[sig_ptr[i]:sig_ptr[i + 1]]``, and
+with ``sig_ptr[i] = indptr[i] + i`` the layout follows the adjacency's without a counting pass.
+"""
+
+from cython.parallel cimport prange
+from libc.stdlib cimport malloc, free, qsort
+from libc.string cimport memcpy
+
+from _types cimport intp_t, int32_t
+
+# Neighbour lists up to this length are sorted by insertion (molecules have degree <= 4).
+cdef intp_t INSERTION_MAX = 16
+
+
+cdef int _compare_int32(const void *a, const void *b) noexcept nogil:
+    cdef int32_t x = (<const int32_t*>a)[0]
+    cdef int32_t y = (<const int32_t*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef inline void _sort_int32(int32_t *values, intp_t n) noexcept nogil:
+    cdef intp_t i, j
+    cdef int32_t v
+    if n > INSERTION_MAX:
+        qsort(values, n, sizeof(int32_t), _compare_int32)
+        return
+    for i in range(1, n):
+        v = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > v:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = v
+
+
+cdef inline int _compare_rows(
+    const int32_t *a_data, const intp_t *a_ptr, intp_t a,
+    const int32_t *b_data, const intp_t *b_ptr, intp_t b,
+) noexcept nogil:
+    """Lexicographic order of row ``a`` of one CSR-like table and row ``b`` of another."""
+    cdef intp_t i = a_ptr[a], a_end = a_ptr[a + 1]
+    cdef intp_t j = b_ptr[b], b_end = b_ptr[b + 1]
+    while i < a_end and j < b_end:
+        if a_data[i] != b_data[j]:
+            return -1 if a_data[i] < b_data[j] else 1
+        i += 1
+        j += 1
+    return (i < a_end) - (j < b_end)
+
+
+def node_signatures(
+    const intp_t[::1] indptr,       # IN (n_nodes + 1,)
+    const int32_t[::1] indices,     # IN (n_directed_edges,)
+    const int32_t[::1] labels,      # IN (n_nodes,)
+    int32_t[::1] signatures,        # OUT (n_nodes + n_directed_edges,)
+    int n_threads=1,
+):
+    """Write every node's WL signature: its label, then its neighbours' labels sorted.
+
+    Parameters
+    ----------
+    indptr : ndarray of shape (n_nodes + 1,), intp
+    indices : ndarray of shape (n_directed_edges,), int32
+        Block-diagonal CSR adjacency of the batch.
+    labels : ndarray of shape (n_nodes,), int32
+        Current labels.
+    signatures : ndarray of shape (n_nodes + n_directed_edges,), int32
+        Output; node ``i``'s signature starts at ``indptr[i] + i``.
+    n_threads : int
+    """
+    cdef intp_t n_nodes = labels.shape[0]
+    cdef intp_t i, k, start
+    with nogil:
+        for i in prange(n_nodes, schedule='static', num_threads=n_threads):
+            start = indptr[i] + i
+            signatures[start] = labels[i]
+            for k in range(indptr[i], indptr[i + 1]):
+                signatures[start + 1 + k - indptr[i]] = labels[indices[k]]
+            _sort_int32(&signatures[start + 1], indptr[i + 1] - indptr[i])
+
+
+cdef void _merge_sort_rows(
+    intp_t *items, intp_t *scratch, intp_t n, const int32_t *data, const intp_t *ptr,
+) noexcept nogil:
+    """Stable bottom-up merge sort of row ids ``items`` by their rows' lexicographic order."""
+    cdef intp_t width = 1, lo, mid, hi, i, j, k
+    cdef intp_t *src = items
+    cdef intp_t *dst = scratch
+    cdef intp_t *swap
+    while width < n:
+        lo = 0
+        while lo < n:
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            i, j, k = lo, mid, lo
+            while i < mid and j < hi:
+                # '<=' keeps equal rows in input order: the sort is stable.
+                if _compare_rows(data, ptr, src[i], data, ptr, src[j]) <= 0:
+                    dst[k] = src[i]
+                    i += 1
+                else:
+                    dst[k] = src[j]
+                    j += 1
+                k += 1
+            while i < mid:
+                dst[k] = src[i]
+                i += 1
+                k += 1
+            while j < hi:
+                dst[k] = src[j]
+                j += 1
+                k += 1
+            lo += 2 * width
+        swap = src
+        src = dst
+        dst = swap
+        width *= 2
+    if src != items:
+        memcpy(items, src, n * sizeof(intp_t))
+
+
+def compress_signatures(
+    const int32_t[::1] signatures,  # IN (sig_ptr[-1],)
+    const intp_t[::1] sig_ptr,      # IN (n_rows + 1,)
+    intp_t[::1] rows,               # INOUT (n_items,): rows to compress, sorted on return
+    int32_t[::1] codes,             # OUT (n_rows,): written at ``rows`` only
+    int32_t first_code=0,
+):
+    """Rank distinct signatures: ``codes[r] = first_code + rank of row r's signature``.
+
+    Parameters
+    ----------
+    signatures : ndarray, int32
+    sig_ptr : ndarray of shape (n_rows + 1,), intp
+        Row ``r`` is ``signatures[sig_ptr[r]:sig_ptr[r + 1]]``.
+    rows : ndarray of shape (n_items,), intp
+        The rows to compress; on return, sorted by signature (ties in input order).
+    codes : ndarray of shape (n_rows,), int32
+        Output at the positions ``rows``; equal signatures get equal codes, and codes increase
+        with the lexicographic order of signatures.
+    first_code : int
+        Code of the smallest signature.
+
+    Returns
+    -------
+    n_distinct : int
+        Number of distinct signatures among ``rows``.
+    """
+    cdef intp_t n = rows.shape[0]
+    cdef intp_t k
+    cdef int32_t code = first_code
+    cdef intp_t *scratch
+    if n == 0:
+        return 0
+    scratch = <intp_t*>malloc(n * sizeof(intp_t))
+    if scratch == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            _merge_sort_rows(&rows[0], scratch, n, &signatures[0], &sig_ptr[0])
+            for k in range(n):
+                if k > 0 and _compare_rows(&signatures[0], &sig_ptr[0], rows[k - 1],
+                                           &signatures[0], &sig_ptr[0], rows[k]) != 0:
+                    code += 1
+                codes[rows[k]] = code
+    finally:
+        free(scratch)
+    return code - first_code + 1
+
+
+def lookup_signatures(
+    const int32_t[::1] signatures,  # IN
+    const intp_t[::1] sig_ptr,      # IN (n_rows + 1,)
+    const int32_t[::1] table,       # IN: sorted distinct signatures
+    const intp_t[::1] table_ptr,    # IN (n_table + 1,)
+    int32_t[::1] codes,             # OUT (n_rows,)
+    int n_threads=1,
+):
+    """Code of each signature in a sorted table of distinct signatures, or -1 when absent.
+
+    Parameters
+    ----------
+    signatures : ndarray, int32
+    sig_ptr : ndarray of shape (n_rows + 1,), intp
+    table : ndarray, int32
+    table_ptr : ndarray of shape (n_table + 1,), intp
+        Distinct signatures in increasing lexicographic order (row ``t`` has code ``t``).
+    codes : ndarray of shape (n_rows,), int32
+        Output: the table row equal to each signature (binary search), -1 if none.
+    n_threads : int
+    """
+    cdef intp_t n_rows = sig_ptr.shape[0] - 1
+    cdef intp_t n_table = table_ptr.shape[0] - 1
+    cdef intp_t r, lo, hi, mid
+    cdef int c
+    if n_rows == 0:
+        return
+    if n_table == 0:
+        codes[:] = -1
+        return
+    with nogil:
+        for r in prange(n_rows, schedule='static', num_threads=n_threads):
+            lo = 0
+            hi = n_table
+            codes[r] = -1
+            while lo < hi:
+                mid = (lo + hi) // 2
+                c = _compare_rows(&table[0], &table_ptr[0], mid, &signatures[0], &sig_ptr[0], r)
+                if c == 0:
+                    codes[r] = <int32_t>mid
+                    break
+                if c < 0:
+                    lo = mid + 1
+                else:
+                    hi = mid

@@ -1,0 +1,189 @@
+"""What every graph kernel shares: parameters, input coding, progress messages, sparse features.
+
+Two families build on it. Explicit-feature kernels (Weisfeiler–Lehman, shortest path) map each
+graph to sparse counts of integer feature keys and take ``K = Φ_Y Φ_Xᵀ``. Keys seen only at
+``transform`` have no column in the fitted feature space (they match nothing there) but still
+count in a graph's self-similarity ``‖Φ(G)‖²``, which is what ``normalize=True`` divides by.
+Product-graph kernels (walks, subtrees) keep the coded batch itself.
+"""
+
+import time
+from numbers import Integral
+
+import numpy as np
+import scipy.sparse as sp
+
+from kernelkit._core import _sparse_gram
+from kernelkit.kernels._base import StructuredKernel
+from kernelkit.kernels._graph_input import encode_graphs
+from kernelkit.utils._threads import effective_n_threads
+
+__all__ = ["GraphKernel", "SparseFeatures", "batch_arrays", "count_features"]
+
+# Below this many graph pairs the whole Gram matrix goes through the sparse product.
+_MIN_PAIRS_FOR_DENSE = 1 << 20
+_MIN_PAIRS_PER_THREAD = 1 << 14
+
+
+class GraphKernel(StructuredKernel):
+    """Base of the graph kernels: codes the input graphs once, learns label maps at ``fit``.
+
+    Subclasses implement ``_represent(batch, fitting)`` (the graph batch → what ``_gram`` and
+    ``_self_similarity`` consume) and list ``edge_label`` among their parameters when they use
+    edge labels.
+    """
+
+    _parameter_constraints = {
+        "node_label": [str, None],
+        "edge_label": [str, None],
+        "normalize": ["boolean"],
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+    }
+
+    def _prepare(self, X, fitting):
+        if fitting:
+            self._validate_params()
+        start = time.perf_counter()
+        batch, node_codes, edge_codes = encode_graphs(
+            X,
+            node_label=self.node_label,
+            edge_label=getattr(self, "edge_label", None),
+            node_codes=None if fitting else self.node_label_codes_,
+            edge_codes=None if fitting else self.edge_label_codes_,
+        )
+        if fitting:
+            self.node_label_codes_ = node_codes
+            self.edge_label_codes_ = edge_codes
+        self._progress(f"coded {batch.n_samples} graphs ({batch.n_nodes} nodes)", start)
+        start = time.perf_counter()
+        rep = self._represent(batch, fitting)
+        self._progress("built the representation", start)
+        return rep
+
+    def _represent(self, batch, fitting):
+        return batch
+
+    def _n_threads(self):
+        return effective_n_threads(self.n_jobs)
+
+    def _progress(self, message, start):
+        if self.verbose:
+            print(f"[{type(self).__name__}] {message} in {time.perf_counter() - start:.3f} s",
+                  flush=True)
+
+    def _timed_gram(self, compute, what):
+        start = time.perf_counter()
+        K = compute()
+        self._progress(f"computed the {what} {K.shape}", start)
+        return K
+
+
+class SparseFeatures:
+    """Graphs as sparse feature counts in the fitted feature space.
+
+    Parameters
+    ----------
+    known : scipy.sparse.csr_array of shape (n_samples, n_features_fit)
+        Counts of the features seen at ``fit``.
+    unseen_squared_norm : ndarray of shape (n_samples,)
+        ``Σ count²`` over the features never seen at ``fit``.
+    """
+
+    def __init__(self, known, unseen_squared_norm):
+        self.known = known
+        self.unseen_squared_norm = unseen_squared_norm
+
+    @property
+    def n_samples(self):
+        return self.known.shape[0]
+
+    def squared_norms(self):
+        """``‖Φ(G)‖²`` of every graph, unseen features included."""
+        return np.asarray(self.known.multiply(self.known).sum(axis=1)).ravel() \
+            + self.unseen_squared_norm
+
+    def gram(self, other=None, n_threads=1):
+        """``Φ_self Φ_otherᵀ`` as a dense float64 array (``other`` None: with itself).
+
+        The compiled inverted-index product (``_core/_sparse_gram.pyx``) writes the dense
+        result directly. Columns shared by most graphs (the first WL labels, short paths) would
+        cost ``nnz²`` scattered updates each there; they go through a dense BLAS product
+        instead. A column is dense when
+        ``nnz_left · nnz_right > n_left · n_right / 16`` (a sixteenth of the pairs or more).
+        Counts are integers, so both paths are exact.
+        """
+        left = self.known
+        right = left if other is None else other.known
+        nnz_left = np.bincount(left.indices, minlength=left.shape[1])
+        nnz_right = nnz_left if other is None else np.bincount(right.indices,
+                                                               minlength=right.shape[1])
+        n_pairs = left.shape[0] * right.shape[0]
+        dense = nnz_left * nnz_right * 16 > n_pairs
+        if n_pairs < _MIN_PAIRS_FOR_DENSE or not dense.any():
+            # small Gram matrices: splitting the columns costs more than it saves
+            K = np.zeros((left.shape[0], right.shape[0]))
+            left_sparse, right_sparse = left, right
+        else:
+            dense_cols, sparse_cols = np.flatnonzero(dense), np.flatnonzero(~dense)
+            left_dense = left[:, dense_cols].toarray()
+            right_dense = left_dense if other is None else right[:, dense_cols].toarray()
+            K = np.ascontiguousarray(left_dense @ right_dense.T)
+            left_sparse = left[:, sparse_cols]
+            right_sparse = left_sparse if other is None else right[:, sparse_cols]
+        right_csc = right_sparse.tocsc()
+        left_sparse.sort_indices()  # a no-op on canonical features (see count_features)
+        if n_pairs < _MIN_PAIRS_PER_THREAD * n_threads:
+            n_threads = 1  # waking threads costs more than a few thousand pairs
+        _sparse_gram.sparse_gram(*_core_arrays(left_sparse), *_core_arrays(right_csc), K,
+                                 n_threads)
+        return K
+
+
+def _core_arrays(matrix):
+    """``(indptr, indices, data)`` of a compressed sparse array in the core's dtypes."""
+    return (matrix.indptr.astype(np.intp), matrix.indices.astype(np.int32),
+            matrix.data.astype(np.float64))
+
+
+def count_features(graph_ids, keys, counts, n_samples, vocabulary):
+    """:class:`SparseFeatures` from feature occurrences.
+
+    Parameters
+    ----------
+    graph_ids : ndarray of shape (n_occurrences,), int
+    keys : ndarray of shape (n_occurrences,), int64
+        Feature key of each occurrence.
+    counts : ndarray of shape (n_occurrences,), int
+        Multiplicity of each occurrence (duplicates ``(graph, key)`` are summed).
+    n_samples : int
+    vocabulary : ndarray of shape (n_features_fit,), int64, sorted
+        Keys of the fitted feature space (column ``c`` is ``vocabulary[c]``).
+
+    Returns
+    -------
+    SparseFeatures
+    """
+    column = np.minimum(np.searchsorted(vocabulary, keys), max(len(vocabulary) - 1, 0))
+    known = vocabulary[column] == keys if len(vocabulary) else np.zeros(len(keys), dtype=bool)
+    features = sp.csr_array(
+        (counts[known].astype(np.float64), (graph_ids[known], column[known])),
+        shape=(n_samples, len(vocabulary)),
+    )
+    features.sum_duplicates()
+    unseen = ~known
+    unseen_squared_norm = np.zeros(n_samples)
+    if unseen.any():
+        g, k, c = graph_ids[unseen], keys[unseen], counts[unseen].astype(np.float64)
+        order = np.lexsort((k, g))
+        g, k, c = g[order], k[order], c[order]
+        starts = np.flatnonzero(np.r_[True, (g[1:] != g[:-1]) | (k[1:] != k[:-1])])
+        totals = np.add.reduceat(c, starts)
+        unseen_squared_norm = np.bincount(g[starts], weights=totals**2, minlength=n_samples)
+    return SparseFeatures(features, unseen_squared_norm)
+
+
+def batch_arrays(batch):
+    """The batch as the tuple the compiled product-graph cores take."""
+    return (batch.node_ptr, batch.indptr, batch.indices, batch.node_labels, batch.edge_labels)
+

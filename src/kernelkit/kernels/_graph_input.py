@@ -1,0 +1,352 @@
+"""Graph input for every graph kernel: validation and conversion into one compact batch.
+
+Accepted graphs (seed 004, "Graph kernels": labelled undirected graphs):
+
+- ``networkx.Graph`` with the node label in the attribute ``node_label`` (default ``"label"``)
+  and, when asked for, the edge label in the attribute ``edge_label``;
+- ``(adjacency, node_labels)`` or ``(adjacency, node_labels, edge_labels)`` tuples, with
+  ``adjacency`` a square dense array or ``scipy.sparse`` matrix (a non-zero entry is an edge;
+  weights are not used), ``node_labels`` a sequence of length ``n_nodes`` (or a dict
+  ``{node_index: label}``) and ``edge_labels`` a dict ``{(i, j): label}`` (either orientation)
+  or a dense ``(n_nodes, n_nodes)`` array read at the edges.
+
+Labels may be of any hashable type. They are coded as int32 once: the codes learned at ``fit``
+are reused at ``transform``, and labels unseen at ``fit`` get fresh codes (``>= n_known``), the
+same within one call, which therefore match nothing in the fitted graphs.
+
+Every kernel then works on a :class:`GraphBatch`: the graphs' adjacencies concatenated as one
+block-diagonal CSR (global node ids, sorted neighbours), int32 node and edge label codes, and the
+per-graph node offsets ``node_ptr``.
+"""
+
+import dataclasses
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["GraphBatch", "LabelCoder", "encode_graphs"]
+
+
+@dataclasses.dataclass(frozen=True)
+class GraphBatch:
+    """A batch of undirected labelled graphs in one concatenated CSR structure.
+
+    Attributes
+    ----------
+    node_ptr : ndarray of shape (n_samples + 1,), intp
+        Graph ``g`` owns the global nodes ``node_ptr[g]:node_ptr[g + 1]``.
+    indptr : ndarray of shape (n_nodes + 1,), intp
+        CSR row pointers of the block-diagonal adjacency (each undirected edge stored twice).
+    indices : ndarray of shape (n_directed_edges,), int32
+        Global neighbour ids, sorted within each row.
+    node_labels : ndarray of shape (n_nodes,), int32
+        Node label codes.
+    edge_labels : ndarray of shape (n_directed_edges,), int32
+        Edge label codes aligned with ``indices`` (all zero when edge labels are not used).
+    """
+
+    node_ptr: np.ndarray
+    indptr: np.ndarray
+    indices: np.ndarray
+    node_labels: np.ndarray
+    edge_labels: np.ndarray
+
+    @property
+    def n_samples(self):
+        return len(self.node_ptr) - 1
+
+    @property
+    def n_nodes(self):
+        return len(self.node_labels)
+
+
+class LabelCoder:
+    """Maps hashable labels to int32 codes: learned on the fitted graphs, extended per call.
+
+    Parameters
+    ----------
+    codes : dict or None
+        Known ``label -> code`` map (from ``fit``); ``None`` learns one.
+    """
+
+    def __init__(self, codes=None):
+        self.learning = codes is None
+        self.codes = {} if codes is None else codes
+        self._fresh = {}
+
+    def encode(self, labels, what):
+        """int32 codes of ``labels`` (a list of hashables); ``what`` names them in errors."""
+        codes, fresh = self.codes, self._fresh
+        out = np.empty(len(labels), dtype=np.int32)
+        n_known = len(codes)
+        for i, label in enumerate(labels):
+            try:
+                code = codes.get(label)
+            except TypeError:
+                raise TypeError(f"{what} must be hashable, got {type(label).__name__}.") from None
+            if code is None:
+                code = fresh.get(label)
+                if code is None:
+                    if self.learning:
+                        code = codes[label] = len(codes)
+                        n_known += 1
+                    else:
+                        code = fresh[label] = n_known + len(fresh)
+            out[i] = code
+        return out
+
+
+def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_codes=None):
+    """Validate a sequence of graphs and convert it into a :class:`GraphBatch`.
+
+    Parameters
+    ----------
+    X : sequence of networkx.Graph or of (adjacency, node_labels[, edge_labels]) tuples
+    node_label : str or None
+        Node attribute of networkx graphs holding the label; ``None`` gives every node the same
+        label (tuples may then omit ``node_labels``).
+    edge_label : str or None
+        Edge attribute of networkx graphs holding the edge label; ``None`` ignores edge labels.
+        For tuples any non-None value means "use the third element".
+    node_codes, edge_codes : dict or None
+        Label maps learned at fit; ``None`` learns them from ``X``.
+
+    Returns
+    -------
+    batch : GraphBatch
+    node_codes, edge_codes : dict
+        The (possibly learned) maps ``label -> code``; ``edge_codes`` is empty when
+        ``edge_label`` is None.
+    """
+    not_a_sequence = isinstance(X, (str, bytes, dict)) or not hasattr(X, "__len__")
+    if not_a_sequence or (isinstance(X, np.ndarray) and X.ndim != 1):
+        raise TypeError(
+            "X must be a sequence of graphs (networkx.Graph or (adjacency, node_labels[, "
+            f"edge_labels]) tuples), got {type(X).__name__}."
+        )
+    if len(X) == 0:
+        raise ValueError("X contains no graph: at least one graph is required.")
+    node_coder = LabelCoder(node_codes)
+    edge_coder = LabelCoder(edge_codes)
+    n_nodes = np.zeros(len(X), dtype=np.intp)
+    rows, cols, labels, edge_label_lists = [], [], [], []
+    offset = 0
+    for g, graph in enumerate(X):
+        n, r, c, lab, elab = _read_graph(graph, g, node_label, edge_label)
+        n_nodes[g] = n
+        rows.append(r + np.int64(offset))
+        cols.append(c + np.int64(offset))
+        labels.extend(lab)
+        edge_label_lists.append(elab)
+        offset += n
+    if offset > np.iinfo(np.int32).max:
+        raise ValueError(f"{offset} nodes in all: a batch holds at most 2**31 - 1 nodes.")
+    node_ptr = np.zeros(len(X) + 1, dtype=np.intp)
+    np.cumsum(n_nodes, out=node_ptr[1:])
+    rows = np.concatenate(rows).astype(np.int64, copy=False)
+    cols = np.concatenate(cols).astype(np.int64, copy=False)
+    node_label_codes = node_coder.encode(labels, "node labels") if node_label is not None \
+        else np.zeros(offset, dtype=np.int32)
+    if edge_label is not None:
+        flat = [lab for elab in edge_label_lists for lab in elab]
+        edge_label_codes = edge_coder.encode(flat, "edge labels")
+    else:
+        edge_label_codes = np.zeros(len(rows), dtype=np.int32)
+    indptr, indices, edge_label_codes = _symmetric_csr(
+        rows, cols, edge_label_codes, offset, node_ptr, edge_label is not None
+    )
+    batch = GraphBatch(node_ptr, indptr, indices, node_label_codes, edge_label_codes)
+    return batch, node_coder.codes, edge_coder.codes
+
+
+def _read_graph(graph, g, node_label, edge_label):
+    """``(n_nodes, rows, cols, node_labels, edge_labels)`` of one graph, local node ids."""
+    if isinstance(graph, tuple):
+        return _read_tuple(graph, g, node_label, edge_label)
+    if _is_networkx_graph(graph):
+        return _read_networkx(graph, g, node_label, edge_label)
+    raise TypeError(
+        f"graph {g} is a {type(graph).__name__}: expected a networkx.Graph or an "
+        "(adjacency, node_labels[, edge_labels]) tuple."
+    )
+
+
+def _is_networkx_graph(graph):
+    # networkx is optional: only look at it if the object comes from it.
+    if not type(graph).__module__.startswith("networkx"):
+        return False
+    import networkx as nx
+
+    return isinstance(graph, nx.Graph)
+
+
+def _read_networkx(graph, g, node_label, edge_label):
+    if graph.is_directed():
+        raise ValueError(f"graph {g} is directed: graph kernels here need undirected graphs.")
+    if graph.is_multigraph():
+        raise ValueError(f"graph {g} is a multigraph: parallel edges are not supported.")
+    nodes = list(graph.nodes)
+    n = len(nodes)
+    _check_not_empty(n, g)
+    index = {v: i for i, v in enumerate(nodes)}
+    if node_label is None:
+        labels = []
+    else:
+        attrs = graph.nodes
+        labels = []
+        for v in nodes:
+            try:
+                labels.append(attrs[v][node_label])
+            except KeyError:
+                raise ValueError(
+                    f"graph {g}: node {v!r} has no {node_label!r} attribute; give every node a "
+                    "label, name the attribute with node_label=..., or pass node_label=None for "
+                    "unlabelled graphs."
+                ) from None
+    edges = list(graph.edges(data=edge_label if edge_label is not None else False))
+    m = len(edges)
+    r = np.empty(2 * m, dtype=np.int64)
+    c = np.empty(2 * m, dtype=np.int64)
+    elab = []
+    for e, edge in enumerate(edges):
+        i, j = index[edge[0]], index[edge[1]]
+        r[2 * e], c[2 * e], r[2 * e + 1], c[2 * e + 1] = i, j, j, i
+        if edge_label is not None:
+            if edge[2] is None:
+                raise ValueError(
+                    f"graph {g}: edge {edge[:2]!r} has no {edge_label!r} attribute; label every "
+                    "edge or pass edge_label=None."
+                )
+            elab += [edge[2], edge[2]]
+    return n, r, c, labels, elab
+
+
+def _read_tuple(graph, g, node_label, edge_label):
+    if not 1 <= len(graph) <= 3:
+        raise ValueError(
+            f"graph {g} is a tuple of length {len(graph)}: expected (adjacency, node_labels) or "
+            "(adjacency, node_labels, edge_labels)."
+        )
+    adjacency = graph[0]
+    if sp.issparse(adjacency):
+        shape = adjacency.shape
+        csr = adjacency.tocsr()  # no copy when already CSR
+        if not csr.has_canonical_format:
+            csr = csr.copy()
+            csr.sum_duplicates()
+        data, c, indptr = csr.data, csr.indices, csr.indptr
+        r = np.repeat(np.arange(shape[0]), indptr[1:] - indptr[:-1])
+    else:
+        try:
+            dense = np.asarray(adjacency)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"graph {g}: adjacency is not array-like: {exc}") from None
+        if dense.dtype == object or not (np.issubdtype(dense.dtype, np.number) or dense.dtype == bool):
+            raise TypeError(f"graph {g}: adjacency must be numeric, got dtype {dense.dtype}.")
+        shape = dense.shape
+        if len(shape) == 2:
+            r, c = np.nonzero(dense)
+            data = dense[r, c]
+    if len(shape) != 2 or shape[0] != shape[1]:
+        raise ValueError(f"graph {g}: adjacency must be a square matrix, got shape {shape}.")
+    if not np.isfinite(data).all():
+        raise ValueError(f"graph {g}: adjacency contains NaN or infinity.")
+    if not data.all():  # explicit zeros of a sparse matrix are not edges
+        keep = data != 0
+        r, c = r[keep], c[keep]
+    n = shape[0]
+    _check_not_empty(n, g)
+    if node_label is None:
+        labels = []
+    else:
+        if len(graph) < 2 or graph[1] is None:
+            raise ValueError(
+                f"graph {g} has no node labels: pass (adjacency, node_labels) or node_label=None "
+                "for unlabelled graphs."
+            )
+        labels = _node_label_list(graph[1], n, g)
+    elab = []
+    if edge_label is not None:
+        if len(graph) < 3 or graph[2] is None:
+            raise ValueError(
+                f"graph {g} has no edge labels: pass (adjacency, node_labels, edge_labels) or "
+                "edge_label=None."
+            )
+        elab = _edge_label_list(graph[2], r, c, n, g)
+    return n, r, c, labels, elab
+
+
+def _node_label_list(node_labels, n, g):
+    if isinstance(node_labels, dict):
+        try:
+            return [node_labels[i] for i in range(n)]
+        except KeyError as exc:
+            raise ValueError(f"graph {g}: node {exc.args[0]} has no label.") from None
+    if isinstance(node_labels, np.ndarray):
+        if node_labels.ndim != 1:
+            raise ValueError(f"graph {g}: node_labels must be 1-d, got shape {node_labels.shape}.")
+        node_labels = node_labels.tolist()
+    else:
+        node_labels = list(node_labels)
+    if len(node_labels) != n:
+        raise ValueError(f"graph {g}: {len(node_labels)} node labels for {n} nodes.")
+    return node_labels
+
+
+def _edge_label_list(edge_labels, r, c, n, g):
+    if isinstance(edge_labels, dict):
+        out = []
+        for i, j in zip(r.tolist(), c.tolist()):
+            label = edge_labels.get((i, j), edge_labels.get((j, i)))
+            if label is None:
+                raise ValueError(f"graph {g}: edge ({i}, {j}) has no edge label.")
+            out.append(label)
+        return out
+    dense = np.asarray(edge_labels)
+    if dense.shape != (n, n):
+        raise ValueError(
+            f"graph {g}: edge_labels must be a dict {{(i, j): label}} or an array of shape "
+            f"({n}, {n}), got shape {dense.shape}."
+        )
+    return dense[r, c].tolist()
+
+
+def _check_not_empty(n, g):
+    if n == 0:
+        raise ValueError(f"graph {g} has no nodes: empty graphs are not supported.")
+
+
+def _symmetric_csr(rows, cols, edge_labels, n_nodes, node_ptr, labelled_edges):
+    """Sorted block-diagonal CSR; rejects self-loops and directed (asymmetric) adjacencies."""
+    loops = rows == cols
+    if loops.any():
+        raise ValueError(
+            f"graph {_graph_of(rows[loops][0], node_ptr)} has a self-loop: self-loops are not "
+            "supported."
+        )
+    keys = rows * n_nodes + cols
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
+    # The adjacency is symmetric iff the sorted keys (i, j) equal the sorted keys (j, i).
+    transposed_keys = np.sort(cols * n_nodes + rows)
+    if not np.array_equal(keys, transposed_keys):
+        first = np.setdiff1d(keys, transposed_keys)[0]
+        raise ValueError(
+            f"graph {_graph_of(first // n_nodes, node_ptr)} is directed (its adjacency is not "
+            "symmetric): graph kernels here need undirected graphs."
+        )
+    if labelled_edges:
+        reverse = np.searchsorted(keys, cols * n_nodes + rows)
+        asymmetric = edge_labels != edge_labels[reverse]
+        if asymmetric.any():
+            raise ValueError(
+                f"graph {_graph_of(rows[asymmetric][0], node_ptr)}: edge labels must be "
+                "symmetric, but edges (i, j) and (j, i) have different labels."
+            )
+    indptr = np.zeros(n_nodes + 1, dtype=np.intp)
+    np.cumsum(np.bincount(rows, minlength=n_nodes), out=indptr[1:])
+    return indptr, cols.astype(np.int32), edge_labels.astype(np.int32, copy=False)
+
+
+def _graph_of(node, node_ptr):
+    return int(np.searchsorted(node_ptr, node, side="right") - 1)

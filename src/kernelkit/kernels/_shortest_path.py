@@ -1,0 +1,117 @@
+"""Shortest-path kernel (Borgwardt & Kriegel 2005)."""
+
+import numpy as np
+
+from kernelkit._core import _shortest_path
+from kernelkit.kernels._graph_base import GraphKernel, count_features
+
+__all__ = ["ShortestPathKernel"]
+
+# Keys pack (label_u, label_v, d) in 21 bits each (see _core/_shortest_path.pyx).
+_FIELD_LIMIT = 1 << 21
+_MIN_PAIRS_FOR_THREADS = 1 << 15
+
+
+class ShortestPathKernel(GraphKernel):
+    """Shortest-path kernel: counts of ``(label(u), label(v), d(u, v))`` over node pairs.
+
+    ``Φ(G)`` counts, over the ordered pairs ``(u, v)``, ``u ≠ v``, with ``v`` reachable from
+    ``u``, the triples ``(label(u), label(v), d_sp(u, v))``; ``K = ⟨Φ(G), Φ(G')⟩`` (the
+    delta-kernel instance of Borgwardt & Kriegel's kernel on the shortest-path graph).
+    Distances are computed by one BFS per node (the graphs are unweighted: a non-zero adjacency
+    entry is an edge; weights are not used) in the compiled core, in parallel over graphs.
+
+    Conventions (the same as GraKeL's ``ShortestPath(with_labels=True)``, whose Gram matrix with
+    ``normalize=False`` this equals): ordered pairs, so every unordered pair counts twice, once
+    as ``(a, b, d)`` and once as ``(b, a, d)``; unreachable pairs are not counted; edge labels
+    are not used.
+
+    Parameters
+    ----------
+    node_label : str or None, default="label"
+        Node attribute holding the label (networkx input); None: unlabelled graphs (features
+        are then the distance histograms).
+    normalize : bool, default=False
+        Cosine-normalise the Gram matrix.
+    n_jobs : int or None, default=None
+        Threads (graphs are processed in parallel).
+    verbose : int, default=0
+        Print the time of each stage when positive.
+
+    Attributes
+    ----------
+    X_fit_ : SparseFeatures
+        Feature counts of the fitted graphs.
+    n_samples_fit_ : int
+    node_label_codes_ : dict
+        Node label → integer code, learned at ``fit``.
+    edge_label_codes_ : dict
+        Empty (edge labels are not used).
+    feature_keys_ : ndarray of int64
+        Sorted keys ``label_u << 42 | label_v << 21 | d`` of the fitted feature space.
+    diag_fit_ : ndarray of shape (n_samples_fit,)
+        ``k(G, G)`` of the fitted graphs, when ``normalize`` is true.
+
+    See Also
+    --------
+    WeisfeilerLehmanKernel : subtree-pattern histograms, usually the faster and stronger kernel.
+
+    References
+    ----------
+    K. M. Borgwardt, H.-P. Kriegel. Shortest-path kernels on graphs. ICDM 2005.
+    Seed 004 (Mairal & Vert slides), "Example: Indexing by all shortest paths"; seed-methods D19.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import ShortestPathKernel
+    >>> path = (np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]), ["C", "C", "O"])
+    >>> triangle = (np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]), ["C", "C", "O"])
+    >>> ShortestPathKernel().fit_transform([path, triangle])
+    array([[ 8.,  8.],
+           [ 8., 12.]])
+    """
+
+    _parameter_constraints = {
+        k: v for k, v in GraphKernel._parameter_constraints.items() if k != "edge_label"
+    }
+
+    def __init__(self, *, node_label="label", normalize=False, n_jobs=None, verbose=0):
+        self.node_label = node_label
+        self.normalize = normalize
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    def _represent(self, batch, fitting):
+        n_nodes = np.diff(batch.node_ptr)
+        if batch.node_labels.max() >= _FIELD_LIMIT or n_nodes.max() >= _FIELD_LIMIT:
+            raise ValueError(
+                f"ShortestPathKernel supports fewer than {_FIELD_LIMIT} distinct node labels and "
+                "nodes per graph."
+            )
+        slots = n_nodes.astype(np.int64) * (n_nodes - 1)
+        key_ptr = np.zeros(batch.n_samples + 1, dtype=np.int64)
+        np.cumsum(slots, out=key_ptr[1:])
+        keys = np.empty(max(key_ptr[-1], 1), dtype=np.int64)
+        counts = np.empty_like(keys)
+        n_distinct = np.empty(batch.n_samples, dtype=np.int64)
+        # one BFS step costs a few ns: threads pay off from tens of thousands of node pairs
+        n_threads = self._n_threads() if key_ptr[-1] >= _MIN_PAIRS_FOR_THREADS else 1
+        _shortest_path.shortest_path_counts(
+            batch.node_ptr, batch.indptr, batch.indices, batch.node_labels, key_ptr, keys,
+            counts, n_distinct, n_threads,
+        )
+        # each graph's distinct keys sit at the start of its slot range
+        graph_ids = np.repeat(np.arange(batch.n_samples), n_distinct)
+        slot = np.repeat(key_ptr[:-1] - np.r_[0, np.cumsum(n_distinct)[:-1]], n_distinct) \
+            + np.arange(n_distinct.sum())
+        keys, counts = keys[slot], counts[slot]
+        if fitting:
+            self.feature_keys_ = np.unique(keys)
+        return count_features(graph_ids, keys, counts, batch.n_samples, self.feature_keys_)
+
+    def _gram(self, A, B=None):
+        return self._timed_gram(lambda: A.gram(B, self._n_threads()), "Gram matrix")
+
+    def _self_similarity(self, A):
+        return A.squared_norms()

@@ -1,0 +1,104 @@
+"""Graph input: every accepted form gives the same kernel; bad input gives clear errors."""
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from kernelkit.kernels import ShortestPathKernel, WalkKernel, WeisfeilerLehmanKernel
+from kernelkit.kernels._graph_input import encode_graphs
+
+
+def _as_networkx(graph, node_attr="label", edge_attr="label"):
+    adjacency, labels, elabels = graph
+    g = nx.Graph()
+    g.add_nodes_from((f"v{i}", {node_attr: f"L{label}"}) for i, label in enumerate(labels))
+    for i, j in zip(*np.nonzero(np.triu(adjacency))):
+        g.add_edge(f"v{i}", f"v{j}", **{edge_attr: int(elabels[i, j])})
+    return g
+
+
+def test_all_input_forms_give_the_same_kernel(make_graphs):
+    graphs = make_graphs(6, max_nodes=6, n_edge_labels=2)
+    forms = {
+        "dense": graphs,
+        "sparse": [(sp.csr_array(a), list(lab), e) for a, lab, e in graphs],
+        "coo with dict labels": [(sp.coo_matrix(a), dict(enumerate(lab)),
+                                  {(int(i), int(j)): int(e[i, j]) for i, j in zip(*np.nonzero(a))})
+                                 for a, lab, e in graphs],
+        "networkx": [_as_networkx(g) for g in graphs],
+        "networkx, other attribute names": [_as_networkx(g, "atom", "bond") for g in graphs],
+    }
+    for kernel in (WalkKernel(n=2, edge_label="label"), WeisfeilerLehmanKernel(n_iter=2)):
+        expected = kernel.fit_transform(forms["dense"])
+        for name, X in forms.items():
+            params = {"node_label": "atom", "edge_label": "bond"} if "other" in name else {}
+            params = {k: v for k, v in params.items() if k in kernel.get_params()}
+            np.testing.assert_array_equal(kernel.set_params(**params).fit_transform(X), expected,
+                                          err_msg=name)
+            kernel.set_params(node_label="label")
+            if "edge_label" in kernel.get_params():
+                kernel.set_params(edge_label="label")
+
+
+def test_batch_layout():
+    graphs = [(np.array([[0, 1], [1, 0]]), ["b", "a"]),
+              (np.array([[0, 1, 1], [1, 0, 0], [1, 0, 0]]), ["a", "c", "b"])]
+    batch, codes, _ = encode_graphs(graphs)
+    np.testing.assert_array_equal(batch.node_ptr, [0, 2, 5])
+    np.testing.assert_array_equal(batch.indptr, [0, 1, 2, 4, 5, 6])
+    np.testing.assert_array_equal(batch.indices, [1, 0, 3, 4, 2, 2])
+    assert codes == {"b": 0, "a": 1, "c": 2}
+    np.testing.assert_array_equal(batch.node_labels, [0, 1, 1, 2, 0])
+    # at transform, known labels keep their codes and new ones get fresh codes
+    other, _, _ = encode_graphs([(np.zeros((3, 3)), ["z", "a", "z"])], node_codes=codes)
+    np.testing.assert_array_equal(other.node_labels, [3, 1, 3])
+    assert codes == {"b": 0, "a": 1, "c": 2}
+
+
+@pytest.mark.parametrize(
+    "X, error, match",
+    [
+        ([(np.array([[0, 1], [0, 0]]), [0, 0])], ValueError, "directed"),
+        ([(np.array([[0, 1, 0], [1, 0, 0]]), [0, 0])], ValueError, "square"),
+        ([(np.array([[1, 1], [1, 0]]), [0, 0])], ValueError, "self-loop"),
+        ([(np.array([[0, np.nan], [np.nan, 0]]), [0, 0])], ValueError, "NaN"),
+        ([(np.zeros((0, 0)), [])], ValueError, "no nodes"),
+        ([(np.array([[0, 1], [1, 0]]), [0])], ValueError, "1 node labels for 2 nodes"),
+        ([(np.array([[0, 1], [1, 0]]),)], ValueError, "no node labels"),
+        ([(np.array([["a", "b"], ["b", "a"]]), [0, 0])], TypeError, "numeric"),
+        ([(np.array([[0, 1], [1, 0]]), [[0], [1]])], TypeError, "hashable"),
+        ([np.eye(2)], TypeError, "networkx.Graph"),
+        ("graphs", TypeError, "sequence of graphs"),
+        ([], ValueError, "no graph"),
+    ],
+)
+def test_bad_input_is_rejected_clearly(X, error, match):
+    with pytest.raises(error, match=match):
+        WeisfeilerLehmanKernel().fit(X)
+
+
+def test_networkx_errors():
+    unlabelled = nx.path_graph(3)
+    with pytest.raises(ValueError, match="has no 'label' attribute"):
+        ShortestPathKernel().fit([unlabelled])
+    # ordered pairs: 4 at distance 1, 2 at distance 2
+    assert ShortestPathKernel(node_label=None).fit_transform([unlabelled])[0, 0] == 4**2 + 2**2
+    directed = nx.DiGraph([(0, 1)])
+    nx.set_node_attributes(directed, 0, "label")
+    with pytest.raises(ValueError, match="directed"):
+        ShortestPathKernel().fit([directed])
+    g = nx.path_graph(3)
+    nx.set_node_attributes(g, 0, "label")
+    with pytest.raises(ValueError, match="edge .* has no 'label' attribute"):
+        WalkKernel(edge_label="label").fit([g])
+
+
+def test_edge_labels_must_be_given_and_symmetric():
+    adjacency = np.array([[0, 1], [1, 0]])
+    with pytest.raises(ValueError, match="no edge labels"):
+        WalkKernel(edge_label="label").fit([(adjacency, [0, 0])])
+    with pytest.raises(ValueError, match="symmetric"):
+        WalkKernel(edge_label="label").fit([(adjacency, [0, 0], np.array([[0, 1], [2, 0]]))])
+    with pytest.raises(ValueError, match=r"edge \(0, 1\) has no edge label"):
+        WalkKernel(edge_label="label").fit([(adjacency, [0, 0], {(5, 6): 1})])
