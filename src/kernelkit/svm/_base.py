@@ -17,7 +17,12 @@ from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils._param_validation import Interval, Options, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_array,
+    check_is_fitted,
+    validate_data,
+)
 from threadpoolctl import ThreadpoolController
 
 from kernelkit._core._smo import smo_solve
@@ -191,15 +196,18 @@ class BaseSMO(BaseEstimator):
     def _kernel_to_support(self, X):
         """``K(X, support vectors)``, shape (n_samples, n_SV), float64."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
         if self.kernel == "precomputed":
+            # Checked before validate_data to say what the "features" of a Gram matrix are.
+            X = check_array(X, dtype=np.float64, order="C")
             if X.shape[1] != self.shape_fit_[0]:
                 raise ValueError(
-                    f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, the "
-                    "number of samples at training time: with kernel=\"precomputed\", X must be "
-                    "the (n_samples_test, n_samples_train) Gram matrix against the training "
-                    "samples."
+                    f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                    f"{self.shape_fit_[0]} features as input: with kernel=\"precomputed\", X "
+                    "must be the (n_samples_test, n_samples_train) Gram matrix against the "
+                    f"{self.shape_fit_[0]} training samples."
                 )
+        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        if self.kernel == "precomputed":
             return X[:, self.support_]
         if callable(self.kernel):
             return self._callable_gram(X, self.support_vectors_)

@@ -117,7 +117,7 @@ class SVC(ClassifierMixin, BaseSMO):
     See Also
     --------
     SVR : ε-support vector regression with the same solver.
-    kernelkit.reference.smo.simplified_smo : the seed's simplified SMO, a slow readable twin.
+    kernelkit.reference.smo.smo_solve : the seed's simplified SMO, a slow readable twin.
     sklearn.svm.SVC : LIBSVM's implementation.
 
     References
@@ -131,9 +131,9 @@ class SVC(ClassifierMixin, BaseSMO):
     >>> X, y = load_iris(return_X_y=True)
     >>> clf = SVC(C=1.0).fit(X, y)
     >>> clf.n_support_
-    array([ 7, 22, 22], dtype=int32)
-    >>> float(clf.score(X, y))
-    0.9733...
+    array([ 7, 29, 24], dtype=int32)
+    >>> round(float(clf.score(X, y)), 3)
+    0.973
     """
 
     _parameter_constraints: dict = {
@@ -193,8 +193,8 @@ class SVC(ClassifierMixin, BaseSMO):
         for c, rows in enumerate(members):
             if rows.size == 0:
                 raise ValueError(
-                    f"Class {self.classes_[c]!r} has no sample with a positive weight "
-                    "(sample_weight × class_weight); cannot fit a classifier for it.")
+                    f"Invalid input: class {self.classes_[c]!r} has no sample with a positive "
+                    "weight (sample_weight × class_weight), so the classifier cannot be fit.")
         pairs = list(combinations(range(n_classes), 2))
         problems = []
         for a, b in pairs:
