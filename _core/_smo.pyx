@@ -63,8 +63,11 @@ cdef enum:
 # Curvature used when K_ii + K_jj − 2K_ij ≤ 0 (identical points, or i, j the two copies of one
 # sample in ε-SVR): the step is then bounded by the box only (libsvm's TAU).
 cdef double TAU = 1e-12
-# Samples per chunk of a kernel row; rows shorter than 2 chunks are computed on one thread.
+# Samples per chunk of a kernel row.
 cdef intp_t CHUNK = 512
+# Rows of fewer chunks are computed on one thread: a parallel region costs microseconds on an
+# idle machine, and much more when the cores are shared, so it must be amortised.
+cdef intp_t MIN_PARALLEL_CHUNKS = 8
 
 
 cdef void _kernel_chunk(
@@ -235,7 +238,7 @@ cdef class _SMOSolver:
             sqnorm_s = self.x_sqnorm[s]
         if n_threads > n_chunks:
             n_threads = <int>n_chunks
-        if n_threads <= 1:
+        if n_threads <= 1 or n_chunks < MIN_PARALLEL_CHUNKS:
             for c in range(n_chunks):
                 _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, gram_row, gram_index,
                               kernel, gamma, coef0, degree, start + c * CHUNK,
