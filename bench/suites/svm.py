@@ -1,5 +1,7 @@
 """SVC/SVR fit time against LIBSVM (scikit-learn), at equal C, gamma, tol and cache size."""
 
+import os
+
 import numpy as np
 
 from kernelkit.bench._harness import Contender, Suite
@@ -10,7 +12,7 @@ C, TOL, CACHE_MB = 1.0, 1e-3, 200.0
 def _cases(quick):
     if quick:
         return [
-            dict(problem="binary", n=200),
+            dict(problem="binary", n=100),
             dict(problem="binary", n=2000),
             dict(problem="digits", n=1797),
             dict(problem="regression", n=1000),
@@ -128,8 +130,11 @@ SUITE = Suite(
         "over 45 pairs; RBF Gram precomputed) and ε-SVR (make_regression, 20 features, "
         "standardised target, ε = 0.1), all with C = 1, gamma = 1/(n_features·Var X), "
         "tol = 1e-3, cache_size = 200 MB. kernelkit runs with every OpenMP thread available "
-        "(2 on the benchmark machine, shared with other jobs); LIBSVM (scikit-learn) is "
-        "single-threaded. `objective` is LIBSVM's minimised dual ½αᵀQα + pᵀα (summed over the "
+        "(2 on the benchmark machine, shared with other jobs: timings are noisy, the alternating "
+        "runs keep the ratios fair); LIBSVM (scikit-learn) is single-threaded. This run: "
+        f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')} (on an oversubscribed "
+        "machine GOMP's default busy-wait lets a descheduled worker stall every parallel kernel "
+        "row; 'passive' avoids it). `objective` is LIBSVM's minimised dual ½αᵀQα + pᵀα (summed over the "
         "one-vs-one problems), recomputed from `dual_coef_` once, outside the timed runs; "
         "`rel_gap` is its relative distance to kernelkit's. The reference (pure-Python "
         "simplified SMO, seed 003 Algorithm 4) runs on the smallest case only. `peak MiB` is the "

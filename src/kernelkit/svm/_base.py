@@ -25,7 +25,7 @@ from sklearn.utils.validation import (
 )
 from threadpoolctl import ThreadpoolController
 
-from kernelkit._core._smo import smo_solve
+from kernelkit._core._smo import check_gram, smo_solve
 from kernelkit.utils._threads import effective_n_threads
 
 # Kernel codes of the compiled solver (kernelkit._core._smo).
@@ -63,24 +63,20 @@ def check_precomputed_gram(K, n_samples):
         )
     if K.shape[0] != n_samples:
         raise ValueError(f"Gram matrix has {K.shape[0]} rows but y has {n_samples} samples.")
-    diag = np.diag(K)
-    shift = 1e-8 * max(1.0, float(np.abs(diag).sum()))
-    if np.any(diag < -shift):
+    shift = 1e-8 * max(1.0, float(np.abs(np.diag(K)).sum()))
+    code = check_gram(K, shift)
+    if code == 1:
         raise ValueError(
             "Precomputed Gram matrix has negative diagonal entries k(x, x) < 0: it is not "
             "positive semi-definite."
         )
-    root = np.sqrt(np.clip(diag, 0.0, None))
-    for start in range(0, K.shape[0], 256):  # row blocks keep the temporaries O(n)
-        block = K[start:start + 256]
-        if np.any(np.abs(block - K[:, start:start + 256].T) > 1e-8 * np.abs(block) + shift):
-            raise ValueError(
-                "Precomputed Gram matrix is not symmetric, so it is not a valid kernel.")
-        if np.any(np.abs(block) > np.outer(root[start:start + 256], root) * (1 + 1e-8) + shift):
-            raise ValueError(
-                "Precomputed Gram matrix violates |K_ij| <= sqrt(K_ii K_jj): it is not "
-                "positive semi-definite."
-            )
+    if code == 2:
+        raise ValueError("Precomputed Gram matrix is not symmetric, so it is not a valid kernel.")
+    if code == 3:
+        raise ValueError(
+            "Precomputed Gram matrix violates |K_ij| <= sqrt(K_ii K_jj): it is not positive "
+            "semi-definite."
+        )
     if K.shape[0] <= PSD_CHECK_MAX_SAMPLES:
         try:
             # One BLAS thread: at this size threading gains little and stalls on a busy machine.
@@ -124,7 +120,8 @@ class BaseSMO(BaseEstimator):
         self.shape_fit_ = X.shape
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                              ensure_non_negative=True)
-        self._gamma = self._resolve_gamma(X)
+        # gamma only enters the built-in kernels (X.var() of a large Gram would cost seconds).
+        self._gamma = 0.0 if precomputed or callable(self.kernel) else self._resolve_gamma(X)
         X_solver = X
         if callable(self.kernel):
             X_solver = self._callable_gram(X, X)
