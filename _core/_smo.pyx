@@ -31,7 +31,7 @@ The cache stores kernel values ``K`` and not ``Q``: the sign products are applie
 which lets classification and regression (where two variables share a kernel row) use one cache.
 """
 
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 from libc.math cimport exp, fabs, pow, sqrt, tanh, INFINITY
 from libc.stdlib cimport free, malloc, realloc
 from scipy.linalg.cython_blas cimport dgemv
@@ -746,57 +746,80 @@ def smo_solve(
     return rho, 0.5 * objective, n_iter, status
 
 
-# Tile of the symmetric scan in check_gram: a 32×32 double tile and its transpose stay in L1.
+# Tile of the Gram checks: a TILE×TILE block, its mirror and a transposed copy stay in L1.
 cdef intp_t TILE = 32
 
 
-cdef int _check_gram(const double[:, ::1] K, double *root, double atol) noexcept nogil:
+cdef void _check_tile_row(
+    const double[:, ::1] K, const double *root, double atol, intp_t ti,
+    double *mirror,     # scratch (TILE, TILE)
+    int32_t *flags,     # OUT (2,): asymmetric, negative 2×2 minor
+) noexcept nogil:
+    """Scan the tiles ``(ti, tj ≥ ti)`` of the upper triangle."""
     cdef intp_t n = K.shape[0]
     cdef intp_t n_tiles = (n + TILE - 1) // TILE
-    cdef intp_t ti, tj, i, j, j0, j1
+    cdef intp_t tj, i, j, i0 = ti * TILE, i1 = min((ti + 1) * TILE, n), j0, j1
     cdef double kij
-    cdef int asymmetric = 0, bad_minor = 0
-    for i in range(n):
-        if K[i, i] < -atol:
-            return 1
-        root[i] = sqrt(K[i, i]) if K[i, i] > 0.0 else 0.0
-    for ti in range(n_tiles):
-        for tj in range(ti, n_tiles):
-            for i in range(ti * TILE, min((ti + 1) * TILE, n)):
-                j0 = max(tj * TILE, i + 1)
-                j1 = min((tj + 1) * TILE, n)
-                # Flags are OR-ed, not returned early, so that the loop vectorises.
-                for j in range(j0, j1):
-                    kij = K[i, j]
-                    asymmetric |= fabs(kij - K[j, i]) > 1e-8 * fabs(kij) + atol
-                    bad_minor |= fabs(kij) > (1.0 + 1e-8) * root[i] * root[j] + atol
-        if asymmetric:
-            return 2
-    return 3 if bad_minor else 0
+    cdef int32_t asymmetric = 0, bad_minor = 0
+    for tj in range(ti, n_tiles):
+        j0 = tj * TILE
+        j1 = min(j0 + TILE, n)
+        # Copy the mirror tile transposed (contiguous reads), so that the comparison below
+        # reads both operands contiguously and vectorises.
+        for j in range(j0, j1):
+            for i in range(i0, i1):
+                mirror[(i - i0) * TILE + (j - j0)] = K[j, i]
+        for i in range(i0, i1):
+            for j in range(max(j0, i + 1), j1):
+                kij = K[i, j]
+                asymmetric |= fabs(kij - mirror[(i - i0) * TILE + (j - j0)]) > 1e-8 * fabs(kij) + atol
+                bad_minor |= fabs(kij) > (1.0 + 1e-8) * root[i] * root[j] + atol
+    flags[0] = asymmetric
+    flags[1] = bad_minor
 
 
-def check_gram(const double[:, ::1] K, double atol):
-    """One cache-friendly pass over a square Gram matrix for the necessary p.s.d. conditions.
+def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
+    """One pass over a square Gram matrix for the necessary conditions of positive
+    semi-definiteness.
 
-    Tests, tile by tile over ``i < j``, symmetry ``|K_ij − K_ji| ≤ 10⁻⁸|K_ij| + atol`` and the
-    2×2 principal minors ``|K_ij| ≤ (1 + 10⁻⁸) sqrt(K_ii K_jj) + atol``.
+    Tests a non-negative diagonal, symmetry ``|K_ij − K_ji| ≤ 10⁻⁸|K_ij| + atol`` and the
+    2×2 principal minors ``|K_ij| ≤ (1 + 10⁻⁸) sqrt(K_ii K_jj) + atol``, tile by tile over the
+    upper triangle, rows of tiles in parallel. The answer does not depend on ``n_threads``.
 
     Parameters
     ----------
     K : ndarray of shape (n, n), float64, C-contiguous
     atol : float
         Absolute tolerance (the caller scales it with the trace).
+    n_threads : int
+        OpenMP threads.
 
     Returns
     -------
     code : int
-        0 if both hold, 1 if a diagonal entry is below ``−atol``, 2 if ``K`` is not symmetric,
-        3 if a 2×2 minor is negative (symmetry is reported first).
+        0 if all hold, 1 if a diagonal entry is below ``−atol``, 2 if ``K`` is not symmetric,
+        3 if (symmetric but) a 2×2 minor is negative.
     """
-    cdef double[::1] root = np.empty(K.shape[0])
-    cdef int code
+    cdef intp_t n = K.shape[0]
+    cdef intp_t n_tiles = (n + TILE - 1) // TILE
+    cdef intp_t i, ti
+    cdef int32_t[:, ::1] flags = np.zeros((max(n_tiles, 1), 2), dtype=np.int32)
+    cdef double[::1] root = np.zeros(max(n, 1))
+    cdef double[:, ::1] mirror
     if K.shape[0] != K.shape[1]:
         raise ValueError(f"K must be square, got shape {K.shape}.")
+    for i in range(n):
+        if K[i, i] < -atol:
+            return 1
+        root[i] = sqrt(K[i, i]) if K[i, i] > 0.0 else 0.0
+    n_threads = max(1, min(n_threads, n_tiles))
+    mirror = np.empty((n_threads, TILE * TILE))
     with nogil:
-        code = _check_gram(K, &root[0] if K.shape[0] > 0 else NULL, atol)
-    return code
+        # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
+        for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):
+            _check_tile_row(K, &root[0], atol, ti, &mirror[threadid(), 0], &flags[ti, 0])
+    if np.any(np.asarray(flags)[:, 0]):
+        return 2
+    if np.any(np.asarray(flags)[:, 1]):
+        return 3
+    return 0

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from kernelkit._core._smo import smo_solve
+from kernelkit._core._smo import check_gram, smo_solve
 from kernelkit.reference.smo import smo_solve as reference_smo_solve
 
 LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = range(5)
@@ -159,3 +159,20 @@ def test_feasible_and_optimal_on_random_psd_grams(n, rank, C, seed):
     assert score[up].max(initial=-np.inf) - score[low].min(initial=np.inf) < tol
     # Never worse than the feasible starting point α = 0.
     assert objective <= 0.0
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_check_gram_codes(n_threads, rng):
+    # 100 samples span several 32×32 tiles; the defects sit off the diagonal tiles.
+    B = rng.normal(size=(100, 5))
+    gram = B @ B.T
+    assert check_gram(gram, 1e-10, n_threads) == 0
+    asymmetric = gram.copy()
+    asymmetric[3, 90] += 1e-3
+    assert check_gram(asymmetric, 1e-10, n_threads) == 2
+    bad_minor = gram.copy()
+    bad_minor[3, 90] = bad_minor[90, 3] = 2 * np.sqrt(gram[3, 3] * gram[90, 90])
+    assert check_gram(bad_minor, 1e-10, n_threads) == 3
+    negative_diagonal = gram.copy()
+    negative_diagonal[50, 50] = -1.0
+    assert check_gram(negative_diagonal, 1e-10, n_threads) == 1

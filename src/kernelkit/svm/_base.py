@@ -43,13 +43,14 @@ def _threadpool_controller():
     return ThreadpoolController()
 
 
-def check_precomputed_gram(K, n_samples):
+def check_precomputed_gram(K, n_samples, n_threads=1):
     """Validate a training Gram matrix for ``kernel="precomputed"``.
 
     Checks the shape ``(n_samples, n_samples)``, symmetry, a non-negative diagonal and every
     2×2 principal minor ``K_ij² ≤ K_ii K_jj`` (necessary for positive semi-definiteness, O(n²));
     up to ``PSD_CHECK_MAX_SAMPLES`` samples also positive semi-definiteness itself, by a
-    Cholesky factorisation of ``K + δI`` with ``δ = 10⁻⁸ max(1, trace K)``.
+    Cholesky factorisation of ``K + δI`` with ``δ = 10⁻⁸ max(1, trace K)``. ``n_threads``
+    OpenMP threads scan the matrix.
 
     Raises
     ------
@@ -64,7 +65,7 @@ def check_precomputed_gram(K, n_samples):
     if K.shape[0] != n_samples:
         raise ValueError(f"Gram matrix has {K.shape[0]} rows but y has {n_samples} samples.")
     shift = 1e-8 * max(1.0, float(np.abs(np.diag(K)).sum()))
-    code = check_gram(K, shift)
+    code = check_gram(K, shift, n_threads)
     if code == 1:
         raise ValueError(
             "Precomputed Gram matrix has negative diagonal entries k(x, x) < 0: it is not "
@@ -126,7 +127,7 @@ class BaseSMO(BaseEstimator):
         if callable(self.kernel):
             X_solver = self._callable_gram(X, X)
         if precomputed or callable(self.kernel):
-            check_precomputed_gram(X_solver, y.shape[0])
+            check_precomputed_gram(X_solver, y.shape[0], effective_n_threads(self.n_jobs))
         return X, X_solver, y, sample_weight
 
     def _resolve_gamma(self, X):
