@@ -31,7 +31,7 @@ The cache stores kernel values ``K`` and not ``Q``: the sign products are applie
 which lets classification and regression (where two variables share a kernel row) use one cache.
 """
 
-from cython.parallel cimport prange, threadid
+from cython.parallel cimport prange
 from libc.math cimport exp, fabs, pow, sqrt, tanh, INFINITY
 from libc.stdlib cimport free, malloc, realloc
 from scipy.linalg.cython_blas cimport dgemv
@@ -238,7 +238,8 @@ cdef class _SMOSolver:
             sqnorm_s = self.x_sqnorm[s]
         if n_threads > n_chunks:
             n_threads = <int>n_chunks
-        if n_threads <= 1 or n_chunks < MIN_PARALLEL_CHUNKS:
+        # A precomputed row is a gather of a few microseconds: never worth a parallel region.
+        if n_threads <= 1 or n_chunks < MIN_PARALLEL_CHUNKS or kernel == PRECOMPUTED:
             for c in range(n_chunks):
                 _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, gram_row, gram_index,
                               kernel, gamma, coef0, degree, start + c * CHUNK,
@@ -746,16 +747,15 @@ def smo_solve(
     return rho, 0.5 * objective, n_iter, status
 
 
-# Tile of the Gram checks: a TILE×TILE block, its mirror and a transposed copy stay in L1.
+# Tile of the Gram checks: a TILE×TILE block and its mirror stay in L1.
 cdef intp_t TILE = 32
 
 
 cdef void _check_tile_row(
     const double[:, ::1] K, const double *root, double atol, intp_t ti,
-    double *mirror,     # scratch (TILE, TILE)
     int32_t *flags,     # OUT (2,): asymmetric, negative 2×2 minor
 ) noexcept nogil:
-    """Scan the tiles ``(ti, tj ≥ ti)`` of the upper triangle."""
+    """Scan the tiles ``(ti, tj ≥ ti)`` of the upper triangle against their mirror tiles."""
     cdef intp_t n = K.shape[0]
     cdef intp_t n_tiles = (n + TILE - 1) // TILE
     cdef intp_t tj, i, j, i0 = ti * TILE, i1 = min((ti + 1) * TILE, n), j0, j1
@@ -764,15 +764,10 @@ cdef void _check_tile_row(
     for tj in range(ti, n_tiles):
         j0 = tj * TILE
         j1 = min(j0 + TILE, n)
-        # Copy the mirror tile transposed (contiguous reads), so that the comparison below
-        # reads both operands contiguously and vectorises.
-        for j in range(j0, j1):
-            for i in range(i0, i1):
-                mirror[(i - i0) * TILE + (j - j0)] = K[j, i]
         for i in range(i0, i1):
             for j in range(max(j0, i + 1), j1):
                 kij = K[i, j]
-                asymmetric |= fabs(kij - mirror[(i - i0) * TILE + (j - j0)]) > 1e-8 * fabs(kij) + atol
+                asymmetric |= fabs(kij - K[j, i]) > 1e-8 * fabs(kij) + atol
                 bad_minor |= fabs(kij) > (1.0 + 1e-8) * root[i] * root[j] + atol
     flags[0] = asymmetric
     flags[1] = bad_minor
@@ -805,7 +800,6 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
     cdef intp_t i, ti
     cdef int32_t[:, ::1] flags = np.zeros((max(n_tiles, 1), 2), dtype=np.int32)
     cdef double[::1] root = np.zeros(max(n, 1))
-    cdef double[:, ::1] mirror
     if K.shape[0] != K.shape[1]:
         raise ValueError(f"K must be square, got shape {K.shape}.")
     for i in range(n):
@@ -813,11 +807,10 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
             return 1
         root[i] = sqrt(K[i, i]) if K[i, i] > 0.0 else 0.0
     n_threads = max(1, min(n_threads, n_tiles))
-    mirror = np.empty((n_threads, TILE * TILE))
     with nogil:
         # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
         for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):
-            _check_tile_row(K, &root[0], atol, ti, &mirror[threadid(), 0], &flags[ti, 0])
+            _check_tile_row(K, &root[0], atol, ti, &flags[ti, 0])
     if np.any(np.asarray(flags)[:, 0]):
         return 2
     if np.any(np.asarray(flags)[:, 1]):

@@ -147,6 +147,6 @@ SUITE = Suite(
         Contender("reference", _reference, applies=lambda p: p["n"] <= 200),
         Contender("scikit-learn", _sklearn, requires=("sklearn",)),
     ],
-    repeats=lambda params, quick: 1 if params["n"] >= 5000 else (2 if quick else 3),
+    repeats=lambda params, quick: 2 if quick else 3,
     measure_memory=True,
 )

@@ -115,9 +115,7 @@ class BaseSMO(BaseEstimator):
         """
         precomputed = self.kernel == "precomputed"
         X, y = validate_data(
-            self, X, y, dtype=np.float64, order="C", y_numeric=not classifier,
-            ensure_min_samples=1 if classifier else 1,
-        )
+            self, X, y, dtype=np.float64, order="C", y_numeric=not classifier)
         self.shape_fit_ = X.shape
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                              ensure_non_negative=True)
@@ -149,7 +147,7 @@ class BaseSMO(BaseEstimator):
             raise ValueError("The kernel callable returned NaN or infinite values.")
         return K
 
-    def _solve(self, X, sample_index, signs, linear_term, upper_bound):
+    def _solve(self, n_threads, X, sample_index, signs, linear_term, upper_bound):
         """Run the compiled SMO on one dual problem; return ``(alpha, rho, objective, n_iter)``.
 
         ``X`` is the data matrix or (precomputed/callable kernel) the training Gram matrix.
@@ -171,7 +169,7 @@ class BaseSMO(BaseEstimator):
             alpha, gradient,
             KERNEL_CODES["precomputed" if gram_like else self.kernel],
             self._gamma, float(self.coef0), float(self.degree), float(self.tol),
-            bool(self.shrinking), float(self.cache_size), int(max_iter), self._n_threads,
+            bool(self.shrinking), float(self.cache_size), int(max_iter), n_threads,
         )
         if status != 0:
             warnings.warn(
@@ -186,11 +184,11 @@ class BaseSMO(BaseEstimator):
         """Solve each ``(X, sample_index, signs, p, C)`` of ``problems`` with BLAS on one thread.
 
         The kernel rows call BLAS inside OpenMP threads, so BLAS's own threads are switched off
-        for the whole fit (once, not per sub-problem: limiting costs a library scan).
+        for the whole fit, once rather than per one-vs-one problem.
         """
-        self._n_threads = effective_n_threads(self.n_jobs)
+        n_threads = effective_n_threads(self.n_jobs)
         with _threadpool_controller().limit(limits=1, user_api="blas"):
-            return [self._solve(*problem) for problem in problems]
+            return [self._solve(n_threads, *problem) for problem in problems]
 
     # ------------------------------------------------------------------ prediction
     def _kernel_to_support(self, X):
