@@ -23,9 +23,10 @@ Algorithm (seed 003 Algorithm 4 made exact and fast, as in libsvm):
   Rows are computed on demand, only over the active prefix in classification: the variables are
   kept permuted so the active ones come first, and the copy of the data is permuted with them.
   A row is cut into fixed chunks of ``CHUNK`` samples, each one GEMV (dot-product kernels, with
-  ``‖x − x'‖² = ‖x‖² + ‖x'‖² − 2x·x'`` for the RBF) or a gather (precomputed Gram); chunks run
-  in parallel when the row is long. The chunking depends on the row only, so the values — and
-  the whole optimisation path — do not depend on the thread count.
+  ``‖x − x'‖² = ‖x‖² + ‖x'‖² − 2x·x'`` for the RBF); chunks run in parallel when the row is
+  long. The chunking depends on the row only, so the values — and the whole optimisation path —
+  do not depend on the thread count. A precomputed Gram matrix is read in place: its rows
+  need no cache.
 
 The cache stores kernel values ``K`` and not ``Q``: the sign products are applied in the loops,
 which lets classification and regression (where two variables share a kernel row) use one cache.
@@ -73,7 +74,6 @@ cdef intp_t MIN_PARALLEL_CHUNKS = 8
 cdef void _kernel_chunk(
     const double *X, intp_t n_features, const double *x_sqnorm,
     const double *x_s, double sqnorm_s,
-    const double *gram_row, const intp_t *gram_index,
     int kernel, double gamma, double coef0, double degree,
     intp_t start, intp_t stop, double *out,
 ) noexcept nogil:
@@ -84,10 +84,6 @@ cdef void _kernel_chunk(
     cdef int one_i = 1
     cdef char trans = b'T'
     cdef double one = 1.0, zero = 0.0, dist
-    if kernel == PRECOMPUTED:
-        for j in range(start, stop):
-            out[j] = gram_row[gram_index[j]]
-        return
     # Row-major X[start:stop] is a column-major (d, m) matrix: its transpose times x_s gives the
     # m dot products.
     dgemv(&trans, &d, &m, &one, <double*>(X + start * n_features), &d, <double*>x_s, &one_i,
@@ -141,17 +137,18 @@ cdef class _SMOSolver:
     """State of one SMO run; all arrays are indexed by the current (permuted) variable position."""
 
     cdef intp_t l, n, n_features, active_size, budget, sentinel
-    cdef bint regression, unshrink
+    cdef bint regression, unshrink, contiguous
     cdef int kernel, n_threads
     cdef double gamma, coef0, degree
     # Data: private copy of the subproblem's rows (permuted with the variables in
-    # classification), their squared norms, and for a precomputed Gram the row of each sample.
+    # classification) and their squared norms, or the precomputed Gram matrix.
     cdef double[:, ::1] X
     cdef double[::1] x_sqnorm
     cdef const double[:, ::1] gram
-    cdef intp_t[::1] gram_index
-    # Per variable.
-    cdef intp_t[::1] sample_of   # sample position of variable t (regression; identity otherwise)
+    # Per variable. Kernel rows are indexed by variable position when `contiguous`
+    # (classification, built-in kernel); otherwise through `col`: the sample position in
+    # regression, the row/column of the Gram matrix for a precomputed kernel.
+    cdef intp_t[::1] col
     cdef intp_t[::1] perm        # original variable index
     cdef int32_t[::1] y, status
     cdef double[::1] p, C, QD, alpha, G, G_bar
@@ -221,45 +218,38 @@ cdef class _SMOSolver:
         cdef intp_t c
         cdef int n_threads = self.n_threads
         cdef double *out = self.rows[s]
-        cdef const double *X = NULL
+        cdef const double *X = &self.X[0, 0]
         cdef const double *x_sqnorm = &self.x_sqnorm[0]
-        cdef const intp_t *gram_index = &self.gram_index[0]
-        cdef const double *gram_row = NULL
-        cdef const double *x_s = NULL
-        cdef double sqnorm_s = 0.0
+        cdef const double *x_s = &self.X[s, 0]
+        cdef double sqnorm_s = self.x_sqnorm[s]
         cdef intp_t n_features = self.n_features
         cdef int kernel = self.kernel
         cdef double gamma = self.gamma, coef0 = self.coef0, degree = self.degree
-        if kernel == PRECOMPUTED:
-            gram_row = &self.gram[self.gram_index[s], 0]
-        else:
-            X = &self.X[0, 0]
-            x_s = &self.X[s, 0]
-            sqnorm_s = self.x_sqnorm[s]
         if n_threads > n_chunks:
             n_threads = <int>n_chunks
-        # A precomputed row is a gather of a few microseconds: never worth a parallel region.
-        if n_threads <= 1 or n_chunks < MIN_PARALLEL_CHUNKS or kernel == PRECOMPUTED:
+        if n_threads <= 1 or n_chunks < MIN_PARALLEL_CHUNKS:
             for c in range(n_chunks):
-                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, gram_row, gram_index,
-                              kernel, gamma, coef0, degree, start + c * CHUNK,
-                              min(start + (c + 1) * CHUNK, stop), out)
+                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
+                              degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
         else:
             for c in prange(n_chunks, schedule='static', num_threads=n_threads):
-                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, gram_row, gram_index,
-                              kernel, gamma, coef0, degree, start + c * CHUNK,
-                              min(start + (c + 1) * CHUNK, stop), out)
+                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
+                              degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
 
-    cdef double* _row(self, intp_t t, intp_t length) noexcept nogil:
-        """Kernel row of variable ``t`` over sample positions ``< length`` (NULL: no memory).
+    cdef const double* _row(self, intp_t t, intp_t length) noexcept nogil:
+        """Kernel row of variable ``t`` (NULL: no memory).
 
-        In regression the samples are not permuted and rows are always full (``n``), indexed
-        through ``sample_of``.
+        Classification with a built-in kernel: the cached row over variable positions
+        ``< length``. Regression: the cached full row of the sample (samples are not permuted).
+        Precomputed: the row of the Gram matrix itself — it is already in memory, so it is
+        read in place, without cache or copy. The last two are indexed through ``col``.
         """
         cdef intp_t s = t
         cdef intp_t have
+        if self.kernel == PRECOMPUTED:
+            return &self.gram[self.col[t], 0]
         if self.regression:
-            s = self.sample_of[t]
+            s = self.col[t]
             length = self.n
         have = self._cache_reserve(s, length)
         if have < 0:
@@ -271,9 +261,9 @@ cdef class _SMOSolver:
     # ------------------------------------------------------------------ helpers
     cdef inline double _k(self, const double *row, intp_t t) noexcept nogil:
         """Entry of a kernel row for variable ``t``."""
-        if self.regression:
-            return row[self.sample_of[t]]
-        return row[t]
+        if self.contiguous:
+            return row[t]
+        return row[self.col[t]]
 
     cdef inline void _update_status(self, intp_t t) noexcept nogil:
         if self.alpha[t] >= self.C[t]:
@@ -284,7 +274,8 @@ cdef class _SMOSolver:
             self.status[t] = FREE
 
     cdef void _swap_variables(self, intp_t i, intp_t j) noexcept nogil:
-        """Exchange positions ``i`` and ``j`` (and, in classification, the samples and cache)."""
+        """Exchange positions ``i`` and ``j`` (and, when rows are indexed by position, the
+        samples and the cache)."""
         cdef intp_t k, h, nxt, lo, hi
         cdef double *row
         cdef int32_t ti
@@ -297,16 +288,13 @@ cdef class _SMOSolver:
         _swap_d(&self.G[0], i, j)
         _swap_d(&self.G_bar[0], i, j)
         _swap_i(&self.perm[0], i, j)
-        if self.regression:
-            _swap_i(&self.sample_of[0], i, j)
+        if not self.contiguous:
+            _swap_i(&self.col[0], i, j)
             return
-        # Classification: variable position = sample position, so permute the data and cache.
-        if self.kernel == PRECOMPUTED:
-            _swap_i(&self.gram_index[0], i, j)
-        else:
-            for k in range(self.n_features):
-                _swap_d(&self.X[0, 0], i * self.n_features + k, j * self.n_features + k)
-            _swap_d(&self.x_sqnorm[0], i, j)
+        # Rows indexed by position: permute the data and the cache with the variables.
+        for k in range(self.n_features):
+            _swap_d(&self.X[0, 0], i * self.n_features + k, j * self.n_features + k)
+        _swap_d(&self.x_sqnorm[0], i, j)
         if self.row_len[i] > 0:
             self._lru_unlink(i)
         if self.row_len[j] > 0:
@@ -341,7 +329,7 @@ cdef class _SMOSolver:
     cdef int _reconstruct_gradient(self) noexcept nogil:
         """``G_t = Ḡ_t + p_t + Σ_{s free} α_s Q_ts`` for the inactive ``t`` (0, or -1: no memory)."""
         cdef intp_t t, s, n_free = 0
-        cdef double *row
+        cdef const double *row
         cdef double a
         if self.active_size == self.l:
             return 0
@@ -485,7 +473,7 @@ cdef class _SMOSolver:
         """Exact minimisation over ``(α_i, α_j)``, clipped to the box; update ``G``, ``Ḡ``."""
         cdef const double *row_i
         cdef const double *row_j
-        cdef double *row
+        cdef const double *row
         cdef intp_t k
         cdef double C_i = self.C[i], C_j = self.C[j]
         cdef double old_i = self.alpha[i], old_j = self.alpha[j]
@@ -544,10 +532,9 @@ cdef class _SMOSolver:
         # G_k += Q_ki Δα_i + Q_kj Δα_j with Q_ks = y_k y_s K_ks.
         a_i = self.y[i] * (self.alpha[i] - old_i)
         a_j = self.y[j] * (self.alpha[j] - old_j)
-        if self.regression:
+        if not self.contiguous:
             for k in range(self.active_size):
-                self.G[k] += self.y[k] * (a_i * row_i[self.sample_of[k]]
-                                          + a_j * row_j[self.sample_of[k]])
+                self.G[k] += self.y[k] * (a_i * row_i[self.col[k]] + a_j * row_j[self.col[k]])
         else:
             for k in range(self.active_size):
                 self.G[k] += self.y[k] * (a_i * row_i[k] + a_j * row_j[k])
@@ -658,7 +645,8 @@ def smo_solve(
     shrinking : bool
         Whether to shrink the active set.
     cache_size : float
-        Kernel cache budget in MiB (at least two full rows are always allowed).
+        Kernel cache budget in MiB (at least two full rows are always allowed); unused for a
+        precomputed Gram, read in place.
     max_iter : int
         Maximum number of SMO steps (positive).
     n_threads : int
@@ -700,7 +688,7 @@ def smo_solve(
     solver.unshrink = False
     solver.sentinel = n
     solver.gram = gram
-    solver.gram_index = np.array(sample_index, dtype=np.intp)
+    solver.contiguous = kernel != PRECOMPUTED and not solver.regression
     if kernel == PRECOMPUTED:
         solver.n_features = 0
         solver.X = np.zeros((1, 1))
@@ -717,7 +705,9 @@ def smo_solve(
     solver.G = np.array(p, dtype=np.float64)     # α = 0: G = Qα + p = p
     solver.G_bar = np.zeros(l)
     solver.perm = np.arange(l, dtype=np.intp)
-    solver.sample_of = np.arange(l, dtype=np.intp) % n
+    # Column of each variable in its kernel row (unused when rows are indexed by position).
+    solver.col = (np.asarray(sample_index, dtype=np.intp)[np.arange(l) % n]
+                  if kernel == PRECOMPUTED else np.arange(l, dtype=np.intp) % n)
     solver.QD = np.empty(l)
     for t in range(l):
         s = t % n

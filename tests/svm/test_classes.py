@@ -111,6 +111,17 @@ def test_precomputed_and_callable_equal_the_builtin_kernel(breast_cancer):
     np.testing.assert_array_equal(callable_kernel.support_vectors_, builtin.support_vectors_)
 
 
+def test_precomputed_svr_equals_the_builtin_kernel():
+    X, y = load_diabetes(return_X_y=True)
+    y = (y - y.mean()) / y.std()
+    builtin = SVR(gamma=2.0, tol=1e-6).fit(X, y)
+    precomputed = SVR(kernel="precomputed", tol=1e-6).fit(
+        pairwise_kernels(X, metric="rbf", gamma=2.0), y)
+    np.testing.assert_array_equal(precomputed.support_, builtin.support_)
+    np.testing.assert_allclose(precomputed.dual_coef_, builtin.dual_coef_, atol=1e-6)
+    assert precomputed.dual_objective_ == pytest.approx(builtin.dual_objective_, rel=1e-9)
+
+
 def test_weight_two_equals_a_duplicated_sample(rng):
     X, y = make_classification(n_samples=80, n_features=4, random_state=0)
     twice = rng.choice(80, size=15, replace=False)
