@@ -66,9 +66,11 @@ cdef enum:
 cdef double TAU = 1e-12
 # Samples per chunk of a kernel row.
 cdef intp_t CHUNK = 512
-# Rows of fewer chunks are computed on one thread: a parallel region costs microseconds on an
-# idle machine, and much more when the cores are shared, so it must be amortised.
-cdef intp_t MIN_PARALLEL_CHUNKS = 8
+# A row goes parallel only when it costs at least this many (samples × (n_features + 16)) —
+# about a millisecond: a fork/join costs microseconds on an idle machine but, when other
+# processes share the cores, a descheduled worker can stall it for a whole time slice, and SMO
+# computes thousands of rows. (The 16 stands for the exp/pow/tanh of each entry.)
+cdef intp_t PARALLEL_MIN_WORK = 1 << 20
 
 
 cdef void _kernel_chunk(
@@ -227,7 +229,7 @@ cdef class _SMOSolver:
         cdef double gamma = self.gamma, coef0 = self.coef0, degree = self.degree
         if n_threads > n_chunks:
             n_threads = <int>n_chunks
-        if n_threads <= 1 or n_chunks < MIN_PARALLEL_CHUNKS:
+        if n_threads <= 1 or (stop - start) * (n_features + 16) < PARALLEL_MIN_WORK:
             for c in range(n_chunks):
                 _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
                               degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)

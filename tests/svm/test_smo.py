@@ -104,8 +104,8 @@ def test_agrees_with_reference_regression(rng):
 
 
 def test_same_result_for_any_thread_count(rng):
-    # Rows of 4500 samples are cut into 9 chunks, enough to be computed in parallel.
-    X, y = _classification(rng, n=4500, n_features=5)
+    # Rows of 2100 samples × 600 features are long enough to be computed in parallel (5 chunks).
+    X, y = _classification(rng, n=2100, n_features=600)
     runs = [_solve(smo_solve, X, y, -np.ones(y.size), np.ones(y.size), tol=1e-2, n_threads=t)
             for t in (1, 2)]
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
