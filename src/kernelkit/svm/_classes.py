@@ -64,7 +64,7 @@ class SVC(ClassifierMixin, BaseSMO):
     Solves the dual ``min ½αᵀQα − 1ᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α_i ≤ C_i``, with
     ``Q_ij = y_i y_j k(x_i, x_j)`` [1]_, by sequential minimal optimisation [3]_ with the
     working-set selection of Fan, Chen & Lin [4]_, shrinking, and a double-precision LRU cache of
-    kernel rows computed in parallel. Multiclass problems are split one-vs-one, as in LIBSVM [5]_
+    kernel rows (long rows are computed in parallel; a precomputed Gram is read in place). Multiclass problems are split one-vs-one, as in LIBSVM [5]_
     and scikit-learn. The decision function is ``f(x) = Σ_i α_i y_i k(x_i, x) + b``.
 
     Probability estimates (``probability=True`` and ``predict_proba`` in scikit-learn) are not
@@ -84,8 +84,9 @@ class SVC(ClassifierMixin, BaseSMO):
     random_state : None, int or RandomState, default=None
         Not used: the solver is deterministic. Accepted for compatibility with scikit-learn.
     n_jobs : int, default=None
-        OpenMP threads for the kernel rows; None uses every thread the runtime allows.
-        Results do not depend on it.
+        OpenMP threads for the kernel rows long enough to be worth splitting (about 10⁶
+        ``n_samples × n_features``) and for the Gram checks; None uses every thread the runtime
+        allows. Results do not depend on it.
 
     Attributes
     ----------
@@ -292,8 +293,9 @@ class SVR(RegressorMixin, BaseSMO):
     epsilon : float, default=0.1
         Half-width of the ε-insensitive tube: residuals smaller than ε cost nothing.
     n_jobs : int, default=None
-        OpenMP threads for the kernel rows; None uses every thread the runtime allows.
-        Results do not depend on it.
+        OpenMP threads for the kernel rows long enough to be worth splitting (about 10⁶
+        ``n_samples × n_features``) and for the Gram checks; None uses every thread the runtime
+        allows. Results do not depend on it.
 
     Attributes
     ----------
