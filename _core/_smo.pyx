@@ -1,0 +1,810 @@
+"""Sequential minimal optimisation for the SVM duals (C-SVC and ε-SVR share one solver).
+
+The problem, over ``l`` variables with signs ``y_t ∈ {+1, −1}``::
+
+    min_α ½ αᵀQα + pᵀα   s.t.   yᵀα = 0,   0 ≤ α_t ≤ C_t,     Q_ts = y_t y_s K(x_t, x_s).
+
+* C-SVC (seed 003 §1.4.6 (P11), written as a minimisation — the printed ``+½αᵀQα`` is a sign typo,
+  the objective is ``−½αᵀQα + 1ᵀα`` maximised): ``l = n``, ``p = −1``, ``y`` the labels.
+* ε-SVR (seed 003 §1.5.3 (P16)): ``l = 2n``, ``α = (α⁺, α⁻)``, ``y = (+1, −1)``,
+  ``p = (ε − y_reg, ε + y_reg)``; variables ``t`` and ``t + n`` share sample ``t``.
+
+Algorithm (seed 003 Algorithm 4 made exact and fast, as in libsvm):
+
+* Working set by second-order information (WSS2, Fan, Chen & Lin 2005): ``i`` is the maximal
+  violator, ``j`` maximises the decrease ``(G_i-side gap)² / (K_ii + K_jj − 2K_ij)`` of the exact
+  two-variable step; stop when the maximal violating pair gap ``m(α) − M(α) < tol``.
+* Two-variable step solved in closed form and clipped to the box (Platt 1998).
+* Shrinking (Joachims 1999, libsvm's rule): bounded variables that cannot move are removed from
+  the active set every ``min(l, 1000)`` iterations; the gradient of removed variables is rebuilt
+  from ``Ḡ = Σ_{α_s = C_s} C_s Q_{:s}`` before the final optimality re-check on all variables.
+* Kernel rows come from an LRU cache of **double** rows bounded by ``cache_size`` (libsvm caches
+  floats, so its gradients drift from the exact ``Qα + p`` and it can oscillate near ``tol``).
+  Rows are computed on demand, only over the active prefix in classification: the variables are
+  kept permuted so the active ones come first, and the copy of the data is permuted with them.
+  A row is cut into fixed chunks of ``CHUNK`` samples, each one GEMV (dot-product kernels, with
+  ``‖x − x'‖² = ‖x‖² + ‖x'‖² − 2x·x'`` for the RBF); chunks run in parallel when the row is
+  long. The chunking depends on the row only, so the values — and the whole optimisation path —
+  do not depend on the thread count. A precomputed Gram matrix is read in place: its rows
+  need no cache.
+
+The cache stores kernel values ``K`` and not ``Q``: the sign products are applied in the loops,
+which lets classification and regression (where two variables share a kernel row) use one cache.
+"""
+
+from cython.parallel cimport prange
+from libc.math cimport exp, fabs, pow, sqrt, tanh, INFINITY
+from libc.stdlib cimport free, malloc, realloc
+from scipy.linalg.cython_blas cimport dgemv
+
+import numpy as np
+
+from _types cimport intp_t, int32_t
+
+# Kernel codes (kept in sync with kernelkit.svm._base.KERNEL_CODES).
+cdef enum:
+    LINEAR = 0
+    POLY = 1
+    RBF = 2
+    SIGMOID = 3
+    PRECOMPUTED = 4
+
+# Status codes returned to Python (raised / warned about there, never in nogil code).
+cdef enum:
+    CONVERGED = 0
+    MAX_ITER_REACHED = 1
+    OUT_OF_MEMORY = -1
+
+# Position of α_t in its box.
+cdef enum:
+    AT_LOWER = 0
+    AT_UPPER = 1
+    FREE = 2
+
+# Curvature used when K_ii + K_jj − 2K_ij ≤ 0 (identical points, or i, j the two copies of one
+# sample in ε-SVR): the step is then bounded by the box only (libsvm's TAU).
+cdef double TAU = 1e-12
+# Samples per chunk of a kernel row.
+cdef intp_t CHUNK = 512
+# A row goes parallel only when it costs at least this many (samples × (n_features + 16)) —
+# about a millisecond: a fork/join costs microseconds on an idle machine but, when other
+# processes share the cores, a descheduled worker can stall it for a whole time slice, and SMO
+# computes thousands of rows. (The 16 stands for the exp/pow/tanh of each entry.)
+cdef intp_t PARALLEL_MIN_WORK = 1 << 20
+
+
+cdef void _kernel_chunk(
+    const double *X, intp_t n_features, const double *x_sqnorm,
+    const double *x_s, double sqnorm_s,
+    int kernel, double gamma, double coef0, double degree,
+    intp_t start, intp_t stop, double *out,
+) noexcept nogil:
+    """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``."""
+    cdef intp_t j
+    cdef int m = <int>(stop - start)
+    cdef int d = <int>n_features
+    cdef int one_i = 1
+    cdef char trans = b'T'
+    cdef double one = 1.0, zero = 0.0, dist
+    # Row-major X[start:stop] is a column-major (d, m) matrix: its transpose times x_s gives the
+    # m dot products.
+    dgemv(&trans, &d, &m, &one, <double*>(X + start * n_features), &d, <double*>x_s, &one_i,
+          &zero, out + start, &one_i)
+    if kernel == RBF:
+        for j in range(start, stop):
+            dist = sqnorm_s + x_sqnorm[j] - 2.0 * out[j]
+            # may be slightly negative from rounding; clamp
+            out[j] = exp(-gamma * (dist if dist > 0.0 else 0.0))
+    elif kernel == POLY:
+        for j in range(start, stop):
+            out[j] = pow(gamma * out[j] + coef0, degree)
+    elif kernel == SIGMOID:
+        for j in range(start, stop):
+            out[j] = tanh(gamma * out[j] + coef0)
+
+
+cdef double _kernel_diagonal(
+    const double *x_s, intp_t n_features, double gram_ss,
+    int kernel, double gamma, double coef0, double degree,
+) noexcept nogil:
+    """``K(x_s, x_s)``."""
+    cdef intp_t k
+    cdef double sq = 0.0
+    if kernel == PRECOMPUTED:
+        return gram_ss
+    if kernel == RBF:
+        return 1.0
+    for k in range(n_features):
+        sq += x_s[k] * x_s[k]
+    if kernel == LINEAR:
+        return sq
+    if kernel == POLY:
+        return pow(gamma * sq + coef0, degree)
+    return tanh(gamma * sq + coef0)
+
+
+cdef inline void _swap_d(double *a, intp_t i, intp_t j) noexcept nogil:
+    cdef double t = a[i]
+    a[i] = a[j]
+    a[j] = t
+
+
+cdef inline void _swap_i(intp_t *a, intp_t i, intp_t j) noexcept nogil:
+    cdef intp_t t = a[i]
+    a[i] = a[j]
+    a[j] = t
+
+
+cdef class _SMOSolver:
+    """State of one SMO run; all arrays are indexed by the current (permuted) variable position."""
+
+    cdef intp_t l, n, n_features, active_size, budget, sentinel
+    cdef bint regression, unshrink, contiguous
+    cdef int kernel, n_threads
+    cdef double gamma, coef0, degree
+    # Data: private copy of the subproblem's rows (permuted with the variables in
+    # classification) and their squared norms, or the precomputed Gram matrix.
+    cdef double[:, ::1] X
+    cdef double[::1] x_sqnorm
+    cdef const double[:, ::1] gram
+    # Per variable. Kernel rows are indexed by variable position when `contiguous`
+    # (classification, built-in kernel); otherwise through `col`: the sample position in
+    # regression, the row/column of the Gram matrix for a precomputed kernel.
+    cdef intp_t[::1] col
+    cdef intp_t[::1] perm        # original variable index
+    cdef int32_t[::1] y, status
+    cdef double[::1] p, C, QD, alpha, G, G_bar
+    # LRU cache of kernel rows, one slot per sample position; slot `sentinel` heads the list.
+    cdef double **rows
+    cdef intp_t[::1] row_len, lru_prev, lru_next
+
+    def __cinit__(self):
+        self.rows = NULL
+
+    def __dealloc__(self):
+        cdef intp_t s
+        if self.rows != NULL:
+            for s in range(self.n):
+                free(self.rows[s])
+            free(self.rows)
+
+    # ------------------------------------------------------------------ cache
+    cdef inline void _lru_unlink(self, intp_t s) noexcept nogil:
+        self.lru_next[self.lru_prev[s]] = self.lru_next[s]
+        self.lru_prev[self.lru_next[s]] = self.lru_prev[s]
+
+    cdef inline void _lru_append(self, intp_t s) noexcept nogil:
+        """Insert ``s`` as the most recently used row."""
+        self.lru_next[s] = self.sentinel
+        self.lru_prev[s] = self.lru_prev[self.sentinel]
+        self.lru_next[self.lru_prev[s]] = s
+        self.lru_prev[self.sentinel] = s
+
+    cdef inline void _drop_row(self, intp_t s) noexcept nogil:
+        self._lru_unlink(s)
+        free(self.rows[s])
+        self.rows[s] = NULL
+        self.budget += self.row_len[s]
+        self.row_len[s] = 0
+
+    cdef intp_t _cache_reserve(self, intp_t s, intp_t length) noexcept nogil:
+        """Make row ``s`` hold ``length`` values; return how many were already there (-1: no memory).
+
+        Least recently used rows are evicted first. The budget holds at least two full rows, and
+        the row fetched just before is the most recent, so fetching a second row never evicts
+        the first one (the SMO step needs both).
+        """
+        cdef intp_t have = self.row_len[s]
+        cdef double *grown
+        if have > 0:
+            self._lru_unlink(s)
+        if length > have:
+            while self.budget < length - have:
+                if self.lru_next[self.sentinel] == self.sentinel:
+                    return -1
+                self._drop_row(self.lru_next[self.sentinel])
+            grown = <double*>realloc(self.rows[s], length * sizeof(double))
+            if grown == NULL:
+                if have > 0:
+                    self._lru_append(s)
+                return -1
+            self.rows[s] = grown
+            self.budget -= length - have
+            self.row_len[s] = length
+        self._lru_append(s)
+        return have
+
+    cdef void _kernel_row(self, intp_t s, intp_t start, intp_t stop) noexcept nogil:
+        """Fill ``rows[s][start:stop]`` with ``K(x_s, x_j)``, chunk by chunk."""
+        cdef intp_t n_chunks = (stop - start + CHUNK - 1) // CHUNK
+        cdef intp_t c
+        cdef int n_threads = self.n_threads
+        cdef double *out = self.rows[s]
+        cdef const double *X = &self.X[0, 0]
+        cdef const double *x_sqnorm = &self.x_sqnorm[0]
+        cdef const double *x_s = &self.X[s, 0]
+        cdef double sqnorm_s = self.x_sqnorm[s]
+        cdef intp_t n_features = self.n_features
+        cdef int kernel = self.kernel
+        cdef double gamma = self.gamma, coef0 = self.coef0, degree = self.degree
+        if n_threads > n_chunks:
+            n_threads = <int>n_chunks
+        if n_threads <= 1 or (stop - start) * (n_features + 16) < PARALLEL_MIN_WORK:
+            for c in range(n_chunks):
+                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
+                              degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
+        else:
+            for c in prange(n_chunks, schedule='static', num_threads=n_threads):
+                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
+                              degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
+
+    cdef const double* _row(self, intp_t t, intp_t length) noexcept nogil:
+        """Kernel row of variable ``t`` (NULL: no memory).
+
+        Classification with a built-in kernel: the cached row over variable positions
+        ``< length``. Regression: the cached full row of the sample (samples are not permuted).
+        Precomputed: the row of the Gram matrix itself — it is already in memory, so it is
+        read in place, without cache or copy. The last two are indexed through ``col``.
+        """
+        cdef intp_t s = t
+        cdef intp_t have
+        if self.kernel == PRECOMPUTED:
+            return &self.gram[self.col[t], 0]
+        if self.regression:
+            s = self.col[t]
+            length = self.n
+        have = self._cache_reserve(s, length)
+        if have < 0:
+            return NULL
+        if have < length:
+            self._kernel_row(s, have, length)
+        return self.rows[s]
+
+    # ------------------------------------------------------------------ helpers
+    cdef inline double _k(self, const double *row, intp_t t) noexcept nogil:
+        """Entry of a kernel row for variable ``t``."""
+        if self.contiguous:
+            return row[t]
+        return row[self.col[t]]
+
+    cdef inline void _update_status(self, intp_t t) noexcept nogil:
+        if self.alpha[t] >= self.C[t]:
+            self.status[t] = AT_UPPER
+        elif self.alpha[t] <= 0.0:
+            self.status[t] = AT_LOWER
+        else:
+            self.status[t] = FREE
+
+    cdef void _swap_variables(self, intp_t i, intp_t j) noexcept nogil:
+        """Exchange positions ``i`` and ``j`` (and, when rows are indexed by position, the
+        samples and the cache)."""
+        cdef intp_t k, h, nxt, lo, hi
+        cdef double *row
+        cdef int32_t ti
+        ti = self.y[i]; self.y[i] = self.y[j]; self.y[j] = ti
+        ti = self.status[i]; self.status[i] = self.status[j]; self.status[j] = ti
+        _swap_d(&self.p[0], i, j)
+        _swap_d(&self.C[0], i, j)
+        _swap_d(&self.QD[0], i, j)
+        _swap_d(&self.alpha[0], i, j)
+        _swap_d(&self.G[0], i, j)
+        _swap_d(&self.G_bar[0], i, j)
+        _swap_i(&self.perm[0], i, j)
+        if not self.contiguous:
+            _swap_i(&self.col[0], i, j)
+            return
+        # Rows indexed by position: permute the data and the cache with the variables.
+        for k in range(self.n_features):
+            _swap_d(&self.X[0, 0], i * self.n_features + k, j * self.n_features + k)
+        _swap_d(&self.x_sqnorm[0], i, j)
+        if self.row_len[i] > 0:
+            self._lru_unlink(i)
+        if self.row_len[j] > 0:
+            self._lru_unlink(j)
+        row = self.rows[i]; self.rows[i] = self.rows[j]; self.rows[j] = row
+        _swap_i(&self.row_len[0], i, j)
+        if self.row_len[i] > 0:
+            self._lru_append(i)
+        if self.row_len[j] > 0:
+            self._lru_append(j)
+        lo = i if i < j else j
+        hi = j if i < j else i
+        h = self.lru_next[self.sentinel]
+        while h != self.sentinel:
+            nxt = self.lru_next[h]
+            if self.row_len[h] > lo:
+                if self.row_len[h] > hi:
+                    _swap_d(self.rows[h], lo, hi)
+                else:
+                    # The row covers lo but not hi: it cannot be kept consistent; recompute later.
+                    self._drop_row(h)
+            h = nxt
+
+    # ------------------------------------------------------------------ SMO pieces
+    cdef bint _be_shrunk(self, intp_t t, double gmax1, double gmax2) noexcept nogil:
+        if self.status[t] == AT_UPPER:
+            return -self.G[t] > (gmax1 if self.y[t] == 1 else gmax2)
+        if self.status[t] == AT_LOWER:
+            return self.G[t] > (gmax2 if self.y[t] == 1 else gmax1)
+        return False
+
+    cdef int _reconstruct_gradient(self) noexcept nogil:
+        """``G_t = Ḡ_t + p_t + Σ_{s free} α_s Q_ts`` for the inactive ``t`` (0, or -1: no memory)."""
+        cdef intp_t t, s, n_free = 0
+        cdef const double *row
+        cdef double a
+        if self.active_size == self.l:
+            return 0
+        for t in range(self.active_size, self.l):
+            self.G[t] = self.G_bar[t] + self.p[t]
+        for s in range(self.active_size):
+            if self.status[s] == FREE:
+                n_free += 1
+        # Pick the cheaper of the two loop orders (libsvm's rule): rows of inactive variables
+        # over the active prefix, or full rows of the free variables.
+        if n_free * self.l > 2 * self.active_size * (self.l - self.active_size):
+            for t in range(self.active_size, self.l):
+                row = self._row(t, self.active_size)
+                if row == NULL:
+                    return -1
+                a = 0.0
+                for s in range(self.active_size):
+                    if self.status[s] == FREE:
+                        a += self.alpha[s] * self.y[s] * self._k(row, s)
+                self.G[t] += self.y[t] * a
+        else:
+            for s in range(self.active_size):
+                if self.status[s] == FREE:
+                    row = self._row(s, self.l)
+                    if row == NULL:
+                        return -1
+                    a = self.alpha[s] * self.y[s]
+                    for t in range(self.active_size, self.l):
+                        self.G[t] += a * self.y[t] * self._k(row, t)
+        return 0
+
+    cdef void _shrink(self, double tol) noexcept nogil:
+        cdef intp_t t
+        cdef double gmax1 = -INFINITY   # max -y_t G_t over I_up
+        cdef double gmax2 = -INFINITY   # max  y_t G_t over I_low
+        for t in range(self.active_size):
+            if self.y[t] == 1:
+                if self.status[t] != AT_UPPER and -self.G[t] > gmax1:
+                    gmax1 = -self.G[t]
+                if self.status[t] != AT_LOWER and self.G[t] > gmax2:
+                    gmax2 = self.G[t]
+            else:
+                if self.status[t] != AT_UPPER and -self.G[t] > gmax2:
+                    gmax2 = -self.G[t]
+                if self.status[t] != AT_LOWER and self.G[t] > gmax1:
+                    gmax1 = self.G[t]
+        if not self.unshrink and gmax1 + gmax2 <= 10.0 * tol:
+            # Close to the end: bring every variable back once so that the final active set is
+            # chosen with exact gradients.
+            self.unshrink = True
+            if self._reconstruct_gradient() < 0:
+                return
+            self.active_size = self.l
+        t = 0
+        while t < self.active_size:
+            if self._be_shrunk(t, gmax1, gmax2):
+                self.active_size -= 1
+                while self.active_size > t:
+                    if not self._be_shrunk(self.active_size, gmax1, gmax2):
+                        self._swap_variables(t, self.active_size)
+                        break
+                    self.active_size -= 1
+            t += 1
+
+    cdef double _rho(self) noexcept nogil:
+        """Offset ``ρ = −b``: mean of ``y_t G_t`` over free variables, else the middle of the
+        feasible interval (seed 003 Property 40, last two items)."""
+        cdef intp_t t, n_free = 0
+        cdef double yg, ub = INFINITY, lb = -INFINITY, sum_free = 0.0
+        for t in range(self.active_size):
+            yg = self.y[t] * self.G[t]
+            if self.status[t] == AT_UPPER:
+                if self.y[t] == -1:
+                    ub = min(ub, yg)
+                else:
+                    lb = max(lb, yg)
+            elif self.status[t] == AT_LOWER:
+                if self.y[t] == 1:
+                    ub = min(ub, yg)
+                else:
+                    lb = max(lb, yg)
+            else:
+                n_free += 1
+                sum_free += yg
+        if n_free > 0:
+            return sum_free / n_free
+        return 0.5 * (ub + lb)
+
+    cdef int _wss(self, double tol, intp_t *out_i, intp_t *out_j) noexcept nogil:
+        """WSS2 of Fan, Chen & Lin (2005) over the active set.
+
+        Return 1 if the maximal violating pair gap is below ``tol`` (optimal), 0 if a pair was
+        chosen, -1 when out of memory.
+        """
+        cdef intp_t t, i = -1, j = -1
+        cdef double gmax = -INFINITY, gmax2 = -INFINITY, obj_min = INFINITY
+        cdef double grad_diff, quad, obj, qd_i
+        cdef const double *row
+        for t in range(self.active_size):
+            if self.y[t] == 1:
+                if self.status[t] != AT_UPPER and -self.G[t] >= gmax:
+                    gmax = -self.G[t]
+                    i = t
+            else:
+                if self.status[t] != AT_LOWER and self.G[t] >= gmax:
+                    gmax = self.G[t]
+                    i = t
+        if i == -1:
+            return 1
+        row = self._row(i, self.active_size)
+        if row == NULL:
+            return -1
+        qd_i = self.QD[i]
+        for t in range(self.active_size):
+            if self.y[t] == 1:
+                if self.status[t] == AT_LOWER:
+                    continue
+                grad_diff = gmax + self.G[t]
+                if self.G[t] >= gmax2:
+                    gmax2 = self.G[t]
+            else:
+                if self.status[t] == AT_UPPER:
+                    continue
+                grad_diff = gmax - self.G[t]
+                if -self.G[t] >= gmax2:
+                    gmax2 = -self.G[t]
+            if grad_diff > 0.0:
+                # Curvature along the pair direction: K_ii + K_tt − 2K_it whatever the signs.
+                quad = qd_i + self.QD[t] - 2.0 * self._k(row, t)
+                obj = -(grad_diff * grad_diff) / (quad if quad > 0.0 else TAU)
+                if obj <= obj_min:
+                    j = t
+                    obj_min = obj
+        if gmax + gmax2 < tol or j == -1:
+            return 1
+        out_i[0] = i
+        out_j[0] = j
+        return 0
+
+    cdef int _step(self, intp_t i, intp_t j) noexcept nogil:
+        """Exact minimisation over ``(α_i, α_j)``, clipped to the box; update ``G``, ``Ḡ``."""
+        cdef const double *row_i
+        cdef const double *row_j
+        cdef const double *row
+        cdef intp_t k
+        cdef double C_i = self.C[i], C_j = self.C[j]
+        cdef double old_i = self.alpha[i], old_j = self.alpha[j]
+        cdef double quad, delta, diff, total, a_i, a_j
+        cdef bint upper_i = self.status[i] == AT_UPPER
+        cdef bint upper_j = self.status[j] == AT_UPPER
+        row_i = self._row(i, self.active_size)
+        if row_i == NULL:
+            return -1
+        row_j = self._row(j, self.active_size)
+        if row_j == NULL:
+            return -1
+        quad = self.QD[i] + self.QD[j] - 2.0 * self._k(row_i, j)
+        if quad <= 0.0:
+            quad = TAU
+        if self.y[i] != self.y[j]:
+            # α_i − α_j is conserved.
+            delta = (-self.G[i] - self.G[j]) / quad
+            diff = old_i - old_j
+            self.alpha[i] = old_i + delta
+            self.alpha[j] = old_j + delta
+            if diff > 0.0:
+                if self.alpha[j] < 0.0:
+                    self.alpha[j] = 0.0
+                    self.alpha[i] = diff
+            elif self.alpha[i] < 0.0:
+                self.alpha[i] = 0.0
+                self.alpha[j] = -diff
+            if diff > C_i - C_j:
+                if self.alpha[i] > C_i:
+                    self.alpha[i] = C_i
+                    self.alpha[j] = C_i - diff
+            elif self.alpha[j] > C_j:
+                self.alpha[j] = C_j
+                self.alpha[i] = C_j + diff
+        else:
+            # α_i + α_j is conserved.
+            delta = (self.G[i] - self.G[j]) / quad
+            total = old_i + old_j
+            self.alpha[i] = old_i - delta
+            self.alpha[j] = old_j + delta
+            if total > C_i:
+                if self.alpha[i] > C_i:
+                    self.alpha[i] = C_i
+                    self.alpha[j] = total - C_i
+            elif self.alpha[j] < 0.0:
+                self.alpha[j] = 0.0
+                self.alpha[i] = total
+            if total > C_j:
+                if self.alpha[j] > C_j:
+                    self.alpha[j] = C_j
+                    self.alpha[i] = total - C_j
+            elif self.alpha[i] < 0.0:
+                self.alpha[i] = 0.0
+                self.alpha[j] = total
+        # G_k += Q_ki Δα_i + Q_kj Δα_j with Q_ks = y_k y_s K_ks.
+        a_i = self.y[i] * (self.alpha[i] - old_i)
+        a_j = self.y[j] * (self.alpha[j] - old_j)
+        if not self.contiguous:
+            for k in range(self.active_size):
+                self.G[k] += self.y[k] * (a_i * row_i[self.col[k]] + a_j * row_j[self.col[k]])
+        else:
+            for k in range(self.active_size):
+                self.G[k] += self.y[k] * (a_i * row_i[k] + a_j * row_j[k])
+        self._update_status(i)
+        self._update_status(j)
+        # Ḡ = Σ_{α_s = C_s} C_s Q_{:s} over all variables, shrunk ones included.
+        if upper_i != (self.status[i] == AT_UPPER):
+            row = self._row(i, self.l)
+            if row == NULL:
+                return -1
+            a_i = C_i * self.y[i] * (-1.0 if upper_i else 1.0)
+            for k in range(self.l):
+                self.G_bar[k] += a_i * self.y[k] * self._k(row, k)
+        if upper_j != (self.status[j] == AT_UPPER):
+            row = self._row(j, self.l)
+            if row == NULL:
+                return -1
+            a_j = C_j * self.y[j] * (-1.0 if upper_j else 1.0)
+            for k in range(self.l):
+                self.G_bar[k] += a_j * self.y[k] * self._k(row, k)
+        return 0
+
+    cdef int _solve(self, double tol, bint shrinking, long max_iter, long *n_iter) noexcept nogil:
+        """Run SMO from ``α = 0``; return a status code."""
+        cdef intp_t i = 0, j = 0
+        cdef long it = 0
+        cdef intp_t counter = min(self.l, 1000) + 1
+        cdef int found
+        while it < max_iter:
+            counter -= 1
+            if counter == 0:
+                counter = min(self.l, 1000)
+                if shrinking:
+                    self._shrink(tol)
+            found = self._wss(tol, &i, &j)
+            if found < 0:
+                return OUT_OF_MEMORY
+            if found == 1:
+                # Optimal on the active set: re-check on all variables with exact gradients.
+                if self._reconstruct_gradient() < 0:
+                    return OUT_OF_MEMORY
+                self.active_size = self.l
+                found = self._wss(tol, &i, &j)
+                if found < 0:
+                    return OUT_OF_MEMORY
+                if found == 1:
+                    n_iter[0] = it
+                    return CONVERGED
+                counter = 1  # shrink again at the next iteration
+            it += 1
+            if self._step(i, j) < 0:
+                return OUT_OF_MEMORY
+        n_iter[0] = it
+        if self._reconstruct_gradient() < 0:
+            return OUT_OF_MEMORY
+        self.active_size = self.l
+        return MAX_ITER_REACHED
+
+
+def smo_solve(
+    const double[:, ::1] X,              # IN (n_rows, n_features)
+    const double[:, ::1] gram,           # IN (n_rows, n_rows)
+    const intp_t[::1] sample_index,      # IN (n_samples,)
+    const int32_t[::1] y,                # IN (n_variables,)
+    const double[::1] p,                 # IN (n_variables,)
+    const double[::1] upper_bound,       # IN (n_variables,)
+    double[::1] alpha,                   # OUT (n_variables,)
+    double[::1] gradient,                # OUT (n_variables,)
+    int kernel,
+    double gamma,
+    double coef0,
+    double degree,
+    double tol,
+    bint shrinking,
+    double cache_size,
+    long max_iter,
+    int n_threads,
+):
+    """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO, starting from ``α = 0``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_rows, n_features), float64, C-contiguous
+        Data for the built-in kernels (unused, may be empty, for ``kernel=4``).
+    gram : ndarray of shape (n_rows, n_rows), float64, C-contiguous
+        Precomputed Gram matrix for ``kernel=4`` (unused, may be empty, otherwise).
+    sample_index : ndarray of shape (n_samples,), intp
+        Rows of ``X`` (or of ``gram``) of the subproblem's samples.
+    y : ndarray of shape (n_variables,), int32
+        Signs ±1. ``n_variables`` is ``n_samples`` (classification) or ``2 * n_samples``
+        (regression: variables ``t`` and ``t + n_samples`` belong to sample ``t``).
+    p : ndarray of shape (n_variables,), float64
+        Linear term.
+    upper_bound : ndarray of shape (n_variables,), float64
+        ``C_t > 0``.
+    alpha : ndarray of shape (n_variables,), float64
+        Output: the solution.
+    gradient : ndarray of shape (n_variables,), float64
+        Output: ``Qα + p`` at the solution.
+    kernel : int
+        0 linear ``x·x'``, 1 polynomial ``(γx·x' + coef0)^degree``, 2 RBF
+        ``exp(−γ‖x − x'‖²)``, 3 sigmoid ``tanh(γx·x' + coef0)``, 4 precomputed.
+    gamma, coef0, degree : float
+        Kernel parameters.
+    tol : float
+        Stop when the maximal violating pair gap ``max_{I_up} −y_tG_t − min_{I_low} −y_tG_t``
+        is below ``tol``.
+    shrinking : bool
+        Whether to shrink the active set.
+    cache_size : float
+        Kernel cache budget in MiB (at least two full rows are always allowed); unused for a
+        precomputed Gram, read in place.
+    max_iter : int
+        Maximum number of SMO steps (positive).
+    n_threads : int
+        OpenMP threads for the kernel rows. Call with BLAS limited to one thread.
+
+    Returns
+    -------
+    rho : float
+        Offset: the decision function is ``Σ_t y_t α_t K(x_t, x) − rho``.
+    objective : float
+        ``½αᵀQα + pᵀα`` at the solution.
+    n_iter : int
+        SMO steps taken.
+    status : int
+        0 converged, 1 ``max_iter`` reached, -1 out of memory.
+    """
+    cdef intp_t n = sample_index.shape[0]
+    cdef intp_t l = y.shape[0]
+    cdef intp_t n_features = X.shape[1]
+    cdef intp_t s, t, k
+    cdef long n_iter = 0
+    cdef int status
+    cdef double objective = 0.0
+    cdef double rho
+    cdef _SMOSolver solver = _SMOSolver()
+    if l != n and l != 2 * n:
+        raise ValueError(f"y has {l} variables for {n} samples; expected {n} or {2 * n}.")
+    if n < 1 or max_iter < 1:
+        raise ValueError("smo_solve needs at least one sample and max_iter >= 1.")
+    solver.l = l
+    solver.n = n
+    solver.regression = l == 2 * n
+    solver.kernel = kernel
+    solver.gamma = gamma
+    solver.coef0 = coef0
+    solver.degree = degree
+    solver.n_threads = max(1, n_threads)
+    solver.active_size = l
+    solver.unshrink = False
+    solver.sentinel = n
+    solver.gram = gram
+    solver.contiguous = kernel != PRECOMPUTED and not solver.regression
+    if kernel == PRECOMPUTED:
+        solver.n_features = 0
+        solver.X = np.zeros((1, 1))
+        solver.x_sqnorm = np.zeros(n)
+    else:
+        solver.n_features = n_features
+        solver.X = np.ascontiguousarray(np.asarray(X)[np.asarray(sample_index)])
+        solver.x_sqnorm = np.einsum("ij,ij->i", solver.X, solver.X)
+    solver.y = np.array(y, dtype=np.int32)
+    solver.status = np.full(l, AT_LOWER, dtype=np.int32)
+    solver.p = np.array(p, dtype=np.float64)
+    solver.C = np.array(upper_bound, dtype=np.float64)
+    solver.alpha = np.zeros(l)
+    solver.G = np.array(p, dtype=np.float64)     # α = 0: G = Qα + p = p
+    solver.G_bar = np.zeros(l)
+    solver.perm = np.arange(l, dtype=np.intp)
+    # Column of each variable in its kernel row (unused when rows are indexed by position).
+    solver.col = (np.asarray(sample_index, dtype=np.intp)[np.arange(l) % n]
+                  if kernel == PRECOMPUTED else np.arange(l, dtype=np.intp) % n)
+    solver.QD = np.empty(l)
+    for t in range(l):
+        s = t % n
+        solver.QD[t] = _kernel_diagonal(
+            &solver.X[s, 0] if kernel != PRECOMPUTED else NULL, solver.n_features,
+            gram[sample_index[s], sample_index[s]] if kernel == PRECOMPUTED else 0.0,
+            kernel, gamma, coef0, degree)
+    # Budget in doubles; at least two full rows (see _cache_reserve).
+    solver.budget = max(<intp_t>(cache_size * (1 << 20) / sizeof(double)), 2 * n)
+    solver.row_len = np.zeros(n + 1, dtype=np.intp)
+    solver.lru_prev = np.full(n + 1, n, dtype=np.intp)
+    solver.lru_next = np.full(n + 1, n, dtype=np.intp)
+    solver.rows = <double**>malloc(n * sizeof(double*))
+    if solver.rows == NULL:
+        raise MemoryError()
+    for s in range(n):
+        solver.rows[s] = NULL
+    with nogil:
+        status = solver._solve(tol, shrinking, max_iter, &n_iter)
+    if status == OUT_OF_MEMORY:
+        raise MemoryError(f"SMO could not allocate a kernel row of {n} doubles.")
+    rho = solver._rho()
+    for t in range(l):
+        objective += solver.alpha[t] * (solver.G[t] + solver.p[t])
+        alpha[solver.perm[t]] = solver.alpha[t]
+        gradient[solver.perm[t]] = solver.G[t]
+    return rho, 0.5 * objective, n_iter, status
+
+
+# Tile of the Gram checks: a TILE×TILE block and its mirror stay in L1.
+cdef intp_t TILE = 32
+
+
+cdef void _check_tile_row(
+    const double[:, ::1] K, const double *root, double atol, intp_t ti,
+    int32_t *flags,     # OUT (2,): asymmetric, negative 2×2 minor
+) noexcept nogil:
+    """Scan the tiles ``(ti, tj ≥ ti)`` of the upper triangle against their mirror tiles."""
+    cdef intp_t n = K.shape[0]
+    cdef intp_t n_tiles = (n + TILE - 1) // TILE
+    cdef intp_t tj, i, j, i0 = ti * TILE, i1 = min((ti + 1) * TILE, n), j0, j1
+    cdef double kij
+    cdef int32_t asymmetric = 0, bad_minor = 0
+    for tj in range(ti, n_tiles):
+        j0 = tj * TILE
+        j1 = min(j0 + TILE, n)
+        for i in range(i0, i1):
+            for j in range(max(j0, i + 1), j1):
+                kij = K[i, j]
+                asymmetric |= fabs(kij - K[j, i]) > 1e-8 * fabs(kij) + atol
+                bad_minor |= fabs(kij) > (1.0 + 1e-8) * root[i] * root[j] + atol
+    flags[0] = asymmetric
+    flags[1] = bad_minor
+
+
+def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
+    """One pass over a square Gram matrix for the necessary conditions of positive
+    semi-definiteness.
+
+    Tests a non-negative diagonal, symmetry ``|K_ij − K_ji| ≤ 10⁻⁸|K_ij| + atol`` and the
+    2×2 principal minors ``|K_ij| ≤ (1 + 10⁻⁸) sqrt(K_ii K_jj) + atol``, tile by tile over the
+    upper triangle, rows of tiles in parallel. The answer does not depend on ``n_threads``.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n), float64, C-contiguous
+    atol : float
+        Absolute tolerance (the caller scales it with the trace).
+    n_threads : int
+        OpenMP threads.
+
+    Returns
+    -------
+    code : int
+        0 if all hold, 1 if a diagonal entry is below ``−atol``, 2 if ``K`` is not symmetric,
+        3 if (symmetric but) a 2×2 minor is negative.
+    """
+    cdef intp_t n = K.shape[0]
+    cdef intp_t n_tiles = (n + TILE - 1) // TILE
+    cdef intp_t i, ti
+    cdef int32_t[:, ::1] flags = np.zeros((max(n_tiles, 1), 2), dtype=np.int32)
+    cdef double[::1] root = np.zeros(max(n, 1))
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"K must be square, got shape {K.shape}.")
+    for i in range(n):
+        if K[i, i] < -atol:
+            return 1
+        root[i] = sqrt(K[i, i]) if K[i, i] > 0.0 else 0.0
+    n_threads = max(1, min(n_threads, n_tiles))
+    with nogil:
+        # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
+        for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):
+            _check_tile_row(K, &root[0], atol, ti, &flags[ti, 0])
+    if np.any(np.asarray(flags)[:, 0]):
+        return 2
+    if np.any(np.asarray(flags)[:, 1]):
+        return 3
+    return 0

@@ -1,0 +1,5 @@
+"""Support vector machines trained by SMO (compiled solver ``kernelkit._core._smo``)."""
+
+from kernelkit.svm._classes import SVC, SVR
+
+__all__ = ["SVC", "SVR"]
