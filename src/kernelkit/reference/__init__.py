@@ -61,4 +61,3 @@ __all__ = [
     "substring_kernel_bruteforce",
     "walk_gram",
 ]
-from kernelkit.reference.smo import smo_solve  # noqa: E402  (twin of kernelkit._core._smo)
