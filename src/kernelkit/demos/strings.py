@@ -4,13 +4,12 @@ import time
 
 import numpy as np
 
-# kernelkit's own SVC is being written; scikit-learn's SVC(kernel="precomputed") stands in here.
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.pipeline import make_pipeline
-from sklearn.svm import SVC
 
 from kernelkit.datasets import load_secreted_proteins
 from kernelkit.kernels import LocalAlignmentKernel, SpectrumKernel, normalize_gram, shift_to_psd
+from kernelkit.svm import SVC
 
 N_LA = 200          # proteins for the local alignment kernel (O(|x||y|) per pair)
 MAX_LA_LENGTH = 400

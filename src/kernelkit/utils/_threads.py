@@ -1,5 +1,6 @@
 """Thread count for the OpenMP cores, chosen by the estimator (never a hidden global)."""
 
+import functools
 import os
 
 from joblib import cpu_count
@@ -24,7 +25,7 @@ def effective_n_threads(n_jobs=None):
     """
     if n_jobs == 0 or (n_jobs is not None and not isinstance(n_jobs, int)):
         raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}.")
-    n_cpus = cpu_count(only_physical_cores=False)
+    n_cpus = _usable_cpus()
     if n_jobs is None:
         n_threads = openmp_max_threads()
         if "OMP_NUM_THREADS" not in os.environ:
@@ -34,3 +35,9 @@ def effective_n_threads(n_jobs=None):
     else:
         n_threads = n_jobs
     return max(1, int(n_threads))
+
+
+@functools.cache
+def _usable_cpus():
+    # joblib reads the cgroup quota files on every call (about 1 ms): once per process is enough.
+    return cpu_count(only_physical_cores=False)
