@@ -144,7 +144,7 @@ def lloyd_iter(
     cdef intp_t n_groups = _n_groups(n_chunks, n_clusters, n_features)
     cdef intp_t g, c, j, l, start, stop
     cdef intp_t stride = n_clusters * n_features
-    cdef floating *dist
+    cdef floating *dist = NULL     # allocated per thread inside the parallel block
     cdef double norm
     cdef floating *center_squared_norms = <floating*>malloc(n_clusters * sizeof(floating))
     cdef double *group_sums = NULL
