@@ -184,7 +184,7 @@ cdef int _pass(
     cdef intp_t stride = 3 * TILE      # one thread's scratch
     cdef intp_t t, I, J, R, i, k, idx
     cdef bint weighted = weights is not None
-    cdef double *scratch
+    cdef double *scratch = NULL    # set per thread inside the parallel block
     cdef double total
     cdef intp_t *tile_I = NULL
     cdef intp_t *tile_J = NULL
