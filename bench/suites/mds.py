@@ -72,9 +72,8 @@ SUITE = Suite(
         "kernelkit uses every OpenMP thread (2 here) unless marked 1 thread; scikit-learn's "
         "smacof runs NumPy/BLAS. Peak MiB is the resident-memory increase over the data set-up "
         "(the n×n input alone is 8n² bytes: 1.9 MiB at n=500, 30.5 MiB at 2000, 191 MiB at "
-        "5000). The machine's 2 cores were shared with other jobs (load average 8-10): there, "
-        "an OpenMP thread often waits for a descheduled sibling, so the 2-thread rows can lose "
-        "to the 1-thread rows; on an idle machine they would not."
+        "5000). On a machine shared with other jobs an OpenMP thread can wait for a descheduled "
+        "sibling, so the 2-thread rows can lose to the 1-thread rows."
     ),
     cases=cases,
     setup=setup,
