@@ -702,6 +702,28 @@ def dbscan_dense(
     return n_clusters
 
 
+cdef intp_t _run_on_distances(
+    const Neighbourhoods *nb, intp_t min_samples,
+    intp_t[::1] labels,    # OUT (n_samples,)
+    uint8_t[::1] is_core,  # OUT (n_samples,)
+    int n_threads,
+) except -1:
+    """The run shared by the precomputed entries (positions are sample indices there)."""
+    cdef intp_t n_clusters
+    cdef uint8_t *is_core_position = <uint8_t*>malloc(nb.n_points * sizeof(uint8_t))
+    try:
+        if is_core_position == NULL:
+            raise MemoryError()
+        with nogil:
+            n_clusters = _dbscan(nb, min_samples, NULL, NULL, is_core_position, &labels[0],
+                                 &is_core[0], n_threads)
+        if n_clusters < 0:
+            raise MemoryError("DBSCAN could not allocate its buffers.")
+    finally:
+        free(is_core_position)
+    return n_clusters
+
+
 def dbscan_precomputed_dense(
     const double[:, ::1] distances,   # IN (n_samples, n_samples)
     double eps,
@@ -725,26 +747,14 @@ def dbscan_precomputed_dense(
     n_clusters : int
     """
     cdef Neighbourhoods nb
-    cdef intp_t n = distances.shape[0], n_clusters
-    cdef uint8_t *is_core_position = NULL
+    cdef intp_t n = distances.shape[0]
     if n == 0:
         return 0
     nb.kind = DENSE_DISTANCES
     nb.n_points = n
     nb.radius = eps
     nb.distances = &distances[0, 0]
-    is_core_position = <uint8_t*>malloc(n * sizeof(uint8_t))
-    try:
-        if is_core_position == NULL:
-            raise MemoryError()
-        with nogil:
-            n_clusters = _dbscan(&nb, min_samples, NULL, NULL, is_core_position, &labels[0],
-                                 &is_core[0], n_threads)
-        if n_clusters < 0:
-            raise MemoryError("DBSCAN could not allocate its buffers.")
-    finally:
-        free(is_core_position)
-    return n_clusters
+    return _run_on_distances(&nb, min_samples, labels, is_core, n_threads)
 
 
 def dbscan_precomputed_sparse(
@@ -776,8 +786,7 @@ def dbscan_precomputed_sparse(
     n_clusters : int
     """
     cdef Neighbourhoods nb
-    cdef intp_t n = indptr.shape[0] - 1, n_clusters
-    cdef uint8_t *is_core_position = NULL
+    cdef intp_t n = indptr.shape[0] - 1
     if n <= 0:
         return 0
     nb.kind = SPARSE_DISTANCES
@@ -786,15 +795,4 @@ def dbscan_precomputed_sparse(
     nb.graph_data = &data[0] if data.shape[0] > 0 else NULL
     nb.graph_indices = &indices[0] if indices.shape[0] > 0 else NULL
     nb.graph_indptr = &indptr[0]
-    is_core_position = <uint8_t*>malloc(n * sizeof(uint8_t))
-    try:
-        if is_core_position == NULL:
-            raise MemoryError()
-        with nogil:
-            n_clusters = _dbscan(&nb, min_samples, NULL, NULL, is_core_position, &labels[0],
-                                 &is_core[0], n_threads)
-        if n_clusters < 0:
-            raise MemoryError("DBSCAN could not allocate its buffers.")
-    finally:
-        free(is_core_position)
-    return n_clusters
+    return _run_on_distances(&nb, min_samples, labels, is_core, n_threads)
