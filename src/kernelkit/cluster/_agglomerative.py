@@ -151,22 +151,6 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
         self.n_leaves_ = n_samples
         return self
 
-    def fit_predict(self, X, y=None):
-        """Fit and return ``labels_``.
-
-        Parameters
-        ----------
-        X : array-like
-            As in :meth:`fit`.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return self.fit(X).labels_
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.metric == "precomputed"

@@ -176,22 +176,6 @@ class DBSCAN(ClusterMixin, BaseEstimator):
             dbscan_precomputed_dense(X, float(self.eps), self.min_samples, labels, is_core,
                                      n_threads)
 
-    def fit_predict(self, X, y=None):
-        """Cluster ``X`` and return ``labels_`` (``-1`` for noise).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix}
-            As in :meth:`fit`.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return self.fit(X).labels_
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.metric == "precomputed"

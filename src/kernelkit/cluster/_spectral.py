@@ -171,22 +171,6 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self.eigenvalues_ = eigenvalues
         return self
 
-    def fit_predict(self, X, y=None):
-        """Fit and return ``labels_``.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix}
-            As in :meth:`fit`.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return self.fit(X).labels_
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.pairwise = self.affinity == "precomputed"
