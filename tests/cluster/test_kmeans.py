@@ -139,10 +139,11 @@ def test_one_vs_two_threads_identical(random_seed):
 
 
 def test_n_init_keeps_best(random_seed):
+    """The first of n_init runs draws the same start as n_init=1; the best can only be lower."""
     X = _blobs(random_seed, 400, 2, 8)
-    runs = [KMeans(8, init="random", random_state=s).fit(X).inertia_ for s in range(3)]
-    best = KMeans(8, init="random", n_init=3, random_state=0).fit(X)
-    assert best.inertia_ <= min(runs) + 1e-9 or best.inertia_ == pytest.approx(min(runs))
+    single = KMeans(8, init="random", n_init=1, random_state=random_seed).fit(X)
+    best = KMeans(8, init="random", n_init=5, random_state=random_seed).fit(X)
+    assert best.inertia_ <= single.inertia_
 
 
 @pytest.mark.parametrize("data", ["digits", "blobs"])
