@@ -12,7 +12,7 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit.cluster import SpectralClustering
-from kernelkit.cluster._affinity import (
+from kernelkit.utils._spectral_graph import (
     graph_laplacian,
     laplacian_eigenvectors,
     n_graph_components,

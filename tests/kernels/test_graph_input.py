@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 from kernelkit.kernels import ShortestPathKernel, WalkKernel, WeisfeilerLehmanKernel
-from kernelkit.kernels._graph_input import encode_graphs
+from kernelkit.kernels._graphs._input import encode_graphs
 
 
 def _as_networkx(graph, node_attr="label", edge_attr="label"):

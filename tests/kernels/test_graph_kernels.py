@@ -7,7 +7,7 @@ from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit import reference
-from kernelkit._core import _graphlets, _product_graph, _shortest_path, _wl
+from kernelkit._core import _graphlet_counts, _product_graph, _shortest_path_bfs, _wl_relabel
 from kernelkit.kernels import (
     GeometricWalkKernel,
     GraphletKernel,
@@ -18,9 +18,9 @@ from kernelkit.kernels import (
     WeisfeilerLehmanKernel,
     is_positive_definite,
 )
-from kernelkit.kernels._graph_base import batch_arrays
-from kernelkit.kernels._graph_input import encode_graphs
-from kernelkit.kernels._graphlet import graphlet_classes
+from kernelkit.kernels._graphs._base import batch_arrays
+from kernelkit.kernels._graphs._graphlet import graphlet_classes
+from kernelkit.kernels._graphs._input import encode_graphs
 
 KERNELS = [
     WalkKernel(n=3, edge_label="label"),
@@ -126,12 +126,12 @@ def test_wl_cores_match_reference(make_graphs):
     batch, _, _ = encode_graphs(make_graphs(8, max_nodes=7, n_labels=3))
     sig_ptr = batch.indptr + np.arange(batch.n_nodes + 1)
     sig, sig_ref = (np.empty(sig_ptr[-1], dtype=np.int32) for _ in range(2))
-    _wl.node_signatures(batch.indptr, batch.indices, batch.node_labels, sig, 2)
+    _wl_relabel.node_signatures(batch.indptr, batch.indices, batch.node_labels, sig, 2)
     reference.node_signatures(batch.indptr, batch.indices, batch.node_labels, sig_ref)
     np.testing.assert_array_equal(sig, sig_ref)
     rows, rows_ref = np.arange(batch.n_nodes, dtype=np.intp), np.arange(batch.n_nodes)
     codes, codes_ref = (np.full(batch.n_nodes, -7, dtype=np.int32) for _ in range(2))
-    n = _wl.compress_signatures(sig, sig_ptr, rows, codes, 3)
+    n = _wl_relabel.compress_signatures(sig, sig_ptr, rows, codes, 3)
     assert n == reference.compress_signatures(sig, sig_ptr, rows_ref, codes_ref, 3)
     np.testing.assert_array_equal(rows, rows_ref)
     np.testing.assert_array_equal(codes, codes_ref)
@@ -141,7 +141,7 @@ def test_wl_cores_match_reference(make_graphs):
     table = np.concatenate([sig[sig_ptr[r]:sig_ptr[r + 1]] for r in table_rows]).astype(np.int32)
     table_ptr = np.r_[0, np.cumsum(lengths)].astype(np.intp)
     found, found_ref = (np.empty(batch.n_nodes, dtype=np.int32) for _ in range(2))
-    _wl.lookup_signatures(sig, sig_ptr, table, table_ptr, found, 2)
+    _wl_relabel.lookup_signatures(sig, sig_ptr, table, table_ptr, found, 2)
     reference.lookup_signatures(sig, sig_ptr, table, table_ptr, found_ref)
     np.testing.assert_array_equal(found, found_ref)
     assert np.all(found[::2] >= 0)
@@ -154,7 +154,7 @@ def test_shortest_path_core_matches_floyd_warshall_reference(make_graphs):
     out = [[np.zeros(max(key_ptr[-1], 1), dtype=np.int64) for _ in range(2)]
            + [np.zeros(batch.n_samples, dtype=np.int64)] for _ in range(2)]
     args = (batch.node_ptr, batch.indptr, batch.indices, batch.node_labels, key_ptr)
-    _shortest_path.shortest_path_counts(*args, *out[0], 2)
+    _shortest_path_bfs.shortest_path_counts(*args, *out[0], 2)
     reference.shortest_path_counts(*args, *out[1])
     n_distinct = out[1][2]
     np.testing.assert_array_equal(out[0][2], n_distinct)
@@ -172,7 +172,7 @@ def test_graphlet_core_matches_reference(k, n_samples, make_graphs):
     seeds = np.arange(1, batch.n_samples + 1, dtype=np.uint64) * 12345
     got, expected = (np.zeros((batch.n_samples, n_classes), dtype=np.int64) for _ in range(2))
     args = (batch.node_ptr, batch.indptr, batch.indices, k, class_of_mask, n_samples, seeds)
-    _graphlets.graphlet_counts(*args, got, 2)
+    _graphlet_counts.graphlet_counts(*args, got, 2)
     reference.graphlet_counts(*args, expected)
     np.testing.assert_array_equal(got, expected)
 
@@ -224,12 +224,12 @@ def test_cg_not_converging_warns():
 def test_sklearn_transformer_api(kernel, mutag_dense):
     # sklearn's parametrize_with_checks skips every check for estimators whose input is neither
     # arrays nor strings (graphs), so the contract is checked here directly.
+    import pickle
+
     from sklearn.exceptions import NotFittedError
     from sklearn.model_selection import cross_val_score
     from sklearn.pipeline import make_pipeline
     from sklearn.svm import SVC
-
-    import pickle
 
     graphs, y = mutag_dense[:40], np.r_[np.zeros(20), np.ones(20)]
     params = kernel.get_params()

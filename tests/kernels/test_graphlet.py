@@ -5,18 +5,18 @@ from math import comb
 import numpy as np
 import pytest
 
-from kernelkit._core import _graphlets
+from kernelkit._core import _graphlet_counts
 from kernelkit.kernels import GraphletKernel
-from kernelkit.kernels._graph_input import encode_graphs
-from kernelkit.kernels._graphlet import graphlet_classes
+from kernelkit.kernels._graphs._graphlet import graphlet_classes
+from kernelkit.kernels._graphs._input import encode_graphs
 
 
 def _counts(graph, k):
     batch, _, _ = encode_graphs([graph], node_label=None)
     class_of_mask, n_classes = graphlet_classes(k)
     counts = np.zeros((1, n_classes), dtype=np.int64)
-    _graphlets.graphlet_counts(batch.node_ptr, batch.indptr, batch.indices, k, class_of_mask, 0,
-                               np.zeros(1, dtype=np.uint64), counts, 1)
+    _graphlet_counts.graphlet_counts(batch.node_ptr, batch.indptr, batch.indices, k,
+                                     class_of_mask, 0, np.zeros(1, dtype=np.uint64), counts, 1)
     return counts[0]
 
 

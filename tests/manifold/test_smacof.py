@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from scipy.spatial.distance import pdist, squareform
 from sklearn.exceptions import ConvergenceWarning
 
-from kernelkit._core import _smacof
+from kernelkit._core import _smacof_guttman
 from kernelkit.manifold import MDS, smacof
 from kernelkit.reference import smacof as reference
 
@@ -51,11 +51,11 @@ def test_guttman_pass_matches_reference(rng, weighted):
         W = rng.uniform(0.1, 2.0, size=(n, n))
         W = (W + W.T) / 2
     out, expected = np.empty_like(Z), np.empty_like(Z)
-    got = _smacof.guttman_transform(D, W, Z, out, 0.37, 1)
+    got = _smacof_guttman.guttman_transform(D, W, Z, out, 0.37, 1)
     want = reference.guttman_transform(D, W, Z, expected, 0.37)
     np.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(got, want, rtol=1e-10)
-    np.testing.assert_allclose(_smacof.stress(D, W, Z), want, rtol=1e-10)
+    np.testing.assert_allclose(_smacof_guttman.stress(D, W, Z), want, rtol=1e-10)
 
 
 @given(n=st.integers(2, 40), p=st.integers(1, 4), seed=st.integers(0, 2**16))
@@ -64,7 +64,7 @@ def test_guttman_pass_matches_reference_property(n, p, seed):
     D = _euclidean(rng.normal(size=(n, 3)))
     Z = rng.normal(size=(n, p))
     out, expected = np.empty_like(Z), np.empty_like(Z)
-    got = _smacof.guttman_transform(D, None, Z, out, 1.0 / n, 1)
+    got = _smacof_guttman.guttman_transform(D, None, Z, out, 1.0 / n, 1)
     want = reference.guttman_transform(D, None, Z, expected, 1.0 / n)
     np.testing.assert_allclose(out, expected, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
@@ -78,8 +78,8 @@ def test_pass_independent_of_threads(rng):
     Z = rng.normal(size=(n, 2))
     for weights in (None, W):
         out1, out2 = np.empty_like(Z), np.empty_like(Z)
-        s1 = _smacof.guttman_transform(D, weights, Z, out1, 1.0, 1)
-        s2 = _smacof.guttman_transform(D, weights, Z, out2, 1.0, 2)
+        s1 = _smacof_guttman.guttman_transform(D, weights, Z, out1, 1.0, 1)
+        s2 = _smacof_guttman.guttman_transform(D, weights, Z, out2, 1.0, 2)
         assert s1 == s2
         np.testing.assert_array_equal(out1, out2)
 
@@ -148,7 +148,7 @@ def test_majoriser_inequality_and_touching(problem, rng):
         assert _seed_stress(D, Z) <= _seed_majoriser(D, Z, Y) * (1 + 1e-12)
     # The compiled Guttman transform minimises M(·, Y): the sandwich inequality.
     Z_next = np.empty_like(Y)
-    stress_Y, _ = _smacof.guttman_transform(D, None, Y, Z_next, 1.0 / Y.shape[0], 1)
+    stress_Y, _ = _smacof_guttman.guttman_transform(D, None, Y, Z_next, 1.0 / Y.shape[0], 1)
     assert 2 * stress_Y == pytest.approx(_seed_stress(D, Y), rel=1e-12)
     M_next = _seed_majoriser(D, Z_next, Y)
     assert _seed_stress(D, Z_next) <= M_next * (1 + 1e-12)

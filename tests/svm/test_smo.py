@@ -1,10 +1,12 @@
-"""The compiled SMO solver (kernelkit._core._smo) against the seed's properties and the reference."""
+"""The compiled SMO solver (kernelkit._core._smo_solver) against the seed's properties and the
+reference."""
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from kernelkit._core._smo import check_gram, smo_solve
+from kernelkit._core._smo_solver import check_gram, smo_solve
 from kernelkit.reference.smo import smo_solve as reference_smo_solve
 
 LINEAR, POLY, RBF, SIGMOID, PRECOMPUTED = range(5)

@@ -30,8 +30,8 @@ from sklearn.utils.validation import (
 )
 from threadpoolctl import threadpool_limits
 
-from kernelkit._core._kmeans import inertia as _inertia
-from kernelkit._core._kmeans import lloyd_iter
+from kernelkit._core._kmeans_lloyd import inertia as _inertia
+from kernelkit._core._kmeans_lloyd import lloyd_iter
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["KMeans", "kmeans_plusplus", "kmeans_lloyd"]

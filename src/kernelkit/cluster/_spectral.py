@@ -9,14 +9,14 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
-from kernelkit.cluster._affinity import (
+from kernelkit.cluster._kmeans import KMeans
+from kernelkit.utils._spectral_graph import (
     AFFINITIES,
     LAPLACIANS,
     laplacian_eigenvectors,
     n_graph_components,
     similarity_graph,
 )
-from kernelkit.cluster._kmeans import KMeans
 
 __all__ = ["SpectralClustering"]
 
@@ -42,7 +42,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     n_clusters : int, default=8
     affinity : {"rbf", "nearest_neighbors", "mutual_nearest_neighbors", "epsilon", \
 "precomputed"}, default="rbf"
-        Similarity graph, see :func:`kernelkit.cluster._affinity.similarity_graph`;
+        Similarity graph, see :func:`kernelkit.utils._spectral_graph.similarity_graph`;
         "precomputed": ``X`` is a symmetric non-negative affinity matrix (dense or sparse).
     laplacian : {"unnormalized", "random_walk", "symmetric"}, default="random_walk"
     gamma : float, default=1.0
@@ -53,7 +53,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         Radius of the "epsilon" graph; None: the longest edge of the minimum spanning tree, the
         smallest radius that connects the graph (seed 003 §2.2.7).
     eigen_solver : {"auto", "dense", "arpack", "lobpcg"}, default="auto"
-        See :func:`kernelkit.cluster._affinity.laplacian_eigenvectors`.
+        See :func:`kernelkit.utils._spectral_graph.laplacian_eigenvectors`.
     n_init : int, default=10
         k-means restarts on the embedding.
     random_state : int, RandomState instance or None, default=None

@@ -10,11 +10,12 @@ from sklearn.base import (
     TransformerMixin,
     _fit_context,
 )
+from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.decomposition._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
-from kernelkit.kernels import center_gram, pairwise_kernels
+from kernelkit.utils._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
+from kernelkit.utils._gram import center_gram
 
 __all__ = ["KernelPCA"]
 

@@ -13,8 +13,8 @@ from sklearn.base import (
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.decomposition._eigen import flip_signs
 from kernelkit.decomposition._randomized_svd import randomized_svd
+from kernelkit.utils._eigen import flip_signs
 
 __all__ = ["PCA"]
 

@@ -11,8 +11,7 @@ from sklearn.metrics.pairwise import (
 )
 
 from kernelkit.kernels._base import StructuredKernel
-from kernelkit.kernels._gram import center_gram, is_positive_definite, normalize_gram
-from kernelkit.kernels._graph_functions import (
+from kernelkit.kernels._graphs._functions import (
     geometric_walk_kernel,
     graphlet_kernel,
     random_walk_kernel,
@@ -21,9 +20,11 @@ from kernelkit.kernels._graph_functions import (
     walk_kernel,
     weisfeiler_lehman_kernel,
 )
-from kernelkit.kernels._graphlet import GraphletKernel
-from kernelkit.kernels._psd import shift_to_psd
-from kernelkit.kernels._shortest_path import ShortestPathKernel
+from kernelkit.kernels._graphs._graphlet import GraphletKernel
+from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel
+from kernelkit.kernels._graphs._subtree import SubtreeKernel
+from kernelkit.kernels._graphs._walk import GeometricWalkKernel, RandomWalkKernel, WalkKernel
+from kernelkit.kernels._graphs._weisfeiler_lehman import WeisfeilerLehmanKernel
 from kernelkit.kernels._strings import (
     LocalAlignmentKernel,
     MismatchKernel,
@@ -34,9 +35,7 @@ from kernelkit.kernels._strings import (
     spectrum_kernel,
     substring_kernel,
 )
-from kernelkit.kernels._subtree import SubtreeKernel
-from kernelkit.kernels._walk import GeometricWalkKernel, RandomWalkKernel, WalkKernel
-from kernelkit.kernels._weisfeiler_lehman import WeisfeilerLehmanKernel
+from kernelkit.utils._gram import center_gram, is_positive_definite, normalize_gram, shift_to_psd
 
 __all__ = [
     "GeometricWalkKernel",

@@ -11,7 +11,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.kernels._gram import normalize_gram
+from kernelkit.utils._gram import normalize_gram
 
 __all__ = ["StructuredKernel"]
 

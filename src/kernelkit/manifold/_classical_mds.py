@@ -9,9 +9,9 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.decomposition._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
-from kernelkit.kernels import center_gram
-from kernelkit.manifold._dissimilarity import cross_dissimilarities, fit_dissimilarities
+from kernelkit.utils._dissimilarity import cross_dissimilarities, fit_dissimilarities
+from kernelkit.utils._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
+from kernelkit.utils._gram import center_gram
 
 __all__ = ["ClassicalMDS", "classical_scaling"]
 

@@ -4,8 +4,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import StrOptions
 
-from kernelkit.manifold._dissimilarity import check_weights, fit_dissimilarities
 from kernelkit.manifold._smacof import SMACOF_CONSTRAINTS, _run, check_init, check_n_components
+from kernelkit.utils._dissimilarity import check_weights, fit_dissimilarities
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["MDS"]

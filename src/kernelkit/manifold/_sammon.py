@@ -3,8 +3,8 @@
 import numpy as np
 from sklearn.base import _fit_context
 
-from kernelkit.manifold._dissimilarity import check_weights
 from kernelkit.manifold._mds import MDS, _SmacofEmbedding
+from kernelkit.utils._dissimilarity import check_weights
 
 __all__ = ["SammonMapping"]
 

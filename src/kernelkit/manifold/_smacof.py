@@ -15,9 +15,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
-from kernelkit._core import _smacof
+from kernelkit._core import _smacof_guttman
 from kernelkit.manifold._classical_mds import classical_scaling
-from kernelkit.manifold._dissimilarity import check_dissimilarities, check_weights
+from kernelkit.utils._dissimilarity import check_dissimilarities, check_weights
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["smacof"]
@@ -124,10 +124,10 @@ def _smacof_single(dissimilarities, weights, init, metric, max_iter, eps, n_thre
         if disparities is not None:
             target = disparities(Z)
         if it == max_iter:
-            stress, squared = _smacof.stress(target, weights, Z, n_threads)
+            stress, squared = _smacof_guttman.stress(target, weights, Z, n_threads)
         else:
-            stress, squared = _smacof.guttman_transform(target, weights, Z, Z_next, scale,
-                                                        n_threads)
+            stress, squared = _smacof_guttman.guttman_transform(target, weights, Z, Z_next, scale,
+                                                                n_threads)
         value = stress if metric else np.sqrt(stress / squared) if squared > 0 else 0.0
         history.append(value)
         if it > 0 and history[-2] - value <= eps * history[-2]:

@@ -1,7 +1,7 @@
 """Spectral embedding (Laplacian eigenmaps): the minor eigenvectors of a graph Laplacian.
 
 Seed 003 §3.3.1 and seed-methods C9; shares the similarity graphs and Laplacians of spectral
-clustering (seed 003 Algorithms 11–13) through ``kernelkit.cluster._affinity``.
+clustering (seed 003 Algorithms 11–13) through ``kernelkit.utils._spectral_graph``.
 """
 
 import warnings
@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
-from kernelkit.cluster._affinity import (
+from kernelkit.utils._spectral_graph import (
     AFFINITIES,
     LAPLACIANS,
     laplacian_eigenvectors,

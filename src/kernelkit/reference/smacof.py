@@ -1,6 +1,6 @@
 """SMACOF as the seed writes it: explicit matrices ``V``, ``V'(Z)`` and the Moore–Penrose ``V⁺``.
 
-Twin of ``kernelkit._core._smacof`` (seed 003 §3.2.3, Property 77 and Algorithm 17). Every
+Twin of ``kernelkit._core._smacof_guttman`` (seed 003 §3.2.3, Property 77 and Algorithm 17). Every
 iteration builds n×n matrices; that is the point: it is the readable oracle, not the fast path.
 """
 

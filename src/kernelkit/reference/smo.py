@@ -1,6 +1,6 @@
-"""Simplified SMO (seed 003 Algorithm 4): the readable twin of ``kernelkit._core._smo``.
+"""Simplified SMO (seed 003 Algorithm 4): the readable twin of ``kernelkit._core._smo_solver``.
 
-Same problem and signature as the compiled :func:`kernelkit._core._smo.smo_solve`::
+Same problem and signature as the compiled :func:`kernelkit._core._smo_solver.smo_solve`::
 
     min_α ½ αᵀQα + pᵀα   s.t.   yᵀα = 0,   0 ≤ α_t ≤ C_t,     Q_ts = y_t y_s K(x_t, x_s),
 
@@ -58,7 +58,7 @@ def _rho(alpha, y, G, C):
 def smo_solve(X, gram, sample_index, y, p, upper_bound, alpha, gradient, kernel, gamma, coef0,
               degree, tol, shrinking, cache_size, max_iter, n_threads, random_state=0):
     """Seed 003 Algorithm 4 on the general SVM dual; same arguments and returns as the compiled
-    :func:`kernelkit._core._smo.smo_solve`.
+    :func:`kernelkit._core._smo_solver.smo_solve`.
 
     ``shrinking``, ``cache_size`` and ``n_threads`` are accepted for the common signature and
     ignored (the whole ``Q`` is in memory). ``random_state`` seeds the choice of ``j``.

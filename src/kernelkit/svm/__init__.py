@@ -1,4 +1,4 @@
-"""Support vector machines trained by SMO (compiled solver ``kernelkit._core._smo``)."""
+"""Support vector machines trained by SMO (compiled solver ``kernelkit._core._smo_solver``)."""
 
 from kernelkit.svm._classes import SVC, SVR
 

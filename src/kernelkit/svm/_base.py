@@ -25,10 +25,10 @@ from sklearn.utils.validation import (
 )
 from threadpoolctl import ThreadpoolController
 
-from kernelkit._core._smo import check_gram, smo_solve
+from kernelkit._core._smo_solver import check_gram, smo_solve
 from kernelkit.utils._threads import effective_n_threads
 
-# Kernel codes of the compiled solver (kernelkit._core._smo).
+# Kernel codes of the compiled solver (kernelkit._core._smo_solver).
 KERNEL_CODES = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3, "precomputed": 4}
 # Up to this size a precomputed Gram is checked to be p.s.d. by a Cholesky factorisation; above,
 # the O(n³) check would cost as much as the fit, and only O(n²) necessary conditions are checked.

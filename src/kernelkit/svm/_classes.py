@@ -1,4 +1,4 @@
-"""Support vector classification and regression trained by SMO (kernelkit._core._smo)."""
+"""Support vector classification and regression trained by SMO (kernelkit._core._smo_solver)."""
 
 from itertools import combinations
 from numbers import Real

@@ -1,7 +1,7 @@
 """Sparse k-mer spectra (spectrum and mismatch kernels) and their Gram matrices.
 
 A spectrum is stored as CSR-like arrays: ``indptr`` (n_samples + 1), the sorted distinct k-mer codes
-of each sequence (``uint64``, see ``_core/_spectrum.pyx`` for the code) and their counts
+of each sequence (``uint64``, see ``_core/_spectrum_gram.pyx`` for the code) and their counts
 (``float64``, exact integers). Memory is O(total length) for the spectrum and O(total length ×
 ball size) for the mismatch kernel, never O(n · |A|^k).
 """
@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 
-from kernelkit._core import _mismatch, _spectrum
+from kernelkit._core import _mismatch_neighborhood, _spectrum_gram
 from kernelkit.kernels._strings._engine import fill_gram
 
 __all__ = ["KmerSpectra", "ball_size", "kmer_code_base", "kmer_gram", "kmer_spectra",
@@ -63,19 +63,20 @@ def kmer_spectra(batch, k, m, n_threads):
     if window_offsets[-1] * size < _PARALLEL_MIN_KMERS:
         n_threads = 1
     windows = np.empty(window_offsets[-1], dtype=np.uint64)
-    _spectrum.kmer_codes(batch.codes, batch.offsets, k, np.uint64(base), window_offsets, windows,
-                         n_threads)
+    _spectrum_gram.kmer_codes(batch.codes, batch.offsets, k, np.uint64(base), window_offsets,
+                              windows, n_threads)
     if m > 0:
         powers = np.array([pow(base, t, 2**64) for t in range(k)], dtype=np.uint64)
         kmers = np.empty(windows.shape[0] * size, dtype=np.uint64)
-        _mismatch.mismatch_codes(batch.codes, batch.offsets, windows, window_offsets, k, m,
-                                 n_letters, powers, size, kmers, n_threads)
+        _mismatch_neighborhood.mismatch_codes(batch.codes, batch.offsets, windows,
+                                              window_offsets, k, m, n_letters, powers, size,
+                                              kmers, n_threads)
         offsets = window_offsets * size
     else:
         kmers, offsets = windows, window_offsets
     counts = np.empty(kmers.shape[0], dtype=np.float64)
     n_distinct = np.empty(batch.n_samples, dtype=np.intp)
-    _spectrum.count_runs(kmers, offsets, counts, n_distinct, n_threads)
+    _spectrum_gram.count_runs(kmers, offsets, counts, n_distinct, n_threads)
     # keep the first n_distinct[i] entries of each segment
     keep = np.arange(kmers.shape[0]) - np.repeat(offsets[:-1], np.diff(offsets))
     keep = keep < np.repeat(n_distinct, np.diff(offsets))
@@ -112,7 +113,7 @@ def _postings(spectra, ids, n_features):
     colptr = np.empty(n_features + 1, dtype=np.intp)
     rows = np.empty(ids.shape[0], dtype=np.intp)
     counts = np.empty(ids.shape[0], dtype=np.float64)
-    _spectrum.postings(spectra.indptr, ids, spectra.counts, colptr, rows, counts)
+    _spectrum_gram.postings(spectra.indptr, ids, spectra.counts, colptr, rows, counts)
     return colptr, rows, counts
 
 
@@ -132,20 +133,20 @@ def kmer_gram(spectra_a, spectra_b, n_letters, k, algorithm, n_threads, verbose=
     other = spectra_a if symmetric else spectra_b
     if algorithm == "merge":
         def fill_rows(out, start, stop):
-            _spectrum.gram_merge(spectra_a.indptr, spectra_a.kmers, spectra_a.counts,
-                                 other.indptr, other.kmers, other.counts, out, start, stop,
-                                 symmetric, n_threads)
+            _spectrum_gram.gram_merge(spectra_a.indptr, spectra_a.kmers, spectra_a.counts,
+                                      other.indptr, other.kmers, other.counts, out, start, stop,
+                                      symmetric, n_threads)
         return fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, symmetric, verbose,
                          label)
     ids_a, ids_b, n_features = _feature_ids(spectra_a, spectra_b, n_letters, k)
     colptr, rows, counts = _postings(other, ids_a if symmetric else ids_b, n_features)
 
     def fill_rows(out, start, stop):
-        _spectrum.gram_sparse(spectra_a.indptr, ids_a, spectra_a.counts, colptr, rows, counts,
-                              out, start, stop, symmetric, n_threads)
+        _spectrum_gram.gram_sparse(spectra_a.indptr, ids_a, spectra_a.counts, colptr, rows, counts,
+                                   out, start, stop, symmetric, n_threads)
     out = fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, symmetric, verbose, label)
     if symmetric:
-        _spectrum.mirror_upper(out, n_threads)
+        _spectrum_gram.mirror_upper(out, n_threads)
     return out
 
 

@@ -6,7 +6,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from kernelkit._core import _local_alignment
+from kernelkit._core import _local_alignment_dp
 from kernelkit.kernels._strings._engine import fill_gram
 from kernelkit.kernels._strings._string_kernel import StringKernel, pairwise_string_kernel
 
@@ -182,7 +182,7 @@ class LocalAlignmentKernel(StringKernel):
         bits = self._scale_bits(int(max(A.lengths.max(), other.lengths.max())))
 
         def fill_rows(out, start, stop):
-            _local_alignment.local_alignment_gram(
+            _local_alignment_dp.local_alignment_gram(
                 A.codes, A.offsets, other.codes, other.offsets, exp_scores, open_weight,
                 extend_weight, bits, out, start, stop, symmetric, n_threads)
         return fill_gram(fill_rows, A.n_samples, other.n_samples, symmetric, self.verbose,
@@ -192,7 +192,7 @@ class LocalAlignmentKernel(StringKernel):
         """``log K_LA(a_i, a_i)``."""
         exp_scores, open_weight, extend_weight = self._weights()
         diag = np.empty(A.n_samples, dtype=np.float64)
-        _local_alignment.local_alignment_diagonal(
+        _local_alignment_dp.local_alignment_diagonal(
             A.codes, A.offsets, exp_scores, open_weight, extend_weight,
             self._scale_bits(int(A.lengths.max())), diag, self._n_threads())
         return diag

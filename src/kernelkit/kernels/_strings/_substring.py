@@ -4,10 +4,9 @@
 from numbers import Integral, Real
 
 import numpy as np
-
 from sklearn.utils._param_validation import Interval
 
-from kernelkit._core import _substring
+from kernelkit._core import _substring_dp
 from kernelkit.kernels._strings._engine import fill_gram
 from kernelkit.kernels._strings._string_kernel import StringKernel, pairwise_string_kernel
 
@@ -101,16 +100,16 @@ class SubstringKernel(StringKernel):
         n_threads = self._n_threads()
 
         def fill_rows(out, start, stop):
-            _substring.substring_gram(A.codes, A.offsets, other.codes, other.offsets, self.k,
-                                      float(self.lambda_), out, start, stop, symmetric,
-                                      n_threads)
+            _substring_dp.substring_gram(A.codes, A.offsets, other.codes, other.offsets, self.k,
+                                         float(self.lambda_), out, start, stop, symmetric,
+                                         n_threads)
         return fill_gram(fill_rows, A.n_samples, other.n_samples, symmetric, self.verbose,
                          "SubstringKernel")
 
     def _self_similarity(self, A):
         diag = np.empty(A.n_samples, dtype=np.float64)
-        _substring.substring_diagonal(A.codes, A.offsets, self.k, float(self.lambda_), diag,
-                                      self._n_threads())
+        _substring_dp.substring_diagonal(A.codes, A.offsets, self.k, float(self.lambda_), diag,
+                                         self._n_threads())
         return diag
 
 

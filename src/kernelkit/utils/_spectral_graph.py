@@ -16,10 +16,10 @@ from scipy.linalg import eigh
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import eigsh, lobpcg
 from scipy.spatial import cKDTree
+from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils import check_random_state
 
 from kernelkit._core._linkage import mst_single_linkage
-from kernelkit.kernels import rbf_kernel
 
 __all__ = [
     "AFFINITIES",

@@ -2,12 +2,12 @@
 
 import numpy as np
 
-from kernelkit._core import _shortest_path
-from kernelkit.kernels._graph_base import GraphKernel, count_features
+from kernelkit._core import _shortest_path_bfs
+from kernelkit.kernels._graphs._base import GraphKernel, count_features
 
 __all__ = ["ShortestPathKernel"]
 
-# Keys pack (label_u, label_v, d) in 21 bits each (see _core/_shortest_path.pyx).
+# Keys pack (label_u, label_v, d) in 21 bits each (see _core/_shortest_path_bfs.pyx).
 _FIELD_LIMIT = 1 << 21
 _MIN_PAIRS_FOR_THREADS = 1 << 15
 
@@ -97,7 +97,7 @@ class ShortestPathKernel(GraphKernel):
         n_distinct = np.empty(batch.n_samples, dtype=np.int64)
         # one BFS step costs a few ns: threads pay off from tens of thousands of node pairs
         n_threads = self._n_threads() if key_ptr[-1] >= _MIN_PAIRS_FOR_THREADS else 1
-        _shortest_path.shortest_path_counts(
+        _shortest_path_bfs.shortest_path_counts(
             batch.node_ptr, batch.indptr, batch.indices, batch.node_labels, key_ptr, keys,
             counts, n_distinct, n_threads,
         )

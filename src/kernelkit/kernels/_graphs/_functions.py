@@ -5,11 +5,11 @@ computed by fitting on ``Y`` and transforming ``X``, which gives the same values
 ``X`` unseen in ``Y`` match nothing, as they should).
 """
 
-from kernelkit.kernels._graphlet import GraphletKernel
-from kernelkit.kernels._shortest_path import ShortestPathKernel
-from kernelkit.kernels._subtree import SubtreeKernel
-from kernelkit.kernels._walk import GeometricWalkKernel, RandomWalkKernel, WalkKernel
-from kernelkit.kernels._weisfeiler_lehman import WeisfeilerLehmanKernel
+from kernelkit.kernels._graphs._graphlet import GraphletKernel
+from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel
+from kernelkit.kernels._graphs._subtree import SubtreeKernel
+from kernelkit.kernels._graphs._walk import GeometricWalkKernel, RandomWalkKernel, WalkKernel
+from kernelkit.kernels._graphs._weisfeiler_lehman import WeisfeilerLehmanKernel
 
 __all__ = [
     "geometric_walk_kernel",

@@ -8,7 +8,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
 from kernelkit._core import _product_graph
-from kernelkit.kernels._graph_base import GraphKernel, batch_arrays
+from kernelkit.kernels._graphs._base import GraphKernel, batch_arrays
 
 __all__ = [
     "GeometricWalkKernel", "ProductGraphKernel", "RandomWalkKernel", "WalkKernel", "max_degree",

@@ -5,8 +5,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from kernelkit._core import _wl
-from kernelkit.kernels._graph_base import GraphKernel, count_features
+from kernelkit._core import _wl_relabel
+from kernelkit.kernels._graphs._base import GraphKernel, count_features
 
 __all__ = ["WeisfeilerLehmanKernel"]
 
@@ -110,20 +110,20 @@ class WeisfeilerLehmanKernel(GraphKernel):
             n_labels_fit.append(n_known)
             if h == self.n_iter:
                 break
-            _wl.node_signatures(batch.indptr, batch.indices, labels, signatures, n_threads)
+            _wl_relabel.node_signatures(batch.indptr, batch.indices, labels, signatures, n_threads)
             new_labels = np.empty(batch.n_nodes, dtype=np.int32)
             if fitting:
                 rows = np.arange(batch.n_nodes, dtype=np.intp)
-                n_known = _wl.compress_signatures(signatures, sig_ptr, rows, new_labels)
+                n_known = _wl_relabel.compress_signatures(signatures, sig_ptr, rows, new_labels)
                 tables.append(_signature_table(signatures, sig_ptr, rows, new_labels))
             else:
                 table, table_ptr = self.signature_tables_[h]
-                _wl.lookup_signatures(signatures, sig_ptr, table, table_ptr, new_labels,
-                                      n_threads)
+                _wl_relabel.lookup_signatures(signatures, sig_ptr, table, table_ptr, new_labels,
+                                              n_threads)
                 n_known = len(table_ptr) - 1
                 unseen = np.flatnonzero(new_labels < 0).astype(np.intp)
                 # fresh labels, consistent within this call, above every fitted one
-                _wl.compress_signatures(signatures, sig_ptr, unseen, new_labels, n_known)
+                _wl_relabel.compress_signatures(signatures, sig_ptr, unseen, new_labels, n_known)
             labels = new_labels
         keys = np.concatenate(node_keys)
         graph_ids = np.tile(np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr)),

@@ -20,6 +20,7 @@ per-graph node offsets ``node_ptr``.
 """
 
 import dataclasses
+
 import numpy as np
 import scipy.sparse as sp
 

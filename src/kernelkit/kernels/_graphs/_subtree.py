@@ -5,8 +5,8 @@ from numbers import Integral, Real
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit._core import _product_graph
-from kernelkit.kernels._graph_base import GraphKernel
-from kernelkit.kernels._walk import ProductGraphKernel, max_degree
+from kernelkit.kernels._graphs._base import GraphKernel
+from kernelkit.kernels._graphs._walk import ProductGraphKernel, max_degree
 
 __all__ = ["SubtreeKernel"]
 

@@ -9,8 +9,8 @@ import numpy as np
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, Options
 
-from kernelkit._core import _graphlets
-from kernelkit.kernels._graph_base import GraphKernel
+from kernelkit._core import _graphlet_counts
+from kernelkit.kernels._graphs._base import GraphKernel
 
 __all__ = ["GraphletKernel", "graphlet_classes"]
 
@@ -132,9 +132,9 @@ class GraphletKernel(GraphKernel):
         else:
             rng = check_random_state(self.random_state)
             seeds = rng.randint(0, np.iinfo(np.int64).max, size=batch.n_samples).astype(np.uint64)
-        _graphlets.graphlet_counts(batch.node_ptr, batch.indptr, batch.indices, self.k,
-                                   class_of_mask, self.n_samples or 0, seeds, counts,
-                                   self._n_threads())
+        _graphlet_counts.graphlet_counts(batch.node_ptr, batch.indptr, batch.indices, self.k,
+                                         class_of_mask, self.n_samples or 0, seeds, counts,
+                                         self._n_threads())
         if self.n_samples is None:
             n_nodes = np.diff(batch.node_ptr)
             totals = np.array([comb(int(n), self.k) for n in n_nodes], dtype=np.float64)

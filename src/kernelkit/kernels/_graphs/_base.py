@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from kernelkit._core import _sparse_gram
 from kernelkit.kernels._base import StructuredKernel
-from kernelkit.kernels._graph_input import encode_graphs
+from kernelkit.kernels._graphs._input import encode_graphs
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["GraphKernel", "SparseFeatures", "batch_arrays", "count_features"]
