@@ -4,9 +4,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 static inline int kk_omp_max_threads(void) { return omp_get_max_threads(); }
-static inline int kk_have_openmp(void) { return 1; }
 #else
 static inline int kk_omp_max_threads(void) { return 1; }
-static inline int kk_have_openmp(void) { return 0; }
 #endif
 #endif

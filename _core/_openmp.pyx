@@ -1,10 +1,5 @@
 """What the OpenMP runtime offers: used to pick a thread count for the cores."""
-from _types cimport kk_omp_max_threads, kk_have_openmp
-
-
-def openmp_enabled():
-    """Whether the cores were compiled with OpenMP support (bool)."""
-    return bool(kk_have_openmp())
+from _types cimport kk_omp_max_threads
 
 
 def openmp_max_threads():

@@ -8,4 +8,3 @@ ctypedef Py_ssize_t intp_t
 
 cdef extern from "_omp.h":
     int kk_omp_max_threads() noexcept nogil
-    int kk_have_openmp() noexcept nogil

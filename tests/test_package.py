@@ -4,6 +4,7 @@ import pathlib
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import kernelkit
@@ -34,6 +35,26 @@ def test_effective_n_threads():
         effective_n_threads(0)
     with pytest.raises(ValueError, match="n_jobs"):
         effective_n_threads(1.5)
+    with pytest.raises(ValueError, match="n_jobs"):
+        effective_n_threads(True)
+    # grid searches pass numpy integers
+    assert effective_n_threads(np.int64(2)) == 2
+    assert type(effective_n_threads(np.int64(2))) is int
+
+
+@pytest.mark.parametrize("n_jobs, valid", [(np.int64(2), True), (-1, True), (0, False)])
+def test_n_jobs_constraint(n_jobs, valid):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from kernelkit.cluster import KMeans
+
+    X = np.arange(12.0).reshape(6, 2)
+    model = KMeans(n_clusters=2, random_state=0, n_jobs=n_jobs)
+    if valid:
+        assert model.fit(X).labels_.shape == (6,)
+    else:
+        with pytest.raises(InvalidParameterError, match="n_jobs"):
+            model.fit(X)
 
 
 def test_threadpoolctl_limit_is_honoured():

@@ -17,7 +17,7 @@ from kernelkit._core._dbscan import (
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,
 )
-from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 __all__ = ["DBSCAN"]
 
@@ -112,7 +112,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         "min_samples": [Interval(Integral, 1, None, closed="left")],
         "metric": [StrOptions(set(_VALID_METRICS) | {"precomputed"}), callable],
         "algorithm": [StrOptions({"auto", "grid", "kd_tree"})],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
     def __init__(self, eps=0.5, *, min_samples=5, metric="euclidean", algorithm="auto",

@@ -17,6 +17,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["GaussianMixture"]
 
@@ -123,7 +124,7 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         "means_init": ["array-like", None],
         "precisions_init": ["array-like", None],
         "random_state": ["random_state"],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
     def __init__(self, n_components=1, *, covariance_type="full", tol=1e-3, reg_covar=1e-6,

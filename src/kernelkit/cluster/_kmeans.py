@@ -32,7 +32,7 @@ from threadpoolctl import threadpool_limits
 
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit._core._kmeans_lloyd import lloyd_iter
-from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 __all__ = ["KMeans", "kmeans_plusplus", "kmeans_lloyd"]
 
@@ -115,7 +115,6 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
     first = random_state.choice(n_samples, p=sample_weight / sample_weight.sum())
     centers[0], indices[0] = X[first], first
     closest_sq = _squared_distances(X[[first]], X, x_squared_norms).ravel()
-    potential = closest_sq @ sample_weight
     for c in range(1, n_clusters):
         # side="right": a draw always lands on a point of positive probability, never on an
         # already chosen centre (D_i = 0).
@@ -126,9 +125,8 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
         np.minimum(closest_sq, cand_sq, out=cand_sq)
         cand_potential = cand_sq @ sample_weight
         best = int(np.argmin(cand_potential))
-        potential, closest_sq = cand_potential[best], cand_sq[best]
+        closest_sq = cand_sq[best]
         centers[c], indices[c] = X[candidates[best]], candidates[best]
-    del potential
     return centers, indices
 
 
@@ -161,7 +159,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
         Absolute tolerance on ``Σ_l ‖c_l^new − c_l^old‖²``.
     sample_weight : ndarray of shape (n_samples,), default=None
     n_threads : int, default=None
-        OpenMP threads (None: all allowed).
+        OpenMP threads, as resolved by ``effective_n_threads`` (None: all allowed).
 
     Returns
     -------
@@ -178,7 +176,8 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     """
     dtype = X.dtype
     n_samples = X.shape[0]
-    n_threads = effective_n_threads(n_threads)
+    if n_threads is None:
+        n_threads = effective_n_threads()
     if sample_weight is None:
         sample_weight = np.ones(n_samples, dtype=dtype)
     sample_weight = np.ascontiguousarray(sample_weight, dtype=dtype)
@@ -331,7 +330,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
     def __init__(self, n_clusters=8, *, init="k-means++", n_init=1, max_iter=300, tol=1e-4,

@@ -17,6 +17,7 @@ from kernelkit.utils._spectral_graph import (
     n_graph_components,
     similarity_graph,
 )
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["SpectralClustering"]
 
@@ -107,7 +108,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "eigen_solver": [StrOptions({"auto", "dense", "arpack", "lobpcg"})],
         "n_init": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
     def __init__(self, n_clusters=8, *, affinity="rbf", laplacian="random_walk", gamma=1.0,

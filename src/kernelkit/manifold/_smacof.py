@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from kernelkit._core import _smacof_guttman
 from kernelkit.manifold._classical_mds import classical_scaling
 from kernelkit.utils._dissimilarity import check_dissimilarities, check_weights
-from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 __all__ = ["smacof"]
 
@@ -190,7 +190,7 @@ SMACOF_CONSTRAINTS = {
     "init": [StrOptions({"classical", "random"}), "array-like"],
     "weights": ["array-like", None],
     "random_state": ["random_state"],
-    "n_jobs": [Integral, None],
+    "n_jobs": N_JOBS_CONSTRAINT,
 }
 
 

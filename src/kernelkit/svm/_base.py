@@ -26,7 +26,7 @@ from sklearn.utils.validation import (
 from threadpoolctl import ThreadpoolController
 
 from kernelkit._core._smo_solver import check_gram, smo_solve
-from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 # Kernel codes of the compiled solver (kernelkit._core._smo_solver).
 KERNEL_CODES = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3, "precomputed": 4}
@@ -103,7 +103,7 @@ class BaseSMO(BaseEstimator):
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
         "shrinking": ["boolean"],
         "max_iter": [Interval(Integral, 1, None, closed="left"), Options(Integral, {-1})],
-        "n_jobs": [None, Integral],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
     # ------------------------------------------------------------------ fitting

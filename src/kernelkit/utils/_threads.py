@@ -2,10 +2,22 @@
 
 import functools
 import os
+from numbers import Integral
 
 from joblib import cpu_count
+from sklearn.utils._param_validation import Interval
 
 from kernelkit._core._openmp import openmp_max_threads
+
+__all__ = ["N_JOBS_CONSTRAINT", "effective_n_threads"]
+
+# The ``_parameter_constraints`` entry of every ``n_jobs``: None or a non-zero integer (numpy
+# integers included, as grid searches pass them).
+N_JOBS_CONSTRAINT = [
+    None,
+    Interval(Integral, None, -1, closed="right"),
+    Interval(Integral, 1, None, closed="left"),
+]
 
 
 def effective_n_threads(n_jobs=None):
@@ -23,7 +35,8 @@ def effective_n_threads(n_jobs=None):
     n_threads : int
         At least 1, at most the number of usable CPUs (cgroup/affinity aware).
     """
-    if n_jobs == 0 or (n_jobs is not None and not isinstance(n_jobs, int)):
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral)
+                               or n_jobs == 0):
         raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}.")
     n_cpus = _usable_cpus()
     if n_jobs is None:
@@ -33,7 +46,7 @@ def effective_n_threads(n_jobs=None):
     elif n_jobs < 0:
         n_threads = max(1, n_cpus + 1 + n_jobs)
     else:
-        n_threads = n_jobs
+        n_threads = int(n_jobs)
     return max(1, int(n_threads))
 
 

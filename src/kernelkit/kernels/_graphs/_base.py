@@ -16,7 +16,7 @@ import scipy.sparse as sp
 from kernelkit._core import _sparse_gram
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs._input import encode_graphs
-from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 __all__ = ["GraphKernel", "SparseFeatures", "batch_arrays", "count_features"]
 
@@ -37,7 +37,7 @@ class GraphKernel(StructuredKernel):
         "node_label": [str, None],
         "edge_label": [str, None],
         "normalize": ["boolean"],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
     }
 

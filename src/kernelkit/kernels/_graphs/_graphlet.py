@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import Interval, Options
 
 from kernelkit._core import _graphlet_counts
 from kernelkit.kernels._graphs._base import GraphKernel
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["GraphletKernel", "graphlet_classes"]
 
@@ -109,7 +110,7 @@ class GraphletKernel(GraphKernel):
         "n_samples": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
         "normalize": ["boolean"],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
     }
     # the graph structure only: labels are neither required nor read

@@ -6,7 +6,7 @@ from sklearn.utils._param_validation import StrOptions
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._strings._sequences import check_sequences, encode, resolve_alphabet
-from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 __all__ = ["StringKernel", "pairwise_string_kernel"]
 
@@ -24,7 +24,7 @@ class StringKernel(StructuredKernel):
         "alphabet": [None, str],
         "unknown": [StrOptions({"error", "skip"})],
         "normalize": ["boolean"],
-        "n_jobs": [Integral, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
     }
 
