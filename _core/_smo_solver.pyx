@@ -33,21 +33,20 @@ which lets classification and regression (where two variables share a kernel row
 """
 
 from cython.parallel cimport prange
-from libc.math cimport exp, fabs, pow, sqrt, tanh, INFINITY
+from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
 from scipy.linalg.cython_blas cimport dgemv
 
 import numpy as np
 
 from _types cimport intp_t, int32_t
+from _vector_kernels cimport dots_to_kernel, laplacian_row, uses_dot_products
 
-# Kernel codes (kept in sync with kernelkit.svm._base.KERNEL_CODES).
+# Kernel code of a precomputed Gram matrix, read in place; the vector kernels use the codes of
+# _vector_kernels.pxd (``kernelkit._core._gram.VECTOR_KERNELS``), which are non-negative.
 cdef enum:
-    LINEAR = 0
-    POLY = 1
-    RBF = 2
-    SIGMOID = 3
-    PRECOMPUTED = 4
+    PRECOMPUTED = -1
+PRECOMPUTED_KERNEL = PRECOMPUTED
 
 # Status codes returned to Python (raised / warned about there, never in nogil code).
 cdef enum:
@@ -80,47 +79,19 @@ cdef void _kernel_chunk(
     intp_t start, intp_t stop, double *out,
 ) noexcept nogil:
     """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``."""
-    cdef intp_t j
     cdef int m = <int>(stop - start)
     cdef int d = <int>n_features
     cdef int one_i = 1
     cdef char trans = b'T'
-    cdef double one = 1.0, zero = 0.0, dist
+    cdef double one = 1.0, zero = 0.0
+    if not uses_dot_products(kernel):
+        laplacian_row(x_s, X + start * n_features, m, n_features, gamma, out + start)
+        return
     # Row-major X[start:stop] is a column-major (d, m) matrix: its transpose times x_s gives the
     # m dot products.
     dgemv(&trans, &d, &m, &one, <double*>(X + start * n_features), &d, <double*>x_s, &one_i,
           &zero, out + start, &one_i)
-    if kernel == RBF:
-        for j in range(start, stop):
-            dist = sqnorm_s + x_sqnorm[j] - 2.0 * out[j]
-            # may be slightly negative from rounding; clamp
-            out[j] = exp(-gamma * (dist if dist > 0.0 else 0.0))
-    elif kernel == POLY:
-        for j in range(start, stop):
-            out[j] = pow(gamma * out[j] + coef0, degree)
-    elif kernel == SIGMOID:
-        for j in range(start, stop):
-            out[j] = tanh(gamma * out[j] + coef0)
-
-
-cdef double _kernel_diagonal(
-    const double *x_s, intp_t n_features, double gram_ss,
-    int kernel, double gamma, double coef0, double degree,
-) noexcept nogil:
-    """``K(x_s, x_s)``."""
-    cdef intp_t k
-    cdef double sq = 0.0
-    if kernel == PRECOMPUTED:
-        return gram_ss
-    if kernel == RBF:
-        return 1.0
-    for k in range(n_features):
-        sq += x_s[k] * x_s[k]
-    if kernel == LINEAR:
-        return sq
-    if kernel == POLY:
-        return pow(gamma * sq + coef0, degree)
-    return tanh(gamma * sq + coef0)
+    dots_to_kernel(out + start, m, sqnorm_s, x_sqnorm + start, kernel, gamma, coef0, degree)
 
 
 cdef inline void _swap_d(double *a, intp_t i, intp_t j) noexcept nogil:
@@ -597,14 +568,16 @@ cdef class _SMOSolver:
 
 
 def smo_solve(
-    const double[:, ::1] X,              # IN (n_rows, n_features)
+    double[:, ::1] X,                    # INOUT (n_samples, n_features): scratch, permuted
+    double[::1] x_sqnorm,                # INOUT (n_samples,): ‖x_s‖², permuted with X
     const double[:, ::1] gram,           # IN (n_rows, n_rows)
-    const intp_t[::1] sample_index,      # IN (n_samples,)
+    const intp_t[::1] col,               # IN (n_variables,)
     const int32_t[::1] y,                # IN (n_variables,)
     const double[::1] p,                 # IN (n_variables,)
     const double[::1] upper_bound,       # IN (n_variables,)
+    const double[::1] diagonal,          # IN (n_variables,)
     double[::1] alpha,                   # OUT (n_variables,)
-    double[::1] gradient,                # OUT (n_variables,)
+    bint regression,
     int kernel,
     double gamma,
     double coef0,
@@ -617,14 +590,21 @@ def smo_solve(
 ):
     """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO, starting from ``α = 0``.
 
+    The caller prepares the subproblem (``kernelkit.svm._base``): its samples' rows, their
+    squared norms and kernel diagonal, or the Gram matrix and the column of every variable.
+
     Parameters
     ----------
-    X : ndarray of shape (n_rows, n_features), float64, C-contiguous
-        Data for the built-in kernels (unused, may be empty, for ``kernel=4``).
+    X : ndarray of shape (n_samples, n_features), float64, C-contiguous
+        A private copy of the subproblem's samples for the vector kernels (the solver permutes
+        its rows); empty, shape (0, 0), for ``kernel=PRECOMPUTED_KERNEL``.
+    x_sqnorm : ndarray of shape (n_samples,), float64
+        ``‖x_s‖²`` of those rows (permuted with them); empty for a precomputed Gram.
     gram : ndarray of shape (n_rows, n_rows), float64, C-contiguous
-        Precomputed Gram matrix for ``kernel=4`` (unused, may be empty, otherwise).
-    sample_index : ndarray of shape (n_samples,), intp
-        Rows of ``X`` (or of ``gram``) of the subproblem's samples.
+        Precomputed Gram matrix, read in place (empty, shape (0, 0), otherwise).
+    col : ndarray of shape (n_variables,), intp
+        Precomputed: the row/column of ``gram`` of each variable's sample. Otherwise the
+        position of its sample in ``X`` (``t mod n_samples``).
     y : ndarray of shape (n_variables,), int32
         Signs ±1. ``n_variables`` is ``n_samples`` (classification) or ``2 * n_samples``
         (regression: variables ``t`` and ``t + n_samples`` belong to sample ``t``).
@@ -632,13 +612,14 @@ def smo_solve(
         Linear term.
     upper_bound : ndarray of shape (n_variables,), float64
         ``C_t > 0``.
+    diagonal : ndarray of shape (n_variables,), float64
+        ``K(x_t, x_t)`` of each variable's sample.
     alpha : ndarray of shape (n_variables,), float64
         Output: the solution.
-    gradient : ndarray of shape (n_variables,), float64
-        Output: ``Qα + p`` at the solution.
+    regression : bool
+        Whether the variables are the ``2 * n_samples`` of an ε-SVR (``α⁺`` then ``α⁻``).
     kernel : int
-        0 linear ``x·x'``, 1 polynomial ``(γx·x' + coef0)^degree``, 2 RBF
-        ``exp(−γ‖x − x'‖²)``, 3 sigmoid ``tanh(γx·x' + coef0)``, 4 precomputed.
+        A code of ``kernelkit._core._gram.VECTOR_KERNELS``, or ``PRECOMPUTED_KERNEL``.
     gamma, coef0, degree : float
         Kernel parameters.
     tol : float
@@ -663,24 +644,27 @@ def smo_solve(
     n_iter : int
         SMO steps taken.
     status : int
-        0 converged, 1 ``max_iter`` reached, -1 out of memory.
+        0 converged, 1 ``max_iter`` reached.
     """
-    cdef intp_t n = sample_index.shape[0]
     cdef intp_t l = y.shape[0]
-    cdef intp_t n_features = X.shape[1]
-    cdef intp_t s, t, k
+    cdef intp_t n = l // 2 if regression else l
+    cdef intp_t s, t
     cdef long n_iter = 0
     cdef int status
     cdef double objective = 0.0
     cdef double rho
     cdef _SMOSolver solver = _SMOSolver()
-    if l != n and l != 2 * n:
-        raise ValueError(f"y has {l} variables for {n} samples; expected {n} or {2 * n}.")
+    if l != (2 * n if regression else n) or col.shape[0] != l:
+        raise ValueError(f"{l} variables and {col.shape[0]} columns for a "
+                         f"{'regression' if regression else 'classification'} problem.")
+    if kernel != PRECOMPUTED and (X.shape[0] != n or x_sqnorm.shape[0] != n):
+        raise ValueError(f"X has {X.shape[0]} rows and x_sqnorm {x_sqnorm.shape[0]} entries; "
+                         f"expected {n} samples.")
     if n < 1 or max_iter < 1:
         raise ValueError("smo_solve needs at least one sample and max_iter >= 1.")
     solver.l = l
     solver.n = n
-    solver.regression = l == 2 * n
+    solver.regression = regression
     solver.kernel = kernel
     solver.gamma = gamma
     solver.coef0 = coef0
@@ -691,32 +675,19 @@ def smo_solve(
     solver.sentinel = n
     solver.gram = gram
     solver.contiguous = kernel != PRECOMPUTED and not solver.regression
-    if kernel == PRECOMPUTED:
-        solver.n_features = 0
-        solver.X = np.zeros((1, 1))
-        solver.x_sqnorm = np.zeros(n)
-    else:
-        solver.n_features = n_features
-        solver.X = np.ascontiguousarray(np.asarray(X)[np.asarray(sample_index)])
-        solver.x_sqnorm = np.einsum("ij,ij->i", solver.X, solver.X)
+    solver.n_features = X.shape[1]
+    solver.X = X
+    solver.x_sqnorm = x_sqnorm
+    solver.col = np.array(col, dtype=np.intp)
     solver.y = np.array(y, dtype=np.int32)
     solver.status = np.full(l, AT_LOWER, dtype=np.int32)
     solver.p = np.array(p, dtype=np.float64)
     solver.C = np.array(upper_bound, dtype=np.float64)
+    solver.QD = np.array(diagonal, dtype=np.float64)
     solver.alpha = np.zeros(l)
     solver.G = np.array(p, dtype=np.float64)     # α = 0: G = Qα + p = p
     solver.G_bar = np.zeros(l)
     solver.perm = np.arange(l, dtype=np.intp)
-    # Column of each variable in its kernel row (unused when rows are indexed by position).
-    solver.col = (np.asarray(sample_index, dtype=np.intp)[np.arange(l) % n]
-                  if kernel == PRECOMPUTED else np.arange(l, dtype=np.intp) % n)
-    solver.QD = np.empty(l)
-    for t in range(l):
-        s = t % n
-        solver.QD[t] = _kernel_diagonal(
-            &solver.X[s, 0] if kernel != PRECOMPUTED else NULL, solver.n_features,
-            gram[sample_index[s], sample_index[s]] if kernel == PRECOMPUTED else 0.0,
-            kernel, gamma, coef0, degree)
     # Budget in doubles; at least two full rows (see _cache_reserve).
     solver.budget = max(<intp_t>(cache_size * (1 << 20) / sizeof(double)), 2 * n)
     solver.row_len = np.zeros(n + 1, dtype=np.intp)
@@ -735,76 +706,4 @@ def smo_solve(
     for t in range(l):
         objective += solver.alpha[t] * (solver.G[t] + solver.p[t])
         alpha[solver.perm[t]] = solver.alpha[t]
-        gradient[solver.perm[t]] = solver.G[t]
     return rho, 0.5 * objective, n_iter, status
-
-
-# Tile of the Gram checks: a TILE×TILE block and its mirror stay in L1.
-cdef intp_t TILE = 32
-
-
-cdef void _check_tile_row(
-    const double[:, ::1] K, const double *root, double atol, intp_t ti,
-    int32_t *flags,     # OUT (2,): asymmetric, negative 2×2 minor
-) noexcept nogil:
-    """Scan the tiles ``(ti, tj ≥ ti)`` of the upper triangle against their mirror tiles."""
-    cdef intp_t n = K.shape[0]
-    cdef intp_t n_tiles = (n + TILE - 1) // TILE
-    cdef intp_t tj, i, j, i0 = ti * TILE, i1 = min((ti + 1) * TILE, n), j0, j1
-    cdef double kij
-    cdef int32_t asymmetric = 0, bad_minor = 0
-    for tj in range(ti, n_tiles):
-        j0 = tj * TILE
-        j1 = min(j0 + TILE, n)
-        for i in range(i0, i1):
-            for j in range(max(j0, i + 1), j1):
-                kij = K[i, j]
-                asymmetric |= fabs(kij - K[j, i]) > 1e-8 * fabs(kij) + atol
-                bad_minor |= fabs(kij) > (1.0 + 1e-8) * root[i] * root[j] + atol
-    flags[0] = asymmetric
-    flags[1] = bad_minor
-
-
-def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
-    """One pass over a square Gram matrix for the necessary conditions of positive
-    semi-definiteness.
-
-    Tests a non-negative diagonal, symmetry ``|K_ij − K_ji| ≤ 10⁻⁸|K_ij| + atol`` and the
-    2×2 principal minors ``|K_ij| ≤ (1 + 10⁻⁸) sqrt(K_ii K_jj) + atol``, tile by tile over the
-    upper triangle, rows of tiles in parallel. The answer does not depend on ``n_threads``.
-
-    Parameters
-    ----------
-    K : ndarray of shape (n, n), float64, C-contiguous
-    atol : float
-        Absolute tolerance (the caller scales it with the trace).
-    n_threads : int
-        OpenMP threads.
-
-    Returns
-    -------
-    code : int
-        0 if all hold, 1 if a diagonal entry is below ``−atol``, 2 if ``K`` is not symmetric,
-        3 if (symmetric but) a 2×2 minor is negative.
-    """
-    cdef intp_t n = K.shape[0]
-    cdef intp_t n_tiles = (n + TILE - 1) // TILE
-    cdef intp_t i, ti
-    cdef int32_t[:, ::1] flags = np.zeros((max(n_tiles, 1), 2), dtype=np.int32)
-    cdef double[::1] root = np.zeros(max(n, 1))
-    if K.shape[0] != K.shape[1]:
-        raise ValueError(f"K must be square, got shape {K.shape}.")
-    for i in range(n):
-        if K[i, i] < -atol:
-            return 1
-        root[i] = sqrt(K[i, i]) if K[i, i] > 0.0 else 0.0
-    n_threads = max(1, min(n_threads, n_tiles))
-    with nogil:
-        # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
-        for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):
-            _check_tile_row(K, &root[0], atol, ti, &flags[ti, 0])
-    if np.any(np.asarray(flags)[:, 0]):
-        return 2
-    if np.any(np.asarray(flags)[:, 1]):
-        return 3
-    return 0

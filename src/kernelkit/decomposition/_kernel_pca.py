@@ -10,16 +10,20 @@ from sklearn.base import (
     TransformerMixin,
     _fit_context,
 )
-from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
 from kernelkit.utils._gram import center_gram
+from kernelkit.utils._kernels import (
+    KERNEL_CONSTRAINT,
+    kernel_input_tags,
+    kernel_kind,
+    resolve_kernel,
+    validate_kernel_data,
+)
 
 __all__ = ["KernelPCA"]
-
-_KERNELS = {"linear", "poly", "polynomial", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"}
 
 
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -30,7 +34,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     and the out-of-sample map ``u_j(x) = λ_j^{−1/2} v_jᵀ k_c(x)`` with ``k_c(x)`` the kernel row
     of ``x`` centred against the training mean (seed 003 §3.2.1, eq. 3.1). With
     ``kernel="precomputed"`` any positive semi-definite Gram matrix works, e.g. one from
-    ``kernelkit.kernels``' string and graph kernels.
+    ``kernelkit.kernels``' string and graph kernels — or pass such a kernel object itself as
+    ``kernel`` and fit on the strings or graphs.
 
     Components whose eigenvalue is not positive (a rank-deficient or indefinite Gram) are
     returned as zero columns rather than dividing by zero.
@@ -40,10 +45,13 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     n_components : int or None, default=None
         Components to keep, ``≤ n_samples``; None keeps every component with a positive
         eigenvalue.
-    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"} or \
-            callable, default="linear"
-        Kernel, through :func:`kernelkit.kernels.pairwise_kernels`; "precomputed": ``X`` is the
-        Gram matrix in ``fit`` and ``K(X_new, X_fit)`` in ``transform``.
+    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"}, \
+            callable or kernel object, default="linear"
+        A vector kernel (:func:`kernelkit.kernels.pairwise_kernels`); "precomputed": ``X`` is the
+        Gram matrix in ``fit`` and ``K(X_new, X_fit)`` in ``transform``; a callable
+        ``kernel(X, Y, **kernel_params)`` returning the Gram matrix (scikit-learn's KernelPCA
+        calls a callable once per pair of rows instead); or a kernel object such as
+        :class:`kernelkit.kernels.SpectrumKernel`, cloned and fitted on the training objects.
     gamma, degree, coef0 : float, default=None, 3, 1
         Kernel parameters as in :func:`kernelkit.kernels.pairwise_kernels`.
     kernel_params : dict, default=None
@@ -99,7 +107,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
     _parameter_constraints = {
         "n_components": [Interval(Integral, 1, None, closed="left"), None],
-        "kernel": [StrOptions(_KERNELS), callable],
+        "kernel": KERNEL_CONSTRAINT,
         "gamma": [Interval(Real, 0, None, closed="left"), None],
         "degree": [Interval(Real, 0, None, closed="left")],
         "coef0": [Real],
@@ -124,15 +132,6 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.eigen_solver = eigen_solver
         self.random_state = random_state
 
-    def _kernel(self, X, Y=None):
-        if self.kernel == "precomputed":
-            return X
-        if callable(self.kernel):
-            params = self.kernel_params or {}
-        else:
-            params = {"gamma": self.gamma, "degree": self.degree, "coef0": self.coef0}
-        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Fit the kernel principal axes.
@@ -147,19 +146,19 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         -------
         self : KernelPCA
         """
-        if self.fit_inverse_transform and self.kernel == "precomputed":
-            raise ValueError("fit_inverse_transform needs the inputs: not available with "
-                             "kernel='precomputed'.")
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        n = X.shape[0]
-        if self.kernel == "precomputed" and X.shape != (n, n):
-            raise ValueError(f"a precomputed Gram matrix must be square, got shape {X.shape}.")
+        if self.fit_inverse_transform and kernel_kind(self.kernel) not in ("vector", "callable"):
+            raise ValueError("fit_inverse_transform needs vector inputs: not available with "
+                             "kernel='precomputed' or a kernel object.")
+        X = validate_kernel_data(self, X, ensure_min_samples=2)
+        n = len(X)
         if self.n_components is not None and self.n_components > n:
             raise ValueError(f"n_components={self.n_components} must be at most "
                              f"n_samples={n}.")
-        K = self._kernel(X)
-        if self.kernel == "precomputed" and not np.allclose(K, K.T, rtol=1e-8, atol=1e-12):
-            raise ValueError("the precomputed Gram matrix must be symmetric.")
+        # Indefinite similarities are accepted: their negative eigenvalues give zero components.
+        self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
+                                      coef0=self.coef0, kernel_params=self.kernel_params,
+                                      psd=False)
+        K = self._kernel.training_gram()
         self._fit_gram = K
         k = n if self.n_components is None else self.n_components
         arpack = k < n and use_arpack(self.eigen_solver, n, k)
@@ -175,8 +174,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self._projection = vectors * scale
         self.X_fit_ = X
         if self.fit_inverse_transform:
-            # Kernel ridge from the embedding back to the inputs: the pre-image map.
-            K_embedding = self._kernel(self.embedding_)
+            # Kernel ridge from the embedding back to the inputs: the pre-image map, with the
+            # same kernel on the embedding (gamma=None resolved on the embedding's width).
+            self._embedding_kernel = resolve_kernel(
+                self.kernel, self.embedding_, gamma=self.gamma, degree=self.degree,
+                coef0=self.coef0, kernel_params=self.kernel_params)
+            K_embedding = self._embedding_kernel.training_gram()
             K_embedding.flat[:: n + 1] += self.alpha
             self.dual_coef_ = solve(K_embedding, X, assume_a="pos", overwrite_a=True)
         return self
@@ -208,9 +211,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         X_new : ndarray of shape (n_new, n_components_)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        K = X if self.kernel == "precomputed" else self._kernel(X, self.X_fit_)
-        return center_gram(K, K_fit=self._fit_gram) @ self._projection
+        X = validate_kernel_data(self, X, reset=False, n_samples_fit=self._fit_gram.shape[0])
+        return center_gram(self._kernel.cross(X), K_fit=self._fit_gram) @ self._projection
 
     def inverse_transform(self, X):
         """Approximate pre-images of embedded points (kernel ridge, Bakır et al. 2004).
@@ -230,13 +232,11 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         if X.ndim != 2 or X.shape[1] != self.n_components_:
             raise ValueError(f"expected an embedding of shape (n_samples, {self.n_components_}), "
                              f"got {X.shape}.")
-        return self._kernel(X, self.embedding_) @ self.dual_coef_
+        return self._embedding_kernel.cross(X) @ self.dual_coef_
 
     @property
     def _n_features_out(self):
         return self.eigenvalues_.shape[0]
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.kernel == "precomputed"
-        return tags
+        return kernel_input_tags(super().__sklearn_tags__(), self.kernel)

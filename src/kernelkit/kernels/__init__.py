@@ -1,14 +1,5 @@
-"""Kernels: on vectors (thin aliases of scikit-learn's pairwise kernels), Gram-matrix operations,
-and the compiled kernels on strings and graphs (scikit-learn transformers)."""
-
-from sklearn.metrics.pairwise import (
-    laplacian_kernel,
-    linear_kernel,
-    pairwise_kernels,
-    polynomial_kernel,
-    rbf_kernel,
-    sigmoid_kernel,
-)
+"""Kernels: on vectors, Gram-matrix operations, and the kernels on strings and graphs
+(scikit-learn transformers), all with compiled cores."""
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs._functions import (
@@ -35,7 +26,16 @@ from kernelkit.kernels._strings import (
     spectrum_kernel,
     substring_kernel,
 )
+from kernelkit.kernels._vector import (
+    cosine_kernel,
+    laplacian_kernel,
+    linear_kernel,
+    polynomial_kernel,
+    rbf_kernel,
+    sigmoid_kernel,
+)
 from kernelkit.utils._gram import center_gram, is_positive_definite, normalize_gram, shift_to_psd
+from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
     "GeometricWalkKernel",
@@ -51,6 +51,7 @@ __all__ = [
     "WalkKernel",
     "WeisfeilerLehmanKernel",
     "center_gram",
+    "cosine_kernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
     "is_positive_definite",

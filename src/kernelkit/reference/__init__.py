@@ -9,6 +9,7 @@ from kernelkit.reference.dbscan import (
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,
 )
+from kernelkit.reference.gram import check_gram, vector_gram
 from kernelkit.reference.graphs import (
     compress_signatures,
     geometric_gram,
@@ -35,6 +36,7 @@ from kernelkit.reference.strings import (
 )
 
 __all__ = [
+    "check_gram",
     "compress_signatures",
     "cut_linkage",
     "dbscan_dense",
@@ -59,5 +61,6 @@ __all__ = [
     "subtree_gram",
     "substring_kernel",
     "substring_kernel_bruteforce",
+    "vector_gram",
     "walk_gram",
 ]

@@ -17,25 +17,17 @@ feasible interval) rather than Platt's running ``b1/b2`` update, which it equals
 
 import numpy as np
 
+from kernelkit.reference.gram import KERNEL_CODES, kernel_matrix
+
 __all__ = ["smo_solve"]
 
 
-def _gram(X, gram, sample_index, kernel, gamma, coef0, degree):
-    """Kernel matrix of the subproblem's samples (kernel codes as the compiled solver)."""
-    if kernel == 4:
-        return np.asarray(gram, dtype=np.float64)[np.ix_(sample_index, sample_index)]
-    Z = np.asarray(X, dtype=np.float64)[sample_index]
-    dots = Z @ Z.T
-    if kernel == 0:
-        return dots
-    if kernel == 1:
-        return (gamma * dots + coef0) ** degree
-    if kernel == 2:
-        sq = np.diag(dots)
-        return np.exp(-gamma * np.maximum(sq[:, None] + sq[None, :] - 2.0 * dots, 0.0))
-    if kernel == 3:
-        return np.tanh(gamma * dots + coef0)
-    raise ValueError(f"unknown kernel code {kernel}")
+def _gram(X, gram, col, kernel, gamma, coef0, degree):
+    """Kernel matrix between the variables' samples (kernel codes as the compiled solver)."""
+    if kernel == KERNEL_CODES["precomputed"]:
+        return np.asarray(gram, dtype=np.float64)[np.ix_(col, col)]
+    Z = np.asarray(X, dtype=np.float64)[col]
+    return kernel_matrix(Z, Z, kernel, gamma, coef0, degree)
 
 
 def _up_low(alpha, y, C):
@@ -55,13 +47,15 @@ def _rho(alpha, y, G, C):
     return 0.5 * (float(yG[up].min(initial=np.inf)) + float(yG[low].max(initial=-np.inf)))
 
 
-def smo_solve(X, gram, sample_index, y, p, upper_bound, alpha, gradient, kernel, gamma, coef0,
-              degree, tol, shrinking, cache_size, max_iter, n_threads, random_state=0):
+def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regression, kernel,
+              gamma, coef0, degree, tol, shrinking, cache_size, max_iter, n_threads,
+              random_state=0):
     """Seed 003 Algorithm 4 on the general SVM dual; same arguments and returns as the compiled
     :func:`kernelkit._core._smo_solver.smo_solve`.
 
-    ``shrinking``, ``cache_size`` and ``n_threads`` are accepted for the common signature and
-    ignored (the whole ``Q`` is in memory). ``random_state`` seeds the choice of ``j``.
+    ``x_sqnorm``, ``diagonal`` and ``regression`` (implied by ``col``), ``shrinking``,
+    ``cache_size`` and ``n_threads`` are accepted for the common signature and ignored (the whole
+    ``Q`` is built from ``X`` or ``gram`` and ``col``). ``random_state`` seeds the choice of ``j``.
 
     Returns
     -------
@@ -69,13 +63,11 @@ def smo_solve(X, gram, sample_index, y, p, upper_bound, alpha, gradient, kernel,
         As the compiled solver: ``status`` is 0 on convergence, 1 when ``max_iter`` pair steps
         were taken first.
     """
-    sample_index = np.asarray(sample_index)
     y = np.asarray(y, dtype=np.float64)
     p = np.asarray(p, dtype=np.float64)
     C = np.asarray(upper_bound, dtype=np.float64)
-    n, l = sample_index.size, y.size
-    K = _gram(X, gram, sample_index, kernel, gamma, coef0, degree)[
-        np.ix_(np.arange(l) % n, np.arange(l) % n)]
+    l = y.size
+    K = _gram(X, gram, np.asarray(col), kernel, gamma, coef0, degree)
     Q = y[:, None] * y[None, :] * K
     a = np.zeros(l)
     G = p.copy()                      # ∇(½αᵀQα + pᵀα) = Qα + p, at α = 0
@@ -123,6 +115,5 @@ def smo_solve(X, gram, sample_index, y, p, upper_bound, alpha, gradient, kernel,
         if status:
             break
     alpha[:] = a
-    gradient[:] = G
     objective = 0.5 * float(a @ (G + p))
     return _rho(a, y, G, C), objective, n_iter, status

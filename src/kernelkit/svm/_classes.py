@@ -180,7 +180,7 @@ class SVC(ClassifierMixin, BaseSMO):
         -------
         self : SVC
         """
-        X, X_solver, y, sample_weight = self._validate_training_input(
+        X, gram, y, sample_weight = self._validate_training_input(
             X, y, sample_weight, classifier=True)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
@@ -201,17 +201,17 @@ class SVC(ClassifierMixin, BaseSMO):
         for a, b in pairs:
             rows = np.concatenate([members[a], members[b]])
             signs = np.concatenate([np.ones(members[a].size), -np.ones(members[b].size)])
-            problems.append((X_solver, rows, signs, -np.ones(rows.size), upper[rows]))
+            problems.append((gram, rows, signs, -np.ones(rows.size), upper[rows]))
         solutions = self._solve_all(problems)
 
         # y_i α_i of every sample in every pair (LIBSVM's convention: class a is +1).
-        pair_coef = np.zeros((X.shape[0], len(pairs)))
+        pair_coef = np.zeros((y_index.size, len(pairs)))
         for k, ((_, rows, signs, _, _), (alpha, _, _, _)) in enumerate(zip(problems, solutions)):
             pair_coef[rows, k] = signs * alpha
         is_support = np.any(pair_coef != 0.0, axis=1)
         support = np.concatenate([rows[is_support[rows]] for rows in members])
         self.support_ = support.astype(np.int32)
-        self.support_vectors_ = self._support_vectors_of(X, support)
+        self._keep_support(X, support)
         self.n_support_ = np.array([np.count_nonzero(is_support[rows]) for rows in members],
                                    dtype=np.int32)
         self._pair_coef = pair_coef[support]
@@ -372,7 +372,7 @@ class SVR(RegressorMixin, BaseSMO):
         -------
         self : SVR
         """
-        X, X_solver, y, sample_weight = self._validate_training_input(
+        X, gram, y, sample_weight = self._validate_training_input(
             X, y, sample_weight, classifier=False)
         upper = self.C * sample_weight
         rows = np.flatnonzero(upper > 0)
@@ -380,7 +380,7 @@ class SVR(RegressorMixin, BaseSMO):
             raise ValueError("Every sample has weight 0: there is nothing to fit.")
         y_rows = y[rows].astype(np.float64)
         (alpha, rho, objective, n_iter), = self._solve_all([(
-            X_solver, rows,
+            gram, rows,
             np.concatenate([np.ones(rows.size), -np.ones(rows.size)]),
             np.concatenate([self.epsilon - y_rows, self.epsilon + y_rows]),
             np.concatenate([upper[rows], upper[rows]]),
@@ -389,7 +389,7 @@ class SVR(RegressorMixin, BaseSMO):
         is_support = beta != 0.0
         support = rows[is_support]
         self.support_ = support.astype(np.int32)
-        self.support_vectors_ = self._support_vectors_of(X, support)
+        self._keep_support(X, support)
         self.n_support_ = np.array([support.size], dtype=np.int32)
         self.dual_coef_ = beta[is_support][None, :]
         self.intercept_ = np.array([-rho])

@@ -1,14 +1,122 @@
 """Operations on Gram matrices shared by every kernel method (seed 004, "Kernel tricks" slides).
 
-Centring, cosine normalisation, the positive-definiteness test and the eigenvalue shift; public
-through :mod:`kernelkit.kernels`.
+Centring, cosine normalisation, the positive-definiteness test and the eigenvalue shift (public
+through :mod:`kernelkit.kernels`), and the validation of a precomputed Gram matrix that every
+estimator with ``kernel="precomputed"`` runs.
+
+Tolerance policy (one for the whole library): a Gram matrix ``K`` is compared with its mirror and
+its eigenvalues with zero up to ``δ = GRAM_RTOL · max(1, Σ_i |K_ii|)`` — absolute errors of
+kernel values scale with their size, and the trace bounds every eigenvalue.
 """
 
-import numpy as np
-from scipy.linalg import eigvalsh
-from sklearn.utils.validation import check_array
+import functools
 
-__all__ = ["center_gram", "normalize_gram", "is_positive_definite", "shift_to_psd"]
+import numpy as np
+from scipy.linalg import LinAlgError, cholesky, eigvalsh
+from sklearn.utils.validation import check_array
+from threadpoolctl import ThreadpoolController
+
+from kernelkit._core._gram import check_gram
+
+__all__ = [
+    "GRAM_RTOL",
+    "PSD_CHECK_MAX_SAMPLES",
+    "blas_controller",
+    "center_gram",
+    "check_precomputed_gram",
+    "gram_tolerance",
+    "is_positive_definite",
+    "normalize_gram",
+    "shift_to_psd",
+]
+
+GRAM_RTOL = 1e-8
+# Up to this size a precomputed Gram is checked to be p.s.d. by a Cholesky factorisation; above,
+# the O(n³) check would cost as much as most fits, and only O(n²) necessary conditions are
+# checked (a non-negative diagonal, symmetry, every 2×2 principal minor).
+PSD_CHECK_MAX_SAMPLES = 1000
+
+
+@functools.cache
+def blas_controller():
+    """A shared ``threadpoolctl.ThreadpoolController`` (inspecting the BLAS libraries costs
+    milliseconds, so it is built once)."""
+    return ThreadpoolController()
+
+
+def gram_tolerance(K, rtol=GRAM_RTOL):
+    """``rtol · max(1, Σ_i |K_ii|)``: the absolute tolerance of the Gram checks."""
+    return rtol * max(1.0, float(np.abs(np.diagonal(K)).sum()))
+
+
+def check_precomputed_gram(K, *, n_samples=None, psd=True, n_threads=1,
+                           name="Precomputed Gram matrix"):
+    """Validate a training Gram matrix given with ``kernel="precomputed"``.
+
+    Checks that ``K`` is a finite, square float matrix (``(n_samples, n_samples)`` when
+    ``n_samples`` is given) and symmetric up to :func:`gram_tolerance`. With ``psd=True`` also
+    positive semi-definiteness: a non-negative diagonal and ``|K_ij| ≤ sqrt(K_ii K_jj)`` (O(n²),
+    necessary conditions, always), and up to ``PSD_CHECK_MAX_SAMPLES`` samples a Cholesky
+    factorisation of ``K + δI``. ``n_threads`` OpenMP threads scan the matrix.
+
+    Parameters
+    ----------
+    K : array-like of shape (n_samples, n_samples)
+    n_samples : int, default=None
+        Expected number of samples (e.g. the length of ``y``).
+    psd : bool, default=True
+        Whether positive semi-definiteness is required (kernel PCA accepts indefinite
+        similarity matrices and reports their negative eigenvalues instead).
+    n_threads : int, default=1
+    name : str
+        How the matrix is called in error messages.
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples, n_samples), float64, C-contiguous
+
+    Raises
+    ------
+    ValueError
+        Naming the condition that fails.
+    """
+    K = check_array(K, dtype=np.float64, order="C", input_name="X")
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(
+            f"{name} should be square, got shape {K.shape}; with kernel=\"precomputed\", X must "
+            "be the (n_samples, n_samples) training Gram matrix."
+        )
+    if n_samples is not None and K.shape[0] != n_samples:
+        raise ValueError(f"{name} has {K.shape[0]} rows but y has {n_samples} samples.")
+    atol = gram_tolerance(K)
+    if not psd:
+        if not np.allclose(K, K.T, rtol=GRAM_RTOL, atol=atol):
+            raise ValueError(f"{name} is not symmetric, so it is not a valid kernel.")
+        return K
+    code = check_gram(K, atol, n_threads)
+    if code == 1:
+        raise ValueError(
+            f"{name} has negative diagonal entries k(x, x) < 0: it is not positive "
+            "semi-definite."
+        )
+    if code == 2:
+        raise ValueError(f"{name} is not symmetric, so it is not a valid kernel.")
+    if code == 3:
+        raise ValueError(
+            f"{name} violates |K_ij| <= sqrt(K_ii K_jj): it is not positive semi-definite."
+        )
+    if K.shape[0] <= PSD_CHECK_MAX_SAMPLES:
+        try:
+            # One BLAS thread: at this size threading gains little and stalls on a busy machine.
+            with blas_controller().limit(limits=1, user_api="blas"):
+                cholesky(K + atol * np.eye(K.shape[0]), lower=True, check_finite=False)
+        except LinAlgError:
+            raise ValueError(
+                f"{name} is not positive semi-definite (it has a negative eigenvalue); this "
+                "estimator needs a p.d. kernel (kernelkit.kernels.shift_to_psd can repair an "
+                "indefinite similarity)."
+            ) from None
+    return K
 
 
 def _check_gram(K, name="K"):
@@ -117,8 +225,9 @@ def normalize_gram(K, diag_X=None, diag_Y=None):
 def is_positive_definite(K, tol=1e-8):
     """Whether a symmetric Gram matrix is positive semi-definite up to ``tol``.
 
-    True when ``K`` is symmetric (to ``tol`` relative) and its smallest eigenvalue is at least
-    ``−tol · max(1, trace(K))`` (seed 004, definition of a p.d. kernel: ``Σ a_i a_j K_ij ≥ 0``).
+    True when ``K`` is symmetric and its smallest eigenvalue is at least ``−δ``, with
+    ``δ = tol · max(1, Σ_i |K_ii|)`` (:func:`gram_tolerance`; seed 004, definition of a p.d.
+    kernel: ``Σ a_i a_j K_ij ≥ 0``).
 
     Parameters
     ----------
@@ -138,12 +247,12 @@ def is_positive_definite(K, tol=1e-8):
     K = _check_gram(K)
     if K.shape[0] != K.shape[1]:
         return False
-    scale = max(1.0, float(np.abs(np.trace(K))))
-    if not np.allclose(K, K.T, rtol=tol, atol=tol * scale):
+    atol = gram_tolerance(K, tol)
+    if not np.allclose(K, K.T, rtol=tol, atol=atol):
         return False
     if K.shape[0] == 0:
         return True
-    return bool(eigvalsh(K, subset_by_index=[0, 0])[0] >= -tol * scale)
+    return bool(eigvalsh(K, subset_by_index=[0, 0])[0] >= -atol)
 
 
 def shift_to_psd(K, tol=0.0):

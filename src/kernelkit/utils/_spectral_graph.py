@@ -16,10 +16,10 @@ from scipy.linalg import eigh
 from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import eigsh, lobpcg
 from scipy.spatial import cKDTree
-from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils import check_random_state
 
 from kernelkit._core._linkage import mst_single_linkage
+from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
     "AFFINITIES",
@@ -66,9 +66,7 @@ def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None):
         return _checked_affinity(X)
     n_samples = X.shape[0]
     if affinity == "rbf":
-        W = rbf_kernel(X, gamma=gamma)
-        # the GEMM-based distances are symmetric only up to rounding; make W exactly symmetric
-        W = 0.5 * (W + W.T)
+        W = pairwise_kernels(X, metric="rbf", gamma=gamma)   # exactly symmetric
         np.fill_diagonal(W, 0.0)
         return W
     if affinity in ("nearest_neighbors", "mutual_nearest_neighbors"):

@@ -1,0 +1,251 @@
+"""Gram matrices of the vector kernels, and the one-pass check of a precomputed Gram matrix.
+
+The kernel formulas and their codes are in ``_vector_kernels.pxd`` and exported here as
+``VECTOR_KERNELS``, the table every estimator reads (no hand-kept copy of the codes elsewhere).
+
+``vector_gram`` cuts the output into blocks of ``BLOCK`` rows. A block of dot products is one
+BLAS GEMM (``X_block Yᵀ``), turned into kernel values in place while it is still in cache; blocks
+are spread over OpenMP threads, each calling single-threaded BLAS (the caller limits BLAS to one
+thread). For ``K(X, X)`` only the blocks on and above the diagonal are computed and the lower
+triangle is mirrored, so the matrix is exactly symmetric. Every entry comes from a GEMM call of
+a shape that depends only on the block, never on the thread, so the result does not depend on the
+thread count.
+"""
+
+from cython.parallel cimport prange
+from libc.math cimport fabs, sqrt
+from libc.stdlib cimport free, malloc
+from scipy.linalg.cython_blas cimport dgemm
+
+import numpy as np
+
+from _types cimport intp_t, int32_t
+from _vector_kernels cimport (
+    COSINE,
+    LAPLACIAN,
+    LINEAR,
+    POLY,
+    RBF,
+    SIGMOID,
+    dots_to_kernel,
+    kernel_diagonal,
+    laplacian_row,
+    uses_dot_products,
+)
+
+VECTOR_KERNELS = {
+    "linear": LINEAR,
+    "poly": POLY,
+    "polynomial": POLY,
+    "rbf": RBF,
+    "sigmoid": SIGMOID,
+    "laplacian": LAPLACIAN,
+    "cosine": COSINE,
+}
+
+# Rows per block of the vector Gram: 64 rows of dot products against a column tile stay in L2.
+cdef intp_t BLOCK = 64
+# Below this many multiply-adds the Gram runs on one thread: waking a team costs more.
+cdef intp_t PARALLEL_MIN_WORK = 1 << 20
+
+
+cdef void _gram_block(
+    const double *X, const double *Y, intp_t n_features, intp_t n_cols,
+    const double *sqnorm_x, const double *sqnorm_y,
+    intp_t i0, intp_t i1, intp_t j0,
+    int kernel, double gamma, double coef0, double degree,
+    double *out,               # (n_rows, n_cols) row-major; rows [i0, i1), columns [j0, n_cols)
+) noexcept nogil:
+    cdef intp_t i, j
+    cdef int m = <int>(n_cols - j0), k = <int>(i1 - i0), d = <int>n_features
+    cdef int ldc = <int>n_cols, lda = d if d > 0 else 1
+    cdef char trans = b'T', no_trans = b'N'
+    cdef double one = 1.0, zero = 0.0
+    if m <= 0:
+        return
+    if not uses_dot_products(kernel):
+        for i in range(i0, i1):
+            laplacian_row(X + i * n_features, Y + j0 * n_features, m, n_features, gamma,
+                          out + i * n_cols + j0)
+        return
+    if d == 0:
+        for i in range(i0, i1):
+            for j in range(j0, n_cols):
+                out[i * n_cols + j] = 0.0
+    else:
+        # Row-major out[i0:i1, j0:] is the column-major (m × k) matrix Y[j0:] X[i0:i1]ᵀ.
+        dgemm(&trans, &no_trans, &m, &k, &d, &one, <double*>(Y + j0 * n_features), &lda,
+              <double*>(X + i0 * n_features), &lda, &zero, out + i0 * n_cols + j0, &ldc)
+    if kernel != LINEAR:
+        for i in range(i0, i1):
+            dots_to_kernel(out + i * n_cols + j0, m, sqnorm_x[i], sqnorm_y + j0, kernel, gamma,
+                           coef0, degree)
+
+
+cdef void _squared_norms(const double[:, ::1] X, double *out) noexcept nogil:
+    cdef intp_t i, k
+    cdef double s
+    for i in range(X.shape[0]):
+        s = 0.0
+        for k in range(X.shape[1]):
+            s += X[i, k] * X[i, k]
+        out[i] = s
+
+
+def vector_gram(
+    const double[:, ::1] X,    # IN (n_rows, n_features)
+    const double[:, ::1] Y,    # IN (n_cols, n_features); ignored when symmetric
+    bint symmetric,            # compute K(X, X): upper blocks, then mirrored
+    int kernel,
+    double gamma,
+    double coef0,
+    double degree,
+    double[:, ::1] out,        # OUT (n_rows, n_cols)
+    int n_threads,
+):
+    """Gram matrix ``out[i, j] = k(x_i, y_j)`` of a vector kernel.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_rows, n_features), float64, C-contiguous
+    Y : ndarray of shape (n_cols, n_features), float64, C-contiguous
+        Ignored (may be ``X`` itself) when ``symmetric``.
+    symmetric : bool
+        Compute ``K(X, X)``: each pair once, the result exactly symmetric.
+    kernel : int
+        A value of ``VECTOR_KERNELS``.
+    gamma, coef0, degree : float
+        Kernel parameters (see ``_vector_kernels.pxd``).
+    out : ndarray of shape (n_rows, n_cols), float64, C-contiguous
+    n_threads : int
+        OpenMP threads; call with BLAS limited to one thread.
+    """
+    cdef const double[:, ::1] cols = X if symmetric else Y
+    cdef intp_t n_rows = X.shape[0], n_cols = cols.shape[0], n_features = X.shape[1]
+    cdef intp_t n_blocks = (n_rows + BLOCK - 1) // BLOCK
+    cdef intp_t b, i, j, i0, i1
+    cdef double *sqnorm_x = NULL
+    cdef double *sqnorm_y = NULL
+    if cols.shape[1] != n_features:
+        raise ValueError(f"X has {n_features} features but Y has {cols.shape[1]}.")
+    if out.shape[0] != n_rows or out.shape[1] != n_cols:
+        raise ValueError(f"out has shape ({out.shape[0]}, {out.shape[1]}), expected "
+                         f"({n_rows}, {n_cols}).")
+    if n_rows == 0 or n_cols == 0:
+        return
+    if n_rows * n_cols * (n_features + 16) < PARALLEL_MIN_WORK * n_threads:
+        n_threads = 1
+    n_threads = max(1, min(n_threads, n_blocks))
+    sqnorm_x = <double*>malloc(n_rows * sizeof(double))
+    sqnorm_y = sqnorm_x if symmetric else <double*>malloc(n_cols * sizeof(double))
+    try:
+        if sqnorm_x == NULL or sqnorm_y == NULL:
+            raise MemoryError()
+        with nogil:
+            _squared_norms(X, sqnorm_x)
+            if not symmetric:
+                _squared_norms(cols, sqnorm_y)
+            # Blocks above the diagonal shrink along the triangle: dynamic scheduling.
+            for b in prange(n_blocks, schedule='dynamic', num_threads=n_threads):
+                i0 = b * BLOCK
+                i1 = min(i0 + BLOCK, n_rows)
+                _gram_block(&X[0, 0], &cols[0, 0], n_features, n_cols, sqnorm_x, sqnorm_y,
+                            i0, i1, i0 if symmetric else 0, kernel, gamma, coef0, degree,
+                            &out[0, 0])
+            if symmetric:
+                for i in prange(1, n_rows, schedule='static', num_threads=n_threads):
+                    for j in range(i):
+                        out[i, j] = out[j, i]
+    finally:
+        if not symmetric:
+            free(sqnorm_y)
+        free(sqnorm_x)
+
+
+def vector_gram_diagonal(
+    const double[:, ::1] X,    # IN (n, n_features)
+    int kernel,
+    double gamma,
+    double coef0,
+    double degree,
+    double[::1] out,           # OUT (n,)
+):
+    """``out[i] = k(x_i, x_i)`` of a vector kernel (codes and parameters as :func:`vector_gram`)."""
+    cdef intp_t i
+    if out.shape[0] != X.shape[0]:
+        raise ValueError(f"out has {out.shape[0]} entries for {X.shape[0]} rows.")
+    with nogil:
+        for i in range(X.shape[0]):
+            out[i] = kernel_diagonal(&X[i, 0] if X.shape[1] > 0 else NULL, X.shape[1], kernel,
+                                     gamma, coef0, degree)
+
+
+# Tile of the Gram checks: a TILE×TILE block and its mirror stay in L1.
+cdef intp_t TILE = 32
+
+
+cdef void _check_tile_row(
+    const double[:, ::1] K, const double *root, double atol, intp_t ti,
+    int32_t *flags,     # OUT (2,): asymmetric, negative 2×2 minor
+) noexcept nogil:
+    """Scan the tiles ``(ti, tj ≥ ti)`` of the upper triangle against their mirror tiles."""
+    cdef intp_t n = K.shape[0]
+    cdef intp_t n_tiles = (n + TILE - 1) // TILE
+    cdef intp_t tj, i, j, i0 = ti * TILE, i1 = min((ti + 1) * TILE, n), j0, j1
+    cdef double kij
+    cdef int32_t asymmetric = 0, bad_minor = 0
+    for tj in range(ti, n_tiles):
+        j0 = tj * TILE
+        j1 = min(j0 + TILE, n)
+        for i in range(i0, i1):
+            for j in range(max(j0, i + 1), j1):
+                kij = K[i, j]
+                asymmetric |= fabs(kij - K[j, i]) > 1e-8 * fabs(kij) + atol
+                bad_minor |= fabs(kij) > (1.0 + 1e-8) * root[i] * root[j] + atol
+    flags[0] = asymmetric
+    flags[1] = bad_minor
+
+
+def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
+    """One pass over a square Gram matrix for the necessary conditions of positive
+    semi-definiteness.
+
+    Tests a non-negative diagonal, symmetry ``|K_ij − K_ji| ≤ 10⁻⁸|K_ij| + atol`` and the
+    2×2 principal minors ``|K_ij| ≤ (1 + 10⁻⁸) sqrt(K_ii K_jj) + atol``, tile by tile over the
+    upper triangle, rows of tiles in parallel. The answer does not depend on ``n_threads``.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n), float64, C-contiguous
+    atol : float
+        Absolute tolerance (the caller scales it with the trace).
+    n_threads : int
+        OpenMP threads.
+
+    Returns
+    -------
+    code : int
+        0 if all hold, 1 if a diagonal entry is below ``−atol``, 2 if ``K`` is not symmetric,
+        3 if (symmetric but) a 2×2 minor is negative.
+    """
+    cdef intp_t n = K.shape[0]
+    cdef intp_t n_tiles = (n + TILE - 1) // TILE
+    cdef intp_t i, ti
+    cdef int32_t[:, ::1] flags = np.zeros((max(n_tiles, 1), 2), dtype=np.int32)
+    cdef double[::1] root = np.zeros(max(n, 1))
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(f"K must be square, got shape {K.shape}.")
+    for i in range(n):
+        if K[i, i] < -atol:
+            return 1
+        root[i] = sqrt(K[i, i]) if K[i, i] > 0.0 else 0.0
+    n_threads = max(1, min(n_threads, n_tiles))
+    with nogil:
+        # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
+        for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):
+            _check_tile_row(K, &root[0], atol, ti, &flags[ti, 0])
+    if np.any(np.asarray(flags)[:, 0]):
+        return 2
+    if np.any(np.asarray(flags)[:, 1]):
+        return 3
+    return 0

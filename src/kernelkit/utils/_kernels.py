@@ -1,0 +1,335 @@
+"""What an estimator's ``kernel=`` parameter can be, and how it becomes Gram matrices.
+
+Every kernel method of kernelkit (SVMs, kernel PCA, kernel ridge and logistic regression, kernel
+Fisher analysis, kernel nearest neighbours, MKL) accepts the same four kinds of ``kernel``:
+
+* a name of ``KERNEL_NAMES`` — a vector kernel computed by the compiled core
+  (``_core/_gram.pyx``, formulas in ``_core/_vector_kernels.pxd``), with ``gamma``, ``degree``
+  and ``coef0``;
+* a callable ``kernel(X, Y, **kernel_params)`` returning the ``(n_X, n_Y)`` Gram matrix (as
+  scikit-learn's ``SVC``; note that scikit-learn's ``KernelPCA``/``KernelRidge`` call a callable
+  once per pair of rows instead);
+* ``"precomputed"`` — ``X`` is the Gram matrix: ``(n_samples, n_samples)`` at fit,
+  ``(n_samples_test, n_samples_fit)`` afterwards;
+* a kernel **object**: any scikit-learn transformer whose ``fit_transform(X)`` returns
+  ``K(X, X)`` and ``transform(Y)`` returns ``K(Y, X_fit)`` — the string and graph kernels of
+  :mod:`kernelkit.kernels`. It is cloned and fitted on the training objects, so
+  ``SVC(kernel=SpectrumKernel(k=3)).fit(sequences, y)`` trains on strings directly.
+
+:func:`resolve_kernel` turns the parameter and the training input into a :class:`FittedKernel`;
+:func:`validate_kernel_data` validates ``X`` according to the kind.
+"""
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils.validation import check_array, check_consistent_length, validate_data
+
+from kernelkit._core._gram import VECTOR_KERNELS, vector_gram, vector_gram_diagonal
+from kernelkit.utils._gram import blas_controller, check_precomputed_gram
+from kernelkit.utils._threads import effective_n_threads
+
+__all__ = [
+    "KERNEL_CONSTRAINT",
+    "KERNEL_NAMES",
+    "FittedKernel",
+    "kernel_input_tags",
+    "kernel_kind",
+    "pairwise_kernels",
+    "resolve_gamma",
+    "resolve_kernel",
+    "validate_kernel_data",
+]
+
+KERNEL_NAMES = frozenset(VECTOR_KERNELS) | {"precomputed"}
+# The ``_parameter_constraints`` entry of every ``kernel`` parameter.
+KERNEL_CONSTRAINT = [StrOptions(KERNEL_NAMES), callable, HasMethods(["fit_transform", "transform"])]
+
+
+def kernel_kind(kernel):
+    """``"vector"``, ``"precomputed"``, ``"callable"`` or ``"structured"`` (a kernel object)."""
+    if isinstance(kernel, str):
+        if kernel not in KERNEL_NAMES:
+            raise ValueError(
+                f"Unknown kernel {kernel!r}; expected one of {sorted(KERNEL_NAMES)}, a callable "
+                "or a kernel object such as kernelkit.kernels.SpectrumKernel()."
+            )
+        return "precomputed" if kernel == "precomputed" else "vector"
+    if hasattr(kernel, "fit_transform") and hasattr(kernel, "transform"):
+        return "structured"
+    if callable(kernel):
+        return "callable"
+    raise TypeError(f"kernel must be a string, a callable or a kernel object, got {kernel!r}.")
+
+
+def resolve_gamma(gamma, X):
+    """``γ`` of the vector kernels: ``"scale"`` is ``1 / (n_features · Var X)`` (1 when X is
+    constant), ``"auto"`` and None are ``1 / n_features``, a number is itself."""
+    n_features = max(X.shape[1], 1)
+    if gamma == "scale":
+        variance = float(X.var()) if X.size else 0.0
+        return 1.0 / (n_features * variance) if variance > 0 else 1.0
+    if gamma is None or gamma == "auto":
+        return 1.0 / n_features
+    return float(gamma)
+
+
+def _vector_gram(X, Y, code, gamma, coef0, degree, n_threads):
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    symmetric = Y is None
+    Y = X if symmetric else np.ascontiguousarray(Y, dtype=np.float64)
+    out = np.empty((X.shape[0], Y.shape[0]))
+    # The blocks call BLAS inside OpenMP threads: BLAS's own threads are switched off.
+    with blas_controller().limit(limits=1, user_api="blas"):
+        vector_gram(X, Y, symmetric, code, gamma, coef0, degree, out, n_threads)
+    return out
+
+
+def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0, n_jobs=None):
+    """Gram matrix ``K[i, j] = k(x_i, y_j)`` of a vector kernel (compiled, threaded).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        None computes ``K(X, X)``, exactly symmetric, each pair once.
+    metric : {"linear", "poly", "polynomial", "rbf", "sigmoid", "laplacian", "cosine"}
+        ``x·y``, ``(γ x·y + coef0)^degree``, ``exp(−γ‖x − y‖²)``, ``tanh(γ x·y + coef0)``,
+        ``exp(−γ‖x − y‖₁)``, ``x·y / (‖x‖‖y‖)`` (seed 004, "Examples of kernels").
+    gamma : float, default=None
+        None means ``1 / n_features``, as in scikit-learn.
+    degree : float, default=3
+    coef0 : float, default=1.0
+    n_jobs : int, default=None
+        OpenMP threads (None: all allowed). Results do not depend on it.
+
+    Returns
+    -------
+    K : ndarray of shape (n_samples_X, n_samples_Y)
+
+    Examples
+    --------
+    >>> from kernelkit.kernels import pairwise_kernels
+    >>> pairwise_kernels([[0.0, 1.0], [1.0, 1.0]], metric="linear")
+    array([[1., 1.],
+           [1., 2.]])
+    """
+    if metric not in VECTOR_KERNELS:
+        raise ValueError(f"Unknown kernel {metric!r}; expected one of {sorted(VECTOR_KERNELS)}.")
+    X = check_array(X, dtype=np.float64, order="C", input_name="X")
+    if Y is not None:
+        Y = check_array(Y, dtype=np.float64, order="C", input_name="Y")
+        if Y.shape[1] != X.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features but Y has {Y.shape[1]}.")
+    return _vector_gram(X, Y, VECTOR_KERNELS[metric], resolve_gamma(gamma, X), float(coef0),
+                        float(degree), effective_n_threads(n_jobs))
+
+
+class FittedKernel:
+    """A ``kernel`` parameter resolved against the training input (see :func:`resolve_kernel`).
+
+    It remembers what it needs to evaluate the kernel against (some of) the training samples:
+    their rows for vector and callable kernels, their indices for a precomputed Gram, the fitted
+    kernel object for structured input.
+
+    Attributes
+    ----------
+    kind : {"vector", "callable", "precomputed", "structured"}
+    gamma : float or None
+        Resolved ``γ`` of a vector kernel.
+    estimator : object or None
+        The fitted clone of a kernel object.
+    rows : ndarray
+        The training rows kept (vector, callable), or their indices (precomputed, structured).
+    n_samples_fit : int
+        Number of training samples the kernel was resolved on.
+    """
+
+    def __init__(self, kind, rows, n_samples_fit, *, name=None, gamma=None, coef0=1.0,
+                 degree=3.0, function=None, kernel_params=None, estimator=None, n_threads=1):
+        self.kind = kind
+        self.rows = rows
+        self.n_samples_fit = n_samples_fit
+        self.name = name
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.degree = degree
+        self.function = function
+        self.kernel_params = kernel_params or {}
+        self.estimator = estimator
+        self.n_threads = n_threads
+        self._training_gram = None
+
+    def gram(self, A, B=None):
+        """``K(A, B)`` (``K(A, A)`` when ``B`` is None) for vector and callable kernels."""
+        if self.kind == "vector":
+            return _vector_gram(A, B, VECTOR_KERNELS[self.name], self.gamma, self.coef0,
+                                self.degree, self.n_threads)
+        if self.kind == "callable":
+            B = A if B is None else B
+            K = np.asarray(self.function(A, B, **self.kernel_params), dtype=np.float64)
+            if K.shape != (A.shape[0], B.shape[0]):
+                raise ValueError(f"The kernel callable returned shape {K.shape}; expected "
+                                 f"({A.shape[0]}, {B.shape[0]}).")
+            if not np.all(np.isfinite(K)):
+                raise ValueError("The kernel callable returned NaN or infinite values.")
+            return np.ascontiguousarray(K)
+        raise TypeError(f"gram(A, B) is not available for a {self.kind} kernel.")
+
+    def training_gram(self):
+        """``K(X_fit, X_fit)`` over the kept training samples."""
+        if self._training_gram is not None:
+            K, self._training_gram = self._training_gram, None   # handed over once
+            return K
+        if self.kind in ("vector", "callable"):
+            return self.gram(self.rows)
+        raise RuntimeError("the training Gram of a precomputed or structured kernel is only "
+                           "available right after resolve_kernel")
+
+    def diagonal(self):
+        """``k(x, x)`` of the kept training samples (vector kernels)."""
+        out = np.empty(self.rows.shape[0])
+        vector_gram_diagonal(self.rows, VECTOR_KERNELS[self.name], self.gamma, self.coef0,
+                             self.degree, out)
+        return out
+
+    def subset(self, indices):
+        """The same kernel, keeping only the training samples ``indices`` (e.g. support
+        vectors), so :meth:`cross` evaluates against them."""
+        subset = FittedKernel(self.kind, self.rows[indices], self.n_samples_fit, name=self.name,
+                              gamma=self.gamma, coef0=self.coef0, degree=self.degree,
+                              function=self.function, kernel_params=self.kernel_params,
+                              estimator=self.estimator, n_threads=self.n_threads)
+        if self.kind in ("vector", "callable"):
+            subset.rows = np.ascontiguousarray(subset.rows)
+        return subset
+
+    def cross(self, X):
+        """``K(X, kept training samples)``; ``X`` validated by :func:`validate_kernel_data`."""
+        if self.kind in ("vector", "callable"):
+            return self.gram(X, self.rows)
+        if self.kind == "precomputed":
+            return np.ascontiguousarray(X[:, self.rows])
+        K = np.asarray(self.estimator.transform(X), dtype=np.float64)
+        return np.ascontiguousarray(K[:, self.rows])
+
+
+def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
+                   n_jobs=None, psd=True):
+    """Resolve an estimator's ``kernel`` parameter on the training input ``X``.
+
+    Parameters
+    ----------
+    kernel : str, callable or kernel object
+        See the module docstring.
+    X : ndarray or sequence
+        Training input, already validated by :func:`validate_kernel_data`: samples, the
+        training Gram matrix (``"precomputed"``) or the training objects (kernel object).
+    gamma : {"scale", "auto"}, float or None
+        See :func:`resolve_gamma`.
+    degree, coef0 : float
+        Parameters of the poly and sigmoid kernels.
+    kernel_params : dict, default=None
+        Extra keyword arguments of a callable kernel.
+    n_jobs : int, default=None
+        Threads of the compiled Gram and checks.
+    psd : bool, default=True
+        Whether a precomputed Gram must be positive semi-definite (see
+        :func:`kernelkit.utils._gram.check_precomputed_gram`).
+
+    Returns
+    -------
+    FittedKernel
+        Its :meth:`~FittedKernel.training_gram` is ``K(X, X)`` — for a precomputed Gram the
+        validated matrix itself, for a kernel object the output of its ``fit_transform``.
+    """
+    kind = kernel_kind(kernel)
+    n_threads = effective_n_threads(n_jobs)
+    if kind == "vector":
+        return FittedKernel(kind, X, X.shape[0], name=kernel, gamma=resolve_gamma(gamma, X),
+                            coef0=float(coef0), degree=float(degree), n_threads=n_threads)
+    if kind == "callable":
+        fitted = FittedKernel(kind, X, X.shape[0], function=kernel, kernel_params=kernel_params,
+                              n_threads=n_threads)
+        K, name = fitted.gram(X), "The Gram matrix returned by the kernel callable"
+    elif kind == "precomputed":
+        fitted = FittedKernel(kind, np.arange(X.shape[0]), X.shape[0], n_threads=n_threads)
+        K, name = X, "Precomputed Gram matrix"
+    else:
+        estimator = clone(kernel)
+        K = np.asarray(estimator.fit_transform(X), dtype=np.float64)
+        name = f"The Gram matrix of {type(kernel).__name__}"
+        if K.shape != (len(X), len(X)):
+            raise ValueError(f"{type(kernel).__name__}.fit_transform returned shape {K.shape}; "
+                             f"a kernel object must return the ({len(X)}, {len(X)}) Gram matrix.")
+        fitted = FittedKernel(kind, np.arange(len(X)), len(X), estimator=estimator,
+                              n_threads=n_threads)
+    fitted._training_gram = check_precomputed_gram(K, psd=psd, n_threads=n_threads, name=name)
+    return fitted
+
+
+def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_samples_fit=None,
+                         **check_params):
+    """Validate ``X`` (and ``y``) for an estimator with a ``kernel`` parameter.
+
+    Vector and callable kernels: ``validate_data`` into a float64, C-ordered array. Precomputed:
+    the same, and at prediction (``reset=False``) a check that ``X`` has one column per training
+    sample (``n_samples_fit``). Kernel objects: ``X`` is a sequence of objects passed on as is;
+    only ``y`` is validated.
+
+    Parameters
+    ----------
+    estimator : estimator with a ``kernel`` parameter
+    X : array-like or sequence of objects
+    y : array-like, None or "no_validation", default="no_validation"
+        As in ``sklearn.utils.validation.validate_data``: None at fit raises for estimators
+        that require ``y``.
+    reset : bool, default=True
+        True at fit; False afterwards (then ``n_features_in_`` is checked).
+    n_samples_fit : int, default=None
+        Number of training samples (checks a precomputed test Gram at ``reset=False``).
+    **check_params
+        Passed to ``validate_data`` (``y_numeric``, ``multi_output``, ...).
+
+    Returns
+    -------
+    X or (X, y)
+    """
+    kind = kernel_kind(estimator.kernel)
+    if kind == "structured":
+        if isinstance(X, np.ndarray) and X.ndim == 0 or isinstance(X, (str, bytes)):
+            raise TypeError(f"X must be a sequence of objects, got {type(X).__name__}.")
+        if len(X) == 0:
+            raise ValueError("X is empty: at least one object is required.")
+        if isinstance(y, str) and y == "no_validation":
+            return X
+        if y is None:
+            raise ValueError(f"This {type(estimator).__name__} estimator requires y to be passed, "
+                             "but the target y is None.")
+        numeric = check_params.get("y_numeric", False)
+        y = check_array(y, ensure_2d=False, dtype=np.float64 if numeric else None,
+                        ensure_all_finite=numeric, input_name="y")
+        check_consistent_length(X, y)
+        return X, y
+    if kind == "precomputed" and not reset and n_samples_fit is not None:
+        # Checked before validate_data to say what the "features" of a Gram matrix are.
+        X = check_array(X, dtype=np.float64, order="C")
+        if X.shape[1] != n_samples_fit:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "
+                f"{n_samples_fit} features as input: with kernel=\"precomputed\", X must be the "
+                f"(n_samples_test, n_samples_train) Gram matrix against the {n_samples_fit} "
+                "training samples."
+            )
+    return validate_data(estimator, X, y, reset=reset, dtype=np.float64, order="C",
+                         **check_params)
+
+
+def kernel_input_tags(tags, kernel):
+    """Set the input tags of an estimator for its ``kernel`` (pairwise, non-array input)."""
+    kind = kernel_kind(kernel)
+    tags.input_tags.pairwise = kind == "precomputed"
+    if kind == "structured":
+        tags.input_tags.two_d_array = False
+    return tags
+
