@@ -233,3 +233,21 @@ def test_duplicate_points_warn():
     X = np.zeros((5, 2))
     with pytest.warns(ConvergenceWarning, match="distinct clusters"):
         KMeans(2, random_state=0).fit(X)
+
+
+def test_n_init_auto_has_scikit_learns_meaning():
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    # "auto": one run from k-means++ (the same as n_init=1), ten from random starts
+    assert KMeans(3, random_state=4).fit(X).inertia_ == KMeans(3, n_init=1, random_state=4).fit(
+        X).inertia_
+    assert KMeans(3, init="random", random_state=4).fit(X).inertia_ == KMeans(
+        3, init="random", n_init=10, random_state=4).fit(X).inertia_
+
+
+def test_verbose_reports_runs_and_iterations(capsys):
+    X = np.random.default_rng(0).normal(size=(60, 2))
+    model = KMeans(3, init="random", n_init=2, random_state=0, verbose=1).fit(X)
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert sum(line.startswith("[KMeans] run ") for line in lines) == 2
+    iterations = [line for line in lines if "iteration" in line]
+    assert len(iterations) >= model.n_iter_ and "objective" in iterations[-1]

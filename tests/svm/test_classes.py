@@ -196,8 +196,10 @@ def test_bad_input_raises(X, y, params, match):
 def test_precomputed_predict_checks_gram_shape():
     K = np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 1.0], [0.0, 1.0, 2.0]])
     model = SVC(kernel="precomputed").fit(K, [0, 1, 1])
+    # neither the 3 training samples nor the support vectors (a Gram against those is valid)
+    assert model.support_.size != 5
     with pytest.raises(ValueError, match="Gram matrix against the 3 training samples"):
-        model.predict(np.ones((2, 2)))
+        model.predict(np.ones((2, 5)))
     with pytest.raises(ValueError, match="Gram matrix against the 3 training samples"):
         SVR(kernel="precomputed").fit(K, [0.0, 1.0, 2.0]).predict(np.ones((2, 4)))
 
@@ -225,3 +227,65 @@ def _expected_failed_checks(estimator):
 )
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_precomputed_predict_accepts_the_support_vector_columns(breast_cancer):
+    X, y = breast_cancer
+    K = pairwise_kernels(X, metric="rbf", gamma=0.05)
+    model = SVC(kernel="precomputed").fit(K[:300, :300], y[:300])
+    assert model.support_.size < 300
+    full = model.decision_function(K[300:, :300])
+    np.testing.assert_array_equal(model.decision_function(K[300:, model.support_]), full)
+
+
+# scikit-learn 1.9 deprecates SVC(probability=True) in favour of CalibratedClassifierCV
+@pytest.mark.filterwarnings("ignore:The `probability` parameter:FutureWarning")
+def test_probabilities_close_to_libsvm_and_calibrated(breast_cancer):
+    # Platt scaling on internal 5-fold CV: the folds differ from LIBSVM's, so the probabilities
+    # are close to scikit-learn's, not equal; on held-out data they are calibrated.
+    X, y = breast_cancer
+    train, test = slice(0, 400), slice(400, None)
+    ours = SVC(probability=True, random_state=0).fit(X[train], y[train])
+    theirs = sklearn_svm.SVC(probability=True, random_state=0).fit(X[train], y[train])
+    proba = ours.predict_proba(X[test])
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert np.abs(proba - theirs.predict_proba(X[test])).max() < 0.05
+    np.testing.assert_allclose(ours.predict_log_proba(X[test]), np.log(proba))
+    # calibration: in each third of predicted P(y=1), the observed rate is within 0.15
+    p1, observed = proba[:, 1], y[test] == ours.classes_[1]
+    for low, high in ((0.0, 1 / 3), (1 / 3, 2 / 3), (2 / 3, 1.0 + 1e-12)):
+        inside = (p1 >= low) & (p1 < high)
+        if inside.sum() >= 10:
+            assert abs(observed[inside].mean() - p1[inside].mean()) < 0.15
+    with pytest.raises(AttributeError, match="predict_proba") as error:
+        SVC().fit(X[train], y[train]).predict_proba(X[test])
+    assert "probability=False" in str(error.value.__cause__)
+
+
+@pytest.mark.filterwarnings("ignore:The `probability` parameter:FutureWarning")
+def test_multiclass_probabilities_couple_the_pairs():
+    X, y = load_digits(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    model = SVC(probability=True, random_state=0).fit(X[:600], y[:600])
+    proba = model.predict_proba(X[600:900])
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert np.all(proba >= 0)
+    # the most probable class agrees with the vote on nearly every sample
+    assert np.mean(model.classes_[proba.argmax(axis=1)] == model.predict(X[600:900])) > 0.95
+    theirs = sklearn_svm.SVC(probability=True, random_state=0).fit(X[:600], y[:600])
+    assert np.abs(proba - theirs.predict_proba(X[600:900])).mean() < 0.02
+
+
+def test_probabilities_do_not_depend_on_threads(breast_cancer):
+    X, y = breast_cancer
+    one = SVC(probability=True, random_state=3, n_jobs=1).fit(X[:200], y[:200])
+    two = SVC(probability=True, random_state=3, n_jobs=2).fit(X[:200], y[:200])
+    np.testing.assert_array_equal(one.predict_proba(X[200:]), two.predict_proba(X[200:]))
+
+
+def test_verbose_reports_each_problem(capsys):
+    X, y = load_digits(return_X_y=True)
+    SVC(verbose=1).fit(X[:200] / 16, y[:200])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 45 and all(line.startswith("[SVC]") and "SMO steps" in line
+                                    for line in lines)

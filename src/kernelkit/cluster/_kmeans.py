@@ -6,6 +6,7 @@ weighting, recorded as [AMBIG] in seed-methods B2); we implement the standard DÂ
 seed 003 Algorithm 10 and Arthur & Vassilvitskii (2007).
 """
 
+import time
 import warnings
 from numbers import Integral, Real
 
@@ -32,6 +33,7 @@ from threadpoolctl import threadpool_limits
 
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit._core._kmeans_lloyd import lloyd_iter
+from kernelkit.utils._progress import report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 __all__ = ["KMeans", "kmeans_plusplus", "kmeans_lloyd"]
@@ -141,7 +143,8 @@ def _squared_distances(A, X, x_squared_norms):
 # Lloyd iterations
 
 
-def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_threads=None):
+def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_threads=None,
+                 verbose=0):
     """Lloyd's algorithm from given centres (seed 003, Algorithm 9), compiled.
 
     Each iteration assigns every sample to its nearest centre (lowest index on ties) and moves
@@ -160,6 +163,8 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     sample_weight : ndarray of shape (n_samples,), default=None
     n_threads : int, default=None
         OpenMP threads, as resolved by ``effective_n_threads`` (None: all allowed).
+    verbose : int, default=0
+        When positive, one line on stderr per iteration (objective, centre shift, time).
 
     Returns
     -------
@@ -194,6 +199,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     history = []
     converged_strictly = False
     n_iter = 0
+    start = time.perf_counter()
     # The cores call BLAS from every OpenMP thread: keep BLAS itself single-threaded.
     with threadpool_limits(limits=1, user_api="blas"):
         for n_iter in range(1, max_iter + 1):
@@ -205,6 +211,9 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
             new_centers = (center_sums / weights[:, None]).astype(dtype, copy=False)
             shift = float(((new_centers - centers) ** 2).sum())
             centers = np.ascontiguousarray(new_centers)
+            if verbose:
+                report("KMeans", f"iteration {n_iter}: objective {history[-1]:.10g}, centre "
+                                 f"shift {shift:.3g}, {time.perf_counter() - start:.3f} s")
             if np.array_equal(labels, labels_old):
                 converged_strictly = True
                 break
@@ -271,8 +280,9 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         "k-means++": greedy DÂ² sampling (:func:`kmeans_plusplus`); "random": ``n_clusters``
         distinct samples drawn with probability proportional to their weight; an array: the
         initial centres.
-    n_init : int, default=1
-        Runs from different seeds; the one of lowest inertia is kept.
+    n_init : "auto" or int, default="auto"
+        Runs from different seeds; the one of lowest inertia is kept. "auto" (scikit-learn's
+        meaning): 1 run for ``init="k-means++"`` or given centres, 10 for ``init="random"``.
     max_iter : int, default=300
         Maximum Lloyd iterations per run.
     tol : float, default=1e-4
@@ -282,6 +292,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         Seed of the initialisation.
     n_jobs : int, default=None
         OpenMP threads; None uses all the runtime allows, -1 all CPUs.
+    verbose : int, default=0
+        When positive, one line on stderr per Lloyd iteration (objective, centre shift, time).
 
     Attributes
     ----------
@@ -326,15 +338,16 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
     _parameter_constraints = {
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "init": [StrOptions({"k-means++", "random"}), "array-like"],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
-    def __init__(self, n_clusters=8, *, init="k-means++", n_init=1, max_iter=300, tol=1e-4,
-                 random_state=None, n_jobs=None):
+    def __init__(self, n_clusters=8, *, init="k-means++", n_init="auto", max_iter=300, tol=1e-4,
+                 random_state=None, n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.init = init
         self.n_init = n_init
@@ -342,6 +355,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         self.tol = tol
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None, sample_weight=None):
@@ -374,7 +388,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
                     f"init should be of shape ({self.n_clusters}, {X.shape[1]}) "
                     f"(n_clusters, n_features), got {init.shape}."
                 )
-            if self.n_init != 1:
+            if self.n_init not in ("auto", 1):
                 warnings.warn(
                     f"Explicit initial centres given: n_init={self.n_init} is ignored, one run "
                     "is made.", RuntimeWarning, stacklevel=2,
@@ -390,14 +404,20 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         tol = self.tol * float(np.mean(np.var(X, axis=0))) if self.tol else 0.0
         x_squared_norms = row_norms(X, squared=True)
 
+        n_init = self.n_init
+        if n_init == "auto":
+            n_init = 10 if isinstance(self.init, str) and self.init == "random" else 1
         best = None
-        for _ in range(1 if explicit_init else self.n_init):
+        for run_index in range(1 if explicit_init else n_init):
             if explicit_init:
                 centers_init = init
             else:
                 centers_init = self._initial_centers(X, x_squared_norms, sample_weight,
                                                      random_state)
-            run = kmeans_lloyd(X, centers_init, self.max_iter, tol, sample_weight, n_threads)
+            if self.verbose:
+                report("KMeans", f"run {run_index + 1} of {1 if explicit_init else n_init}")
+            run = kmeans_lloyd(X, centers_init, self.max_iter, tol, sample_weight, n_threads,
+                               self.verbose)
             if best is None or run[2] < best[2]:
                 best = run
         centers, labels, inertia, n_iter, history = best

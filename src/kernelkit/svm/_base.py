@@ -9,6 +9,7 @@ non-convergence, and evaluating the kernel against the support vectors at predic
 lives here.
 """
 
+import time
 import warnings
 from numbers import Integral, Real
 
@@ -16,7 +17,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, Options, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted
 
 from kernelkit._core._gram import VECTOR_KERNELS
 from kernelkit._core._smo_solver import PRECOMPUTED_KERNEL, smo_solve
@@ -27,6 +28,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._progress import report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 # With max_iter=-1 the solver still stops after max(10⁷, 100 l) steps (libsvm's own guard).
@@ -47,6 +49,7 @@ class BaseSMO(BaseEstimator):
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
         "shrinking": ["boolean"],
         "max_iter": [Interval(Integral, 1, None, closed="left"), Options(Integral, {-1})],
+        "verbose": ["verbose"],
         "n_jobs": N_JOBS_CONSTRAINT,
     }
 
@@ -94,6 +97,7 @@ class BaseSMO(BaseEstimator):
         n_variables = signs.shape[0]
         rows, sqnorm, col, diagonal, kernel = self._subproblem(gram, sample_index, n_variables)
         alpha = np.zeros(n_variables)
+        start = time.perf_counter()
         guard = max(ITER_GUARD, 100 * n_variables)
         max_iter = guard if self.max_iter == -1 else self.max_iter
         rho, objective, n_iter, status = smo_solve(
@@ -105,6 +109,11 @@ class BaseSMO(BaseEstimator):
             self._gamma, float(self.coef0), float(self.degree), float(self.tol),
             bool(self.shrinking), float(self.cache_size), int(max_iter), n_threads,
         )
+        if self.verbose:
+            report(type(self).__name__,
+                   f"{n_variables} variables: {n_iter} SMO steps, objective {objective:.10g}, "
+                   f"{np.count_nonzero(alpha)} support vectors, "
+                   f"{time.perf_counter() - start:.3f} s")
         if status != 0:
             warnings.warn(
                 f"Solver terminated early (max_iter={max_iter}) before reaching tol="
@@ -135,9 +144,23 @@ class BaseSMO(BaseEstimator):
         else:
             self.support_vectors_ = np.empty((0, 0))
 
+    def _cross_gram(self, X, gram, rows, columns):
+        """``K(x_rows, x_columns)`` between training samples (during fit)."""
+        if gram is not None:
+            return gram[np.ix_(rows, columns)]
+        return self._fitted_kernel.gram(X[rows], X[columns])
+
     def _kernel_to_support(self, X):
-        """``K(X, support vectors)``, shape (n_samples, n_SV), float64."""
+        """``K(X, support vectors)``, shape (n_samples, n_SV), float64.
+
+        With ``kernel="precomputed"``, ``X`` is the Gram matrix against all training samples, or
+        against the support vectors only (in the order of ``support_``).
+        """
         check_is_fitted(self)
+        n_support = self.support_.size
+        if (self._support_kernel.kind == "precomputed" and n_support != self.shape_fit_[0]
+                and np.ndim(X) == 2 and np.shape(X)[1] == n_support):
+            return check_array(X, dtype=np.float64, order="C", input_name="X")
         X = validate_kernel_data(self, X, reset=False, n_samples_fit=self.shape_fit_[0])
         return self._support_kernel.cross(X)
 

@@ -5,20 +5,32 @@ from numbers import Real
 
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
+from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.svm._base import BaseSMO
+from kernelkit.svm._platt import couple_pairwise_probabilities, fit_sigmoid, sigmoid_probability
+
+# Folds of the internal cross-validation that fits Platt's sigmoids (LIBSVM's choice).
+_PLATT_FOLDS = 5
 
 _COMMON_PARAMETERS = """C : float, default=1.0
         Box constraint ``0 ≤ α_i ≤ C_i`` of the dual, ``C_i = C × class weight × sample
         weight``; larger C fits the training data more closely. Must be positive.
-    kernel : {"linear", "poly", "rbf", "sigmoid", "precomputed"} or callable, default="rbf"
-        ``x·x'``, ``(γ x·x' + coef0)^degree``, ``exp(−γ‖x − x'‖²)``, ``tanh(γ x·x' + coef0)``;
-        ``"precomputed"``: ``X`` is the Gram matrix (``(n_samples, n_samples)`` in ``fit``,
-        ``(n_samples_test, n_samples_train)`` at prediction); a callable ``kernel(X, Y)`` returns
-        the Gram matrix and is evaluated once in Python, the solver then reads it as precomputed.
+    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}, \
+            callable or kernel object, default="rbf"
+        ``x·x'``, ``(γ x·x' + coef0)^degree``, ``exp(−γ‖x − x'‖²)``, ``tanh(γ x·x' + coef0)``,
+        ``exp(−γ‖x − x'‖₁)``, ``x·x'/(‖x‖‖x'‖)``; ``"precomputed"``: ``X`` is the Gram matrix
+        (``(n_samples, n_samples)`` in ``fit``; at prediction ``(n_samples_test,
+        n_samples_train)``, or only the columns of the support vectors, ``(n_samples_test,
+        n_SV)`` in the order of ``support_``); a callable ``kernel(X, Y)`` returns the Gram
+        matrix and is evaluated once in Python, the solver then reads it as precomputed; a
+        kernel object such as :class:`kernelkit.kernels.SpectrumKernel` is cloned and fitted on
+        the training objects (strings, graphs), and ``X`` is then a sequence of such objects.
     degree : int, default=3
         Degree of the polynomial kernel.
     gamma : {"scale", "auto"} or float, default="scale"
@@ -35,7 +47,10 @@ _COMMON_PARAMETERS = """C : float, default=1.0
         Whether to shrink the active set (with a final check on all variables).
     max_iter : int, default=-1
         Maximum number of SMO steps per dual problem; -1 means no limit other than a guard of
-        ``max(10⁷, 100 × n_variables)`` steps. Stopping early issues a ``ConvergenceWarning``."""
+        ``max(10⁷, 100 × n_variables)`` steps. Stopping early issues a ``ConvergenceWarning``.
+    verbose : int, default=0
+        When positive, one line on stderr per dual problem solved (steps, objective, support
+        vectors, time)."""
 
 _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003: §1.4.6 (dual (P11) — printed
        with ``+½αᵀQα``, a sign typo: the dual maximises ``−½αᵀQα + 1ᵀα``), Algorithm 4 (SMO),
@@ -47,7 +62,12 @@ _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, see
     .. [4] R.-E. Fan, P.-H. Chen, C.-J. Lin, "Working set selection using second order
        information for training SVM", JMLR 6, 2005.
     .. [5] C.-C. Chang, C.-J. Lin, "LIBSVM: a library for support vector machines", ACM TIST,
-       2011."""
+       2011.
+    .. [6] J. Platt, "Probabilistic outputs for support vector machines", 1999; H.-T. Lin,
+       C.-J. Lin, R. Weng, "A note on Platt's probabilistic outputs for support vector
+       machines", Machine Learning 68, 2007.
+    .. [7] T.-F. Wu, C.-J. Lin, R. Weng, "Probability estimates for multi-class classification
+       by pairwise coupling", JMLR 5, 2004."""
 
 
 def _fill_docstring(cls):
@@ -67,8 +87,12 @@ class SVC(ClassifierMixin, BaseSMO):
     kernel rows (long rows are computed in parallel; a precomputed Gram is read in place). Multiclass problems are split one-vs-one, as in LIBSVM [5]_
     and scikit-learn. The decision function is ``f(x) = Σ_i α_i y_i k(x_i, x) + b``.
 
-    Probability estimates (``probability=True`` and ``predict_proba`` in scikit-learn) are not
-    provided.
+    With ``probability=True``, each one-vs-one decision value is mapped to a probability by
+    Platt's sigmoid, fitted on decision values of an internal 5-fold cross-validation (shuffled
+    by ``random_state``) [6]_, and the pairwise probabilities are coupled into class
+    probabilities [7]_, as LIBSVM does. As in scikit-learn, :meth:`predict_proba` may then
+    disagree with :meth:`predict` on samples near the boundary (they come from different
+    models), and fitting costs about six times as much.
 
     Parameters
     ----------
@@ -81,8 +105,11 @@ class SVC(ClassifierMixin, BaseSMO):
         ``(n_samples, n_classes (n_classes − 1) / 2)``, or their aggregation into one-vs-rest
         scores ``(n_samples, n_classes)`` (scikit-learn's rule: votes plus a bounded confidence).
         Prediction always uses one-vs-one votes.
+    probability : bool, default=False
+        Whether to fit Platt's sigmoids, enabling :meth:`predict_proba`.
     random_state : None, int or RandomState, default=None
-        Not used: the solver is deterministic. Accepted for compatibility with scikit-learn.
+        Shuffles the internal cross-validation folds of ``probability=True`` (the solver itself
+        is deterministic).
     n_jobs : int, default=None
         OpenMP threads for the kernel rows long enough to be worth splitting (about 10⁶
         ``n_samples × n_features``) and for the Gram checks; None uses every thread the runtime
@@ -111,9 +138,13 @@ class SVC(ClassifierMixin, BaseSMO):
         SMO steps per one-vs-one problem.
     dual_objective_ : ndarray of shape (n_classes (n_classes − 1) / 2,)
         ``½αᵀQα − 1ᵀα`` at the solution of each one-vs-one problem (LIBSVM's ``obj``).
+    probA_, probB_ : ndarray of shape (n_classes (n_classes − 1) / 2,)
+        Platt's ``(A, B)`` of each one-vs-one problem: ``P(first class | f) = 1/(1 + e^{A f +
+        B})`` (``probability=True`` only).
     shape_fit_ : tuple
         Shape of the training ``X``.
     n_features_in_ : int
+        Number of features (not set for a kernel object's non-array input).
 
     See Also
     --------
@@ -141,13 +172,14 @@ class SVC(ClassifierMixin, BaseSMO):
         **BaseSMO._parameter_constraints,
         "class_weight": [StrOptions({"balanced"}), dict, None],
         "decision_function_shape": [StrOptions({"ovr", "ovo"})],
+        "probability": ["boolean"],
         "random_state": ["random_state"],
     }
 
     def __init__(
         self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, cache_size=200,
-        shrinking=True, class_weight=None, max_iter=-1, decision_function_shape="ovr",
-        random_state=None, n_jobs=None,
+        shrinking=True, probability=False, class_weight=None, verbose=0, max_iter=-1,
+        decision_function_shape="ovr", random_state=None, n_jobs=None,
     ):
         self.C = C
         self.kernel = kernel
@@ -157,7 +189,9 @@ class SVC(ClassifierMixin, BaseSMO):
         self.tol = tol
         self.cache_size = cache_size
         self.shrinking = shrinking
+        self.probability = probability
         self.class_weight = class_weight
+        self.verbose = verbose
         self.max_iter = max_iter
         self.decision_function_shape = decision_function_shape
         self.random_state = random_state
@@ -203,6 +237,8 @@ class SVC(ClassifierMixin, BaseSMO):
             signs = np.concatenate([np.ones(members[a].size), -np.ones(members[b].size)])
             problems.append((gram, rows, signs, -np.ones(rows.size), upper[rows]))
         solutions = self._solve_all(problems)
+        if self.probability:
+            self.probA_, self.probB_ = self._fit_platt(X, gram, problems)
 
         # y_i α_i of every sample in every pair (LIBSVM's convention: class a is +1).
         pair_coef = np.zeros((y_index.size, len(pairs)))
@@ -277,6 +313,68 @@ class SVC(ClassifierMixin, BaseSMO):
         return self.classes_[np.argmax(votes, axis=1)]
 
 
+    def _fit_platt(self, X, gram, problems):
+        """Platt's ``(A, B)`` of every one-vs-one problem, from the decision values of an
+        internal 5-fold cross-validation (LIBSVM's ``svm_binary_svc_probability``)."""
+        rng = check_random_state(self.random_state)
+        A, B = np.empty(len(problems)), np.empty(len(problems))
+        for k, (_, rows, signs, _, upper) in enumerate(problems):
+            order = rng.permutation(rows.size)
+            decision = np.empty(rows.size)
+            for fold in np.array_split(order, _PLATT_FOLDS):
+                if fold.size == 0:
+                    continue
+                train = np.setdiff1d(order, fold, assume_unique=True)
+                if np.all(signs[train] > 0) or np.all(signs[train] < 0):
+                    decision[fold] = signs[train[0]]   # one class left: LIBSVM's ±1
+                    continue
+                (alpha, rho, _, _), = self._solve_all([(gram, rows[train], signs[train],
+                                                        -np.ones(train.size), upper[train])])
+                decision[fold] = (self._cross_gram(X, gram, rows[fold], rows[train])
+                                  @ (signs[train] * alpha) - rho)
+            A[k], B[k] = fit_sigmoid(decision, signs > 0)
+        return A, B
+
+    def _check_proba(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is not available when probability=False; fit "
+                                 "with SVC(probability=True).")
+        return True
+
+    @available_if(_check_proba)
+    def predict_proba(self, X):
+        """Class probabilities (Platt's sigmoids coupled over the one-vs-one problems).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), (n_samples, n_samples_train) or
+            sequence of objects
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``.
+        """
+        check_is_fitted(self, "probA_")
+        pairwise = sigmoid_probability(self._pair_decision(X), self.probA_, self.probB_)
+        n_classes = self.classes_.size
+        if n_classes == 2:
+            return np.column_stack([pairwise[:, 0], 1.0 - pairwise[:, 0]])
+        return couple_pairwise_probabilities(
+            pairwise, list(combinations(range(n_classes), 2)), n_classes)
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+
 @_fill_docstring
 class SVR(RegressorMixin, BaseSMO):
     """ε-support vector regression, trained by SMO on the 2n-variable dual.
@@ -341,7 +439,7 @@ class SVR(RegressorMixin, BaseSMO):
 
     def __init__(
         self, C=1.0, epsilon=0.1, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
-        cache_size=200, shrinking=True, max_iter=-1, n_jobs=None,
+        cache_size=200, shrinking=True, verbose=0, max_iter=-1, n_jobs=None,
     ):
         self.C = C
         self.epsilon = epsilon
@@ -352,6 +450,7 @@ class SVR(RegressorMixin, BaseSMO):
         self.tol = tol
         self.cache_size = cache_size
         self.shrinking = shrinking
+        self.verbose = verbose
         self.max_iter = max_iter
         self.n_jobs = n_jobs
 
