@@ -530,12 +530,37 @@ cdef class _SMOSolver:
                 self.G_bar[k] += a_j * self.y[k] * self._k(row, k)
         return 0
 
+    cdef int _warm_start(self) noexcept nogil:
+        """Gradients of a non-zero starting ``α`` (0, or -1: no memory).
+
+        ``G = p + Σ_{α_s > 0} α_s Q_{:s}`` and ``Ḡ = Σ_{α_s = C_s} C_s Q_{:s}``, from the full
+        kernel rows of the variables that start above zero (as libsvm's initialisation).
+        """
+        cdef intp_t s, t
+        cdef const double *row
+        cdef double a, c
+        for s in range(self.l):
+            self._update_status(s)
+            if self.alpha[s] <= 0.0:
+                continue
+            row = self._row(s, self.l)
+            if row == NULL:
+                return -1
+            a = self.alpha[s] * self.y[s]
+            c = self.C[s] * self.y[s] if self.status[s] == AT_UPPER else 0.0
+            for t in range(self.l):
+                self.G[t] += self.y[t] * a * self._k(row, t)
+                self.G_bar[t] += self.y[t] * c * self._k(row, t)
+        return 0
+
     cdef int _solve(self, double tol, bint shrinking, long max_iter, long *n_iter) noexcept nogil:
-        """Run SMO from ``α = 0``; return a status code."""
+        """Run SMO from the current ``α``; return a status code."""
         cdef intp_t i = 0, j = 0
         cdef long it = 0
         cdef intp_t counter = min(self.l, 1000) + 1
         cdef int found
+        if self._warm_start() < 0:
+            return OUT_OF_MEMORY
         while it < max_iter:
             counter -= 1
             if counter == 0:
@@ -576,7 +601,7 @@ def smo_solve(
     const double[::1] p,                 # IN (n_variables,)
     const double[::1] upper_bound,       # IN (n_variables,)
     const double[::1] diagonal,          # IN (n_variables,)
-    double[::1] alpha,                   # OUT (n_variables,)
+    double[::1] alpha,                   # INOUT (n_variables,)
     bint regression,
     int kernel,
     double gamma,
@@ -588,7 +613,7 @@ def smo_solve(
     long max_iter,
     int n_threads,
 ):
-    """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO, starting from ``α = 0``.
+    """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO.
 
     The caller prepares the subproblem (``kernelkit.svm._base``): its samples' rows, their
     squared norms and kernel diagonal, or the Gram matrix and the column of every variable.
@@ -615,7 +640,9 @@ def smo_solve(
     diagonal : ndarray of shape (n_variables,), float64
         ``K(x_t, x_t)`` of each variable's sample.
     alpha : ndarray of shape (n_variables,), float64
-        Output: the solution.
+        In: the starting point, feasible (``0 ≤ α ≤ C``, ``yᵀα = 0``); zeros for a cold start,
+        a previous solution to warm-start (e.g. over the iterations of multiple kernel
+        learning). Out: the solution.
     regression : bool
         Whether the variables are the ``2 * n_samples`` of an ε-SVR (``α⁺`` then ``α⁻``).
     kernel : int
@@ -684,8 +711,11 @@ def smo_solve(
     solver.p = np.array(p, dtype=np.float64)
     solver.C = np.array(upper_bound, dtype=np.float64)
     solver.QD = np.array(diagonal, dtype=np.float64)
-    solver.alpha = np.zeros(l)
-    solver.G = np.array(p, dtype=np.float64)     # α = 0: G = Qα + p = p
+    if (np.any(np.asarray(alpha) < 0) or np.any(np.asarray(alpha) > np.asarray(upper_bound))
+            or abs(float(np.dot(alpha, y))) > 1e-9 * max(1.0, float(np.sum(upper_bound)))):
+        raise ValueError("The starting alpha must be feasible: 0 <= alpha <= C and y'alpha = 0.")
+    solver.alpha = np.array(alpha, dtype=np.float64)
+    solver.G = np.array(p, dtype=np.float64)     # G = Qα + p, completed by _warm_start
     solver.G_bar = np.zeros(l)
     solver.perm = np.arange(l, dtype=np.intp)
     # Budget in doubles; at least two full rows (see _cache_reserve).

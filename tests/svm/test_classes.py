@@ -289,3 +289,35 @@ def test_verbose_reports_each_problem(capsys):
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 45 and all(line.startswith("[SVC]") and "SMO steps" in line
                                     for line in lines)
+
+
+def test_warm_start_reaches_the_cold_optimum_in_fewer_steps(digits):
+    # Refit on a perturbed Gram matrix of the same samples (what multiple kernel learning does):
+    # starting from the previous solution gives the same optimum as a cold start.
+    X, y = digits
+    K1 = pairwise_kernels(X, metric="rbf", gamma=0.02)
+    K2 = 0.7 * K1 + 0.3 * pairwise_kernels(X, metric="rbf", gamma=0.03)
+    warm = SVC(kernel="precomputed", tol=1e-6, warm_start=True).fit(K1, y).fit(K2, y)
+    cold = SVC(kernel="precomputed", tol=1e-6).fit(K2, y)
+    np.testing.assert_allclose(warm.dual_objective_, cold.dual_objective_, rtol=1e-7)
+    np.testing.assert_array_equal(warm.predict(K2), cold.predict(K2))
+    assert warm.n_iter_.sum() < cold.n_iter_.sum()
+
+
+def test_warm_start_with_other_labels_starts_cold():
+    X, y = make_classification(n_samples=80, random_state=0)
+    model = SVC(warm_start=True, tol=1e-6).fit(X, y)
+    flipped = model.fit(X, 1 - y)
+    cold = SVC(tol=1e-6).fit(X, 1 - y)
+    np.testing.assert_array_equal(flipped.n_iter_, cold.n_iter_)
+    np.testing.assert_allclose(flipped.dual_coef_, cold.dual_coef_)
+
+
+def test_warm_start_svr():
+    X, y = load_diabetes(return_X_y=True)
+    y = (y - y.mean()) / y.std()
+    warm = SVR(gamma=2.0, warm_start=True, tol=1e-6).fit(X, y)
+    warm.set_params(gamma=2.2).fit(X, y)
+    cold = SVR(gamma=2.2, tol=1e-6).fit(X, y)
+    assert warm.dual_objective_ == pytest.approx(cold.dual_objective_, rel=1e-7)
+    assert warm.n_iter_ < cold.n_iter_

@@ -151,6 +151,31 @@ def test_max_iter_stops_with_status(rng):
     assert abs(y @ alpha) < 1e-12 and np.all((alpha >= 0) & (alpha <= 1))
 
 
+def test_warm_start_from_the_solution_takes_no_step(rng):
+    X, y = _classification(rng)
+    C = np.full(y.size, 2.0)
+    alpha = _solve(smo_solve, X, y, -np.ones(y.size), C)[0]
+    rows = np.array(X, order="C")
+    again = alpha.copy()
+    rho, objective, n_iter, status = smo_solve(
+        rows, np.einsum("ij,ij->i", rows, rows), EMPTY, np.arange(y.size), y.astype(np.int32),
+        -np.ones(y.size), C, np.ones(y.size), again, False, RBF, 0.5, 1.0, 3.0, 1e-6, True,
+        100.0, 10**7, 1)
+    assert (status, n_iter) == (0, 0)
+    np.testing.assert_array_equal(again, alpha)
+
+
+def test_infeasible_start_raises(rng):
+    X, y = _classification(rng, n=10)
+    rows = np.array(X, order="C")
+    start = np.zeros(10)
+    start[0] = 1.0   # y'α ≠ 0
+    with pytest.raises(ValueError, match="feasible"):
+        smo_solve(rows, np.einsum("ij,ij->i", rows, rows), EMPTY, np.arange(10),
+                  y.astype(np.int32), -np.ones(10), np.full(10, 2.0), np.ones(10), start, False,
+                  RBF, 0.5, 1.0, 3.0, 1e-3, True, 100.0, 100, 1)
+
+
 def test_argument_checks():
     with pytest.raises(ValueError, match="variables"):
         smo_solve(np.zeros((3, 1)), np.zeros(3), EMPTY, np.arange(3), np.ones(2, dtype=np.int32),

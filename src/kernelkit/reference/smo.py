@@ -69,8 +69,8 @@ def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regres
     l = y.size
     K = _gram(X, gram, np.asarray(col), kernel, gamma, coef0, degree)
     Q = y[:, None] * y[None, :] * K
-    a = np.zeros(l)
-    G = p.copy()                      # ∇(½αᵀQα + pᵀα) = Qα + p, at α = 0
+    a = np.array(alpha, dtype=np.float64)   # the starting point (zeros: a cold start)
+    G = Q @ a + p                     # ∇(½αᵀQα + pᵀα) = Qα + p
     rng = np.random.default_rng(random_state)
     n_iter, status = 0, 0
     while True:

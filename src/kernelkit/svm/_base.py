@@ -50,6 +50,7 @@ class BaseSMO(BaseEstimator):
         "shrinking": ["boolean"],
         "max_iter": [Interval(Integral, 1, None, closed="left"), Options(Integral, {-1})],
         "verbose": ["verbose"],
+        "warm_start": ["boolean"],
         "n_jobs": N_JOBS_CONSTRAINT,
     }
 
@@ -88,15 +89,16 @@ class BaseSMO(BaseEstimator):
         return (rows, np.einsum("ij,ij->i", rows, rows), position,
                 np.ascontiguousarray(kernel.diagonal()[position]), VECTOR_KERNELS[self.kernel])
 
-    def _solve(self, n_threads, gram, sample_index, signs, linear_term, upper_bound):
+    def _solve(self, n_threads, gram, sample_index, signs, linear_term, upper_bound, start=None):
         """Run the compiled SMO on one dual problem; return ``(alpha, rho, objective, n_iter)``.
 
-        ``gram`` is the training Gram matrix (None for a vector kernel). Warns with
-        ``ConvergenceWarning`` when ``max_iter`` stops the solver.
+        ``gram`` is the training Gram matrix (None for a vector kernel); ``start`` a feasible
+        starting ``α`` (None: zeros). Warns with ``ConvergenceWarning`` when ``max_iter`` stops
+        the solver.
         """
         n_variables = signs.shape[0]
         rows, sqnorm, col, diagonal, kernel = self._subproblem(gram, sample_index, n_variables)
-        alpha = np.zeros(n_variables)
+        alpha = np.zeros(n_variables) if start is None else np.array(start, dtype=np.float64)
         start = time.perf_counter()
         guard = max(ITER_GUARD, 100 * n_variables)
         max_iter = guard if self.max_iter == -1 else self.max_iter
@@ -123,15 +125,33 @@ class BaseSMO(BaseEstimator):
             )
         return alpha, rho, objective, n_iter
 
-    def _solve_all(self, problems):
-        """Solve each ``(X, sample_index, signs, p, C)`` of ``problems`` with BLAS on one thread.
+    def _solve_all(self, problems, warm=False, remember=True):
+        """Solve each ``(gram, sample_index, signs, p, C)`` of ``problems`` with BLAS on one
+        thread; with ``warm``, start from the previous fit's solutions where the problems are
+        the same (same samples, signs and bounds; the Gram matrix or kernel may differ);
+        ``remember`` keeps the solutions as the next fit's starting points.
 
         The kernel rows call BLAS inside OpenMP threads, so BLAS's own threads are switched off
         for the whole fit, once rather than per one-vs-one problem.
         """
         n_threads = effective_n_threads(self.n_jobs)
+        previous = getattr(self, "_warm_starts", None) if warm else None
+        if previous is not None and len(previous) != len(problems):
+            previous = None
+        solutions = []
         with blas_controller().limit(limits=1, user_api="blas"):
-            return [self._solve(n_threads, *problem) for problem in problems]
+            for k, problem in enumerate(problems):
+                start = None
+                if previous is not None:
+                    rows, signs, upper, alpha = previous[k]
+                    if (np.array_equal(rows, problem[1]) and np.array_equal(signs, problem[2])
+                            and np.array_equal(upper, problem[4])):
+                        start = alpha
+                solutions.append(self._solve(n_threads, *problem, start=start))
+        if remember:
+            self._warm_starts = [(problem[1], problem[2], problem[4], solution[0])
+                                 for problem, solution in zip(problems, solutions)]
+        return solutions
 
     # ------------------------------------------------------------------ prediction
     def _keep_support(self, X, support):
