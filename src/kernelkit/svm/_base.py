@@ -11,6 +11,7 @@ lives here.
 
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
@@ -126,28 +127,42 @@ class BaseSMO(BaseEstimator):
         return alpha, rho, objective, n_iter
 
     def _solve_all(self, problems, warm=False, remember=True):
-        """Solve each ``(gram, sample_index, signs, p, C)`` of ``problems`` with BLAS on one
-        thread; with ``warm``, start from the previous fit's solutions where the problems are
-        the same (same samples, signs and bounds; the Gram matrix or kernel may differ);
-        ``remember`` keeps the solutions as the next fit's starting points.
+        """Solve each ``(gram, sample_index, signs, p, C)`` of ``problems``; with ``warm``, start
+        from the previous fit's solutions where the problems are the same (same samples, signs
+        and bounds; the Gram matrix or kernel may differ); ``remember`` keeps the solutions as
+        the next fit's starting points.
 
-        The kernel rows call BLAS inside OpenMP threads, so BLAS's own threads are switched off
-        for the whole fit, once rather than per one-vs-one problem.
+        Several problems (one-vs-one pairs) are solved concurrently, one per thread: the solver
+        releases the GIL, so Python threads run them in parallel, each with its own kernel cache
+        of ``cache_size``. A single problem uses the threads for its long kernel rows instead.
+        Each problem's path is independent of the others and of the thread count, so the
+        results are too. The kernel rows call BLAS inside the solver, so BLAS's own threads are
+        switched off for the whole fit.
         """
         n_threads = effective_n_threads(self.n_jobs)
         previous = getattr(self, "_warm_starts", None) if warm else None
         if previous is not None and len(previous) != len(problems):
             previous = None
-        solutions = []
+        starts = []
+        for k, problem in enumerate(problems):
+            start = None
+            if previous is not None:
+                rows, signs, upper, alpha = previous[k]
+                if (np.array_equal(rows, problem[1]) and np.array_equal(signs, problem[2])
+                        and np.array_equal(upper, problem[4])):
+                    start = alpha
+            starts.append(start)
+        n_workers = min(n_threads, len(problems))
+        inner_threads = max(1, n_threads // n_workers)
         with blas_controller().limit(limits=1, user_api="blas"):
-            for k, problem in enumerate(problems):
-                start = None
-                if previous is not None:
-                    rows, signs, upper, alpha = previous[k]
-                    if (np.array_equal(rows, problem[1]) and np.array_equal(signs, problem[2])
-                            and np.array_equal(upper, problem[4])):
-                        start = alpha
-                solutions.append(self._solve(n_threads, *problem, start=start))
+            if n_workers <= 1:
+                solutions = [self._solve(inner_threads, *problem, start=start)
+                             for problem, start in zip(problems, starts)]
+            else:
+                with ThreadPoolExecutor(max_workers=n_workers) as pool:
+                    solutions = list(pool.map(
+                        lambda job: self._solve(inner_threads, *job[0], start=job[1]),
+                        zip(problems, starts)))
         if remember:
             self._warm_starts = [(problem[1], problem[2], problem[4], solution[0])
                                  for problem, solution in zip(problems, solutions)]
