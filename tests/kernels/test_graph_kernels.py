@@ -32,7 +32,7 @@ KERNELS = [
     WeisfeilerLehmanKernel(n_iter=3),
     ShortestPathKernel(),
     GraphletKernel(k=3),
-    GraphletKernel(k=4, n_samples=200, random_state=0),
+    GraphletKernel(k=4, n_graphlet_samples=200, random_state=0),
 ]
 IDS = [f"{type(k).__name__}-{i}" for i, k in enumerate(KERNELS)]
 
@@ -42,10 +42,10 @@ def test_permutation_invariance(kernel, mutag_dense, permute_graph, rng):
     graphs = mutag_dense[:25]
     permuted = [permute_graph(g, rng) for g in graphs]
     K = clone(kernel).fit_transform(graphs)
-    if isinstance(kernel, GraphletKernel) and kernel.n_samples is not None:
+    if isinstance(kernel, GraphletKernel) and kernel.n_graphlet_samples is not None:
         # sampled features depend on node order; the exact counts must not
-        K = clone(kernel).set_params(n_samples=None).fit_transform(graphs)
-        K_permuted = clone(kernel).set_params(n_samples=None).fit_transform(permuted)
+        K = clone(kernel).set_params(n_graphlet_samples=None).fit_transform(graphs)
+        K_permuted = clone(kernel).set_params(n_graphlet_samples=None).fit_transform(permuted)
     else:
         K_permuted = clone(kernel).fit_transform(permuted)
     np.testing.assert_allclose(K_permuted, K, rtol=1e-9)

@@ -54,13 +54,21 @@ def test_sampling_converges_to_exact_frequencies(rng):
     upper = np.triu(rng.random((12, 12)) < 0.3, 1)
     graph = ((upper | upper.T).astype(int), None)
     exact = GraphletKernel(k=4).fit([graph]).X_fit_[0]
-    sampled = GraphletKernel(k=4, n_samples=40000, random_state=0).fit([graph]).X_fit_[0]
+    sampled = GraphletKernel(k=4, n_graphlet_samples=40000, random_state=0).fit([graph]).X_fit_[0]
     np.testing.assert_allclose(sampled, exact, atol=0.015)
     np.testing.assert_array_equal(
-        GraphletKernel(k=4, n_samples=50, random_state=1).fit([graph]).X_fit_,
-        GraphletKernel(k=4, n_samples=50, random_state=1).fit([graph]).X_fit_)
+        GraphletKernel(k=4, n_graphlet_samples=50, random_state=1).fit([graph]).X_fit_,
+        GraphletKernel(k=4, n_graphlet_samples=50, random_state=1).fit([graph]).X_fit_)
 
 
 def test_small_graphs_have_zero_features():
     edge = (np.array([[0, 1], [1, 0]]), None)
     assert GraphletKernel(k=3).fit_transform([edge])[0, 0] == 0.0
+
+
+def test_n_samples_is_a_deprecated_alias():
+    graph = (np.ones((5, 5)) - np.eye(5), None)
+    with pytest.warns(FutureWarning, match="n_graphlet_samples"):
+        old = GraphletKernel(k=3, n_samples=30, random_state=0).fit([graph]).X_fit_
+    new = GraphletKernel(k=3, n_graphlet_samples=30, random_state=0).fit([graph]).X_fit_
+    np.testing.assert_array_equal(old, new)

@@ -2,7 +2,14 @@
 (scikit-learn transformers), all with compiled cores."""
 
 from kernelkit.kernels._base import StructuredKernel
-from kernelkit.kernels._graphs._functions import (
+from kernelkit.kernels._graphs import (
+    GeometricWalkKernel,
+    GraphletKernel,
+    RandomWalkKernel,
+    ShortestPathKernel,
+    SubtreeKernel,
+    WalkKernel,
+    WeisfeilerLehmanKernel,
     geometric_walk_kernel,
     graphlet_kernel,
     random_walk_kernel,
@@ -11,11 +18,6 @@ from kernelkit.kernels._graphs._functions import (
     walk_kernel,
     weisfeiler_lehman_kernel,
 )
-from kernelkit.kernels._graphs._graphlet import GraphletKernel
-from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel
-from kernelkit.kernels._graphs._subtree import SubtreeKernel
-from kernelkit.kernels._graphs._walk import GeometricWalkKernel, RandomWalkKernel, WalkKernel
-from kernelkit.kernels._graphs._weisfeiler_lehman import WeisfeilerLehmanKernel
 from kernelkit.kernels._strings import (
     LocalAlignmentKernel,
     MismatchKernel,

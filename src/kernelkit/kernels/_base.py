@@ -2,25 +2,32 @@
 
 ``fit(X)`` remembers the training objects, ``transform(Y)`` returns ``K(Y, X_fit)`` of shape
 ``(n_Y, n_fit)``, ``fit_transform(X)`` returns ``K(X, X)``; so
-``make_pipeline(SpectrumKernel(k=3), SVC(kernel="precomputed"))`` works as is.
+``make_pipeline(SpectrumKernel(k=3), SVC(kernel="precomputed"))`` works as is, and so does
+``SVC(kernel=SpectrumKernel(k=3))`` (see ``kernelkit.utils._kernels``).
 """
 
-from abc import abstractmethod
+import time
+from abc import ABCMeta, abstractmethod
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._gram import normalize_gram
+from kernelkit.utils._progress import Progress, report
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
-__all__ = ["StructuredKernel"]
+__all__ = ["StructuredKernel", "fill_gram", "pairwise_structured_kernel"]
+
+# Progress reports cut a Gram computation into about this many blocks of rows.
+_N_PROGRESS_BLOCKS = 20
 
 
-class StructuredKernel(TransformerMixin, BaseEstimator):
+class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     """Base class of kernels on structured objects, used as scikit-learn transformers.
 
-    Subclasses declare their parameters in ``__init__`` (including ``normalize``, ``n_jobs``,
-    ``verbose``) and implement three hooks:
+    Subclasses declare their parameters in ``__init__`` and ``_parameter_constraints``
+    (extending this one: ``normalize``, ``n_jobs``, ``verbose``), and implement three hooks:
 
     - ``_prepare(X, fitting)`` validates raw input and returns the internal representation
       (e.g. integer-coded sequences, a graph batch); ``fitting`` is True inside ``fit``, so
@@ -33,6 +40,12 @@ class StructuredKernel(TransformerMixin, BaseEstimator):
     Learned state: ``X_fit_`` (the representation), ``n_samples_fit_``, and ``diag_fit_`` when
     ``normalize`` is true.
     """
+
+    _parameter_constraints: dict = {
+        "normalize": ["boolean"],
+        "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
+    }
 
     @abstractmethod
     def _prepare(self, X, fitting):
@@ -49,6 +62,20 @@ class StructuredKernel(TransformerMixin, BaseEstimator):
     def _normalize(self, K, diag_rows, diag_cols):
         return normalize_gram(K, diag_X=diag_cols, diag_Y=diag_rows)
 
+    def _n_threads(self):
+        return effective_n_threads(self.n_jobs)
+
+    def _report(self, message, start):
+        """With ``verbose``, say how long a stage took."""
+        if self.verbose:
+            report(type(self).__name__, f"{message} in {time.perf_counter() - start:.3f} s")
+
+    def _for_pair(self, X, Y):
+        """The kernel to compute ``K(X, Y)`` with (the function forms): fitted on ``Y``, it
+        must also accept ``X``. String kernels widen an inferred alphabet to both sets."""
+        return self
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Remember the training objects ``X``; ``y`` is ignored.
 
@@ -63,7 +90,7 @@ class StructuredKernel(TransformerMixin, BaseEstimator):
         rep = self._prepare(X, fitting=True)
         self.X_fit_ = rep
         self.n_samples_fit_ = _length(rep)
-        if getattr(self, "normalize", False):
+        if self.normalize:
             self.diag_fit_ = np.asarray(self._self_similarity(rep), dtype=np.float64)
         return rep
 
@@ -81,10 +108,11 @@ class StructuredKernel(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "X_fit_")
         rep = self._prepare(X, fitting=False)
         K = self._gram(rep, self.X_fit_)
-        if getattr(self, "normalize", False):
+        if self.normalize:
             K = self._normalize(K, self._self_similarity(rep), self.diag_fit_)
         return K
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
         """Fit on ``X`` and return ``K(X, X)``, computing each pair once.
 
@@ -94,7 +122,7 @@ class StructuredKernel(TransformerMixin, BaseEstimator):
         """
         rep = self._fit(X)
         K = self._gram(rep, None)
-        if getattr(self, "normalize", False):
+        if self.normalize:
             K = self._normalize(K, self.diag_fit_, self.diag_fit_)
         return K
 
@@ -109,3 +137,64 @@ class StructuredKernel(TransformerMixin, BaseEstimator):
 def _length(rep):
     n = getattr(rep, "n_samples", None)
     return int(n) if n is not None else len(rep)
+
+
+def pairwise_structured_kernel(kernel, X, Y=None):
+    """``K(X, Y)`` of shape ``(n_X, n_Y)`` (``K(X, X)`` if Y is None) with the kernel object
+    ``kernel``: the function forms (``spectrum_kernel``, ``weisfeiler_lehman_kernel``, ...).
+
+    ``K(X, Y)`` is computed by fitting on ``Y`` and transforming ``X``, which gives the same
+    values as the symmetric computation on the union (labels of ``X`` unseen in ``Y`` match
+    nothing, as they should).
+    """
+    if Y is None:
+        return kernel.fit_transform(X)
+    return kernel._for_pair(X, Y).fit(Y).transform(X)
+
+
+def _row_blocks(n_rows, n_cols, symmetric, n_blocks):
+    """Row boundaries cutting the work (pairs computed) into ``n_blocks`` near-equal blocks."""
+    rows = np.arange(n_rows + 1)
+    # in the symmetric case row i computes the n − i pairs j ≥ i
+    work = rows * n_cols - (rows * (rows - 1)) // 2 if symmetric else rows * n_cols
+    targets = np.linspace(0, work[-1], n_blocks + 1)
+    bounds = np.unique(np.searchsorted(work, targets))
+    bounds[0], bounds[-1] = 0, n_rows
+    return bounds
+
+
+def fill_gram(fill_rows, n_rows, n_cols, symmetric, verbose=0, label="kernel"):
+    """Allocate the ``(n_rows, n_cols)`` Gram and fill it with ``fill_rows(out, start, stop)``.
+
+    The compiled pair cores fill any range of rows in parallel (``_core/_gram.pxd``); calling
+    them on one range keeps every thread busy, while ``verbose`` calls them on about 20
+    successive blocks so that progress can be reported between blocks, at no measurable cost
+    for blocks of this size.
+
+    Parameters
+    ----------
+    fill_rows : callable
+        ``fill_rows(out, row_start, row_stop)`` computes rows ``[row_start, row_stop)`` of ``out``
+        (and, when ``symmetric``, their mirror images).
+    n_rows, n_cols : int
+    symmetric : bool
+    verbose : int
+        When positive, progress on stderr (:class:`kernelkit.utils._progress.Progress`).
+    label : str
+        Name shown in the progress report.
+
+    Returns
+    -------
+    out : ndarray of shape (n_rows, n_cols), dtype float64
+    """
+    out = np.zeros((n_rows, n_cols), dtype=np.float64)
+    if not verbose:
+        fill_rows(out, 0, n_rows)
+        return out
+    bounds = _row_blocks(n_rows, n_cols, symmetric, min(n_rows, _N_PROGRESS_BLOCKS))
+    with Progress(n_rows, label, verbose) as progress:
+        for start, stop in zip(bounds[:-1], bounds[1:]):
+            fill_rows(out, int(start), int(stop))
+            progress.update(int(stop - start))
+    return out
+

@@ -1,2 +1,35 @@
 """Graph kernels (seed 004, "Graph kernels"): walks, subtrees, Weisfeiler–Lehman, shortest paths
 and graphlets, as scikit-learn transformers with compiled, parallel cores."""
+
+from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
+from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
+from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
+from kernelkit.kernels._graphs._walk import (
+    GeometricWalkKernel,
+    RandomWalkKernel,
+    WalkKernel,
+    geometric_walk_kernel,
+    random_walk_kernel,
+    walk_kernel,
+)
+from kernelkit.kernels._graphs._weisfeiler_lehman import (
+    WeisfeilerLehmanKernel,
+    weisfeiler_lehman_kernel,
+)
+
+__all__ = [
+    "GeometricWalkKernel",
+    "GraphletKernel",
+    "RandomWalkKernel",
+    "ShortestPathKernel",
+    "SubtreeKernel",
+    "WalkKernel",
+    "WeisfeilerLehmanKernel",
+    "geometric_walk_kernel",
+    "graphlet_kernel",
+    "random_walk_kernel",
+    "shortest_path_kernel",
+    "subtree_kernel",
+    "walk_kernel",
+    "weisfeiler_lehman_kernel",
+]

@@ -4,11 +4,11 @@ Two families build on it. Explicit-feature kernels (Weisfeiler–Lehman, shortes
 graph to sparse counts of integer feature keys and take ``K = Φ_Y Φ_Xᵀ``. Keys seen only at
 ``transform`` have no column in the fitted feature space (they match nothing there) but still
 count in a graph's self-similarity ``‖Φ(G)‖²``, which is what ``normalize=True`` divides by.
-Product-graph kernels (walks, subtrees) keep the coded batch itself.
+Product-graph kernels (walks, subtrees; :class:`ProductGraphKernel`) keep the coded batch itself
+and compute each pair on the product graph.
 """
 
 import time
-from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
@@ -16,9 +16,9 @@ import scipy.sparse as sp
 from kernelkit._core import _sparse_gram
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs._input import encode_graphs
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
-__all__ = ["GraphKernel", "SparseFeatures", "batch_arrays", "count_features"]
+__all__ = ["GraphKernel", "ProductGraphKernel", "SparseFeatures", "batch_arrays",
+           "count_features", "max_degree"]
 
 # Below this many graph pairs the whole Gram matrix goes through the sparse product.
 _MIN_PAIRS_FOR_DENSE = 1 << 20
@@ -29,25 +29,21 @@ class GraphKernel(StructuredKernel):
     """Base of the graph kernels: codes the input graphs once, learns label maps at ``fit``.
 
     Subclasses implement ``_represent(batch, fitting)`` (the graph batch → what ``_gram`` and
-    ``_self_similarity`` consume) and list ``edge_label`` among their parameters when they use
-    edge labels.
+    ``_self_similarity`` consume) and list ``node_label`` and ``edge_label`` among their
+    parameters when they use node and edge labels.
     """
 
     _parameter_constraints = {
+        **StructuredKernel._parameter_constraints,
         "node_label": [str, None],
         "edge_label": [str, None],
-        "normalize": ["boolean"],
-        "n_jobs": N_JOBS_CONSTRAINT,
-        "verbose": ["verbose"],
     }
 
     def _prepare(self, X, fitting):
-        if fitting:
-            self._validate_params()
         start = time.perf_counter()
         batch, node_codes, edge_codes = encode_graphs(
             X,
-            node_label=self.node_label,
+            node_label=getattr(self, "node_label", None),
             edge_label=getattr(self, "edge_label", None),
             node_codes=None if fitting else self.node_label_codes_,
             edge_codes=None if fitting else self.edge_label_codes_,
@@ -55,28 +51,52 @@ class GraphKernel(StructuredKernel):
         if fitting:
             self.node_label_codes_ = node_codes
             self.edge_label_codes_ = edge_codes
-        self._progress(f"coded {batch.n_samples} graphs ({batch.n_nodes} nodes)", start)
+        self._report(f"coded {batch.n_samples} graphs ({batch.n_nodes} nodes)", start)
         start = time.perf_counter()
         rep = self._represent(batch, fitting)
-        self._progress("built the representation", start)
+        self._report("built the representation", start)
         return rep
 
     def _represent(self, batch, fitting):
         return batch
 
-    def _n_threads(self):
-        return effective_n_threads(self.n_jobs)
-
-    def _progress(self, message, start):
-        if self.verbose:
-            print(f"[{type(self).__name__}] {message} in {time.perf_counter() - start:.3f} s",
-                  flush=True)
-
-    def _timed_gram(self, compute, what):
+    def _timed_gram(self, compute):
         start = time.perf_counter()
         K = compute()
-        self._progress(f"computed the {what} {K.shape}", start)
+        self._report(f"computed the Gram matrix {K.shape}", start)
         return K
+
+
+class ProductGraphKernel(GraphKernel):
+    """Base of the kernels computed pair by pair on the product graph (compiled, threaded).
+
+    Subclasses implement ``_compute(graphs_a, graphs_b, out, n_threads)`` calling their core,
+    with ``graphs_b`` a batch tuple, None (symmetric) or ``"diagonal"``.
+    """
+
+    def _represent(self, batch, fitting):
+        if fitting:
+            self.max_degree_fit_ = max_degree(batch.indptr)
+        return batch
+
+    def _gram(self, A, B=None):
+        def compute():
+            out = np.zeros((A.n_samples, A.n_samples if B is None else B.n_samples))
+            self._compute(batch_arrays(A), None if B is None else batch_arrays(B), out,
+                          self._n_threads())
+            return out
+
+        return self._timed_gram(compute)
+
+    def _self_similarity(self, A):
+        out = np.zeros((A.n_samples, 1))
+        self._compute(batch_arrays(A), "diagonal", out, self._n_threads())
+        return out[:, 0]
+
+
+def max_degree(indptr):
+    """Largest degree of a CSR adjacency given by its row pointers (0 without nodes)."""
+    return int((indptr[1:] - indptr[:-1]).max()) if len(indptr) > 1 else 0
 
 
 class SparseFeatures:

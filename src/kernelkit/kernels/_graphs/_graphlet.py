@@ -1,19 +1,20 @@
 """Graphlet kernel (Shervashidze et al. 2009)."""
 
 import itertools
+import warnings
 from functools import lru_cache
 from math import comb
 from numbers import Integral
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, Options
+from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from kernelkit._core import _graphlet_counts
+from kernelkit.kernels._base import StructuredKernel, pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
-__all__ = ["GraphletKernel", "graphlet_classes"]
+__all__ = ["GraphletKernel", "graphlet_classes", "graphlet_kernel"]
 
 
 @lru_cache(maxsize=None)
@@ -55,16 +56,18 @@ class GraphletKernel(GraphKernel):
     ``Φ(G)`` is the frequency of each isomorphism class among the k-node induced subgraphs of
     ``G`` (connected or not: 4 classes for k=3, 11 for k=4), and ``K = ⟨Φ(G), Φ(G')⟩``. Exact
     enumeration visits all ``C(n, k)`` node subsets (compiled, parallel over graphs), which
-    suits molecules; ``n_samples`` draws that many uniform k-subsets per graph instead (the
-    sampling estimator of Shervashidze et al.). Node labels are not used. A graph with fewer
+    suits molecules; ``n_graphlet_samples`` draws that many uniform k-subsets per graph instead
+    (the sampling estimator of Shervashidze et al.). Node labels are not used. A graph with fewer
     than k nodes has ``Φ = 0``.
 
     Parameters
     ----------
     k : {3, 4}, default=3
         Graphlet size.
-    n_samples : int or None, default=None
+    n_graphlet_samples : int or None, default=None
         None enumerates every k-subset; an integer samples that many per graph.
+    n_samples : int or None
+        Deprecated alias of ``n_graphlet_samples`` (the name clashed with the number of graphs).
     random_state : int, RandomState instance or None, default=None
         Seeds the sampler (one stream per graph, so results do not depend on ``n_jobs``).
     normalize : bool, default=False
@@ -105,47 +108,62 @@ class GraphletKernel(GraphKernel):
            [0., 1.]])
     """
 
-    _parameter_constraints = {
-        "k": [Options(Integral, {3, 4})],
-        "n_samples": [Interval(Integral, 1, None, closed="left"), None],
-        "random_state": ["random_state"],
-        "normalize": ["boolean"],
-        "n_jobs": N_JOBS_CONSTRAINT,
-        "verbose": ["verbose"],
-    }
     # the graph structure only: labels are neither required nor read
-    node_label = None
+    _parameter_constraints = {
+        **StructuredKernel._parameter_constraints,
+        "k": [Options(Integral, {3, 4})],
+        "n_graphlet_samples": [Interval(Integral, 1, None, closed="left"), None],
+        "n_samples": [Interval(Integral, 1, None, closed="left"), None,
+                      StrOptions({"deprecated"})],
+        "random_state": ["random_state"],
+    }
 
-    def __init__(self, k=3, n_samples=None, *, random_state=None, normalize=False, n_jobs=None,
-                 verbose=0):
+    def __init__(self, k=3, n_graphlet_samples=None, *, random_state=None, normalize=False,
+                 n_jobs=None, verbose=0, n_samples="deprecated"):
         self.k = k
-        self.n_samples = n_samples
+        self.n_graphlet_samples = n_graphlet_samples
         self.random_state = random_state
         self.normalize = normalize
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.n_samples = n_samples
+
+    def _n_graphlet_samples(self):
+        if self.n_samples == "deprecated":
+            return self.n_graphlet_samples
+        warnings.warn("GraphletKernel(n_samples=...) is deprecated: use n_graphlet_samples "
+                      "(n_samples means the number of graphs elsewhere).", FutureWarning,
+                      stacklevel=4)
+        return self.n_samples
 
     def _represent(self, batch, fitting):
+        n_graphlet_samples = self._n_graphlet_samples()
         class_of_mask, n_classes = graphlet_classes(self.k)
         counts = np.zeros((batch.n_samples, n_classes), dtype=np.int64)
-        if self.n_samples is None:
+        if n_graphlet_samples is None:
             seeds = np.zeros(batch.n_samples, dtype=np.uint64)
         else:
             rng = check_random_state(self.random_state)
             seeds = rng.randint(0, np.iinfo(np.int64).max, size=batch.n_samples).astype(np.uint64)
         _graphlet_counts.graphlet_counts(batch.node_ptr, batch.indptr, batch.indices, self.k,
-                                         class_of_mask, self.n_samples or 0, seeds, counts,
+                                         class_of_mask, n_graphlet_samples or 0, seeds, counts,
                                          self._n_threads())
-        if self.n_samples is None:
+        if n_graphlet_samples is None:
             n_nodes = np.diff(batch.node_ptr)
             totals = np.array([comb(int(n), self.k) for n in n_nodes], dtype=np.float64)
         else:
-            totals = np.full(batch.n_samples, float(self.n_samples))
+            totals = np.full(batch.n_samples, float(n_graphlet_samples))
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(totals[:, None] > 0, counts / totals[:, None], 0.0)
 
     def _gram(self, A, B=None):
-        return self._timed_gram(lambda: A @ (A if B is None else B).T, "Gram matrix")
+        return self._timed_gram(lambda: A @ (A if B is None else B).T)
 
     def _self_similarity(self, A):
         return np.einsum("ij,ij->i", A, A)
+
+
+def graphlet_kernel(X, Y=None, *, k=3, n_graphlet_samples=None, **params):
+    """Gram matrix of :class:`GraphletKernel`; ``params`` as its keyword parameters."""
+    return pairwise_structured_kernel(
+        GraphletKernel(k=k, n_graphlet_samples=n_graphlet_samples, **params), X, Y)

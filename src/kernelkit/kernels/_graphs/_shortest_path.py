@@ -3,9 +3,10 @@
 import numpy as np
 
 from kernelkit._core import _shortest_path_bfs
+from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
 
-__all__ = ["ShortestPathKernel"]
+__all__ = ["ShortestPathKernel", "shortest_path_kernel"]
 
 # Keys pack (label_u, label_v, d) in 21 bits each (see _core/_shortest_path_bfs.pyx).
 _FIELD_LIMIT = 1 << 21
@@ -111,7 +112,12 @@ class ShortestPathKernel(GraphKernel):
         return count_features(graph_ids, keys, counts, batch.n_samples, self.feature_keys_)
 
     def _gram(self, A, B=None):
-        return self._timed_gram(lambda: A.gram(B, self._n_threads()), "Gram matrix")
+        return self._timed_gram(lambda: A.gram(B, self._n_threads()))
 
     def _self_similarity(self, A):
         return A.squared_norms()
+
+
+def shortest_path_kernel(X, Y=None, **params):
+    """Gram matrix of :class:`ShortestPathKernel`; ``params`` as its keyword parameters."""
+    return pairwise_structured_kernel(ShortestPathKernel(**params), X, Y)

@@ -5,10 +5,10 @@ from numbers import Integral, Real
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit._core import _product_graph
-from kernelkit.kernels._graphs._base import GraphKernel
-from kernelkit.kernels._graphs._walk import ProductGraphKernel, max_degree
+from kernelkit.kernels._base import pairwise_structured_kernel
+from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
 
-__all__ = ["SubtreeKernel"]
+__all__ = ["SubtreeKernel", "subtree_kernel"]
 
 # The matchings DP keeps a table over the subsets of the smaller neighbour list.
 MAX_MATCHING_DEGREE = 16
@@ -125,3 +125,7 @@ class SubtreeKernel(ProductGraphKernel):
                                     self.variant == "matchings", min(max_a, max_b), out,
                                     n_threads)
 
+
+def subtree_kernel(X, Y=None, *, depth=3, lambda_=1.0, **params):
+    """Gram matrix of :class:`SubtreeKernel`; ``params`` as its keyword parameters."""
+    return pairwise_structured_kernel(SubtreeKernel(depth=depth, lambda_=lambda_, **params), X, Y)

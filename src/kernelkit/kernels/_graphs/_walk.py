@@ -3,43 +3,17 @@
 import warnings
 from numbers import Integral, Real
 
-import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
 from kernelkit._core import _product_graph
-from kernelkit.kernels._graphs._base import GraphKernel, batch_arrays
+from kernelkit.kernels._base import pairwise_structured_kernel
+from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
 
 __all__ = [
-    "GeometricWalkKernel", "ProductGraphKernel", "RandomWalkKernel", "WalkKernel", "max_degree",
+    "GeometricWalkKernel", "RandomWalkKernel", "WalkKernel", "geometric_walk_kernel",
+    "random_walk_kernel", "walk_kernel",
 ]
-
-
-class ProductGraphKernel(GraphKernel):
-    """Base of the kernels computed pair by pair on the product graph (compiled, threaded).
-
-    Subclasses implement ``_compute(graphs_a, graphs_b, out, n_threads)`` calling their core,
-    with ``graphs_b`` a batch tuple, None (symmetric) or ``"diagonal"``.
-    """
-
-    def _represent(self, batch, fitting):
-        if fitting:
-            self.max_degree_fit_ = max_degree(batch.indptr)
-        return batch
-
-    def _gram(self, A, B=None):
-        def compute():
-            out = np.zeros((A.n_samples, A.n_samples if B is None else B.n_samples))
-            self._compute(batch_arrays(A), None if B is None else batch_arrays(B), out,
-                          self._n_threads())
-            return out
-
-        return self._timed_gram(compute, "Gram matrix")
-
-    def _self_similarity(self, A):
-        out = np.zeros((A.n_samples, 1))
-        self._compute(batch_arrays(A), "diagonal", out, self._n_threads())
-        return out[:, 0]
 
 
 class _IterativeWalkKernel(ProductGraphKernel):
@@ -312,6 +286,25 @@ class RandomWalkKernel(_IterativeWalkKernel):
         self._warn_not_converged(n_failed)
 
 
-def max_degree(indptr):
-    """Largest degree of a CSR adjacency given by its row pointers (0 without nodes)."""
-    return int((indptr[1:] - indptr[:-1]).max()) if len(indptr) > 1 else 0
+def walk_kernel(X, Y=None, *, n=3, **params):
+    """Gram matrix of :class:`WalkKernel`; ``params`` as its keyword parameters.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import walk_kernel
+    >>> edge = (np.array([[0, 1], [1, 0]]), ["C", "O"])
+    >>> walk_kernel([edge], n=1)
+    array([[2.]])
+    """
+    return pairwise_structured_kernel(WalkKernel(n=n, **params), X, Y)
+
+
+def geometric_walk_kernel(X, Y=None, *, lambda_=0.01, **params):
+    """Gram matrix of :class:`GeometricWalkKernel`; ``params`` as its keyword parameters."""
+    return pairwise_structured_kernel(GeometricWalkKernel(lambda_=lambda_, **params), X, Y)
+
+
+def random_walk_kernel(X, Y=None, *, p_stop=0.1, **params):
+    """Gram matrix of :class:`RandomWalkKernel`; ``params`` as its keyword parameters."""
+    return pairwise_structured_kernel(RandomWalkKernel(p_stop=p_stop, **params), X, Y)

@@ -6,9 +6,10 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from kernelkit._core import _wl_relabel
+from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
 
-__all__ = ["WeisfeilerLehmanKernel"]
+__all__ = ["WeisfeilerLehmanKernel", "weisfeiler_lehman_kernel"]
 
 # Feature key of label ``code`` at iteration ``h``: ``h << 32 | code`` (codes are int32).
 _ITERATION_SHIFT = 32
@@ -137,7 +138,7 @@ class WeisfeilerLehmanKernel(GraphKernel):
                               batch.n_samples, self.feature_keys_)
 
     def _gram(self, A, B=None):
-        return self._timed_gram(lambda: A.gram(B, self._n_threads()), "Gram matrix")
+        return self._timed_gram(lambda: A.gram(B, self._n_threads()))
 
     def _self_similarity(self, A):
         return A.squared_norms()
@@ -152,3 +153,8 @@ def _signature_table(signatures, sig_ptr, sorted_rows, codes):
     np.cumsum(lengths, out=table_ptr[1:])
     gather = np.repeat(sig_ptr[first] - table_ptr[:-1], lengths) + np.arange(table_ptr[-1])
     return signatures[gather], table_ptr
+
+
+def weisfeiler_lehman_kernel(X, Y=None, *, n_iter=5, **params):
+    """Gram matrix of :class:`WeisfeilerLehmanKernel`; ``params`` as its keyword parameters."""
+    return pairwise_structured_kernel(WeisfeilerLehmanKernel(n_iter=n_iter, **params), X, Y)

@@ -7,8 +7,8 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from kernelkit._core import _local_alignment_dp
-from kernelkit.kernels._strings._engine import fill_gram
-from kernelkit.kernels._strings._string_kernel import StringKernel, pairwise_string_kernel
+from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
+from kernelkit.kernels._strings._base import StringKernel
 
 __all__ = ["LocalAlignmentKernel", "local_alignment_kernel"]
 
@@ -253,7 +253,7 @@ def local_alignment_kernel(X, Y=None, beta=0.5, gap_open=11, gap_extend=1,
     >>> round(float(K[0, 0]), 6)
     245.691932
     """
-    return pairwise_string_kernel(
+    return pairwise_structured_kernel(
         LocalAlignmentKernel(beta=beta, gap_open=gap_open, gap_extend=gap_extend,
                              substitution=substitution, normalize=normalize, **params), X, Y
     )

@@ -4,8 +4,8 @@ from numbers import Integral
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from kernelkit.kernels._strings._kmer_kernel import KmerKernel
-from kernelkit.kernels._strings._string_kernel import pairwise_string_kernel
+from kernelkit.kernels._base import pairwise_structured_kernel
+from kernelkit.kernels._strings._kmers import KmerKernel
 
 __all__ = ["MismatchKernel", "mismatch_kernel"]
 
@@ -112,4 +112,4 @@ def mismatch_kernel(X, Y=None, k=5, m=1, normalize=False, **params):
     >>> mismatch_kernel(["ACGT"], ["ACGA"], k=2, m=0, alphabet="dna")
     array([[2.]])
     """
-    return pairwise_string_kernel(MismatchKernel(k=k, m=m, normalize=normalize, **params), X, Y)
+    return pairwise_structured_kernel(MismatchKernel(k=k, m=m, normalize=normalize, **params), X, Y)

@@ -4,8 +4,8 @@ from numbers import Integral
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from kernelkit.kernels._strings._kmer_kernel import KmerKernel
-from kernelkit.kernels._strings._string_kernel import pairwise_string_kernel
+from kernelkit.kernels._base import pairwise_structured_kernel
+from kernelkit.kernels._strings._kmers import KmerKernel
 
 __all__ = ["SpectrumKernel", "spectrum_kernel"]
 
@@ -113,4 +113,4 @@ def spectrum_kernel(X, Y=None, k=3, normalize=False, **params):
     >>> spectrum_kernel(["CGGSLIAMMWFGV"], ["GSLIAM"], k=3)
     array([[4.]])
     """
-    return pairwise_string_kernel(SpectrumKernel(k=k, normalize=normalize, **params), X, Y)
+    return pairwise_structured_kernel(SpectrumKernel(k=k, normalize=normalize, **params), X, Y)

@@ -7,8 +7,8 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from kernelkit._core import _substring_dp
-from kernelkit.kernels._strings._engine import fill_gram
-from kernelkit.kernels._strings._string_kernel import StringKernel, pairwise_string_kernel
+from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
+from kernelkit.kernels._strings._base import StringKernel
 
 __all__ = ["SubstringKernel", "substring_kernel"]
 
@@ -124,6 +124,6 @@ def substring_kernel(X, Y=None, k=3, lambda_=0.5, normalize=False, **params):
     >>> substring_kernel(["ab"], ["ab"], k=1, lambda_=0.5)
     array([[0.5]])
     """
-    return pairwise_string_kernel(
+    return pairwise_structured_kernel(
         SubstringKernel(k=k, lambda_=lambda_, normalize=normalize, **params), X, Y
     )

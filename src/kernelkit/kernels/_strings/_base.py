@@ -1,4 +1,5 @@
-"""Sequences as integer codes: the alphabet and unknown-letter policy of every string kernel.
+"""What every string kernel shares: sequences as integer codes, the alphabet and unknown-letter
+policy, and the :class:`StringKernel` base class.
 
 A batch of ``n`` sequences (``str`` or ``bytes``; bytes are read as Latin-1, one letter per byte)
 becomes one concatenated ``int32`` array of letter codes plus ``n + 1`` offsets, which is what the
@@ -8,9 +9,12 @@ compiled cores read. A letter's code is its position in the alphabet string.
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
-__all__ = ["ALPHABETS", "SequenceBatch", "check_sequences", "encode", "infer_alphabet",
-           "resolve_alphabet"]
+from kernelkit.kernels._base import StructuredKernel
+
+__all__ = ["ALPHABETS", "SequenceBatch", "StringKernel", "check_sequences", "encode",
+           "infer_alphabet", "resolve_alphabet"]
 
 #: Named alphabets: the 20 standard amino acids, and the four DNA bases (upper case).
 ALPHABETS = {
@@ -155,3 +159,46 @@ def encode(sequences, alphabet, unknown="error"):
     offsets = np.zeros(len(sequences) + 1, dtype=np.intp)
     np.cumsum(lengths, out=offsets[1:])
     return SequenceBatch(np.ascontiguousarray(codes, dtype=np.int32), offsets, alphabet)
+
+
+class StringKernel(StructuredKernel):
+    """Common machinery of the string kernels (not public).
+
+    Subclasses define ``_parameter_constraints`` (extending this one), ``_gram`` and
+    ``_self_similarity``; they may override ``_fit_alphabet`` (the alphabet learned at ``fit``)
+    and ``_check_batch`` (checks needing the encoded training sequences, e.g. ``k`` ≤ the
+    longest sequence).
+    """
+
+    _parameter_constraints = {
+        **StructuredKernel._parameter_constraints,
+        "alphabet": [None, str],
+        "unknown": [StrOptions({"error", "skip"})],
+    }
+
+    def _fit_alphabet(self, sequences):
+        return resolve_alphabet(self.alphabet, sequences)
+
+    def _check_batch(self, batch):
+        """Raise ValueError if the training batch cannot be used with these parameters."""
+
+    def _prepare(self, X, fitting):
+        sequences = check_sequences(X)
+        if fitting:
+            self.alphabet_ = self._fit_alphabet(sequences)
+        batch = encode(sequences, self.alphabet_, self.unknown)
+        if fitting:
+            self._check_batch(batch)
+        return batch
+
+    def _for_pair(self, X, Y):
+        # An inferred alphabet is inferred from both sets, so that X has no unknown letter.
+        if self.get_params().get("alphabet", "fixed") is not None:
+            return self
+        return self.set_params(alphabet=resolve_alphabet(None, check_sequences(X)
+                                                         + check_sequences(Y)))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        return tags
