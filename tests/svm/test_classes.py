@@ -321,3 +321,24 @@ def test_warm_start_svr():
     cold = SVR(gamma=2.2, tol=1e-6).fit(X, y)
     assert warm.dual_objective_ == pytest.approx(cold.dual_objective_, rel=1e-7)
     assert warm.n_iter_ < cold.n_iter_
+
+
+@pytest.mark.parametrize("y", [np.ones(10), np.arange(10.0)])
+def test_svr_without_support_vectors_predicts_the_offset(y):
+    # constant y, or ε wider than y's spread: β = 0, f(x) = b (reliability issue 17, item 6)
+    model = SVR(epsilon=100.0).fit(np.arange(10.0)[:, None], y)
+    assert model.support_.size == 0
+    np.testing.assert_allclose(model.predict([[3.0], [30.0]]), model.intercept_[0])
+
+
+def test_overflowing_inputs_raise_clear_errors():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 3))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(ValueError, match="overflow float64. Rescale"):
+        SVC().fit(X * 1e300, y)
+    with pytest.raises(ValueError, match="poly kernel overflows"):
+        SVC(kernel="poly", gamma=1e10, degree=50).fit(X, y)
+    model = SVC(kernel="poly", degree=30).fit(X, y)
+    with pytest.raises(ValueError, match="overflows float64 between X"):
+        model.predict(X * 1e20)

@@ -62,6 +62,38 @@ def kernel_kind(kernel):
     raise TypeError(f"kernel must be a string, a callable or a kernel object, got {kernel!r}.")
 
 
+def _check_magnitude(X):
+    """Raise if squared norms and distances of the rows of ``X`` would overflow float64."""
+    if X.size == 0:
+        return
+    largest = float(np.max(np.abs(X)))
+    # ‖x − y‖² ≤ 4 n_features max|x|² must stay finite
+    if largest > np.sqrt(np.finfo(np.float64).max / (4.0 * X.shape[1])):
+        raise ValueError(
+            f"X has entries as large as {largest:.3g}: squared norms and distances overflow "
+            "float64. Rescale the features (e.g. sklearn.preprocessing.StandardScaler)."
+        )
+
+
+def _check_kernel_bound(name, gamma, coef0, degree, X):
+    """Raise if the kernel values of rows of ``X`` can overflow (poly with a large γ or degree).
+
+    ``|k(x, y)| ≤ (γ max‖x‖² + |coef0|)^degree`` for the polynomial kernel and ``max‖x‖²`` for
+    the linear one; the other kernels are bounded by 1.
+    """
+    if name not in ("linear", "poly", "polynomial") or X.size == 0:
+        return
+    sq = float(np.max(np.einsum("ij,ij->i", X, X)))
+    with np.errstate(over="ignore"):
+        bound = sq if name == "linear" else np.power(np.float64(gamma * sq + abs(coef0)), degree)
+    if not np.isfinite(bound):
+        raise ValueError(
+            f"The {name} kernel overflows float64 on these data (|k(x, y)| can reach "
+            f"({gamma:.3g} * {sq:.3g} + {abs(coef0):.3g})^{degree:g}); use a smaller gamma or "
+            "degree, or rescale X."
+        )
+
+
 def resolve_gamma(gamma, X):
     """``γ`` of the vector kernels: ``"scale"`` is ``1 / (n_features · Var X)`` (1 when X is
     constant), ``"auto"`` and None are ``1 / n_features``, a number is itself."""
@@ -206,7 +238,14 @@ class FittedKernel:
 
     def cross(self, X):
         """``K(X, kept training samples)``; ``X`` validated by :func:`validate_kernel_data`."""
-        if self.kind in ("vector", "callable"):
+        if self.kind == "vector":
+            _check_magnitude(X)
+            K = self.gram(X, self.rows)
+            if not np.all(np.isfinite(K)):
+                raise ValueError(f"The {self.name} kernel overflows float64 between X and the "
+                                 "training samples; rescale X or use a smaller gamma/degree.")
+            return K
+        if self.kind == "callable":
             return self.gram(X, self.rows)
         if self.kind == "precomputed":
             return np.ascontiguousarray(X[:, self.rows])
@@ -246,8 +285,11 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
     kind = kernel_kind(kernel)
     n_threads = effective_n_threads(n_jobs)
     if kind == "vector":
-        return FittedKernel(kind, X, X.shape[0], name=kernel, gamma=resolve_gamma(gamma, X),
-                            coef0=float(coef0), degree=float(degree), n_threads=n_threads)
+        _check_magnitude(X)
+        gamma = resolve_gamma(gamma, X)
+        _check_kernel_bound(kernel, gamma, float(coef0), float(degree), X)
+        return FittedKernel(kind, X, X.shape[0], name=kernel, gamma=gamma, coef0=float(coef0),
+                            degree=float(degree), n_threads=n_threads)
     if kind == "callable":
         fitted = FittedKernel(kind, X, X.shape[0], function=kernel, kernel_params=kernel_params,
                               n_threads=n_threads)
