@@ -182,6 +182,9 @@ def vector_gram_diagonal(
 
 # Tile of the Gram checks: a TILE×TILE block and its mirror stay in L1.
 cdef intp_t TILE = 32
+# Below this many entries the check runs on one thread (measured: 2.4 ms for 10⁶ entries on one
+# core, 14 µs for 128²; waking a thread team costs tens of µs, more on a busy machine).
+cdef intp_t CHECK_PARALLEL_MIN_ENTRIES = 1 << 20
 
 
 cdef void _check_tile_row(
@@ -240,6 +243,8 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
             return 1
         root[i] = sqrt(K[i, i]) if K[i, i] > 0.0 else 0.0
     n_threads = max(1, min(n_threads, n_tiles))
+    if n * n < CHECK_PARALLEL_MIN_ENTRIES:
+        n_threads = 1
     with nogil:
         # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
         for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):

@@ -53,6 +53,7 @@ cdef enum:
     CONVERGED = 0
     MAX_ITER_REACHED = 1
     OUT_OF_MEMORY = -1
+    NEGATIVE_CURVATURE = -2
 
 # Position of α_t in its box.
 cdef enum:
@@ -63,6 +64,9 @@ cdef enum:
 # Curvature used when K_ii + K_jj − 2K_ij ≤ 0 (identical points, or i, j the two copies of one
 # sample in ε-SVR): the step is then bounded by the box only (libsvm's TAU).
 cdef double TAU = 1e-12
+# With check_curvature, a pair whose K_ii + K_jj − 2K_ij is below −CURVATURE_RTOL (K_ii + K_jj)
+# proves the Gram matrix indefinite (its 2×2 principal minor is not p.s.d.): the solver stops.
+cdef double CURVATURE_RTOL = 1e-8
 # Samples per chunk of a kernel row.
 cdef intp_t CHUNK = 512
 # A row goes parallel only when it costs at least this many (samples × (n_features + 16)) —
@@ -109,8 +113,8 @@ cdef inline void _swap_i(intp_t *a, intp_t i, intp_t j) noexcept nogil:
 cdef class _SMOSolver:
     """State of one SMO run; all arrays are indexed by the current (permuted) variable position."""
 
-    cdef intp_t l, n, n_features, active_size, budget, sentinel
-    cdef bint regression, unshrink, contiguous
+    cdef intp_t l, n, n_features, active_size, budget, sentinel, bad_i, bad_j
+    cdef bint regression, unshrink, contiguous, check_curvature
     cdef int kernel, n_threads
     cdef double gamma, coef0, degree
     # Data: private copy of the subproblem's rows (permuted with the variables in
@@ -395,7 +399,8 @@ cdef class _SMOSolver:
         """WSS2 of Fan, Chen & Lin (2005) over the active set.
 
         Return 1 if the maximal violating pair gap is below ``tol`` (optimal), 0 if a pair was
-        chosen, -1 when out of memory.
+        chosen, -1 when out of memory, -2 when a candidate pair has negative curvature (with
+        ``check_curvature``; the pair is kept in ``bad_i``, ``bad_j``).
         """
         cdef intp_t t, i = -1, j = -1
         cdef double gmax = -INFINITY, gmax2 = -INFINITY, obj_min = INFINITY
@@ -432,6 +437,10 @@ cdef class _SMOSolver:
             if grad_diff > 0.0:
                 # Curvature along the pair direction: K_ii + K_tt − 2K_it whatever the signs.
                 quad = qd_i + self.QD[t] - 2.0 * self._k(row, t)
+                if self.check_curvature and quad < -CURVATURE_RTOL * (qd_i + self.QD[t]):
+                    self.bad_i = self.perm[i]
+                    self.bad_j = self.perm[t]
+                    return -2
                 obj = -(grad_diff * grad_diff) / (quad if quad > 0.0 else TAU)
                 if obj <= obj_min:
                     j = t
@@ -569,7 +578,7 @@ cdef class _SMOSolver:
                     self._shrink(tol)
             found = self._wss(tol, &i, &j)
             if found < 0:
-                return OUT_OF_MEMORY
+                return OUT_OF_MEMORY if found == -1 else NEGATIVE_CURVATURE
             if found == 1:
                 # Optimal on the active set: re-check on all variables with exact gradients.
                 if self._reconstruct_gradient() < 0:
@@ -577,7 +586,7 @@ cdef class _SMOSolver:
                 self.active_size = self.l
                 found = self._wss(tol, &i, &j)
                 if found < 0:
-                    return OUT_OF_MEMORY
+                    return OUT_OF_MEMORY if found == -1 else NEGATIVE_CURVATURE
                 if found == 1:
                     n_iter[0] = it
                     return CONVERGED
@@ -603,6 +612,7 @@ def smo_solve(
     const double[::1] diagonal,          # IN (n_variables,)
     double[::1] alpha,                   # INOUT (n_variables,)
     bint regression,
+    bint check_curvature,
     int kernel,
     double gamma,
     double coef0,
@@ -645,6 +655,11 @@ def smo_solve(
         learning). Out: the solution.
     regression : bool
         Whether the variables are the ``2 * n_samples`` of an ε-SVR (``α⁺`` then ``α⁻``).
+    check_curvature : bool
+        Stop with ``ValueError`` when a pair the solver considers has ``K_ii + K_jj − 2K_ij <
+        0``, a proof that the Gram matrix is not positive semi-definite (a necessary test that
+        costs nothing: these values are computed anyway). Off for kernels that may be
+        indefinite on purpose (sigmoid).
     kernel : int
         A code of ``kernelkit._core._gram.VECTOR_KERNELS``, or ``PRECOMPUTED_KERNEL``.
     gamma, coef0, degree : float
@@ -692,6 +707,7 @@ def smo_solve(
     solver.l = l
     solver.n = n
     solver.regression = regression
+    solver.check_curvature = check_curvature
     solver.kernel = kernel
     solver.gamma = gamma
     solver.coef0 = coef0
@@ -732,6 +748,11 @@ def smo_solve(
         status = solver._solve(tol, shrinking, max_iter, &n_iter)
     if status == OUT_OF_MEMORY:
         raise MemoryError(f"SMO could not allocate a kernel row of {n} doubles.")
+    if status == NEGATIVE_CURVATURE:
+        raise ValueError(
+            "The Gram matrix is not positive semi-definite: K_ii + K_jj - 2 K_ij < 0 for the "
+            f"samples i={solver.col[solver.bad_i]}, j={solver.col[solver.bad_j]}; SVMs need a "
+            "p.d. kernel (kernelkit.kernels.shift_to_psd can repair an indefinite similarity).")
     rho = solver._rho()
     for t in range(l):
         objective += solver.alpha[t] * (solver.G[t] + solver.p[t])

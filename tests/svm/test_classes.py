@@ -342,3 +342,27 @@ def test_overflowing_inputs_raise_clear_errors():
     model = SVC(kernel="poly", degree=30).fit(X, y)
     with pytest.raises(ValueError, match="overflows float64 between X"):
         model.predict(X * 1e20)
+
+
+def test_fast_gram_check_catches_an_indefinite_gram_in_the_solver():
+    # 300 samples: above the size of the complete check; the Gram of "fast" is only checked for
+    # a non-negative diagonal up front, and the solver finds a pair with negative curvature.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 5))
+    y = (X[:, 0] > 0).astype(int)
+    K = pairwise_kernels(X, metric="rbf", gamma=0.5)
+    K[np.ix_(y == 1, y == 0)] = K[np.ix_(y == 0, y == 1)] = 1.0   # classes made identical
+    K[np.ix_(y == 1, y == 0)] += 0.5
+    K[np.ix_(y == 0, y == 1)] += 0.5
+    with pytest.raises(ValueError, match="not positive semi-definite: K_ii"):
+        SVC(kernel="precomputed").fit(K, y)
+    with pytest.raises(ValueError, match=r"sqrt\(K_ii K_jj\)"):
+        SVC(kernel="precomputed", validate_gram="full").fit(K, y)
+
+
+def test_validate_gram_options_agree_on_a_valid_gram(breast_cancer):
+    X, y = breast_cancer
+    K = pairwise_kernels(X, metric="rbf", gamma=0.05)
+    fits = [SVC(kernel="precomputed", validate_gram=v).fit(K, y) for v in ("fast", "auto", "full")]
+    for fit in fits[1:]:
+        np.testing.assert_array_equal(fit.dual_coef_, fits[0].dual_coef_)

@@ -38,8 +38,9 @@ def _solve(solver, X, y, p, C, *, kernel=RBF, gram=EMPTY, gamma=0.5, coef0=1.0, 
     alpha = np.zeros(y.size)
     rho, objective, n_iter, status = solver(
         rows, sqnorm, gram, col, y.astype(np.int32), p.astype(np.float64),
-        C.astype(np.float64), np.ascontiguousarray(np.diag(K)[col]), alpha, regression, kernel,
-        gamma, coef0, degree, tol, shrinking, cache_size, max_iter, n_threads)
+        C.astype(np.float64), np.ascontiguousarray(np.diag(K)[col]), alpha, regression,
+        kernel == PRECOMPUTED, kernel, gamma, coef0, degree, tol, shrinking, cache_size,
+        max_iter, n_threads)
     gradient = (np.outer(y, y) * K[np.ix_(col, col)]) @ alpha + p
     return alpha, gradient, rho, objective, n_iter, status
 
@@ -159,8 +160,8 @@ def test_warm_start_from_the_solution_takes_no_step(rng):
     again = alpha.copy()
     rho, objective, n_iter, status = smo_solve(
         rows, np.einsum("ij,ij->i", rows, rows), EMPTY, np.arange(y.size), y.astype(np.int32),
-        -np.ones(y.size), C, np.ones(y.size), again, False, RBF, 0.5, 1.0, 3.0, 1e-6, True,
-        100.0, 10**7, 1)
+        -np.ones(y.size), C, np.ones(y.size), again, False, False, RBF, 0.5, 1.0, 3.0, 1e-6,
+        True, 100.0, 10**7, 1)
     assert (status, n_iter) == (0, 0)
     np.testing.assert_array_equal(again, alpha)
 
@@ -173,14 +174,14 @@ def test_infeasible_start_raises(rng):
     with pytest.raises(ValueError, match="feasible"):
         smo_solve(rows, np.einsum("ij,ij->i", rows, rows), EMPTY, np.arange(10),
                   y.astype(np.int32), -np.ones(10), np.full(10, 2.0), np.ones(10), start, False,
-                  RBF, 0.5, 1.0, 3.0, 1e-3, True, 100.0, 100, 1)
+                  False, RBF, 0.5, 1.0, 3.0, 1e-3, True, 100.0, 100, 1)
 
 
 def test_argument_checks():
     with pytest.raises(ValueError, match="variables"):
         smo_solve(np.zeros((3, 1)), np.zeros(3), EMPTY, np.arange(3), np.ones(2, dtype=np.int32),
-                  -np.ones(2), np.ones(2), np.ones(2), np.zeros(2), False, RBF, 0.5, 1.0, 3.0,
-                  1e-3, True, 100.0, 100, 1)
+                  -np.ones(2), np.ones(2), np.ones(2), np.zeros(2), False, False, RBF, 0.5, 1.0,
+                  3.0, 1e-3, True, 100.0, 100, 1)
 
 
 @given(

@@ -47,15 +47,16 @@ def _rho(alpha, y, G, C):
     return 0.5 * (float(yG[up].min(initial=np.inf)) + float(yG[low].max(initial=-np.inf)))
 
 
-def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regression, kernel,
-              gamma, coef0, degree, tol, shrinking, cache_size, max_iter, n_threads,
-              random_state=0):
+def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regression,
+              check_curvature, kernel, gamma, coef0, degree, tol, shrinking, cache_size,
+              max_iter, n_threads, random_state=0):
     """Seed 003 Algorithm 4 on the general SVM dual; same arguments and returns as the compiled
     :func:`kernelkit._core._smo_solver.smo_solve`.
 
-    ``x_sqnorm``, ``diagonal`` and ``regression`` (implied by ``col``), ``shrinking``,
-    ``cache_size`` and ``n_threads`` are accepted for the common signature and ignored (the whole
-    ``Q`` is built from ``X`` or ``gram`` and ``col``). ``random_state`` seeds the choice of ``j``.
+    ``x_sqnorm``, ``diagonal`` and ``regression`` (implied by ``col``), ``check_curvature``,
+    ``shrinking``, ``cache_size`` and ``n_threads`` are accepted for the common signature and
+    ignored (the whole ``Q`` is built from ``X`` or ``gram`` and ``col``). ``random_state`` seeds
+    the choice of ``j``.
 
     Returns
     -------

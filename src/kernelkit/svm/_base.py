@@ -9,6 +9,7 @@ non-convergence, and evaluating the kernel against the support vectors at predic
 lives here.
 """
 
+import contextlib
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -52,6 +53,7 @@ class BaseSMO(BaseEstimator):
         "max_iter": [Interval(Integral, 1, None, closed="left"), Options(Integral, {-1})],
         "verbose": ["verbose"],
         "warm_start": ["boolean"],
+        "validate_gram": [StrOptions({"fast", "auto", "full"})],
         "n_jobs": N_JOBS_CONSTRAINT,
     }
 
@@ -65,11 +67,14 @@ class BaseSMO(BaseEstimator):
         """
         X, y = validate_kernel_data(self, X, y, y_numeric=not classifier)
         self.shape_fit_ = X.shape if hasattr(X, "shape") else (len(X),)
-        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                             ensure_non_negative=True)
+        if sample_weight is None:
+            sample_weight = np.ones(len(y))
+        else:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                 ensure_non_negative=True)
         self._fitted_kernel = resolve_kernel(self.kernel, X, gamma=self.gamma,
                                              degree=self.degree, coef0=self.coef0,
-                                             n_jobs=self.n_jobs)
+                                             n_jobs=self.n_jobs, psd=self.validate_gram)
         self._gamma = self._fitted_kernel.gamma or 0.0
         gram = None
         if self._fitted_kernel.kind != "vector":
@@ -108,7 +113,9 @@ class BaseSMO(BaseEstimator):
             np.ascontiguousarray(signs, dtype=np.int32),
             np.ascontiguousarray(linear_term, dtype=np.float64),
             np.ascontiguousarray(upper_bound, dtype=np.float64),
-            diagonal, alpha, n_variables == 2 * sample_index.size, kernel,
+            diagonal, alpha, n_variables == 2 * sample_index.size,
+            # a Gram matrix must be p.s.d.: the solver tests the 2×2 minors it reads
+            gram is not None, kernel,
             self._gamma, float(self.coef0), float(self.degree), float(self.tol),
             bool(self.shrinking), float(self.cache_size), int(max_iter), n_threads,
         )
@@ -154,7 +161,10 @@ class BaseSMO(BaseEstimator):
             starts.append(start)
         n_workers = min(n_threads, len(problems))
         inner_threads = max(1, n_threads // n_workers)
-        with blas_controller().limit(limits=1, user_api="blas"):
+        # A precomputed Gram is read in place: no BLAS call to keep single-threaded.
+        blas_limit = (contextlib.nullcontext() if problems[0][0] is not None
+                      else blas_controller().limit(limits=1, user_api="blas"))
+        with blas_limit:
             if n_workers <= 1:
                 solutions = [self._solve(inner_threads, *problem, start=start)
                              for problem, start in zip(problems, starts)]

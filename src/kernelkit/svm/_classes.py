@@ -54,7 +54,15 @@ _COMMON_PARAMETERS = """C : float, default=1.0
     warm_start : bool, default=False
         Start each dual problem from the previous fit's solution when the problem has the same
         samples, labels and bounds — e.g. refitting on a new Gram matrix of the same training
-        set, as multiple kernel learning does. The optimum is the same as from a cold start."""
+        set, as multiple kernel learning does. The optimum is the same as from a cold start.
+    validate_gram : {"fast", "auto", "full"}, default="fast"
+        How a training Gram matrix (precomputed, callable or kernel object) is checked to be
+        positive semi-definite before solving. "fast": completely up to 128 samples (well under
+        a millisecond); above, a non-negative diagonal, while the solver tests
+        ``K_ii + K_jj − 2K_ij ≥ 0`` on every pair it considers (free: it computes them anyway)
+        and stops with a ValueError on a violation. "auto": symmetry and every 2×2 minor
+        (O(n²)) and, up to 1000 samples, a Cholesky factorisation. "full": all of it at any
+        size (O(n³))."""
 
 _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003: §1.4.6 (dual (P11) — printed
        with ``+½αᵀQα``, a sign typo: the dual maximises ``−½αᵀQα + 1ᵀα``), Algorithm 4 (SMO),
@@ -184,6 +192,7 @@ class SVC(ClassifierMixin, BaseSMO):
         self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, cache_size=200,
         shrinking=True, probability=False, class_weight=None, verbose=0, max_iter=-1,
         decision_function_shape="ovr", random_state=None, n_jobs=None, warm_start=False,
+        validate_gram="fast",
     ):
         self.C = C
         self.kernel = kernel
@@ -201,6 +210,7 @@ class SVC(ClassifierMixin, BaseSMO):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.warm_start = warm_start
+        self.validate_gram = validate_gram
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -446,6 +456,7 @@ class SVR(RegressorMixin, BaseSMO):
     def __init__(
         self, C=1.0, epsilon=0.1, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
         cache_size=200, shrinking=True, verbose=0, max_iter=-1, n_jobs=None, warm_start=False,
+        validate_gram="fast",
     ):
         self.C = C
         self.epsilon = epsilon
@@ -460,6 +471,7 @@ class SVR(RegressorMixin, BaseSMO):
         self.max_iter = max_iter
         self.n_jobs = n_jobs
         self.warm_start = warm_start
+        self.validate_gram = validate_gram
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):

@@ -254,7 +254,7 @@ class FittedKernel:
 
 
 def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                   n_jobs=None, psd=True):
+                   n_jobs=None, psd="auto"):
     """Resolve an estimator's ``kernel`` parameter on the training input ``X``.
 
     Parameters
@@ -272,9 +272,9 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
         Extra keyword arguments of a callable kernel.
     n_jobs : int, default=None
         Threads of the compiled Gram and checks.
-    psd : bool, default=True
-        Whether a precomputed Gram must be positive semi-definite (see
-        :func:`kernelkit.utils._gram.check_precomputed_gram`).
+    psd : {"auto", "full", "fast"} or False, default="auto"
+        How a training Gram matrix (precomputed, callable, kernel object) is checked for
+        positive semi-definiteness (see :func:`kernelkit.utils._gram.check_precomputed_gram`).
 
     Returns
     -------
@@ -293,20 +293,21 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
     if kind == "callable":
         fitted = FittedKernel(kind, X, X.shape[0], function=kernel, kernel_params=kernel_params,
                               n_threads=n_threads)
-        K, name = fitted.gram(X), "The Gram matrix returned by the kernel callable"
+        K, name, finite = fitted.gram(X), "The Gram matrix returned by the kernel callable", True
     elif kind == "precomputed":
         fitted = FittedKernel(kind, np.arange(X.shape[0]), X.shape[0], n_threads=n_threads)
-        K, name = X, "Precomputed Gram matrix"
+        K, name, finite = X, "Precomputed Gram matrix", True   # validate_kernel_data checked X
     else:
         estimator = clone(kernel)
         K = np.asarray(estimator.fit_transform(X), dtype=np.float64)
-        name = f"The Gram matrix of {type(kernel).__name__}"
+        name, finite = f"The Gram matrix of {type(kernel).__name__}", False
         if K.shape != (len(X), len(X)):
             raise ValueError(f"{type(kernel).__name__}.fit_transform returned shape {K.shape}; "
                              f"a kernel object must return the ({len(X)}, {len(X)}) Gram matrix.")
         fitted = FittedKernel(kind, np.arange(len(X)), len(X), estimator=estimator,
                               n_threads=n_threads)
-    fitted._training_gram = check_precomputed_gram(K, psd=psd, n_threads=n_threads, name=name)
+    fitted._training_gram = check_precomputed_gram(K, psd=psd, n_threads=n_threads, name=name,
+                                                    finite=finite)
     return fitted
 
 
