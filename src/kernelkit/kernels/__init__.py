@@ -29,6 +29,7 @@ from kernelkit.kernels._strings import (
     substring_kernel,
 )
 from kernelkit.kernels._vector import (
+    VectorKernel,
     cosine_kernel,
     laplacian_kernel,
     linear_kernel,
@@ -50,6 +51,7 @@ __all__ = [
     "StructuredKernel",
     "SubstringKernel",
     "SubtreeKernel",
+    "VectorKernel",
     "WalkKernel",
     "WeisfeilerLehmanKernel",
     "center_gram",

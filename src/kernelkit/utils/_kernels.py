@@ -312,7 +312,7 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
 
 
 def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_samples_fit=None,
-                         **check_params):
+                         kind=None, **check_params):
     """Validate ``X`` (and ``y``) for an estimator with a ``kernel`` parameter.
 
     Vector and callable kernels: ``validate_data`` into a float64, C-ordered array. Precomputed:
@@ -331,6 +331,9 @@ def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_sampl
         True at fit; False afterwards (then ``n_features_in_`` is checked).
     n_samples_fit : int, default=None
         Number of training samples (checks a precomputed test Gram at ``reset=False``).
+    kind : {"vector", "callable", "precomputed", "structured"}, default=None
+        The kind of input, when not that of ``estimator.kernel`` (estimators with several
+        kernels).
     **check_params
         Passed to ``validate_data`` (``y_numeric``, ``multi_output``, ...).
 
@@ -338,7 +341,7 @@ def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_sampl
     -------
     X or (X, y)
     """
-    kind = kernel_kind(estimator.kernel)
+    kind = kernel_kind(estimator.kernel) if kind is None else kind
     if kind == "structured":
         if isinstance(X, np.ndarray) and X.ndim == 0 or isinstance(X, (str, bytes)):
             raise TypeError(f"X must be a sequence of objects, got {type(X).__name__}.")

@@ -1,0 +1,123 @@
+"""Several kernels on the same training input, their Gram matrices computed once."""
+
+import numpy as np
+from sklearn.utils import get_tags
+from sklearn.utils.validation import check_array, check_consistent_length
+
+from kernelkit.utils._gram import check_precomputed_gram
+from kernelkit.utils._kernels import kernel_kind, resolve_kernel, validate_kernel_data
+from kernelkit.utils._threads import effective_n_threads
+
+__all__ = ["KernelStack", "input_kind", "validate_mkl_data"]
+
+
+def input_kind(kernels):
+    """What several kernels read: ``"precomputed"`` (a stack of Gram matrices), ``"vector"``
+    (every kernel is a vector kernel: a name, a callable, or an object taking 2-d arrays) or
+    ``"structured"`` (sequences of objects)."""
+    if isinstance(kernels, str):
+        return "precomputed"
+    for kernel in kernels:
+        if kernel_kind(kernel) == "structured" and not get_tags(kernel).input_tags.two_d_array:
+            return "structured"
+    return "vector"
+
+
+def validate_mkl_data(estimator, X, y="no_validation", *, reset=True, **check_params):
+    """Validate ``X`` (and ``y``) of an estimator with a list of ``kernels``.
+
+    Vectors are validated as by ``validate_data`` (``n_features_in_`` is set), objects are
+    passed on, and for ``kernels="precomputed"`` ``X`` must be a stack of Gram matrices.
+    """
+    kind = input_kind(estimator.kernels)
+    if kind != "precomputed":
+        return validate_kernel_data(estimator, X, y, reset=reset, kind=kind, **check_params)
+    X = _gram_stack(X, "X", square=reset)
+    if isinstance(y, str) and y == "no_validation":
+        return X
+    if y is None:
+        raise ValueError(f"This {type(estimator).__name__} estimator requires y to be passed, "
+                         "but the target y is None.")
+    numeric = check_params.get("y_numeric", False)
+    y = check_array(y, ensure_2d=False, dtype=np.float64 if numeric else None,
+                    ensure_all_finite=numeric, input_name="y")
+    check_consistent_length(X[0], y)
+    return X, y
+
+
+class KernelStack:
+    """Kernels fitted on one training input, with their Gram matrices stacked once.
+
+    Parameters
+    ----------
+    kernels : list or "precomputed"
+        Kernel objects, vector-kernel names or callables (each resolved by
+        ``kernelkit.utils._kernels.resolve_kernel``), or "precomputed": the input is already the
+        stack of Gram matrices.
+    n_jobs : int, default=None
+
+    Attributes
+    ----------
+    training_grams_ : ndarray of shape (n_kernels, n_samples, n_samples)
+    kernels_ : list of FittedKernel
+        (empty for "precomputed")
+    """
+
+    def __init__(self, kernels, n_jobs=None):
+        self.kernels = kernels
+        self.n_jobs = n_jobs
+
+    def fit(self, X):
+        """Fit every kernel on ``X`` and stack the training Gram matrices."""
+        if isinstance(self.kernels, str):
+            Ks = _gram_stack(X, "X")
+            n_threads = effective_n_threads(self.n_jobs)
+            for m in range(Ks.shape[0]):
+                check_precomputed_gram(Ks[m], n_threads=n_threads, finite=True,
+                                       name=f"Precomputed Gram matrix {m}")
+            self.kernels_ = []
+            self.training_grams_ = Ks
+            self.n_samples_fit_ = Ks.shape[1]
+            return self
+        if len(self.kernels) == 0:
+            raise ValueError("kernels is empty: give at least one kernel.")
+        kinds = [kernel_kind(kernel) for kernel in self.kernels]
+        if "precomputed" in kinds:
+            raise ValueError('A single "precomputed" kernel cannot be mixed with others: pass '
+                             'kernels="precomputed" and the stack of Gram matrices as X.')
+        if any(kind in ("vector", "callable") for kind in kinds):
+            X = check_array(X, dtype=np.float64, order="C")
+        self.kernels_ = [resolve_kernel(kernel, X, n_jobs=self.n_jobs)
+                         for kernel in self.kernels]
+        self.training_grams_ = np.stack([kernel.training_gram() for kernel in self.kernels_])
+        self.n_samples_fit_ = self.training_grams_.shape[1]
+        return self
+
+    def test_grams(self, X):
+        """``K_m(X, X_fit)`` of every kernel, shape (n_kernels, n_samples, n_samples_fit)."""
+        if isinstance(self.kernels, str):
+            Ks = _gram_stack(X, "X", square=False)
+            if Ks.shape[0] != self.training_grams_.shape[0] or Ks.shape[2] != self.n_samples_fit_:
+                raise ValueError(
+                    f"X has shape {Ks.shape}; expected ({self.training_grams_.shape[0]}, "
+                    f"n_samples, {self.n_samples_fit_}): one Gram matrix per kernel against "
+                    "the training samples.")
+            return Ks
+        if any(kernel.kind in ("vector", "callable") for kernel in self.kernels_):
+            X = check_array(X, dtype=np.float64, order="C")
+        return np.stack([kernel.cross(X) for kernel in self.kernels_])
+
+
+def _gram_stack(X, name, square=True):
+    """A stack of Gram matrices, shape (n_kernels, n_rows, n_cols), float64, finite."""
+    if isinstance(X, (list, tuple)):
+        X = np.stack([np.asarray(K, dtype=np.float64) for K in X])
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 3 or X.shape[0] == 0 or (square and X.shape[1] != X.shape[2]):
+        raise ValueError(f"With kernels='precomputed', {name} must be a stack of "
+                         f"{'square ' if square else ''}Gram matrices of shape (n_kernels, "
+                         f"n_samples, n_samples{'' if square else '_train'}); got shape "
+                         f"{X.shape}.")
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name} contains NaN or infinite values.")
+    return np.ascontiguousarray(X)

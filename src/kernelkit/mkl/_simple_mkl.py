@@ -1,0 +1,523 @@
+"""SimpleMKL: multiple kernel learning by reduced gradient on the simplex (Rakotomamonjy,
+Bach, Canu & Grandvalet 2008; seed 004, "MKL", "simpleMKL")."""
+
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.preprocessing import LabelBinarizer
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from kernelkit.mkl._kernels import KernelStack, validate_mkl_data
+from kernelkit.mkl._objective import solve_logistic, solve_squared
+from kernelkit.svm import SVC
+from kernelkit.utils._progress import report
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+
+__all__ = ["SimpleMKL", "SimpleMKLRegressor"]
+
+
+class _Evaluation:
+    """``J(η)`` and the inner solution at one ``η``; ``∂J/∂η`` computed on first use (line
+    searches evaluate ``J`` only)."""
+
+    def __init__(self, value, state, gradient_of):
+        self.value = value
+        self.state = state
+        self._gradient_of = gradient_of
+        self._gradient = None
+
+    @property
+    def gradient(self):
+        if self._gradient is None:
+            self._gradient = self._gradient_of(self.state)
+        return self._gradient
+
+
+class _BaseSimpleMKL(BaseEstimator):
+    """The reduced-gradient loop on the simplex, shared by the classifier and the regressor.
+
+    Subclasses implement ``_prepare_targets(y)`` (the binary or real targets of the inner
+    problems, whose objectives are summed: the kernel weights are shared),
+    ``_evaluate(K, state)`` → ``(J, state)`` (``state`` the previous inner solution, for warm
+    starts) and ``_gradient(Ks, state)`` → ``∂J/∂η``.
+    """
+
+    _parameter_constraints: dict = {
+        "kernels": [list, tuple, StrOptions({"precomputed"})],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "inner_tol": [Interval(Real, 0, None, closed="neither")],
+        "warm_start": ["boolean"],
+        "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
+    }
+
+    # ------------------------------------------------------------------ the MKL loop
+    def _fit_weights(self, X, y):
+        self.stack_ = KernelStack(self.kernels, n_jobs=self.n_jobs).fit(X)
+        Ks = self.stack_.training_grams_
+        n_kernels, n_samples = Ks.shape[0], Ks.shape[1]
+        self._lambda = 1.0 / (2.0 * n_samples * self.C)
+        self._prepare_targets(y)
+        self._inner_state = None
+        d = np.full(n_kernels, 1.0 / n_kernels)
+        current = self._evaluate_at(Ks, d)
+        history = [current.value]
+        start = time.perf_counter()
+        n_iter = 0
+        for n_iter in range(1, self.max_iter + 1):
+            gap = duality_gap(d, current.gradient)
+            if self.verbose:
+                report(type(self).__name__,
+                       f"iteration {n_iter}: J {current.value:.10g}, gap {gap:.3g}, "
+                       f"{time.perf_counter() - start:.2f} s")
+            if gap <= self.tol * max(abs(current.value), np.finfo(float).tiny):
+                break
+            d, current = self._reduced_gradient_step(Ks, d, current)
+            history.append(current.value)
+        self.n_iter_ = n_iter
+        self.weights_ = d
+        self.objective_history_ = np.asarray(history)
+        self.duality_gap_ = duality_gap(d, current.gradient)
+        self._solution = self._final_solution(Ks, d, current.state)
+        return self
+
+    def _final_solution(self, Ks, d, state):
+        return state
+
+    def _evaluate_at(self, Ks, d):
+        """Solve the inner problem on ``K_η = Σ d_m K_m`` (warm-started when asked)."""
+        K = np.tensordot(d, Ks, axes=1)
+        value, state = self._evaluate(K, self._inner_state)
+        if self.warm_start:
+            self._inner_state = state
+        return _Evaluation(value, state, lambda state: self._gradient(Ks, state))
+
+    def _reduced_gradient_step(self, Ks, d, current):
+        """One iteration of SimpleMKL's Algorithm 1: descent direction, steps to the boundary
+        of the simplex while the objective decreases there (each with a fresh direction at
+        the new point), then a line search."""
+        g = current.gradient
+        direction = descent_direction(d, g)
+        if not np.any(direction):
+            return d, current
+        # Move to the boundary (a weight reaches 0) while J keeps decreasing there, updating
+        # the direction (Rakotomamonjy et al. 2008, §3.2).
+        while True:
+            step_max, vanishing = _max_step(d, direction)
+            if vanishing is None:
+                break
+            d_max = _project(d + step_max * direction, vanishing)
+            at_max = self._evaluate_at(Ks, d_max)
+            if at_max.value >= current.value:
+                break
+            d, current = d_max, at_max
+            direction = descent_direction(d, current.gradient)
+            if not np.any(direction):
+                return d, current
+        return self._line_search(Ks, d, current, direction, step_max, at_max)
+
+    def _line_search(self, Ks, d, current, direction, step_max, at_max):
+        """Minimise ``J(d + t · direction)`` over ``t ∈ [0, step_max]`` by Brent's bounded method
+        (the paper uses golden-section search), keeping the best point seen.
+
+        The tolerance on ``t`` is relative to the expected step ``−J'(0)/J''`` rather than to
+        ``step_max``: the simplex boundary can be far from the optimum along the line.
+        """
+        if float(current.gradient @ direction) >= 0.0:
+            return d, current
+        best = {"step": 0.0, "evaluation": current}
+
+
+        def objective(step):
+            if step <= 0.0:
+                return current.value
+            candidate = np.clip(d + step * direction, 0.0, None)
+            evaluation = self._evaluate_at(Ks, candidate / candidate.sum())
+            if evaluation.value < best["evaluation"].value:
+                best.update(step=step, evaluation=evaluation)
+            return evaluation.value
+
+        slope = float(current.gradient @ direction)
+        curvature = 2.0 * (at_max.value - current.value - slope * step_max) / step_max ** 2
+        expected = min(step_max, -slope / curvature) if curvature > 0 else step_max
+        minimize_scalar(objective, bounds=(0.0, step_max), method="bounded",
+                        options={"xatol": 1e-3 * expected, "maxiter": 40})
+        if best["step"] == 0.0:
+            return d, current
+        candidate = np.clip(d + best["step"] * direction, 0.0, None)
+        return candidate / candidate.sum(), best["evaluation"]
+
+    # ------------------------------------------------------------------ prediction
+    def _test_gram(self, X):
+        check_is_fitted(self, "weights_")
+        X = validate_mkl_data(self, X, reset=False)
+        return np.tensordot(self.weights_, self.stack_.test_grams(X), axes=1)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.pairwise = isinstance(self.kernels, str)
+        return tags
+
+
+class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
+    """SimpleMKL classifier: learns the weights ``η`` of ``K_η = Σ_m η_m K_m`` on the simplex.
+
+    Multiple kernel learning (Lanckriet et al. 2004) minimises ``J(K_η)`` over
+    ``η ∈ Σ_M = {η ≥ 0, Σ η_m = 1}``, where ``J`` is the optimal regularised risk of a
+    single-kernel learner (seed 004, "Learning the kernel", "MKL"). SimpleMKL (Rakotomamonjy et
+    al. 2008) does it by reduced gradient: the gradient is ``∂J/∂η_m = −λ γ*ᵀ K_m γ*`` from the
+    inner solution ``γ*`` (seed 004, "simpleMKL"); the direction is projected on the simplex
+    relative to the largest weight; the step first follows the direction to the boundary of the
+    simplex while ``J`` decreases, then a line search finishes. Every evaluation of ``J`` is one
+    inner fit, warm-started from the previous solution. It stops when the duality gap
+    ``Σ η_m g_m − min_m g_m`` (``g = ∂J/∂η``) falls below ``tol · J``, which is also the
+    condition that the gradients are equal on the kernels kept and larger on the others.
+
+    Multiclass problems share one ``η`` across the binary problems (their objectives are summed):
+    the one-vs-one problems of :class:`kernelkit.svm.SVC` for the hinge loss, one-vs-rest for
+    the squared and logistic losses.
+
+    Parameters
+    ----------
+    kernels : list or "precomputed"
+        The kernels to combine: kernel objects (:class:`kernelkit.kernels.SpectrumKernel`,
+        :class:`kernelkit.kernels.WeisfeilerLehmanKernel`, :class:`kernelkit.kernels.VectorKernel`,
+        ...), vector-kernel names or callables — each cloned and fitted on the training
+        input, and each Gram matrix computed once. ``"precomputed"``: ``X`` is the stack of Gram
+        matrices, shape ``(n_kernels, n_samples, n_samples)`` at fit and ``(n_kernels,
+        n_samples_test, n_samples_train)`` at prediction.
+    loss : {"hinge", "squared", "logistic"}, default="hinge"
+        Inner learner: kernelkit's SVC (hinge, with intercept, as in SimpleMKL), kernel ridge
+        regression on ±1 targets (squared), or kernel logistic regression (logistic).
+    C : float, default=1.0
+        Regularisation of the inner learner, ``C = 1/(2nλ)`` in the ``(1/n) Σ loss + λ‖f‖²``
+        scaling of seed 004 (for the SVM, its usual ``C``).
+    max_iter : int, default=100
+        Reduced-gradient iterations.
+    tol : float, default=1e-3
+        Stop when the duality gap is at most ``tol`` times ``J``.
+    inner_tol : float, default=1e-6
+        Tolerance of the inner SVM (KKT gap); the gradients need an accurate ``γ*``.
+    warm_start : bool, default=True
+        Start every inner fit from the previous solution (the reason SimpleMKL is fast). False
+        refits from scratch, for comparison.
+    n_jobs : int, default=None
+        Threads of the Gram computations and of the inner SVM.
+    verbose : int, default=0
+        One line per iteration on stderr (objective, duality gap, time).
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_kernels,)
+        ``η``, on the simplex.
+    objective_history_ : ndarray of shape (n_iter_ + 1,)
+        ``J(η)`` at the start and after every iteration (non-increasing).
+    duality_gap_ : float
+        At the returned weights.
+    n_iter_ : int
+    classes_ : ndarray of shape (n_classes,)
+    stack_ : KernelStack
+        The fitted kernels and their training Gram matrices.
+    estimator_ : SVC
+        The inner SVM fitted on ``K_η`` (hinge loss only).
+
+    See Also
+    --------
+    SumKernel : the uniform (or fixed) weighted sum.
+    GroupLassoMKL : the group-lasso view, with the Micchelli–Pontil r-norm.
+
+    References
+    ----------
+    Mairal & Vert, *Kernel Methods* slides (seed 004), "Learning the kernel", "MKL (Lanckriet et
+    al., 2004)", "simpleMKL". A. Rakotomamonjy, F. Bach, S. Canu, Y. Grandvalet, "SimpleMKL",
+    JMLR 9, 2008. G. Lanckriet, N. Cristianini, P. Bartlett, L. El Ghaoui, M. Jordan,
+    "Learning the kernel matrix with semidefinite programming", JMLR 5, 2004.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import rbf_kernel
+    >>> from kernelkit.mkl import SimpleMKL
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 2))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> noise = rng.normal(size=(60, 5))     # seed 004's K_RND: random numbers, no information
+    >>> Ks = np.stack([rbf_kernel(X, gamma=0.5), noise @ noise.T])
+    >>> mkl = SimpleMKL("precomputed", C=1.0).fit(Ks, y)
+    >>> bool(mkl.weights_[0] > 0.9), round(float(mkl.score(Ks, y)), 2)
+    (True, 0.98)
+    """
+
+    _parameter_constraints: dict = {
+        **_BaseSimpleMKL._parameter_constraints,
+        "loss": [StrOptions({"hinge", "squared", "logistic"})],
+    }
+
+    def __init__(self, kernels, *, loss="hinge", C=1.0, max_iter=100, tol=1e-3, inner_tol=1e-6,
+                 warm_start=True, n_jobs=None, verbose=0):
+        self.kernels = kernels
+        self.loss = loss
+        self.C = C
+        self.max_iter = max_iter
+        self.tol = tol
+        self.inner_tol = inner_tol
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Learn the kernel weights and the classifier on ``K_η``.
+
+        Parameters
+        ----------
+        X : array-like, sequence of objects, or ndarray of shape (n_kernels, n, n)
+            Training input of the kernels (the Gram stack for ``kernels="precomputed"``).
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self : SimpleMKL
+        """
+        X, y = validate_mkl_data(self, X, y)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.size < 2:
+            raise ValueError(f"The number of classes has to be greater than one; got "
+                             f"{self.classes_.size} class.")
+        return self._fit_weights(X, y)
+
+    def _prepare_targets(self, y):
+        if self.loss == "hinge":
+            self._y = y
+            return
+        targets = LabelBinarizer(neg_label=-1, pos_label=1).fit(self.classes_).transform(y)
+        self._y = targets.astype(np.float64).T    # one row per one-vs-rest problem
+
+    def _evaluate(self, K, state):
+        if self.loss == "hinge":
+            svc = state.svc if state is not None else SVC(
+                kernel="precomputed", tol=self.inner_tol, warm_start=self.warm_start,
+                n_jobs=self.n_jobs)
+            svc.set_params(C=self.C).fit(K, self._y)
+            # Rakotomamonjy's J: the SVM dual optimum, Σα − ½αᵀQα summed over the pairs. The
+            # solution is copied: the same SVC is refitted (warm) at the next evaluation.
+            return -float(svc.dual_objective_.sum()), _SVMSolution(svc)
+        solutions = []
+        for t, target in enumerate(self._y):
+            if self.loss == "squared":
+                solutions.append(solve_squared(K, target, self._lambda))
+            else:
+                solutions.append(solve_logistic(K, target, self._lambda,
+                                                None if state is None else state[t].gamma))
+        return sum(solution.value for solution in solutions), solutions
+
+    def _gradient(self, Ks, state):
+        if self.loss == "hinge":
+            return -0.5 * state.quadratic_forms(Ks)
+        return sum(solution.gradient(self._lambda, Ks) for solution in state)
+
+    def _final_solution(self, Ks, d, state):
+        if self.loss != "hinge":
+            return state
+        # The shared SVC was last refitted at a trial point of a line search: refit it at the
+        # returned weights (from a warm start, a few steps) so that it predicts with them.
+        svc = state.svc
+        svc.set_params(warm_start=True).fit(np.tensordot(d, Ks, axes=1), self._y)
+        return svc
+
+    def decision_function(self, X):
+        """Scores: the SVM's decision function, or one score per class (one-vs-rest).
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        K = self._test_gram(X)
+        if self.loss == "hinge":
+            return self._solution.decision_function(K)
+        scores = np.column_stack([K @ s.gamma + s.intercept for s in self._solution])
+        return scores[:, 0] if self.classes_.size == 2 else scores
+
+    def predict(self, X):
+        """Class labels.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        if self.loss == "hinge":
+            K = self._test_gram(X)
+            return self._solution.predict(K)
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    @property
+    def estimator_(self):
+        check_is_fitted(self, "weights_")
+        if self.loss != "hinge":
+            raise AttributeError("estimator_ exists for loss='hinge' only.")
+        return self._solution
+
+
+class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
+    """SimpleMKL for regression: the kernel weights of kernel ridge regression.
+
+    The inner learner is kernel ridge regression, ``J(K) = λ yᵀ(K + nλI)⁻¹ y`` in closed form
+    (seed 004, D22); the weights follow :class:`SimpleMKL`'s reduced gradient.
+
+    Parameters
+    ----------
+    kernels, C, max_iter, tol, warm_start, n_jobs, verbose
+        As :class:`SimpleMKL` (``C = 1/(2nλ)``; ``inner_tol`` and ``warm_start`` are unused: the
+        inner problem is solved exactly).
+    inner_tol : float, default=1e-6
+    warm_start : bool, default=True
+
+    Attributes
+    ----------
+    weights_, objective_history_, duality_gap_, n_iter_, stack_
+        As :class:`SimpleMKL`.
+    dual_coef_ : ndarray of shape (n_samples,)
+        ``γ*``: ``f(x) = Σ_j γ*_j K_η(x_j, x)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import VectorKernel
+    >>> from kernelkit.mkl import SimpleMKLRegressor
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-1, 1, size=(80, 2))
+    >>> y = np.sin(3 * X[:, 0])
+    >>> mkl = SimpleMKLRegressor([VectorKernel("rbf", gamma=g) for g in (0.1, 2.0, 50.0)],
+    ...                          C=10.0).fit(X, y)
+    >>> bool(np.isclose(mkl.weights_.sum(), 1.0)), bool(mkl.score(X, y) > 0.95)
+    (True, True)
+    """
+
+    def __init__(self, kernels, *, C=1.0, max_iter=100, tol=1e-3, inner_tol=1e-6,
+                 warm_start=True, n_jobs=None, verbose=0):
+        self.kernels = kernels
+        self.C = C
+        self.max_iter = max_iter
+        self.tol = tol
+        self.inner_tol = inner_tol
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Learn the kernel weights and the regression function on ``K_η``.
+
+        Parameters
+        ----------
+        X : array-like, sequence of objects, or ndarray of shape (n_kernels, n, n)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self : SimpleMKLRegressor
+        """
+        X, y = validate_mkl_data(self, X, y, y_numeric=True)
+        self._fit_weights(X, y)
+        self.dual_coef_ = self._solution.gamma
+        return self
+
+    def _prepare_targets(self, y):
+        self._y = y
+
+    def _evaluate(self, K, state):
+        solution = solve_squared(K, self._y, self._lambda)
+        return solution.value, solution
+
+    def _gradient(self, Ks, state):
+        return state.gradient(self._lambda, Ks)
+
+    def predict(self, X):
+        """``f(x) = Σ_j γ*_j K_η(x_j, x)``.
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        return self._test_gram(X) @ self.dual_coef_
+
+
+# ---------------------------------------------------------------------- simplex geometry
+def duality_gap(weights, gradient):
+    """``Σ η_m g_m − min_m g_m`` (≥ 0; 0 exactly at the MKL optimum).
+
+    The MKL dual is ``max_γ −R*(−2λγ) − λ max_m γᵀK_mγ``; at the inner solution ``γ*`` of
+    ``K_η`` its gap to ``J(η)`` is ``λ (max_m γ*ᵀK_mγ* − Σ η_m γ*ᵀK_mγ*)``, which is the
+    expression above with ``g_m = −λ γ*ᵀK_mγ*`` (Rakotomamonjy et al. 2008, eq. 16).
+    """
+    return float(weights @ gradient - gradient.min())
+
+
+def descent_direction(weights, gradient):
+    """SimpleMKL's reduced-gradient direction on the simplex (Rakotomamonjy et al., eq. 13).
+
+    Relative to the largest weight ``μ``: ``D_m = g_μ − g_m`` for the other weights, except those
+    at 0 whose reduced gradient is positive (they stay at 0), and ``D_μ = −Σ_{m≠μ} D_m`` so that
+    the weights keep summing to 1.
+    """
+    mu = int(np.argmax(weights))
+    direction = gradient[mu] - gradient
+    direction[(weights <= 0.0) & (direction < 0.0)] = 0.0
+    direction[mu] = 0.0
+    direction[mu] = -direction.sum()
+    return direction
+
+
+def _max_step(weights, direction):
+    """Largest step along ``direction`` keeping the weights non-negative, and the weight that
+    reaches 0 first (None when no weight decreases)."""
+    decreasing = direction < 0.0
+    if not np.any(decreasing):
+        return np.inf, None
+    ratios = np.full(weights.shape, np.inf)
+    ratios[decreasing] = -weights[decreasing] / direction[decreasing]
+    vanishing = int(np.argmin(ratios))
+    return float(ratios[vanishing]), vanishing
+
+
+def _project(weights, vanishing):
+    """Set the weight that reached the boundary to exactly 0 and renormalise rounding."""
+    weights = np.clip(weights, 0.0, None)
+    weights[vanishing] = 0.0
+    return weights / weights.sum()
+
+
+class _SVMSolution:
+    """The one-vs-one coefficients of a fitted precomputed SVC (copied), and the SVC itself
+    for the next warm start."""
+
+    def __init__(self, svc):
+        self.svc = svc
+        self.support = svc.support_.copy()
+        self.n_classes = svc.classes_.size
+        # β_p = y ∘ α of each pair p, read from dual_coef_ in scikit-learn's layout: for classes
+        # a < b, the class-a coefficients of the pair are in row b − 1, the class-b ones in row a
+        owner = np.repeat(np.arange(self.n_classes), svc.n_support_)
+        self.betas = []
+        for a in range(self.n_classes):
+            for b in range(a + 1, self.n_classes):
+                beta = np.zeros(self.support.size)
+                beta[owner == a] = svc.dual_coef_[b - 1, owner == a]
+                beta[owner == b] = svc.dual_coef_[a, owner == b]
+                self.betas.append(beta)
+
+    def quadratic_forms(self, Ks):
+        """``Σ_p β_pᵀ K_m β_p`` for every Gram matrix of ``Ks``."""
+        K_support = Ks[:, self.support][:, :, self.support]
+        return sum(np.einsum("i,mij,j->m", beta, K_support, beta) for beta in self.betas)
