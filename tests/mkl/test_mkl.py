@@ -38,7 +38,13 @@ def _classification(rng, n=60, d=4):
 
 
 def _gram_stack(X, gammas=(0.05, 0.5, 5.0)):
+    """Gram matrices of RBF kernels, kernels first (the functions' layout)."""
     return np.stack([pairwise_kernels(X, metric="rbf", gamma=g) for g in gammas])
+
+
+def _last(Ks):
+    """Kernels last: the layout of the estimators' precomputed input."""
+    return np.moveaxis(Ks, 0, -1)
 
 
 # ---------------------------------------------------------------------------- D21 sum kernel
@@ -180,7 +186,7 @@ def test_descent_direction_stays_on_the_simplex():
 def test_simple_mkl_optimum_beats_uniform_and_vertices(loss, rng):
     X, y = _classification(rng)
     Ks = _gram_stack(X, gammas=(0.01, 0.3, 10.0))
-    model = SimpleMKL("precomputed", loss=loss, C=2.0, tol=1e-4).fit(Ks, y)
+    model = SimpleMKL("precomputed", loss=loss, C=2.0, tol=1e-4).fit(_last(Ks), y)
     eta = model.weights_
     assert np.all(eta >= 0) and eta.sum() == pytest.approx(1.0)
     assert np.all(np.diff(model.objective_history_) <= 1e-9 * model.objective_history_[0])
@@ -201,15 +207,15 @@ def test_informative_kernel_wins_over_random_numbers(random_seed):
     K_random = noise @ noise.T / 10
     for loss in LOSSES:
         model = SimpleMKL("precomputed", loss=loss, C=1.0).fit(
-            np.stack([K_informative, K_random]), y)
+            np.stack([K_informative, K_random], axis=-1), y)
         assert model.weights_[0] > 0.8, loss
 
 
 def test_warm_start_reaches_the_cold_optimum(rng):
     X, y = make_classification(n_samples=150, n_features=6, random_state=0)
     Ks = _gram_stack(StandardScaler().fit_transform(X), gammas=(0.01, 0.05, 0.2, 1.0))
-    warm = SimpleMKL("precomputed", C=1.0, tol=1e-4).fit(Ks, y)
-    cold = SimpleMKL("precomputed", C=1.0, tol=1e-4, warm_start=False).fit(Ks, y)
+    warm = SimpleMKL("precomputed", C=1.0, tol=1e-4).fit(_last(Ks), y)
+    cold = SimpleMKL("precomputed", C=1.0, tol=1e-4, warm_start=False).fit(_last(Ks), y)
     assert warm.objective_history_[-1] == pytest.approx(cold.objective_history_[-1], rel=1e-4)
     np.testing.assert_allclose(warm.weights_, cold.weights_, atol=2e-2)
 
@@ -262,9 +268,10 @@ def test_rank_one_kernels_give_the_lasso_penalty(model, rng):
     lambda_ = 1.0 / (2 * 40 * C)
     beta, value = _lasso_squared_solution(X, y, lambda_)
     if model == "group_lasso":
-        fitted = GroupLassoMKL("precomputed", C=C, tol=1e-10, max_iter=5000).fit(Ks, y)
+        fitted = GroupLassoMKL("precomputed", C=C, tol=1e-10, max_iter=5000).fit(_last(Ks), y)
     else:
-        fitted = SimpleMKLRegressor("precomputed", C=C, tol=1e-8, max_iter=500).fit(Ks, y)
+        fitted = SimpleMKLRegressor("precomputed", C=C, tol=1e-8, max_iter=500).fit(_last(Ks),
+                                                                                     y)
     # β_i = η_i x_iᵀγ: the coefficient of feature i in f = Σ_i f_i
     fitted_beta = fitted.weights_ * (X.T @ fitted.dual_coef_)
     assert fitted.objective_history_[-1] == pytest.approx(value, rel=1e-5)
@@ -278,7 +285,7 @@ def test_group_lasso_r_norm_is_the_optimum_on_its_sphere(r, rng):
     Ks = _gram_stack(X)
     C = 1.0
     lambda_ = 1.0 / (2 * 40 * C)
-    model = GroupLassoMKL("precomputed", r=r, C=C, tol=1e-10, max_iter=5000).fit(Ks, y)
+    model = GroupLassoMKL("precomputed", r=r, C=C, tol=1e-10, max_iter=5000).fit(_last(Ks), y)
     assert np.sum(model.weights_ ** r) == pytest.approx(1.0)
     assert np.all(np.diff(model.objective_history_) <= 1e-12)
 
@@ -308,6 +315,7 @@ def test_structured_kernels_on_mutag():
     (dict(kernels=[]), "kernels is empty"),
     (dict(kernels=["precomputed", "rbf"]), "cannot be mixed"),
     (dict(kernels="precomputed"), "stack of square Gram"),
+    (dict(kernels="precomputed"), r"\(n_samples, n_samples_train, n_kernels\)"),
 ])
 def test_bad_input(bad, match, rng):
     X, y = _classification(rng, n=10)
@@ -326,3 +334,14 @@ def test_bad_input(bad, match, rng):
 ])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_precomputed_stack_in_cross_validation(rng):
+    # kernels last: scikit-learn's pairwise split gives the train × train and test × train blocks
+    X, y = _classification(rng, n=80)
+    Ks = _last(_gram_stack(X))
+    cv = StratifiedKFold(4, shuffle=True, random_state=0)
+    scores = cross_val_score(SimpleMKL("precomputed", C=1.0), Ks, y, cv=cv)
+    direct = cross_val_score(SimpleMKL([VectorKernel("rbf", gamma=g) for g in (0.05, 0.5, 5.0)],
+                                       C=1.0), X, y, cv=cv)
+    np.testing.assert_allclose(scores, direct)

@@ -72,7 +72,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(50, 3))
     >>> y = 2.0 * X[:, 0]
-    >>> Ks = np.stack([np.outer(X[:, m], X[:, m]) for m in range(3)])   # rank-one kernels
+    >>> Ks = np.stack([np.outer(X[:, m], X[:, m]) for m in range(3)], axis=-1)   # rank one
     >>> model = GroupLassoMKL("precomputed", C=100.0).fit(Ks, y)
     >>> model.weights_.round(3)   # the lasso view keeps the informative coordinate only
     array([1., 0., 0.])
@@ -101,7 +101,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like, sequence of objects, or ndarray of shape (n_kernels, n, n)
+        X : array-like, sequence of objects, or ndarray of shape (n_samples, n_samples, n_kernels)
         y : array-like of shape (n_samples,)
 
         Returns
@@ -111,8 +111,6 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         X, y = validate_mkl_data(self, X, y, y_numeric=True)
         self.stack_ = KernelStack(self.kernels, n_jobs=self.n_jobs).fit(X)
         Ks = self.stack_.training_grams_
-        if Ks.shape[1] != y.size:
-            raise ValueError(f"X has {Ks.shape[1]} samples but y has {y.size}.")
         lambda_ = 1.0 / (2.0 * y.size * self.C)
         eta = np.full(Ks.shape[0], Ks.shape[0] ** (-1.0 / self.r))   # Σ η^r = 1
         history = []

@@ -32,7 +32,8 @@ def validate_mkl_data(estimator, X, y="no_validation", *, reset=True, **check_pa
     kind = input_kind(estimator.kernels)
     if kind != "precomputed":
         return validate_kernel_data(estimator, X, y, reset=reset, kind=kind, **check_params)
-    X = _gram_stack(X, "X", square=reset)
+    # validated, then handed on in the caller's layout (kernels last)
+    X = np.moveaxis(_gram_stack(X, "X", square=reset, kernels_last=True), 0, -1)
     if isinstance(y, str) and y == "no_validation":
         return X
     if y is None:
@@ -41,7 +42,7 @@ def validate_mkl_data(estimator, X, y="no_validation", *, reset=True, **check_pa
     numeric = check_params.get("y_numeric", False)
     y = check_array(y, ensure_2d=False, dtype=np.float64 if numeric else None,
                     ensure_all_finite=numeric, input_name="y")
-    check_consistent_length(X[0], y)
+    check_consistent_length(X, y)
     return X, y
 
 
@@ -53,7 +54,8 @@ class KernelStack:
     kernels : list or "precomputed"
         Kernel objects, vector-kernel names or callables (each resolved by
         ``kernelkit.utils._kernels.resolve_kernel``), or "precomputed": the input is already the
-        stack of Gram matrices.
+        stack of Gram matrices, shape ``(n_samples, n_samples_fit, n_kernels)`` — kernels last,
+        so that scikit-learn's cross-validation splits it as it splits one precomputed Gram.
     n_jobs : int, default=None
 
     Attributes
@@ -70,14 +72,14 @@ class KernelStack:
     def fit(self, X):
         """Fit every kernel on ``X`` and stack the training Gram matrices."""
         if isinstance(self.kernels, str):
-            Ks = _gram_stack(X, "X")
+            Ks = _gram_stack(X, "X", kernels_last=True)
             n_threads = effective_n_threads(self.n_jobs)
             for m in range(Ks.shape[0]):
                 check_precomputed_gram(Ks[m], n_threads=n_threads, finite=True,
                                        name=f"Precomputed Gram matrix {m}")
             self.kernels_ = []
             self.training_grams_ = Ks
-            self.n_samples_fit_ = Ks.shape[1]
+            self.n_kernels_, self.n_samples_fit_ = Ks.shape[0], Ks.shape[1]
             return self
         if len(self.kernels) == 0:
             raise ValueError("kernels is empty: give at least one kernel.")
@@ -90,34 +92,40 @@ class KernelStack:
         self.kernels_ = [resolve_kernel(kernel, X, n_jobs=self.n_jobs)
                          for kernel in self.kernels]
         self.training_grams_ = np.stack([kernel.training_gram() for kernel in self.kernels_])
-        self.n_samples_fit_ = self.training_grams_.shape[1]
+        self.n_kernels_, self.n_samples_fit_ = self.training_grams_.shape[:2]
         return self
 
     def test_grams(self, X):
         """``K_m(X, X_fit)`` of every kernel, shape (n_kernels, n_samples, n_samples_fit)."""
         if isinstance(self.kernels, str):
-            Ks = _gram_stack(X, "X", square=False)
-            if Ks.shape[0] != self.training_grams_.shape[0] or Ks.shape[2] != self.n_samples_fit_:
+            Ks = _gram_stack(X, "X", square=False, kernels_last=True)
+            if Ks.shape[0] != self.n_kernels_ or Ks.shape[2] != self.n_samples_fit_:
                 raise ValueError(
-                    f"X has shape {Ks.shape}; expected ({self.training_grams_.shape[0]}, "
-                    f"n_samples, {self.n_samples_fit_}): one Gram matrix per kernel against "
-                    "the training samples.")
+                    f"X has shape {np.shape(X)}; expected (n_samples, {self.n_samples_fit_}, "
+                    f"{self.n_kernels_}): the Gram matrices against the training samples, "
+                    "kernels last.")
             return Ks
         if any(kernel.kind in ("vector", "callable") for kernel in self.kernels_):
             X = check_array(X, dtype=np.float64, order="C")
         return np.stack([kernel.cross(X) for kernel in self.kernels_])
 
 
-def _gram_stack(X, name, square=True):
-    """A stack of Gram matrices, shape (n_kernels, n_rows, n_cols), float64, finite."""
+def _gram_stack(X, name, square=True, kernels_last=False):
+    """A stack of Gram matrices as a float64 array of shape (n_kernels, n_rows, n_cols).
+
+    ``X`` is a list of matrices or a 3-d array, kernels first — or last, with ``kernels_last``
+    (the layout of an estimator's input, ``(n_rows, n_cols, n_kernels)``).
+    """
+    layout = "(n_samples, n_samples_train, n_kernels)" if kernels_last else \
+        "(n_kernels, n_samples, n_samples)"
     if isinstance(X, (list, tuple)):
-        X = np.stack([np.asarray(K, dtype=np.float64) for K in X])
+        X = np.stack([np.asarray(K, dtype=np.float64) for K in X], axis=-1 if kernels_last else 0)
     X = np.asarray(X, dtype=np.float64)
+    if X.ndim == 3 and kernels_last:
+        X = np.moveaxis(X, -1, 0)
     if X.ndim != 3 or X.shape[0] == 0 or (square and X.shape[1] != X.shape[2]):
-        raise ValueError(f"With kernels='precomputed', {name} must be a stack of "
-                         f"{'square ' if square else ''}Gram matrices of shape (n_kernels, "
-                         f"n_samples, n_samples{'' if square else '_train'}); got shape "
-                         f"{X.shape}.")
+        raise ValueError(f"{name} must be a stack of {'square ' if square else ''}Gram matrices "
+                         f"of shape {layout}; got shape {np.shape(X)}.")
     if not np.all(np.isfinite(X)):
         raise ValueError(f"{name} contains NaN or infinite values.")
     return np.ascontiguousarray(X)

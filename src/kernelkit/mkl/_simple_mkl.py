@@ -191,8 +191,9 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
         :class:`kernelkit.kernels.WeisfeilerLehmanKernel`, :class:`kernelkit.kernels.VectorKernel`,
         ...), vector-kernel names or callables — each cloned and fitted on the training
         input, and each Gram matrix computed once. ``"precomputed"``: ``X`` is the stack of Gram
-        matrices, shape ``(n_kernels, n_samples, n_samples)`` at fit and ``(n_kernels,
-        n_samples_test, n_samples_train)`` at prediction.
+        matrices, shape ``(n_samples, n_samples, n_kernels)`` at fit and ``(n_samples_test,
+        n_samples_train, n_kernels)`` at prediction — kernels last, so that scikit-learn's
+        cross-validation splits it as a precomputed Gram matrix.
     loss : {"hinge", "squared", "logistic"}, default="hinge"
         Inner learner: kernelkit's SVC (hinge, with intercept, as in SimpleMKL), kernel ridge
         regression on ±1 targets (squared), or kernel logistic regression (logistic).
@@ -249,7 +250,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
     >>> X = rng.normal(size=(60, 2))
     >>> y = (X[:, 0] > 0).astype(int)
     >>> noise = rng.normal(size=(60, 5))     # seed 004's K_RND: random numbers, no information
-    >>> Ks = np.stack([rbf_kernel(X, gamma=0.5), noise @ noise.T])
+    >>> Ks = np.stack([rbf_kernel(X, gamma=0.5), noise @ noise.T], axis=-1)
     >>> mkl = SimpleMKL("precomputed", C=1.0).fit(Ks, y)
     >>> bool(mkl.weights_[0] > 0.9), round(float(mkl.score(Ks, y)), 2)
     (True, 0.98)
@@ -278,7 +279,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
 
         Parameters
         ----------
-        X : array-like, sequence of objects, or ndarray of shape (n_kernels, n, n)
+        X : array-like, sequence of objects, or ndarray of shape (n_samples, n_samples, n_kernels)
             Training input of the kernels (the Gram stack for ``kernels="precomputed"``).
         y : array-like of shape (n_samples,)
 
@@ -421,7 +422,7 @@ class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
 
         Parameters
         ----------
-        X : array-like, sequence of objects, or ndarray of shape (n_kernels, n, n)
+        X : array-like, sequence of objects, or ndarray of shape (n_samples, n_samples, n_kernels)
         y : array-like of shape (n_samples,)
 
         Returns
