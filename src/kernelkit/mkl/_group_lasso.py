@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.mkl._kernels import KernelStack, validate_mkl_data
+from kernelkit.mkl._kernels import KernelStack, combine, quadratic_forms, validate_mkl_data
 from kernelkit.mkl._objective import solve_squared
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
@@ -112,13 +112,14 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         self.stack_ = KernelStack(self.kernels, n_jobs=self.n_jobs).fit(X)
         Ks = self.stack_.training_grams_
         lambda_ = 1.0 / (2.0 * y.size * self.C)
-        eta = np.full(Ks.shape[0], Ks.shape[0] ** (-1.0 / self.r))   # Σ η^r = 1
+        n_kernels = Ks.shape[-1]
+        eta = np.full(n_kernels, n_kernels ** (-1.0 / self.r))   # Σ η^r = 1
         history = []
         for n_iter in range(1, self.max_iter + 1):
-            solution = solve_squared(np.tensordot(eta, Ks, axes=1), y, lambda_)
+            solution = solve_squared(combine(Ks, eta), y, lambda_)
             history.append(solution.value)
-            quadratic = np.maximum(np.einsum("i,mij,j->m", solution.gamma, Ks, solution.gamma),
-                                   0.0)
+            gamma = solution.gamma
+            quadratic = np.maximum(quadratic_forms(Ks, np.outer(gamma, gamma)), 0.0)
             norms = eta * np.sqrt(quadratic)
             if not np.any(norms > 0):
                 break   # y = 0: f = 0 for any weights
@@ -128,11 +129,12 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
             eta = new_eta
             if moved:
                 break
-        solution = solve_squared(np.tensordot(eta, Ks, axes=1), y, lambda_)
+        solution = solve_squared(combine(Ks, eta), y, lambda_)
+        gamma = solution.gamma
         self.weights_ = eta
-        self.dual_coef_ = solution.gamma
-        self.block_norms_ = eta * np.sqrt(np.maximum(
-            np.einsum("i,mij,j->m", solution.gamma, Ks, solution.gamma), 0.0))
+        self.dual_coef_ = gamma
+        self.block_norms_ = eta * np.sqrt(np.maximum(quadratic_forms(Ks, np.outer(gamma, gamma)),
+                                                     0.0))
         self.objective_history_ = np.asarray(history)
         self.n_iter_ = n_iter
         return self
@@ -146,7 +148,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         """
         check_is_fitted(self, "weights_")
         X = validate_mkl_data(self, X, reset=False)
-        return np.tensordot(self.weights_, self.stack_.test_grams(X), axes=1) @ self.dual_coef_
+        return combine(self.stack_.test_grams(X), self.weights_) @ self.dual_coef_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -8,7 +8,19 @@ from kernelkit.utils._gram import check_precomputed_gram
 from kernelkit.utils._kernels import kernel_kind, resolve_kernel, validate_kernel_data
 from kernelkit.utils._threads import effective_n_threads
 
-__all__ = ["KernelStack", "input_kind", "validate_mkl_data"]
+__all__ = ["KernelStack", "combine", "input_kind", "quadratic_forms", "validate_mkl_data"]
+
+
+def combine(Ks, weights):
+    """``Σ_m w_m K_m`` of a stack ``Ks`` of shape ``(n_rows, n_cols, n_kernels)``: one
+    matrix-vector product over the stack (kernels last keeps it one contiguous pass)."""
+    return (Ks.reshape(-1, Ks.shape[-1]) @ weights).reshape(Ks.shape[:2])
+
+
+def quadratic_forms(Ks, B):
+    """``Σ_ij B_ij K_m[i, j]`` for every kernel ``m`` of a square stack ``Ks`` (kernels last),
+    e.g. ``γᵀ K_m γ`` for ``B = γγᵀ``: one pass over the stack."""
+    return B.reshape(-1) @ Ks.reshape(-1, Ks.shape[-1])
 
 
 def input_kind(kernels):
@@ -32,8 +44,7 @@ def validate_mkl_data(estimator, X, y="no_validation", *, reset=True, **check_pa
     kind = input_kind(estimator.kernels)
     if kind != "precomputed":
         return validate_kernel_data(estimator, X, y, reset=reset, kind=kind, **check_params)
-    # validated, then handed on in the caller's layout (kernels last)
-    X = np.moveaxis(_gram_stack(X, "X", square=reset, kernels_last=True), 0, -1)
+    X = _checked_stack(X, "X", square=reset, kernels_last=True)
     if isinstance(y, str) and y == "no_validation":
         return X
     if y is None:
@@ -60,7 +71,8 @@ class KernelStack:
 
     Attributes
     ----------
-    training_grams_ : ndarray of shape (n_kernels, n_samples, n_samples)
+    training_grams_ : ndarray of shape (n_samples, n_samples, n_kernels)
+        Kernels last, C-contiguous: combinations and quadratic forms are one pass over it.
     kernels_ : list of FittedKernel
         (empty for "precomputed")
     """
@@ -72,14 +84,15 @@ class KernelStack:
     def fit(self, X):
         """Fit every kernel on ``X`` and stack the training Gram matrices."""
         if isinstance(self.kernels, str):
-            Ks = _gram_stack(X, "X", kernels_last=True)
+            Ks = np.ascontiguousarray(_checked_stack(X, "X", kernels_last=True))
             n_threads = effective_n_threads(self.n_jobs)
-            for m in range(Ks.shape[0]):
-                check_precomputed_gram(Ks[m], n_threads=n_threads, finite=True,
+            for m in range(Ks.shape[-1]):
+                # the learners check the combination again (the SVM tests every pair it uses)
+                check_precomputed_gram(Ks[..., m], n_threads=n_threads, psd="fast",
                                        name=f"Precomputed Gram matrix {m}")
             self.kernels_ = []
             self.training_grams_ = Ks
-            self.n_kernels_, self.n_samples_fit_ = Ks.shape[0], Ks.shape[1]
+            self.n_samples_fit_, self.n_kernels_ = Ks.shape[1], Ks.shape[2]
             return self
         if len(self.kernels) == 0:
             raise ValueError("kernels is empty: give at least one kernel.")
@@ -91,15 +104,16 @@ class KernelStack:
             X = check_array(X, dtype=np.float64, order="C")
         self.kernels_ = [resolve_kernel(kernel, X, n_jobs=self.n_jobs)
                          for kernel in self.kernels]
-        self.training_grams_ = np.stack([kernel.training_gram() for kernel in self.kernels_])
-        self.n_kernels_, self.n_samples_fit_ = self.training_grams_.shape[:2]
+        self.training_grams_ = np.stack([kernel.training_gram() for kernel in self.kernels_],
+                                        axis=-1)
+        self.n_samples_fit_, self.n_kernels_ = self.training_grams_.shape[1:]
         return self
 
     def test_grams(self, X):
-        """``K_m(X, X_fit)`` of every kernel, shape (n_kernels, n_samples, n_samples_fit)."""
+        """``K_m(X, X_fit)`` of every kernel, shape (n_samples, n_samples_fit, n_kernels)."""
         if isinstance(self.kernels, str):
-            Ks = _gram_stack(X, "X", square=False, kernels_last=True)
-            if Ks.shape[0] != self.n_kernels_ or Ks.shape[2] != self.n_samples_fit_:
+            Ks = np.ascontiguousarray(_checked_stack(X, "X", square=False, kernels_last=True))
+            if Ks.shape[2] != self.n_kernels_ or Ks.shape[1] != self.n_samples_fit_:
                 raise ValueError(
                     f"X has shape {np.shape(X)}; expected (n_samples, {self.n_samples_fit_}, "
                     f"{self.n_kernels_}): the Gram matrices against the training samples, "
@@ -107,25 +121,30 @@ class KernelStack:
             return Ks
         if any(kernel.kind in ("vector", "callable") for kernel in self.kernels_):
             X = check_array(X, dtype=np.float64, order="C")
-        return np.stack([kernel.cross(X) for kernel in self.kernels_])
+        return np.stack([kernel.cross(X) for kernel in self.kernels_], axis=-1)
 
 
-def _gram_stack(X, name, square=True, kernels_last=False):
-    """A stack of Gram matrices as a float64 array of shape (n_kernels, n_rows, n_cols).
-
-    ``X`` is a list of matrices or a 3-d array, kernels first — or last, with ``kernels_last``
-    (the layout of an estimator's input, ``(n_rows, n_cols, n_kernels)``).
-    """
+def _checked_stack(X, name, square=True, kernels_last=False):
+    """``X`` as a float64 stack of Gram matrices, validated, in its own layout: kernels first,
+    or last with ``kernels_last`` (an estimator's input, ``(n_rows, n_cols, n_kernels)``). A list
+    of matrices is stacked. No copy when ``X`` is already a float64 array."""
     layout = "(n_samples, n_samples_train, n_kernels)" if kernels_last else \
         "(n_kernels, n_samples, n_samples)"
     if isinstance(X, (list, tuple)):
         X = np.stack([np.asarray(K, dtype=np.float64) for K in X], axis=-1 if kernels_last else 0)
     X = np.asarray(X, dtype=np.float64)
-    if X.ndim == 3 and kernels_last:
-        X = np.moveaxis(X, -1, 0)
-    if X.ndim != 3 or X.shape[0] == 0 or (square and X.shape[1] != X.shape[2]):
+    n_kernels = X.shape[-1 if kernels_last else 0] if X.ndim == 3 else 0
+    rows, cols = (X.shape[:2] if kernels_last else X.shape[1:]) if X.ndim == 3 else (0, 0)
+    if X.ndim != 3 or n_kernels == 0 or (square and rows != cols):
         raise ValueError(f"{name} must be a stack of {'square ' if square else ''}Gram matrices "
                          f"of shape {layout}; got shape {np.shape(X)}.")
     if not np.all(np.isfinite(X)):
         raise ValueError(f"{name} contains NaN or infinite values.")
-    return np.ascontiguousarray(X)
+    return X
+
+
+def _gram_stack(X, name, square=True, kernels_last=False):
+    """A stack of Gram matrices as a C-contiguous float64 array of shape (n_kernels, n_rows,
+    n_cols) (see :func:`_checked_stack` for the input layouts)."""
+    X = _checked_stack(X, name, square, kernels_last)
+    return np.ascontiguousarray(np.moveaxis(X, -1, 0) if kernels_last else X)

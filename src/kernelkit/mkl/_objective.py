@@ -26,6 +26,7 @@ from scipy.linalg import LinAlgError, cho_factor, cho_solve, solve
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_array, check_consistent_length
 
+from kernelkit.mkl._kernels import quadratic_forms
 from kernelkit.svm import SVC
 
 __all__ = ["KernelObjective", "kernel_objective", "solve_logistic", "solve_squared"]
@@ -52,8 +53,9 @@ class KernelObjective:
     intercept: float = 0.0
 
     def gradient(self, lambda_, Ks):
-        """``∂J/∂η_m = −λ γ*ᵀ K_m γ*`` for each Gram matrix of ``Ks`` (shape (M, n, n))."""
-        return -lambda_ * np.einsum("i,mij,j->m", self.gamma, Ks, self.gamma)
+        """``∂J/∂η_m = −λ γ*ᵀ K_m γ*`` for each Gram matrix of the stack ``Ks``, shape
+        ``(n_samples, n_samples, n_kernels)`` (kernels last, as the MKL estimators' input)."""
+        return -lambda_ * quadratic_forms(Ks, np.outer(self.gamma, self.gamma))
 
 
 def solve_squared(K, y, lambda_):

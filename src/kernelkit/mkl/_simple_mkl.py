@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.mkl._kernels import KernelStack, validate_mkl_data
+from kernelkit.mkl._kernels import KernelStack, combine, quadratic_forms, validate_mkl_data
 from kernelkit.mkl._objective import solve_logistic, solve_squared
 from kernelkit.svm import SVC
 from kernelkit.utils._progress import report
@@ -22,12 +22,13 @@ __all__ = ["SimpleMKL", "SimpleMKLRegressor"]
 
 
 class _Evaluation:
-    """``J(η)`` and the inner solution at one ``η``; ``∂J/∂η`` computed on first use (line
-    searches evaluate ``J`` only)."""
+    """``J(η)``, the inner solution and ``K_η`` at one ``η``; ``∂J/∂η`` computed on first use
+    (line searches evaluate ``J`` only)."""
 
-    def __init__(self, value, state, gradient_of):
+    def __init__(self, value, state, K, gradient_of):
         self.value = value
         self.state = state
+        self.K = K
         self._gradient_of = gradient_of
         self._gradient = None
 
@@ -62,7 +63,7 @@ class _BaseSimpleMKL(BaseEstimator):
     def _fit_weights(self, X, y):
         self.stack_ = KernelStack(self.kernels, n_jobs=self.n_jobs).fit(X)
         Ks = self.stack_.training_grams_
-        n_kernels, n_samples = Ks.shape[0], Ks.shape[1]
+        n_samples, n_kernels = Ks.shape[1], Ks.shape[2]
         self._lambda = 1.0 / (2.0 * n_samples * self.C)
         self._prepare_targets(y)
         self._inner_state = None
@@ -91,13 +92,14 @@ class _BaseSimpleMKL(BaseEstimator):
     def _final_solution(self, Ks, d, state):
         return state
 
-    def _evaluate_at(self, Ks, d):
-        """Solve the inner problem on ``K_η = Σ d_m K_m`` (warm-started when asked)."""
-        K = np.tensordot(d, Ks, axes=1)
+    def _evaluate_at(self, Ks, d, K=None):
+        """Solve the inner problem on ``K_η = Σ d_m K_m`` (given as ``K`` when the caller has
+        it), warm-started when asked."""
+        K = combine(Ks, d) if K is None else K
         value, state = self._evaluate(K, self._inner_state)
         if self.warm_start:
             self._inner_state = state
-        return _Evaluation(value, state, lambda state: self._gradient(Ks, state))
+        return _Evaluation(value, state, K, lambda state: self._gradient(Ks, state))
 
     def _reduced_gradient_step(self, Ks, d, current):
         """One iteration of SimpleMKL's Algorithm 1: descent direction, steps to the boundary
@@ -108,47 +110,49 @@ class _BaseSimpleMKL(BaseEstimator):
         if not np.any(direction):
             return d, current
         # Move to the boundary (a weight reaches 0) while J keeps decreasing there, updating
-        # the direction (Rakotomamonjy et al. 2008, §3.2).
+        # the direction (Rakotomamonjy et al. 2008, §3.2). Along a direction D the Gram matrix
+        # is K_η + t K_D: one pass over n² entries per trial instead of one per kernel.
         while True:
             step_max, vanishing = _max_step(d, direction)
-            if vanishing is None:
-                break
+            K_direction = combine(Ks, direction)
             d_max = _project(d + step_max * direction, vanishing)
-            at_max = self._evaluate_at(Ks, d_max)
+            at_max = self._evaluate_at(Ks, d_max, current.K + step_max * K_direction)
             if at_max.value >= current.value:
                 break
             d, current = d_max, at_max
             direction = descent_direction(d, current.gradient)
             if not np.any(direction):
                 return d, current
-        return self._line_search(Ks, d, current, direction, step_max, at_max)
+        return self._line_search(Ks, d, current, direction, K_direction, step_max, at_max)
 
-    def _line_search(self, Ks, d, current, direction, step_max, at_max):
-        """Minimise ``J(d + t · direction)`` over ``t ∈ [0, step_max]`` by Brent's bounded method
-        (the paper uses golden-section search), keeping the best point seen.
+    def _line_search(self, Ks, d, current, direction, K_direction, step_max, at_max):
+        """Minimise ``J(d + t · direction)`` over ``t ∈ [0, step_max]``, where ``J(step_max)``
+        is known to be no better than ``J(0)``.
 
-        The tolerance on ``t`` is relative to the expected step ``−J'(0)/J''`` rather than to
-        ``step_max``: the simplex boundary can be far from the optimum along the line.
+        ``J`` is convex along the line: the first trial is the minimiser of the parabola through
+        ``J(0)``, ``J'(0)`` and ``J(step_max)``; it is kept if it decreases ``J`` by at least
+        half of what the parabola predicts, and otherwise Brent's bounded method (the paper
+        uses golden-section search) narrows the interval. The best point seen is returned.
         """
-        if float(current.gradient @ direction) >= 0.0:
+        slope = float(current.gradient @ direction)
+        if slope >= 0.0:
             return d, current
         best = {"step": 0.0, "evaluation": current}
-
 
         def objective(step):
             if step <= 0.0:
                 return current.value
-            candidate = np.clip(d + step * direction, 0.0, None)
-            evaluation = self._evaluate_at(Ks, candidate / candidate.sum())
+            evaluation = self._evaluate_at(Ks, None, current.K + step * K_direction)
             if evaluation.value < best["evaluation"].value:
                 best.update(step=step, evaluation=evaluation)
             return evaluation.value
 
-        slope = float(current.gradient @ direction)
         curvature = 2.0 * (at_max.value - current.value - slope * step_max) / step_max ** 2
         expected = min(step_max, -slope / curvature) if curvature > 0 else step_max
-        minimize_scalar(objective, bounds=(0.0, step_max), method="bounded",
-                        options={"xatol": 1e-3 * expected, "maxiter": 40})
+        predicted = slope * expected + 0.5 * curvature * expected ** 2
+        if objective(expected) > current.value + 0.5 * predicted:
+            minimize_scalar(objective, bounds=(0.0, step_max), method="bounded",
+                            options={"xatol": 0.02 * expected, "maxiter": 40})
         if best["step"] == 0.0:
             return d, current
         candidate = np.clip(d + best["step"] * direction, 0.0, None)
@@ -158,7 +162,7 @@ class _BaseSimpleMKL(BaseEstimator):
     def _test_gram(self, X):
         check_is_fitted(self, "weights_")
         X = validate_mkl_data(self, X, reset=False)
-        return np.tensordot(self.weights_, self.stack_.test_grams(X), axes=1)
+        return combine(self.stack_.test_grams(X), self.weights_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -331,7 +335,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
         # The shared SVC was last refitted at a trial point of a line search: refit it at the
         # returned weights (from a warm start, a few steps) so that it predicts with them.
         svc = state.svc
-        svc.set_params(warm_start=True).fit(np.tensordot(d, Ks, axes=1), self._y)
+        svc.set_params(warm_start=True).fit(combine(Ks, d), self._y)
         return svc
 
     def decision_function(self, X):
@@ -455,6 +459,7 @@ class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
 
 
 # ---------------------------------------------------------------------- simplex geometry
+
 def duality_gap(weights, gradient):
     """``Σ η_m g_m − min_m g_m`` (≥ 0; 0 exactly at the MKL optimum).
 
@@ -481,11 +486,9 @@ def descent_direction(weights, gradient):
 
 
 def _max_step(weights, direction):
-    """Largest step along ``direction`` keeping the weights non-negative, and the weight that
-    reaches 0 first (None when no weight decreases)."""
+    """Largest step along a (non-zero, zero-sum) ``direction`` keeping the weights
+    non-negative, and the weight that reaches 0 first."""
     decreasing = direction < 0.0
-    if not np.any(decreasing):
-        return np.inf, None
     ratios = np.full(weights.shape, np.inf)
     ratios[decreasing] = -weights[decreasing] / direction[decreasing]
     vanishing = int(np.argmin(ratios))
@@ -519,6 +522,8 @@ class _SVMSolution:
                 self.betas.append(beta)
 
     def quadratic_forms(self, Ks):
-        """``Σ_p β_pᵀ K_m β_p`` for every Gram matrix of ``Ks``."""
-        K_support = Ks[:, self.support][:, :, self.support]
-        return sum(np.einsum("i,mij,j->m", beta, K_support, beta) for beta in self.betas)
+        """``Σ_p β_pᵀ K_m β_p`` for every Gram matrix of ``Ks``: one pass over the stack with
+        ``B = Σ_p β_p β_pᵀ``."""
+        betas = np.zeros((Ks.shape[0], len(self.betas)))
+        betas[self.support] = np.column_stack(self.betas)
+        return quadratic_forms(Ks, betas @ betas.T)

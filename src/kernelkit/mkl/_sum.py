@@ -6,7 +6,13 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import validate_params
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.mkl._kernels import KernelStack, _gram_stack, input_kind, validate_mkl_data
+from kernelkit.mkl._kernels import (
+    KernelStack,
+    _gram_stack,
+    combine,
+    input_kind,
+    validate_mkl_data,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["SumKernel", "sum_kernel"]
@@ -113,7 +119,7 @@ class SumKernel(TransformerMixin, BaseEstimator):
         X = validate_mkl_data(self, X)
         self.stack_ = KernelStack(self.kernels, n_jobs=self.n_jobs).fit(X)
         self.weights_ = _checked_weights(self.weights, len(self.kernels))
-        K = np.tensordot(self.weights_, self.stack_.training_grams_, axes=1)
+        K = combine(self.stack_.training_grams_, self.weights_)
         del self.stack_.training_grams_   # only the sum is kept
         return K
 
@@ -136,7 +142,7 @@ class SumKernel(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "stack_")
         X = validate_mkl_data(self, X, reset=False)
-        return np.tensordot(self.weights_, self.stack_.test_grams(X), axes=1)
+        return combine(self.stack_.test_grams(X), self.weights_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
