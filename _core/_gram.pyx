@@ -254,3 +254,103 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
     if np.any(np.asarray(flags)[:, 1]):
         return 3
     return 0
+
+
+# ---------------------------------------------------------------------- sparse feature products
+def sparse_gram(
+    const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of A
+    const intp_t[::1] indices_a,    # IN (nnz_a,) feature ids, increasing within a row
+    const double[::1] data_a,       # IN (nnz_a,)
+    const intp_t[::1] colptr_b,     # IN (n_features + 1,) CSC columns (posting lists) of B
+    const intp_t[::1] rows_b,       # IN (nnz_b,) rows of B holding the feature
+    const double[::1] data_b,       # IN (nnz_b,)
+    double[:, ::1] out,             # INOUT (n_a, n_b): A Bᵀ is added to rows [start, stop)
+    intp_t row_start,
+    intp_t row_stop,
+    int n_threads,
+):
+    """Add ``A Bᵀ`` to rows ``[row_start, row_stop)`` of ``out``: the Gram matrix of sparse
+    explicit features (k-mer counts, Weisfeiler–Lehman labels, shortest paths).
+
+    Row ``i`` walks its features ``u`` and, for each, the posting list of ``u`` in ``B``, adding
+    ``A[i, u] B[j, u]`` to ``out[i, j]``: the cost is the number of shared (i, j, u) triples. A
+    row is summed by one thread in feature order, so the result does not depend on the thread
+    count, and for ``K(A, A)`` the entries ``(i, j)`` and ``(j, i)`` add the same products in the
+    same order: the matrix is exactly symmetric.
+
+    Every row is computed in full, also for ``K(A, A)``. The other choice — only ``j ≥ i``,
+    skipping the start of each posting list by bisection, then copying the upper triangle
+    down tile by tile — was measured slower on every workload: full rows took 0.69× (spectrum,
+    k=3) and 0.76× (k=5) of its time on the 655 shipped proteins, 0.50× and 0.60× (WL, shortest
+    path) on MUTAG, 0.90× and 0.94× on NCI1 (median of 15 alternating runs, 2 threads, machine
+    under load ≈ 2): balanced rows and no bisection outweigh the halved products.
+
+    Parameters
+    ----------
+    indptr_a, indices_a, data_a : CSR arrays of A (intp, intp, float64)
+    colptr_b, rows_b, data_b : CSC arrays of B over the same feature ids (intp, intp, float64)
+    out : ndarray of shape (n_a, n_b), float64
+    row_start, row_stop : int
+    n_threads : int
+    """
+    cdef intp_t i
+    with nogil:
+        for i in prange(row_start, row_stop, schedule='dynamic', num_threads=n_threads):
+            _sparse_row(i, indptr_a, indices_a, data_a, colptr_b, rows_b, data_b, out)
+
+
+cdef void _sparse_row(
+    intp_t i,
+    const intp_t[::1] indptr_a, const intp_t[::1] indices_a, const double[::1] data_a,
+    const intp_t[::1] colptr_b, const intp_t[::1] rows_b, const double[::1] data_b,
+    double[:, ::1] out,
+) noexcept nogil:
+    cdef intp_t p, q, u
+    cdef double c
+    cdef double *row = &out[i, 0]
+    for p in range(indptr_a[i], indptr_a[i + 1]):
+        u = indices_a[p]
+        c = data_a[p]
+        for q in range(colptr_b[u], colptr_b[u + 1]):
+            row[rows_b[q]] += c * data_b[q]
+
+
+def postings(
+    const intp_t[::1] indptr,       # IN (n + 1,) CSR rows
+    const intp_t[::1] indices,      # IN (nnz,) feature ids
+    const double[::1] data,         # IN (nnz,)
+    intp_t[::1] colptr,             # OUT (n_features + 1,) CSC column pointers
+    intp_t[::1] rows,               # OUT (nnz,) rows of each column, increasing
+    double[::1] column_data,        # OUT (nnz,)
+):
+    """CSR → CSC by a counting sort, O(nnz + n_features): the posting list of every feature.
+
+    Parameters
+    ----------
+    indptr, indices, data : CSR arrays (intp, intp, float64)
+    colptr : ndarray of shape (n_features + 1,), dtype intp
+    rows : ndarray of shape (nnz,), dtype intp
+    column_data : ndarray of shape (nnz,), dtype float64
+    """
+    cdef intp_t n = indptr.shape[0] - 1
+    cdef intp_t n_features = colptr.shape[0] - 1
+    cdef intp_t i, p, u, dest
+    with nogil:
+        for u in range(n_features + 1):
+            colptr[u] = 0
+        for p in range(indices.shape[0]):
+            colptr[indices[p] + 1] += 1
+        for u in range(n_features):
+            colptr[u + 1] += colptr[u]
+        # rows are visited in increasing order, so each posting list comes out sorted
+        for i in range(n):
+            for p in range(indptr[i], indptr[i + 1]):
+                u = indices[p]
+                dest = colptr[u]
+                rows[dest] = i
+                column_data[dest] = data[p]
+                colptr[u] = dest + 1
+        # colptr[u] now holds the end of column u, i.e. the start of column u + 1: shift back
+        for u in range(n_features, 0, -1):
+            colptr[u] = colptr[u - 1]
+        colptr[0] = 0

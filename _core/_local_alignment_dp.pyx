@@ -27,7 +27,7 @@ transcendental function except one log per row.
 from libc.math cimport exp, log, log1p, frexp, ldexp, INFINITY
 
 from _types cimport intp_t, int32_t
-from _pairs cimport fill_gram_rows, fill_diagonal
+from _gram cimport fill_diagonal, fill_gram_rows
 
 
 cdef struct AlignmentPair:
@@ -52,12 +52,14 @@ cdef inline double _logaddexp(double a, double b) noexcept nogil:
     return b + log1p(exp(a - b))
 
 
-cdef double _la_pair(const void *ctx, intp_t i, intp_t j, double *work) noexcept nogil:
+cdef int _la_pair(const void *ctx, intp_t i, intp_t j, double *work,
+                  double *value) noexcept nogil:
     cdef const AlignmentPair *ap = <const AlignmentPair *>ctx
-    return log_la(ap.codes_a + ap.offsets_a[i], ap.offsets_a[i + 1] - ap.offsets_a[i],
-                  ap.codes_b + ap.offsets_b[j], ap.offsets_b[j + 1] - ap.offsets_b[j],
-                  ap.exp_scores, ap.n_letters, ap.open_weight, ap.extend_weight,
-                  ap.scale_bits, work)
+    value[0] = log_la(ap.codes_a + ap.offsets_a[i], ap.offsets_a[i + 1] - ap.offsets_a[i],
+                      ap.codes_b + ap.offsets_b[j], ap.offsets_b[j + 1] - ap.offsets_b[j],
+                      ap.exp_scores, ap.n_letters, ap.open_weight, ap.extend_weight,
+                      ap.scale_bits, work)
+    return 0
 
 
 cdef double log_la(const int32_t *x, intp_t len_x, const int32_t *y, intp_t len_y,
@@ -156,9 +158,10 @@ def local_alignment_gram(
     cdef intp_t longest = _set_context(&ctx, codes_a, offsets_a, codes_b, offsets_b, exp_scores,
                                        open_weight, extend_weight, scale_bits)
     cdef int status
+    cdef intp_t n_marked
     with nogil:
         status = fill_gram_rows(_la_pair, &ctx, out, row_start, row_stop, symmetric,
-                                3 * (longest + 1), n_threads)
+                                3 * (longest + 1), n_threads, &n_marked)
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the local alignment kernel")
 
@@ -178,8 +181,9 @@ def local_alignment_diagonal(
     cdef intp_t longest = _set_context(&ctx, codes, offsets, codes, offsets, exp_scores,
                                        open_weight, extend_weight, scale_bits)
     cdef int status
+    cdef intp_t n_marked
     with nogil:
-        status = fill_diagonal(_la_pair, &ctx, out, 3 * (longest + 1), n_threads)
+        status = fill_diagonal(_la_pair, &ctx, out, 3 * (longest + 1), n_threads, &n_marked)
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the local alignment kernel")
 

@@ -11,16 +11,14 @@ unmatched pairs; then the product-graph mat-vec is
 (no test on ``(u', v')`` is needed because ``x`` vanishes off the product graph), at cost
 ``Σ_{(u, v) matched} deg(u) deg(v) ≤ n1 n2 d1 d2`` — the Kronecker identity of Vishwanathan et
 al. (2010) restricted to the label-matched pairs, and the cost the seed gives for the n-th order
-walk kernel. Every kernel here is a function of one pair of graphs; the pairs are spread over
-threads (dynamic schedule) and each value is computed by one thread in a fixed order, so the
-Gram matrix does not depend on the thread count.
+walk kernel. Every kernel here is a function of one pair of graphs, computed through the pair
+driver of ``_gram.pxd`` (tiles of pairs over threads, each value computed by one thread in a
+fixed order), so the Gram matrix does not depend on the thread count.
 """
 
-from cython.parallel cimport prange, threadid
-from libc.math cimport sqrt
-from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
+from _gram cimport fill_diagonal, fill_gram_rows
 from _types cimport intp_t, int32_t
 
 # Status codes of a pair (0: ok).
@@ -42,6 +40,7 @@ cdef struct Params:
     double tol            # PCG: relative residual
     intp_t max_iter       # PCG: iterations
     bint matchings        # subtree: matchings (True) or subsets (False)
+    intp_t max_small_degree   # subtree matchings: sizes the table of neighbour subsets
 
 
 ctypedef int (*PairKernel)(const Batch *a, intp_t i, const Batch *b, intp_t j,
@@ -307,19 +306,42 @@ cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
     return 0
 
 
-cdef Batch _batch(tuple graphs):
-    cdef const intp_t[::1] node_ptr = graphs[0]
-    cdef const intp_t[::1] indptr = graphs[1]
-    cdef const int32_t[::1] indices = graphs[2]
-    cdef const int32_t[::1] labels = graphs[3]
-    cdef const int32_t[::1] edge_labels = graphs[4]
+# Pair kernels by code (the values of ``PRODUCT_GRAPH_KERNELS``) and the scratch each needs:
+# vectors of length max n1 · max n2, plus a few doubles.
+cdef enum:
+    WALK = 0
+    GEOMETRIC = 1
+    RANDOM_WALK = 2
+    SUBTREE = 3
+
+PRODUCT_GRAPH_KERNELS = {"walk": WALK, "geometric": GEOMETRIC, "random_walk": RANDOM_WALK,
+                         "subtree": SUBTREE}
+
+
+cdef struct Context:
+    Batch a
+    Batch b
+    Params params
+    PairKernel kernel
+
+
+cdef int _context_pair(const void *ctx, intp_t i, intp_t j, double *work,
+                       double *value) noexcept nogil:
+    """The pair driver's signature around a product-graph kernel."""
+    cdef const Context *c = <const Context *>ctx
+    return c.kernel(&c.a, i, &c.b, j, &c.params, work, value)
+
+
+cdef Batch _batch(const intp_t[::1] node_ptr, const intp_t[::1] indptr,
+                  const int32_t[::1] indices, const int32_t[::1] labels,
+                  const int32_t[::1] edge_labels):
     cdef Batch batch
     batch.node_ptr = &node_ptr[0]
     batch.indptr = &indptr[0]
     # graphs without edges: the neighbour loops never read these
     batch.indices = &indices[0] if indices.shape[0] > 0 else NULL
     batch.edge_labels = &edge_labels[0] if edge_labels.shape[0] > 0 else NULL
-    batch.labels = &labels[0]
+    batch.labels = &labels[0] if labels.shape[0] > 0 else NULL
     return batch
 
 
@@ -330,144 +352,142 @@ cdef intp_t _max_nodes(const intp_t[::1] node_ptr):
     return m
 
 
-cdef intp_t _pairwise(
-    tuple graphs_a, object graphs_b, PairKernel kernel, const Params *params,
-    intp_t work_vectors, intp_t work_extra, double[:, ::1] out, int n_threads,
-) except -1:
-    """Fill ``out`` with kernel values; returns the number of pairs whose solver did not converge.
+cdef intp_t _work_size(int kernel, intp_t max_a, intp_t max_b, const Params *params):
+    """Doubles of scratch per thread for a pair of graphs of at most max_a and max_b nodes."""
+    if kernel == WALK:
+        return 2 * max_a * max_b
+    if kernel == SUBTREE:
+        return 2 * max_a * max_b + (((<intp_t>1) << params.max_small_degree)
+                                    if params.matchings else 0)
+    return 6 * max_a * max_b      # CG: diagonal, rhs, x and three work vectors
 
-    ``graphs_b`` a batch: ``out[i, j] = k(a_i, b_j)``; None: the symmetric ``K(a, a)``, upper
-    triangle computed and mirrored; the string ``"diagonal"``: ``out[i, 0] = k(a_i, a_i)``.
-    Each thread gets ``work_vectors`` vectors of length ``max n1 · max n2`` plus ``work_extra``
-    doubles.
+
+cdef void _set_context(Context *ctx, int kernel, intp_t n_steps, double lambda_, double p_stop,
+                       double tol, intp_t max_iter, bint matchings,
+                       intp_t max_small_degree) except *:
+    if kernel == WALK:
+        ctx.kernel = _walk_pair
+    elif kernel == GEOMETRIC:
+        ctx.kernel = _geometric_pair
+    elif kernel == RANDOM_WALK:
+        ctx.kernel = _random_walk_pair
+    elif kernel == SUBTREE:
+        ctx.kernel = _subtree_pair
+    else:
+        raise ValueError(f"unknown product-graph kernel code {kernel}")
+    ctx.params.n_steps = n_steps
+    ctx.params.lambda_ = lambda_
+    ctx.params.p_stop = p_stop
+    ctx.params.tol = tol
+    ctx.params.max_iter = max_iter
+    ctx.params.matchings = matchings
+    ctx.params.max_small_degree = max_small_degree
+
+
+def product_graph_gram(
+    int kernel,                           # a value of PRODUCT_GRAPH_KERNELS
+    const intp_t[::1] node_ptr_a,         # IN (n_a + 1,) batch A (see GraphBatch)
+    const intp_t[::1] indptr_a,           # IN
+    const int32_t[::1] indices_a,         # IN
+    const int32_t[::1] labels_a,          # IN
+    const int32_t[::1] edge_labels_a,     # IN
+    const intp_t[::1] node_ptr_b,         # IN (n_b + 1,) batch B; ignored when symmetric
+    const intp_t[::1] indptr_b,           # IN
+    const int32_t[::1] indices_b,         # IN
+    const int32_t[::1] labels_b,          # IN
+    const int32_t[::1] edge_labels_b,     # IN
+    bint symmetric,                       # B is A: each pair once, mirrored
+    double[:, ::1] out,                   # OUT (n_a, n_b): rows [row_start, row_stop)
+    intp_t row_start,
+    intp_t row_stop,
+    intp_t n_steps=0,
+    double lambda_=0.0,
+    double p_stop=0.0,
+    double tol=0.0,
+    intp_t max_iter=0,
+    bint matchings=True,
+    intp_t max_small_degree=0,
+    int n_threads=1,
+):
+    """Rows ``[row_start, row_stop)`` of a product-graph kernel's Gram matrix ``K(A, B)``.
+
+    Parameters
+    ----------
+    kernel : int
+        ``PRODUCT_GRAPH_KERNELS["walk"]`` (``1ᵀ A×ⁿ 1``, ``n = n_steps``), ``"geometric"``
+        (``1ᵀ (I − λ A×)⁻¹ 1`` by CG; the caller guarantees ``λ ρ(A×) < 1``), ``"random_walk"``
+        (Kashima et al. with stopping probability ``p_stop``, by PCG) or ``"subtree"``
+        (``Σ_{(u, v)} T(u, v, n_steps)`` with branching weight ``lambda_``, one-to-one
+        ``matchings`` of neighbours or the seed's subsets; ``max_small_degree`` =
+        ``min(max degree of A, max degree of B)`` sizes the matching table, ``2**`` of it).
+    node_ptr_*, indptr_*, indices_*, labels_*, edge_labels_* : ndarrays
+        The CSR graph batches (``GraphBatch`` of ``kernelkit.kernels._graphs._input``).
+    symmetric : bool
+    out : ndarray of shape (n_a, n_b), float64
+    row_start, row_stop : int
+    n_steps, lambda_, p_stop, tol, max_iter, matchings, max_small_degree
+        Kernel parameters (CG: relative residual ``tol`` within ``max_iter`` iterations).
+    n_threads : int
+
+    Returns
+    -------
+    n_not_converged : int
+        Pairs whose conjugate gradients did not reach ``tol`` (iterative kernels).
     """
-    cdef bint diagonal = isinstance(graphs_b, str)
-    cdef bint symmetric = graphs_b is None
-    cdef Batch a = _batch(graphs_a)
-    cdef Batch b = a if (symmetric or diagonal) else _batch(graphs_b)
-    cdef intp_t n_a = out.shape[0], n_b = out.shape[1]
-    cdef intp_t max_b = _max_nodes(graphs_a[0] if (symmetric or diagonal) else graphs_b[0])
-    cdef intp_t work_size = work_vectors * _max_nodes(graphs_a[0]) * max_b + work_extra
-    cdef double *work
-    cdef double *thread_work
-    cdef intp_t i, j, failures = 0
+    cdef Context ctx
+    cdef intp_t n_marked
     cdef int status
-    if diagonal and graphs_b != "diagonal":
-        raise ValueError(f"graphs_b must be a batch, None or 'diagonal', got {graphs_b!r}.")
-    n_threads = max(1, min(n_threads, n_a))
-    work = <double*>malloc(n_threads * work_size * sizeof(double))
-    if work == NULL:
-        raise MemoryError()
-    try:
-        with nogil:
-            for i in prange(n_a, schedule='dynamic', num_threads=n_threads):
-                thread_work = work + threadid() * work_size
-                if diagonal:
-                    failures += kernel(&a, i, &a, i, params, thread_work, &out[i, 0]) != 0
-                    continue
-                for j in range(i if symmetric else 0, n_b):
-                    status = kernel(&a, i, &b, j, params, thread_work, &out[i, j])
-                    if symmetric:
-                        out[j, i] = out[i, j]
-                    failures += status != 0
-    finally:
-        free(work)
-    return failures
+    _set_context(&ctx, kernel, n_steps, lambda_, p_stop, tol, max_iter, matchings,
+                 max_small_degree)
+    ctx.a = _batch(node_ptr_a, indptr_a, indices_a, labels_a, edge_labels_a)
+    if symmetric:
+        ctx.b = ctx.a
+        node_ptr_b = node_ptr_a
+    else:
+        ctx.b = _batch(node_ptr_b, indptr_b, indices_b, labels_b, edge_labels_b)
+    cdef intp_t work_size = _work_size(kernel, _max_nodes(node_ptr_a), _max_nodes(node_ptr_b),
+                                       &ctx.params)
+    with nogil:
+        status = fill_gram_rows(_context_pair, &ctx, out, row_start, row_stop, symmetric,
+                                work_size, n_threads, &n_marked)
+    if status != 0:
+        raise MemoryError(f"could not allocate {work_size} doubles of scratch per thread")
+    return n_marked
 
 
-def walk_gram(tuple graphs_a, object graphs_b, intp_t n_steps, double[:, ::1] out, int n_threads=1):
-    """n-th order walk kernel Gram matrix ``out[i, j] = 1ᵀ A×(a_i, b_j)ⁿ 1``.
-
-    Parameters
-    ----------
-    graphs_a : tuple of ndarrays
-        ``(node_ptr, indptr, indices, node_labels, edge_labels)`` of a graph batch.
-    graphs_b : tuple of ndarrays, None or "diagonal"
-        Second batch; None computes the symmetric ``K(a, a)`` (each pair once); "diagonal"
-        computes ``k(a_i, a_i)`` into ``out[:, 0]``.
-    n_steps : int
-        Walk length ``n``, counted in edges.
-    out : ndarray of shape (n_a, n_b) (or (n_a, 1) for "diagonal"), float64
-        Output Gram matrix.
-    n_threads : int
-    """
-    cdef Params p
-    p.n_steps = n_steps
-    _pairwise(graphs_a, graphs_b, _walk_pair, &p, 2, 0, out, n_threads)
-
-
-def geometric_gram(tuple graphs_a, graphs_b, double lambda_, double tol, intp_t max_iter,
-                   double[:, ::1] out, int n_threads=1):
-    """Geometric walk kernel Gram matrix ``out[i, j] = 1ᵀ (I − λ A×)⁻¹ 1`` by CG.
-
-    Parameters
-    ----------
-    graphs_a, graphs_b : see :func:`walk_gram`
-    lambda_ : float
-        Decay; the caller guarantees ``λ ρ(A×) < 1``.
-    tol : float
-        Relative residual at which CG stops.
-    max_iter : int
-        CG iterations per pair.
-    out : ndarray of shape (n_a, n_b), float64
-    n_threads : int
-
-    Returns
-    -------
-    n_not_converged : int
-        Pairs whose CG did not reach ``tol`` within ``max_iter`` iterations.
-    """
-    cdef Params p
-    p.lambda_ = lambda_
-    p.tol = tol
-    p.max_iter = max_iter
-    return _pairwise(graphs_a, graphs_b, _geometric_pair, &p, 6, 0, out, n_threads)
-
-
-def random_walk_gram(tuple graphs_a, graphs_b, double p_stop, double tol, intp_t max_iter,
-                     double[:, ::1] out, int n_threads=1):
-    """Marginalised random-walk kernel Gram matrix (Kashima et al. 2003) by PCG.
-
-    Parameters
-    ----------
-    graphs_a, graphs_b : see :func:`walk_gram`
-    p_stop : float
-        Stopping probability ``q`` in (0, 1).
-    tol, max_iter, out, n_threads : see :func:`geometric_gram`
+def product_graph_diagonal(
+    int kernel,
+    const intp_t[::1] node_ptr,           # IN (n + 1,)
+    const intp_t[::1] indptr,             # IN
+    const int32_t[::1] indices,           # IN
+    const int32_t[::1] labels,            # IN
+    const int32_t[::1] edge_labels,       # IN
+    double[::1] out,                      # OUT (n,): k(G_i, G_i)
+    intp_t n_steps=0,
+    double lambda_=0.0,
+    double p_stop=0.0,
+    double tol=0.0,
+    intp_t max_iter=0,
+    bint matchings=True,
+    intp_t max_small_degree=0,
+    int n_threads=1,
+):
+    """Self-similarities ``k(G_i, G_i)`` (parameters as :func:`product_graph_gram`).
 
     Returns
     -------
     n_not_converged : int
     """
-    cdef Params p
-    p.p_stop = p_stop
-    p.tol = tol
-    p.max_iter = max_iter
-    return _pairwise(graphs_a, graphs_b, _random_walk_pair, &p, 6, 0, out, n_threads)
-
-
-def subtree_gram(tuple graphs_a, graphs_b, intp_t depth, double lambda_, bint matchings,
-                 intp_t max_small_degree, double[:, ::1] out, int n_threads=1):
-    """Tree-pattern (subtree) kernel Gram matrix, ``Σ_{(u, v)} T(u, v, depth)``.
-
-    Parameters
-    ----------
-    graphs_a, graphs_b : see :func:`walk_gram`
-    depth : int
-        Tree depth, counted in vertices (``depth=1``: matched vertex pairs).
-    lambda_ : float
-        Weight of every child in a pattern.
-    matchings : bool
-        One-to-one matchings of neighbours (Ramon–Gärtner) or subsets of product-graph
-        neighbours (the seed's recursion).
-    max_small_degree : int
-        ``min(max degree of a, max degree of b)``; sizes the matching table (``2**`` of it).
-    out : ndarray of shape (n_a, n_b), float64
-    n_threads : int
-    """
-    cdef Params p
-    p.n_steps = depth
-    p.lambda_ = lambda_
-    p.matchings = matchings
-    _pairwise(graphs_a, graphs_b, _subtree_pair, &p, 2,
-              ((<intp_t>1) << max_small_degree) if matchings else 0, out, n_threads)
+    cdef Context ctx
+    cdef intp_t n_marked, largest = _max_nodes(node_ptr)
+    cdef int status
+    _set_context(&ctx, kernel, n_steps, lambda_, p_stop, tol, max_iter, matchings,
+                 max_small_degree)
+    ctx.a = _batch(node_ptr, indptr, indices, labels, edge_labels)
+    ctx.b = ctx.a
+    cdef intp_t work_size = _work_size(kernel, largest, largest, &ctx.params)
+    with nogil:
+        status = fill_diagonal(_context_pair, &ctx, out, work_size, n_threads, &n_marked)
+    if status != 0:
+        raise MemoryError(f"could not allocate {work_size} doubles of scratch per thread")
+    return n_marked

@@ -12,17 +12,17 @@ Each sequence's codes are sorted and run-length encoded, giving its sparse spect
 (sorted distinct codes, counts). Two Gram algorithms, both exact:
 
 * ``gram_merge``: per pair, a merge-join of the two sorted lists, O(U_x + U_y) (the seed's
-  "O(|x| + |x'|) with pre-indexation"), through the blocked pair engine of ``_pairs.pxd``;
-* ``gram_sparse``: the sparse product ``F_A F_Bᵀ`` by an inverted index: each row i of A walks its
-  k-mers and, for each, the posting list of the B sequences containing it. Its cost is the number of
-  shared (i, j, k-mer) triples, never more than the merge-join's, and far less when k-mers are
-  rare (large alphabets, large k).
+  "O(|x| + |x'|) with pre-indexation"), through the pair driver of ``_gram.pxd``;
+* the sparse product ``F_A F_Bᵀ`` by an inverted index (``_gram.sparse_gram``, shared with the
+  graph kernels' explicit features): each row i of A walks its k-mers and, for each, the posting
+  list of the B sequences containing it. Its cost is the number of shared (i, j, k-mer) triples,
+  never more than the merge-join's, and far less when k-mers are rare (large alphabets, large k).
 """
 
 from cython.parallel cimport parallel, prange
 
 from _types cimport intp_t, int32_t, uint64_t
-from _pairs cimport fill_gram_rows
+from _gram cimport fill_gram_rows
 
 
 def kmer_codes(
@@ -160,128 +160,6 @@ def count_runs(
                 n_distinct[s] = w - start + 1
 
 
-def gram_sparse(
-    const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of the A spectra
-    const intp_t[::1] ids_a,        # IN (nnz_a,) feature ids (increasing within a row)
-    const double[::1] counts_a,     # IN (nnz_a,)
-    const intp_t[::1] colptr_b,     # IN (n_features + 1,) CSC columns (posting lists) of B
-    const intp_t[::1] rows_b,       # IN (nnz_b,) B rows containing the feature (increasing)
-    const double[::1] counts_b,     # IN (nnz_b,)
-    double[:, ::1] out,             # OUT (n_a, n_b), zero on entry
-    intp_t row_start, intp_t row_stop,
-    bint symmetric,
-    int n_threads,
-):
-    """``out[i] = Σ_u F_A[i, u] F_B[:, u]`` for rows ``row_start ≤ i < row_stop``.
-
-    Each row is owned by one thread and summed in feature order, so the result does not depend
-    on the thread count. When ``symmetric`` (A is B) only ``j ≥ i`` is accumulated; the caller
-    mirrors the upper triangle with :func:`mirror_upper`.
-
-    Parameters
-    ----------
-    indptr_a, ids_a, counts_a : CSR arrays of the A spectra
-    colptr_b, rows_b, counts_b : CSC arrays of the B spectra, over the same feature ids
-    out : ndarray of shape (n_a, n_b), dtype float64
-    row_start, row_stop : int
-    symmetric : bool
-    n_threads : int
-    """
-    cdef intp_t i
-    with nogil:
-        for i in prange(row_start, row_stop, schedule='dynamic', num_threads=n_threads):
-            _sparse_row(i, indptr_a, ids_a, counts_a, colptr_b, rows_b, counts_b, out, symmetric)
-
-
-cdef void _sparse_row(
-    intp_t i,
-    const intp_t[::1] indptr_a, const intp_t[::1] ids_a, const double[::1] counts_a,
-    const intp_t[::1] colptr_b, const intp_t[::1] rows_b, const double[::1] counts_b,
-    double[:, ::1] out, bint symmetric,
-) noexcept nogil:
-    cdef intp_t p, q, lo, hi, mid, u
-    cdef double c
-    cdef double *row = &out[i, 0]
-    for p in range(indptr_a[i], indptr_a[i + 1]):
-        u = ids_a[p]
-        c = counts_a[p]
-        lo = colptr_b[u]
-        hi = colptr_b[u + 1]
-        if symmetric:
-            # posting lists are sorted by row: skip to the first j >= i by bisection
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if rows_b[mid] < i:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            hi = colptr_b[u + 1]
-        for q in range(lo, hi):
-            row[rows_b[q]] += c * counts_b[q]
-
-
-def postings(
-    const intp_t[::1] indptr,       # IN (n + 1,) CSR rows
-    const intp_t[::1] ids,          # IN (nnz,) feature ids
-    const double[::1] counts,       # IN (nnz,)
-    intp_t[::1] colptr,             # OUT (n_features + 1,) CSC column pointers
-    intp_t[::1] rows,               # OUT (nnz,) rows of each column, increasing
-    double[::1] column_counts,      # OUT (nnz,)
-):
-    """CSR → CSC by a counting sort, O(nnz + n_features): the posting list of every feature.
-
-    Parameters
-    ----------
-    indptr, ids, counts : CSR arrays (intp, intp, float64)
-    colptr : ndarray of shape (n_features + 1,), dtype intp
-    rows : ndarray of shape (nnz,), dtype intp
-    column_counts : ndarray of shape (nnz,), dtype float64
-    """
-    cdef intp_t n = indptr.shape[0] - 1
-    cdef intp_t n_features = colptr.shape[0] - 1
-    cdef intp_t i, p, u, dest
-    with nogil:
-        for u in range(n_features + 1):
-            colptr[u] = 0
-        for p in range(ids.shape[0]):
-            colptr[ids[p] + 1] += 1
-        for u in range(n_features):
-            colptr[u + 1] += colptr[u]
-        # rows are visited in increasing order, so each posting list comes out sorted
-        for i in range(n):
-            for p in range(indptr[i], indptr[i + 1]):
-                u = ids[p]
-                dest = colptr[u]
-                rows[dest] = i
-                column_counts[dest] = counts[p]
-                colptr[u] = dest + 1
-        # colptr[u] now holds the end of column u, i.e. the start of column u + 1: shift back
-        for u in range(n_features, 0, -1):
-            colptr[u] = colptr[u - 1]
-        colptr[0] = 0
-
-
-def mirror_upper(double[:, ::1] out, int n_threads):
-    """Copy the upper triangle of the square ``out`` onto its lower triangle, in place.
-
-    By 64 x 64 tiles, so that both the rows read and the rows written stay in cache.
-    """
-    cdef intp_t n = out.shape[0]
-    cdef intp_t n_tiles = (n + 63) // 64
-    cdef intp_t t, i, j, i0, j0, i_end, j_end
-    with nogil:
-        for t in prange(n_tiles * n_tiles, schedule='static', num_threads=n_threads):
-            i0 = (t // n_tiles) * 64       # lower tile rows
-            j0 = (t % n_tiles) * 64
-            if j0 > i0:
-                continue
-            i_end = min(i0 + 64, n)
-            j_end = min(j0 + 64, n)
-            for i in range(i0, i_end):
-                for j in range(j0, min(j_end, i)):
-                    out[i, j] = out[j, i]
-
-
 cdef struct SpectraPair:
     const intp_t *indptr_a
     const uint64_t *kmers_a
@@ -291,7 +169,8 @@ cdef struct SpectraPair:
     const double *counts_b
 
 
-cdef double _merge_pair(const void *ctx, intp_t i, intp_t j, double *work) noexcept nogil:
+cdef int _merge_pair(const void *ctx, intp_t i, intp_t j, double *work,
+                     double *value) noexcept nogil:
     """Merge-join of two sorted spectra: ``Σ_u c_x(u) c_y(u)`` in O(U_x + U_y)."""
     cdef const SpectraPair *sp = <const SpectraPair *>ctx
     cdef intp_t p = sp.indptr_a[i]
@@ -311,7 +190,8 @@ cdef double _merge_pair(const void *ctx, intp_t i, intp_t j, double *work) noexc
             p += 1
         else:
             q += 1
-    return total
+    value[0] = total
+    return 0
 
 
 def gram_merge(
@@ -340,6 +220,7 @@ def gram_merge(
     """
     cdef SpectraPair ctx
     cdef int status
+    cdef intp_t n_marked
     ctx.indptr_a = &indptr_a[0]
     ctx.kmers_a = &kmers_a[0] if kmers_a.shape[0] else NULL
     ctx.counts_a = &counts_a[0] if counts_a.shape[0] else NULL
@@ -348,6 +229,6 @@ def gram_merge(
     ctx.counts_b = &counts_b[0] if counts_b.shape[0] else NULL
     with nogil:
         status = fill_gram_rows(_merge_pair, &ctx, out, row_start, row_stop, symmetric, 0,
-                                n_threads)
+                                n_threads, &n_marked)
     if status != 0:
         raise MemoryError("could not allocate the per-thread scratch of the spectrum Gram")

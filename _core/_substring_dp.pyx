@@ -16,7 +16,7 @@ that level i−1 still holds row p−1 when level i reads it.
 """
 
 from _types cimport intp_t, int32_t
-from _pairs cimport fill_gram_rows, fill_diagonal
+from _gram cimport fill_diagonal, fill_gram_rows
 
 
 cdef struct SubstringPair:
@@ -28,12 +28,14 @@ cdef struct SubstringPair:
     double lambda_
 
 
-cdef double _substring_pair(const void *ctx, intp_t i, intp_t j, double *work) noexcept nogil:
+cdef int _substring_pair(const void *ctx, intp_t i, intp_t j, double *work,
+                         double *value) noexcept nogil:
     cdef const SubstringPair *sp = <const SubstringPair *>ctx
     cdef const int32_t *s = sp.codes_a + sp.offsets_a[i]
     cdef const int32_t *t = sp.codes_b + sp.offsets_b[j]
-    return gap_weighted(s, sp.offsets_a[i + 1] - sp.offsets_a[i],
-                        t, sp.offsets_b[j + 1] - sp.offsets_b[j], sp.k, sp.lambda_, work)
+    value[0] = gap_weighted(s, sp.offsets_a[i + 1] - sp.offsets_a[i],
+                            t, sp.offsets_b[j + 1] - sp.offsets_b[j], sp.k, sp.lambda_, work)
+    return 0
 
 
 cdef double gap_weighted(const int32_t *s, intp_t len_s, const int32_t *t, intp_t len_t, int k,
@@ -102,9 +104,10 @@ def substring_gram(
     cdef SubstringPair ctx
     cdef intp_t longest = _set_context(&ctx, codes_a, offsets_a, codes_b, offsets_b, k, lambda_)
     cdef int status
+    cdef intp_t n_marked
     with nogil:
         status = fill_gram_rows(_substring_pair, &ctx, out, row_start, row_stop, symmetric,
-                                k * (longest + 1), n_threads)
+                                k * (longest + 1), n_threads, &n_marked)
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the substring kernel")
 
@@ -121,8 +124,10 @@ def substring_diagonal(
     cdef SubstringPair ctx
     cdef intp_t longest = _set_context(&ctx, codes, offsets, codes, offsets, k, lambda_)
     cdef int status
+    cdef intp_t n_marked
     with nogil:
-        status = fill_diagonal(_substring_pair, &ctx, out, k * (longest + 1), n_threads)
+        status = fill_diagonal(_substring_pair, &ctx, out, k * (longest + 1), n_threads,
+                               &n_marked)
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the substring kernel")
 

@@ -130,7 +130,9 @@ def _reference(data):
         K = np.zeros((batch.n_samples, batch.n_samples))
         # many small dense solves: BLAS threads only add contention
         with threadpool_limits(limits=1, user_api="blas"):
-            reference.geometric_gram(batch_arrays(batch), None, LAMBDA, 0.0, 0, K)
+            reference.product_graph_gram(reference.PRODUCT_GRAPH_KERNELS["geometric"],
+                                         *batch_arrays(batch), *batch_arrays(batch), True, K, 0,
+                                         batch.n_samples, lambda_=LAMBDA)
         return _summary(K)
     graph_of_node = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
     if kind == "wl":

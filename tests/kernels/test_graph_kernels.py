@@ -4,7 +4,6 @@ thread-count independence, fit/transform consistency, clear errors, scikit-learn
 import numpy as np
 import pytest
 from sklearn.base import clone
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit import reference
 from kernelkit._core import _graphlet_counts, _product_graph, _shortest_path_bfs, _wl_relabel
@@ -99,26 +98,42 @@ def _batches(graphs_a, graphs_b, edge_label=None):
 
 @pytest.mark.parametrize("graphs_b", ["symmetric", "other", "diagonal"])
 @pytest.mark.parametrize(
-    "name, args",
+    "name, params",
     [
-        ("walk_gram", (0,)),
-        ("walk_gram", (3,)),
-        ("geometric_gram", (0.05, 1e-12, 1000)),
-        ("random_walk_gram", (0.3, 1e-12, 1000)),
-        ("subtree_gram", (3, 0.7, True, 6)),
-        ("subtree_gram", (3, 0.7, False, 6)),
+        ("walk", dict(n_steps=0)),
+        ("walk", dict(n_steps=3)),
+        ("geometric", dict(lambda_=0.05, tol=1e-12, max_iter=1000)),
+        ("random_walk", dict(p_stop=0.3, tol=1e-12, max_iter=1000)),
+        ("subtree", dict(n_steps=3, lambda_=0.7, matchings=True, max_small_degree=6)),
+        ("subtree", dict(n_steps=3, lambda_=0.7, matchings=False, max_small_degree=6)),
     ],
 )
-def test_product_graph_cores_match_reference(name, args, graphs_b, make_graphs):
+def test_product_graph_cores_match_reference(name, params, graphs_b, make_graphs):
     a, b = _batches(make_graphs(5, max_nodes=5, n_edge_labels=2),
                     make_graphs(4, max_nodes=5, n_edge_labels=2), edge_label="label")
-    second = {"symmetric": None, "other": batch_arrays(b), "diagonal": "diagonal"}[graphs_b]
-    n_cols = {"symmetric": a.n_samples, "other": b.n_samples, "diagonal": 1}[graphs_b]
-    expected = np.zeros((a.n_samples, n_cols))
-    getattr(reference, name)(batch_arrays(a), second, *args, expected)
+    code = _product_graph.PRODUCT_GRAPH_KERNELS[name]
+    assert reference.PRODUCT_GRAPH_KERNELS[name] == code
+    if graphs_b == "diagonal":
+        expected = np.zeros(a.n_samples)
+        reference.product_graph_diagonal(code, *batch_arrays(a), expected, **params)
+    else:
+        other = a if graphs_b == "symmetric" else b
+        expected = np.zeros((a.n_samples, other.n_samples))
+        reference.product_graph_gram(code, *batch_arrays(a), *batch_arrays(other),
+                                     graphs_b == "symmetric", expected, 0, a.n_samples,
+                                     **params)
     for n_threads in (1, 2):
         got = np.zeros_like(expected)
-        getattr(_product_graph, name)(batch_arrays(a), second, *args, got, n_threads)
+        if graphs_b == "diagonal":
+            _product_graph.product_graph_diagonal(code, *batch_arrays(a), got,
+                                                  n_threads=n_threads, **params)
+        else:
+            # two row blocks: the rows of the second call see the first call's mirror images
+            middle = a.n_samples // 2
+            for start, stop in ((0, middle), (middle, a.n_samples)):
+                _product_graph.product_graph_gram(code, *batch_arrays(a), *batch_arrays(other),
+                                                  graphs_b == "symmetric", got, start, stop,
+                                                  n_threads=n_threads, **params)
         np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
 
 

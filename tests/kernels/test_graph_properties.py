@@ -33,7 +33,9 @@ def test_subtree_matchings_core_equals_enumeration(X):
     batch, _, _ = encode_graphs(X, edge_label="label")
     K = SubtreeKernel(depth=3, lambda_=0.7, edge_label="label").fit_transform(X)
     expected = np.zeros_like(K)
-    reference.subtree_gram(batch_arrays(batch), None, 3, 0.7, True, 8, expected)
+    reference.product_graph_gram(reference.PRODUCT_GRAPH_KERNELS["subtree"],
+                                 *batch_arrays(batch), *batch_arrays(batch), True, expected, 0,
+                                 batch.n_samples, n_steps=3, lambda_=0.7)
     np.testing.assert_allclose(K, expected, rtol=1e-10)
 
 

@@ -17,8 +17,10 @@ def test_subtree_kernel_equals_explicit_enumeration(variant, depth, make_graphs)
                       edge_label="label").fit_transform(graphs)
     batch, _, _ = encode_graphs(graphs, edge_label="label")
     expected = np.zeros_like(K)
-    reference.subtree_gram(batch_arrays(batch), None, depth, 0.6, variant == "matchings", 8,
-                           expected)
+    reference.product_graph_gram(reference.PRODUCT_GRAPH_KERNELS["subtree"],
+                                 *batch_arrays(batch), *batch_arrays(batch), True, expected, 0,
+                                 batch.n_samples, n_steps=depth, lambda_=0.6,
+                                 matchings=variant == "matchings")
     np.testing.assert_allclose(K, expected, rtol=1e-10)
 
 

@@ -58,7 +58,9 @@ def test_geometric_kernel_equals_truncated_series_and_closed_form(make_graphs):
 
     batch, _, _ = encode_graphs(graphs, edge_label="label")
     dense = np.zeros_like(K)
-    reference.geometric_gram(batch_arrays(batch), None, lambda_, 0.0, 0, dense)
+    reference.product_graph_gram(reference.PRODUCT_GRAPH_KERNELS["geometric"],
+                                 *batch_arrays(batch), *batch_arrays(batch), True, dense, 0,
+                                 batch.n_samples, lambda_=lambda_)
     np.testing.assert_allclose(K, dense, rtol=1e-9)
 
 

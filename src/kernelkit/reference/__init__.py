@@ -11,15 +11,14 @@ from kernelkit.reference.dbscan import (
 )
 from kernelkit.reference.gram import check_gram, vector_gram
 from kernelkit.reference.graphs import (
+    PRODUCT_GRAPH_KERNELS,
     compress_signatures,
-    geometric_gram,
     graphlet_counts,
     lookup_signatures,
     node_signatures,
-    random_walk_gram,
+    product_graph_diagonal,
+    product_graph_gram,
     shortest_path_counts,
-    subtree_gram,
-    walk_gram,
 )
 from kernelkit.reference.kmeans import kmeans_lloyd
 from kernelkit.reference.linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
@@ -36,13 +35,13 @@ from kernelkit.reference.strings import (
 )
 
 __all__ = [
+    "PRODUCT_GRAPH_KERNELS",
     "check_gram",
     "compress_signatures",
     "cut_linkage",
     "dbscan_dense",
     "dbscan_precomputed_dense",
     "dbscan_precomputed_sparse",
-    "geometric_gram",
     "graphlet_counts",
     "guttman_transform",
     "kmeans_lloyd",
@@ -53,14 +52,13 @@ __all__ = [
     "mst_single_linkage",
     "nn_chain_linkage",
     "node_signatures",
-    "random_walk_gram",
+    "product_graph_diagonal",
+    "product_graph_gram",
     "shortest_path_counts",
     "smith_waterman_score",
     "smo_solve",
     "spectrum_kernel",
-    "subtree_gram",
     "substring_kernel",
     "substring_kernel_bruteforce",
     "vector_gram",
-    "walk_gram",
 ]

@@ -1,5 +1,5 @@
-"""Pure-Python/NumPy twins of the graph-kernel cores (``_wl``, ``_shortest_path``,
-``_product_graph``, ``_graphlets``): the same signatures, written the slow, obvious way.
+"""Pure-Python/NumPy twins of the graph-kernel cores (``_wl_relabel``, ``_shortest_path_bfs``,
+``_product_graph``, ``_graphlet_counts``): the same signatures, written the slow, obvious way.
 
 Product-graph kernels build the dense product graph and take explicit matrix powers or dense
 solves; subtree kernels enumerate matchings and neighbour subsets explicitly; shortest paths use
@@ -11,15 +11,14 @@ import itertools
 import numpy as np
 
 __all__ = [
+    "PRODUCT_GRAPH_KERNELS",
     "compress_signatures",
-    "geometric_gram",
     "graphlet_counts",
     "lookup_signatures",
     "node_signatures",
-    "random_walk_gram",
+    "product_graph_diagonal",
+    "product_graph_gram",
     "shortest_path_counts",
-    "subtree_gram",
-    "walk_gram",
 ]
 
 
@@ -113,30 +112,17 @@ def _product_graph(g1, g2):
     return pairs, kronecker[np.ix_(matched, matched)].astype(np.float64)
 
 
-def _gram(graphs_a, graphs_b, pair_value, out):
-    a = _graphs(*graphs_a)
-    if isinstance(graphs_b, str):
-        for i, g in enumerate(a):
-            out[i, 0] = pair_value(g, g)
-        return 0
-    b = a if graphs_b is None else _graphs(*graphs_b)
-    for i, g1 in enumerate(a):
-        for j, g2 in enumerate(b):
-            out[i, j] = pair_value(g1, g2)
-    return 0
-
-
-def walk_gram(graphs_a, graphs_b, n_steps, out, n_threads=1):
-    """Twin of ``_product_graph.walk_gram``: ``1ᵀ A×ⁿ 1`` by an explicit matrix power."""
+def _walk(n_steps):
+    """``1ᵀ A×ⁿ 1`` by an explicit matrix power."""
     def value(g1, g2):
         _, adjacency = _product_graph(g1, g2)
         return np.linalg.matrix_power(adjacency, n_steps).sum() if len(adjacency) else 0.0
 
-    return _gram(graphs_a, graphs_b, value, out)
+    return value
 
 
-def geometric_gram(graphs_a, graphs_b, lambda_, tol, max_iter, out, n_threads=1):
-    """Twin of ``_product_graph.geometric_gram``: ``1ᵀ (I − λA×)⁻¹ 1`` by a dense solve."""
+def _geometric(lambda_):
+    """``1ᵀ (I − λA×)⁻¹ 1`` by a dense solve."""
     def value(g1, g2):
         _, adjacency = _product_graph(g1, g2)
         if not len(adjacency):
@@ -144,12 +130,12 @@ def geometric_gram(graphs_a, graphs_b, lambda_, tol, max_iter, out, n_threads=1)
         ones = np.ones(len(adjacency))
         return np.linalg.solve(np.eye(len(adjacency)) - lambda_ * adjacency, ones).sum()
 
-    return _gram(graphs_a, graphs_b, value, out)
+    return value
 
 
-def random_walk_gram(graphs_a, graphs_b, p_stop, tol, max_iter, out, n_threads=1):
-    """Twin of ``_product_graph.random_walk_gram``: Kashima's kernel by a dense solve of
-    ``x = s⊗s + Λ_t x`` with the transition matrix ``Λ_t`` written out."""
+def _random_walk(p_stop):
+    """Kashima's kernel by a dense solve of ``x = s⊗s + Λ_t x`` with the transition matrix
+    ``Λ_t`` written out."""
     def value(g1, g2):
         pairs, adjacency = _product_graph(g1, g2)
         if not pairs:
@@ -169,7 +155,7 @@ def random_walk_gram(graphs_a, graphs_b, p_stop, tol, max_iter, out, n_threads=1
         x = np.linalg.solve(np.eye(len(pairs)) - transition, final)
         return start * x.sum()
 
-    return _gram(graphs_a, graphs_b, value, out)
+    return value
 
 
 def _matchings(left, right):
@@ -180,10 +166,9 @@ def _matchings(left, right):
                 yield list(zip(chosen, image))
 
 
-def subtree_gram(graphs_a, graphs_b, depth, lambda_, matchings, max_small_degree, out,
-                 n_threads=1):
-    """Twin of ``_product_graph.subtree_gram`` by explicit enumeration: of the matchings of
-    neighbour lists (``matchings``), or of the subsets of product-graph neighbours."""
+def _subtree(depth, lambda_, matchings):
+    """``Σ_{(u, v)} T(u, v, depth)`` by explicit enumeration: of the matchings of neighbour
+    lists (``matchings``), or of the subsets of product-graph neighbours."""
     def value(g1, g2):
         (a1, l1, e1), (a2, l2, e2) = g1, g2
         n1, n2 = len(l1), len(l2)
@@ -208,7 +193,7 @@ def subtree_gram(graphs_a, graphs_b, depth, lambda_, matchings, max_small_degree
             t = new
         return sum(t.values())
 
-    return _gram(graphs_a, graphs_b, value, out)
+    return value
 
 
 # --- graphlets -----------------------------------------------------------------------------------
@@ -251,3 +236,39 @@ def graphlet_counts(node_ptr, indptr, indices, k, class_of_mask, n_samples, seed
             mask = sum(1 << bit for bit, (p, q) in enumerate(pairs)
                        if adjacency[nodes[p], nodes[q]])
             counts[g, class_of_mask[mask]] += 1
+
+
+# Codes of kernelkit._core._product_graph.PRODUCT_GRAPH_KERNELS (a test checks they agree).
+PRODUCT_GRAPH_KERNELS = {"walk": 0, "geometric": 1, "random_walk": 2, "subtree": 3}
+
+
+def _pair_value(kernel, n_steps, lambda_, p_stop, matchings):
+    return {0: lambda: _walk(n_steps), 1: lambda: _geometric(lambda_),
+            2: lambda: _random_walk(p_stop),
+            3: lambda: _subtree(n_steps, lambda_, matchings)}[kernel]()
+
+
+def product_graph_gram(kernel, node_ptr_a, indptr_a, indices_a, labels_a, edge_labels_a,
+                       node_ptr_b, indptr_b, indices_b, labels_b, edge_labels_b, symmetric, out,
+                       row_start, row_stop, n_steps=0, lambda_=0.0, p_stop=0.0, tol=0.0,
+                       max_iter=0, matchings=True, max_small_degree=0, n_threads=1):
+    """Twin of ``_product_graph.product_graph_gram``: every pair by dense algebra or explicit
+    enumeration (``tol``, ``max_iter``, ``max_small_degree`` and ``n_threads`` are not needed).
+    """
+    value = _pair_value(kernel, n_steps, lambda_, p_stop, matchings)
+    a = _graphs(node_ptr_a, indptr_a, indices_a, labels_a, edge_labels_a)
+    b = a if symmetric else _graphs(node_ptr_b, indptr_b, indices_b, labels_b, edge_labels_b)
+    for i in range(row_start, row_stop):
+        for j, g2 in enumerate(b):
+            out[i, j] = value(a[i], g2)
+    return 0
+
+
+def product_graph_diagonal(kernel, node_ptr, indptr, indices, labels, edge_labels, out,
+                           n_steps=0, lambda_=0.0, p_stop=0.0, tol=0.0, max_iter=0,
+                           matchings=True, max_small_degree=0, n_threads=1):
+    """Twin of ``_product_graph.product_graph_diagonal``."""
+    value = _pair_value(kernel, n_steps, lambda_, p_stop, matchings)
+    for i, g in enumerate(_graphs(node_ptr, indptr, indices, labels, edge_labels)):
+        out[i] = value(g, g)
+    return 0

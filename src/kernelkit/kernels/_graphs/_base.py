@@ -13,8 +13,8 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from kernelkit._core import _sparse_gram
-from kernelkit.kernels._base import StructuredKernel
+from kernelkit._core import _gram, _product_graph
+from kernelkit.kernels._base import StructuredKernel, fill_gram
 from kernelkit.kernels._graphs._input import encode_graphs
 
 __all__ = ["GraphKernel", "ProductGraphKernel", "SparseFeatures", "batch_arrays",
@@ -70,28 +70,48 @@ class GraphKernel(StructuredKernel):
 class ProductGraphKernel(GraphKernel):
     """Base of the kernels computed pair by pair on the product graph (compiled, threaded).
 
-    Subclasses implement ``_compute(graphs_a, graphs_b, out, n_threads)`` calling their core,
-    with ``graphs_b`` a batch tuple, None (symmetric) or ``"diagonal"``.
+    Subclasses name their core pair kernel in ``_core_kernel`` (a key of
+    ``kernelkit._core._product_graph.PRODUCT_GRAPH_KERNELS``) and give its parameters for two
+    batches in ``_core_params(A, B)`` (``B`` None: ``K(A, A)``); ``_check_core(n_failed)`` sees
+    the number of pairs whose iterative solver did not converge.
     """
+
+    _core_kernel = None
 
     def _represent(self, batch, fitting):
         if fitting:
             self.max_degree_fit_ = max_degree(batch.indptr)
         return batch
 
-    def _gram(self, A, B=None):
-        def compute():
-            out = np.zeros((A.n_samples, A.n_samples if B is None else B.n_samples))
-            self._compute(batch_arrays(A), None if B is None else batch_arrays(B), out,
-                          self._n_threads())
-            return out
+    def _core_params(self, A, B):
+        raise NotImplementedError
 
-        return self._timed_gram(compute)
+    def _check_core(self, n_failed):
+        """Called with the number of pairs the core marked (non-converged solvers)."""
+
+    def _gram(self, A, B=None):
+        code = _product_graph.PRODUCT_GRAPH_KERNELS[self._core_kernel]
+        params = self._core_params(A, B)
+        other = A if B is None else B
+        n_threads = self._n_threads()
+        n_failed = []
+
+        def fill_rows(out, start, stop):
+            n_failed.append(_product_graph.product_graph_gram(
+                code, *batch_arrays(A), *batch_arrays(other), B is None, out, start, stop,
+                n_threads=n_threads, **params))
+
+        K = fill_gram(fill_rows, A.n_samples, other.n_samples, B is None, self.verbose,
+                      type(self).__name__)
+        self._check_core(sum(n_failed))
+        return K
 
     def _self_similarity(self, A):
-        out = np.zeros((A.n_samples, 1))
-        self._compute(batch_arrays(A), "diagonal", out, self._n_threads())
-        return out[:, 0]
+        out = np.zeros(A.n_samples)
+        self._check_core(_product_graph.product_graph_diagonal(
+            _product_graph.PRODUCT_GRAPH_KERNELS[self._core_kernel], *batch_arrays(A), out,
+            n_threads=self._n_threads(), **self._core_params(A, None)))
+        return out
 
 
 def max_degree(indptr):
@@ -126,7 +146,7 @@ class SparseFeatures:
     def gram(self, other=None, n_threads=1):
         """``Φ_self Φ_otherᵀ`` as a dense float64 array (``other`` None: with itself).
 
-        The compiled inverted-index product (``_core/_sparse_gram.pyx``) writes the dense
+        The compiled inverted-index product (``_core/_gram.pyx`` ``sparse_gram``) writes the dense
         result directly. Columns shared by most graphs (the first WL labels, short paths) would
         cost ``nnz²`` scattered updates each there; they go through a dense BLAS product
         instead. A column is dense when
@@ -155,14 +175,14 @@ class SparseFeatures:
         left_sparse.sort_indices()  # a no-op on canonical features (see count_features)
         if n_pairs < _MIN_PAIRS_PER_THREAD * n_threads:
             n_threads = 1  # waking threads costs more than a few thousand pairs
-        _sparse_gram.sparse_gram(*_core_arrays(left_sparse), *_core_arrays(right_csc), K,
-                                 n_threads)
+        _gram.sparse_gram(*_core_arrays(left_sparse), *_core_arrays(right_csc), K, 0,
+                          left.shape[0], n_threads)
         return K
 
 
 def _core_arrays(matrix):
     """``(indptr, indices, data)`` of a compressed sparse array in the core's dtypes."""
-    return (matrix.indptr.astype(np.intp), matrix.indices.astype(np.int32),
+    return (matrix.indptr.astype(np.intp), matrix.indices.astype(np.intp),
             matrix.data.astype(np.float64))
 
 

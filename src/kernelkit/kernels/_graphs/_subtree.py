@@ -4,7 +4,6 @@ from numbers import Integral, Real
 
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from kernelkit._core import _product_graph
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
 
@@ -116,14 +115,14 @@ class SubtreeKernel(ProductGraphKernel):
             )
         return batch
 
-    def _compute(self, graphs_a, graphs_b, out, n_threads):
-        # graphs_* are the core's batch tuples; [1] is the CSR row pointer array
-        max_a = max_degree(graphs_a[1])
-        max_b = max_a if graphs_b is None or isinstance(graphs_b, str) else \
-            max_degree(graphs_b[1])
-        _product_graph.subtree_gram(graphs_a, graphs_b, self.depth, self.lambda_,
-                                    self.variant == "matchings", min(max_a, max_b), out,
-                                    n_threads)
+    _core_kernel = "subtree"
+
+    def _core_params(self, A, B):
+        max_a = max_degree(A.indptr)
+        max_b = max_a if B is None else max_degree(B.indptr)
+        return {"n_steps": self.depth, "lambda_": self.lambda_,
+                "matchings": self.variant == "matchings",
+                "max_small_degree": min(max_a, max_b)}
 
 
 def subtree_kernel(X, Y=None, *, depth=3, lambda_=1.0, **params):

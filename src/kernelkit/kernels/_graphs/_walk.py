@@ -6,7 +6,6 @@ from numbers import Integral, Real
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval
 
-from kernelkit._core import _product_graph
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
 
@@ -19,7 +18,7 @@ __all__ = [
 class _IterativeWalkKernel(ProductGraphKernel):
     """Walk kernels solved by preconditioned conjugate gradients, one system per pair."""
 
-    def _warn_not_converged(self, n_failed):
+    def _check_core(self, n_failed):
         if n_failed:
             warnings.warn(
                 f"{type(self).__name__}: conjugate gradients did not reach tol={self.tol} within "
@@ -106,8 +105,10 @@ class WalkKernel(ProductGraphKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _compute(self, graphs_a, graphs_b, out, n_threads):
-        _product_graph.walk_gram(graphs_a, graphs_b, self.n, out, n_threads)
+    _core_kernel = "walk"
+
+    def _core_params(self, A, B):
+        return {"n_steps": self.n}
 
 
 class GeometricWalkKernel(_IterativeWalkKernel):
@@ -201,10 +202,10 @@ class GeometricWalkKernel(_IterativeWalkKernel):
                 f"{1.0 / bound:.6g}."
             )
 
-    def _compute(self, graphs_a, graphs_b, out, n_threads):
-        n_failed = _product_graph.geometric_gram(graphs_a, graphs_b, self.lambda_, self.tol,
-                                                 self.max_iter, out, n_threads)
-        self._warn_not_converged(n_failed)
+    _core_kernel = "geometric"
+
+    def _core_params(self, A, B):
+        return {"lambda_": self.lambda_, "tol": self.tol, "max_iter": self.max_iter}
 
 
 class RandomWalkKernel(_IterativeWalkKernel):
@@ -280,10 +281,10 @@ class RandomWalkKernel(_IterativeWalkKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _compute(self, graphs_a, graphs_b, out, n_threads):
-        n_failed = _product_graph.random_walk_gram(graphs_a, graphs_b, self.p_stop, self.tol,
-                                                   self.max_iter, out, n_threads)
-        self._warn_not_converged(n_failed)
+    _core_kernel = "random_walk"
+
+    def _core_params(self, A, B):
+        return {"p_stop": self.p_stop, "tol": self.tol, "max_iter": self.max_iter}
 
 
 def walk_kernel(X, Y=None, *, n=3, **params):

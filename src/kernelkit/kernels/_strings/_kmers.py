@@ -13,7 +13,7 @@ import numpy as np
 from scipy import sparse
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit._core import _mismatch_neighborhood, _spectrum_gram
+from kernelkit._core import _gram, _mismatch_neighborhood, _spectrum_gram
 from kernelkit.kernels._base import fill_gram
 from kernelkit.kernels._strings._base import StringKernel
 
@@ -116,7 +116,7 @@ def _postings(spectra, ids, n_features):
     colptr = np.empty(n_features + 1, dtype=np.intp)
     rows = np.empty(ids.shape[0], dtype=np.intp)
     counts = np.empty(ids.shape[0], dtype=np.float64)
-    _spectrum_gram.postings(spectra.indptr, ids, spectra.counts, colptr, rows, counts)
+    _gram.postings(spectra.indptr, ids, spectra.counts, colptr, rows, counts)
     return colptr, rows, counts
 
 
@@ -145,12 +145,10 @@ def kmer_gram(spectra_a, spectra_b, n_letters, k, algorithm, n_threads, verbose=
     colptr, rows, counts = _postings(other, ids_a if symmetric else ids_b, n_features)
 
     def fill_rows(out, start, stop):
-        _spectrum_gram.gram_sparse(spectra_a.indptr, ids_a, spectra_a.counts, colptr, rows, counts,
-                                   out, start, stop, symmetric, n_threads)
-    out = fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, symmetric, verbose, label)
-    if symmetric:
-        _spectrum_gram.mirror_upper(out, n_threads)
-    return out
+        _gram.sparse_gram(spectra_a.indptr, ids_a, spectra_a.counts, colptr, rows, counts, out,
+                          start, stop, n_threads)
+    # every row in full, also for K(A, A) (see _gram.sparse_gram): progress blocks are even
+    return fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, False, verbose, label)
 
 
 def squared_norms(spectra):

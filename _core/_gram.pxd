@@ -1,42 +1,48 @@
-# Blocked, parallel Gram engine shared by the pairwise string kernels (merge-join spectrum,
-# gap-weighted substring, local alignment).
+# The one pair driver of kernelkit: every Gram matrix computed pair by pair (string kernels:
+# merge-join spectrum, gap-weighted substring, local alignment; product-graph kernels: walks,
+# random walks, subtrees) goes through it.
 #
 # A kernel provides a `pair_kernel_t`: k(row object i, column object j) computed from an opaque
-# context struct (its sequences and parameters) and a per-thread scratch buffer. The engine fills
-# rows [row_start, row_stop) of the output tile by tile (TILE x TILE pairs, so both tiles'
-# sequences stay in cache) with OpenMP over tiles. In the symmetric case only tiles and pairs with
-# j >= i are computed and mirrored, so each pair is computed once.
+# context struct (its objects and parameters) and a per-thread scratch buffer, written to
+# `value`; it returns 0, or a positive status that marks the pair (e.g. an iterative solver that
+# did not converge) and that the driver counts. The driver fills rows [row_start, row_stop) of
+# the output tile by tile (TILE x TILE pairs, so both tiles' objects stay in cache) with OpenMP
+# over tiles. In the symmetric case only tiles and pairs with j >= i are computed and mirrored,
+# so each pair is computed once; a separate diagonal pass gives the self-similarities.
 #
 # Determinism: every output entry is written by exactly one call of the pair kernel, with no
-# reduction across threads, so the result does not depend on the thread count or the schedule.
-# That is why the schedule may be dynamic: pair costs vary with sequence lengths (O(|x||y|) DPs)
-# and a static split would leave threads idle.
+# reduction across threads (the count of marked pairs is an integer sum), so the result does not
+# depend on the thread count or the schedule. That is why the schedule may be dynamic: pair costs
+# vary with object sizes (O(|x||y|) DPs, product graphs) and a static split would leave threads
+# idle.
 from cython.parallel cimport parallel, prange
 from libc.stdlib cimport malloc, free
 
 from _types cimport intp_t
 
-ctypedef double (*pair_kernel_t)(const void *ctx, intp_t i, intp_t j,
-                                 double *work) noexcept nogil
+ctypedef int (*pair_kernel_t)(const void *ctx, intp_t i, intp_t j, double *work,
+                              double *value) noexcept nogil
 
 cdef enum:
     PAIRS_TILE = 16
 
 
-cdef inline void _fill_tile(
+cdef inline intp_t _fill_tile(
     pair_kernel_t kernel, const void *ctx,
     double[:, ::1] out,
     intp_t i0, intp_t i1, intp_t j0, intp_t j1, bint symmetric,
     double *work,
 ) noexcept nogil:
-    cdef intp_t i, j
+    """Fill one tile; return the number of marked pairs."""
+    cdef intp_t i, j, marked = 0
     cdef double value
     for i in range(i0, i1):
         for j in range(j0 if not symmetric or j0 > i else i, j1):
-            value = kernel(ctx, i, j, work)
+            marked += kernel(ctx, i, j, work, &value) != 0
             out[i, j] = value
             if symmetric and j != i:
                 out[j, i] = value
+    return marked
 
 
 cdef inline int fill_gram_rows(
@@ -46,17 +52,19 @@ cdef inline int fill_gram_rows(
     bint symmetric,            # rows and columns are the same objects: compute j >= i only
     intp_t work_size,          # doubles of scratch each thread needs
     int n_threads,
+    intp_t *n_marked,          # OUT: pairs whose kernel returned a non-zero status
 ) noexcept nogil:
     """Fill ``out[row_start:row_stop]``; returns 0, or -1 when scratch memory ran out."""
     cdef intp_t n_cols = out.shape[1]
     cdef intp_t n_row_tiles = (row_stop - row_start + PAIRS_TILE - 1) // PAIRS_TILE
     cdef intp_t n_col_tiles = (n_cols + PAIRS_TILE - 1) // PAIRS_TILE
     cdef intp_t n_tiles = n_row_tiles * n_col_tiles
-    cdef intp_t t, i0, i1, j0, j1
+    cdef intp_t t, i0, i1, j0, j1, marked = 0
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef double *work = NULL       # allocated per thread inside the parallel block
-    if n_tiles == 0:
+    n_marked[0] = 0
+    if n_tiles <= 0:
         return 0
     if n_threads > n_tiles:
         n_threads = <int>n_tiles
@@ -75,8 +83,9 @@ cdef inline int fill_gram_rows(
                 j1 = n_cols
             # symmetric: tiles entirely below the diagonal are mirrored from above
             if work != NULL and not (symmetric and j1 <= i0):
-                _fill_tile(kernel, ctx, out, i0, i1, j0, j1, symmetric, work)
+                marked += _fill_tile(kernel, ctx, out, i0, i1, j0, j1, symmetric, work)
         free(work)
+    n_marked[0] = marked
     return status
 
 
@@ -85,13 +94,15 @@ cdef inline int fill_diagonal(
     double[::1] out,           # OUT (n,): k(object i, object i), rows and columns the same objects
     intp_t work_size,
     int n_threads,
+    intp_t *n_marked,          # OUT: objects whose kernel returned a non-zero status
 ) noexcept nogil:
     """Self-similarities (for normalisation); returns 0, or -1 when scratch memory ran out."""
     cdef intp_t n = out.shape[0]
-    cdef intp_t i
+    cdef intp_t i, marked = 0
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef double *work = NULL       # allocated per thread inside the parallel block
+    n_marked[0] = 0
     if n == 0:
         return 0
     if n_threads > n:
@@ -102,6 +113,7 @@ cdef inline int fill_diagonal(
             status_ptr[0] = -1
         for i in prange(n, schedule='dynamic'):
             if work != NULL:
-                out[i] = kernel(ctx, i, i, work)
+                marked += kernel(ctx, i, i, work, &out[i]) != 0
         free(work)
+    n_marked[0] = marked
     return status
