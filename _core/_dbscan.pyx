@@ -26,9 +26,10 @@ Precomputed distances (a dense matrix or a CSR radius-neighbours graph) use the 
 
 from cython.parallel cimport prange
 from libc.math cimport floor, fabs
-from libc.stdlib cimport malloc, calloc, free, realloc, qsort
+from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.string cimport memcpy
 
+from _sort cimport sort_pairs
 from _types cimport intp_t, int64_t, uint8_t
 
 cdef enum Metric:
@@ -352,22 +353,6 @@ cdef intp_t _dbscan(const Neighbourhoods *nb, intp_t min_samples, const intp_t *
 # ---------------------------------------------------------------------------------------------
 # Index construction.
 
-cdef struct KeyedIndex:
-    int64_t key
-    intp_t index
-
-
-cdef int _compare_keyed(const void *a, const void *b) noexcept nogil:
-    # by key, then by sample index: a total order, so the layout is deterministic
-    cdef const KeyedIndex *u = <const KeyedIndex*>a
-    cdef const KeyedIndex *v = <const KeyedIndex*>b
-    if u.key != v.key:
-        return -1 if u.key < v.key else 1
-    if u.index != v.index:
-        return -1 if u.index < v.index else 1
-    return 0
-
-
 cdef inline int64_t _cell_key(const Neighbourhoods *nb, const double[:, ::1] X,
                               intp_t i) noexcept nogil:
     cdef int64_t key = 0
@@ -388,7 +373,7 @@ cdef int _build_grid(Neighbourhoods *nb, const double[:, ::1] X, double *points,
     """
     cdef intp_t n = X.shape[0], d = X.shape[1], i, c
     cdef int64_t key
-    cdef KeyedIndex *keyed
+    cdef int64_t *keys
     if n_grid_cells <= DENSE_CELLS_PER_POINT * n + 1024:
         nb.n_cells = n_grid_cells
         nb.cell_start = <intp_t*>calloc(n_grid_cells + 1, sizeof(intp_t))
@@ -408,31 +393,31 @@ cdef int _build_grid(Neighbourhoods *nb, const double[:, ::1] X, double *points,
             nb.cell_start[c] = nb.cell_start[c - 1]
         nb.cell_start[0] = 0
     else:
-        keyed = <KeyedIndex*>malloc(n * sizeof(KeyedIndex))
-        if keyed == NULL:
+        keys = <int64_t*>malloc(n * sizeof(int64_t))
+        if keys == NULL:
             return -1
         for i in range(n):
-            keyed[i].key = _cell_key(nb, X, i)
-            keyed[i].index = i
-        qsort(keyed, n, sizeof(KeyedIndex), _compare_keyed)
+            keys[i] = _cell_key(nb, X, i)
+            sample_at[i] = i
+        # by key, then by sample index: a total order, so the layout is deterministic
+        sort_pairs(keys, sample_at, n)
         nb.n_cells = 0
         for i in range(n):
-            if i == 0 or keyed[i].key != keyed[i - 1].key:
+            if i == 0 or keys[i] != keys[i - 1]:
                 nb.n_cells += 1
         nb.cell_keys = <int64_t*>malloc(nb.n_cells * sizeof(int64_t))
         nb.cell_start = <intp_t*>malloc((nb.n_cells + 1) * sizeof(intp_t))
         if nb.cell_keys == NULL or nb.cell_start == NULL:
-            free(keyed)
+            free(keys)
             return -1
         c = 0
         for i in range(n):
-            if i == 0 or keyed[i].key != keyed[i - 1].key:
-                nb.cell_keys[c] = keyed[i].key
+            if i == 0 or keys[i] != keys[i - 1]:
+                nb.cell_keys[c] = keys[i]
                 nb.cell_start[c] = i
                 c += 1
-            sample_at[i] = keyed[i].index
         nb.cell_start[nb.n_cells] = n
-        free(keyed)
+        free(keys)
     for i in range(n):
         memcpy(points + i * d, &X[sample_at[i], 0], d * sizeof(double))
     return 0

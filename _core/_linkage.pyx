@@ -18,8 +18,9 @@ sort of the merges by height; the lower index wins a nearest-neighbour tie).
 """
 
 from libc.math cimport sqrt, fabs, INFINITY
-from libc.stdlib cimport malloc, free, qsort
+from libc.stdlib cimport malloc, free
 
+from _sort cimport sort_pairs
 from _types cimport intp_t
 
 cdef enum Metric:
@@ -39,19 +40,8 @@ _METHODS = {"complete": COMPLETE, "average": AVERAGE, "ward": WARD}
 
 cdef struct Merge:
     double height
-    intp_t order        # discovery order: makes the sort stable
     intp_t a
     intp_t b
-
-
-cdef int _compare_merges(const void *u, const void *v) noexcept nogil:
-    cdef const Merge *x = <const Merge*>u
-    cdef const Merge *y = <const Merge*>v
-    if x.height != y.height:
-        return -1 if x.height < y.height else 1
-    if x.order != y.order:
-        return -1 if x.order < y.order else 1
-    return 0
 
 
 cdef intp_t _find(intp_t *parent, intp_t x) noexcept nogil:
@@ -70,11 +60,29 @@ cdef int _merges_to_linkage(Merge *merges, intp_t n, double[:, ::1] Z) noexcept 
     cdef intp_t k, ra, rb, lo, hi
     cdef intp_t *parent = <intp_t*>malloc((2 * n - 1) * sizeof(intp_t))
     cdef intp_t *size = <intp_t*>malloc((2 * n - 1) * sizeof(intp_t))
-    if parent == NULL or size == NULL:
+    cdef double *heights = <double*>malloc(max(n - 1, 1) * sizeof(double))
+    cdef intp_t *order = <intp_t*>malloc(max(n - 1, 1) * sizeof(intp_t))
+    cdef Merge *sorted_merges = <Merge*>malloc(max(n - 1, 1) * sizeof(Merge))
+    if (parent == NULL or size == NULL or heights == NULL or order == NULL
+            or sorted_merges == NULL):
         free(parent)
         free(size)
+        free(heights)
+        free(order)
+        free(sorted_merges)
         return -1
-    qsort(merges, n - 1, sizeof(Merge), _compare_merges)
+    # by height, then by discovery order (the position k): a stable sort
+    for k in range(n - 1):
+        heights[k] = merges[k].height
+        order[k] = k
+    sort_pairs(heights, order, n - 1)
+    for k in range(n - 1):
+        sorted_merges[k] = merges[order[k]]
+    for k in range(n - 1):
+        merges[k] = sorted_merges[k]
+    free(heights)
+    free(order)
+    free(sorted_merges)
     for k in range(2 * n - 1):
         parent[k] = k
         size[k] = 1
@@ -169,7 +177,6 @@ cdef int _prim(const double[:, ::1] X, int metric, Merge *merges) noexcept nogil
                 best = t
         j = outside[best]
         merges[k].height = best_distance
-        merges[k].order = k
         merges[k].a = nearest[j]
         merges[k].b = j
         n_outside -= 1
@@ -293,7 +300,6 @@ cdef int _nn_chain(double *D, intp_t n, int method, Merge *merges) noexcept nogi
             x = y
             y = t
         merges[k].height = current
-        merges[k].order = k
         merges[k].a = x
         merges[k].b = y
         # the union lives on in slot y; slot x is retired

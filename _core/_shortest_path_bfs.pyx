@@ -11,18 +11,13 @@ result does not depend on the thread count.
 """
 
 from cython.parallel cimport prange, threadid
-from libc.stdlib cimport malloc, free, qsort
+from libc.stdlib cimport malloc, free
 
+from _sort cimport sort
 from _types cimport intp_t, int32_t, int64_t
 
 cdef int LABEL_SHIFT = 42
 cdef int SECOND_LABEL_SHIFT = 21
-
-
-cdef int _compare_int64(const void *a, const void *b) noexcept nogil:
-    cdef int64_t x = (<const int64_t*>a)[0]
-    cdef int64_t y = (<const int64_t*>b)[0]
-    return (x > y) - (x < y)
 
 
 cdef intp_t _graph_keys(
@@ -63,7 +58,7 @@ cdef int64_t _count_sorted(int64_t *keys, int64_t *counts, intp_t m) noexcept no
     """Sort ``keys[:m]``, then compact in place: distinct keys first, their counts beside."""
     cdef intp_t i
     cdef int64_t n_distinct = 0
-    qsort(keys, m, sizeof(int64_t), _compare_int64)
+    sort(keys, m)
     for i in range(m):
         if i == 0 or keys[i] != keys[i - 1]:
             keys[n_distinct] = keys[i]

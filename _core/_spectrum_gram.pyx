@@ -23,6 +23,7 @@ from cython.parallel cimport parallel, prange
 
 from _types cimport intp_t, int32_t, uint64_t
 from _gram cimport fill_gram_rows
+from _sort cimport sort
 
 
 def kmer_codes(
@@ -72,53 +73,6 @@ cdef void _windows(const int32_t *codes, intp_t start, intp_t stop, int k, uint6
         out[p - start - k + 1] = h
 
 
-cdef void _sort_codes(uint64_t *a, intp_t n) noexcept nogil:
-    """In-place sort of n codes: quicksort (Hoare partition around a median of three) down to
-    runs of 16, then insertion sort. Specialised for uint64 because libc's qsort calls a
-    comparison function per step, which made sorting the largest cost of building spectra."""
-    cdef intp_t i, j, mid
-    cdef uint64_t pivot, tmp
-    while n > 16:
-        mid = n // 2
-        # order a[0], a[mid], a[n-1]; the median becomes the pivot
-        if a[mid] < a[0]:
-            a[mid], a[0] = a[0], a[mid]
-        if a[n - 1] < a[0]:
-            a[n - 1], a[0] = a[0], a[n - 1]
-        if a[n - 1] < a[mid]:
-            a[n - 1], a[mid] = a[mid], a[n - 1]
-        pivot = a[mid]
-        i = -1
-        j = n
-        while True:
-            i += 1
-            while a[i] < pivot:
-                i += 1
-            j -= 1
-            while a[j] > pivot:
-                j -= 1
-            if i >= j:
-                break
-            tmp = a[i]
-            a[i] = a[j]
-            a[j] = tmp
-        # recurse into the smaller part, loop on the larger: O(log n) stack depth
-        if j + 1 < n - j - 1:
-            _sort_codes(a, j + 1)
-            a = a + j + 1
-            n = n - j - 1
-        else:
-            _sort_codes(a + j + 1, n - j - 1)
-            n = j + 1
-    for i in range(1, n):
-        tmp = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > tmp:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = tmp
-
-
 def count_runs(
     uint64_t[::1] kmers,            # INOUT (n_kmers,) per segment: sorted, distinct codes first
     const intp_t[::1] offsets,      # IN (n_samples + 1,) segments of kmers
@@ -147,7 +101,7 @@ def count_runs(
             stop = offsets[s + 1]
             n_distinct[s] = 0
             if stop > start:
-                _sort_codes(&kmers[start], stop - start)
+                sort(&kmers[start], stop - start)
                 w = start
                 counts[w] = 1.0
                 for p in range(start + 1, stop):

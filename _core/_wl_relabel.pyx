@@ -11,34 +11,12 @@ with ``sig_ptr[i] = indptr[i] + i`` the layout follows the adjacency's without a
 """
 
 from cython.parallel cimport prange
-from libc.stdlib cimport malloc, free, qsort
+from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
+from _sort cimport sort
 from _types cimport intp_t, int32_t
 
-# Neighbour lists up to this length are sorted by insertion (molecules have degree <= 4).
-cdef intp_t INSERTION_MAX = 16
-
-
-cdef int _compare_int32(const void *a, const void *b) noexcept nogil:
-    cdef int32_t x = (<const int32_t*>a)[0]
-    cdef int32_t y = (<const int32_t*>b)[0]
-    return (x > y) - (x < y)
-
-
-cdef inline void _sort_int32(int32_t *values, intp_t n) noexcept nogil:
-    cdef intp_t i, j
-    cdef int32_t v
-    if n > INSERTION_MAX:
-        qsort(values, n, sizeof(int32_t), _compare_int32)
-        return
-    for i in range(1, n):
-        v = values[i]
-        j = i - 1
-        while j >= 0 and values[j] > v:
-            values[j + 1] = values[j]
-            j -= 1
-        values[j + 1] = v
 
 
 cdef inline int _compare_rows(
@@ -84,7 +62,9 @@ def node_signatures(
             signatures[start] = labels[i]
             for k in range(indptr[i], indptr[i + 1]):
                 signatures[start + 1 + k - indptr[i]] = labels[indices[k]]
-            _sort_int32(&signatures[start + 1], indptr[i + 1] - indptr[i])
+            if indptr[i + 1] > indptr[i]:
+                # (an isolated last node has no neighbour labels: no address past the end)
+                sort(&signatures[start + 1], indptr[i + 1] - indptr[i])
 
 
 cdef void _merge_sort_rows(
