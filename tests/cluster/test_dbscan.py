@@ -15,7 +15,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit import reference
-from kernelkit._core import _dbscan
+from kernelkit._core import _dbscan_inner
 from kernelkit.cluster import DBSCAN, AgglomerativeClustering
 
 
@@ -70,7 +70,7 @@ def test_compiled_matches_reference(random_seed, n_features, metric, algorithm):
     X[:20] = X[20:40]  # duplicates
     eps = {1: 0.05, 2: 0.25, 3: 0.45, 5: 0.9}[n_features]
     out = [(np.empty(300, np.intp), np.empty(300, np.uint8)) for _ in range(2)]
-    n_ours = _dbscan.dbscan_dense(X, eps, 4, *out[0], metric=metric, algorithm=algorithm,
+    n_ours = _dbscan_inner.dbscan_dense(X, eps, 4, *out[0], metric=metric, algorithm=algorithm,
                                   n_threads=2)
     n_ref = reference.dbscan_dense(X, eps, 4, *out[1], metric=metric)
     assert n_ours == n_ref
@@ -85,7 +85,7 @@ def test_sparse_grid_layout_matches_reference(rng, n_features):
     centres = rng.uniform(size=(60, n_features))
     X = np.repeat(centres, 5, axis=0) + rng.normal(scale=1e-3, size=(300, n_features))
     out = [(np.empty(300, np.intp), np.empty(300, np.uint8)) for _ in range(2)]
-    n_ours = _dbscan.dbscan_dense(X, 2.5e-3, 3, *out[0], algorithm="grid")
+    n_ours = _dbscan_inner.dbscan_dense(X, 2.5e-3, 3, *out[0], algorithm="grid")
     assert n_ours == reference.dbscan_dense(X, 2.5e-3, 3, *out[1]) > 10
     np.testing.assert_array_equal(out[0][0], out[1][0])
     np.testing.assert_array_equal(out[0][1], out[1][1])
@@ -96,8 +96,8 @@ def test_precomputed_entries_match_reference(rng):
     D = pairwise_distances(X)
     graph = radius_neighbors_graph(X, 0.5, mode="distance")
     for compiled, ref, args in [
-        (_dbscan.dbscan_precomputed_dense, reference.dbscan_precomputed_dense, (D,)),
-        (_dbscan.dbscan_precomputed_sparse, reference.dbscan_precomputed_sparse,
+        (_dbscan_inner.dbscan_precomputed_dense, reference.dbscan_precomputed_dense, (D,)),
+        (_dbscan_inner.dbscan_precomputed_sparse, reference.dbscan_precomputed_sparse,
          (graph.data, graph.indices.astype(np.intp), graph.indptr.astype(np.intp))),
     ]:
         out = [(np.empty(200, np.intp), np.empty(200, np.uint8)) for _ in range(2)]
@@ -117,7 +117,7 @@ def test_property_compiled_matches_reference_on_lattices(X, eps, min_samples):
     n = X.shape[0]
     for algorithm in ("grid", "kd_tree"):
         out = [(np.empty(n, np.intp), np.empty(n, np.uint8)) for _ in range(2)]
-        _dbscan.dbscan_dense(X, eps, min_samples, *out[0], algorithm=algorithm)
+        _dbscan_inner.dbscan_dense(X, eps, min_samples, *out[0], algorithm=algorithm)
         reference.dbscan_dense(X, eps, min_samples, *out[1])
         np.testing.assert_array_equal(out[0][0], out[1][0])
         np.testing.assert_array_equal(out[0][1], out[1][1])
@@ -235,3 +235,17 @@ def _expected_failures(estimator):
                          expected_failed_checks=_expected_failures)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_grid_extent_and_cell_keys_agree():
+    # Reliability issue 17, item 2: the grid's extent was computed with Python's float // and the
+    # cell keys with C's floor of the quotient; they disagreed by one here, so the second point's
+    # key ran past its axis and the two neighbours were not found (labels [0, -1]).
+    model = DBSCAN(eps=0.01, min_samples=1).fit([[0.0], [0.14000014]])
+    np.testing.assert_array_equal(model.labels_, [0, 1])
+    rng = np.random.default_rng(0)
+    for eps in (0.01, 0.07, 0.14000014 / 7, 0.3):
+        X = np.round(rng.uniform(0, 1, size=(2000, 2)) / eps) * eps   # points on cell borders
+        np.testing.assert_array_equal(DBSCAN(eps=eps, min_samples=3).fit(X).labels_,
+                                      DBSCAN(eps=eps, min_samples=3, algorithm="kd_tree")
+                                      .fit(X).labels_)

@@ -12,7 +12,7 @@ from sklearn.metrics.pairwise import _VALID_METRICS, pairwise_distances_chunked
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
-from kernelkit._core._dbscan import (
+from kernelkit._core._dbscan_inner import (
     dbscan_dense,
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,

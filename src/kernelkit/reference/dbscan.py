@@ -1,6 +1,6 @@
 """Reference DBSCAN: breadth-first search over a full boolean neighbour matrix (small n only).
 
-Twin of ``kernelkit._core._dbscan``: same entry points, same outputs, O(n²) memory. Seed 003
+Twin of ``kernelkit._core._dbscan_inner``: same entry points, same outputs, O(n²) memory. Seed 003
 Algorithm 14 with the fixes of seed-methods B19 (``|N| ≥ m`` for the seed point; a visited set).
 """
 
