@@ -146,6 +146,8 @@ def lloyd_iter(
     cdef intp_t stride = n_clusters * n_features
     cdef floating *dist = NULL     # allocated per thread inside the parallel block
     cdef double norm
+    cdef int status = 0
+    cdef int *status_ptr = &status
     cdef floating *center_squared_norms = <floating*>malloc(n_clusters * sizeof(floating))
     cdef double *group_sums = NULL
     cdef double *group_weights = NULL
@@ -167,9 +169,13 @@ def lloyd_iter(
                                  / MIN_FLOPS_PER_THREAD))
         with nogil, parallel(num_threads=n_threads):
             dist = <floating*>malloc(CHUNK * n_clusters * sizeof(floating))
+            if dist == NULL:
+                status_ptr[0] = -1
             # Groups hold equal numbers of chunks (±1); dynamic scheduling keeps both cores busy
             # when the machine is shared, and cannot change the result (ordered reduction).
             for g in prange(n_groups, schedule='dynamic'):
+                if dist == NULL:
+                    continue
                 for c in range(g * n_chunks // n_groups, (g + 1) * n_chunks // n_groups):
                     start = c * CHUNK
                     stop = min(start + CHUNK, n_samples)
@@ -180,6 +186,9 @@ def lloyd_iter(
                                   group_weights + g * n_clusters if update_centers else NULL,
                                   update_centers)
             free(dist)
+        if status != 0:
+            raise MemoryError(f"k-means could not allocate {CHUNK}×{n_clusters} distances per "
+                              "thread.")
         if update_centers:
             # Ordered reduction over groups: independent of the thread count.
             with nogil:
