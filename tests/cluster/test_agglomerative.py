@@ -9,7 +9,6 @@ from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 from scipy.spatial.distance import pdist, squareform
 from sklearn.datasets import load_iris
 from sklearn.metrics import adjusted_rand_score
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit import reference
 from kernelkit._core import _linkage
@@ -157,9 +156,3 @@ def test_bad_input():
         AgglomerativeClustering(linkage="average", metric="precomputed").fit(np.ones((3, 3)))
     with pytest.raises(ValueError, match="linkage"):
         AgglomerativeClustering(linkage="centroid").fit(X)
-
-
-# one instance per core: the MST (single) and the NN-chain (ward)
-@parametrize_with_checks([AgglomerativeClustering(linkage="single"), AgglomerativeClustering()])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

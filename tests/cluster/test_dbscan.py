@@ -12,7 +12,6 @@ from sklearn.datasets import load_digits, load_iris, load_wine, make_blobs, make
 from sklearn.metrics import adjusted_rand_score, pairwise_distances
 from sklearn.neighbors import radius_neighbors_graph
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit import reference
 from kernelkit._core import _dbscan_inner
@@ -222,19 +221,6 @@ def test_bad_input():
         DBSCAN().fit(sp.csr_matrix(np.ones((3, 3))))
     with pytest.raises(ValueError, match="empty|0 sample"):
         DBSCAN().fit(np.zeros((0, 2)))
-
-
-def _expected_failures(estimator):
-    if estimator.metric != "precomputed":
-        return {}
-    # check_clustering passes feature vectors whatever the `pairwise` tag says.
-    return {"check_clustering": "feeds a (50, 2) feature matrix, not distances"}
-
-
-@parametrize_with_checks([DBSCAN(), DBSCAN(metric="precomputed")],
-                         expected_failed_checks=_expected_failures)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def test_grid_extent_and_cell_keys_agree():

@@ -9,7 +9,6 @@ from scipy.stats import multivariate_normal
 from sklearn.datasets import load_iris, make_blobs
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture as SklearnGaussianMixture
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit.cluster import GaussianMixture
 from kernelkit.cluster._gaussian_mixture import _m_step
@@ -166,9 +165,3 @@ def test_bad_input():
         GaussianMixture(reg_covar=-1.0).fit(X)
     with pytest.raises(ValueError, match="3 features"):
         GaussianMixture(1).fit(X).score_samples(np.zeros((2, 3)))
-
-
-@parametrize_with_checks([GaussianMixture(n_components=2, random_state=0, covariance_type=c)
-                          for c in ("full", "spherical")])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_digits, make_blobs
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit.cluster import KMeans, elbow_curve
 from kernelkit.cluster._kmeans import kmeans_lloyd
@@ -175,21 +174,6 @@ def test_predict_matches_labels_and_float32_kept(random_seed):
     assert km.cluster_centers_.dtype == np.float32
     np.testing.assert_array_equal(km.predict(X), km.labels_)
     np.testing.assert_array_equal(km.fit_predict(X), km.labels_)
-
-
-@parametrize_with_checks(
-    [KMeans(n_clusters=3, random_state=0)],
-    expected_failed_checks=lambda est: {
-        # The random seeding draws row indices, and repeating a row changes which rows are drawn,
-        # so weighted and repeated data start from different centres (scikit-learn's KMeans
-        # fails this check for the same reason). From the same initial centres, weights and
-        # repetitions give identical results: test_sample_weight_equals_repetition.
-        "check_sample_weight_equivalence_on_dense_data":
-            "seeding draws row indices; equivalence tested from fixed centres",
-    },
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.kernel_ridge import KernelRidge as SklearnKernelRidge
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit.datasets import load_mutag
 from kernelkit.kernels import (
@@ -323,17 +322,6 @@ def test_bad_input(bad, match, rng):
         SimpleMKL(**bad).fit(X, y)
     with pytest.raises(ValueError, match="greater than one"):
         SimpleMKL(["rbf"]).fit(X, np.ones(10))
-
-
-@parametrize_with_checks([
-    SimpleMKL([VectorKernel("rbf"), VectorKernel("linear")]),
-    SimpleMKL([VectorKernel("rbf")], loss="logistic"),
-    SimpleMKLRegressor([VectorKernel("rbf"), VectorKernel("linear")]),
-    GroupLassoMKL([VectorKernel("rbf"), VectorKernel("linear")]),
-    SumKernel([VectorKernel("rbf"), VectorKernel("linear")]),
-])
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def test_precomputed_stack_in_cross_validation(rng):

@@ -8,7 +8,6 @@ from sklearn import svm as sklearn_svm
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from kernelkit.kernels import pairwise_kernels
 from kernelkit.svm import SVC, SVR
@@ -207,26 +206,6 @@ def test_precomputed_predict_checks_gram_shape():
 def test_callable_returning_wrong_shape():
     with pytest.raises(ValueError, match="kernel callable returned shape"):
         SVC(kernel=lambda A, B: np.ones((2, 2))).fit(np.eye(3), [0, 1, 1])
-
-
-def _expected_failed_checks(estimator):
-    reason = (
-        "gamma='scale' is computed from the unweighted variance of X, as in scikit-learn, so "
-        "repeating samples changes the kernel, and tol=1e-3 stops short of the exact optimum; "
-        "scikit-learn's SVC/SVR fail this check too. At fixed gamma and tight tol the "
-        "equivalence is tested in test_weight_two_equals_a_duplicated_sample."
-    )
-    return {"check_sample_weight_equivalence_on_dense_data": reason}
-
-
-# kernel="precomputed" is left out: the generic checks pass arbitrary (non-p.d.) matrices, which
-# our fit rejects on purpose; the precomputed path has its own tests above.
-@parametrize_with_checks(
-    [SVC(), SVR(), SVC(kernel="linear")],
-    expected_failed_checks=_expected_failed_checks,
-)
-def test_sklearn_compatible(estimator, check):
-    check(estimator)
 
 
 def test_precomputed_predict_accepts_the_support_vector_columns(breast_cancer):

@@ -1,0 +1,268 @@
+"""The common checks of every public estimator of kernelkit.
+
+Estimators are found as scikit-learn's ``all_estimators`` finds its own: by walking the public
+subpackages and their ``__all__``, so an estimator added to any family is checked without being
+listed here. Those whose input is a 2-d array go through scikit-learn's
+``parametrize_with_checks`` (constructed with defaults unless ``INSTANCES`` says otherwise, with
+the written reasons of ``EXPECTED_FAILED_CHECKS``); those whose input is strings or graphs, which
+scikit-learn's checks skip, go through the shared API checks at the end of this file.
+"""
+
+import importlib
+import inspect
+import pickle
+import pkgutil
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.utils import get_tags
+from sklearn.utils.estimator_checks import (
+    check_do_not_raise_errors_in_init_or_set_params,
+    check_estimator_cloneable,
+    check_estimator_repr,
+    check_get_params_invariance,
+    check_no_attributes_set_in_init,
+    check_parameters_default_constructible,
+    check_set_params,
+    parametrize_with_checks,
+)
+
+import kernelkit
+from kernelkit.datasets import load_mutag, load_secreted_proteins
+
+# Subpackages that hold no estimator (or, for reference, twins of the cores).
+NOT_ESTIMATOR_PACKAGES = {"reference", "datasets", "demos", "bench", "utils"}
+
+
+def public_estimators():
+    """Every public estimator class: concrete ``BaseEstimator`` subclasses in the subpackages'
+    ``__all__`` (abstract bases such as ``StructuredKernel`` are left out, as scikit-learn does)."""
+    classes = set()
+    for module in pkgutil.iter_modules(kernelkit.__path__):
+        if module.name.startswith("_") or module.name in NOT_ESTIMATOR_PACKAGES:
+            continue
+        package = importlib.import_module(f"kernelkit.{module.name}")
+        for name in getattr(package, "__all__", []):
+            obj = getattr(package, name)
+            if (isinstance(obj, type) and issubclass(obj, BaseEstimator)
+                    and not inspect.isabstract(obj)):
+                classes.add(obj)
+    return sorted(classes, key=lambda cls: (cls.__module__, cls.__name__))
+
+
+def _vector_kernels():
+    from kernelkit.kernels import VectorKernel
+
+    return [VectorKernel("rbf"), VectorKernel("linear")]
+
+
+# Instances checked instead of the default one: where the defaults cannot be checked
+# (required arguments), or where other variants exercise other compiled paths.
+INSTANCES = {
+    "KMeans": lambda cls: [cls(n_clusters=3, random_state=0)],
+    "DBSCAN": lambda cls: [cls(), cls(metric="precomputed")],
+    "AgglomerativeClustering": lambda cls: [cls(linkage="single"), cls()],   # MST, NN-chain
+    "GaussianMixture": lambda cls: [cls(n_components=2, random_state=0, covariance_type=c)
+                                    for c in ("full", "spherical")],
+    "SpectralClustering": lambda cls: [
+        cls(n_clusters=2, random_state=0, n_init=2, n_jobs=1),
+        cls(n_clusters=2, affinity="nearest_neighbors", n_neighbors=5, random_state=0, n_init=2,
+            n_jobs=1)],
+    "SpectralEmbedding": lambda cls: [cls(n_neighbors=5, random_state=0)],
+    "PCA": lambda cls: [cls(), cls(n_components=2, svd_solver="randomized", random_state=0)],
+    "KernelPCA": lambda cls: [cls(), cls(kernel="rbf", n_components=2,
+                                         fit_inverse_transform=True)],
+    "GaussianRandomProjection": lambda cls: [cls(n_components=3, random_state=0)],
+    "SparseRandomProjection": lambda cls: [cls(n_components=3, density=0.5, random_state=0)],
+    "MDS": lambda cls: [cls(), cls(metric=False)],
+    # kernel="precomputed" is left out: the generic checks pass arbitrary (non-p.d.) matrices,
+    # which the fit rejects on purpose; the precomputed path has its own tests
+    "SVC": lambda cls: [cls(), cls(kernel="linear")],
+    "SimpleMKL": lambda cls: [cls(_vector_kernels()), cls([_vector_kernels()[0]], loss="logistic")],
+    "SimpleMKLRegressor": lambda cls: [cls(_vector_kernels())],
+    "GroupLassoMKL": lambda cls: [cls(_vector_kernels())],
+    "SumKernel": lambda cls: [cls(_vector_kernels())],
+}
+
+_WEIGHTED_GAMMA = (
+    "gamma='scale' is computed from the unweighted variance of X, as in scikit-learn, so "
+    "repeating samples changes the kernel, and tol=1e-3 stops short of the exact optimum; "
+    "scikit-learn's SVC/SVR fail this check too. At fixed gamma and tight tol the equivalence is "
+    "tested in test_weight_two_equals_a_duplicated_sample.")
+
+# Known failures, with the reason (never skipped silently).
+EXPECTED_FAILED_CHECKS = {
+    # The random seeding draws row indices, and repeating a row changes which rows are drawn, so
+    # weighted and repeated data start from different centres (scikit-learn's KMeans fails this
+    # check for the same reason). From the same initial centres, weights and repetitions give
+    # identical results: test_sample_weight_equals_repetition.
+    "KMeans": lambda est: {"check_sample_weight_equivalence_on_dense_data":
+                           "seeding draws row indices; equivalence tested from fixed centres"},
+    # check_clustering passes feature vectors whatever the `pairwise` tag says.
+    "DBSCAN": lambda est: ({"check_clustering": "feeds a (50, 2) feature matrix, not distances"}
+                           if est.metric == "precomputed" else {}),
+    "SVC": lambda est: {"check_sample_weight_equivalence_on_dense_data": _WEIGHTED_GAMMA},
+    "SVR": lambda est: {"check_sample_weight_equivalence_on_dense_data": _WEIGHTED_GAMMA},
+}
+
+# Warnings that the checks' tiny data sets raise by design.
+IGNORED_WARNINGS = {
+    # tiny check data can give similarity graphs split into several components
+    "SpectralClustering": UserWarning,
+    "SpectralEmbedding": UserWarning,
+}
+
+
+def _takes_arrays(cls_or_estimator):
+    estimator = cls_or_estimator
+    if isinstance(estimator, type):
+        estimator = _instances(estimator)[0]
+    return get_tags(estimator).input_tags.two_d_array
+
+
+def _instances(cls):
+    make = INSTANCES.get(cls.__name__)
+    return make(cls) if make is not None else [cls()]
+
+
+ESTIMATORS = public_estimators()
+ARRAY_INSTANCES = [est for cls in ESTIMATORS for est in _instances(cls) if _takes_arrays(est)]
+STRUCTURED_INSTANCES = [est for cls in ESTIMATORS for est in _instances(cls)
+                        if not _takes_arrays(est)]
+
+
+def _expected_failed_checks(estimator):
+    make = EXPECTED_FAILED_CHECKS.get(type(estimator).__name__)
+    return make(estimator) if make is not None else {}
+
+
+@parametrize_with_checks(ARRAY_INSTANCES, expected_failed_checks=_expected_failed_checks)
+def test_sklearn_compatible(estimator, check):
+    ignored = IGNORED_WARNINGS.get(type(estimator).__name__)
+    with warnings.catch_warnings():
+        if ignored is not None:
+            warnings.simplefilter("ignore", ignored)
+        check(estimator)
+
+
+def test_every_public_estimator_is_covered():
+    # Each public estimator goes through scikit-learn's checks or the structured-input checks
+    # below; the API.md names that exist are found.
+    covered = {type(est) for est in ARRAY_INSTANCES + STRUCTURED_INSTANCES}
+    assert set(ESTIMATORS) <= covered
+    names = {cls.__name__ for cls in ESTIMATORS}
+    for expected in ("KMeans", "DBSCAN", "GaussianMixture", "SpectralClustering", "SVC", "SVR",
+                     "PCA", "KernelPCA", "MDS", "ClassicalMDS", "SammonMapping",
+                     "SpectralEmbedding", "SpectrumKernel", "WeisfeilerLehmanKernel",
+                     "SimpleMKL", "SumKernel"):
+        assert expected in names
+    # a class added to a subpackage's __all__ is found without being listed here
+    assert len(ESTIMATORS) >= 30
+
+
+# ---------------------------------------------------------------------------------------------
+# Estimators on strings and graphs: scikit-learn's checks skip them (their input is not an
+# array), so the contract is checked here on short proteins and small molecules.
+
+@pytest.fixture(scope="module")
+def structured_data():
+    sequences, _, _ = load_secreted_proteins()
+    rng = np.random.default_rng(0)
+    strings = [sequences[i][:60] for i in rng.choice(len(sequences), 24, replace=False)]
+    graphs = load_mutag().graphs[:24]
+    return {"strings": strings, "graphs": graphs}
+
+
+def _data_for(estimator, structured_data):
+    return structured_data["strings" if get_tags(estimator).input_tags.string else "graphs"]
+
+
+STRUCTURED_IDS = [repr(est) for est in STRUCTURED_INSTANCES]
+
+
+def _has_n_jobs(estimator):
+    return "n_jobs" in estimator.get_params()
+
+
+# scikit-learn's API checks that feed no numeric arrays
+API_CHECKS = [
+    check_no_attributes_set_in_init,
+    check_parameters_default_constructible,
+    check_get_params_invariance,
+    check_set_params,
+    check_estimator_repr,
+    check_estimator_cloneable,
+    check_do_not_raise_errors_in_init_or_set_params,
+]
+
+
+@pytest.mark.parametrize("check", API_CHECKS, ids=lambda check: check.__name__)
+@pytest.mark.parametrize("estimator", STRUCTURED_INSTANCES, ids=STRUCTURED_IDS)
+def test_structured_sklearn_api_checks(estimator, check):
+    check(type(estimator).__name__, clone(estimator))
+
+
+@pytest.mark.parametrize("estimator", STRUCTURED_INSTANCES, ids=STRUCTURED_IDS)
+def test_structured_get_set_params_and_clone(estimator):
+    params = estimator.get_params()
+    assert clone(estimator).get_params() == params
+    assert clone(estimator).set_params(**params).get_params() == params
+    assert repr(clone(estimator)) == repr(estimator)
+
+
+@pytest.mark.parametrize("estimator", STRUCTURED_INSTANCES, ids=STRUCTURED_IDS)
+def test_structured_transform_before_fit_raises(estimator, structured_data):
+    with pytest.raises(NotFittedError):
+        clone(estimator).transform(_data_for(estimator, structured_data))
+
+
+@pytest.mark.parametrize("estimator", STRUCTURED_INSTANCES, ids=STRUCTURED_IDS)
+def test_structured_fit_transform_and_new_objects(estimator, structured_data):
+    X = _data_for(estimator, structured_data)
+    train, new = X[:16], X[16:]
+    K = clone(estimator).fit_transform(X)
+    assert K.shape == (len(X), len(X))
+    fitted = clone(estimator).fit(train)
+    np.testing.assert_allclose(fitted.transform(train), clone(estimator).fit_transform(train),
+                               rtol=1e-12, atol=1e-12)
+    # transform of new objects = their block of fit_transform on the union (labels or letters
+    # unseen at fit match nothing in the fitted space, as in the union's columns of train)
+    np.testing.assert_allclose(fitted.transform(new), K[16:, :16], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("estimator", STRUCTURED_INSTANCES, ids=STRUCTURED_IDS)
+def test_structured_pickle_round_trip(estimator, structured_data):
+    X = _data_for(estimator, structured_data)
+    fitted = clone(estimator).fit(X[:16])
+    restored = pickle.loads(pickle.dumps(fitted))
+    np.testing.assert_array_equal(restored.transform(X[16:]), fitted.transform(X[16:]))
+
+
+@pytest.mark.parametrize("estimator", STRUCTURED_INSTANCES, ids=STRUCTURED_IDS)
+def test_structured_threads_do_not_change_results(estimator, structured_data):
+    if not _has_n_jobs(estimator):
+        pytest.skip(f"{type(estimator).__name__} has no n_jobs")
+    X = _data_for(estimator, structured_data)
+    one = clone(estimator).set_params(n_jobs=1)
+    two = clone(estimator).set_params(n_jobs=2)
+    np.testing.assert_array_equal(one.fit_transform(X), two.fit_transform(X))
+    np.testing.assert_array_equal(one.fit(X[:16]).transform(X[16:]),
+                                  two.fit(X[:16]).transform(X[16:]))
+
+
+@pytest.mark.parametrize("estimator", STRUCTURED_INSTANCES, ids=STRUCTURED_IDS)
+def test_structured_in_a_pipeline_and_as_svc_kernel(estimator, structured_data):
+    from kernelkit.svm import SVC
+
+    X = _data_for(estimator, structured_data)
+    y = np.r_[np.zeros(12), np.ones(12)]
+    piped = make_pipeline(clone(estimator), SVC(kernel="precomputed"))
+    assert cross_val_score(piped, X, y, cv=2).shape == (2,)
+    direct = SVC(kernel=clone(estimator)).fit(X, y)
+    np.testing.assert_allclose(direct.decision_function(X),
+                               piped.fit(X, y).decision_function(X), atol=1e-9)
