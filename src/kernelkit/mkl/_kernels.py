@@ -2,10 +2,15 @@
 
 import numpy as np
 from sklearn.utils import get_tags
-from sklearn.utils.validation import check_array, check_consistent_length
+from sklearn.utils.validation import check_array
 
 from kernelkit.utils._gram import check_precomputed_gram
-from kernelkit.utils._kernels import kernel_kind, resolve_kernel, validate_kernel_data
+from kernelkit.utils._kernels import (
+    kernel_kind,
+    resolve_kernel,
+    validate_kernel_data,
+    with_targets,
+)
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["KernelStack", "combine", "input_kind", "quadratic_forms", "validate_mkl_data"]
@@ -45,16 +50,7 @@ def validate_mkl_data(estimator, X, y="no_validation", *, reset=True, **check_pa
     if kind != "precomputed":
         return validate_kernel_data(estimator, X, y, reset=reset, kind=kind, **check_params)
     X = _checked_stack(X, "X", square=reset, kernels_last=True)
-    if isinstance(y, str) and y == "no_validation":
-        return X
-    if y is None:
-        raise ValueError(f"This {type(estimator).__name__} estimator requires y to be passed, "
-                         "but the target y is None.")
-    numeric = check_params.get("y_numeric", False)
-    y = check_array(y, ensure_2d=False, dtype=np.float64 if numeric else None,
-                    ensure_all_finite=numeric, input_name="y")
-    check_consistent_length(X, y)
-    return X, y
+    return with_targets(estimator, X, y, y_numeric=check_params.get("y_numeric", False))
 
 
 class KernelStack:

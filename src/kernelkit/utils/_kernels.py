@@ -39,6 +39,7 @@ __all__ = [
     "resolve_gamma",
     "resolve_kernel",
     "validate_kernel_data",
+    "with_targets",
 ]
 
 KERNEL_NAMES = frozenset(VECTOR_KERNELS) | {"precomputed"}
@@ -347,16 +348,7 @@ def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_sampl
             raise TypeError(f"X must be a sequence of objects, got {type(X).__name__}.")
         if len(X) == 0:
             raise ValueError("X is empty: at least one object is required.")
-        if isinstance(y, str) and y == "no_validation":
-            return X
-        if y is None:
-            raise ValueError(f"This {type(estimator).__name__} estimator requires y to be passed, "
-                             "but the target y is None.")
-        numeric = check_params.get("y_numeric", False)
-        y = check_array(y, ensure_2d=False, dtype=np.float64 if numeric else None,
-                        ensure_all_finite=numeric, input_name="y")
-        check_consistent_length(X, y)
-        return X, y
+        return with_targets(estimator, X, y, y_numeric=check_params.get("y_numeric", False))
     if kind == "precomputed" and not reset and n_samples_fit is not None:
         # Checked before validate_data to say what the "features" of a Gram matrix are.
         X = check_array(X, dtype=np.float64, order="C")
@@ -369,6 +361,21 @@ def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_sampl
             )
     return validate_data(estimator, X, y, reset=reset, dtype=np.float64, order="C",
                          **check_params)
+
+
+def with_targets(estimator, X, y="no_validation", *, y_numeric=False):
+    """``X``, or ``(X, y)`` with ``y`` validated against it, for inputs that ``validate_data``
+    cannot check (sequences of objects, stacks of Gram matrices): ``y`` None raises as
+    scikit-learn's estimators do, and numeric targets must be finite."""
+    if isinstance(y, str) and y == "no_validation":
+        return X
+    if y is None:
+        raise ValueError(f"This {type(estimator).__name__} estimator requires y to be passed, "
+                         "but the target y is None.")
+    y = check_array(y, ensure_2d=False, dtype=np.float64 if y_numeric else None,
+                    ensure_all_finite=y_numeric, input_name="y")
+    check_consistent_length(X, y)
+    return X, y
 
 
 def kernel_input_tags(tags, kernel):
