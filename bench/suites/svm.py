@@ -101,15 +101,18 @@ def _kernelkit(data):
 
 
 def _reference(data):
+    from kernelkit.reference.gram import KERNEL_CODES
     from kernelkit.reference.smo import smo_solve
 
     X, y = data["X"], data["y"]
     signs = np.where(y == y.max(), -1, 1).astype(np.int32)
     n = y.size
-    alpha, gradient = np.zeros(n), np.zeros(n)
-    _, objective, _, _ = smo_solve(X, np.zeros((0, 0)), np.arange(n), signs, -np.ones(n),
-                                   np.full(n, C), alpha, gradient, 2, data["gamma"], 0.0, 3.0,
-                                   TOL, True, CACHE_MB, 10**8, 1)
+    alpha = np.zeros(n)
+    # rbf: k(x, x) = 1
+    _, objective, _, _ = smo_solve(X, np.einsum("ij,ij->i", X, X), np.zeros((0, 0)),
+                                   np.arange(n), signs, -np.ones(n), np.full(n, C), np.ones(n),
+                                   alpha, False, False, KERNEL_CODES["rbf"], data["gamma"], 0.0,
+                                   3.0, TOL, True, CACHE_MB, 10**8, 1)
     values = dict(objective=objective, n_SV=int(np.count_nonzero(alpha)))
     if "kernelkit" in data["objectives"]:
         values["rel_gap"] = abs(objective - data["objectives"]["kernelkit"]) / abs(
