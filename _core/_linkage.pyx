@@ -161,6 +161,8 @@ cdef int _prim(const double[:, ::1] X, int metric, Merge *merges) noexcept nogil
     for j in range(n - 1):
         outside[j] = j + 1
         to_tree[j + 1] = INFINITY
+        # a vertex at infinite (or NaN) distance from every tree vertex joins vertex 0
+        nearest[j + 1] = 0
     for k in range(n - 1):
         best = 0
         best_distance = INFINITY
@@ -282,12 +284,13 @@ cdef int _nn_chain(double *D, intp_t n, int method, Merge *merges) noexcept nogi
                 y = chain[chain_length - 2]
                 current = D[_condensed_index(n, x, y)]
             else:
+                y = -1       # the first active cluster, even at an infinite distance
                 current = INFINITY
             for i in range(n):
                 if size[i] == 0 or i == x:
                     continue
                 d = D[_condensed_index(n, x, i)]
-                if d < current:
+                if y == -1 or d < current:
                     current = d
                     y = i
             if chain_length > 1 and y == chain[chain_length - 2]:

@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["AgglomerativeClustering"]
 
@@ -120,6 +121,8 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
         if self.linkage == "ward" and self.metric not in ("euclidean", "l2"):
             raise ValueError(f"Ward linkage needs metric='euclidean', got {self.metric!r}.")
         X = validate_data(self, X, dtype=np.float64, order="C", ensure_min_samples=2)
+        if self.metric != "precomputed":
+            check_distance_scale(X)
         n_samples = X.shape[0]
         if self.n_clusters is not None and self.n_clusters > n_samples:
             raise ValueError(

@@ -18,6 +18,7 @@ from kernelkit._core._dbscan_inner import (
     dbscan_precomputed_sparse,
 )
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["DBSCAN"]
 
@@ -141,6 +142,8 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         precomputed = self.metric == "precomputed"
         X = validate_data(self, X, accept_sparse="csr" if precomputed else False,
                           dtype=np.float64, order="C")
+        if not precomputed:
+            check_distance_scale(X)
         n_threads = effective_n_threads(self.n_jobs)
         n_samples = X.shape[0]
         labels = np.empty(n_samples, dtype=np.intp)

@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["GaussianMixture"]
 
@@ -180,6 +181,7 @@ class GaussianMixture(DensityMixin, BaseEstimator):
 
     def _fit(self, X):
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
+        check_distance_scale(X)
         if X.shape[0] < self.n_components:
             raise ValueError(f"n_components={self.n_components} is larger than "
                              f"n_samples={X.shape[0]}.")

@@ -35,6 +35,7 @@ from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit._core._kmeans_lloyd import lloyd_iter
 from kernelkit.utils._progress import report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["KMeans", "kmeans_plusplus", "kmeans_lloyd"]
 
@@ -374,6 +375,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         self : KMeans
         """
         X = validate_data(self, X, dtype=[np.float64, np.float32], order="C", copy=True)
+        check_distance_scale(X)
         sample_weight = _checked_weights(sample_weight, X)
         if X.shape[0] < self.n_clusters:
             raise ValueError(

@@ -18,6 +18,7 @@ from kernelkit.utils._spectral_graph import (
     similarity_graph,
 )
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["SpectralClustering"]
 
@@ -143,6 +144,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         precomputed = self.affinity == "precomputed"
         X = validate_data(self, X, accept_sparse="csr" if precomputed else False,
                           dtype=np.float64, ensure_min_samples=2)
+        if not precomputed:
+            check_distance_scale(X)
         if self.n_clusters > X.shape[0]:
             raise ValueError(
                 f"n_clusters={self.n_clusters} is larger than n_samples={X.shape[0]}.")

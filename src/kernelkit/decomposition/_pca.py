@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.decomposition._randomized_svd import randomized_svd
 from kernelkit.utils._eigen import flip_signs
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["PCA"]
 
@@ -153,6 +154,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """Fit; return the validated X, the left singular vectors (None for the covariance
         route) and the signs applied to the components."""
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        check_distance_scale(X)
         n_samples, n_features = X.shape
         rank = min(n_samples, n_features)
         if isinstance(self.n_components, Integral) and self.n_components > rank:

@@ -1,6 +1,5 @@
 """Truncated SVD by random range finding (Halko, Martinsson & Tropp 2011)."""
 
-import numpy as np
 from scipy.linalg import qr, svd
 from sklearn.utils import check_random_state
 

@@ -20,6 +20,7 @@ from kernelkit.utils._spectral_graph import (
     n_graph_components,
     similarity_graph,
 )
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["SpectralEmbedding"]
 
@@ -129,6 +130,8 @@ class SpectralEmbedding(BaseEstimator):
         precomputed = self.affinity == "precomputed"
         X = validate_data(self, X, accept_sparse="csr" if precomputed else False,
                           dtype=np.float64, ensure_min_samples=2)
+        if not precomputed:
+            check_distance_scale(X)
         n_vectors = self.n_components + int(self.drop_first)
         if n_vectors > X.shape[0]:
             raise ValueError(f"n_components={self.n_components} (+1 with drop_first) is larger "

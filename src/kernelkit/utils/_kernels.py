@@ -28,6 +28,7 @@ from sklearn.utils.validation import check_array, check_consistent_length, valid
 from kernelkit._core._gram import VECTOR_KERNELS, vector_gram, vector_gram_diagonal
 from kernelkit.utils._gram import blas_controller, check_precomputed_gram
 from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = [
     "KERNEL_CONSTRAINT",
@@ -61,19 +62,6 @@ def kernel_kind(kernel):
     if callable(kernel):
         return "callable"
     raise TypeError(f"kernel must be a string, a callable or a kernel object, got {kernel!r}.")
-
-
-def _check_magnitude(X):
-    """Raise if squared norms and distances of the rows of ``X`` would overflow float64."""
-    if X.size == 0:
-        return
-    largest = float(np.max(np.abs(X)))
-    # ‖x − y‖² ≤ 4 n_features max|x|² must stay finite
-    if largest > np.sqrt(np.finfo(np.float64).max / (4.0 * X.shape[1])):
-        raise ValueError(
-            f"X has entries as large as {largest:.3g}: squared norms and distances overflow "
-            "float64. Rescale the features (e.g. sklearn.preprocessing.StandardScaler)."
-        )
 
 
 def _check_kernel_bound(name, gamma, coef0, degree, X):
@@ -240,7 +228,7 @@ class FittedKernel:
     def cross(self, X):
         """``K(X, kept training samples)``; ``X`` validated by :func:`validate_kernel_data`."""
         if self.kind == "vector":
-            _check_magnitude(X)
+            check_distance_scale(X)
             K = self.gram(X, self.rows)
             if not np.all(np.isfinite(K)):
                 raise ValueError(f"The {self.name} kernel overflows float64 between X and the "
@@ -286,7 +274,7 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
     kind = kernel_kind(kernel)
     n_threads = effective_n_threads(n_jobs)
     if kind == "vector":
-        _check_magnitude(X)
+        check_distance_scale(X)
         gamma = resolve_gamma(gamma, X)
         _check_kernel_bound(kernel, gamma, float(coef0), float(degree), X)
         return FittedKernel(kind, X, X.shape[0], name=kernel, gamma=gamma, coef0=float(coef0),
