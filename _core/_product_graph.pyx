@@ -139,13 +139,17 @@ cdef int _pcg(
         for k in range(dim):
             q[k] = diag[k] * d[k] - lambda_ * q[k]
             dq += d[k] * q[k]
+        if not dq > 0.0:
+            # exact solution reached (r = 0) or, out of the callers' bounds, no descent: stop
+            return 0 if rz == 0.0 else NOT_CONVERGED
         alpha = rz / dq
         rr = 0.0
         for k in range(dim):
             x[k] += alpha * d[k]
             r[k] -= alpha * q[k]
             rr += r[k] * r[k]
-        if rr <= tol * tol * bb:
+        if rr <= tol * tol * bb or rr == 0.0:
+            # (tol below rounding, e.g. 1e-300: an exactly zero residual still stops)
             return 0
         rz_new = 0.0
         for k in range(dim):

@@ -55,3 +55,59 @@ def test_values_near_the_float_maximum_are_refused(estimator):
         estimator.fit(_huge())
     with pytest.raises(ValueError, match="overflow float64"):
         AgglomerativeClustering(linkage="single", metric="manhattan").fit(_huge(value=1e307))
+
+
+def _graph(n, dense=False):
+    A = np.ones((n, n)) - np.eye(n) if dense else np.diag(np.ones(n - 1), 1)
+    A = np.maximum(A, A.T)
+    return (A, [0] * n)
+
+
+def test_geometric_walk_checks_the_new_graphs_with_themselves():
+    # item 4: with normalize, K(test, test) diverged and cosines came out above 1
+    from kernelkit.kernels import GeometricWalkKernel
+
+    # λ·1·5 < 1 with the training graph, but λ·5·5 > 1 for the new graph with itself
+    model = GeometricWalkKernel(lambda_=0.1, normalize=True).fit([_graph(2)])
+    with pytest.raises(ValueError, match="too large"):
+        model.transform([_graph(6, dense=True)])
+
+
+def test_subtree_checks_the_degree_of_new_graphs_with_normalize():
+    # item 4: a dense new graph sized a 2^degree matching table and the transform hung
+    from kernelkit.kernels import SubtreeKernel
+
+    model = SubtreeKernel(depth=2, normalize=True).fit([_graph(3)])
+    with pytest.raises(ValueError, match="variant='subsets'"):
+        model.transform([_graph(40, dense=True)])
+
+
+@pytest.mark.parametrize("kernel", ["walk", "subtree"])
+def test_overflowing_graph_kernels_raise(kernel):
+    from kernelkit.kernels import SubtreeKernel, WalkKernel
+
+    model = (WalkKernel(n=400) if kernel == "walk"
+             else SubtreeKernel(depth=200, lambda_=50.0, variant="subsets"))
+    with pytest.raises(ValueError, match="overflow float64"):
+        model.fit_transform([_graph(12, dense=True)])
+
+
+@pytest.mark.filterwarnings("ignore:RandomWalkKernel. conjugate gradients did not reach")
+def test_random_walk_with_a_tolerance_below_rounding_is_finite():
+    # item 4: with tol=1e-300 the residual underflowed to zero and CG divided 0 by 0 (314 NaN
+    # entries of 400 on these molecules)
+    from kernelkit.datasets import load_mutag
+    from kernelkit.kernels import RandomWalkKernel
+
+    graphs = load_mutag().graphs[:20]
+    K = RandomWalkKernel(tol=1e-300).fit_transform(graphs)
+    assert np.all(np.isfinite(K))
+    np.testing.assert_allclose(K, RandomWalkKernel(tol=1e-12).fit_transform(graphs), rtol=1e-6)
+
+
+def test_substring_underflow_is_reported():
+    # item 4: the normalised Gram was silently all zero
+    from kernelkit.kernels import SubstringKernel
+
+    with pytest.raises(ValueError, match="underflows float64"):
+        SubstringKernel(k=40, lambda_=1e-5, normalize=True).fit_transform(["ACDEFGHIKL" * 5])

@@ -230,7 +230,7 @@ def test_results_do_not_depend_on_threads(rng):
 
 def test_multiclass_shares_the_weights():
     X, y = load_breast_cancer(return_X_y=True)
-    X = StandardScaler().fit_transform(X)[:150]
+    X = StandardScaler().fit_transform(X)[:90]
     y3 = np.digitize(X[:, 0], [-0.5, 0.5])          # three classes from the first feature
     kernels = [VectorKernel("linear"), VectorKernel("rbf", gamma=0.5)]
     for loss in LOSSES:

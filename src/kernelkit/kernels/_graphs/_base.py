@@ -104,14 +104,28 @@ class ProductGraphKernel(GraphKernel):
         K = fill_gram(fill_rows, A.n_samples, other.n_samples, B is None, self.verbose,
                       type(self).__name__)
         self._check_core(sum(n_failed))
-        return K
+        return self._finite(K)
 
     def _self_similarity(self, A):
         out = np.zeros(A.n_samples)
         self._check_core(_product_graph.product_graph_diagonal(
             _product_graph.PRODUCT_GRAPH_KERNELS[self._core_kernel], *batch_arrays(A), out,
             n_threads=self._n_threads(), **self._core_params(A, None)))
-        return out
+        return self._finite(out)
+
+    def _finite(self, values):
+        """Kernel values, or a ValueError when they overflow float64 (long walks, deep trees,
+        large weights: the counts grow like degree^length)."""
+        if not np.all(np.isfinite(values)):
+            raise ValueError(
+                f"{type(self).__name__} values overflow float64 for these graphs and "
+                f"parameters {self._core_params_text()}; use a smaller walk length, depth or "
+                "weight.")
+        return values
+
+    def _core_params_text(self):
+        return ", ".join(f"{key}={value}" for key, value in self.get_params().items()
+                         if key in ("n", "depth", "lambda_", "p_stop"))
 
 
 def max_degree(indptr):

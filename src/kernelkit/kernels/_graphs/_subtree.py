@@ -106,8 +106,10 @@ class SubtreeKernel(ProductGraphKernel):
     def _represent(self, batch, fitting):
         batch = super()._represent(batch, fitting)
         degree = max_degree(batch.indptr)
-        if self.variant == "matchings" and min(degree, self.max_degree_fit_) > \
-                MAX_MATCHING_DEGREE:
+        # with normalize, the new graphs are also matched with themselves (reliability issue
+        # 17, item 4: a dense new graph made a 2^degree table and the fit hung)
+        smaller = degree if self.normalize else min(degree, self.max_degree_fit_)
+        if self.variant == "matchings" and smaller > MAX_MATCHING_DEGREE:
             raise ValueError(
                 f"variant='matchings' supports degrees up to {MAX_MATCHING_DEGREE} in one of "
                 f"the two graph sets; these have largest degrees {self.max_degree_fit_} and "

@@ -189,7 +189,12 @@ class GeometricWalkKernel(_IterativeWalkKernel):
 
     def _represent(self, batch, fitting):
         batch = super()._represent(batch, fitting)
-        self._check_convergence(self.max_degree_fit_, max_degree(batch.indptr))
+        degree = max_degree(batch.indptr)
+        self._check_convergence(self.max_degree_fit_, degree)
+        if self.normalize:
+            # the new graphs' self-similarities are computed too (reliability issue 17, item 4:
+            # cosines above 1 when only the pairs with the training graphs were checked)
+            self._check_convergence(degree, degree)
         return batch
 
     def _check_convergence(self, max_degree_a, max_degree_b):

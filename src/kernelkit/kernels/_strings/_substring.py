@@ -110,6 +110,14 @@ class SubstringKernel(StringKernel):
         diag = np.empty(A.n_samples, dtype=np.float64)
         _substring_dp.substring_diagonal(A.codes, A.offsets, self.k, float(self.lambda_), diag,
                                          self._n_threads())
+        # a sequence with k letters has K(x, x) ≥ λ^{2k} > 0: a zero is an underflow, and the
+        # normalised Gram would be silently zero (reliability issue 17, item 4)
+        underflow = (diag == 0.0) & (A.lengths >= self.k)
+        if np.any(underflow):
+            raise ValueError(
+                f"K(x, x) underflows float64 for sequence {int(np.flatnonzero(underflow)[0])}: "
+                f"lambda_**(2k) = {self.lambda_}**{2 * self.k} is below the smallest double; "
+                "use a larger lambda_ or a smaller k.")
         return diag
 
 
