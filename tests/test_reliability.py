@@ -111,3 +111,24 @@ def test_substring_underflow_is_reported():
 
     with pytest.raises(ValueError, match="underflows float64"):
         SubstringKernel(k=40, lambda_=1e-5, normalize=True).fit_transform(["ACDEFGHIKL" * 5])
+
+
+def test_kmeans_with_fewer_weighted_samples_than_clusters_raises():
+    # item 5: empty clusters were re-seeded with weightless samples, giving NaN centres
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    weights = np.zeros(50)
+    weights[:3] = 1.0
+    with pytest.raises(ValueError, match="Only 3 samples have a positive weight"):
+        KMeans(5, random_state=0).fit(X, sample_weight=weights)
+
+
+def test_gaussian_mixture_pickle_round_trip_is_bit_identical():
+    # item 10: the factors changed memory layout in the round trip and scores moved by 1e-15
+    import pickle
+
+    X = np.random.default_rng(0).normal(size=(200, 4))
+    for covariance_type in ("full", "tied", "diag", "spherical"):
+        model = GaussianMixture(3, covariance_type=covariance_type, random_state=0).fit(X)
+        restored = pickle.loads(pickle.dumps(model))
+        np.testing.assert_array_equal(restored.score_samples(X), model.score_samples(X))
+        assert restored.precisions_cholesky_.flags.c_contiguous

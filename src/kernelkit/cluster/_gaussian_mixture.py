@@ -195,8 +195,10 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         if not best["converged"] and self.max_iter > 0:
             warnings.warn("EM did not converge: increase max_iter or tol, or check the data.",
                           ConvergenceWarning, stacklevel=3)
-        (self.weights_, self.means_, self.covariances_,
-         self.precisions_cholesky_) = best["parameters"]
+        # C-contiguous copies: a pickle round trip keeps the layout, hence bit-identical scores
+        # (reliability issue 17, item 10: the Fortran-ordered factors came back C-ordered)
+        (self.weights_, self.means_, self.covariances_, self.precisions_cholesky_) = (
+            np.ascontiguousarray(array) for array in best["parameters"])
         self.precisions_ = _precisions(self.precisions_cholesky_, self.covariance_type)
         self.converged_ = best["converged"]
         self.n_iter_ = best["n_iter"]

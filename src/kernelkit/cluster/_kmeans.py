@@ -381,6 +381,12 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
             raise ValueError(
                 f"n_samples={X.shape[0]} should be >= n_clusters={self.n_clusters}."
             )
+        n_weighted = int(np.count_nonzero(sample_weight))
+        if n_weighted < self.n_clusters:
+            # an empty cluster would be re-seeded with a weightless sample: a 0/0 centre
+            raise ValueError(
+                f"Only {n_weighted} samples have a positive weight, fewer than "
+                f"n_clusters={self.n_clusters}.")
         init = self.init
         explicit_init = not isinstance(init, str)
         if explicit_init:
