@@ -210,7 +210,9 @@ cdef struct Workspace:
     uint32_t rand_state
     double h_total               # Σ h over the tree: normaliser of impurity decreases
     double min_weight_leaf
-    Entry *entries               # exact: (n_rows, n_samples)
+    Entry *entries               # exact: (n_rows, stride), the tree's samples in each row
+    intp_t stride                # exact: n_active, the row length
+    intp_t entries_capacity      # exact: allocated rows × stride
     int32_t *rank                # absolute_error: node-local rank of a sample's y
     double *sorted_y             # absolute_error: the node's y in increasing order
     int32_t *samples             # hist: (n_samples,) sample ids, each node a slice
@@ -259,7 +261,7 @@ cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord 
                 if nonempty > 1:
                     return False
         return True
-    e = ws.entries + f * pb.n_samples
+    e = ws.entries + f * ws.stride
     return e[rec.end - 1].value <= e[rec.start].value + FEATURE_THRESHOLD
 
 
@@ -315,7 +317,7 @@ cdef inline int32_t _sample_at(const Problem *pb, const Workspace *ws, intp_t ro
                                intp_t p) noexcept nogil:
     if pb.hist:
         return ws.samples[p]
-    return ws.entries[row * pb.n_samples + p].sample
+    return ws.entries[row * ws.stride + p].sample
 
 
 cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t start,
@@ -395,7 +397,7 @@ cdef double _absolute_deviation(const double *fw, const double *fwy, intp_t n, d
 
 cdef void _node_ranks(const Problem *pb, Workspace *ws, intp_t start, intp_t end) noexcept nogil:
     """Node-local ranks of y from the node's slice of the y-order row (absolute error)."""
-    cdef const Entry *e = ws.entries + pb.n_features * pb.n_samples
+    cdef const Entry *e = ws.entries + pb.n_features * ws.stride
     cdef intp_t p
     cdef int32_t s
     for p in range(start, end):
@@ -758,7 +760,7 @@ cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *
     if pb.hist:
         _scan_histogram(pb, ws, rec.hist, f, rec.start, rec.end, st, sc.counts, &ws.cand[k])
         return
-    e = ws.entries + f * pb.n_samples
+    e = ws.entries + f * ws.stride
     if pb.criterion == ABSOLUTE_ERROR:
         _scan_absolute_error(pb, ws, e, rec.start, rec.end, st, sc, &ws.cand[k])
     elif pb.classification:
@@ -859,16 +861,19 @@ cdef inline bint _certain_leaf(const Problem *pb, const Workspace *ws, intp_t n,
 cdef void _partition_row(const Problem *pb, Workspace *ws, intp_t r, intp_t start, intp_t end,
                          Scratch *sc) noexcept nogil:
     """Stable in-place partition of a presorted row's slice by ``ws.goes_left``."""
-    cdef Entry *e = ws.entries + r * pb.n_samples
+    cdef Entry *e = ws.entries + r * ws.stride
     cdef Entry *tmp = sc.tmp_entries
-    cdef intp_t p, w = start, n_right = 0
+    cdef intp_t p, w = start, n_right = 0, left
+    cdef Entry entry
+    # branch-free: the side is a coin flip the predictor cannot learn; every entry is written
+    # to both places and only one cursor advances (w <= p, so e[w] is already read)
     for p in range(start, end):
-        if ws.goes_left[e[p].sample]:
-            e[w] = e[p]
-            w += 1
-        else:
-            tmp[n_right] = e[p]
-            n_right += 1
+        entry = e[p]
+        left = ws.goes_left[entry.sample]
+        e[w] = entry
+        tmp[n_right] = entry
+        w += left
+        n_right += 1 - left
     memcpy(e + w, tmp, n_right * sizeof(Entry))
 
 
@@ -912,7 +917,7 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
             hist_right[0] = small
         rec.hist = NULL     # ownership passed to a child
         return 0
-    e = ws.entries + split.feature * pb.n_samples
+    e = ws.entries + split.feature * ws.stride
     for p in range(start, split.pos):
         ws.goes_left[e[p].sample] = 1
     for p in range(split.pos, end):
@@ -1317,9 +1322,8 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
         ws.ordered = <Stat *>malloc(n * sizeof(Stat))
         ok = ws.samples != NULL and ws.ordered != NULL
     elif ok:
-        ws.entries = <Entry *>malloc(pb.n_rows * n * sizeof(Entry))
-        ok = ws.entries != NULL
-        if ok and mae:
+        # the presorted rows are sized per tree (_prepare_tree): a bootstrap keeps ~63 %
+        if mae:
             ws.rank = <int32_t *>malloc(n * sizeof(int32_t))
             ws.sorted_y = <double *>malloc(n * sizeof(double))
             ok = ws.rank != NULL and ws.sorted_y != NULL
@@ -1347,14 +1351,16 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
     return ws
 
 
-cdef void _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
-                        uint32_t seed) noexcept nogil:
-    """Per-sample statistics and the tree's samples (positive weight) in every row."""
-    cdef intp_t n = pb.n_samples, s, r, p, k = 0
+cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
+                       uint32_t seed) noexcept nogil:
+    """Per-sample statistics and the tree's samples (positive weight) in every row; -1 when
+    out of memory."""
+    cdef intp_t n = pb.n_samples, s, r, p, k = 0, n_active = 0
     cdef double w, h_total = 0.0, w_total = 0.0
     cdef const int32_t *order
     cdef const float *values
     cdef Entry *e
+    cdef void *grown
     for s in range(n):
         w = weights[s]
         ws.weight[s] = w
@@ -1369,18 +1375,28 @@ cdef void _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
             ws.stat[s].v = w * pb.y[s]
         h_total += ws.stat[s].h
         w_total += w
+        if w > 0.0:
+            n_active += 1
     ws.h_total = h_total
     # scikit-learn: min_weight_fraction_leaf × total weight (Newton: × total hessian)
     ws.min_weight_leaf = pb.min_weight_fraction_leaf * (
         h_total if pb.criterion == NEWTON else w_total)
+    ws.n_active = n_active
     if pb.hist:
         for s in range(n):
             if weights[s] > 0.0:
                 ws.samples[k] = <int32_t>s
                 k += 1
     else:
+        if pb.n_rows * n_active > ws.entries_capacity:
+            grown = realloc(ws.entries, pb.n_rows * n_active * sizeof(Entry))
+            if grown == NULL:
+                return -1
+            ws.entries = <Entry *>grown
+            ws.entries_capacity = pb.n_rows * n_active
+        ws.stride = n_active
         for r in range(pb.n_rows):
-            e = ws.entries + r * n
+            e = ws.entries + r * n_active
             if r < pb.n_features:
                 order = pb.sorted_samples + r * n
                 values = pb.sorted_values + r * n
@@ -1389,15 +1405,17 @@ cdef void _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
                 values = NULL
             k = 0
             for p in range(n):
+                # branch-free filter (a bootstrap keeps a sample with probability ~0.63); the
+                # slot after the last kept entry may be written, hence the bound
                 s = order[p]
-                if weights[s] > 0.0:
+                if k < n_active:
                     e[k].sample = <int32_t>s
                     e[k].value = values[p] if values != NULL else 0.0
-                    k += 1
-    ws.n_active = k
+                k += weights[s] > 0.0
     for s in range(pb.n_features):
         ws.features[s] = s
     ws.rand_state = seed
+    return 0
 
 
 cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights, uint32_t seed,
@@ -1406,7 +1424,8 @@ cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights, uint
     cdef NodeRecord root
     if _tree_init(tree, pb.n_values) != 0:
         return -1
-    _prepare_tree(pb, ws, weights, seed)
+    if _prepare_tree(pb, ws, weights, seed) != 0:
+        return -1
     ws.train_leaves = train_leaves
     memset(&root, 0, sizeof(NodeRecord))
     root.end = ws.n_active

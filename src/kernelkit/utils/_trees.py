@@ -19,13 +19,18 @@ value is the Newton step ``−G/(H + λ)`` and splits maximise ``G_L²/(H_L + λ
 """
 
 import dataclasses
-from numbers import Integral
+from math import ceil
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, validate_data
 
 from kernelkit._core._tree_builder import grow_trees as _grow_trees
 from kernelkit._core._tree_builder import presort as _presort
 from kernelkit._core._tree_predict import apply_tree, sum_forest
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = [
     "CRITERIA",
@@ -33,10 +38,14 @@ __all__ = [
     "REGRESSION_CRITERIA",
     "GrowthParams",
     "MAX_BINS",
+    "STOPPING_RULE_CONSTRAINTS",
     "Tree",
     "TreeTrainingSet",
+    "check_max_features",
     "draw_tree_seed",
+    "growth_params",
     "sum_tree_values",
+    "validate_fit_input",
 ]
 
 # Criterion codes of the compiled builder.
@@ -400,3 +409,81 @@ def check_max_features(max_features, n_features):
     if isinstance(max_features, Integral):
         return int(max_features)
     return max(1, int(max_features * n_features))
+
+
+# Parameter constraints of the stopping rules, shared with the forests.
+STOPPING_RULE_CONSTRAINTS = {
+    "splitter": [StrOptions({"best", "hist"})],
+    "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+    "min_samples_split": [
+        Interval(Integral, 2, None, closed="left"),
+        Interval(RealNotInt, 0.0, 1.0, closed="right"),
+    ],
+    "min_samples_leaf": [
+        Interval(Integral, 1, None, closed="left"),
+        Interval(RealNotInt, 0.0, 1.0, closed="neither"),
+    ],
+    "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
+    "max_features": [
+        Interval(Integral, 1, None, closed="left"),
+        Interval(RealNotInt, 0.0, 1.0, closed="right"),
+        StrOptions({"sqrt", "log2"}),
+        None,
+    ],
+    "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
+    "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
+    "max_bins": [Interval(Integral, 2, MAX_BINS, closed="both")],
+    "n_jobs": N_JOBS_CONSTRAINT,
+}
+
+
+def validate_fit_input(estimator, X, y, sample_weight, *, classifier):
+    """Validated ``(X, target, sample_weight)`` for a tree or forest ``fit``.
+
+    X becomes float32 and C-contiguous (as scikit-learn's trees; values beyond the float32 range
+    are reported as infinite). For a classifier, sets ``classes_`` and ``n_classes_`` and
+    returns the class codes as float64; a regressor's target is float64. ``sample_weight`` stays
+    None or becomes a float64 array, non-negative with a positive sum.
+    """
+    X, y = validate_data(estimator, X, y, dtype=np.float32, order="C",
+                         y_numeric=not classifier)
+    if sample_weight is not None:
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                             ensure_non_negative=True)
+        if not sample_weight.sum() > 0:
+            raise ValueError("sample_weight sums to zero: there is nothing to fit a tree on.")
+    if classifier:
+        check_classification_targets(y)
+        estimator.classes_, codes = np.unique(y, return_inverse=True)
+        estimator.n_classes_ = estimator.classes_.size
+        target = codes.astype(np.float64)
+    else:
+        target = np.ascontiguousarray(y, dtype=np.float64)
+    estimator.n_outputs_ = 1
+    return X, target, sample_weight
+
+
+def growth_params(estimator, n_samples, n_features):
+    """:class:`~kernelkit.utils._trees.GrowthParams` of an estimator's stopping rules, resolved
+    as scikit-learn (fractions of ``n_samples``, ``max_features`` names); sets
+    ``max_features_``."""
+    min_samples_leaf = estimator.min_samples_leaf
+    if not isinstance(min_samples_leaf, Integral):
+        min_samples_leaf = ceil(min_samples_leaf * n_samples)
+    min_samples_split = estimator.min_samples_split
+    if not isinstance(min_samples_split, Integral):
+        min_samples_split = max(2, ceil(min_samples_split * n_samples))
+    max_features = check_max_features(estimator.max_features, n_features)
+    if max_features > n_features:
+        raise ValueError(f"max_features={estimator.max_features} is larger than the number of "
+                         f"features ({n_features}).")
+    estimator.max_features_ = max_features
+    return GrowthParams(
+        max_depth=estimator.max_depth,
+        min_samples_split=min_samples_split,
+        min_samples_leaf=min_samples_leaf,
+        min_weight_fraction_leaf=estimator.min_weight_fraction_leaf,
+        max_features=max_features,
+        max_leaf_nodes=estimator.max_leaf_nodes,
+        min_impurity_decrease=estimator.min_impurity_decrease,
+    )
