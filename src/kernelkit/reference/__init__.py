@@ -33,8 +33,10 @@ from kernelkit.reference.strings import (
     substring_kernel,
     substring_kernel_bruteforce,
 )
+from kernelkit.reference.tree import cart_tree
 
 __all__ = [
+    "cart_tree",
     "compress_signatures",
     "cut_linkage",
     "dbscan_dense",
