@@ -251,9 +251,9 @@ _REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003, 
     .. [2] L. Breiman, "Random forests", Machine Learning 45(1), 2001."""
 
 _NOTES = """Trees grow in parallel native threads inside the compiled builder (no processes, no
-    GIL), X presorted or binned once for all of them. Sample weights given to ``fit`` set the bootstrap
-    probabilities (as scikit-learn ≥ 1.7), not the trees' weights. Each tree's random state is
-    ``estimators_[t].random_state``."""
+    GIL), X presorted or binned once for all of them. Sample weights given to ``fit`` set the
+    bootstrap probabilities (as scikit-learn ≥ 1.7), not the trees' weights. Each tree's random
+    state is ``estimators_[t].random_state``."""
 
 
 def _fill_docstring(criterion, max_features):
@@ -322,7 +322,7 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
     >>> forest = RandomForestClassifier(n_estimators=50, oob_score=True, random_state=0)
     >>> forest = forest.fit(X, y)
     >>> len(forest.estimators_), round(forest.oob_score_, 3)
-    (50, 0.96)
+    (50, 0.967)
     """
 
     _tree_class = DecisionTreeClassifier
@@ -462,7 +462,7 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
     >>> forest = RandomForestRegressor(n_estimators=50, max_features=0.5, oob_score=True,
     ...                                random_state=0).fit(X, y)
     >>> round(forest.oob_score_, 3)
-    0.45
+    0.418
     """
 
     _tree_class = DecisionTreeRegressor

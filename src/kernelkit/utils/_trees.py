@@ -448,10 +448,9 @@ def validate_fit_input(estimator, X, y, sample_weight, *, classifier):
     X, y = validate_data(estimator, X, y, dtype=np.float32, order="C",
                          y_numeric=not classifier)
     if sample_weight is not None:
+        # non-negative, and (scikit-learn's check) not all zero
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                              ensure_non_negative=True)
-        if not sample_weight.sum() > 0:
-            raise ValueError("sample_weight sums to zero: there is nothing to fit a tree on.")
     if classifier:
         check_classification_targets(y)
         estimator.classes_, codes = np.unique(y, return_inverse=True)
