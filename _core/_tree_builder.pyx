@@ -19,10 +19,11 @@ negative gradient sums G and hessian sums H. The formulas are scikit-learn's, te
 that on data where the sums are exact (integer weights and targets) both libraries compare the
 same floating-point numbers and grow the same tree.
 
-Exact splitter. X (float32) is presorted once per fit (``presort``: a parallel LSD radix sort,
-stable). A tree keeps, for every feature, the (value, sample) pairs of its samples in increasing
-order, and every node owns the slice ``[start, end)`` of every such row: a split partitions each
-row stably in place (left samples first, order kept), so no node ever re-sorts. Scanning a row
+Exact splitter. X (float32, stored feature by feature) is presorted once per fit (``presort``:
+a parallel LSD radix sort, stable). A tree keeps, for every feature, the ids of its samples in
+increasing order of that feature (values are read from X), and every node owns the slice
+``[start, end)`` of every such row: a split partitions each row stably in place (left samples
+first, order kept), so no node ever re-sorts. Scanning a row
 accumulates class counts / sums in float64 and evaluates the proxy between distinct consecutive
 values (closer than 1e-7 counts as equal, as in scikit-learn); the threshold is the midpoint
 ``v_k/2 + v_{k+1}/2``. Rows of features found constant at an ancestor are not partitioned any
@@ -86,11 +87,6 @@ cdef double LOG2 = 0.6931471805599453
 # ------------------------------------------------------------------------------------------
 # Data structures (all C: a forest grows its trees inside a nogil parallel region)
 
-cdef struct Entry:
-    # One sample of a presorted feature row.
-    float value
-    int32_t sample
-
 cdef struct Stat:
     # Per-sample statistics read by the scans.
     double h    # weight; Newton: weight × hessian
@@ -107,7 +103,7 @@ cdef struct Problem:
     intp_t n_classes
     intp_t n_values          # per-node outputs: n_classes or 1
     intp_t n_stats           # doubles per histogram bin: n_classes + 1, or 3 (v, h, count)
-    const float *sorted_values      # (n_features, n_samples)
+    const float *X_T                # (n_features, n_samples): X feature by feature
     const int32_t *sorted_samples   # (n_features, n_samples)
     const int32_t *y_order          # (n_samples,) absolute_error only
     const uint8_t *binned           # (n_features, n_samples)
@@ -185,7 +181,7 @@ cdef struct NodeRecord:
 cdef struct Scratch:
     # Per-thread buffers of the node-level parallel loops.
     double *counts       # (n_classes,)
-    Entry *tmp_entries   # (n_samples,) exact partition
+    int32_t *tmp_entries # (n_samples,) exact partition
     int32_t *tmp_samples # (n_samples,) hist partition
     double *fen_w        # (n_samples + 1,) absolute_error Fenwick trees
     double *fen_wy
@@ -210,7 +206,7 @@ cdef struct Workspace:
     uint32_t rand_state
     double h_total               # Σ h over the tree: normaliser of impurity decreases
     double min_weight_leaf
-    Entry *entries               # exact: (n_rows, stride), the tree's samples in each row
+    int32_t *entries             # exact: (n_rows, stride), the tree's samples in each row
     intp_t stride                # exact: n_active, the row length
     intp_t entries_capacity      # exact: allocated rows × stride
     int32_t *rank                # absolute_error: node-local rank of a sample's y
@@ -250,7 +246,8 @@ cdef inline void _swap(intp_t *a, intp_t i, intp_t j) noexcept nogil:
 cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord *rec,
                        intp_t f) noexcept nogil:
     """Whether feature ``f`` takes one value on the node."""
-    cdef const Entry *e
+    cdef const int32_t *e
+    cdef const float *x
     cdef const double *h
     cdef intp_t b, nonempty = 0, count_col = pb.n_stats - 1
     if pb.hist:
@@ -262,7 +259,8 @@ cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord 
                     return False
         return True
     e = ws.entries + f * ws.stride
-    return e[rec.end - 1].value <= e[rec.start].value + FEATURE_THRESHOLD
+    x = pb.X_T + f * pb.n_samples
+    return x[e[rec.end - 1]] <= x[e[rec.start]] + FEATURE_THRESHOLD
 
 
 cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -317,7 +315,7 @@ cdef inline int32_t _sample_at(const Problem *pb, const Workspace *ws, intp_t ro
                                intp_t p) noexcept nogil:
     if pb.hist:
         return ws.samples[p]
-    return ws.entries[row * ws.stride + p].sample
+    return ws.entries[row * ws.stride + p]
 
 
 cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t start,
@@ -397,11 +395,11 @@ cdef double _absolute_deviation(const double *fw, const double *fwy, intp_t n, d
 
 cdef void _node_ranks(const Problem *pb, Workspace *ws, intp_t start, intp_t end) noexcept nogil:
     """Node-local ranks of y from the node's slice of the y-order row (absolute error)."""
-    cdef const Entry *e = ws.entries + pb.n_features * ws.stride
+    cdef const int32_t *e = ws.entries + pb.n_features * ws.stride
     cdef intp_t p
     cdef int32_t s
     for p in range(start, end):
-        s = e[p].sample
+        s = e[p]
         ws.rank[s] = <int32_t>(p - start)
         ws.sorted_y[p - start] = pb.y[s]
 
@@ -518,20 +516,23 @@ cdef inline double _regression_proxy(int criterion, double v_left, double v_righ
 # ------------------------------------------------------------------------------------------
 # Exact splitter: scans of presorted rows
 
-cdef void _scan_classification(const Problem *pb, const Workspace *ws, const Entry *e,
-                               intp_t start, intp_t end, const NodeStats *st, double *left,
-                               Candidate *best) noexcept nogil:
+cdef void _scan_classification(const Problem *pb, const Workspace *ws, const int32_t *e,
+                               const float *x, intp_t start, intp_t end, const NodeStats *st,
+                               double *left, Candidate *best) noexcept nogil:
     cdef intp_t p, min_leaf = pb.min_samples_leaf
     cdef int32_t s
+    cdef float value, next_value = x[e[start]]
     cdef double w_left = 0.0, w_right, proxy, min_weight = ws.min_weight_leaf
     memset(left, 0, pb.n_classes * sizeof(double))
     best.proxy = -INFINITY
     best.pos = end
     for p in range(start, end - 1):
-        s = e[p].sample
+        s = e[p]
         left[<intp_t>ws.stat[s].v] += ws.stat[s].h
         w_left += ws.stat[s].h
-        if e[p + 1].value <= e[p].value + FEATURE_THRESHOLD:
+        value = next_value
+        next_value = x[e[p + 1]]
+        if next_value <= value + FEATURE_THRESHOLD:
             continue        # not between two distinct values
         if p + 1 - start < min_leaf:
             continue
@@ -544,24 +545,27 @@ cdef void _scan_classification(const Problem *pb, const Workspace *ws, const Ent
         if proxy > best.proxy:
             best.proxy = proxy
             best.pos = p + 1
-            best.threshold = e[p].value / 2.0 + e[p + 1].value / 2.0
+            best.threshold = value / 2.0 + next_value / 2.0
 
 
-cdef void _scan_regression(const Problem *pb, const Workspace *ws, const Entry *e,
-                           intp_t start, intp_t end, const NodeStats *st,
+cdef void _scan_regression(const Problem *pb, const Workspace *ws, const int32_t *e,
+                           const float *x, intp_t start, intp_t end, const NodeStats *st,
                            Candidate *best) noexcept nogil:
     cdef intp_t p, min_leaf = pb.min_samples_leaf
     cdef int32_t s
+    cdef float value, next_value = x[e[start]]
     cdef double v_left = 0.0, h_left = 0.0, h_right, proxy, min_weight = ws.min_weight_leaf
     cdef double l2 = pb.l2_regularization
     cdef int criterion = pb.criterion
     best.proxy = -INFINITY
     best.pos = end
     for p in range(start, end - 1):
-        s = e[p].sample
+        s = e[p]
         v_left += ws.stat[s].v
         h_left += ws.stat[s].h
-        if e[p + 1].value <= e[p].value + FEATURE_THRESHOLD:
+        value = next_value
+        next_value = x[e[p + 1]]
+        if next_value <= value + FEATURE_THRESHOLD:
             continue
         if p + 1 - start < min_leaf:
             continue
@@ -576,12 +580,12 @@ cdef void _scan_regression(const Problem *pb, const Workspace *ws, const Entry *
         if proxy > best.proxy:
             best.proxy = proxy
             best.pos = p + 1
-            best.threshold = e[p].value / 2.0 + e[p + 1].value / 2.0
+            best.threshold = value / 2.0 + next_value / 2.0
 
 
-cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const Entry *e,
-                               intp_t start, intp_t end, const NodeStats *st, Scratch *sc,
-                               Candidate *best) noexcept nogil:
+cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const int32_t *e,
+                               const float *x, intp_t start, intp_t end, const NodeStats *st,
+                               Scratch *sc, Candidate *best) noexcept nogil:
     """Prefix and suffix absolute deviations along the row (Fenwick trees over the node-local
     ranks of y), then the split scan."""
     cdef intp_t n = end - start, k, min_leaf = pb.min_samples_leaf
@@ -591,7 +595,7 @@ cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const Ent
     memset(sc.fen_w, 0, (n + 1) * sizeof(double))
     memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
     for k in range(n):
-        s = e[start + k].sample
+        s = e[start + k]
         w = ws.weight[s]
         _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
         total_w += w
@@ -603,7 +607,7 @@ cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const Ent
     total_w = 0.0
     total_wy = 0.0
     for k in range(n - 1, -1, -1):
-        s = e[start + k].sample
+        s = e[start + k]
         w = ws.weight[s]
         _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
         total_w += w
@@ -613,8 +617,8 @@ cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const Ent
     best.proxy = -INFINITY
     best.pos = end
     for k in range(n - 1):
-        w_left += ws.weight[e[start + k].sample]
-        if e[start + k + 1].value <= e[start + k].value + FEATURE_THRESHOLD:
+        w_left += ws.weight[e[start + k]]
+        if x[e[start + k + 1]] <= x[e[start + k]] + FEATURE_THRESHOLD:
             continue
         if k + 1 < min_leaf:
             continue
@@ -628,7 +632,7 @@ cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const Ent
         if proxy > best.proxy:
             best.proxy = proxy
             best.pos = start + k + 1
-            best.threshold = e[start + k].value / 2.0 + e[start + k + 1].value / 2.0
+            best.threshold = x[e[start + k]] / 2.0 + x[e[start + k + 1]] / 2.0
             best.ae_left = sc.ae_left[k]
             best.ae_right = sc.ae_right[k + 1]
 
@@ -756,17 +760,19 @@ cdef void _partition_samples(const Problem *pb, Workspace *ws, intp_t start, int
 cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *rec,
                             const NodeStats *st, intp_t k, Scratch *sc) noexcept nogil:
     cdef intp_t f = ws.to_eval[k]
-    cdef const Entry *e
+    cdef const int32_t *e
+    cdef const float *x
     if pb.hist:
         _scan_histogram(pb, ws, rec.hist, f, rec.start, rec.end, st, sc.counts, &ws.cand[k])
         return
     e = ws.entries + f * ws.stride
+    x = pb.X_T + f * pb.n_samples
     if pb.criterion == ABSOLUTE_ERROR:
-        _scan_absolute_error(pb, ws, e, rec.start, rec.end, st, sc, &ws.cand[k])
+        _scan_absolute_error(pb, ws, e, x, rec.start, rec.end, st, sc, &ws.cand[k])
     elif pb.classification:
-        _scan_classification(pb, ws, e, rec.start, rec.end, st, sc.counts, &ws.cand[k])
+        _scan_classification(pb, ws, e, x, rec.start, rec.end, st, sc.counts, &ws.cand[k])
     else:
-        _scan_regression(pb, ws, e, rec.start, rec.end, st, &ws.cand[k])
+        _scan_regression(pb, ws, e, x, rec.start, rec.end, st, &ws.cand[k])
 
 
 cdef void _child_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -861,20 +867,20 @@ cdef inline bint _certain_leaf(const Problem *pb, const Workspace *ws, intp_t n,
 cdef void _partition_row(const Problem *pb, Workspace *ws, intp_t r, intp_t start, intp_t end,
                          Scratch *sc) noexcept nogil:
     """Stable in-place partition of a presorted row's slice by ``ws.goes_left``."""
-    cdef Entry *e = ws.entries + r * ws.stride
-    cdef Entry *tmp = sc.tmp_entries
+    cdef int32_t *e = ws.entries + r * ws.stride
+    cdef int32_t *tmp = sc.tmp_entries
     cdef intp_t p, w = start, n_right = 0, left
-    cdef Entry entry
+    cdef int32_t s
     # branch-free: the side is a coin flip the predictor cannot learn; every entry is written
     # to both places and only one cursor advances (w <= p, so e[w] is already read)
     for p in range(start, end):
-        entry = e[p]
-        left = ws.goes_left[entry.sample]
-        e[w] = entry
-        tmp[n_right] = entry
+        s = e[p]
+        left = ws.goes_left[s]
+        e[w] = s
+        tmp[n_right] = s
         w += left
         n_right += 1 - left
-    memcpy(e + w, tmp, n_right * sizeof(Entry))
+    memcpy(e + w, tmp, n_right * sizeof(int32_t))
 
 
 cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const Split *split,
@@ -890,7 +896,7 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
     """
     cdef intp_t p, r, n_rows = pb.n_rows, total, start = rec.start, end = rec.end
     cdef int n_threads = ws.n_threads
-    cdef const Entry *e
+    cdef const int32_t *e
     cdef double *small
     cdef bint left_smaller
     hist_left[0] = NULL
@@ -919,9 +925,9 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
         return 0
     e = ws.entries + split.feature * ws.stride
     for p in range(start, split.pos):
-        ws.goes_left[e[p].sample] = 1
+        ws.goes_left[e[p]] = 1
     for p in range(split.pos, end):
-        ws.goes_left[e[p].sample] = 0
+        ws.goes_left[e[p]] = 0
     if not need_children:
         # the leaves read their samples from the split feature's row, which is in order, and
         # (absolute error) their medians from the y-order row
@@ -1336,7 +1342,7 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
                     ws.scratch[t].tmp_samples = <int32_t *>malloc(n * sizeof(int32_t))
                     ok = ok and ws.scratch[t].tmp_samples != NULL
             else:
-                ws.scratch[t].tmp_entries = <Entry *>malloc(n * sizeof(Entry))
+                ws.scratch[t].tmp_entries = <int32_t *>malloc(n * sizeof(int32_t))
                 ok = ok and ws.scratch[t].tmp_entries != NULL
             if mae:
                 ws.scratch[t].fen_w = <double *>malloc((n + 1) * sizeof(double))
@@ -1352,17 +1358,16 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
 
 
 cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
-                       uint32_t seed) noexcept nogil:
-    """Per-sample statistics and the tree's samples (positive weight) in every row; -1 when
-    out of memory."""
+                       const uint8_t *counts, uint32_t seed) noexcept nogil:
+    """Per-sample statistics (weight ``weights[s] × counts[s]``, counts optional) and the tree's
+    samples (positive weight) in every row; -1 when out of memory."""
     cdef intp_t n = pb.n_samples, s, r, p, k = 0, n_active = 0
     cdef double w, h_total = 0.0, w_total = 0.0
     cdef const int32_t *order
-    cdef const float *values
-    cdef Entry *e
+    cdef int32_t *e
     cdef void *grown
     for s in range(n):
-        w = weights[s]
+        w = weights[s] if counts == NULL else weights[s] * <double>counts[s]
         ws.weight[s] = w
         if pb.classification:
             ws.stat[s].h = w
@@ -1384,47 +1389,43 @@ cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
     ws.n_active = n_active
     if pb.hist:
         for s in range(n):
-            if weights[s] > 0.0:
+            if ws.weight[s] > 0.0:
                 ws.samples[k] = <int32_t>s
                 k += 1
     else:
         if pb.n_rows * n_active > ws.entries_capacity:
-            grown = realloc(ws.entries, pb.n_rows * n_active * sizeof(Entry))
+            grown = realloc(ws.entries, pb.n_rows * n_active * sizeof(int32_t))
             if grown == NULL:
                 return -1
-            ws.entries = <Entry *>grown
+            ws.entries = <int32_t *>grown
             ws.entries_capacity = pb.n_rows * n_active
         ws.stride = n_active
         for r in range(pb.n_rows):
             e = ws.entries + r * n_active
-            if r < pb.n_features:
-                order = pb.sorted_samples + r * n
-                values = pb.sorted_values + r * n
-            else:
-                order = pb.y_order
-                values = NULL
+            order = pb.sorted_samples + r * n if r < pb.n_features else pb.y_order
             k = 0
             for p in range(n):
                 # branch-free filter (a bootstrap keeps a sample with probability ~0.63); the
-                # slot after the last kept entry may be written, hence the bound
+                # bound keeps the write after the last kept sample inside the row
                 s = order[p]
                 if k < n_active:
-                    e[k].sample = <int32_t>s
-                    e[k].value = values[p] if values != NULL else 0.0
-                k += weights[s] > 0.0
+                    e[k] = <int32_t>s
+                k += ws.weight[s] > 0.0
     for s in range(pb.n_features):
         ws.features[s] = s
     ws.rand_state = seed
     return 0
 
 
-cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights, uint32_t seed,
-                   TreeBuffer *tree, int32_t *train_leaves) noexcept nogil:
+cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights,
+                   const uint8_t *counts, uint32_t seed, TreeBuffer *tree,
+                   int32_t *train_leaves) noexcept nogil:
     """Grow one tree into ``tree`` (initialised here); 0, or -1 when out of memory."""
     cdef NodeRecord root
+    cdef int status
     if _tree_init(tree, pb.n_values) != 0:
         return -1
-    if _prepare_tree(pb, ws, weights, seed) != 0:
+    if _prepare_tree(pb, ws, weights, counts, seed) != 0:
         return -1
     ws.train_leaves = train_leaves
     memset(&root, 0, sizeof(NodeRecord))
@@ -1436,15 +1437,20 @@ cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights, uint
         if root.hist == NULL:
             return -1
     if pb.max_leaf_nodes > 0:
-        return _grow_best_first(pb, ws, tree, &root)
-    return _grow_depth_first(pb, ws, tree, &root)
+        status = _grow_best_first(pb, ws, tree, &root)
+    else:
+        status = _grow_depth_first(pb, ws, tree, &root)
+    if status != 0:
+        return status
+    # give back the spare capacity: a forest keeps every finished tree until the last one
+    return _tree_reserve(tree, tree.node_count)
 
 
 # ------------------------------------------------------------------------------------------
 # Python entry points
 
 def grow_trees(
-    const float[:, ::1] sorted_values,      # IN (n_features, n_samples) exact, else (0, 0)
+    const float[:, ::1] X_T,                # IN (n_features, n_samples) exact, else (0, 0)
     const int32_t[:, ::1] sorted_samples,   # IN (n_features, n_samples) exact, else (0, 0)
     const int32_t[::1] y_order,             # IN (n_samples,) absolute_error, else (0,)
     const uint8_t[:, ::1] binned,           # IN (n_features, n_samples) hist, else (0, 0)
@@ -1453,7 +1459,8 @@ def grow_trees(
     const int32_t[::1] n_bins,              # IN (n_features,) hist, else (0,)
     const double[::1] y,                    # IN (n_samples,)
     const double[::1] hessian,              # IN (n_samples,) Newton, else (0,)
-    const double[:, ::1] tree_weights,      # IN (n_trees, n_samples)
+    const double[:, ::1] tree_weights,      # IN (n_trees or 1, n_samples)
+    const uint8_t[:, ::1] tree_counts,      # IN (n_trees, n_samples) or (0, 0)
     const uint32_t[::1] seeds,              # IN (n_trees,)
     int criterion,
     intp_t n_classes,
@@ -1468,21 +1475,23 @@ def grow_trees(
     int n_threads,
     int32_t[::1] train_leaves,              # OUT (n_samples,) leaf of each sample, or (0,)
 ):
-    """Grow ``n_trees`` CART trees, tree t on the sample weights ``tree_weights[t]`` with the
-    feature-draw seed ``seeds[t]``.
+    """Grow ``n_trees`` CART trees, tree t on the sample weights ``tree_weights[t]`` (times
+    ``tree_counts[t]``) with the feature-draw seed ``seeds[t]``.
 
-    The training set is either presorted (``sorted_values``/``sorted_samples`` from
-    :func:`presort`: exact splitter) or binned (``binned``, ``bin_lower``, ``bin_upper``,
-    ``n_bins``: histogram splitter); the other representation is passed empty.
+    The training set is either presorted (``X_T`` and ``sorted_samples`` from :func:`presort`:
+    exact splitter) or binned (``binned``, ``bin_lower``, ``bin_upper``, ``n_bins``: histogram
+    splitter); the other representation is passed empty.
 
     Parameters
     ----------
     y : ndarray of shape (n_samples,), float64
         Class codes 0..n_classes−1 (gini, entropy), targets (squared_error, friedman_mse,
         absolute_error) or gradients of the loss (newton, with ``hessian``).
-    tree_weights : ndarray of shape (n_trees, n_samples), float64
-        Non-negative sample weights of each tree (bootstrap multiplicities included); samples of
-        weight 0 are left out of that tree.
+    tree_weights : ndarray of shape (n_trees, n_samples) or (1, n_samples), float64
+        Non-negative sample weights of each tree (one row: shared by all trees).
+    tree_counts : ndarray of shape (n_trees, n_samples) or (0, 0), uint8
+        Multiplicities (bootstrap counts) multiplying the weights; a compact alternative to one
+        weight row per tree. Samples of weight 0 are left out of that tree.
     seeds : ndarray of shape (n_trees,), uint32
         Seeds of the feature draws (scikit-learn's ``random_state.randint(0, 2**31 - 1)``).
     criterion : int
@@ -1508,15 +1517,20 @@ def grow_trees(
     cdef Problem pb
     cdef intp_t n_trees = seeds.shape[0], t, n_samples = y.shape[0]
     cdef bint hist = binned.shape[0] > 0
-    cdef intp_t n_features = binned.shape[0] if hist else sorted_values.shape[0]
+    cdef bint shared_weights = tree_weights.shape[0] == 1
+    cdef bint with_counts = tree_counts.shape[0] > 0
+    cdef intp_t n_features = binned.shape[0] if hist else X_T.shape[0]
     cdef TreeBuffer *trees = NULL
     cdef int *status = NULL
     cdef int n_outer = 1, n_inner = n_threads
     cdef Workspace *ws = NULL
     cdef int32_t *leaves = NULL
     cdef intp_t[::1] bin_offset = np.zeros(n_features + 1, dtype=np.intp)
-    if tree_weights.shape[0] != n_trees or tree_weights.shape[1] != n_samples:
-        raise ValueError("tree_weights must have shape (n_trees, n_samples)")
+    if tree_weights.shape[1] != n_samples or not (shared_weights
+                                                   or tree_weights.shape[0] == n_trees):
+        raise ValueError("tree_weights must have shape (n_trees, n_samples) or (1, n_samples)")
+    if with_counts and (tree_counts.shape[0] != n_trees or tree_counts.shape[1] != n_samples):
+        raise ValueError("tree_counts must have shape (n_trees, n_samples)")
     if hist:
         np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
     memset(&pb, 0, sizeof(Problem))
@@ -1537,7 +1551,7 @@ def grow_trees(
         pb.bin_offset = &bin_offset[0]
         pb.total_bins = bin_offset[n_features]
     else:
-        pb.sorted_values = &sorted_values[0, 0]
+        pb.X_T = &X_T[0, 0]
         pb.sorted_samples = &sorted_samples[0, 0]
         if criterion == ABSOLUTE_ERROR:
             pb.y_order = &y_order[0]
@@ -1570,8 +1584,10 @@ def grow_trees(
                         if ws == NULL:
                             status[t] = -1
                         else:
-                            status[t] = _grow_one(&pb, ws, &tree_weights[t, 0], seeds[t],
-                                                  &trees[t], NULL)
+                            status[t] = _grow_one(
+                                &pb, ws, &tree_weights[0 if shared_weights else t, 0],
+                                &tree_counts[t, 0] if with_counts else NULL, seeds[t],
+                                &trees[t], NULL)
                     _workspace_free(ws)
             else:
                 ws = _workspace_new(&pb, n_inner)
@@ -1579,13 +1595,20 @@ def grow_trees(
                     if ws == NULL:
                         status[t] = -1
                     else:
-                        status[t] = _grow_one(&pb, ws, &tree_weights[t, 0], seeds[t],
-                                              &trees[t], leaves)
+                        status[t] = _grow_one(
+                            &pb, ws, &tree_weights[0 if shared_weights else t, 0],
+                            &tree_counts[t, 0] if with_counts else NULL, seeds[t],
+                            &trees[t], leaves)
                 _workspace_free(ws)
         for t in range(n_trees):
             if status[t] != 0:
                 raise MemoryError("out of memory while growing a decision tree")
-        return [_tree_to_arrays(&trees[t]) for t in range(n_trees)]
+        result = []
+        for t in range(n_trees):
+            # free each native tree as soon as it is copied: the copies replace them in memory
+            result.append(_tree_to_arrays(&trees[t]))
+            _tree_free(&trees[t])
+        return result
     finally:
         if trees != NULL:
             for t in range(n_trees):
@@ -1632,18 +1655,14 @@ cdef inline uint32_t _sortable_key(float x) noexcept nogil:
     return u | 0x80000000u
 
 
-cdef int _presort_feature(const float *values, intp_t n, float *sorted_values,
-                          int32_t *sorted_samples) noexcept nogil:
+cdef int _presort_feature(const float *values, intp_t n, int32_t *sorted_samples) noexcept nogil:
     cdef uint32_t *keys = <uint32_t *>malloc(2 * n * sizeof(uint32_t))
     cdef int32_t *order_tmp = <int32_t *>malloc(n * sizeof(int32_t))
-    cdef intp_t i
     if keys == NULL or order_tmp == NULL:
         free(keys)
         free(order_tmp)
         return -1
     _radix_sort_into(values, n, keys, keys + n, order_tmp, sorted_samples)
-    for i in range(n):
-        sorted_values[i] = values[sorted_samples[i]]
     free(keys)
     free(order_tmp)
     return 0
@@ -1691,13 +1710,11 @@ cdef void _radix_sort_into(const float *values, intp_t n, uint32_t *keys, uint32
 
 def presort(
     const float[:, ::1] X_T,                # IN (n_features, n_samples), finite
-    float[:, ::1] sorted_values,            # OUT (n_features, n_samples)
     int32_t[:, ::1] sorted_samples,         # OUT (n_features, n_samples)
     int n_threads,
 ):
     """Sort every feature once: ``sorted_samples[f]`` are the sample ids in increasing order of
-    ``X_T[f]`` (stable: ties by increasing id) and ``sorted_values[f]`` the values in that order.
-    """
+    ``X_T[f]`` (stable: ties by increasing id)."""
     cdef intp_t n_features = X_T.shape[0], n_samples = X_T.shape[1], f
     cdef int failed = 0
     cdef int *failed_ptr = &failed
@@ -1707,8 +1724,7 @@ def presort(
         n_threads = <int>n_features
     with nogil:
         for f in prange(n_features, num_threads=n_threads, schedule='dynamic'):
-            if _presort_feature(&X_T[f, 0], n_samples, &sorted_values[f, 0],
-                                &sorted_samples[f, 0]) != 0:
+            if _presort_feature(&X_T[f, 0], n_samples, &sorted_samples[f, 0]) != 0:
                 failed_ptr[0] = 1
     if failed:
         raise MemoryError("out of memory while sorting the features")

@@ -236,13 +236,14 @@ def test_hist_bins_are_quantiles_and_thresholds_midpoints(rng):
     X[:, 1] = np.round(X[:, 1], 1)                 # about 70 distinct values
     training_set = TreeTrainingSet(X, "hist", max_bins=100)
     assert training_set.n_bins[0] == 100
-    assert training_set.n_bins[1] == np.unique(training_set.X[:, 1]).size < 100
+    X32 = X.astype(np.float32)
+    assert training_set.n_bins[1] == np.unique(X32[:, 1]).size < 100
     counts = np.bincount(training_set.binned[0], minlength=100)
     assert counts.min() >= 49 and counts.max() <= 51
     # every training value lies between its bin's bounds, bins are ordered
     codes = training_set.binned[0]
-    assert np.all(training_set.bin_lower[0, codes] <= training_set.X[:, 0])
-    assert np.all(training_set.X[:, 0] <= training_set.bin_upper[0, codes])
+    assert np.all(training_set.bin_lower[0, codes] <= X32[:, 0])
+    assert np.all(X32[:, 0] <= training_set.bin_upper[0, codes])
     assert np.all(training_set.bin_upper[0, :99] < training_set.bin_lower[0, 1:100])
 
 

@@ -1,5 +1,6 @@
 """Random forests: bagged CART trees with random features per node, grown in native threads."""
 
+import functools
 import warnings
 from numbers import Integral
 
@@ -24,8 +25,9 @@ from kernelkit.utils._trees import (
 __all__ = ["RandomForestClassifier", "RandomForestRegressor"]
 
 MAX_INT = np.iinfo(np.int32).max
-# The per-tree weights handed to the builder at once take at most this many bytes (trees are
-# grown in batches of that size; every batch keeps all threads busy but for its last trees).
+# Per-tree float weights (class_weight="balanced_subsample", or a sample drawn more than 255
+# times) are handed to the builder in batches of at most this many bytes; every batch keeps all
+# threads busy but for its last trees. Plain bootstraps pass one byte per sample and tree.
 WEIGHT_BATCH_BYTES = 8 * 2**20
 # Parameters a forest passes on to its trees.
 TREE_PARAMETERS = ("criterion", "splitter", "max_depth", "min_samples_split", "min_samples_leaf",
@@ -101,35 +103,54 @@ class BaseForest(BaseEstimator):
             if self.bootstrap else None)
         n_threads = effective_n_threads(self.n_jobs)
         training_set = TreeTrainingSet(X, self.splitter, self.max_bins, n_threads)
-        batch = max(1, min(self.n_estimators, WEIGHT_BATCH_BYTES // (8 * n_samples)))
-        trees = []
-        for first in range(0, self.n_estimators, batch):
-            batch_states = states[first:first + batch]
-            weights = np.empty((len(batch_states), n_samples))
-            for row, state in zip(weights, batch_states):
-                row[:] = self._tree_weights(state, n_samples, sample_weight, y,
+        seeds = [draw_tree_seed(np.random.RandomState(state)) for state in states]
+        grow = functools.partial(training_set.grow_trees, target, criterion=self.criterion,
+                                 params=params, n_classes=getattr(self, "n_classes_", 1),
+                                 n_threads=n_threads)
+        counts = None
+        if self.bootstrap and not per_bootstrap_balance:
+            counts = self._bootstrap_counts(states, n_samples, sample_weight)
+        if not self.bootstrap:
+            trees = grow(np.ones((1, n_samples)) if sample_weight is None
+                         else sample_weight[None, :], seeds)
+        elif counts is not None:
+            trees = grow(np.ones((1, n_samples)), seeds, tree_counts=counts)
+        else:
+            # one float64 row of weights per tree, in batches of bounded memory
+            batch = max(1, min(self.n_estimators, WEIGHT_BATCH_BYTES // (8 * n_samples)))
+            trees = []
+            for first in range(0, self.n_estimators, batch):
+                weights = np.array([
+                    self._bootstrap_weights(state, n_samples, sample_weight, y,
                                             per_bootstrap_balance)
-            seeds = [draw_tree_seed(np.random.RandomState(state)) for state in batch_states]
-            trees += training_set.grow_trees(
-                target, weights, seeds, criterion=self.criterion, params=params,
-                n_classes=getattr(self, "n_classes_", 1), n_threads=n_threads)
+                    for state in states[first:first + batch]])
+                trees += grow(weights, seeds[first:first + batch])
         self.estimators_ = [self._fitted_tree(tree, state) for tree, state in zip(trees, states)]
         self._sample_weight = sample_weight
         if self.oob_score:
             self._set_oob_score(training_set.X, target)
         return self
 
-    def _tree_weights(self, state, n_samples, sample_weight, y, per_bootstrap_balance):
-        """Sample weights of the tree with random state ``state``: its bootstrap multiplicities
-        (times the balanced class weights of the bootstrap sample for "balanced_subsample"), or
-        the sample weights without bootstrap."""
-        if not self.bootstrap:
-            return 1.0 if sample_weight is None else sample_weight
-        indices = bootstrap_indices(state, n_samples, self._n_samples_bootstrap, sample_weight)
-        counts = np.bincount(indices, minlength=n_samples).astype(np.float64)
-        if per_bootstrap_balance:
-            counts *= compute_sample_weight("balanced", y, indices=indices)
+    def _bootstrap_counts(self, states, n_samples, sample_weight):
+        """Bootstrap multiplicities of every tree as bytes, shape (n_estimators, n_samples);
+        None if a sample is drawn more than 255 times (then weights are passed as floats)."""
+        counts = np.empty((len(states), n_samples), dtype=np.uint8)
+        for row, state in zip(counts, states):
+            drawn = np.bincount(bootstrap_indices(state, n_samples, self._n_samples_bootstrap,
+                                                  sample_weight), minlength=n_samples)
+            if drawn.max() > np.iinfo(np.uint8).max:
+                return None
+            row[:] = drawn
         return counts
+
+    def _bootstrap_weights(self, state, n_samples, sample_weight, y, per_bootstrap_balance):
+        """Sample weights of the tree with random state ``state``: its bootstrap multiplicities,
+        times the balanced class weights of its bootstrap sample for "balanced_subsample"."""
+        indices = bootstrap_indices(state, n_samples, self._n_samples_bootstrap, sample_weight)
+        weights = np.bincount(indices, minlength=n_samples).astype(np.float64)
+        if per_bootstrap_balance:
+            weights *= compute_sample_weight("balanced", y, indices=indices)
+        return weights
 
     def _fitted_tree(self, tree, state):
         """A fitted tree estimator around a grown :class:`~kernelkit.utils._trees.Tree`."""

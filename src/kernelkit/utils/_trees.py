@@ -174,12 +174,13 @@ class Tree:
         return int(np.count_nonzero(self.children_left == -1))
 
     def apply(self, X, n_threads=1):
-        """Leaf id of every row of ``X`` (float32, C-contiguous, n_features columns).
+        """Leaf id of every row of ``X`` (validated, n_features columns; read as float32).
 
         Returns
         -------
         leaves : ndarray of shape (n_samples,), intp
         """
+        X = np.ascontiguousarray(X, dtype=np.float32)
         out = np.empty(X.shape[0], dtype=np.intp)
         apply_tree(self.children_left, self.children_right, self.feature, self.threshold, X,
                    out, n_threads)
@@ -219,6 +220,7 @@ def sum_tree_values(trees, X, n_threads=1):
 
     Trees are summed in order for every sample, so the result does not depend on ``n_threads``.
     """
+    X = np.ascontiguousarray(X, dtype=np.float32)
     offsets = np.zeros(len(trees) + 1, dtype=np.intp)
     np.cumsum([t.node_count for t in trees], out=offsets[1:])
     out = np.empty((X.shape[0], trees[0].value.shape[1]))
@@ -250,9 +252,10 @@ class TreeTrainingSet:
 
     Attributes
     ----------
-    X : ndarray of shape (n_samples, n_features), float32
-    sorted_values, sorted_samples : ndarray of shape (n_features, n_samples)
-        Per feature, the values in increasing order and the sample ids in that order.
+    X_T : ndarray of shape (n_features, n_samples), float32
+        X feature by feature (C-contiguous), what the splitter reads; ``X`` is its transpose.
+    sorted_samples : ndarray of shape (n_features, n_samples), int32
+        ``"best"``: per feature, the sample ids in increasing order of the feature (stable).
     binned : ndarray of shape (n_features, n_samples), uint8
         ``"hist"``: bin of every value.
     bin_lower, bin_upper : ndarray of shape (n_features, 255), float32
@@ -265,18 +268,22 @@ class TreeTrainingSet:
             raise ValueError(f"splitter must be 'best' or 'hist', got {splitter!r}")
         if not 2 <= max_bins <= MAX_BINS:
             raise ValueError(f"max_bins must be in [2, {MAX_BINS}], got {max_bins}")
-        self.X = np.ascontiguousarray(X, dtype=np.float32)
-        self.n_samples, self.n_features = self.X.shape
+        # feature by feature: no copy when X is a Fortran-ordered float32 array
+        self.X_T = np.ascontiguousarray(np.asarray(X).T, dtype=np.float32)
+        self.n_features, self.n_samples = self.X_T.shape
         if self.n_samples >= INT32_MAX:
             raise ValueError("decision trees support fewer than 2**31 - 1 samples")
         self.splitter = splitter
         self.max_bins = int(max_bins)
-        X_T = np.ascontiguousarray(self.X.T)
-        self.sorted_values = np.empty_like(X_T)
-        self.sorted_samples = np.empty(X_T.shape, dtype=np.int32)
-        _presort(X_T, self.sorted_values, self.sorted_samples, int(n_threads))
+        self.sorted_samples = np.empty(self.X_T.shape, dtype=np.int32)
+        _presort(self.X_T, self.sorted_samples, int(n_threads))
         if splitter == "hist":
             self._bin()
+
+    @property
+    def X(self):
+        """The training vectors as float32, shape (n_samples, n_features) (a transposed view)."""
+        return self.X_T.T
 
     def _bin(self):
         """Quantile bins from the sorted rows: a bin ends after the distinct value at which the
@@ -287,7 +294,7 @@ class TreeTrainingSet:
         self.bin_upper = np.zeros((d, MAX_BINS), dtype=np.float32)
         self.n_bins = np.empty(d, dtype=np.int32)
         for f in range(d):
-            values = self.sorted_values[f]
+            values = self.X_T[f, self.sorted_samples[f]]
             new_value = np.empty(n, dtype=bool)
             new_value[0] = True
             np.not_equal(values[1:], values[:-1], out=new_value[1:])
@@ -310,19 +317,19 @@ class TreeTrainingSet:
             self.bin_upper[f, :n_bins] = distinct_values[last_of_bin]
             bin_of_distinct = np.searchsorted(last_of_bin, np.arange(n_distinct), side="left")
             self.binned[f, self.sorted_samples[f]] = bin_of_distinct[distinct_id]
-        # the presorted rows are not needed by the histogram splitter
-        del self.sorted_values, self.sorted_samples
+        # the histogram splitter reads neither X nor the presort
+        del self.X_T, self.sorted_samples
 
-    def _representation(self):
+    def _core_inputs(self, y_order):
         empty_2d_f, empty_2d_i = np.empty((0, 0), np.float32), np.empty((0, 0), np.int32)
         if self.splitter == "hist":
-            return (empty_2d_f, empty_2d_i, self.binned, self.bin_lower, self.bin_upper,
-                    self.n_bins)
-        return (self.sorted_values, self.sorted_samples, np.empty((0, 0), np.uint8),
+            return (empty_2d_f, empty_2d_i, y_order, self.binned, self.bin_lower,
+                    self.bin_upper, self.n_bins)
+        return (self.X_T, self.sorted_samples, y_order, np.empty((0, 0), np.uint8),
                 empty_2d_f, empty_2d_f, np.empty(0, np.int32))
 
-    def grow_trees(self, y, tree_weights, seeds, *, criterion, params, n_classes=1,
-                   hessian=None, n_threads=1, train_leaves=None):
+    def grow_trees(self, y, tree_weights, seeds, *, criterion, params, tree_counts=None,
+                   n_classes=1, hessian=None, n_threads=1, train_leaves=None):
         """Grow one tree per row of ``tree_weights``, in parallel native threads.
 
         Parameters
@@ -330,14 +337,17 @@ class TreeTrainingSet:
         y : ndarray of shape (n_samples,)
             Class codes ``0..n_classes−1`` (gini, entropy), targets (squared_error,
             friedman_mse, absolute_error) or loss gradients (newton).
-        tree_weights : ndarray of shape (n_trees, n_samples)
-            Non-negative sample weights of each tree (bootstrap multiplicities included);
-            samples of weight 0 are left out of that tree. Every row needs a positive sum.
+        tree_weights : ndarray of shape (n_trees, n_samples) or (1, n_samples)
+            Non-negative sample weights of each tree, or one row shared by all trees; samples
+            of weight 0 are left out of that tree. Every tree needs a positive total weight.
         seeds : array-like of shape (n_trees,)
             Seeds of the feature draws (:func:`draw_tree_seed`).
         criterion : str
             A key of :data:`CRITERIA`.
         params : GrowthParams
+        tree_counts : ndarray of shape (n_trees, n_samples), uint8, default=None
+            Multiplicities (bootstrap counts) multiplying ``tree_weights``: one byte per
+            sample and tree instead of eight.
         n_classes : int, default=1
         hessian : ndarray of shape (n_samples,), default=None
             Loss hessians (newton only).
@@ -357,6 +367,8 @@ class TreeTrainingSet:
         y = np.ascontiguousarray(y, dtype=np.float64)
         tree_weights = np.ascontiguousarray(tree_weights, dtype=np.float64)
         seeds = np.ascontiguousarray(seeds, dtype=np.uint32)
+        tree_counts = (np.empty((0, 0), np.uint8) if tree_counts is None
+                       else np.ascontiguousarray(tree_counts, dtype=np.uint8))
         if criterion == "newton":
             if hessian is None:
                 raise ValueError("criterion='newton' needs the hessians")
@@ -368,14 +380,10 @@ class TreeTrainingSet:
         if train_leaves is None:
             train_leaves = np.empty(0, dtype=np.int32)
         raw = _grow_trees(
-            *self._core_inputs(y_order), y, hessian, tree_weights, seeds, code,
+            *self._core_inputs(y_order), y, hessian, tree_weights, tree_counts, seeds, code,
             int(n_classes) if criterion in CLASSIFICATION_CRITERIA else 1,
             *params.core_arguments(self.n_features), int(n_threads), train_leaves)
         return [Tree(*arrays, self.n_features) for arrays in raw]
-
-    def _core_inputs(self, y_order):
-        values, samples, binned, lower, upper, n_bins = self._representation()
-        return values, samples, y_order, binned, lower, upper, n_bins
 
     def grow_tree(self, y, sample_weight=None, seed=0, *, criterion, params, n_classes=1,
                   hessian=None, n_threads=1, return_train_leaves=False):
@@ -440,12 +448,13 @@ STOPPING_RULE_CONSTRAINTS = {
 def validate_fit_input(estimator, X, y, sample_weight, *, classifier):
     """Validated ``(X, target, sample_weight)`` for a tree or forest ``fit``.
 
-    X becomes float32 and C-contiguous (as scikit-learn's trees; values beyond the float32 range
-    are reported as infinite). For a classifier, sets ``classes_`` and ``n_classes_`` and
+    X becomes float32 (as scikit-learn's trees; values beyond the float32 range are reported as
+    infinite) in Fortran order. For a classifier, sets ``classes_`` and ``n_classes_`` and
     returns the class codes as float64; a regressor's target is float64. ``sample_weight`` stays
     None or becomes a float64 array, non-negative with a positive sum.
     """
-    X, y = validate_data(estimator, X, y, dtype=np.float32, order="C",
+    # Fortran order: the splitter reads X feature by feature (TreeTrainingSet.X_T, no copy)
+    X, y = validate_data(estimator, X, y, dtype=np.float32, order="F",
                          y_numeric=not classifier)
     if sample_weight is not None:
         # non-negative, and (scikit-learn's check) not all zero
