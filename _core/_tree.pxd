@@ -12,3 +12,16 @@
 cdef enum:
     TREE_LEAF = -1
     TREE_UNDEFINED = -2
+
+
+# Software prefetch (GCC/Clang builtin; a no-op elsewhere): the split scans read samples' values
+# and statistics in feature order, i.e. at random addresses, a few entries ahead of their use.
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define kk_prefetch(address) __builtin_prefetch(address)
+    #else
+    #define kk_prefetch(address) ((void)0)
+    #endif
+    """
+    void kk_prefetch(const void *address) noexcept nogil

@@ -49,15 +49,22 @@ parallel. Every tree depends only on its weights and seed, never on the thread c
 """
 
 from cython.parallel cimport parallel, prange, threadid
+from cython.view cimport array as cvarray
 from libc.math cimport INFINITY, log
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint16_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from _tree cimport TREE_LEAF, TREE_UNDEFINED
+from _tree cimport TREE_LEAF, TREE_UNDEFINED, kk_prefetch
 from _types cimport int32_t, intp_t, uint8_t
+
+# Sample ids of the presorted rows: 16 bits when there are fewer than 2¹⁶ samples (half the
+# memory and memory traffic of the rows, which hold n_features × n_samples ids per tree).
+ctypedef fused index_t:
+    uint16_t
+    int32_t
 
 # Criterion codes (kernelkit.utils._trees.CRITERIA).
 cdef enum:
@@ -82,6 +89,12 @@ cdef double EPSILON = 2.220446049250313e-16
 # costs more than it saves, and on a busy machine a parallel region can wait a whole time slice.
 cdef intp_t PARALLEL_MIN_WORK = 65536
 cdef double LOG2 = 0.6931471805599453
+# Entries between a prefetch and the use of its address in the split scans.
+cdef intp_t PREFETCH_DISTANCE = 16
+# Screening margin of the split scans: a candidate whose division-free score is below the best
+# one's by more than this relative amount cannot win, whatever the rounding (the rounding errors
+# are ~1e-16 relative; see _gini_may_win).
+cdef double SCREEN = 1e-9
 
 
 # ------------------------------------------------------------------------------------------
@@ -104,8 +117,9 @@ cdef struct Problem:
     intp_t n_values          # per-node outputs: n_classes or 1
     intp_t n_stats           # doubles per histogram bin: n_classes + 1, or 3 (v, h, count)
     const float *X_T                # (n_features, n_samples): X feature by feature
-    const int32_t *sorted_samples   # (n_features, n_samples)
-    const int32_t *y_order          # (n_samples,) absolute_error only
+    const void *sorted_samples      # (n_features, n_samples) index_t
+    const void *y_order             # (n_samples,) index_t, absolute_error only
+    bint compact                    # index_t is uint16_t
     const uint8_t *binned           # (n_features, n_samples)
     const float *bin_lower          # (n_features, MAX_BINS): smallest training value of a bin
     const float *bin_upper          # (n_features, MAX_BINS): largest
@@ -181,7 +195,7 @@ cdef struct NodeRecord:
 cdef struct Scratch:
     # Per-thread buffers of the node-level parallel loops.
     double *counts       # (n_classes,)
-    int32_t *tmp_entries # (n_samples,) exact partition
+    void *tmp_entries    # (n_samples,) index_t, exact partition
     int32_t *tmp_samples # (n_samples,) hist partition
     double *fen_w        # (n_samples + 1,) absolute_error Fenwick trees
     double *fen_wy
@@ -206,7 +220,7 @@ cdef struct Workspace:
     uint32_t rand_state
     double h_total               # Σ h over the tree: normaliser of impurity decreases
     double min_weight_leaf
-    int32_t *entries             # exact: (n_rows, stride), the tree's samples in each row
+    void *entries                # exact: (n_rows, stride) index_t, the samples of each row
     intp_t stride                # exact: n_active, the row length
     intp_t entries_capacity      # exact: allocated rows × stride
     int32_t *rank                # absolute_error: node-local rank of a sample's y
@@ -244,9 +258,9 @@ cdef inline void _swap(intp_t *a, intp_t i, intp_t j) noexcept nogil:
 
 
 cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord *rec,
-                       intp_t f) noexcept nogil:
+                       intp_t f, const index_t *rows) noexcept nogil:
     """Whether feature ``f`` takes one value on the node."""
-    cdef const int32_t *e
+    cdef const index_t *e
     cdef const float *x
     cdef const double *h
     cdef intp_t b, nonempty = 0, count_col = pb.n_stats - 1
@@ -258,13 +272,14 @@ cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord 
                 if nonempty > 1:
                     return False
         return True
-    e = ws.entries + f * ws.stride
+    e = rows + f * ws.stride
     x = pb.X_T + f * pb.n_samples
     return x[e[rec.end - 1]] <= x[e[rec.start]] + FEATURE_THRESHOLD
 
 
 cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *rec,
-                           intp_t n_known_constants, intp_t *n_constant_out) noexcept nogil:
+                           intp_t n_known_constants, intp_t *n_constant_out,
+                           const index_t *rows) noexcept nogil:
     """Draw the features to evaluate at a node into ``ws.to_eval`` (in draw order).
 
     scikit-learn's sampling without replacement (``node_split_best``): a Fisher–Yates shuffle of
@@ -291,7 +306,7 @@ cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *r
             n_drawn += 1
             continue
         f_j += n_found
-        if _is_constant(pb, ws, rec, features[f_j]):
+        if _is_constant(pb, ws, rec, features[f_j], rows):
             _swap(features, f_j, n_total)
             n_found += 1
             n_total += 1
@@ -312,14 +327,15 @@ cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *r
 # Node statistics, impurities and values
 
 cdef inline int32_t _sample_at(const Problem *pb, const Workspace *ws, intp_t row,
-                               intp_t p) noexcept nogil:
+                               intp_t p, const index_t *rows) noexcept nogil:
     if pb.hist:
         return ws.samples[p]
-    return ws.entries[row * ws.stride + p]
+    return <int32_t>rows[row * ws.stride + p]
 
 
 cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t start,
-                      intp_t end, NodeStats *st, double *counts) noexcept nogil:
+                      intp_t end, NodeStats *st, double *counts,
+                      const index_t *rows) noexcept nogil:
     """Sums of the node's samples (slice ``[start, end)`` of ``row``); class weights into
     ``counts``."""
     cdef intp_t p
@@ -329,7 +345,7 @@ cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t
     if pb.classification:
         memset(counts, 0, pb.n_classes * sizeof(double))
     for p in range(start, end):
-        s = _sample_at(pb, ws, row, p)
+        s = _sample_at(pb, ws, row, p, rows)
         st.weight += ws.weight[s]
         if pb.classification:
             counts[<intp_t>ws.stat[s].v] += ws.stat[s].h
@@ -393,9 +409,10 @@ cdef double _absolute_deviation(const double *fw, const double *fwy, intp_t n, d
     return ((total_wy - wy_left) - m * (total_w - w_left)) + (m * w_left - wy_left)
 
 
-cdef void _node_ranks(const Problem *pb, Workspace *ws, intp_t start, intp_t end) noexcept nogil:
+cdef void _node_ranks(const Problem *pb, Workspace *ws, intp_t start, intp_t end,
+                      const index_t *rows) noexcept nogil:
     """Node-local ranks of y from the node's slice of the y-order row (absolute error)."""
-    cdef const int32_t *e = ws.entries + pb.n_features * ws.stride
+    cdef const index_t *e = rows + pb.n_features * ws.stride
     cdef intp_t p
     cdef int32_t s
     for p in range(start, end):
@@ -405,7 +422,7 @@ cdef void _node_ranks(const Problem *pb, Workspace *ws, intp_t start, intp_t end
 
 
 cdef double _node_absolute_error(const Problem *pb, Workspace *ws, intp_t row, intp_t start,
-                                 intp_t end, double *median) noexcept nogil:
+                                 intp_t end, double *median, const index_t *rows) noexcept nogil:
     """``Σ w |y − median|`` of a node whose ranks are in ``ws.rank``."""
     cdef Scratch *sc = &ws.scratch[0]
     cdef intp_t n = end - start, p
@@ -414,7 +431,7 @@ cdef double _node_absolute_error(const Problem *pb, Workspace *ws, intp_t row, i
     memset(sc.fen_w, 0, (n + 1) * sizeof(double))
     memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
     for p in range(start, end):
-        s = _sample_at(pb, ws, row, p)
+        s = _sample_at(pb, ws, row, p, rows)
         w = ws.weight[s]
         _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
         total_w += w
@@ -463,13 +480,14 @@ cdef void _node_value(const Problem *pb, const NodeStats *st, const double *coun
 
 
 cdef double _node_impurity_value(const Problem *pb, Workspace *ws, const NodeRecord *rec,
-                                 NodeStats *st) noexcept nogil:
+                                 NodeStats *st, const index_t *rows) noexcept nogil:
     """Statistics, impurity and output value (into ``ws.value_buf``) of a node."""
     cdef double median = 0.0, impurity
-    _node_stats(pb, ws, rec.row, rec.start, rec.end, st, ws.node_counts)
+    _node_stats(pb, ws, rec.row, rec.start, rec.end, st, ws.node_counts, rows)
     if pb.criterion == ABSOLUTE_ERROR:
-        _node_ranks(pb, ws, rec.start, rec.end)
-        impurity = _node_absolute_error(pb, ws, rec.row, rec.start, rec.end, &median) / st.weight
+        _node_ranks(pb, ws, rec.start, rec.end, rows)
+        impurity = _node_absolute_error(pb, ws, rec.row, rec.start, rec.end, &median,
+                                        rows) / st.weight
     else:
         impurity = _impurity(pb, st, ws.node_counts)
     _node_value(pb, st, ws.node_counts, median, ws.value_buf)
@@ -478,6 +496,40 @@ cdef double _node_impurity_value(const Problem *pb, Workspace *ws, const NodeRec
 
 # ------------------------------------------------------------------------------------------
 # Split proxies (see the module docstring)
+
+cdef inline bint _gini_may_win(const Problem *pb, const double *left, const double *node,
+                               double w_left, double w_right, double best) noexcept nogil:
+    """Division-free screen of a Gini candidate against the best proxy so far.
+
+    ``proxy + W = Σ_c n_Lc²/W_L + Σ_c n_Rc²/W_R``, so the candidate can only win if
+    ``Σ n_Lc² W_R + Σ n_Rc² W_L ≥ (best + W) W_L W_R`` up to rounding; both sides are sums of
+    positive terms and ``best + W ≥ W/K``, so a relative margin of 1e-9 covers every rounding.
+    """
+    cdef intp_t c
+    cdef double sq_left = 0.0, sq_right = 0.0, right
+    for c in range(pb.n_classes):
+        right = node[c] - left[c]
+        sq_left += left[c] * left[c]
+        sq_right += right * right
+    return (sq_left * w_right + sq_right * w_left
+            >= (best + w_left + w_right) * w_left * w_right * (1.0 - SCREEN))
+
+
+cdef inline bint _regression_may_win(int criterion, double v_left, double v_right,
+                                     double h_left, double h_right, double l2,
+                                     double best) noexcept nogil:
+    """Division-free screen of a regression candidate (all three proxies are ≥ 0): its proxy
+    times the denominators against the best proxy times the same denominators."""
+    cdef double diff
+    if criterion == FRIEDMAN_MSE:
+        diff = h_right * v_left - h_left * v_right
+        return diff * diff >= best * h_left * h_right * (1.0 - SCREEN)
+    if criterion == NEWTON:
+        return (v_left * v_left * (h_right + l2) + v_right * v_right * (h_left + l2)
+                >= best * (h_left + l2) * (h_right + l2) * (1.0 - SCREEN))
+    return (v_left * v_left * h_right + v_right * v_right * h_left
+            >= best * h_left * h_right * (1.0 - SCREEN))
+
 
 cdef inline double _classification_proxy(const Problem *pb, const double *left,
                                          const double *node, double w_left,
@@ -516,17 +568,21 @@ cdef inline double _regression_proxy(int criterion, double v_left, double v_righ
 # ------------------------------------------------------------------------------------------
 # Exact splitter: scans of presorted rows
 
-cdef void _scan_classification(const Problem *pb, const Workspace *ws, const int32_t *e,
+cdef void _scan_classification(const Problem *pb, const Workspace *ws, const index_t *e,
                                const float *x, intp_t start, intp_t end, const NodeStats *st,
                                double *left, Candidate *best) noexcept nogil:
     cdef intp_t p, min_leaf = pb.min_samples_leaf
     cdef int32_t s
     cdef float value, next_value = x[e[start]]
     cdef double w_left = 0.0, w_right, proxy, min_weight = ws.min_weight_leaf
+    cdef bint gini = pb.criterion == GINI
     memset(left, 0, pb.n_classes * sizeof(double))
     best.proxy = -INFINITY
     best.pos = end
     for p in range(start, end - 1):
+        if p + PREFETCH_DISTANCE < end:
+            kk_prefetch(&x[e[p + PREFETCH_DISTANCE]])
+            kk_prefetch(&ws.stat[e[p + PREFETCH_DISTANCE]])
         s = e[p]
         left[<intp_t>ws.stat[s].v] += ws.stat[s].h
         w_left += ws.stat[s].h
@@ -541,6 +597,9 @@ cdef void _scan_classification(const Problem *pb, const Workspace *ws, const int
         w_right = st.weight - w_left
         if w_left < min_weight or w_right < min_weight:
             continue
+        if gini and best.proxy > -INFINITY and not _gini_may_win(
+                pb, left, ws.node_counts, w_left, w_right, best.proxy):
+            continue        # the exact proxy (two divisions) is only computed for contenders
         proxy = _classification_proxy(pb, left, ws.node_counts, w_left, w_right)
         if proxy > best.proxy:
             best.proxy = proxy
@@ -548,7 +607,7 @@ cdef void _scan_classification(const Problem *pb, const Workspace *ws, const int
             best.threshold = value / 2.0 + next_value / 2.0
 
 
-cdef void _scan_regression(const Problem *pb, const Workspace *ws, const int32_t *e,
+cdef void _scan_regression(const Problem *pb, const Workspace *ws, const index_t *e,
                            const float *x, intp_t start, intp_t end, const NodeStats *st,
                            Candidate *best) noexcept nogil:
     cdef intp_t p, min_leaf = pb.min_samples_leaf
@@ -560,6 +619,9 @@ cdef void _scan_regression(const Problem *pb, const Workspace *ws, const int32_t
     best.proxy = -INFINITY
     best.pos = end
     for p in range(start, end - 1):
+        if p + PREFETCH_DISTANCE < end:
+            kk_prefetch(&x[e[p + PREFETCH_DISTANCE]])
+            kk_prefetch(&ws.stat[e[p + PREFETCH_DISTANCE]])
         s = e[p]
         v_left += ws.stat[s].v
         h_left += ws.stat[s].h
@@ -576,6 +638,9 @@ cdef void _scan_regression(const Problem *pb, const Workspace *ws, const int32_t
             continue
         if h_left + l2 <= 0.0 or h_right + l2 <= 0.0:
             continue        # Newton with zero hessian on a side: no defined step
+        if best.proxy > -INFINITY and not _regression_may_win(
+                criterion, v_left, st.sum_v - v_left, h_left, h_right, l2, best.proxy):
+            continue
         proxy = _regression_proxy(criterion, v_left, st.sum_v - v_left, h_left, h_right, l2)
         if proxy > best.proxy:
             best.proxy = proxy
@@ -583,7 +648,7 @@ cdef void _scan_regression(const Problem *pb, const Workspace *ws, const int32_t
             best.threshold = value / 2.0 + next_value / 2.0
 
 
-cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const int32_t *e,
+cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const index_t *e,
                                const float *x, intp_t start, intp_t end, const NodeStats *st,
                                Scratch *sc, Candidate *best) noexcept nogil:
     """Prefix and suffix absolute deviations along the row (Fenwick trees over the node-local
@@ -758,14 +823,15 @@ cdef void _partition_samples(const Problem *pb, Workspace *ws, intp_t start, int
 # Split search and partition
 
 cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *rec,
-                            const NodeStats *st, intp_t k, Scratch *sc) noexcept nogil:
+                            const NodeStats *st, intp_t k, Scratch *sc,
+                            const index_t *rows) noexcept nogil:
     cdef intp_t f = ws.to_eval[k]
-    cdef const int32_t *e
+    cdef const index_t *e
     cdef const float *x
     if pb.hist:
         _scan_histogram(pb, ws, rec.hist, f, rec.start, rec.end, st, sc.counts, &ws.cand[k])
         return
-    e = ws.entries + f * ws.stride
+    e = rows + f * ws.stride
     x = pb.X_T + f * pb.n_samples
     if pb.criterion == ABSOLUTE_ERROR:
         _scan_absolute_error(pb, ws, e, x, rec.start, rec.end, st, sc, &ws.cand[k])
@@ -776,16 +842,17 @@ cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *
 
 
 cdef void _child_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
-                       const Split *split, bint left, NodeStats *st) noexcept nogil:
+                       const Split *split, bint left, NodeStats *st,
+                       const index_t *rows) noexcept nogil:
     """Sums of one child of a split that is not applied yet."""
     cdef intp_t p, b
     cdef int32_t s
     cdef const uint8_t *codes
     if not pb.hist:
         if left:
-            _node_stats(pb, ws, split.feature, rec.start, split.pos, st, ws.child_counts)
+            _node_stats(pb, ws, split.feature, rec.start, split.pos, st, ws.child_counts, rows)
         else:
-            _node_stats(pb, ws, split.feature, split.pos, rec.end, st, ws.child_counts)
+            _node_stats(pb, ws, split.feature, split.pos, rec.end, st, ws.child_counts, rows)
         return
     # hist: the sample slice is not partitioned yet; filter by bin
     codes = pb.binned + split.feature * pb.n_samples
@@ -810,13 +877,13 @@ cdef void _child_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
 
 cdef void _find_split(const Problem *pb, Workspace *ws, const NodeRecord *rec,
                       const NodeStats *st, double impurity, intp_t n_known_constants,
-                      Split *split, intp_t *n_constant_out) noexcept nogil:
+                      Split *split, intp_t *n_constant_out, const index_t *rows) noexcept nogil:
     """Best split of a node among the drawn features (``split.pos == rec.end``: none)."""
     cdef intp_t n_eval, k, best = -1
     cdef int n_threads = ws.n_threads
     cdef NodeStats left, right
     cdef double h_node
-    n_eval = _draw_features(pb, ws, rec, n_known_constants, n_constant_out)
+    n_eval = _draw_features(pb, ws, rec, n_known_constants, n_constant_out, rows)
     split.pos = rec.end
     if n_eval == 0:
         return
@@ -824,10 +891,10 @@ cdef void _find_split(const Problem *pb, Workspace *ws, const NodeRecord *rec,
             and (rec.end - rec.start) * n_eval >= PARALLEL_MIN_WORK):
         with parallel(num_threads=n_threads):
             for k in prange(n_eval, schedule='dynamic'):
-                _evaluate_feature(pb, ws, rec, st, k, &ws.scratch[threadid()])
+                _evaluate_feature(pb, ws, rec, st, k, &ws.scratch[threadid()], rows)
     else:
         for k in range(n_eval):
-            _evaluate_feature(pb, ws, rec, st, k, &ws.scratch[0])
+            _evaluate_feature(pb, ws, rec, st, k, &ws.scratch[0], rows)
     # first strict maximum in draw order: the tie rule of a sequential scan
     for k in range(n_eval):
         if ws.cand[k].pos < rec.end and (best < 0 or ws.cand[k].proxy > ws.cand[best].proxy):
@@ -838,13 +905,13 @@ cdef void _find_split(const Problem *pb, Workspace *ws, const NodeRecord *rec,
     split.pos = ws.cand[best].pos
     split.bin = ws.cand[best].bin
     split.threshold = ws.cand[best].threshold
-    _child_stats(pb, ws, rec, split, True, &left)
+    _child_stats(pb, ws, rec, split, True, &left, rows)
     split.h_left = left.sum_h
     if pb.criterion == ABSOLUTE_ERROR:
         split.impurity_left = ws.cand[best].ae_left / left.weight
     else:
         split.impurity_left = _impurity(pb, &left, ws.child_counts)
-    _child_stats(pb, ws, rec, split, False, &right)
+    _child_stats(pb, ws, rec, split, False, &right, rows)
     split.h_right = right.sum_h
     if pb.criterion == ABSOLUTE_ERROR:
         split.impurity_right = ws.cand[best].ae_right / right.weight
@@ -865,12 +932,12 @@ cdef inline bint _certain_leaf(const Problem *pb, const Workspace *ws, intp_t n,
 
 
 cdef void _partition_row(const Problem *pb, Workspace *ws, intp_t r, intp_t start, intp_t end,
-                         Scratch *sc) noexcept nogil:
+                         Scratch *sc, index_t *rows) noexcept nogil:
     """Stable in-place partition of a presorted row's slice by ``ws.goes_left``."""
-    cdef int32_t *e = ws.entries + r * ws.stride
-    cdef int32_t *tmp = sc.tmp_entries
+    cdef index_t *e = rows + r * ws.stride
+    cdef index_t *tmp = <index_t *>sc.tmp_entries
     cdef intp_t p, w = start, n_right = 0, left
-    cdef int32_t s
+    cdef index_t s
     # branch-free: the side is a coin flip the predictor cannot learn; every entry is written
     # to both places and only one cursor advances (w <= p, so e[w] is already read)
     for p in range(start, end):
@@ -880,12 +947,12 @@ cdef void _partition_row(const Problem *pb, Workspace *ws, intp_t r, intp_t star
         tmp[n_right] = s
         w += left
         n_right += 1 - left
-    memcpy(e + w, tmp, n_right * sizeof(int32_t))
+    memcpy(e + w, tmp, n_right * sizeof(index_t))
 
 
 cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const Split *split,
                       intp_t n_skip, bint need_children, double **hist_left,
-                      double **hist_right) noexcept nogil:
+                      double **hist_right, index_t *rows) noexcept nogil:
     """Partition the node's samples for its children.
 
     Exact: every row except the split feature's (already in order) and the ``n_skip`` features
@@ -896,7 +963,7 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
     """
     cdef intp_t p, r, n_rows = pb.n_rows, total, start = rec.start, end = rec.end
     cdef int n_threads = ws.n_threads
-    cdef const int32_t *e
+    cdef const index_t *e
     cdef double *small
     cdef bint left_smaller
     hist_left[0] = NULL
@@ -923,7 +990,7 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
             hist_right[0] = small
         rec.hist = NULL     # ownership passed to a child
         return 0
-    e = ws.entries + split.feature * ws.stride
+    e = rows + split.feature * ws.stride
     for p in range(start, split.pos):
         ws.goes_left[e[p]] = 1
     for p in range(split.pos, end):
@@ -932,7 +999,7 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
         # the leaves read their samples from the split feature's row, which is in order, and
         # (absolute error) their medians from the y-order row
         if pb.criterion == ABSOLUTE_ERROR:
-            _partition_row(pb, ws, pb.n_features, start, end, &ws.scratch[0])
+            _partition_row(pb, ws, pb.n_features, start, end, &ws.scratch[0], rows)
         return 0
     for p in range(n_skip):
         ws.skip_row[ws.constant_features[p]] = 1
@@ -941,11 +1008,11 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
         with parallel(num_threads=n_threads):
             for r in prange(n_rows, schedule='static'):
                 if not ws.skip_row[r]:
-                    _partition_row(pb, ws, r, start, end, &ws.scratch[threadid()])
+                    _partition_row(pb, ws, r, start, end, &ws.scratch[threadid()], rows)
     else:
         for r in range(n_rows):
             if not ws.skip_row[r]:
-                _partition_row(pb, ws, r, start, end, &ws.scratch[0])
+                _partition_row(pb, ws, r, start, end, &ws.scratch[0], rows)
     for p in range(n_skip):
         ws.skip_row[ws.constant_features[p]] = 0
     ws.skip_row[split.feature] = 0
@@ -1056,15 +1123,15 @@ cdef int _push_record(Workspace *ws, const NodeRecord *rec) noexcept nogil:
 
 
 cdef void _record_leaf(const Problem *pb, Workspace *ws, const NodeRecord *rec,
-                       intp_t node_id) noexcept nogil:
+                       intp_t node_id, const index_t *rows) noexcept nogil:
     cdef intp_t p
     if ws.train_leaves != NULL:
         for p in range(rec.start, rec.end):
-            ws.train_leaves[_sample_at(pb, ws, rec.row, p)] = <int32_t>node_id
+            ws.train_leaves[_sample_at(pb, ws, rec.row, p, rows)] = <int32_t>node_id
 
 
 cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
-                           NodeRecord *root) noexcept nogil:
+                           NodeRecord *root, index_t *rows) noexcept nogil:
     """scikit-learn's DepthFirstTreeBuilder: a stack, left child on top, node ids in preorder."""
     cdef NodeRecord rec, child
     cdef NodeStats st
@@ -1081,12 +1148,13 @@ cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
         ws.n_records -= 1
         rec = ws.records[ws.n_records]
         n_node = rec.end - rec.start
-        impurity = _node_impurity_value(pb, ws, &rec, &st)
+        impurity = _node_impurity_value(pb, ws, &rec, &st, rows)
         is_leaf = _certain_leaf(pb, ws, n_node, st.sum_h, impurity, rec.depth)
         n_constant = rec.n_constant
         split.pos = rec.end
         if not is_leaf:
-            _find_split(pb, ws, &rec, &st, impurity, rec.n_constant, &split, &n_constant)
+            _find_split(pb, ws, &rec, &st, impurity, rec.n_constant, &split, &n_constant,
+                        rows)
             is_leaf = (split.pos >= rec.end
                        or split.improvement + EPSILON < pb.min_impurity_decrease)
         node_id = _add_node(tree, rec.parent, rec.is_left, is_leaf, &split, impurity, n_node,
@@ -1097,7 +1165,7 @@ cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
         if rec.depth > tree.max_depth:
             tree.max_depth = rec.depth
         if is_leaf:
-            _record_leaf(pb, ws, &rec, node_id)
+            _record_leaf(pb, ws, &rec, node_id, rows)
             free(rec.hist)
             continue
         need_children = not (
@@ -1106,7 +1174,7 @@ cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
             and _certain_leaf(pb, ws, rec.end - split.pos, split.h_right,
                               split.impurity_right, rec.depth + 1))
         if _apply_split(pb, ws, &rec, &split, n_constant, need_children, &hist_left,
-                        &hist_right) != 0:
+                        &hist_right, rows) != 0:
             free(rec.hist)
             return -1
         free(rec.hist)      # NULL unless the children did not need it
@@ -1177,18 +1245,18 @@ cdef void _heap_pop(Workspace *ws, NodeRecord *out) noexcept nogil:
 
 
 cdef int _add_frontier(const Problem *pb, Workspace *ws, TreeBuffer *tree,
-                       NodeRecord *rec) noexcept nogil:
+                       NodeRecord *rec, const index_t *rows) noexcept nogil:
     """Evaluate a new node's split and add it to the tree and the frontier (best-first)."""
     cdef NodeStats st
     cdef double impurity
     cdef intp_t n_node = rec.end - rec.start, n_constant
-    impurity = _node_impurity_value(pb, ws, rec, &st)
+    impurity = _node_impurity_value(pb, ws, rec, &st, rows)
     rec.is_leaf = _certain_leaf(pb, ws, n_node, st.sum_h, impurity, rec.depth)
     rec.split.pos = rec.end
     rec.split.improvement = 0.0
     if not rec.is_leaf:
         # best-first forgets constant features between nodes, as scikit-learn
-        _find_split(pb, ws, rec, &st, impurity, 0, &rec.split, &n_constant)
+        _find_split(pb, ws, rec, &st, impurity, 0, &rec.split, &n_constant, rows)
         rec.is_leaf = (rec.split.pos >= rec.end
                        or rec.split.improvement + EPSILON < pb.min_impurity_decrease)
         if rec.is_leaf:
@@ -1204,7 +1272,7 @@ cdef int _add_frontier(const Problem *pb, Workspace *ws, TreeBuffer *tree,
 
 
 cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
-                          NodeRecord *root) noexcept nogil:
+                          NodeRecord *root, index_t *rows) noexcept nogil:
     """scikit-learn's BestFirstTreeBuilder: split the frontier node of largest impurity decrease
     until ``max_leaf_nodes`` leaves."""
     cdef NodeRecord rec, child
@@ -1213,7 +1281,7 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
     cdef double *hist_left
     cdef double *hist_right
     ws.n_records = 0
-    if _add_frontier(pb, ws, tree, root) != 0:
+    if _add_frontier(pb, ws, tree, root, rows) != 0:
         free(root.hist)
         return -1
     while ws.n_records > 0:
@@ -1223,11 +1291,12 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
         if rec.is_leaf or max_split_nodes <= 0:
             tree.feature[rec.node_id] = TREE_UNDEFINED
             tree.threshold[rec.node_id] = TREE_UNDEFINED
-            _record_leaf(pb, ws, &rec, rec.node_id)
+            _record_leaf(pb, ws, &rec, rec.node_id, rows)
             free(rec.hist)
             continue
         max_split_nodes -= 1
-        if _apply_split(pb, ws, &rec, &rec.split, 0, True, &hist_left, &hist_right) != 0:
+        if _apply_split(pb, ws, &rec, &rec.split, 0, True, &hist_left, &hist_right,
+                        rows) != 0:
             free(rec.hist)
             status = -1
             break
@@ -1239,7 +1308,7 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
         child.end = rec.split.pos
         child.is_left = 1
         child.hist = hist_left
-        if _add_frontier(pb, ws, tree, &child) != 0:
+        if _add_frontier(pb, ws, tree, &child, rows) != 0:
             free(child.hist)
             free(hist_right)
             status = -1
@@ -1248,7 +1317,7 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
         child.end = rec.end
         child.is_left = 0
         child.hist = hist_right
-        if _add_frontier(pb, ws, tree, &child) != 0:
+        if _add_frontier(pb, ws, tree, &child, rows) != 0:
             free(child.hist)
             status = -1
             break
@@ -1358,13 +1427,14 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
 
 
 cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
-                       const uint8_t *counts, uint32_t seed) noexcept nogil:
+                       const uint8_t *counts, uint32_t seed,
+                       const index_t *sorted_samples) noexcept nogil:
     """Per-sample statistics (weight ``weights[s] × counts[s]``, counts optional) and the tree's
     samples (positive weight) in every row; -1 when out of memory."""
     cdef intp_t n = pb.n_samples, s, r, p, k = 0, n_active = 0
     cdef double w, h_total = 0.0, w_total = 0.0
-    cdef const int32_t *order
-    cdef int32_t *e
+    cdef const index_t *order
+    cdef index_t *e
     cdef void *grown
     for s in range(n):
         w = weights[s] if counts == NULL else weights[s] * <double>counts[s]
@@ -1394,22 +1464,23 @@ cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
                 k += 1
     else:
         if pb.n_rows * n_active > ws.entries_capacity:
-            grown = realloc(ws.entries, pb.n_rows * n_active * sizeof(int32_t))
+            grown = realloc(ws.entries, pb.n_rows * n_active * sizeof(index_t))
             if grown == NULL:
                 return -1
-            ws.entries = <int32_t *>grown
+            ws.entries = grown
             ws.entries_capacity = pb.n_rows * n_active
         ws.stride = n_active
         for r in range(pb.n_rows):
-            e = ws.entries + r * n_active
-            order = pb.sorted_samples + r * n if r < pb.n_features else pb.y_order
+            e = <index_t *>ws.entries + r * n_active
+            order = (sorted_samples + r * n if r < pb.n_features
+                     else <const index_t *>pb.y_order)
             k = 0
             for p in range(n):
                 # branch-free filter (a bootstrap keeps a sample with probability ~0.63); the
                 # bound keeps the write after the last kept sample inside the row
                 s = order[p]
                 if k < n_active:
-                    e[k] = <int32_t>s
+                    e[k] = <index_t>s
                 k += ws.weight[s] > 0.0
     for s in range(pb.n_features):
         ws.features[s] = s
@@ -1421,12 +1492,24 @@ cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights,
                    const uint8_t *counts, uint32_t seed, TreeBuffer *tree,
                    int32_t *train_leaves) noexcept nogil:
     """Grow one tree into ``tree`` (initialised here); 0, or -1 when out of memory."""
+    if pb.compact:
+        return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
+                              <const uint16_t *>pb.sorted_samples)
+    return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
+                          <const int32_t *>pb.sorted_samples)
+
+
+cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
+                        const uint8_t *counts, uint32_t seed, TreeBuffer *tree,
+                        int32_t *train_leaves, const index_t *sorted_samples) noexcept nogil:
     cdef NodeRecord root
     cdef int status
+    cdef index_t *rows
     if _tree_init(tree, pb.n_values) != 0:
         return -1
-    if _prepare_tree(pb, ws, weights, counts, seed) != 0:
+    if _prepare_tree(pb, ws, weights, counts, seed, sorted_samples) != 0:
         return -1
+    rows = <index_t *>ws.entries
     ws.train_leaves = train_leaves
     memset(&root, 0, sizeof(NodeRecord))
     root.end = ws.n_active
@@ -1437,9 +1520,9 @@ cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights,
         if root.hist == NULL:
             return -1
     if pb.max_leaf_nodes > 0:
-        status = _grow_best_first(pb, ws, tree, &root)
+        status = _grow_best_first(pb, ws, tree, &root, rows)
     else:
-        status = _grow_depth_first(pb, ws, tree, &root)
+        status = _grow_depth_first(pb, ws, tree, &root, rows)
     if status != 0:
         return status
     # give back the spare capacity: a forest keeps every finished tree until the last one
@@ -1451,8 +1534,8 @@ cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights,
 
 def grow_trees(
     const float[:, ::1] X_T,                # IN (n_features, n_samples) exact, else (0, 0)
-    const int32_t[:, ::1] sorted_samples,   # IN (n_features, n_samples) exact, else (0, 0)
-    const int32_t[::1] y_order,             # IN (n_samples,) absolute_error, else (0,)
+    sorted_samples,                         # IN (n_features, n_samples) exact, else (0, 0)
+    y_order,                                # IN (n_samples,) absolute_error, else (0,)
     const uint8_t[:, ::1] binned,           # IN (n_features, n_samples) hist, else (0, 0)
     const float[:, ::1] bin_lower,          # IN (n_features, 255) hist, else (0, 0)
     const float[:, ::1] bin_upper,          # IN (n_features, 255) hist, else (0, 0)
@@ -1484,6 +1567,10 @@ def grow_trees(
 
     Parameters
     ----------
+    sorted_samples, y_order : ndarray, uint16 or int32 (the same for both)
+        Per feature the sample ids in increasing order of the feature (:func:`presort`), and
+        the sample ids in increasing order of y (absolute_error only). uint16 when there are
+        fewer than 2¹⁶ samples: the rows of every tree then hold 16-bit ids.
     y : ndarray of shape (n_samples,), float64
         Class codes 0..n_classes−1 (gini, entropy), targets (squared_error, friedman_mse,
         absolute_error) or gradients of the loss (newton, with ``hessian``).
@@ -1526,6 +1613,10 @@ def grow_trees(
     cdef Workspace *ws = NULL
     cdef int32_t *leaves = NULL
     cdef intp_t[::1] bin_offset = np.zeros(n_features + 1, dtype=np.intp)
+    cdef const uint16_t[:, ::1] sorted16
+    cdef const int32_t[:, ::1] sorted32
+    cdef const uint16_t[::1] y_order16
+    cdef const int32_t[::1] y_order32
     if tree_weights.shape[1] != n_samples or not (shared_weights
                                                    or tree_weights.shape[0] == n_trees):
         raise ValueError("tree_weights must have shape (n_trees, n_samples) or (1, n_samples)")
@@ -1552,9 +1643,19 @@ def grow_trees(
         pb.total_bins = bin_offset[n_features]
     else:
         pb.X_T = &X_T[0, 0]
-        pb.sorted_samples = &sorted_samples[0, 0]
-        if criterion == ABSOLUTE_ERROR:
-            pb.y_order = &y_order[0]
+        pb.compact = sorted_samples.dtype == np.uint16
+        if pb.compact:
+            sorted16 = sorted_samples
+            pb.sorted_samples = &sorted16[0, 0]
+            if criterion == ABSOLUTE_ERROR:
+                y_order16 = y_order
+                pb.y_order = &y_order16[0]
+        else:
+            sorted32 = sorted_samples
+            pb.sorted_samples = &sorted32[0, 0]
+            if criterion == ABSOLUTE_ERROR:
+                y_order32 = y_order
+                pb.y_order = &y_order32[0]
     pb.y = &y[0]
     if criterion == NEWTON:
         pb.hessian = &hessian[0]
@@ -1603,12 +1704,7 @@ def grow_trees(
         for t in range(n_trees):
             if status[t] != 0:
                 raise MemoryError("out of memory while growing a decision tree")
-        result = []
-        for t in range(n_trees):
-            # free each native tree as soon as it is copied: the copies replace them in memory
-            result.append(_tree_to_arrays(&trees[t]))
-            _tree_free(&trees[t])
-        return result
+        return [_tree_to_arrays(&trees[t]) for t in range(n_trees)]
     finally:
         if trees != NULL:
             for t in range(n_trees):
@@ -1617,29 +1713,32 @@ def grow_trees(
         free(status)
 
 
-cdef tuple _tree_to_arrays(const TreeBuffer *t):
+cdef object _adopt(void *data, tuple shape, Py_ssize_t itemsize, str format):
+    """A numpy array over a malloc'ed buffer, which it frees when collected (no copy)."""
+    cdef cvarray wrapper = cvarray(shape=shape, itemsize=itemsize, format=format, mode="c",
+                                   allocate_buffer=False)
+    wrapper.data = <char *>data
+    wrapper.callback_free_data = free
+    return np.asarray(wrapper)
+
+
+cdef tuple _tree_to_arrays(TreeBuffer *t):
+    """The tree's arrays, taking over its buffers: the grown tree is not copied (its buffers
+    live in the arena of the thread that grew it, so a copy would add to the peak memory)."""
     cdef intp_t n = t.node_count
-    left = np.empty(n, dtype=np.int32)
-    right = np.empty(n, dtype=np.int32)
-    feature = np.empty(n, dtype=np.int32)
-    threshold = np.empty(n, dtype=np.float64)
-    value = np.empty((n, t.n_values), dtype=np.float64)
-    impurity = np.empty(n, dtype=np.float64)
-    n_node_samples = np.empty(n, dtype=np.int32)
-    weighted = np.empty(n, dtype=np.float64)
-    cdef int32_t[::1] left_v = left, right_v = right, feature_v = feature, counts_v = n_node_samples
-    cdef double[::1] threshold_v = threshold, impurity_v = impurity, weighted_v = weighted
-    cdef double[:, ::1] value_v = value
-    memcpy(&left_v[0], t.left, n * sizeof(int32_t))
-    memcpy(&right_v[0], t.right, n * sizeof(int32_t))
-    memcpy(&feature_v[0], t.feature, n * sizeof(int32_t))
-    memcpy(&threshold_v[0], t.threshold, n * sizeof(double))
-    memcpy(&value_v[0, 0], t.value, n * t.n_values * sizeof(double))
-    memcpy(&impurity_v[0], t.impurity, n * sizeof(double))
-    memcpy(&counts_v[0], t.n_node_samples, n * sizeof(int32_t))
-    memcpy(&weighted_v[0], t.weighted_n_node_samples, n * sizeof(double))
-    return (left, right, feature, threshold, value, impurity, n_node_samples, weighted,
-            t.max_depth)
+    arrays = (
+        _adopt(t.left, (n,), sizeof(int32_t), "i"),
+        _adopt(t.right, (n,), sizeof(int32_t), "i"),
+        _adopt(t.feature, (n,), sizeof(int32_t), "i"),
+        _adopt(t.threshold, (n,), sizeof(double), "d"),
+        _adopt(t.value, (n, t.n_values), sizeof(double), "d"),
+        _adopt(t.impurity, (n,), sizeof(double), "d"),
+        _adopt(t.n_node_samples, (n,), sizeof(int32_t), "i"),
+        _adopt(t.weighted_n_node_samples, (n,), sizeof(double), "d"),
+        t.max_depth,
+    )
+    memset(t, 0, sizeof(TreeBuffer))        # the arrays own the buffers now
+    return arrays
 
 
 # ------------------------------------------------------------------------------------------
@@ -1655,16 +1754,19 @@ cdef inline uint32_t _sortable_key(float x) noexcept nogil:
     return u | 0x80000000u
 
 
-cdef int _presort_feature(const float *values, intp_t n, int32_t *sorted_samples) noexcept nogil:
+cdef int _presort_feature(const float *values, intp_t n, index_t *sorted_samples) noexcept nogil:
     cdef uint32_t *keys = <uint32_t *>malloc(2 * n * sizeof(uint32_t))
-    cdef int32_t *order_tmp = <int32_t *>malloc(n * sizeof(int32_t))
-    if keys == NULL or order_tmp == NULL:
+    cdef int32_t *order = <int32_t *>malloc(2 * n * sizeof(int32_t))
+    cdef intp_t i
+    if keys == NULL or order == NULL:
         free(keys)
-        free(order_tmp)
+        free(order)
         return -1
-    _radix_sort_into(values, n, keys, keys + n, order_tmp, sorted_samples)
+    _radix_sort_into(values, n, keys, keys + n, order + n, order)
+    for i in range(n):
+        sorted_samples[i] = <index_t>order[i]
     free(keys)
-    free(order_tmp)
+    free(order)
     return 0
 
 
@@ -1710,7 +1812,7 @@ cdef void _radix_sort_into(const float *values, intp_t n, uint32_t *keys, uint32
 
 def presort(
     const float[:, ::1] X_T,                # IN (n_features, n_samples), finite
-    int32_t[:, ::1] sorted_samples,         # OUT (n_features, n_samples)
+    index_t[:, ::1] sorted_samples,         # OUT (n_features, n_samples), uint16 or int32
     int n_threads,
 ):
     """Sort every feature once: ``sorted_samples[f]`` are the sample ids in increasing order of

@@ -20,6 +20,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from kernelkit.reference import cart_tree
 from kernelkit.reference.tree import impurity
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from kernelkit.utils import _trees as trees_module
 from kernelkit.utils._trees import GrowthParams, TreeTrainingSet
 
 TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "n_node_samples")
@@ -178,6 +179,22 @@ def test_compiled_equals_reference(criterion, params, random_seed):
                           l2_regularization=l2, **params)
     assert_same_tree(ours, reference)
     assert ours.max_depth == reference["max_depth"]
+
+
+@pytest.mark.parametrize("criterion", ["gini", "absolute_error"])
+def test_16_and_32_bit_sample_ids_grow_the_same_tree(criterion, monkeypatch):
+    # up to 65 535 samples the presorted rows hold uint16 ids; force the int32 rows
+    X, y = integer_regression(300, 6)
+    y = (y > 0).astype(float) if criterion == "gini" else y
+    params = GrowthParams(max_features=4)
+    compact_set = TreeTrainingSet(X)
+    compact = compact_set.grow_tree(y, seed=5, criterion=criterion, n_classes=2, params=params)
+    monkeypatch.setattr(trees_module, "COMPACT_INDEX_MAX_SAMPLES", 0)
+    wide_set = TreeTrainingSet(X)
+    wide = wide_set.grow_tree(y, seed=5, criterion=criterion, n_classes=2, params=params)
+    assert compact_set.sorted_samples.dtype == np.uint16
+    assert wide_set.sorted_samples.dtype == np.int32
+    assert_same_tree(wide, compact)
 
 
 def test_train_leaves_are_the_leaves_of_the_training_samples(rng):

@@ -58,6 +58,8 @@ MAX_BINS = 255
 # Seeds of the feature draws live in [0, 2³¹ − 1), as scikit-learn's rand_r seeds.
 RAND_R_MAX = 2**31 - 1
 INT32_MAX = np.iinfo(np.int32).max
+# Up to this many samples the presorted rows hold 16-bit sample ids (half the memory).
+COMPACT_INDEX_MAX_SAMPLES = np.iinfo(np.uint16).max
 
 
 def draw_tree_seed(random_state):
@@ -254,8 +256,9 @@ class TreeTrainingSet:
     ----------
     X_T : ndarray of shape (n_features, n_samples), float32
         X feature by feature (C-contiguous), what the splitter reads; ``X`` is its transpose.
-    sorted_samples : ndarray of shape (n_features, n_samples), int32
-        ``"best"``: per feature, the sample ids in increasing order of the feature (stable).
+    sorted_samples : ndarray of shape (n_features, n_samples), uint16 or int32
+        ``"best"``: per feature, the sample ids in increasing order of the feature (stable);
+        uint16 up to 65 535 samples.
     binned : ndarray of shape (n_features, n_samples), uint8
         ``"hist"``: bin of every value.
     bin_lower, bin_upper : ndarray of shape (n_features, 255), float32
@@ -275,7 +278,9 @@ class TreeTrainingSet:
             raise ValueError("decision trees support fewer than 2**31 - 1 samples")
         self.splitter = splitter
         self.max_bins = int(max_bins)
-        self.sorted_samples = np.empty(self.X_T.shape, dtype=np.int32)
+        self.index_dtype = (np.uint16 if self.n_samples <= COMPACT_INDEX_MAX_SAMPLES
+                            else np.int32)
+        self.sorted_samples = np.empty(self.X_T.shape, dtype=self.index_dtype)
         _presort(self.X_T, self.sorted_samples, int(n_threads))
         if splitter == "hist":
             self._bin()
@@ -321,7 +326,7 @@ class TreeTrainingSet:
         del self.X_T, self.sorted_samples
 
     def _core_inputs(self, y_order):
-        empty_2d_f, empty_2d_i = np.empty((0, 0), np.float32), np.empty((0, 0), np.int32)
+        empty_2d_f, empty_2d_i = np.empty((0, 0), np.float32), np.empty((0, 0), y_order.dtype)
         if self.splitter == "hist":
             return (empty_2d_f, empty_2d_i, y_order, self.binned, self.bin_lower,
                     self.bin_upper, self.n_bins)
@@ -375,8 +380,9 @@ class TreeTrainingSet:
             hessian = np.ascontiguousarray(hessian, dtype=np.float64)
         else:
             hessian = np.empty(0)
-        y_order = (np.argsort(y, kind="stable").astype(np.int32)
-                   if criterion == "absolute_error" else np.empty(0, np.int32))
+        index_dtype = getattr(self, "index_dtype", np.int32)
+        y_order = (np.argsort(y, kind="stable").astype(index_dtype)
+                   if criterion == "absolute_error" else np.empty(0, index_dtype))
         if train_leaves is None:
             train_leaves = np.empty(0, dtype=np.int32)
         raw = _grow_trees(
