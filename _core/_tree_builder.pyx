@@ -568,13 +568,42 @@ cdef inline double _regression_proxy(int criterion, double v_left, double v_righ
 # ------------------------------------------------------------------------------------------
 # Exact splitter: scans of presorted rows
 
+cdef enum:
+    SKIP = 0        # not a candidate position
+    EVALUATE = 1
+    STOP = 2        # no later position is a candidate
+
+
+cdef inline int _position(float value, float next_value, intp_t n_left, intp_t n_right,
+                          intp_t min_leaf) noexcept nogil:
+    """Whether the cut between two consecutive samples of a row is a candidate split: between
+    two distinct values (closer than 1e-7 counts as equal), leaving ``min_leaf`` samples on
+    each side (the right side only shrinks along the row)."""
+    if next_value <= value + FEATURE_THRESHOLD:
+        return SKIP
+    if n_left < min_leaf:
+        return SKIP
+    if n_right < min_leaf:
+        return STOP
+    return EVALUATE
+
+
+cdef inline void _keep_if_better(Candidate *best, double proxy, intp_t pos, float value,
+                                 float next_value) noexcept nogil:
+    """The first strict maximum along the row wins; the threshold is the midpoint."""
+    if proxy > best.proxy:
+        best.proxy = proxy
+        best.pos = pos
+        best.threshold = value / 2.0 + next_value / 2.0
+
 cdef void _scan_classification(const Problem *pb, const Workspace *ws, const index_t *e,
                                const float *x, intp_t start, intp_t end, const NodeStats *st,
                                double *left, Candidate *best) noexcept nogil:
     cdef intp_t p, min_leaf = pb.min_samples_leaf
     cdef int32_t s
+    cdef int position
     cdef float value, next_value = x[e[start]]
-    cdef double w_left = 0.0, w_right, proxy, min_weight = ws.min_weight_leaf
+    cdef double w_left = 0.0, w_right, min_weight = ws.min_weight_leaf
     cdef bint gini = pb.criterion == GINI
     memset(left, 0, pb.n_classes * sizeof(double))
     best.proxy = -INFINITY
@@ -588,23 +617,19 @@ cdef void _scan_classification(const Problem *pb, const Workspace *ws, const ind
         w_left += ws.stat[s].h
         value = next_value
         next_value = x[e[p + 1]]
-        if next_value <= value + FEATURE_THRESHOLD:
-            continue        # not between two distinct values
-        if p + 1 - start < min_leaf:
+        position = _position(value, next_value, p + 1 - start, end - p - 1, min_leaf)
+        if position == SKIP:
             continue
-        if end - p - 1 < min_leaf:
-            break           # the right child only shrinks from here on
+        if position == STOP:
+            break
         w_right = st.weight - w_left
         if w_left < min_weight or w_right < min_weight:
             continue
         if gini and best.proxy > -INFINITY and not _gini_may_win(
                 pb, left, ws.node_counts, w_left, w_right, best.proxy):
             continue        # the exact proxy (two divisions) is only computed for contenders
-        proxy = _classification_proxy(pb, left, ws.node_counts, w_left, w_right)
-        if proxy > best.proxy:
-            best.proxy = proxy
-            best.pos = p + 1
-            best.threshold = value / 2.0 + next_value / 2.0
+        _keep_if_better(best, _classification_proxy(pb, left, ws.node_counts, w_left, w_right),
+                        p + 1, value, next_value)
 
 
 cdef void _scan_regression(const Problem *pb, const Workspace *ws, const index_t *e,
@@ -612,8 +637,9 @@ cdef void _scan_regression(const Problem *pb, const Workspace *ws, const index_t
                            Candidate *best) noexcept nogil:
     cdef intp_t p, min_leaf = pb.min_samples_leaf
     cdef int32_t s
+    cdef int position
     cdef float value, next_value = x[e[start]]
-    cdef double v_left = 0.0, h_left = 0.0, h_right, proxy, min_weight = ws.min_weight_leaf
+    cdef double v_left = 0.0, h_left = 0.0, h_right, min_weight = ws.min_weight_leaf
     cdef double l2 = pb.l2_regularization
     cdef int criterion = pb.criterion
     best.proxy = -INFINITY
@@ -627,11 +653,10 @@ cdef void _scan_regression(const Problem *pb, const Workspace *ws, const index_t
         h_left += ws.stat[s].h
         value = next_value
         next_value = x[e[p + 1]]
-        if next_value <= value + FEATURE_THRESHOLD:
+        position = _position(value, next_value, p + 1 - start, end - p - 1, min_leaf)
+        if position == SKIP:
             continue
-        if p + 1 - start < min_leaf:
-            continue
-        if end - p - 1 < min_leaf:
+        if position == STOP:
             break
         h_right = st.sum_h - h_left
         if h_left < min_weight or h_right < min_weight:
@@ -641,11 +666,8 @@ cdef void _scan_regression(const Problem *pb, const Workspace *ws, const index_t
         if best.proxy > -INFINITY and not _regression_may_win(
                 criterion, v_left, st.sum_v - v_left, h_left, h_right, l2, best.proxy):
             continue
-        proxy = _regression_proxy(criterion, v_left, st.sum_v - v_left, h_left, h_right, l2)
-        if proxy > best.proxy:
-            best.proxy = proxy
-            best.pos = p + 1
-            best.threshold = value / 2.0 + next_value / 2.0
+        _keep_if_better(best, _regression_proxy(criterion, v_left, st.sum_v - v_left, h_left,
+                                                h_right, l2), p + 1, value, next_value)
 
 
 cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const index_t *e,
@@ -655,6 +677,8 @@ cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const ind
     ranks of y), then the split scan."""
     cdef intp_t n = end - start, k, min_leaf = pb.min_samples_leaf
     cdef int32_t s
+    cdef int position
+    cdef float value, next_value
     cdef double w, total_w = 0.0, total_wy = 0.0, median, w_left = 0.0, w_right, proxy
     cdef double min_weight = ws.min_weight_leaf
     memset(sc.fen_w, 0, (n + 1) * sizeof(double))
@@ -683,11 +707,12 @@ cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const ind
     best.pos = end
     for k in range(n - 1):
         w_left += ws.weight[e[start + k]]
-        if x[e[start + k + 1]] <= x[e[start + k]] + FEATURE_THRESHOLD:
+        value = x[e[start + k]]
+        next_value = x[e[start + k + 1]]
+        position = _position(value, next_value, k + 1, n - k - 1, min_leaf)
+        if position == SKIP:
             continue
-        if k + 1 < min_leaf:
-            continue
-        if n - k - 1 < min_leaf:
+        if position == STOP:
             break
         w_right = st.weight - w_left
         if w_left < min_weight or w_right < min_weight:
@@ -695,11 +720,9 @@ cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const ind
         proxy = (-w_right * (sc.ae_right[k + 1] / w_right)
                  - w_left * (sc.ae_left[k] / w_left))
         if proxy > best.proxy:
-            best.proxy = proxy
-            best.pos = start + k + 1
-            best.threshold = x[e[start + k]] / 2.0 + x[e[start + k + 1]] / 2.0
             best.ae_left = sc.ae_left[k]
             best.ae_right = sc.ae_right[k + 1]
+        _keep_if_better(best, proxy, start + k + 1, value, next_value)
 
 
 # ------------------------------------------------------------------------------------------
@@ -1028,40 +1051,25 @@ cdef int _tree_init(TreeBuffer *t, intp_t n_values) noexcept nogil:
     return _tree_reserve(t, 64)
 
 
+cdef inline int _resize(void **buffer, size_t size) noexcept nogil:
+    """``realloc`` in place: 0, or -1 (the buffer unchanged) when out of memory."""
+    cdef void *grown = realloc(buffer[0], size)
+    if grown == NULL:
+        return -1
+    buffer[0] = grown
+    return 0
+
+
 cdef int _tree_reserve(TreeBuffer *t, intp_t capacity) noexcept nogil:
-    cdef void *p
-    p = realloc(t.left, capacity * sizeof(int32_t))
-    if p == NULL:
+    if (_resize(<void **>&t.left, capacity * sizeof(int32_t))
+            or _resize(<void **>&t.right, capacity * sizeof(int32_t))
+            or _resize(<void **>&t.feature, capacity * sizeof(int32_t))
+            or _resize(<void **>&t.threshold, capacity * sizeof(double))
+            or _resize(<void **>&t.value, capacity * t.n_values * sizeof(double))
+            or _resize(<void **>&t.impurity, capacity * sizeof(double))
+            or _resize(<void **>&t.n_node_samples, capacity * sizeof(int32_t))
+            or _resize(<void **>&t.weighted_n_node_samples, capacity * sizeof(double))):
         return -1
-    t.left = <int32_t *>p
-    p = realloc(t.right, capacity * sizeof(int32_t))
-    if p == NULL:
-        return -1
-    t.right = <int32_t *>p
-    p = realloc(t.feature, capacity * sizeof(int32_t))
-    if p == NULL:
-        return -1
-    t.feature = <int32_t *>p
-    p = realloc(t.threshold, capacity * sizeof(double))
-    if p == NULL:
-        return -1
-    t.threshold = <double *>p
-    p = realloc(t.value, capacity * t.n_values * sizeof(double))
-    if p == NULL:
-        return -1
-    t.value = <double *>p
-    p = realloc(t.impurity, capacity * sizeof(double))
-    if p == NULL:
-        return -1
-    t.impurity = <double *>p
-    p = realloc(t.n_node_samples, capacity * sizeof(int32_t))
-    if p == NULL:
-        return -1
-    t.n_node_samples = <int32_t *>p
-    p = realloc(t.weighted_n_node_samples, capacity * sizeof(double))
-    if p == NULL:
-        return -1
-    t.weighted_n_node_samples = <double *>p
     t.capacity = capacity
     return 0
 

@@ -5,21 +5,29 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    RegressorMixin,
+    _fit_context,
+    is_classifier,
+)
 from sklearn.metrics import accuracy_score, r2_score
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     STOPPING_RULE_CONSTRAINTS,
+    ProbabilityVoteMixin,
     TreeTrainingSet,
     draw_tree_seed,
     growth_params,
     sum_tree_values,
     validate_fit_input,
+    validate_predict_input,
 )
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor"]
@@ -76,16 +84,31 @@ class BaseForest(BaseEstimator):
         ],
     }
 
-    def _fit(self, X, y, sample_weight, *, classifier):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the forest.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training vectors (converted to float32).
+        y : array-like of shape (n_samples,)
+            Class labels or regression targets.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights: bootstrap probabilities (with ``bootstrap=True``) or the
+            trees' sample weights.
+
+        Returns
+        -------
+        self : object
+            The fitted forest.
+        """
         X, target, sample_weight = validate_fit_input(self, X, y, sample_weight,
-                                                      classifier=classifier)
+                                                      classifier=is_classifier(self))
         if not self.bootstrap and self.max_samples is not None:
             raise ValueError("max_samples needs bootstrap=True.")
         if not self.bootstrap and self.oob_score:
             raise ValueError("Out-of-bag estimates need bootstrap=True.")
-        if self.criterion == "absolute_error" and self.splitter == "hist":
-            raise ValueError("criterion='absolute_error' is only available with "
-                             "splitter='best'.")
         class_weight = getattr(self, "class_weight", None)
         per_bootstrap_balance = class_weight == "balanced_subsample" and self.bootstrap
         if class_weight is not None and not per_bootstrap_balance:
@@ -184,13 +207,9 @@ class BaseForest(BaseEstimator):
                           "trees were used to compute any reliable OOB estimates.", UserWarning)
         return sums / np.maximum(counts, 1)[:, None]
 
-    def _validate_X_predict(self, X):
-        check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float32, order="C", reset=False)
-
     def _mean_tree_values(self, X):
         """Mean over trees of the leaf values, shape (n_samples, n_values)."""
-        X = self._validate_X_predict(X)
+        X = validate_predict_input(self, X)
         total = sum_tree_values([e.tree_ for e in self.estimators_], X,
                                 effective_n_threads(self.n_jobs))
         return total / len(self.estimators_)
@@ -206,7 +225,7 @@ class BaseForest(BaseEstimator):
         -------
         X_leaves : ndarray of shape (n_samples, n_estimators), intp
         """
-        X = self._validate_X_predict(X)
+        X = validate_predict_input(self, X)
         n_threads = effective_n_threads(self.n_jobs)
         return np.column_stack([e.tree_.apply(X, n_threads) for e in self.estimators_])
 
@@ -290,7 +309,7 @@ def _fill_docstring(criterion, max_features):
 @_fill_docstring(
     """criterion : {"gini", "entropy", "log_loss"}, default="gini"
         Impurity of the trees' splits.""", '"sqrt"')
-class RandomForestClassifier(ClassifierMixin, BaseForest):
+class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
     """Random forest classifier: bagged CART trees with a random subset of features per node.
 
     Seed 003 §1.6.4 [1]_: every tree is grown on a bootstrap sample and, at every node, searches
@@ -376,26 +395,6 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         self.splitter = splitter
         self.max_bins = max_bins
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Grow the forest.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training vectors (converted to float32).
-        y : array-like of shape (n_samples,)
-            Class labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights: bootstrap probabilities (with ``bootstrap=True``) or the
-            trees' sample weights.
-
-        Returns
-        -------
-        self : RandomForestClassifier
-        """
-        return self._fit(X, y, sample_weight, classifier=True)
-
     def _set_oob_score(self, X, target):
         self.oob_decision_function_ = self._oob_means(X)
         self.oob_score_ = accuracy_score(target, np.argmax(self.oob_decision_function_, axis=1))
@@ -412,25 +411,6 @@ class RandomForestClassifier(ClassifierMixin, BaseForest):
         proba : ndarray of shape (n_samples, n_classes)
         """
         return self._mean_tree_values(X)
-
-    def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba`."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
-
-    def predict(self, X):
-        """Class of largest mean probability (ties: first in ``classes_``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y : ndarray of shape (n_samples,)
-        """
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
 
 
 @_fill_docstring(
@@ -513,26 +493,6 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         self.max_samples = max_samples
         self.splitter = splitter
         self.max_bins = max_bins
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Grow the forest.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training vectors (converted to float32).
-        y : array-like of shape (n_samples,)
-            Targets.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights: bootstrap probabilities (with ``bootstrap=True``) or the
-            trees' sample weights.
-
-        Returns
-        -------
-        self : RandomForestRegressor
-        """
-        return self._fit(X, y, sample_weight, classifier=False)
 
     def _set_oob_score(self, X, target):
         self.oob_prediction_ = self._oob_means(X)[:, 0]

@@ -1,18 +1,25 @@
 """CART decision trees (compiled growth: ``kernelkit._core._tree_builder``)."""
 
-import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    RegressorMixin,
+    _fit_context,
+    is_classifier,
+)
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils._param_validation import StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     STOPPING_RULE_CONSTRAINTS,
+    ProbabilityVoteMixin,
     TreeTrainingSet,
     draw_tree_seed,
     growth_params,
     validate_fit_input,
+    validate_predict_input,
 )
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
@@ -24,15 +31,31 @@ class BaseDecisionTree(BaseEstimator):
 
     _parameter_constraints: dict = {**STOPPING_RULE_CONSTRAINTS, "random_state": ["random_state"]}
 
-    def _fit(self, X, y, sample_weight, *, classifier, class_weight=None):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training vectors (converted to float32).
+        y : array-like of shape (n_samples,)
+            Class labels (any hashable, e.g. strings) or regression targets.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights; samples of weight 0 are left out.
+
+        Returns
+        -------
+        self : object
+            The fitted tree.
+        """
+        classifier = is_classifier(self)
         X, target, sample_weight = validate_fit_input(self, X, y, sample_weight,
                                                       classifier=classifier)
+        class_weight = getattr(self, "class_weight", None)
         if class_weight is not None:
             expanded = compute_sample_weight(class_weight, y)
             sample_weight = expanded if sample_weight is None else sample_weight * expanded
-        if self.criterion == "absolute_error" and self.splitter == "hist":
-            raise ValueError("criterion='absolute_error' is only available with "
-                             "splitter='best'.")
         params = growth_params(self, *X.shape)
         seed = draw_tree_seed(check_random_state(self.random_state))
         n_threads = effective_n_threads(self.n_jobs)
@@ -41,10 +64,6 @@ class BaseDecisionTree(BaseEstimator):
             target, sample_weight, seed, criterion=self.criterion, params=params,
             n_classes=getattr(self, "n_classes_", 1), n_threads=n_threads)
         return self
-
-    def _validate_X_predict(self, X):
-        check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float32, order="C", reset=False)
 
     def apply(self, X):
         """Index of the leaf that each sample ends in.
@@ -58,7 +77,7 @@ class BaseDecisionTree(BaseEstimator):
         X_leaves : ndarray of shape (n_samples,), intp
             Node ids in ``[0, tree_.node_count)``.
         """
-        X = self._validate_X_predict(X)
+        X = validate_predict_input(self, X)
         return self.tree_.apply(X, effective_n_threads(self.n_jobs))
 
     def get_depth(self):
@@ -143,7 +162,7 @@ def _fill_docstring(cls):
 
 
 @_fill_docstring
-class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
+class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecisionTree):
     """CART classification tree.
 
     Grows the tree of seed 003 §1.6.2 [1]_: every node (cell A) is split at the feature and
@@ -229,25 +248,6 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         self.max_bins = max_bins
         self.n_jobs = n_jobs
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Grow the tree.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training vectors (converted to float32).
-        y : array-like of shape (n_samples,)
-            Class labels (any hashable, e.g. strings).
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights; samples of weight 0 are left out.
-
-        Returns
-        -------
-        self : DecisionTreeClassifier
-        """
-        return self._fit(X, y, sample_weight, classifier=True, class_weight=self.class_weight)
-
     def predict_proba(self, X):
         """Weighted class fractions of the leaf of each sample.
 
@@ -260,29 +260,9 @@ class DecisionTreeClassifier(ClassifierMixin, BaseDecisionTree):
         proba : ndarray of shape (n_samples, n_classes)
             Columns in the order of ``classes_``.
         """
-        X = self._validate_X_predict(X)
+        X = validate_predict_input(self, X)
         proba = self.tree_.predict(X, effective_n_threads(self.n_jobs))
         return proba / proba.sum(axis=1, keepdims=True)
-
-    def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba` (−inf for a class absent from the leaf)."""
-        with np.errstate(divide="ignore"):
-            return np.log(self.predict_proba(X))
-
-    def predict(self, X):
-        """Most frequent (weighted) class of the leaf of each sample (ties: first in
-        ``classes_``).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        y : ndarray of shape (n_samples,)
-        """
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
 
 
 @_fill_docstring
@@ -363,25 +343,6 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         self.max_bins = max_bins
         self.n_jobs = n_jobs
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Grow the tree.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training vectors (converted to float32).
-        y : array-like of shape (n_samples,)
-            Targets.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights; samples of weight 0 are left out.
-
-        Returns
-        -------
-        self : DecisionTreeRegressor
-        """
-        return self._fit(X, y, sample_weight, classifier=False)
-
     def predict(self, X):
         """Value (mean or median) of the leaf of each sample.
 
@@ -393,5 +354,5 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         -------
         y : ndarray of shape (n_samples,)
         """
-        X = self._validate_X_predict(X)
+        X = validate_predict_input(self, X)
         return self.tree_.predict(X, effective_n_threads(self.n_jobs))[:, 0]

@@ -25,7 +25,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from kernelkit._core._tree_builder import grow_trees as _grow_trees
 from kernelkit._core._tree_builder import presort as _presort
@@ -46,6 +46,7 @@ __all__ = [
     "growth_params",
     "sum_tree_values",
     "validate_fit_input",
+    "validate_predict_input",
 ]
 
 # Criterion codes of the compiled builder.
@@ -477,16 +478,25 @@ def validate_fit_input(estimator, X, y, sample_weight, *, classifier):
     return X, target, sample_weight
 
 
+def validate_predict_input(estimator, X):
+    """X for the prediction of a fitted tree or forest: float32, C-contiguous, finite, with
+    the training's number of features."""
+    check_is_fitted(estimator)
+    return validate_data(estimator, X, dtype=np.float32, order="C", reset=False)
+
+
 def growth_params(estimator, n_samples, n_features):
     """:class:`~kernelkit.utils._trees.GrowthParams` of an estimator's stopping rules, resolved
     as scikit-learn (fractions of ``n_samples``, ``max_features`` names); sets
-    ``max_features_``."""
+    ``max_features_``. Also checks that the criterion suits the splitter."""
     min_samples_leaf = estimator.min_samples_leaf
     if not isinstance(min_samples_leaf, Integral):
         min_samples_leaf = ceil(min_samples_leaf * n_samples)
     min_samples_split = estimator.min_samples_split
     if not isinstance(min_samples_split, Integral):
         min_samples_split = max(2, ceil(min_samples_split * n_samples))
+    if estimator.criterion == "absolute_error" and estimator.splitter == "hist":
+        raise ValueError("criterion='absolute_error' is only available with splitter='best'.")
     max_features = check_max_features(estimator.max_features, n_features)
     if max_features > n_features:
         raise ValueError(f"max_features={estimator.max_features} is larger than the number of "
@@ -501,3 +511,35 @@ def growth_params(estimator, n_samples, n_features):
         max_leaf_nodes=estimator.max_leaf_nodes,
         min_impurity_decrease=estimator.min_impurity_decrease,
     )
+
+
+class ProbabilityVoteMixin:
+    """``predict`` and ``predict_log_proba`` of a classifier from its ``predict_proba``."""
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba` (−inf for a probability of 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """Class of largest probability (ties: the first in ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
