@@ -16,8 +16,10 @@ argmin; absolute error ``−(AE_L + AE_R)`` (AE: weighted absolute deviation fro
 median, prefix/suffix values from a Fenwick tree over node-local ranks of y, O(n log n) per
 feature); Newton (gradient boosting, not in the seed) ``G_L²/(H_L + λ) + G_R²/(H_R + λ)`` for
 negative gradient sums G and hessian sums H. The formulas are scikit-learn's, term by term, so
-that on data where the sums are exact (integer weights and targets) both libraries compare the
-same floating-point numbers and grow the same tree.
+that where the sums are exact (classification or integer targets, integer weights) both
+libraries compare the same floating-point numbers and grow the same tree. Candidates are first
+screened without divisions (``_gini_may_win``, ``_regression_may_win``): only those within a
+relative 1e-9 of the best so far get the exact expression, which keeps the result bit for bit.
 
 Exact splitter. X (float32, stored feature by feature) is presorted once per fit (``presort``:
 a parallel LSD radix sort, stable). A tree keeps, for every feature, the ids of its samples in

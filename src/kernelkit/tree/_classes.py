@@ -141,10 +141,14 @@ _PARAMETERS = """splitter : {"best", "hist"}, default="best"
 _NOTES = """The input is converted to float32, as in scikit-learn, and thresholds are midpoints of
     two float32 training values. Feature values closer than 1e-7 count as equal. NaN and infinite
     values are rejected (there is no missing-value policy). Node ids are in preorder
-    (depth-first growth) or in creation order (best-first). The floating-point expressions of
-    the split search are scikit-learn's, so with unit or integer sample weights and
-    integer-valued targets (or classification) the tree equals scikit-learn's
-    ``DecisionTree*(random_state=...)`` fitted on the same data, node for node."""
+    (depth-first growth) or in creation order (best-first). The feature draws and the
+    floating-point expressions of the split search are scikit-learn's, so whenever the sums of
+    the search are exact — classification, or integer targets, with unit or integer sample
+    weights — the tree is scikit-learn's ``DecisionTree*(random_state=...)`` fitted on the same
+    data, node for node. With fractional weights or targets, two features that cut a node into
+    the same two sets of samples may be ranked differently by rounding (in either library, which
+    sum in different orders): the trees then differ only in which of these equivalent splits
+    they keep."""
 
 _REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003, §1.6.2 "Decision
        trees" (the split rule, the impurities, Friedman's criterion — printed as an argmin, it is
