@@ -32,9 +32,13 @@ def _cases(quick):
 
 def _setup(params):
     from sklearn.datasets import make_classification
+    from threadpoolctl import threadpool_limits
 
-    X, y = make_classification(N_TOTAL, N_FEATURES, n_informative=10, n_redundant=10,
-                               random_state=0)
+    # BLAS on one thread: idle OpenBLAS workers spin after a call and would steal a core from
+    # the timed fits that follow
+    with threadpool_limits(limits=1, user_api="blas"):
+        X, y = make_classification(N_TOTAL, N_FEATURES, n_informative=10, n_redundant=10,
+                                   random_state=0)
     return dict(params, X=X[:params["n"]], y=y[:params["n"]], X_test=X[-HELD_OUT:],
                 y_test=y[-HELD_OUT:])
 

@@ -139,10 +139,12 @@ def test_sample_weight_sets_bootstrap_probabilities_as_scikit_learn():
 
 def test_hist_forest_is_close_to_exact():
     X, y = make_classification(1000, 10, random_state=3)
-    exact = RandomForestClassifier(n_estimators=20, random_state=0).fit(X[:700], y[:700])
-    hist = RandomForestClassifier(n_estimators=20, splitter="hist", max_bins=32,
+    exact = RandomForestClassifier(n_estimators=20, oob_score=True,
+                                   random_state=0).fit(X[:700], y[:700])
+    hist = RandomForestClassifier(n_estimators=20, splitter="hist", max_bins=32, oob_score=True,
                                   random_state=0).fit(X[:700], y[:700])
     assert abs(exact.score(X[700:], y[700:]) - hist.score(X[700:], y[700:])) <= 0.03
+    assert hist.oob_score_ == pytest.approx(exact.oob_score_, abs=0.03)
 
 
 def test_too_few_trees_warns_about_missing_oob_predictions():

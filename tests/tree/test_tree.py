@@ -266,8 +266,9 @@ def test_hist_bins_are_quantiles_and_thresholds_midpoints(rng):
 
 @pytest.mark.parametrize("splitter", ["best", "hist"])
 def test_one_and_two_threads_grow_the_same_tree(splitter):
-    # nodes this large are evaluated and partitioned by several threads
-    X, y = make_classification(4000, 30, n_informative=10, random_state=0)
+    # nodes of more than 2¹⁸ (sample × feature) steps are evaluated and partitioned by
+    # several threads: here the top levels
+    X, y = make_classification(12_000, 30, n_informative=10, random_state=0)
     one = DecisionTreeClassifier(splitter=splitter, random_state=0, n_jobs=1).fit(X, y)
     two = DecisionTreeClassifier(splitter=splitter, random_state=0, n_jobs=2).fit(X, y)
     assert_same_tree(two.tree_, one.tree_)

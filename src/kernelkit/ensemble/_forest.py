@@ -151,7 +151,7 @@ class BaseForest(BaseEstimator):
         self.estimators_ = [self._fitted_tree(tree, state) for tree, state in zip(trees, states)]
         self._sample_weight = sample_weight
         if self.oob_score:
-            self._set_oob_score(training_set.X, target)
+            self._set_oob_score(X, target)
         return self
 
     def _bootstrap_counts(self, states, n_samples, sample_weight):

@@ -38,6 +38,7 @@ __all__ = [
     "REGRESSION_CRITERIA",
     "GrowthParams",
     "MAX_BINS",
+    "ProbabilityVoteMixin",
     "STOPPING_RULE_CONSTRAINTS",
     "Tree",
     "TreeTrainingSet",
