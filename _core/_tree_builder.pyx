@@ -820,7 +820,8 @@ cdef double *_build_histograms(const Problem *pb, Workspace *ws, intp_t start,
     for k in range(end - start):
         ws.ordered[k] = ws.stat[ws.samples[start + k]]
     if n_threads > 1 and (end - start) * pb.n_features >= PARALLEL_MIN_WORK:
-        for f in prange(pb.n_features, num_threads=n_threads, schedule='static'):
+        # dynamic: on a shared machine a descheduled thread then holds back one feature only
+        for f in prange(pb.n_features, num_threads=n_threads, schedule='dynamic'):
             _fill_histogram(pb, ws, f, start, end, hist)
     else:
         for f in range(pb.n_features):
@@ -1033,7 +1034,7 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
     ws.skip_row[split.feature] = 1
     if n_threads > 1 and (end - start) * n_rows >= PARALLEL_MIN_WORK:
         with parallel(num_threads=n_threads):
-            for r in prange(n_rows, schedule='static'):
+            for r in prange(n_rows, schedule='dynamic'):
                 if not ws.skip_row[r]:
                     _partition_row(pb, ws, r, start, end, &ws.scratch[threadid()], rows)
     else:

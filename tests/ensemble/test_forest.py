@@ -99,6 +99,20 @@ def test_balanced_subsample_weights_each_bootstrap_sample():
     assert np.mean(forest.predict(X) == theirs.predict(X)) >= 0.98
 
 
+def test_class_weights_follow_string_labels():
+    X, y = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    by_name = RandomForestClassifier(n_estimators=3, class_weight={"versicolor": 3.0},
+                                     random_state=0).fit(X, names)
+    by_code = RandomForestClassifier(n_estimators=3, class_weight={1: 3.0},
+                                     random_state=0).fit(X, y)
+    for a, b in zip(by_name.estimators_, by_code.estimators_):
+        assert_same_tree(a.tree_, b.tree_)
+    balanced = RandomForestClassifier(n_estimators=3, class_weight="balanced_subsample",
+                                      random_state=0)
+    assert set(balanced.fit(X, names).predict(X)) <= set(names)
+
+
 def test_same_regression_forest_and_oob_as_scikit_learn():
     X, y = load_diabetes(return_X_y=True)
     params = dict(n_estimators=20, max_features=0.5, oob_score=True, random_state=2)

@@ -111,9 +111,10 @@ class BaseForest(BaseEstimator):
             raise ValueError("Out-of-bag estimates need bootstrap=True.")
         class_weight = getattr(self, "class_weight", None)
         per_bootstrap_balance = class_weight == "balanced_subsample" and self.bootstrap
+        labels = self.classes_[target.astype(np.intp)] if class_weight is not None else None
         if class_weight is not None and not per_bootstrap_balance:
             balance = "balanced" if class_weight == "balanced_subsample" else class_weight
-            expanded = compute_sample_weight(balance, y)
+            expanded = compute_sample_weight(balance, labels)
             sample_weight = expanded if sample_weight is None else sample_weight * expanded
         n_samples, n_features = X.shape
         params = growth_params(self, n_samples, n_features)
@@ -144,7 +145,7 @@ class BaseForest(BaseEstimator):
             trees = []
             for first in range(0, self.n_estimators, batch):
                 weights = np.array([
-                    self._bootstrap_weights(state, n_samples, sample_weight, y,
+                    self._bootstrap_weights(state, n_samples, sample_weight, labels,
                                             per_bootstrap_balance)
                     for state in states[first:first + batch]])
                 trees += grow(weights, seeds[first:first + batch])
@@ -166,13 +167,14 @@ class BaseForest(BaseEstimator):
             row[:] = drawn
         return counts
 
-    def _bootstrap_weights(self, state, n_samples, sample_weight, y, per_bootstrap_balance):
+    def _bootstrap_weights(self, state, n_samples, sample_weight, labels,
+                           per_bootstrap_balance):
         """Sample weights of the tree with random state ``state``: its bootstrap multiplicities,
         times the balanced class weights of its bootstrap sample for "balanced_subsample"."""
         indices = bootstrap_indices(state, n_samples, self._n_samples_bootstrap, sample_weight)
         weights = np.bincount(indices, minlength=n_samples).astype(np.float64)
         if per_bootstrap_balance:
-            weights *= compute_sample_weight("balanced", y, indices=indices)
+            weights *= compute_sample_weight("balanced", labels, indices=indices)
         return weights
 
     def _fitted_tree(self, tree, state):

@@ -1,5 +1,6 @@
 """CART decision trees (compiled growth: ``kernelkit._core._tree_builder``)."""
 
+import numpy as np
 from sklearn.base import (
     BaseEstimator,
     ClassifierMixin,
@@ -54,7 +55,7 @@ class BaseDecisionTree(BaseEstimator):
                                                       classifier=classifier)
         class_weight = getattr(self, "class_weight", None)
         if class_weight is not None:
-            expanded = compute_sample_weight(class_weight, y)
+            expanded = compute_sample_weight(class_weight, self.classes_[target.astype(np.intp)])
             sample_weight = expanded if sample_weight is None else sample_weight * expanded
         params = growth_params(self, *X.shape)
         seed = draw_tree_seed(check_random_state(self.random_state))
