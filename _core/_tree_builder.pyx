@@ -1837,6 +1837,8 @@ def presort(
         return
     if n_threads > n_features:
         n_threads = <int>n_features
+    if n_samples * n_features < PARALLEL_MIN_WORK:
+        n_threads = 1
     with nogil:
         for f in prange(n_features, num_threads=n_threads, schedule='dynamic'):
             if _presort_feature(&X_T[f, 0], n_samples, &sorted_samples[f, 0]) != 0:
