@@ -87,6 +87,13 @@ INSTANCES = {
     "SimpleMKLRegressor": lambda cls: [cls(_vector_kernels())],
     "GroupLassoMKL": lambda cls: [cls(_vector_kernels())],
     "SumKernel": lambda cls: [cls(_vector_kernels())],
+    "DecisionTreeClassifier": lambda cls: [
+        cls(random_state=0), cls(splitter="hist", max_features="sqrt", random_state=0)],
+    "DecisionTreeRegressor": lambda cls: [
+        cls(random_state=0), cls(criterion="absolute_error", max_leaf_nodes=8, random_state=0)],
+    "RandomForestClassifier": lambda cls: [cls(n_estimators=5, random_state=0),
+                                           cls(n_estimators=5, splitter="hist", random_state=0)],
+    "RandomForestRegressor": lambda cls: [cls(n_estimators=5, random_state=0)],
 }
 
 _WEIGHTED_GAMMA = (
@@ -94,6 +101,10 @@ _WEIGHTED_GAMMA = (
     "repeating samples changes the kernel, and tol=1e-3 stops short of the exact optimum; "
     "scikit-learn's SVC/SVR fail this check too. At fixed gamma and tight tol the equivalence is "
     "tested in test_weight_two_equals_a_duplicated_sample.")
+
+_BOOTSTRAP_WEIGHTS = (
+    "bootstrap draws of a weighted data set and of its repeated rows are different random "
+    "samples (equivalent in distribution only), as for scikit-learn's forests")
 
 # Known failures, with the reason (never skipped silently).
 EXPECTED_FAILED_CHECKS = {
@@ -108,6 +119,10 @@ EXPECTED_FAILED_CHECKS = {
                            if est.metric == "precomputed" else {}),
     "SVC": lambda est: {"check_sample_weight_equivalence_on_dense_data": _WEIGHTED_GAMMA},
     "SVR": lambda est: {"check_sample_weight_equivalence_on_dense_data": _WEIGHTED_GAMMA},
+    "RandomForestClassifier": lambda est: {"check_sample_weight_equivalence_on_dense_data":
+                                           _BOOTSTRAP_WEIGHTS},
+    "RandomForestRegressor": lambda est: {"check_sample_weight_equivalence_on_dense_data":
+                                          _BOOTSTRAP_WEIGHTS},
 }
 
 # Warnings that the checks' tiny data sets raise by design.

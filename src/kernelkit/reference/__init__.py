@@ -33,9 +33,11 @@ from kernelkit.reference.strings import (
     substring_kernel,
     substring_kernel_bruteforce,
 )
+from kernelkit.reference.tree import cart_tree
 
 __all__ = [
     "PRODUCT_GRAPH_KERNELS",
+    "cart_tree",
     "check_gram",
     "compress_signatures",
     "cut_linkage",
