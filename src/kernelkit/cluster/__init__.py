@@ -10,6 +10,8 @@ from kernelkit.cluster._evaluation import (
 )
 from kernelkit.cluster._gaussian_mixture import GaussianMixture
 from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
+from kernelkit.cluster._mixture_regression import MixtureOfLinearRegressions
+from kernelkit.cluster._poisson_mixture import PoissonMixture
 from kernelkit.cluster._spectral import SpectralClustering
 
 __all__ = [
@@ -17,6 +19,8 @@ __all__ = [
     "AgglomerativeClustering",
     "GaussianMixture",
     "KMeans",
+    "MixtureOfLinearRegressions",
+    "PoissonMixture",
     "SpectralClustering",
     "calinski_harabasz_score",
     "elbow_curve",
