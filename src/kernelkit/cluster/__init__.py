@@ -10,6 +10,7 @@ from kernelkit.cluster._evaluation import (
 )
 from kernelkit.cluster._gaussian_mixture import GaussianMixture
 from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
+from kernelkit.cluster._medoids import KMedians, KMedoids
 from kernelkit.cluster._mixture_regression import MixtureOfLinearRegressions
 from kernelkit.cluster._poisson_mixture import PoissonMixture
 from kernelkit.cluster._spectral import SpectralClustering
@@ -19,6 +20,8 @@ __all__ = [
     "AgglomerativeClustering",
     "GaussianMixture",
     "KMeans",
+    "KMedians",
+    "KMedoids",
     "MixtureOfLinearRegressions",
     "PoissonMixture",
     "SpectralClustering",

@@ -40,7 +40,13 @@ from kernelkit.kernels._vector import (
     sigmoid_kernel,
     sinc_kernel,
 )
-from kernelkit.utils._gram import center_gram, is_positive_definite, normalize_gram, shift_to_psd
+from kernelkit.utils._gram import (
+    center_gram,
+    is_positive_definite,
+    kernel_distances,
+    normalize_gram,
+    shift_to_psd,
+)
 from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
@@ -63,6 +69,7 @@ __all__ = [
     "geometric_walk_kernel",
     "graphlet_kernel",
     "is_positive_definite",
+    "kernel_distances",
     "laplacian_kernel",
     "linear_kernel",
     "local_alignment_kernel",
