@@ -688,9 +688,10 @@ def in_cluster_costs(
     cluster's medoid (the alternate method's medoid update is the argmin within each cluster).
 
     With a vector metric, ``X`` holds the samples already grouped (``X[p]`` is sample
-    ``order[p]``) and distances come from one GEMM per block of member rows against the
-    cluster; with a matrix, the members' entries of ``D[order[p]]`` are gathered. Each sum runs
-    in grouped order, one thread per row: the result does not depend on the thread count.
+    ``order[p]``) and the distances of a cluster come from GEMM tiles over the upper triangle
+    of its members' pairs, one thread per cluster; with a matrix, the members' entries of
+    ``D[order[p]]`` are gathered, one thread per row. Either way the order of every sum is fixed
+    by the data: the result does not depend on the thread count.
 
     Parameters
     ----------
@@ -703,12 +704,10 @@ def in_cluster_costs(
     n_threads : int
     """
     cdef intp_t n = order.shape[0], n_clusters = offsets.shape[0] - 1
-    cdef intp_t p, q, c, start, stop, task, n_tasks = 0
-    cdef intp_t *task_cluster = NULL
-    cdef intp_t *task_start = NULL
+    cdef intp_t p, q, c, start, stop
     cdef double total
     cdef double *sqnorms = NULL
-    cdef double *buffers = NULL
+    cdef intp_t[::1] clusters
     cdef int status = OK
     if costs.shape[0] != n or offsets[n_clusters] != n:
         raise ValueError("costs must have one entry per sample and offsets end at n.")
@@ -728,22 +727,12 @@ def in_cluster_costs(
         return
     if X.shape[0] != n:
         raise ValueError(f"X has {X.shape[0]} rows for {n} samples.")
-    for c in range(n_clusters):
-        n_tasks += (offsets[c + 1] - offsets[c] + ROWS - 1) // ROWS
-    task_cluster = <intp_t*>malloc(max(n_tasks, 1) * sizeof(intp_t))
-    task_start = <intp_t*>malloc(max(n_tasks, 1) * sizeof(intp_t))
+    # largest clusters first: the dynamic schedule then balances the threads
+    clusters = np.argsort(-np.diff(np.asarray(offsets)), kind="stable").astype(np.intp)
     sqnorms = <double*>malloc(max(n, 1) * sizeof(double))
     try:
-        if task_cluster == NULL or task_start == NULL or sqnorms == NULL:
+        if sqnorms == NULL:
             raise MemoryError()
-        task = 0
-        for c in range(n_clusters):
-            p = offsets[c]
-            while p < offsets[c + 1]:
-                task_cluster[task] = c
-                task_start[task] = p
-                task += 1
-                p += ROWS
         with nogil:
             for p in range(n):
                 total = 0.0
@@ -751,61 +740,67 @@ def in_cluster_costs(
                     total = total + X[p, q] * X[p, q]
                 sqnorms[p] = total
             status = _in_cluster_costs_vectors(&X[0, 0], sqnorms, X.shape[1], metric, offsets,
-                                               task_cluster, task_start, n_tasks, &costs[0],
-                                               n_threads)
+                                               &clusters[0], n_clusters, &costs[0], n_threads)
         if status == OUT_OF_MEMORY:
             raise MemoryError("k-medoids could not allocate its per-thread distance blocks.")
     finally:
-        free(task_cluster)
-        free(task_start)
         free(sqnorms)
 
 
 cdef int _in_cluster_costs_vectors(
     const double *X, const double *sqnorms, intp_t n_features, int metric,
-    const intp_t[::1] offsets, const intp_t *task_cluster, const intp_t *task_start,
-    intp_t n_tasks, double *costs, int n_threads,
+    const intp_t[::1] offsets, const intp_t *clusters, intp_t n_clusters, double *costs,
+    int n_threads,
 ) noexcept nogil:
-    """One task: ROWS member rows of a cluster against all its members, COLS columns per GEMM."""
-    cdef intp_t task, c, r0, r1, c0, c1, r, o, start, stop
+    """One task per cluster (largest first): its members' pairwise distances, upper triangle
+    only — each GEMM tile of ROWS member rows by COLS member columns from the diagonal on, each
+    distance added to both its row's and its column's cost. One thread owns a cluster, so the
+    order of the sums depends on the cluster alone."""
+    cdef intp_t t, c, r0, r1, c0, c1, r, o, start, stop
     cdef int m, rows, d = <int>n_features, ldc = <int>COLS, lda = d if d > 0 else 1
     cdef char trans = b'T', no_trans = b'N'
     cdef double one = 1.0, zero = 0.0, v
     cdef double *block = NULL
     cdef int status = OK
     cdef int *status_ptr = &status
-    if n_threads > n_tasks:
-        n_threads = <int>max(n_tasks, 1)
+    if n_threads > n_clusters:
+        n_threads = <int>max(n_clusters, 1)
     with parallel(num_threads=n_threads):
         block = <double*>malloc(ROWS * COLS * sizeof(double))
         if block == NULL:
             status_ptr[0] = OUT_OF_MEMORY
-        for task in prange(n_tasks, schedule='dynamic'):
+        for t in prange(n_clusters, schedule='dynamic'):
             if block == NULL:
                 continue
-            c = task_cluster[task]
+            c = clusters[t]
             start = offsets[c]
             stop = offsets[c + 1]
-            r0 = task_start[task]
-            r1 = min(r0 + ROWS, stop)
-            rows = <int>(r1 - r0)
-            for r in range(r0, r1):
+            for r in range(start, stop):
                 costs[r] = 0.0
-            c0 = start
-            while c0 < stop:
-                c1 = min(c0 + COLS, stop)
-                m = <int>(c1 - c0)
-                if d > 0:
-                    dgemm(&trans, &no_trans, &m, &rows, &d, &one, <double*>(X + c0 * n_features),
-                          &lda, <double*>(X + r0 * n_features), &lda, &zero, block, &ldc)
-                for r in range(r0, r1):
-                    for o in range(c0, c1):
-                        v = (sqnorms[r] + sqnorms[o] - 2.0 * block[(r - r0) * COLS + o - c0]
-                             if d > 0 else 0.0)
-                        v = v if v > 0.0 else 0.0
-                        if o != r:
-                            costs[r] += sqrt(v) if metric == EUCLIDEAN else v
-                c0 = c1
+            r0 = start
+            while r0 < stop:
+                r1 = min(r0 + ROWS, stop)
+                rows = <int>(r1 - r0)
+                c0 = r0
+                while c0 < stop:
+                    c1 = min(c0 + COLS, stop)
+                    m = <int>(c1 - c0)
+                    if d > 0:
+                        dgemm(&trans, &no_trans, &m, &rows, &d, &one,
+                              <double*>(X + c0 * n_features), &lda,
+                              <double*>(X + r0 * n_features), &lda, &zero, block, &ldc)
+                    for r in range(r0, r1):
+                        for o in range(max(c0, r + 1), c1):
+                            v = (sqnorms[r] + sqnorms[o] - 2.0 * block[(r - r0) * COLS + o - c0]
+                                 if d > 0 else 0.0)
+                            # may be slightly negative from rounding; clamp
+                            v = v if v > 0.0 else 0.0
+                            if metric == EUCLIDEAN:
+                                v = sqrt(v)
+                            costs[r] += v
+                            costs[o] += v
+                    c0 = c1
+                r0 = r1
         free(block)
     return status
 
