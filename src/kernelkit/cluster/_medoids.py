@@ -70,10 +70,14 @@ def _plusplus(rows, n_samples, n_clusters, random_state):
     return np.asarray(chosen, dtype=np.intp)
 
 
-def _group(labels, n_clusters):
-    """Samples grouped by cluster, each group in increasing index: ``(order, offsets)``."""
+def _group(labels, n_clusters, active=None):
+    """Samples grouped by cluster, each group in increasing index: ``(order, offsets)``; with
+    ``active`` (a mask of clusters), the samples of the other clusters are left out (their
+    groups are empty)."""
     order = np.argsort(labels, kind="stable").astype(np.intp)
-    offsets = np.concatenate([[0], np.cumsum(np.bincount(labels, minlength=n_clusters))])
+    if active is not None:
+        order = order[active[labels[order]]]
+    offsets = np.concatenate([[0], np.cumsum(np.bincount(labels[order], minlength=n_clusters))])
     return order, offsets.astype(np.intp)
 
 
@@ -317,17 +321,26 @@ default="k-medoids++"
     def _alternate(self, data, medoids, n_threads):
         k = self.n_clusters
         history, n_swaps, n_iter = [], 0, 0
+        previous = None
         for n_iter in range(1, self.max_iter + 1):
             labels, distances, center_sums, weights = self._assign(data, medoids, n_threads)
             history.append(float(distances.sum()))
-            order, offsets = _group(labels, k)
+            # a cluster whose members did not change keeps its medoid: update the others only
+            active = np.ones(k, dtype=bool)
+            if previous is not None:
+                moved = labels != previous
+                active[:] = False
+                active[labels[moved]] = True
+                active[previous[moved]] = True
+            previous = labels
+            order, offsets = _group(labels, k, active)
             if data.metric == METRICS["sqeuclidean"]:
                 # Σ_{i∈C} ‖x_i − x_l‖² = Σ_{i∈C} ‖x_i − x̄‖² + |C| ‖x_l − x̄‖² (Huygens, seed 003
                 # Prop 57): the best member is the one nearest the cluster's mean
                 means = center_sums / np.maximum(weights, 1.0)[:, None]
                 values = row_norms(data.X[order] - means[labels[order]], squared=True)
             else:
-                values = np.empty(data.n_samples)
+                values = np.empty(order.size)
                 if data.X is None:
                     in_cluster_costs(data.D, _EMPTY_MATRIX, order, offsets, data.metric, values,
                                      n_threads)
@@ -358,7 +371,7 @@ default="k-medoids++"
         weights = np.zeros(k)
         lloyd_iter(data.X, np.ones(n), np.ascontiguousarray(data.X[medoids]), center_sums,
                    weights, labels, True, n_threads)
-        distances = row_norms(data.X - data.X[medoids][labels], squared=True)
+        distances = row_norms(data.X - data.X[medoids[labels]], squared=True)
         if data.metric == METRICS["euclidean"]:
             np.sqrt(distances, out=distances)
         return labels, distances, center_sums, weights
