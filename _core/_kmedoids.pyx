@@ -36,14 +36,14 @@ one. Each evaluation is one thread's ordered sum, so the values do not depend on
 """
 
 from cython.parallel cimport parallel, prange
+from libc.float cimport DBL_MAX
 from libc.math cimport INFINITY, fabs, sqrt
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemm
 
-import numpy as np
-
-from _types cimport floating, int32_t, intp_t
+from _sort cimport sort_pairs
+from _types cimport floating, int32_t, int64_t, intp_t
 
 # Metric codes of the on-the-fly dissimilarities (a precomputed matrix is PRECOMPUTED).
 cdef enum:
@@ -707,7 +707,8 @@ def in_cluster_costs(
     cdef intp_t p, q, c, start, stop
     cdef double total
     cdef double *sqnorms = NULL
-    cdef intp_t[::1] clusters
+    cdef int64_t *sizes = NULL
+    cdef intp_t *clusters = NULL
     cdef int status = OK
     if costs.shape[0] != n or offsets[n_clusters] != n:
         raise ValueError("costs must have one entry per sample and offsets end at n.")
@@ -727,24 +728,31 @@ def in_cluster_costs(
         return
     if X.shape[0] != n:
         raise ValueError(f"X has {X.shape[0]} rows for {n} samples.")
-    # largest clusters first: the dynamic schedule then balances the threads
-    clusters = np.argsort(-np.diff(np.asarray(offsets)), kind="stable").astype(np.intp)
     sqnorms = <double*>malloc(max(n, 1) * sizeof(double))
+    sizes = <int64_t*>malloc(max(n_clusters, 1) * sizeof(int64_t))
+    clusters = <intp_t*>malloc(max(n_clusters, 1) * sizeof(intp_t))
     try:
-        if sqnorms == NULL:
+        if sqnorms == NULL or sizes == NULL or clusters == NULL:
             raise MemoryError()
         with nogil:
+            # largest clusters first (ties by index): the dynamic schedule then balances threads
+            for c in range(n_clusters):
+                sizes[c] = offsets[c] - offsets[c + 1]
+                clusters[c] = c
+            sort_pairs(sizes, clusters, n_clusters)
             for p in range(n):
                 total = 0.0
                 for q in range(X.shape[1]):
                     total = total + X[p, q] * X[p, q]
                 sqnorms[p] = total
             status = _in_cluster_costs_vectors(&X[0, 0], sqnorms, X.shape[1], metric, offsets,
-                                               &clusters[0], n_clusters, &costs[0], n_threads)
+                                               clusters, n_clusters, &costs[0], n_threads)
         if status == OUT_OF_MEMORY:
             raise MemoryError("k-medoids could not allocate its per-thread distance blocks.")
     finally:
         free(sqnorms)
+        free(sizes)
+        free(clusters)
 
 
 cdef int _in_cluster_costs_vectors(
@@ -822,31 +830,37 @@ def dissimilarity_range(const floating[:, ::1] D, int n_threads):
     cdef intp_t n = D.shape[0], i, j
     cdef double low, value
     cdef bint ok
-    cdef double[::1] row_min
-    cdef unsigned char[::1] row_finite
-    row_min = np.empty(max(n, 1))
-    row_finite = np.ones(max(n, 1), dtype=np.uint8)
+    cdef double *row_min = NULL
+    cdef unsigned char *row_finite = NULL
     if n == 0 or D.shape[1] == 0:
         return 0.0, True
-    with nogil:
-        for i in prange(n, schedule='static', num_threads=n_threads):
+    row_min = <double*>malloc(n * sizeof(double))
+    row_finite = <unsigned char*>malloc(n * sizeof(unsigned char))
+    try:
+        if row_min == NULL or row_finite == NULL:
+            raise MemoryError()
+        with nogil:
+            for i in prange(n, schedule='static', num_threads=n_threads):
+                low = INFINITY
+                ok = True
+                for j in range(D.shape[1]):
+                    value = D[i, j]
+                    # NaN fails both comparisons; ±inf fails the second
+                    if not (fabs(value) <= DBL_MAX):
+                        ok = False
+                    if value < low:
+                        low = value
+                row_min[i] = low
+                row_finite[i] = ok
             low = INFINITY
             ok = True
-            for j in range(D.shape[1]):
-                value = D[i, j]
-                # NaN fails both comparisons; ±inf fails the second
-                if not (fabs(value) <= 1.7976931348623157e308):
-                    ok = False
-                if value < low:
-                    low = value
-            row_min[i] = low
-            row_finite[i] = ok
-        low = INFINITY
-        ok = True
-        for i in range(n):
-            if row_min[i] < low:
-                low = row_min[i]
-            ok = ok and row_finite[i]
+            for i in range(n):
+                if row_min[i] < low:
+                    low = row_min[i]
+                ok = ok and row_finite[i]
+    finally:
+        free(row_min)
+        free(row_finite)
     return low, bool(ok)
 
 
