@@ -299,6 +299,14 @@ def test_bad_precomputed_input(D, match):
         KMedoids(1, metric="precomputed").fit(D)
 
 
+@pytest.mark.parametrize("estimator", [KMedoids(2), KMedoids(2, method="pam"), KMedians(2)],
+                         ids=repr)
+def test_values_near_the_float_maximum_are_refused(estimator):
+    X = np.vstack([np.zeros((3, 2)), np.full((3, 2), 1e200)])
+    with pytest.raises(ValueError, match="overflow float64"):
+        estimator.fit(X)
+
+
 def test_bad_parameters():
     X = np.arange(10.0).reshape(5, 2)
     with pytest.raises(ValueError, match="distinct sample indices"):

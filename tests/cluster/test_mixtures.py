@@ -206,6 +206,8 @@ def test_bad_input():
         PoissonMixture(4).fit([[1.0], [2.0], [3.0]])
     with pytest.raises(ValueError, match="offsets"):
         MixtureOfLinearRegressions(2, offsets=[1.0]).fit([[0.0], [1.0], [2.0]], [0.0, 1.0, 2.0])
+    with pytest.raises(ValueError, match="overflow float64"):
+        MixtureOfLinearRegressions(2).fit([[0.0], [1e200], [2.0]], [0.0, 1.0, 2.0])
     with pytest.raises(ValueError, match="exactly"):
         MixtureOfLinearRegressions(1, reg_var=0.0).fit([[0.0], [1.0], [2.0]], [0.0, 1.0, 2.0])
     model = MixtureOfLinearRegressions(2, random_state=0).fit([[0.0], [1.0], [2.0], [3.0]],

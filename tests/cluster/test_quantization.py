@@ -47,5 +47,7 @@ def test_bad_input():
         quantize_density(np.array([1.0, -1.0]), np.zeros((2, 1)), 1)
     with pytest.raises(ValueError, match="axes"):
         quantize_density(np.ones((3, 4)), (np.arange(3.0), np.arange(3.0)), 2)
+    with pytest.raises(ValueError, match="overflow float64"):
+        quantize_density(np.ones(2), np.array([[0.0], [1e200]]), 1)
     with pytest.raises(ValueError, match="n_points"):
         quantize_density(np.ones(3), np.zeros((4, 2)), 2)

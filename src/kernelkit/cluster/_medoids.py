@@ -35,6 +35,7 @@ from kernelkit._core._kmedoids import (
     manhattan_assign,
 )
 from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._kernels import _check_magnitude
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 __all__ = ["KMedians", "KMedoids"]
@@ -286,6 +287,7 @@ default="k-medoids++"
                                  ">= 0.")
             return _Data(D=D)
         X = validate_data(self, X, dtype=np.float64, order="C")
+        _check_magnitude(X)
         # centred: the expansion ‖x‖² + ‖y‖² − 2x·y loses precision far from the origin
         centred = np.ascontiguousarray(X - X.mean(axis=0))
         return _Data(X=centred, X_raw=X, sqnorms=row_norms(centred, squared=True),
@@ -565,6 +567,7 @@ default="k-medians++"
         self : KMedians
         """
         X = validate_data(self, X, dtype=np.float64, order="C")
+        _check_magnitude(X)
         n, k = X.shape[0], self.n_clusters
         if n < k:
             raise ValueError(f"n_samples={n} should be >= n_clusters={k}.")

@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
 from kernelkit.utils._em import aic, bic, fit_em, logsumexp_rows, set_em_attributes
+from kernelkit.utils._kernels import _check_magnitude
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["MixtureOfLinearRegressions"]
@@ -162,6 +163,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         self : MixtureOfLinearRegressions
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_min_samples=2)
+        _check_magnitude(np.column_stack([X, y]))   # squared residuals must stay finite
         k = self.n_components
         if X.shape[0] < k:
             raise ValueError(f"n_components={k} is larger than n_samples={X.shape[0]}.")

@@ -11,6 +11,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from kernelkit.cluster._kmeans import KMeans
+from kernelkit.utils._kernels import _check_magnitude
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["quantize_density"]
@@ -110,6 +111,7 @@ default="k-means++"
         if points.ndim != 2 or density.shape != (points.shape[0],):
             raise ValueError(f"grid must be (n_points, n_features) with density (n_points,); got "
                              f"{points.shape} and {density.shape}.")
+    _check_magnitude(points)
     mass = density.ravel()
     if not np.all(np.isfinite(mass)) or np.any(mass < 0) or not mass.sum() > 0:
         raise ValueError("density must be finite, non-negative and not all zero.")
