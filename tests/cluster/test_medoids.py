@@ -101,6 +101,11 @@ def test_results_do_not_depend_on_the_thread_count(metric):
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
     assert runs[0][3] == runs[1][3] and runs[0][5] == runs[1][5]
     np.testing.assert_array_equal(runs[0][2], runs[1][2])
+    # the alternate method: in-cluster costs and the k-means assignment in threads
+    data = D if metric == "precomputed" else X
+    fits = [KMedoids(8, metric=metric, init=init, n_jobs=t).fit(data) for t in (1, 2)]
+    np.testing.assert_array_equal(fits[0].medoid_indices_, fits[1].medoid_indices_)
+    assert fits[0].inertia_history_.tolist() == fits[1].inertia_history_.tolist()
 
 
 def test_fasterpam_equals_the_kmedoids_package_on_digits():
