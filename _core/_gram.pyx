@@ -22,14 +22,17 @@ import numpy as np
 from _types cimport intp_t, int32_t
 from _vector_kernels cimport (
     COSINE,
+    EXPONENTIAL,
     LAPLACIAN,
     LINEAR,
+    MIN,
     POLY,
     RBF,
     SIGMOID,
+    SINC,
     dots_to_kernel,
+    elementwise_row,
     kernel_diagonal,
-    laplacian_row,
     uses_dot_products,
 )
 
@@ -41,6 +44,9 @@ VECTOR_KERNELS = {
     "sigmoid": SIGMOID,
     "laplacian": LAPLACIAN,
     "cosine": COSINE,
+    "exponential": EXPONENTIAL,
+    "min": MIN,
+    "sinc": SINC,
 }
 
 # Rows per block of the vector Gram: 64 rows of dot products against a column tile stay in L2.
@@ -65,8 +71,8 @@ cdef void _gram_block(
         return
     if not uses_dot_products(kernel):
         for i in range(i0, i1):
-            laplacian_row(X + i * n_features, Y + j0 * n_features, m, n_features, gamma,
-                          out + i * n_cols + j0)
+            elementwise_row(X + i * n_features, Y + j0 * n_features, m, n_features, kernel,
+                            gamma, out + i * n_cols + j0)
         return
     if d == 0:
         for i in range(i0, i1):

@@ -40,7 +40,7 @@ from scipy.linalg.cython_blas cimport dgemv
 import numpy as np
 
 from _types cimport intp_t, int32_t
-from _vector_kernels cimport dots_to_kernel, laplacian_row, uses_dot_products
+from _vector_kernels cimport dots_to_kernel, elementwise_row, uses_dot_products
 
 # Kernel code of a precomputed Gram matrix, read in place; the vector kernels use the codes of
 # _vector_kernels.pxd (``kernelkit._core._gram.VECTOR_KERNELS``), which are non-negative.
@@ -89,7 +89,8 @@ cdef void _kernel_chunk(
     cdef char trans = b'T'
     cdef double one = 1.0, zero = 0.0
     if not uses_dot_products(kernel):
-        laplacian_row(x_s, X + start * n_features, m, n_features, gamma, out + start)
+        elementwise_row(x_s, X + start * n_features, m, n_features, kernel, gamma,
+                        out + start)
         return
     # Row-major X[start:stop] is a column-major (d, m) matrix: its transpose times x_s gives the
     # m dot products.

@@ -7,9 +7,17 @@
 #   sigmoid    tanh(γ x·y + coef0)
 #   laplacian  exp(−γ ‖x − y‖₁)    (no dot products: its own loop)
 #   cosine     x·y / (‖x‖ ‖y‖)     (0 when either norm is 0)
+#   exponential  exp(γ x·y)        (seed 003 Ex 1.4.2: the exp closure rule on the linear kernel)
+#   min        Σ_k min(x_k, y_k)   (no dot products; x, y ≥ 0: in one dimension the Brownian
+#                                   motion kernel of seed 004 "Kernel examples", whose RKHS on
+#                                   [0, 1] is {f : f(0) = 0, f' ∈ L²} with ‖f‖² = ∫ f'²; a sum
+#                                   over coordinates, the histogram-intersection kernel)
+#   sinc       Π_k sin(γ (x_k − y_k)) / (π (x_k − y_k)), γ/π at x_k = y_k
+#                                  (no dot products; seed 004 "Example: sinc kernel" with Ω = γ:
+#                                   band-limited, Fourier transform the indicator of [−γ, γ]^d)
 #
-# Seed 004 (Mairal & Vert, "Kernel Methods" slides), "Examples of kernels"; seed-methods D1–D4.
-from libc.math cimport exp, fabs, pow, sqrt, tanh
+# Seed 004 (Mairal & Vert, "Kernel Methods" slides), "Examples of kernels"; seed-methods D1–D7.
+from libc.math cimport M_PI, exp, fabs, pow, sin, sqrt, tanh
 
 from _types cimport intp_t
 
@@ -20,10 +28,15 @@ cdef enum:
     SIGMOID = 3
     LAPLACIAN = 4
     COSINE = 5
+    EXPONENTIAL = 6
+    MIN = 7
+    SINC = 8
 
 
 cdef inline bint uses_dot_products(int kernel) noexcept nogil:
-    return kernel != LAPLACIAN
+    """Whether ``k(x, y)`` is a function of ``x·y`` (and the norms): a GEMM block then
+    :func:`dots_to_kernel`; the others are computed entry by entry by :func:`elementwise_row`."""
+    return kernel != LAPLACIAN and kernel != MIN and kernel != SINC
 
 
 cdef inline void dots_to_kernel(
@@ -51,6 +64,9 @@ cdef inline void dots_to_kernel(
         for j in range(n):
             norms = sqnorm_x * sqnorm_y[j]
             values[j] = values[j] / sqrt(norms) if norms > 0.0 else 0.0
+    elif kernel == EXPONENTIAL:
+        for j in range(n):
+            values[j] = exp(gamma * values[j])
 
 
 cdef inline void laplacian_row(
@@ -70,6 +86,63 @@ cdef inline void laplacian_row(
         values[j] = exp(-gamma * dist)
 
 
+cdef inline void min_row(
+    const double *x,           # IN (n_features,), non-negative
+    const double *Y,           # IN (n, n_features), row-major, non-negative
+    intp_t n, intp_t n_features,
+    double *values,            # OUT (n,)
+) noexcept nogil:
+    cdef intp_t j, k
+    cdef double total
+    cdef const double *y
+    for j in range(n):
+        y = Y + j * n_features
+        total = 0.0
+        for k in range(n_features):
+            total += x[k] if x[k] < y[k] else y[k]
+        values[j] = total
+
+
+cdef inline double sinc_factor(double diff, double omega) noexcept nogil:
+    """``sin(Ω t) / (π t)``, continued by its limit ``Ω/π`` at ``t = 0`` (sin is accurate to
+    the last bit for small arguments, so only ``t = 0`` itself needs the limit)."""
+    if diff == 0.0:
+        return omega / M_PI
+    return sin(omega * diff) / (M_PI * diff)
+
+
+cdef inline void sinc_row(
+    const double *x,           # IN (n_features,)
+    const double *Y,           # IN (n, n_features), row-major
+    intp_t n, intp_t n_features, double omega,
+    double *values,            # OUT (n,)
+) noexcept nogil:
+    cdef intp_t j, k
+    cdef double product
+    cdef const double *y
+    for j in range(n):
+        y = Y + j * n_features
+        product = 1.0
+        for k in range(n_features):
+            product *= sinc_factor(x[k] - y[k], omega)
+        values[j] = product
+
+
+cdef inline void elementwise_row(
+    const double *x,           # IN (n_features,)
+    const double *Y,           # IN (n, n_features), row-major
+    intp_t n, intp_t n_features, int kernel, double gamma,
+    double *values,            # OUT (n,): k(x, y_j)
+) noexcept nogil:
+    """One row of a kernel that is not a function of dot products (laplacian, min, sinc)."""
+    if kernel == LAPLACIAN:
+        laplacian_row(x, Y, n, n_features, gamma, values)
+    elif kernel == MIN:
+        min_row(x, Y, n, n_features, values)
+    else:
+        sinc_row(x, Y, n, n_features, gamma, values)
+
+
 cdef inline double kernel_diagonal(
     const double *x, intp_t n_features,
     int kernel, double gamma, double coef0, double degree,
@@ -79,6 +152,12 @@ cdef inline double kernel_diagonal(
     cdef double sq = 0.0
     if kernel == RBF or kernel == LAPLACIAN:
         return 1.0
+    if kernel == SINC:
+        return pow(gamma / M_PI, <double>n_features)
+    if kernel == MIN:
+        for k in range(n_features):
+            sq += x[k]
+        return sq
     for k in range(n_features):
         sq += x[k] * x[k]
     if kernel == LINEAR:
@@ -87,4 +166,6 @@ cdef inline double kernel_diagonal(
         return pow(gamma * sq + coef0, degree)
     if kernel == SIGMOID:
         return tanh(gamma * sq + coef0)
+    if kernel == EXPONENTIAL:
+        return exp(gamma * sq)
     return 1.0 if sq > 0.0 else 0.0

@@ -5,8 +5,13 @@ import pytest
 from scipy.cluster.hierarchy import is_valid_linkage
 
 from kernelkit._core._linkage import mst_single_linkage, nn_chain_linkage
-from kernelkit.cluster import DBSCAN, AgglomerativeClustering, GaussianMixture, KMeans
-from kernelkit.cluster import SpectralClustering
+from kernelkit.cluster import (
+    DBSCAN,
+    AgglomerativeClustering,
+    GaussianMixture,
+    KMeans,
+    SpectralClustering,
+)
 from kernelkit.decomposition import PCA
 from kernelkit.manifold import MDS, SpectralEmbedding
 

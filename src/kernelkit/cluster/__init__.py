@@ -10,6 +10,10 @@ from kernelkit.cluster._evaluation import (
 )
 from kernelkit.cluster._gaussian_mixture import GaussianMixture
 from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
+from kernelkit.cluster._medoids import KMedians, KMedoids
+from kernelkit.cluster._mixture_regression import MixtureOfLinearRegressions
+from kernelkit.cluster._poisson_mixture import PoissonMixture
+from kernelkit.cluster._quantization import quantize_density
 from kernelkit.cluster._spectral import SpectralClustering
 
 __all__ = [
@@ -17,10 +21,15 @@ __all__ = [
     "AgglomerativeClustering",
     "GaussianMixture",
     "KMeans",
+    "KMedians",
+    "KMedoids",
+    "MixtureOfLinearRegressions",
+    "PoissonMixture",
     "SpectralClustering",
     "calinski_harabasz_score",
     "elbow_curve",
     "kmeans_plusplus",
+    "quantize_density",
     "silhouette_samples",
     "silhouette_score",
 ]

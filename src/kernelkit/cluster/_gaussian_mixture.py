@@ -2,7 +2,7 @@
 
 Seed 003 §2.1 (mixtures, Algorithm 5 sampling, Algorithm 7 EM, Theorem 53 monotonicity),
 §2.1.4 Algorithm 8 (Gaussian EM, "soft k-means") and §2.1.5 (degeneracy, BIC/AIC);
-seed-methods B5, B7, B8.
+seed-methods B5, B7, B8. The EM loop is the shared driver of :mod:`kernelkit.utils._em`.
 """
 
 import warnings
@@ -16,7 +16,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
+from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
+from kernelkit.utils._em import MixtureDensityMixin, fit_em, logsumexp_rows, set_em_attributes
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import check_distance_scale
 
@@ -28,7 +29,7 @@ _ESCALATION_FACTOR = 10.0
 _MAX_ESCALATIONS = 12
 
 
-class GaussianMixture(DensityMixin, BaseEstimator):
+class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     """Gaussian mixture model fitted by the EM algorithm.
 
     The density ``Σ_j π_j φ(x; μ_j, Σ_j)`` is fitted by alternating (seed 003 Algorithm 8):
@@ -83,9 +84,12 @@ class GaussianMixture(DensityMixin, BaseEstimator):
     n_iter_ : int
     lower_bound_ : float
         Mean log-likelihood of the best run, as evaluated in its last E step.
-    log_likelihood_history_ : ndarray of shape (n_iter_,)
+    lower_bound_history_ : ndarray of shape (n_iter_,)
         Mean log-likelihood evaluated in each E step of the best run: that of the parameters
-        entering the iteration (scikit-learn's ``lower_bounds_``). Non-decreasing.
+        entering the iteration (scikit-learn's ``lower_bounds_``). Non-decreasing. With the exact
+        E step, the lower bound ``F(θ|θ) + H(θ)`` of seed 003 Prop 52 equals the log-likelihood.
+    log_likelihood_history_ : ndarray of shape (n_iter_,)
+        The same array as ``lower_bound_history_`` (this estimator's earlier name).
     reg_covar_ : float
         The ``reg_covar`` finally used (larger than ``reg_covar`` after an escalation).
     n_features_in_ : int
@@ -93,6 +97,7 @@ class GaussianMixture(DensityMixin, BaseEstimator):
     See Also
     --------
     KMeans : the hard-assignment limit (seed 003 Remark 2.2.4).
+    PoissonMixture, MixtureOfLinearRegressions : other mixtures on the same EM driver.
     sklearn.mixture.GaussianMixture : same model and parameter names.
 
     References
@@ -120,7 +125,7 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         "reg_covar": [Interval(Real, 0.0, None, closed="left")],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "n_init": [Interval(Integral, 1, None, closed="left")],
-        "init_params": [StrOptions({"kmeans", "k-means++", "random", "random_from_data"})],
+        "init_params": [StrOptions(set(INIT_PARAMS))],
         "weights_init": ["array-like", None],
         "means_init": ["array-like", None],
         "precisions_init": ["array-like", None],
@@ -164,21 +169,6 @@ class GaussianMixture(DensityMixin, BaseEstimator):
         self._fit(X)
         return self
 
-    def fit_predict(self, X, y=None):
-        """Fit, then return the most probable component of each sample.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return self.fit(X).predict(X)
-
     def _fit(self, X):
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         check_distance_scale(X)
@@ -186,82 +176,48 @@ class GaussianMixture(DensityMixin, BaseEstimator):
             raise ValueError(f"n_components={self.n_components} is larger than "
                              f"n_samples={X.shape[0]}.")
         initial = self._checked_initial_parameters(X.shape[1])
-        random_state = check_random_state(self.random_state)
-        best = None
-        for _ in range(self.n_init):
-            run = self._fit_once(X, initial, random_state)
-            if best is None or run["lower_bound"] > best["lower_bound"]:
-                best = run
-        if not best["converged"] and self.max_iter > 0:
-            warnings.warn("EM did not converge: increase max_iter or tol, or check the data.",
-                          ConvergenceWarning, stacklevel=3)
+        covariance_type = self.covariance_type
+
+        def e_step(parameters):
+            weights, means, _, precisions_cholesky, _ = parameters
+            return _e_step(X, weights, means, precisions_cholesky, covariance_type)
+
+        def m_step(log_resp, parameters):
+            return _m_step(X, np.exp(log_resp), parameters[4], covariance_type)
+
+        best = fit_em(lambda random_state: self._start(X, initial, random_state), e_step, m_step,
+                      n_init=self.n_init, max_iter=self.max_iter, tol=self.tol,
+                      random_state=check_random_state(self.random_state))
+        (weights, means, covariances, precisions_cholesky, self.reg_covar_) = best.parameters
         # C-contiguous copies: a pickle round trip keeps the layout, hence bit-identical scores
         # (reliability issue 17, item 10: the Fortran-ordered factors came back C-ordered)
         (self.weights_, self.means_, self.covariances_, self.precisions_cholesky_) = (
-            np.ascontiguousarray(array) for array in best["parameters"])
+            np.ascontiguousarray(array) for array in (weights, means, covariances,
+                                                      precisions_cholesky))
         self.precisions_ = _precisions(self.precisions_cholesky_, self.covariance_type)
-        self.converged_ = best["converged"]
-        self.n_iter_ = best["n_iter"]
-        self.lower_bound_ = best["lower_bound"]
-        self.log_likelihood_history_ = np.asarray(best["history"])
-        self.reg_covar_ = best["reg_covar"]
+        set_em_attributes(self, best)
+        self.log_likelihood_history_ = self.lower_bound_history_
 
-    def _fit_once(self, X, initial, random_state):
-        reg_covar = self.reg_covar
+    def _start(self, X, initial, random_state):
+        """Initial ``(weights, means, covariances, precisions_cholesky, reg_covar)``."""
         if all(initial[name] is not None for name in ("weights", "means", "precisions")):
             # fully specified start: no k-means or random responsibilities to compute
-            weights, means = initial["weights"], initial["means"]
+            return (initial["weights"], initial["means"],
+                    _covariances_from_precisions(initial["precisions"], self.covariance_type),
+                    _cholesky_of_precisions(initial["precisions"], self.covariance_type),
+                    self.reg_covar)
+        resp = initial_responsibilities(X, self.n_components, self.init_params, random_state,
+                                        self.n_jobs)
+        weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
+            X, resp, self.reg_covar, self.covariance_type)
+        weights = initial["weights"] if initial["weights"] is not None else weights
+        means = initial["means"] if initial["means"] is not None else means
+        if initial["precisions"] is not None:
             precisions_cholesky = _cholesky_of_precisions(initial["precisions"],
                                                           self.covariance_type)
             covariances = _covariances_from_precisions(initial["precisions"],
                                                        self.covariance_type)
-        else:
-            resp = self._initial_responsibilities(X, random_state)
-            weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
-                X, resp, reg_covar, self.covariance_type)
-            weights = initial["weights"] if initial["weights"] is not None else weights
-            means = initial["means"] if initial["means"] is not None else means
-            if initial["precisions"] is not None:
-                precisions_cholesky = _cholesky_of_precisions(initial["precisions"],
-                                                              self.covariance_type)
-                covariances = _covariances_from_precisions(initial["precisions"],
-                                                           self.covariance_type)
-        history = []
-        lower_bound = -np.inf
-        converged = False
-        n_iter = 0
-        for n_iter in range(1, self.max_iter + 1):
-            previous = lower_bound
-            log_resp, lower_bound = _e_step(X, weights, means, precisions_cholesky,
-                                            self.covariance_type)
-            history.append(lower_bound)
-            weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
-                X, np.exp(log_resp), reg_covar, self.covariance_type)
-            if abs(lower_bound - previous) < self.tol:
-                converged = True
-                break
-        return dict(parameters=(weights, means, covariances, precisions_cholesky),
-                    lower_bound=lower_bound, history=history, converged=converged,
-                    n_iter=n_iter, reg_covar=reg_covar)
-
-    def _initial_responsibilities(self, X, random_state):
-        n_samples, k = X.shape[0], self.n_components
-        resp = np.zeros((n_samples, k))
-        if self.init_params == "kmeans":
-            labels = KMeans(n_clusters=k, n_init=1, random_state=random_state,
-                            n_jobs=self.n_jobs).fit(X).labels_
-            resp[np.arange(n_samples), labels] = 1.0
-        elif self.init_params == "k-means++":
-            centers, _ = kmeans_plusplus(X, k, random_state=random_state)
-            squared = ((X[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2)
-            resp[np.arange(n_samples), np.argmin(squared, axis=1)] = 1.0
-        elif self.init_params == "random":
-            resp = random_state.uniform(size=(n_samples, k))
-            resp /= resp.sum(axis=1, keepdims=True)
-        else:  # "random_from_data": component j starts at one random sample
-            chosen = random_state.choice(n_samples, size=k, replace=False)
-            resp[chosen, np.arange(k)] = 1.0
-        return resp
+        return weights, means, covariances, precisions_cholesky, reg_covar
 
     def _checked_initial_parameters(self, n_features):
         k = self.n_components
@@ -289,68 +245,11 @@ class GaussianMixture(DensityMixin, BaseEstimator):
     # using the fitted model
 
     def _checked_X(self, X):
-        check_is_fitted(self)
         return validate_data(self, X, dtype=np.float64, reset=False)
 
     def _weighted_log_prob(self, X):
         return (_log_gaussian(X, self.means_, self.precisions_cholesky_, self.covariance_type)
                 + np.log(self.weights_))
-
-    def score_samples(self, X):
-        """Log-density ``log Σ_j π_j φ(x; μ_j, Σ_j)`` of each sample.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        log_density : ndarray of shape (n_samples,)
-        """
-        return _logsumexp_rows(self._weighted_log_prob(self._checked_X(X)))
-
-    def score(self, X, y=None):
-        """Mean log-likelihood of ``X``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        log_likelihood : float
-        """
-        return float(self.score_samples(X).mean())
-
-    def predict_proba(self, X):
-        """Posterior probabilities ``p_ij`` of the components (the E step's responsibilities).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_components)
-            Rows sum to 1.
-        """
-        weighted = self._weighted_log_prob(self._checked_X(X))
-        return np.exp(weighted - _logsumexp_rows(weighted)[:, None])
-
-    def predict(self, X):
-        """Most probable component (maximum a posteriori, lowest index on ties).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        labels : ndarray of shape (n_samples,)
-        """
-        return np.argmax(self._weighted_log_prob(self._checked_X(X)), axis=1)
 
     def sample(self, n_samples=1, random_state=None):
         """Draw from the fitted mixture (seed 003 Algorithm 5: component, then Gaussian).
@@ -391,35 +290,6 @@ class GaussianMixture(DensityMixin, BaseEstimator):
                       "spherical": k}[self.covariance_type]
         return int(covariance + k * d + k - 1)
 
-    def bic(self, X):
-        """Bayesian information criterion ``−2 log m_θ(X) + m log n`` (lower is better).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        bic : float
-        """
-        X = self._checked_X(X)
-        return -2 * self.score(X) * X.shape[0] + self._n_parameters() * np.log(X.shape[0])
-
-    def aic(self, X):
-        """Akaike information criterion ``−2 log m_θ(X) + 2m`` (lower is better).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        aic : float
-        """
-        X = self._checked_X(X)
-        return -2 * self.score(X) * X.shape[0] + 2 * self._n_parameters()
-
-
 # ----------------------------------------------------------------------------------------------
 # EM steps (functions of arrays, shared by fitting and the fitted model)
 
@@ -429,15 +299,10 @@ def _covariance_shape(covariance_type, n_components, n_features):
             "diag": (n_components, n_features), "spherical": (n_components,)}[covariance_type]
 
 
-def _logsumexp_rows(a):
-    top = a.max(axis=1)
-    return np.log(np.exp(a - top[:, None]).sum(axis=1)) + top
-
-
 def _e_step(X, weights, means, precisions_cholesky, covariance_type):
     """Log-responsibilities and the mean log-likelihood of the current parameters."""
     weighted = _log_gaussian(X, means, precisions_cholesky, covariance_type) + np.log(weights)
-    log_norm = _logsumexp_rows(weighted)
+    log_norm = logsumexp_rows(weighted)
     weighted -= log_norm[:, None]
     return weighted, float(log_norm.mean())
 

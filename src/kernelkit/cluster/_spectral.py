@@ -1,4 +1,5 @@
-"""Spectral clustering with the three Laplacians of seed 003 Algorithms 11–13."""
+"""Spectral clustering with the three Laplacians of seed 003 Algorithms 11–13, and the NormCut
+rounding by weighted k-means of seed 003 Exam 2021 Ex. 3."""
 
 import warnings
 from numbers import Integral, Real
@@ -39,6 +40,17 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     The seed advises normalised Laplacians when degrees vary widely, and ``L_w`` over ``L_s``
     (seed 003 §2.2.7), hence the default. Sparse graphs stay sparse through the eigensolver.
 
+    ``assign_labels="weighted_kmeans"`` is the NormCut rounding of seed 003 Exam 2021 Ex. 3
+    (seed-methods B16): with ``U`` the minor eigenvectors of ``L_s``, the partition ``I`` whose
+    span ``range(D^{1/2} Y_I)`` is closest to ``range(U)``, ``L(I) = ½‖P_U − P_I‖²_F``, is
+    found by k-means on the rows ``h_i = u_i/√d_i`` of ``H = D^{−1/2}U`` with sample weights
+    ``d_i``: for each cluster ``min_μ Σ_{i∈I_j} d_i ‖h_i − μ‖² = Σ_{i∈I_j} ‖u_i‖² −
+    (1/vol(I_j)) Σ_{i,ℓ∈I_j} √(d_i d_ℓ) u_iᵀu_ℓ``, so ``L(I)`` is the weighted k-means objective
+    and decreases along its iterations. For two clusters the first column of ``H`` is constant
+    and the rounding thresholds the second generalised eigenvector of ``L u = λ D u``, the
+    solution of the relaxed two-way NormCut ``min fᵀLf`` s.t. ``1ᵀDf = 0``, ``fᵀDf = tr(D)``
+    (Exam 2021 Ex. 3, Part A).
+
     Parameters
     ----------
     n_clusters : int, default=8
@@ -47,6 +59,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         Similarity graph, see :func:`kernelkit.utils._spectral_graph.similarity_graph`;
         "precomputed": ``X`` is a symmetric non-negative affinity matrix (dense or sparse).
     laplacian : {"unnormalized", "random_walk", "symmetric"}, default="random_walk"
+    assign_labels : {"kmeans", "weighted_kmeans"}, default="kmeans"
+        "kmeans": k-means on the rows of the embedding (seed 003 Algorithms 11–13);
+        "weighted_kmeans": degree-weighted k-means on the rows of ``D^{−1/2}U`` (the NormCut
+        rounding above; needs a normalised ``laplacian``, whose eigenvectors are then the same).
     gamma : float, default=1.0
         ``exp(−gamma ‖x − y‖²)`` of the "rbf" graph.
     n_neighbors : int, default=10
@@ -69,7 +85,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     affinity_matrix_ : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_samples)
         The similarity graph ``W`` (zero diagonal).
     embedding_ : ndarray of shape (n_samples, n_clusters)
-        The rows clustered by k-means (unit-norm rows for "symmetric").
+        The rows clustered by k-means (unit-norm rows for "symmetric" with "kmeans"; ``H =
+        D^{−1/2}U`` for "weighted_kmeans").
     eigenvalues_ : ndarray of shape (n_clusters,)
         The ``n_clusters`` smallest Laplacian eigenvalues: a gap after the k-th suggests k
         clusters (eigengap heuristic, seed 003 §2.2.7).
@@ -82,7 +99,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.2.3–2.2.7, Algorithms 11, 12 and 13.
+    Seed 003_7ad1ea67181decb9.txt, §2.2.3–2.2.7, Algorithms 11, 12 and 13; Exam 2021,
+    Exercise 3 (Clustering spectral).
     U. von Luxburg, "A tutorial on spectral clustering", Statistics and Computing 17, 2007.
     J. Shi and J. Malik, "Normalized cuts and image segmentation", IEEE TPAMI 22, 2000.
     A. Y. Ng, M. I. Jordan and Y. Weiss, "On spectral clustering: analysis and an algorithm",
@@ -103,6 +121,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "n_clusters": [Interval(Integral, 1, None, closed="left")],
         "affinity": [StrOptions(set(AFFINITIES))],
         "laplacian": [StrOptions(set(LAPLACIANS))],
+        "assign_labels": [StrOptions({"kmeans", "weighted_kmeans"})],
         "gamma": [Interval(Real, 0, None, closed="neither")],
         "n_neighbors": [Interval(Integral, 1, None, closed="left")],
         "eps": [Interval(Real, 0, None, closed="neither"), None],
@@ -112,12 +131,13 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "n_jobs": N_JOBS_CONSTRAINT,
     }
 
-    def __init__(self, n_clusters=8, *, affinity="rbf", laplacian="random_walk", gamma=1.0,
-                 n_neighbors=10, eps=None, eigen_solver="auto", n_init=10, random_state=None,
-                 n_jobs=None):
+    def __init__(self, n_clusters=8, *, affinity="rbf", laplacian="random_walk",
+                 assign_labels="kmeans", gamma=1.0, n_neighbors=10, eps=None, eigen_solver="auto",
+                 n_init=10, random_state=None, n_jobs=None):
         self.n_clusters = n_clusters
         self.affinity = affinity
         self.laplacian = laplacian
+        self.assign_labels = assign_labels
         self.gamma = gamma
         self.n_neighbors = n_neighbors
         self.eps = eps
@@ -149,6 +169,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         if self.n_clusters > X.shape[0]:
             raise ValueError(
                 f"n_clusters={self.n_clusters} is larger than n_samples={X.shape[0]}.")
+        weighted = self.assign_labels == "weighted_kmeans"
+        if weighted and self.laplacian == "unnormalized":
+            raise ValueError("assign_labels='weighted_kmeans' rounds the NormCut relaxation: use "
+                             "laplacian='random_walk' or 'symmetric'.")
         random_state = check_random_state(self.random_state)
         W = similarity_graph(X, self.affinity, gamma=self.gamma, n_neighbors=self.n_neighbors,
                              eps=self.eps)
@@ -160,16 +184,20 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                 "embedding, so which components are merged is arbitrary. Connect the graph "
                 "(e.g. more neighbours, a larger eps) or ask for more clusters.",
                 UserWarning, stacklevel=2)
-        eigenvalues, H = laplacian_eigenvectors(W, self.n_clusters, self.laplacian,
+        # "random_walk" eigenvectors are D^{−1/2}U, U those of L_s: the rows h_i = u_i/√d_i
+        eigenvalues, H = laplacian_eigenvectors(W, self.n_clusters,
+                                                "random_walk" if weighted else self.laplacian,
                                                 eigen_solver=self.eigen_solver,
                                                 random_state=random_state)
-        if self.laplacian == "symmetric":
+        if self.laplacian == "symmetric" and not weighted:
             norms = np.linalg.norm(H, axis=1)
             H = H / np.where(norms > 0, norms, 1.0)[:, None]
         kmeans = KMeans(n_clusters=self.n_clusters, n_init=self.n_init,
                         random_state=random_state.randint(np.iinfo(np.int32).max),
                         n_jobs=self.n_jobs)
-        self.labels_ = kmeans.fit(np.ascontiguousarray(H)).labels_.astype(np.intp)
+        degrees = np.asarray(W.sum(axis=1)).ravel() if weighted else None
+        self.labels_ = kmeans.fit(np.ascontiguousarray(H),
+                                  sample_weight=degrees).labels_.astype(np.intp)
         self.affinity_matrix_ = W
         self.embedding_ = H
         self.eigenvalues_ = eigenvalues

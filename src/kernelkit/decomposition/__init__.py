@@ -1,4 +1,5 @@
-"""Linear and kernel dimensionality reduction: PCA, kernel PCA, random projections."""
+"""Linear and kernel dimensionality reduction: PCA, kernel PCA, random projections, and sparse
+recovery from random projections (basis pursuit)."""
 
 from kernelkit.decomposition._kernel_pca import KernelPCA
 from kernelkit.decomposition._pca import PCA
@@ -7,11 +8,14 @@ from kernelkit.decomposition._random_projection import (
     SparseRandomProjection,
     johnson_lindenstrauss_min_dim,
 )
+from kernelkit.decomposition._sparse_recovery import basis_pursuit, rip_min_dim
 
 __all__ = [
     "GaussianRandomProjection",
     "KernelPCA",
     "PCA",
     "SparseRandomProjection",
+    "basis_pursuit",
     "johnson_lindenstrauss_min_dim",
+    "rip_min_dim",
 ]

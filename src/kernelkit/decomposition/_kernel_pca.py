@@ -45,8 +45,8 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     n_components : int or None, default=None
         Components to keep, ``≤ n_samples``; None keeps every component with a positive
         eigenvalue.
-    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", "precomputed"}, \
-            callable or kernel object, default="linear"
+    kernel : {"linear", "poly", "rbf", "laplacian", "sigmoid", "cosine", "exponential", "min", \
+"sinc", "precomputed"}, callable or kernel object, default="linear"
         A vector kernel (:func:`kernelkit.kernels.pairwise_kernels`); "precomputed": ``X`` is the
         Gram matrix in ``fit`` and ``K(X_new, X_fit)`` in ``transform``; a callable
         ``kernel(X, Y, **kernel_params)`` returning the Gram matrix (scikit-learn's KernelPCA

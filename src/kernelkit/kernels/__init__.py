@@ -31,13 +31,22 @@ from kernelkit.kernels._strings import (
 from kernelkit.kernels._vector import (
     VectorKernel,
     cosine_kernel,
+    exponential_kernel,
     laplacian_kernel,
     linear_kernel,
+    min_kernel,
     polynomial_kernel,
     rbf_kernel,
     sigmoid_kernel,
+    sinc_kernel,
 )
-from kernelkit.utils._gram import center_gram, is_positive_definite, normalize_gram, shift_to_psd
+from kernelkit.utils._gram import (
+    center_gram,
+    is_positive_definite,
+    kernel_distances,
+    normalize_gram,
+    shift_to_psd,
+)
 from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
@@ -56,12 +65,15 @@ __all__ = [
     "WeisfeilerLehmanKernel",
     "center_gram",
     "cosine_kernel",
+    "exponential_kernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
     "is_positive_definite",
+    "kernel_distances",
     "laplacian_kernel",
     "linear_kernel",
     "local_alignment_kernel",
+    "min_kernel",
     "mismatch_kernel",
     "normalize_gram",
     "pairwise_kernels",
@@ -71,6 +83,7 @@ __all__ = [
     "shift_to_psd",
     "shortest_path_kernel",
     "sigmoid_kernel",
+    "sinc_kernel",
     "spectrum_kernel",
     "substring_kernel",
     "subtree_kernel",

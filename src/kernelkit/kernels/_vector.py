@@ -1,4 +1,4 @@
-"""Kernels on vectors (seed 004, "Examples of kernels"; seed-methods D1–D4), computed by the
+"""Kernels on vectors (seed 004, "Examples of kernels"; seed-methods D1–D7), computed by the
 compiled Gram core: functions with the names and defaults of ``sklearn.metrics.pairwise``, and
 :class:`VectorKernel`, the same kernels as a transformer object."""
 
@@ -16,11 +16,14 @@ from kernelkit.utils._kernels import pairwise_kernels, resolve_gamma
 __all__ = [
     "VectorKernel",
     "cosine_kernel",
+    "exponential_kernel",
     "laplacian_kernel",
     "linear_kernel",
+    "min_kernel",
     "polynomial_kernel",
     "rbf_kernel",
     "sigmoid_kernel",
+    "sinc_kernel",
 ]
 
 
@@ -70,6 +73,68 @@ def cosine_kernel(X, Y=None, *, n_jobs=None):
     return pairwise_kernels(X, Y, metric="cosine", n_jobs=n_jobs)
 
 
+def exponential_kernel(X, Y=None, gamma=None, *, n_jobs=None):
+    """Exponential (dot-product) kernel ``K(x, y) = exp(γ x·y)``, γ > 0 (1/n_features when None).
+
+    The closure rule ``exp(k)`` applied to the linear kernel, hence positive definite, and
+    universal on compact sets (seed 003_7ad1ea67181decb9.txt, Ex 1.4.2 and Ex 1.4.5; seed-methods
+    D5). Its values grow like ``exp(γ‖x‖²)``: inputs that would overflow raise in the estimators.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import exponential_kernel
+    >>> K = exponential_kernel([[1.0, 0.0], [0.0, 2.0]], gamma=0.5)
+    >>> bool(np.allclose(K, [[np.exp(0.5), 1.0], [1.0, np.exp(2.0)]]))
+    True
+    """
+    return pairwise_kernels(X, Y, metric="exponential", gamma=gamma, n_jobs=n_jobs)
+
+
+def min_kernel(X, Y=None, *, n_jobs=None):
+    """Min kernel ``K(x, y) = Σ_k min(x_k, y_k)`` on vectors with non-negative entries.
+
+    In one dimension, ``min(x, y)`` is the covariance of Brownian motion; its RKHS on ``[0, 1]``
+    is ``{f : f absolutely continuous, f(0) = 0, f' ∈ L²}`` with ``‖f‖²_H = ∫_0^1 f'(u)² du`` (seed
+    004_8584e5d8680b3804.txt, "Kernel examples" and "Example: Sobolev norm as regularizer";
+    seed-methods D6). For vectors we sum over coordinates (the histogram-intersection kernel): a
+    sum of kernels is a kernel, and its RKHS holds the additive functions ``Σ_k f_k(x_k)`` with
+    ``‖f‖² = Σ_k ∫ f_k'²`` (the seeds define the kernel on ``R_+`` only; the product over
+    coordinates, the Brownian sheet, would vanish or explode in high dimension). Negative entries
+    raise a ``ValueError``: ``min`` is not positive definite there.
+
+    Examples
+    --------
+    >>> from kernelkit.kernels import min_kernel
+    >>> min_kernel([[0.2], [0.5], [1.0]])
+    array([[0.2, 0.2, 0.2],
+           [0.2, 0.5, 0.5],
+           [0.2, 0.5, 1. ]])
+    """
+    return pairwise_kernels(X, Y, metric="min", n_jobs=n_jobs)
+
+
+def sinc_kernel(X, Y=None, gamma=None, *, n_jobs=None):
+    """Sinc (band-limited) kernel ``K(x, y) = Π_k sin(Ω(x_k − y_k)) / (π(x_k − y_k))`` with band
+    limit ``Ω = gamma`` (1/n_features when None), and ``Ω/π`` per coordinate where
+    ``x_k = y_k``, so ``K(x, x) = (Ω/π)^n_features``.
+
+    Translation invariant with Fourier transform the indicator of ``[−Ω, Ω]^d`` (Bochner: positive
+    definite); its RKHS is the set of band-limited functions with ``‖f‖²_H ∝ ‖f‖²_{L²}`` (seed
+    004_8584e5d8680b3804.txt, "Example: sinc kernel"; seed-methods D7, D8). The seed defines the
+    one-dimensional kernel; the product over coordinates is the band limit on the cube.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import sinc_kernel
+    >>> K = sinc_kernel([[0.0], [1.0]], gamma=np.pi / 2)
+    >>> bool(np.allclose(K, [[0.5, 1 / np.pi], [1 / np.pi, 0.5]]))
+    True
+    """
+    return pairwise_kernels(X, Y, metric="sinc", gamma=gamma, n_jobs=n_jobs)
+
+
 class VectorKernel(StructuredKernel):
     """A vector kernel as a transformer object: ``fit(X)`` remembers the training vectors,
     ``transform(Y)`` returns ``K(Y, X_fit)`` (compiled, threaded).
@@ -80,12 +145,12 @@ class VectorKernel(StructuredKernel):
 
     Parameters
     ----------
-    kernel : {"linear", "poly", "polynomial", "rbf", "sigmoid", "laplacian", "cosine"}, \
-            default="rbf"
+    kernel : {"linear", "poly", "polynomial", "rbf", "sigmoid", "laplacian", "cosine", \
+"exponential", "min", "sinc"}, default="rbf"
         See :func:`pairwise_kernels`.
     gamma : float, default=None
-        γ of rbf, laplacian, poly and sigmoid; None means ``1 / n_features`` of the training
-        vectors.
+        γ of rbf, laplacian, poly, sigmoid and exponential, the band limit Ω of sinc; None means
+        ``1 / n_features`` of the training vectors.
     degree : float, default=3
     coef0 : float, default=1.0
     normalize : bool, default=False

@@ -21,6 +21,13 @@ from kernelkit.reference.graphs import (
     shortest_path_counts,
 )
 from kernelkit.reference.kmeans import kmeans_lloyd
+from kernelkit.reference.kmedoids import (
+    assign_medoids,
+    build_medoids,
+    fasterpam,
+    in_cluster_costs,
+    manhattan_assign,
+)
 from kernelkit.reference.linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
 from kernelkit.reference.smacof import guttman_transform
 from kernelkit.reference.smo import smo_solve
@@ -37,6 +44,8 @@ from kernelkit.reference.tree import cart_tree
 
 __all__ = [
     "PRODUCT_GRAPH_KERNELS",
+    "assign_medoids",
+    "build_medoids",
     "cart_tree",
     "check_gram",
     "compress_signatures",
@@ -44,12 +53,15 @@ __all__ = [
     "dbscan_dense",
     "dbscan_precomputed_dense",
     "dbscan_precomputed_sparse",
+    "fasterpam",
     "graphlet_counts",
     "guttman_transform",
+    "in_cluster_costs",
     "kmeans_lloyd",
     "local_alignment_kernel",
     "local_alignment_kernel_bruteforce",
     "lookup_signatures",
+    "manhattan_assign",
     "mismatch_kernel",
     "mst_single_linkage",
     "nn_chain_linkage",

@@ -11,11 +11,12 @@ __all__ = ["KERNEL_CODES", "check_gram", "kernel_matrix", "vector_gram"]
 # The codes of kernelkit._core._gram.VECTOR_KERNELS (a test checks they agree) and of a
 # precomputed Gram (kernelkit._core._smo_solver.PRECOMPUTED_KERNEL).
 KERNEL_CODES = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3, "laplacian": 4, "cosine": 5,
-                "precomputed": -1}
+                "exponential": 6, "min": 7, "sinc": 8, "precomputed": -1}
 
 
 def kernel_matrix(X, Y, kernel, gamma, coef0, degree):
-    """``K[i, j] = k(x_i, y_j)`` for a vector-kernel code (seed 004, "Examples of kernels")."""
+    """``K[i, j] = k(x_i, y_j)`` for a vector-kernel code (seed 004, "Examples of kernels";
+    seed 003 Ex 1.4.2 for the exponential kernel; ``gamma`` is the band limit Ω of sinc)."""
     X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=np.float64)
     dots = X @ Y.T
     sq_x, sq_y = np.sum(X * X, axis=1), np.sum(Y * Y, axis=1)
@@ -32,6 +33,14 @@ def kernel_matrix(X, Y, kernel, gamma, coef0, degree):
     if kernel == KERNEL_CODES["cosine"]:
         norms = np.sqrt(np.outer(sq_x, sq_y))
         return np.divide(dots, norms, out=np.zeros_like(dots), where=norms > 0)
+    if kernel == KERNEL_CODES["exponential"]:
+        return np.exp(gamma * dots)
+    if kernel == KERNEL_CODES["min"]:
+        return np.minimum(X[:, None, :], Y[None, :, :]).sum(axis=2)
+    if kernel == KERNEL_CODES["sinc"]:
+        # sin(Ω t) / (π t) = (Ω/π) sinc(Ω t / π) with numpy's normalised sinc
+        diff = X[:, None, :] - Y[None, :, :]
+        return np.prod(gamma / np.pi * np.sinc(gamma * diff / np.pi), axis=2)
     raise ValueError(f"unknown kernel code {kernel}")
 
 

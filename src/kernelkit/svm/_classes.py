@@ -21,10 +21,12 @@ _PLATT_FOLDS = 5
 _COMMON_PARAMETERS = """C : float, default=1.0
         Box constraint ``0 ≤ α_i ≤ C_i`` of the dual, ``C_i = C × class weight × sample
         weight``; larger C fits the training data more closely. Must be positive.
-    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "precomputed"}, \
-            callable or kernel object, default="rbf"
+    kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "exponential", "min", \
+"sinc", "precomputed"}, callable or kernel object, default="rbf"
         ``x·x'``, ``(γ x·x' + coef0)^degree``, ``exp(−γ‖x − x'‖²)``, ``tanh(γ x·x' + coef0)``,
-        ``exp(−γ‖x − x'‖₁)``, ``x·x'/(‖x‖‖x'‖)``; ``"precomputed"``: ``X`` is the Gram matrix
+        ``exp(−γ‖x − x'‖₁)``, ``x·x'/(‖x‖‖x'‖)``, ``exp(γ x·x')``, ``Σ_k min(x_k, x'_k)``,
+        ``Π_k sin(γ(x_k − x'_k))/(π(x_k − x'_k))`` (see :func:`kernelkit.kernels.pairwise_kernels`);
+        ``"precomputed"``: ``X`` is the Gram matrix
         (``(n_samples, n_samples)`` in ``fit``; at prediction ``(n_samples_test,
         n_samples_train)``, or only the columns of the support vectors, ``(n_samples_test,
         n_SV)`` in the order of ``support_``); a callable ``kernel(X, Y)`` returns the Gram

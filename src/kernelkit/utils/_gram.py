@@ -27,6 +27,7 @@ __all__ = [
     "check_precomputed_gram",
     "gram_tolerance",
     "is_positive_definite",
+    "kernel_distances",
     "normalize_gram",
     "shift_to_psd",
 ]
@@ -224,6 +225,16 @@ def normalize_gram(K, diag_X=None, diag_Y=None):
            [0.33333333, 1.        ]])
     """
     K = _check_gram(K)
+    diag_X, diag_Y = _self_similarities(K, diag_X, diag_Y)
+    with np.errstate(divide="ignore"):
+        inv_x = np.where(diag_X > 0, 1.0 / np.sqrt(diag_X), 0.0)
+        inv_y = np.where(diag_Y > 0, 1.0 / np.sqrt(diag_Y), 0.0)
+    # one outer product, so a symmetric K stays exactly symmetric
+    return K * (inv_y[:, None] * inv_x[None, :])
+
+
+def _self_similarities(K, diag_X, diag_Y):
+    """Validated ``(k(x_j, x_j))_j`` of the columns and ``(k(y_i, y_i))_i`` of the rows of K."""
     if diag_X is None:
         if K.shape[0] != K.shape[1]:
             raise ValueError("diag_X is required when K is not square.")
@@ -237,11 +248,45 @@ def normalize_gram(K, diag_X=None, diag_Y=None):
         )
     if np.any(diag_X < 0) or np.any(diag_Y < 0):
         raise ValueError("self-similarities k(x, x) must be non-negative for a p.d. kernel.")
-    with np.errstate(divide="ignore"):
-        inv_x = np.where(diag_X > 0, 1.0 / np.sqrt(diag_X), 0.0)
-        inv_y = np.where(diag_Y > 0, 1.0 / np.sqrt(diag_Y), 0.0)
-    # one outer product, so a symmetric K stays exactly symmetric
-    return K * (inv_y[:, None] * inv_x[None, :])
+    return diag_X, diag_Y
+
+
+def kernel_distances(K, diag_X=None, diag_Y=None):
+    """Distances in the feature space of a kernel, ``d(y_i, x_j) = ‖φ(y_i) − φ(x_j)‖ =
+    sqrt(k(y_i, y_i) + k(x_j, x_j) − 2 k(y_i, x_j))`` (seed-methods D0, "kernel distance").
+
+    Any kernel — on vectors, strings or graphs — thereby gives a metric for distance-based
+    methods such as ``KMedoids(metric="precomputed")`` or ``DBSCAN(metric="precomputed")``.
+    Rounding can make a squared distance slightly negative: it is clamped to 0; a square ``K``
+    gives an exactly symmetric matrix with a zero diagonal.
+
+    Parameters
+    ----------
+    K : array-like of shape (n_samples_Y, n_samples_X)
+    diag_X, diag_Y : array-like, default=None
+        Self-similarities of the column and row objects, as in :func:`normalize_gram`.
+
+    Returns
+    -------
+    distances : ndarray of shape (n_samples_Y, n_samples_X)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.kernels import kernel_distances, linear_kernel
+    >>> X = np.array([[0.0, 0.0], [3.0, 4.0]])
+    >>> kernel_distances(linear_kernel(X))
+    array([[0., 5.],
+           [5., 0.]])
+    """
+    K = _check_gram(K)
+    diag_X, diag_Y = _self_similarities(K, diag_X, diag_Y)
+    squared = diag_Y[:, None] + diag_X[None, :] - 2.0 * K
+    np.maximum(squared, 0.0, out=squared)
+    if K.shape[0] == K.shape[1] and diag_Y is diag_X:
+        squared = (squared + squared.T) / 2
+        np.fill_diagonal(squared, 0.0)
+    return np.sqrt(squared, out=squared)
 
 
 def is_positive_definite(K, tol=1e-8):

@@ -65,21 +65,48 @@ def kernel_kind(kernel):
 
 
 def _check_kernel_bound(name, gamma, coef0, degree, X):
-    """Raise if the kernel values of rows of ``X`` can overflow (poly with a large γ or degree).
+    """Raise if the kernel values of rows of ``X`` can overflow (poly or exponential with a large
+    γ, degree or norms).
 
-    ``|k(x, y)| ≤ (γ max‖x‖² + |coef0|)^degree`` for the polynomial kernel and ``max‖x‖²`` for
-    the linear one; the other kernels are bounded by 1.
+    ``|k(x, y)| ≤ (γ max‖x‖² + |coef0|)^degree`` for the polynomial kernel, ``exp(γ max‖x‖²)``
+    for the exponential one and ``max‖x‖²`` for the linear one; sinc is bounded by
+    ``(γ/π)^n_features``, the others by 1 or ``n_features max|x|``.
     """
-    if name not in ("linear", "poly", "polynomial") or X.size == 0:
+    if name not in ("linear", "poly", "polynomial", "exponential", "sinc") or X.size == 0:
+        return
+    if name == "sinc":
+        with np.errstate(over="ignore"):
+            bound = np.power(np.float64(gamma / np.pi), X.shape[1])
+        if not np.isfinite(bound):
+            raise ValueError(
+                f"The sinc kernel overflows float64 on these data (k(x, x) = (gamma/pi)^"
+                f"n_features = ({gamma:.3g}/pi)^{X.shape[1]}); use a smaller gamma."
+            )
         return
     sq = float(np.max(np.einsum("ij,ij->i", X, X)))
     with np.errstate(over="ignore"):
-        bound = sq if name == "linear" else np.power(np.float64(gamma * sq + abs(coef0)), degree)
+        if name == "linear":
+            bound = sq
+        elif name == "exponential":
+            bound = np.exp(np.float64(gamma * sq))
+        else:
+            bound = np.power(np.float64(gamma * sq + abs(coef0)), degree)
     if not np.isfinite(bound):
+        detail = (f"exp({gamma:.3g} * {sq:.3g})" if name == "exponential"
+                  else f"({gamma:.3g} * {sq:.3g} + {abs(coef0):.3g})^{degree:g}")
         raise ValueError(
-            f"The {name} kernel overflows float64 on these data (|k(x, y)| can reach "
-            f"({gamma:.3g} * {sq:.3g} + {abs(coef0):.3g})^{degree:g}); use a smaller gamma or "
-            "degree, or rescale X."
+            f"The {name} kernel overflows float64 on these data (|k(x, y)| can reach {detail}); "
+            "use a smaller gamma or degree, or rescale X."
+        )
+
+
+def _check_kernel_domain(name, X, input_name="X"):
+    """Raise if ``X`` lies outside the domain where the kernel is positive definite: the min
+    kernel is a kernel on vectors with non-negative entries only."""
+    if name == "min" and X.size and float(X.min()) < 0:
+        raise ValueError(
+            f"The min kernel is positive definite on non-negative vectors only; {input_name} has "
+            f"a negative entry ({float(X.min()):.3g}). Shift or rescale the features to [0, ∞)."
         )
 
 
@@ -114,9 +141,13 @@ def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0
     X : array-like of shape (n_samples_X, n_features)
     Y : array-like of shape (n_samples_Y, n_features), default=None
         None computes ``K(X, X)``, exactly symmetric, each pair once.
-    metric : {"linear", "poly", "polynomial", "rbf", "sigmoid", "laplacian", "cosine"}
+    metric : {"linear", "poly", "polynomial", "rbf", "sigmoid", "laplacian", "cosine", \
+"exponential", "min", "sinc"}
         ``x·y``, ``(γ x·y + coef0)^degree``, ``exp(−γ‖x − y‖²)``, ``tanh(γ x·y + coef0)``,
-        ``exp(−γ‖x − y‖₁)``, ``x·y / (‖x‖‖y‖)`` (seed 004, "Examples of kernels").
+        ``exp(−γ‖x − y‖₁)``, ``x·y / (‖x‖‖y‖)`` (seed 004, "Examples of kernels"),
+        ``exp(γ x·y)`` (seed 003 Ex 1.4.2), ``Σ_k min(x_k, y_k)`` on non-negative vectors
+        (seed 004, Brownian motion kernel), ``Π_k sin(γ(x_k − y_k)) / (π(x_k − y_k))``
+        (seed 004, sinc kernel with band limit Ω = γ).
     gamma : float, default=None
         None means ``1 / n_features``, as in scikit-learn.
     degree : float, default=3
@@ -138,10 +169,12 @@ def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0
     if metric not in VECTOR_KERNELS:
         raise ValueError(f"Unknown kernel {metric!r}; expected one of {sorted(VECTOR_KERNELS)}.")
     X = check_array(X, dtype=np.float64, order="C", input_name="X")
+    _check_kernel_domain(metric, X)
     if Y is not None:
         Y = check_array(Y, dtype=np.float64, order="C", input_name="Y")
         if Y.shape[1] != X.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features but Y has {Y.shape[1]}.")
+        _check_kernel_domain(metric, Y, "Y")
     return _vector_gram(X, Y, VECTOR_KERNELS[metric], resolve_gamma(gamma, X), float(coef0),
                         float(degree), effective_n_threads(n_jobs))
 
@@ -229,6 +262,7 @@ class FittedKernel:
         """``K(X, kept training samples)``; ``X`` validated by :func:`validate_kernel_data`."""
         if self.kind == "vector":
             check_distance_scale(X)
+            _check_kernel_domain(self.name, X)
             K = self.gram(X, self.rows)
             if not np.all(np.isfinite(K)):
                 raise ValueError(f"The {self.name} kernel overflows float64 between X and the "
@@ -275,6 +309,7 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
     n_threads = effective_n_threads(n_jobs)
     if kind == "vector":
         check_distance_scale(X)
+        _check_kernel_domain(kernel, X)
         gamma = resolve_gamma(gamma, X)
         _check_kernel_bound(kernel, gamma, float(coef0), float(degree), X)
         return FittedKernel(kind, X, X.shape[0], name=kernel, gamma=gamma, coef0=float(coef0),

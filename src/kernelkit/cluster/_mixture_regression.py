@@ -1,0 +1,369 @@
+"""Mixtures of linear regressions fitted by EM (seed 003 Exam 2021 Ex. 2, generalised).
+
+Seed-methods B10. The EM loop is the shared driver of :mod:`kernelkit.utils._em`.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
+from kernelkit.utils._em import aic, bic, fit_em, logsumexp_rows, set_em_attributes
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import check_distance_scale
+
+__all__ = ["MixtureOfLinearRegressions"]
+
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
+class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
+    """Mixture of linear regressions fitted by the EM algorithm.
+
+    Model: a hidden component ``Y = j`` is drawn with probability ``π_j``, then
+    ``y | x, Y = j ~ N(xᵀβ_j + c_j, σ_j²)``. EM alternates:
+
+    * E step: ``p_ij = π_j φ(y_i; x_iᵀβ_j + c_j, σ_j²) / Σ_l π_l φ(y_i; x_iᵀβ_l + c_l, σ_l²)``;
+    * M step: ``π_j = (1/n) Σ_i p_ij``; ``(β, c)`` by least squares weighted by ``p_ij / σ_j²``;
+      ``σ_j² = Σ_i p_ij r_ij² / Σ_i p_ij`` with the residuals ``r_ij = y_i − x_iᵀβ_j − c_j``
+      (pooled over components when the variance is shared), plus ``reg_var``.
+
+    **The exam's model** (seed 003 Exam 2021 Ex. 2, with the answers of seed-methods B10) is a
+    special case: ``X_i | Y_i ~ N(a_iᵀβ_0 + Y_i, σ_0²)`` with ``Y_i ∈ {b_1, b_2}`` known,
+    ``P(Y_i = b_1) = α_0``, one coefficient vector and one variance. It is
+    ``MixtureOfLinearRegressions(2, offsets=[b_1, b_2], shared_coef=True, shared_variance=True,
+    fit_intercept=False)`` fitted on ``(A, X)``; its M step is the exam's closed form
+    ``β = (AᵀA)⁻¹Aᵀ(X − (p b_1 + (1 − p) b_2))``, ``σ² = (1/n) Σ_i [p_i r_i1² + (1 − p_i) r_i2²]``,
+    ``α = mean p_i``.
+
+    With ``shared_coef`` and separate variances the coefficient update uses the current
+    variances (an ECM step, Meng & Rubin 1993), which keeps the log-likelihood non-decreasing
+    (seed 003 Theorem 53); every other M step is exact.
+
+    Parameters
+    ----------
+    n_components : int, default=2
+    fit_intercept : bool, default=True
+        Learn an intercept ``c_j`` per component (ignored when ``offsets`` is given).
+    offsets : array-like of shape (n_components,), default=None
+        Known intercepts ``c_j = b_j`` (the exam's ``b_1, b_2``), not learned.
+    shared_coef : bool, default=False
+        One coefficient vector ``β`` for every component (components then differ by their
+        intercepts).
+    shared_variance : bool, default=False
+        One noise variance for every component.
+    reg_var : float, default=1e-6
+        Added to the variances: the likelihood is unbounded when a component fits a few samples
+        exactly (the degeneracy of seed 003 §2.1.5). 0 gives exact EM.
+    tol : float, default=1e-3
+        Stop when the mean log-likelihood gains less than ``tol`` in an iteration.
+    max_iter : int, default=100
+    n_init : int, default=1
+        Initialisations; the one reaching the highest likelihood is kept.
+    init_params : {"random", "kmeans", "k-means++", "random_from_data"}, default="random"
+        Initial responsibilities, computed on the rows ``[x, y]`` as :class:`GaussianMixture`
+        does on ``X``.
+    random_state : int, RandomState instance or None, default=None
+    n_jobs : int, default=None
+        Threads of a k-means initialisation.
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_components,)
+        Mixing proportions ``π``.
+    coef_ : ndarray of shape (n_components, n_features)
+        ``β_j`` (identical rows when ``shared_coef``).
+    intercept_ : ndarray of shape (n_components,)
+        ``c_j``: learned, the given ``offsets``, or zeros.
+    variances_ : ndarray of shape (n_components,)
+        ``σ_j²`` (identical entries when ``shared_variance``).
+    converged_ : bool
+    n_iter_ : int
+    lower_bound_ : float
+        Mean conditional log-likelihood ``(1/n) Σ_i log p(y_i | x_i)`` of the best run, as
+        evaluated in its last E step.
+    lower_bound_history_ : ndarray of shape (n_iter_,)
+        The same after each E step; non-decreasing.
+    n_features_in_ : int
+
+    See Also
+    --------
+    GaussianMixture, PoissonMixture : mixtures on the same EM driver.
+
+    References
+    ----------
+    Seed 003_7ad1ea67181decb9.txt, Exam 2021, Exercise 2 (Algorithme EM); §2.1.3 Algorithm 7,
+    Theorem 53; §2.1.5 (BIC/AIC).
+    X.-L. Meng and D. B. Rubin, "Maximum likelihood estimation via the ECM algorithm",
+    Biometrika 80, 1993.
+
+    Examples
+    --------
+    The exam's model: two known offsets ``b = (1, −1)``, one β, one σ²:
+
+    >>> import numpy as np
+    >>> from kernelkit.cluster import MixtureOfLinearRegressions
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.normal(size=(2000, 2))
+    >>> Y = np.where(rng.uniform(size=2000) < 0.3, 1.0, -1.0)
+    >>> X = A @ [2.0, -1.0] + Y + 0.3 * rng.normal(size=2000)
+    >>> model = MixtureOfLinearRegressions(2, offsets=[1.0, -1.0], shared_coef=True,
+    ...                                    shared_variance=True, fit_intercept=False,
+    ...                                    random_state=0).fit(A, X)
+    >>> np.round(model.coef_[0], 1), np.round(model.weights_, 1), np.round(model.variances_[0], 2)
+    (array([ 2., -1.]), array([0.3, 0.7]), np.float64(0.09))
+    """
+
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "fit_intercept": ["boolean"],
+        "offsets": ["array-like", None],
+        "shared_coef": ["boolean"],
+        "shared_variance": ["boolean"],
+        "reg_var": [Interval(Real, 0.0, None, closed="left")],
+        "tol": [Interval(Real, 0.0, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "init_params": [StrOptions(set(INIT_PARAMS))],
+        "random_state": ["random_state"],
+        "n_jobs": N_JOBS_CONSTRAINT,
+    }
+
+    def __init__(self, n_components=2, *, fit_intercept=True, offsets=None, shared_coef=False,
+                 shared_variance=False, reg_var=1e-6, tol=1e-3, max_iter=100, n_init=1,
+                 init_params="random", random_state=None, n_jobs=None):
+        self.n_components = n_components
+        self.fit_intercept = fit_intercept
+        self.offsets = offsets
+        self.shared_coef = shared_coef
+        self.shared_variance = shared_variance
+        self.reg_var = reg_var
+        self.tol = tol
+        self.max_iter = max_iter
+        self.n_init = n_init
+        self.init_params = init_params
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Estimate the weights, coefficients, intercepts and variances by EM.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self : MixtureOfLinearRegressions
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_min_samples=2)
+        check_distance_scale(np.column_stack([X, y]))   # squared residuals must stay finite
+        k = self.n_components
+        if X.shape[0] < k:
+            raise ValueError(f"n_components={k} is larger than n_samples={X.shape[0]}.")
+        offsets = None
+        if self.offsets is not None:
+            offsets = check_array(self.offsets, ensure_2d=False, dtype=np.float64,
+                                  input_name="offsets")
+            if offsets.shape != (k,):
+                raise ValueError(f"offsets must have one value per component ({k}), got shape "
+                                 f"{offsets.shape}.")
+        learn_intercepts = self.fit_intercept and offsets is None
+        fixed = offsets if offsets is not None else np.zeros(k)
+        design = _Design(X, learn_intercepts, k, self.shared_coef)
+
+        def e_step(parameters):
+            weighted = _weighted_log_prob(X, y, *parameters)
+            log_norm = logsumexp_rows(weighted)
+            return np.exp(weighted - log_norm[:, None]), float(log_norm.mean())
+
+        def m_step(resp, parameters):
+            return self._m_step(design, y, resp, fixed, parameters[3])
+
+        def start(random_state):
+            rows = np.column_stack([X, y])
+            resp = initial_responsibilities(rows, k, self.init_params, random_state, self.n_jobs)
+            # first M step: unit variances weight the components alike
+            return self._m_step(design, y, resp, fixed, np.ones(k))
+
+        best = fit_em(start, e_step, m_step, n_init=self.n_init, max_iter=self.max_iter,
+                      tol=self.tol, random_state=check_random_state(self.random_state))
+        self.weights_, self.coef_, self.intercept_, self.variances_ = best.parameters
+        set_em_attributes(self, best)
+        return self
+
+    def _m_step(self, design, y, resp, fixed, variances):
+        """Weights, coefficients, intercepts, variances (weighted least squares, then the
+        residual variances; seed-methods B10's M step)."""
+        n_samples, k = resp.shape
+        nk = resp.sum(axis=0) + 10 * np.finfo(np.float64).eps   # an empty component keeps values
+        weights = nk / nk.sum()
+        coef, intercepts = design.solve(y, resp / variances, fixed)
+        residuals = y[:, None] - design.predict(coef, intercepts)
+        scatter = (resp * residuals**2).sum(axis=0)
+        if self.shared_variance:
+            variances = np.full(k, scatter.sum() / n_samples)
+        else:
+            variances = scatter / nk
+        variances = variances + self.reg_var
+        # below ε Var(y) a residual variance is rounding: the component interpolates its samples
+        if not np.all(variances > np.finfo(np.float64).eps * max(float(np.var(y)), 1e-300)):
+            raise ValueError("A component fits its samples exactly (zero residual variance): the "
+                             "likelihood is unbounded. Use reg_var > 0 or fewer components.")
+        return weights, coef, intercepts, variances
+
+    def _checked_Xy(self, X, y):
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        y = check_array(y, ensure_2d=False, dtype=np.float64, input_name="y")
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}.")
+        return X, y
+
+    def _weighted_log_prob(self, X, y):
+        return _weighted_log_prob(X, y, self.weights_, self.coef_, self.intercept_,
+                                  self.variances_)
+
+    def predict(self, X):
+        """Conditional mean ``E[y | x] = Σ_j π_j (xᵀβ_j + c_j)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return (X @ self.coef_.T + self.intercept_) @ self.weights_
+
+    def predict_proba(self, X, y=None):
+        """Posterior probabilities of the components (the E step when ``y`` is given).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), default=None
+            None: the components given ``x`` alone, which are the weights ``π`` (in this model
+            the component does not depend on ``x``).
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_components)
+        """
+        if y is None:
+            check_is_fitted(self)
+            X = validate_data(self, X, dtype=np.float64, reset=False)
+            return np.tile(self.weights_, (X.shape[0], 1))
+        weighted = self._weighted_log_prob(*self._checked_Xy(X, y))
+        return np.exp(weighted - logsumexp_rows(weighted)[:, None])
+
+    def conditional_log_density(self, X, y):
+        """Conditional log-density ``log p(y_i | x_i)`` of each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        log_density : ndarray of shape (n_samples,)
+        """
+        return logsumexp_rows(self._weighted_log_prob(*self._checked_Xy(X, y)))
+
+    def _n_parameters(self):
+        """``(k − 1)`` weights, the coefficients, the learned intercepts, the variances."""
+        k, d = self.coef_.shape
+        n_coef = d if self.shared_coef else k * d
+        n_intercepts = k if self.fit_intercept and self.offsets is None else 0
+        return k - 1 + n_coef + n_intercepts + (1 if self.shared_variance else k)
+
+    def bic(self, X, y):
+        """Bayesian information criterion ``−2 Σ_i log p(y_i | x_i) + m log n``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        bic : float
+        """
+        log_density = self.conditional_log_density(X, y)
+        return bic(float(log_density.sum()), self._n_parameters(), log_density.size)
+
+    def aic(self, X, y):
+        """Akaike information criterion ``−2 Σ_i log p(y_i | x_i) + 2m``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        aic : float
+        """
+        return aic(float(self.conditional_log_density(X, y).sum()), self._n_parameters())
+
+
+class _Design:
+    """Weighted least squares of the M step for separate or shared coefficients.
+
+    Separate coefficients: one problem per component, ``min Σ_i w_ij (y_i − b_j − z_iᵀθ_j)²``
+    with ``z_i = [x_i, 1]`` when intercepts are learned. Shared coefficients: one problem over
+    the ``n × k`` pairs, ``min Σ_ij w_ij (y_i − b_j − x_iᵀβ − c_j)²``, the columns of ``c`` the
+    component indicators.
+    """
+
+    def __init__(self, X, learn_intercepts, n_components, shared):
+        self.X = X
+        self.learn_intercepts = learn_intercepts
+        self.n_components = n_components
+        self.shared = shared
+
+    def solve(self, y, w, fixed):
+        """``(coef (k, d), intercepts (k,))`` for the weights ``w`` (n, k) and fixed offsets."""
+        n, d = self.X.shape
+        k = self.n_components
+        target = y[:, None] - fixed                              # (n, k)
+        root = np.sqrt(w)
+        if self.shared:
+            blocks = [np.repeat(self.X, k, axis=0)]              # row i·k + j holds x_i
+            if self.learn_intercepts:
+                blocks.append(np.tile(np.eye(k), (n, 1)))        # ... and the indicator of j
+            A = np.hstack(blocks) * root.reshape(-1, 1)
+            theta = np.linalg.lstsq(A, (target * root).ravel(), rcond=None)[0]
+            coef = np.tile(theta[:d], (k, 1))
+            intercepts = fixed + (theta[d:] if self.learn_intercepts else 0.0)
+            return coef, intercepts
+        Z = np.column_stack([self.X, np.ones(n)]) if self.learn_intercepts else self.X
+        coef, intercepts = np.empty((k, d)), fixed.copy()
+        for j in range(k):
+            theta = np.linalg.lstsq(Z * root[:, [j]], target[:, j] * root[:, j], rcond=None)[0]
+            coef[j] = theta[:d]
+            if self.learn_intercepts:
+                intercepts[j] += theta[d]
+        return coef, intercepts
+
+    def predict(self, coef, intercepts):
+        """``x_iᵀβ_j + c_j`` for every sample and component, shape (n, k)."""
+        return self.X @ coef.T + intercepts
+
+
+def _weighted_log_prob(X, y, weights, coef, intercepts, variances):
+    """``log π_j + log φ(y_i; x_iᵀβ_j + c_j, σ_j²)``, shape (n_samples, n_components)."""
+    residuals = y[:, None] - (X @ coef.T + intercepts)
+    with np.errstate(divide="ignore"):
+        log_weights = np.log(weights)
+    return log_weights - 0.5 * (_LOG_2PI + np.log(variances) + residuals**2 / variances)
