@@ -1,4 +1,4 @@
-"""Package-level behaviour: the build check on import, thread counts, the command line."""
+"""Package-level behaviour: the build check on import, thread counts, bench suites."""
 
 import pathlib
 import subprocess
@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import kernelkit
-from kernelkit.__main__ import main
 from kernelkit.utils._threads import effective_n_threads
 
 
@@ -61,13 +60,6 @@ def test_threadpoolctl_limit_is_honoured():
     threadpoolctl = pytest.importorskip("threadpoolctl")
     with threadpoolctl.threadpool_limits(limits=1, user_api="openmp"):
         assert effective_n_threads(None) == 1
-
-
-def test_cli_rejects_unknown_names(capsys):
-    with pytest.raises(SystemExit, match="unknown demo"):
-        main(["demo", "no-such-demo"])
-    with pytest.raises(ValueError, match="unknown benchmark suite"):
-        main(["bench", "no-such-suite", "--quick"])
 
 
 def test_kmeans_bench_suite_is_declared():
