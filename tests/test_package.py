@@ -69,3 +69,11 @@ def test_kmeans_bench_suite_is_declared():
     suite = load_suite("kmeans")
     assert suite.contenders[0].name == "kernelkit"
     assert all(case["n"] <= 200_000 for case in suite.cases(True))
+
+
+def test_networkx_is_a_runtime_dependency():
+    # the README's graph examples must work after `pip install .` alone
+    from importlib.metadata import requires
+
+    requirements = requires("kernelkit") or []
+    assert any(r.startswith("networkx") and "extra ==" not in r for r in requirements)
