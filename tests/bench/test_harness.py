@@ -3,15 +3,8 @@
 import os
 import re
 
-from kernelkit.bench._harness import (
-    Contender,
-    Suite,
-    available_suites,
-    format_table,
-    load_suite,
-    machine_description,
-    run_suite,
-)
+from kernelkit import bench
+from kernelkit.bench._harness import Contender, Suite, format_table, run_suite
 
 
 def _toy_suite(calls):
@@ -69,13 +62,13 @@ def test_table_describes_the_machine_it_ran_on():
     assert f"{os.cpu_count()} logical CPUs" in machine
     assert re.search(r"load average \(1, 5, 15 min\) [\d.]+, [\d.]+, [\d.]+ before the run and "
                      r"[\d.]+, [\d.]+, [\d.]+ after", machine)
-    assert "not reported" in machine_description(None, None)
+    assert "not reported" in bench.machine_description(None, None)
 
 
 def test_suite_descriptions_do_not_describe_our_machine():
     # the harness writes the machine, its cores and its load; a suite's text must not assert
     # facts about the machine its authors measured on, since users print it on theirs
-    for name in available_suites():
-        description = load_suite(name).description
+    for name in bench.available_suites():
+        description = bench.load_suite(name).description
         for phrase in ("2-core", "2 here", "2 cores", "load average", "this shared machine"):
             assert phrase not in description, (name, phrase)
