@@ -23,7 +23,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable
 
-__all__ = ["Contender", "Suite", "run_suite", "format_table"]
+__all__ = ["Contender", "Suite", "run_suite", "format_table", "machine_description"]
 
 
 @dataclasses.dataclass
@@ -115,12 +115,27 @@ def _proc_status_kib(field):
     raise RuntimeError(f"{field} not in /proc/self/status")
 
 
+def _load_average():
+    """The 1, 5 and 15-minute load averages, or None where the system does not report them."""
+    try:
+        return os.getloadavg()
+    except (AttributeError, OSError):
+        return None
+
+
 def run_suite(suite, quick=False, log=print):
-    """Run every case of ``suite``; return a list of row dicts (one per case and contender)."""
+    """Run every case of ``suite``; return a list of row dicts (one per case and contender).
+
+    Every row also records the load averages at the start and the end of its case
+    (``load_before``, ``load_after``; None where the system does not report them), which
+    :func:`format_table` prints with the machine's description.
+    """
     rows = []
     can_measure_memory = suite.measure_memory and os.path.exists("/proc/self/clear_refs")
     for case_index, params in enumerate(suite.cases(quick)):
         log(f"[{suite.name}] case {params}")
+        load_before = _load_average()
+        case_rows = []
         data = suite.setup(params)
         active = []
         for c in suite.contenders:
@@ -128,7 +143,8 @@ def run_suite(suite, quick=False, log=print):
                 continue
             missing = c.missing()
             if missing:
-                rows.append(dict(case=params, contender=c.name, note=f"missing: {', '.join(missing)}"))
+                case_rows.append(dict(case=params, contender=c.name,
+                                      note=f"missing: {', '.join(missing)}"))
                 continue
             active.append(c)
         times = {c.name: [] for c in active}
@@ -157,9 +173,13 @@ def run_suite(suite, quick=False, log=print):
                     row["peak_mib"] = pool.submit(
                         _peak_rss_increase, _module_of(suite), case_index, quick, c.name
                     ).result()
-            rows.append(row)
+            case_rows.append(row)
             log(f"  {c.name:>28s}: {_fmt_time(med)}  x{row['ratio']:.3f}  {row['values']}")
         del data
+        load_after = _load_average()
+        for row in case_rows:
+            row.update(load_before=load_before, load_after=load_after)
+        rows.extend(case_rows)
     return rows
 
 
@@ -185,22 +205,71 @@ def _fmt_value(v):
     return str(v)
 
 
+def _cpu_model():
+    """The processor's name as the system reports it (``/proc/cpuinfo`` on Linux)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Model", "Hardware", "cpu model") \
+                        and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def _usable_cpus():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count()
+
+
+def _fmt_load(load):
+    return "not reported" if load is None else ", ".join(f"{x:.2f}" for x in load)
+
+
+def machine_description(load_before=None, load_after=None):
+    """One sentence on the machine a benchmark runs on: CPU model, cores, OpenMP threads and the
+    load averages (1, 5, 15 min) before and after the run.
+
+    Parameters
+    ----------
+    load_before, load_after : tuple of 3 float or None
+        As returned by ``os.getloadavg()``; None: not reported.
+
+    Returns
+    -------
+    str
+    """
+    from kernelkit.utils._threads import effective_n_threads
+
+    return (
+        f"Machine: {_cpu_model()} ({platform.machine()}, {platform.system()}), "
+        f"{os.cpu_count()} logical CPUs, {_usable_cpus()} usable by this process, "
+        f"{effective_n_threads()} OpenMP threads; load average (1, 5, 15 min) "
+        f"{_fmt_load(load_before)} before the run and {_fmt_load(load_after)} after "
+        "(a load above the number of CPUs means other jobs competed for them)."
+    )
+
+
 def format_table(suite, rows, quick=False):
-    """The Markdown report: header (machine, versions, profile) and one row per contender."""
+    """The Markdown report: header (machine, load, versions, profile), one row per contender."""
     import numpy
     import scipy
     import sklearn
 
     from kernelkit import __version__
-    from kernelkit.utils._threads import effective_n_threads
 
     head = [
         f"# Benchmark `{suite.name}`{' (quick profile)' if quick else ''}",
         "",
         suite.description.strip(),
         "",
-        f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, {effective_n_threads()} OpenMP "
-        f"threads; Python {platform.python_version()}, kernelkit {__version__}, numpy "
+        machine_description(rows[0].get("load_before") if rows else None,
+                            rows[-1].get("load_after") if rows else None),
+        f"Python {platform.python_version()}, kernelkit {__version__}, numpy "
         f"{numpy.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}. "
         f"Run {time.strftime('%Y-%m-%d %H:%M')}. Times are medians of alternating runs; "
         "ratio = time / kernelkit's time (below 1: faster than kernelkit).",
@@ -230,11 +299,13 @@ def available_suites():
 
     from kernelkit.bench import suites
 
-    return sorted(m.name for m in pkgutil.iter_modules(suites.__path__) if not m.name.startswith("_"))
+    return sorted(m.name for m in pkgutil.iter_modules(suites.__path__)
+                  if not m.name.startswith("_"))
 
 
 def load_suite(name):
     """The ``SUITE`` of ``kernelkit.bench.suites.<name>``."""
     if name not in available_suites():
-        raise ValueError(f"unknown benchmark suite {name!r}; available: {', '.join(available_suites())}")
+        raise ValueError(f"unknown benchmark suite {name!r}; available: "
+                         f"{', '.join(available_suites())}")
     return importlib.import_module(f"kernelkit.bench.suites.{name}").SUITE

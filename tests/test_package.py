@@ -1,4 +1,4 @@
-"""Package-level behaviour: the build check on import, thread counts, the command line."""
+"""Package-level behaviour: the build check on import, thread counts, bench suites."""
 
 import pathlib
 import subprocess
@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 import kernelkit
-from kernelkit.__main__ import main
 from kernelkit.utils._threads import effective_n_threads
 
 
@@ -63,13 +62,6 @@ def test_threadpoolctl_limit_is_honoured():
         assert effective_n_threads(None) == 1
 
 
-def test_cli_rejects_unknown_names(capsys):
-    with pytest.raises(SystemExit, match="unknown demo"):
-        main(["demo", "no-such-demo"])
-    with pytest.raises(ValueError, match="unknown benchmark suite"):
-        main(["bench", "no-such-suite", "--quick"])
-
-
 def test_kmeans_bench_suite_is_declared():
     from kernelkit.bench._harness import available_suites, load_suite
 
@@ -77,3 +69,11 @@ def test_kmeans_bench_suite_is_declared():
     suite = load_suite("kmeans")
     assert suite.contenders[0].name == "kernelkit"
     assert all(case["n"] <= 200_000 for case in suite.cases(True))
+
+
+def test_networkx_is_a_runtime_dependency():
+    # the README's graph examples must work after `pip install .` alone
+    from importlib.metadata import requires
+
+    requirements = requires("kernelkit") or []
+    assert any(r.startswith("networkx") and "extra ==" not in r for r in requirements)

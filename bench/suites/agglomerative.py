@@ -62,8 +62,7 @@ SUITE = Suite(
         "single-threaded); scikit-learn: `AgglomerativeClustering` (single linkage by its own "
         "MST on the features; Ward/average/complete via SciPy-like code on the condensed "
         "matrix). Values: the last merge height and the sum of heights (equal across "
-        "libraries). Peak MiB = peak resident-memory increase in a fresh process. Other jobs "
-        "shared the 2-core machine: ratios are indicative."
+        "libraries). Peak MiB = peak resident-memory increase in a fresh process."
     ),
     cases=cases,
     setup=setup,

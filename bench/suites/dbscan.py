@@ -62,8 +62,7 @@ SUITE = Suite(
         "point, min_samples=10, n_jobs=2 for both libraries (d=2: kernelkit's grid; d=5: its "
         "KD-tree). Peak MiB = peak resident-memory increase of one fit in a fresh process. "
         "scikit-learn is not run at n=3,000,000 (its stored neighbourhoods would take ~0.5 GB "
-        "of index arrays plus Python overhead and minutes); kernelkit's row shows it completes. "
-        "Other jobs shared the 2-core machine: ratios are indicative."
+        "of index arrays plus Python overhead and minutes); kernelkit's row shows it completes."
     ),
     cases=cases,
     setup=setup,

@@ -60,8 +60,7 @@ SUITE = Suite(
         "when the start is fully given, scikit-learn computes and discards it); time per "
         "iteration = fit time / iterations. Values: "
         "the final mean log-likelihood, equal in both. Both are NumPy/BLAS code (kernelkit has no "
-        "compiled core here, hence no reference column). Other jobs shared the 2-core machine: "
-        "ratios are indicative."
+        "compiled core here, hence no reference column)."
     ),
     cases=cases,
     setup=setup,

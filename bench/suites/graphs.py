@@ -211,8 +211,8 @@ tree + ring closures, degree ≤ 4, 5 atom types) from the suite's generator, se
 the 4 110 molecules of the TU set read from ``../shared/data`` when present. ``reference`` runs
 the pure-Python twins (small cases only). Values: sum and trace of K (equal for WL and SP: the
 Gram matrices agree exactly; for the geometric kernel GraKeL's sum is shown minus its unmatched
-vertex pairs and agrees to its CG tolerance). The machine was shared with other jobs: times are
-noisy, ratios from alternating runs are the figure to read.
+vertex pairs and agrees to its CG tolerance). Ratios from alternating runs are the figure to read:
+they stay fair when other jobs share the machine.
 """,
     cases=_cases,
     setup=_setup,

@@ -67,7 +67,7 @@ SUITE = Suite(
         f"{ITERATIONS} iterations from the same initial centres, tol=0; the pure-NumPy "
         f"reference runs {REFERENCE_ITERATIONS}). Data: standard normal, float64. kernelkit "
         "with n_jobs=2; scikit-learn KMeans(algorithm='lloyd', n_init=1) with its default "
-        "threads (2 here). 'GEMM bound' is 2·n·k·d flops at the GEMM rate of a square "
+        "threads. 'GEMM bound' is 2·n·k·d flops at the GEMM rate of a square "
         f"{GEMM_SIZE}³ product timed in the same run: the arithmetic floor of an iteration. "
         "Equal inertia = the same clustering."
     ),

@@ -49,8 +49,8 @@ SUITE = Suite(
         "transform of n/5 new points; eigen_solver='auto' on both sides (ARPACK for fewer than "
         "10 components, LAPACK otherwise). `eigenvalue_sum` and `score_norm` (sum of |scores|) "
         "show both computed the same embedding. No compiled core, so no reference contender. "
-        "BLAS/LAPACK run single-threaded on both sides (threadpoolctl): the 2 cores were shared "
-        "with other jobs, and multi-threaded LAPACK timings then varied tenfold between runs."
+        "BLAS/LAPACK run single-threaded on both sides (threadpoolctl): on a machine shared with "
+        "other jobs, multi-threaded LAPACK timings varied tenfold between runs."
     ),
     cases=lambda quick: QUICK_CASES if quick else CASES,
     setup=setup,

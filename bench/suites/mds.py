@@ -69,7 +69,7 @@ SUITE = Suite(
         "the same random initial configuration, for a fixed number of Guttman transforms "
         "(eps=0). Time is per iteration, input validation included; `stress` is the raw stress "
         "of the final configuration (each pair once, the same convention for all three). "
-        "kernelkit uses every OpenMP thread (2 here) unless marked 1 thread; scikit-learn's "
+        "kernelkit uses every OpenMP thread unless marked 1 thread; scikit-learn's "
         "smacof runs NumPy/BLAS. Peak MiB is the resident-memory increase over the data set-up "
         "(the n×n input alone is 8n² bytes: 1.9 MiB at n=500, 30.5 MiB at 2000, 191 MiB at "
         "5000). On a machine shared with other jobs an OpenMP thread can wait for a descheduled "

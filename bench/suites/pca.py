@@ -56,7 +56,7 @@ SUITE = Suite(
         "eigendecomposition for tall data, full SVD, randomized SVD for few components of "
         "large data) on Gaussian data with a 1/j column scale. `variance` is the retained "
         "variance, `score_norm` the sum of |scores|. No compiled core, so no reference "
-        "contender. The machine's 2 cores were shared with other jobs."
+        "contender."
     ),
     cases=lambda quick: QUICK_CASES if quick else CASES,
     setup=setup,

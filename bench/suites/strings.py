@@ -161,10 +161,9 @@ shortest one and encodes letters per sequence, so its Gram is not the spectrum k
 Local alignment kernel: normalised Gram of n real proteins (BLOSUM62, beta=0.5, gaps 11/1),
 time **per DP cell** (pairs j >= i, plus the diagonal for the normalisation); ratio < 1 means
 faster than kernelkit. Cells per core are reported per CPU-second (``time.process_time`` of all
-threads), since wall time on this shared machine includes waiting for a core. The pure-Python
+threads), since wall time on a shared machine includes waiting for a core. The pure-Python
 reference runs the log-space DP on {LA_REFERENCE_PAIRS} pairs of the shortest proteins, 1 thread.
-Other jobs shared this 2-core machine (load average 7-9 during the run), so absolute wall times
-are inflated and noisy; contenders alternate, which keeps ratios fair.
+Contenders alternate, which keeps ratios fair when other jobs share the machine.
 """,
     cases=_cases,
     setup=_setup,

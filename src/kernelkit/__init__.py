@@ -12,7 +12,7 @@ except ImportError as exc:  # pragma: no cover - only hit from an unbuilt source
     raise ImportError(
         "kernelkit's compiled cores (kernelkit._core) could not be imported: "
         f"{exc}. You are probably importing the source tree without building it. "
-        "Install it with `pip install .` (or, for development, "
-        "`pip install --no-build-isolation -e .`) from the repository root, and run Python "
+        "Install it with `pip install .` from the repository root (for an editable "
+        "development install, see the Development section of the README), and run Python "
         "from outside the source directory."
     ) from exc

@@ -1,20 +1,150 @@
-"""Command line: ``python -m kernelkit demo`` and ``python -m kernelkit bench [--quick] [SUITE ...]``."""
+"""kernelkit's command line: demonstrations on shipped data, benchmarks against peer libraries,
+and Gram matrices of string and graph kernels computed from files. Run "COMMAND --help" for the
+names and options of each command."""
 
 import argparse
+import ast
+import importlib
+import importlib.util
+import inspect
+import numbers
 import os
+import pkgutil
+import re
 import sys
+import tempfile
+import textwrap
+
+EPILOG_INDENT = "  "
+WIDTH = 90
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (no usage block) and exit with status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _prog():
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return name if name and name not in ("__main__.py", "-c") else "python -m kernelkit"
+
+
+def _plain(text):
+    """reST markup out: ``code``, **bold** and :role:`target` become plain words."""
+    text = re.sub(r":[a-z]+:`~?([^`]*)`", r"\1", text)
+    return " ".join(text.replace("``", "").replace("**", "").split())
+
+
+def _first_paragraph(docstring):
+    return _plain((docstring or "").strip().split("\n\n")[0])
+
+
+def _first_sentence(text):
+    # a sentence ends at "." or ";" before a capital letter, but not at "e.g." or "i.e."
+    return re.split(r"(?<!\be\.g)(?<!\bi\.e)[.;]\s+(?=[A-Z])", text,
+                    maxsplit=1)[0].rstrip(".;")
+
+
+def _wrap(*paragraphs):
+    return "\n\n".join(textwrap.fill(p, WIDTH) for p in paragraphs)
+
+
+def _parameter_docs(cls):
+    """``{name: first sentence of its description}`` from a numpydoc Parameters section."""
+    doc = inspect.getdoc(cls) or ""
+    match = re.search(r"^Parameters\n-+\n(.*?)(?:\n\n[A-Z][A-Za-z ]*\n-+\n|\Z)", doc,
+                      re.S | re.M)
+    docs, names = {}, []
+    for line in (match.group(1) if match else "").splitlines():
+        if line[:1].strip():  # unindented: "name : type" or "name_a, name_b"
+            names = [name.strip() for name in line.split(" : ")[0].split(",")]
+            docs.update((name, []) for name in names)
+        elif line.strip():
+            for name in names:
+                docs[name].append(line.strip())
+    return {name: _first_sentence(_plain(" ".join(lines))) for name, lines in docs.items()}
+
+
+def _module_summaries(package):
+    """``{name: first paragraph of its docstring}`` for the public modules of ``package``,
+    read from the source without importing them (a demo or a suite imports its peers)."""
+    spec = importlib.util.find_spec(package)
+    summaries = {}
+    for module in pkgutil.iter_modules(spec.submodule_search_locations):
+        if module.name.startswith("_"):
+            continue
+        origin = importlib.util.find_spec(f"{package}.{module.name}").origin
+        with open(origin, encoding="utf-8") as f:
+            docstring = ast.get_docstring(ast.parse(f.read()))
+        summaries[module.name] = _first_paragraph(docstring)
+    return dict(sorted(summaries.items()))
+
+
+def _listing(title, summaries):
+    """A titled two-column list, the text wrapped under its own column."""
+    width = max(map(len, summaries), default=0)
+    indent = EPILOG_INDENT + " " * (width + 2)
+    lines = [textwrap.fill(text, WIDTH, initial_indent=f"{EPILOG_INDENT}{name:<{width}}  ",
+                           subsequent_indent=indent)
+             for name, text in summaries.items()]
+    return f"{title}:\n" + "\n".join(lines)
+
+
+def _check_names(parser, kind, names, available):
+    unknown = [name for name in names if name not in available]
+    if unknown:
+        parser.error(f"unknown {kind} {', '.join(map(repr, unknown))}; available: "
+                     f"{', '.join(available)}")
+
+
+def _writable_folder(parser, path):
+    """Refuse an --out that cannot become a folder, before any work is done; create nothing."""
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            parser.error(f"--out {path!r} exists and is not a folder")
+        probe = path
+    else:
+        probe = os.path.dirname(os.path.abspath(path))
+        while not os.path.exists(probe):
+            probe = os.path.dirname(probe)
+        if not os.path.isdir(probe):
+            parser.error(f"--out {path!r}: {probe!r} is not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        parser.error(f"--out {path!r}: {probe!r} is not writable")
+
+
+# ---------------------------------------------------------------------------------------- demo
+
+
+def _demo(args):
+    parser = args.parser
+    available = list(_module_summaries("kernelkit.demos"))
+    _check_names(parser, "demo", args.parts, available)
+    for name in args.parts or available:
+        module = importlib.import_module(f"kernelkit.demos.{name}")
+        print(f"=== {name}: {_first_paragraph(module.__doc__)}")
+        module.main()
+        print()
+    return 0
+
+
+# --------------------------------------------------------------------------------------- bench
 
 
 def _bench(args):
     from kernelkit.bench._harness import available_suites, format_table, load_suite, run_suite
 
-    names = args.suites or available_suites()
-    os.makedirs(args.out, exist_ok=True)
-    for name in names:
+    available = available_suites()
+    _check_names(args.parser, "suite", args.suites, available)
+    _writable_folder(args.parser, args.out)
+    for name in args.suites or available:
         suite = load_suite(name)
         rows = run_suite(suite, quick=args.quick)
         table = format_table(suite, rows, quick=args.quick)
-        path = os.path.join(args.out, f"{name}{'-quick' if args.quick else ''}.md")
+        os.makedirs(args.out, exist_ok=True)
+        path = os.path.join(args.out, _table_name(name, args.quick))
         with open(path, "w", encoding="utf-8") as f:
             f.write(table)
         print(table)
@@ -22,35 +152,273 @@ def _bench(args):
     return 0
 
 
-def _demo(args):
-    import importlib
-    import pkgutil
+def _table_name(suite, quick):
+    return f"{suite}-quick.md" if quick else f"{suite}.md"
 
-    from kernelkit import demos
 
-    names = sorted(m.name for m in pkgutil.iter_modules(demos.__path__) if not m.name.startswith("_"))
-    for name in args.parts or names:
-        if name not in names:
-            raise SystemExit(f"unknown demo {name!r}; available: {', '.join(names)}")
-        module = importlib.import_module(f"kernelkit.demos.{name}")
-        print(f"=== {name}: {module.__doc__.strip().splitlines()[0]}")
-        module.main()
-        print()
+# ---------------------------------------------------------------------------------------- gram
+
+
+def _kernel_classes():
+    """``{command name: class}`` for the public string and graph kernel classes, named from the
+    class (``SpectrumKernel`` -> ``spectrum``, ``WeisfeilerLehmanKernel`` ->
+    ``weisfeiler-lehman``), each with its aliases (the initials of a multi-word name: ``wl``)."""
+    import kernelkit.kernels as kernels
+
+    classes = {}
+    for name in kernels.__all__:
+        cls = getattr(kernels, name)
+        if not inspect.isclass(cls) or inspect.isabstract(cls) or _input_kind(cls) is None:
+            continue
+        words = re.findall(r"[A-Z][a-z0-9]*", name.removesuffix("Kernel"))
+        aliases = ["".join(w[0] for w in words).lower()] if len(words) > 1 else []
+        classes["-".join(words).lower()] = (cls, aliases)
+    return classes
+
+
+def _input_kind(cls):
+    """``"fasta"`` for string kernels, ``"tu"`` for graph kernels, None otherwise (vectors)."""
+    tags = cls().__sklearn_tags__().input_tags
+    if tags.string:
+        return "fasta"
+    if not (tags.two_d_array or tags.sparse or tags.three_d_array):
+        return "tu"
+    return None
+
+
+def _none_or(convert):
+    def parse(text):
+        return None if text.lower() == "none" else convert(text)
+    parse.__name__ = convert.__name__
+    return parse
+
+
+def _option_type(constraints, default):
+    """The argparse ``type``/``choices`` of one parameter, from its scikit-learn constraints."""
+    from sklearn.utils._param_validation import Interval, Options, StrOptions
+
+    convert, choices = None, None
+    for constraint in constraints:
+        if isinstance(constraint, StrOptions):
+            choices = sorted(constraint.options)
+            convert = str
+        elif isinstance(constraint, Options):
+            choices = sorted(constraint.options)
+            convert = int if issubclass(constraint.type, numbers.Integral) else float
+        elif isinstance(constraint, Interval):
+            convert = int if issubclass(constraint.type, numbers.Integral) else float
+        elif constraint == "random_state":
+            convert = int
+        elif constraint is str and convert is None:
+            convert = str
+        elif constraint in (numbers.Real,) and convert is None:
+            convert = float
+    if convert is None:
+        convert = type(default) if default is not None else str
+    if None in constraints:
+        convert = _none_or(convert)
+    return convert, choices
+
+
+def _add_kernel_options(parser, cls):
+    """One option per parameter of ``cls`` (``lambda_`` -> ``--lambda``), described by the first
+    sentence of its docstring entry, with its default."""
+    constraints = cls._parameter_constraints
+    docs = _parameter_docs(cls)
+    for name, param in inspect.signature(cls).parameters.items():
+        default = param.default
+        if name == "verbose" or default == "deprecated":
+            continue
+        flag = "--" + name.rstrip("_").replace("_", "-")
+        shown = "none" if default is None else default
+        text = f"{docs.get(name, '')} (default: {shown})".lstrip().replace("%", "%%")
+        if "boolean" in constraints.get(name, ()):
+            parser.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
+                                default=default, help=text)
+            continue
+        convert, choices = _option_type(constraints.get(name, ()), default)
+        parser.add_argument(flag, dest=name, type=convert, choices=choices, default=default,
+                            metavar=None if choices else name.rstrip("_").upper(), help=text)
+
+
+def _add_gram_parser(sub):
+    classes = _kernel_classes()
+    summaries = {name: _first_sentence(_first_paragraph(cls.__doc__))
+                 for name, (cls, _) in classes.items()}
+    labels = {name: f"{name} ({', '.join(aliases)})" if aliases else name
+              for name, (_, aliases) in classes.items()}
+    p_gram = sub.add_parser(
+        "gram", help="Gram matrix of a string or graph kernel, from a file into .npy or .zarr",
+        description=_wrap(
+            "Compute the Gram matrix K(X, X) of a string kernel on the sequences of a FASTA "
+            "file, or of a graph kernel on a graph set in the TU Dortmund format (a folder "
+            "holding NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt and "
+            "optionally NAME_node_labels.txt, NAME_edge_labels.txt), and save it as .npy "
+            "(numpy.load reads it) or .zarr (only when the zarr package is importable). Rows "
+            "and columns follow the order of the records in the input. A progress line goes "
+            "to stderr unless --quiet.",
+            'Run "gram KERNEL --help" for the options of a kernel (its parameters).'),
+        epilog=_listing("kernels (aliases in brackets)",
+                        {labels[name]: text for name, text in summaries.items()})
+        + "\n\nexamples:\n"
+        f"{EPILOG_INDENT}gram spectrum --k 5 proteins.fasta -o K.npy\n"
+        f"{EPILOG_INDENT}gram wl --n-iter 3 --normalize path/to/MUTAG -o K.npy",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    kernels = p_gram.add_subparsers(dest="kernel", metavar="KERNEL", required=True,
+                                    help="kernel name (listed below)")
+    for name, (cls, aliases) in classes.items():
+        kind = _input_kind(cls)
+        p_kernel = kernels.add_parser(
+            name, aliases=aliases,  # no help=: listed once, in the epilog
+            description=_wrap(_first_paragraph(cls.__doc__),
+                              f"The options are the parameters of "
+                              f"kernelkit.kernels.{cls.__name__}."),
+            formatter_class=argparse.RawDescriptionHelpFormatter)
+        if kind == "fasta":
+            p_kernel.add_argument("input", metavar="FASTA", help="FASTA file of sequences")
+        else:
+            p_kernel.add_argument("input", metavar="FOLDER",
+                                  help="folder of a graph set in the TU Dortmund format")
+            p_kernel.add_argument("--name", default=None,
+                                  help="prefix of the set's files (default: the folder's name)")
+        p_kernel.add_argument("-o", "--output", required=True, metavar="OUT",
+                              help="output file, ending in .npy or .zarr")
+        p_kernel.add_argument("--quiet", action="store_true", help="no progress lines")
+        _add_kernel_options(p_kernel, cls)
+        p_kernel.set_defaults(func=_gram, kernel_class=cls, input_kind=kind, parser=p_kernel)
+
+
+def _check_gram_output(parser, output):
+    """Refuse an output that cannot be written, before the Gram is computed."""
+    extension = os.path.splitext(output)[1].lower()
+    if extension not in (".npy", ".zarr"):
+        parser.error(f"-o {output!r}: the output must end in .npy or .zarr")
+    if extension == ".zarr":
+        if importlib.util.find_spec("zarr") is None:
+            parser.error("-o: .zarr output needs the zarr package, which this Python cannot "
+                         "import; write .npy instead")
+        if os.path.exists(output):
+            parser.error(f"-o {output!r} already exists; remove it or choose another name")
+    folder = os.path.dirname(os.path.abspath(output))
+    if not os.path.isdir(folder):
+        parser.error(f"-o {output!r}: the folder {folder!r} does not exist")
+    if os.path.isdir(output) and extension == ".npy":
+        parser.error(f"-o {output!r} is a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        parser.error(f"-o {output!r}: the folder {folder!r} is not writable")
+
+
+def _read_gram_input(parser, args):
+    from kernelkit.datasets import load_tudataset, read_fasta
+
+    path = args.input
+    if args.input_kind == "fasta":
+        if not os.path.isfile(path):
+            parser.error(f"{path!r} is not a file (a FASTA file is expected)")
+        names, sequences = read_fasta(path)
+        if not sequences:
+            parser.error(f"{path!r} holds no FASTA record")
+        return sequences, f"{len(sequences)} sequences"
+    if not os.path.isdir(path):
+        parser.error(f"{path!r} is not a folder (a TU-format graph set is expected)")
+    name = args.name or os.path.basename(os.path.normpath(path))
+    graphs = load_tudataset(path, name).graphs
+    return graphs, f"{len(graphs)} graphs of {name}"
+
+
+def _save_gram(K, output):
+    """Write ``K`` under a temporary name beside ``output``, then rename it: a failed or
+    interrupted write leaves nothing behind."""
+    folder = os.path.dirname(os.path.abspath(output))
+    umask = os.umask(0)
+    os.umask(umask)
+    if output.lower().endswith(".zarr"):
+        import shutil
+
+        import zarr
+
+        tmp = tempfile.mkdtemp(dir=folder, prefix=".kernelkit-gram-", suffix=".zarr")
+        try:
+            os.chmod(tmp, 0o777 & ~umask)  # mkdtemp makes it private
+            zarr.save_array(tmp, K)
+            os.replace(tmp, output)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return
+    import numpy as np
+
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".kernelkit-gram-", suffix=".npy")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, K)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private
+        os.replace(tmp, output)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _gram(args):
+    parser = args.parser
+    _check_gram_output(parser, args.output)
+    params = {name: getattr(args, name) for name in inspect.signature(args.kernel_class).parameters
+              if hasattr(args, name) and name != "verbose"}
+    kernel = args.kernel_class(**params, verbose=0 if args.quiet else 1)
+    try:
+        X, what = _read_gram_input(parser, args)
+        K = kernel.fit_transform(X)
+    except (ValueError, OSError) as exc:
+        parser.error(" ".join(str(exc).split()))
+    _save_gram(K, args.output)
+    print(f"{args.kernel_class(**params)!r} on {what}: Gram matrix {K.shape[0]} x "
+          f"{K.shape[1]} ({K.dtype}) written to {args.output}")
     return 0
 
 
+# ---------------------------------------------------------------------------------------- main
+
+
+def build_parser():
+    """The command-line parser."""
+    parser = _Parser(prog=_prog(), description=_wrap(__doc__),
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p_demo = sub.add_parser(
+        "demo", help="short demonstrations on shipped real data",
+        description=_wrap("Short demonstrations on the real data shipped with kernelkit (a few "
+                          "minutes in all on 2 cores). Without names, every demo runs."),
+        epilog=_listing("demos", _module_summaries("kernelkit.demos")),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p_demo.add_argument("parts", nargs="*", metavar="DEMO", help="demo names (default: all)")
+    p_demo.set_defaults(func=_demo, parser=p_demo)
+
+    p_bench = sub.add_parser(
+        "bench", help="benchmark suites side by side with peer libraries",
+        description=_wrap(
+            "Time kernelkit against its pure-Python twins and peer libraries in one process, "
+            "alternating runs. Each suite writes a Markdown table SUITE.md (SUITE-quick.md "
+            "with --quick) into the --out folder, which is created when the first table is "
+            "written; the table describes the machine it ran on (CPU, cores, load average "
+            "before and after). Peers missing from this Python are reported as missing (the "
+            "bench extra of kernelkit lists them). Without names, every suite runs."),
+        epilog=_listing("suites", _module_summaries("kernelkit.bench.suites")),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p_bench.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
+    p_bench.add_argument("--quick", action="store_true",
+                         help="small profile (about a minute per suite)")
+    p_bench.add_argument("--out", default=".", metavar="FOLDER",
+                         help="folder for the Markdown tables (default: the current folder)")
+    p_bench.set_defaults(func=_bench, parser=p_bench)
+
+    _add_gram_parser(sub)
+    return parser
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m kernelkit", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_bench = sub.add_parser("bench", help="run benchmark suites side by side with peers")
-    p_bench.add_argument("suites", nargs="*", help="suite names (default: all)")
-    p_bench.add_argument("--quick", action="store_true", help="small profile (< 1 min per suite)")
-    p_bench.add_argument("--out", default=".", help="folder for the Markdown tables (default: .)")
-    p_bench.set_defaults(func=_bench)
-    p_demo = sub.add_parser("demo", help="short demonstrations on shipped real data")
-    p_demo.add_argument("parts", nargs="*", help="demo names (default: all)")
-    p_demo.set_defaults(func=_demo)
-    args = parser.parse_args(argv)
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    args = build_parser().parse_args(argv)
     return args.func(args)
 
 

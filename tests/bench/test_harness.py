@@ -1,7 +1,9 @@
 """The benchmark runner: alternating runs, ratios, missing peers reported, Markdown output."""
 
+import os
 import re
 
+from kernelkit import bench
 from kernelkit.bench._harness import Contender, Suite, format_table, run_suite
 
 
@@ -49,3 +51,24 @@ def test_markdown_table():
     # 2 cases x (first, second, absent) + 'skipped' on size=2
     assert len(body) == 7
     assert re.search(r"\| size=2 \| skipped \| .* \| value=2 \|", table)
+
+
+def test_table_describes_the_machine_it_ran_on():
+    suite = _toy_suite([])
+    rows = run_suite(suite, quick=True, log=lambda *a: None)
+    assert all(len(r["load_before"]) == 3 and len(r["load_after"]) == 3 for r in rows)
+    table = format_table(suite, rows, quick=True)
+    machine = next(line for line in table.splitlines() if line.startswith("Machine: "))
+    assert f"{os.cpu_count()} logical CPUs" in machine
+    assert re.search(r"load average \(1, 5, 15 min\) [\d.]+, [\d.]+, [\d.]+ before the run and "
+                     r"[\d.]+, [\d.]+, [\d.]+ after", machine)
+    assert "not reported" in bench.machine_description(None, None)
+
+
+def test_suite_descriptions_do_not_describe_our_machine():
+    # the harness writes the machine, its cores and its load; a suite's text must not assert
+    # facts about the machine its authors measured on, since users print it on theirs
+    for name in bench.available_suites():
+        description = bench.load_suite(name).description
+        for phrase in ("2-core", "2 here", "2 cores", "load average", "this shared machine"):
+            assert phrase not in description, (name, phrase)

@@ -26,7 +26,7 @@ def load_tudataset(path, name, *, as_networkx=True):
         The set's name, the prefix of its files (e.g. ``"MUTAG"``).
     as_networkx : bool, default=True
         Return ``networkx.Graph`` objects (node attribute ``label``, edge attribute ``label``
-        where the set has edge labels; needs the ``graphs`` extra), or else
+        where the set has edge labels), or else
         ``(adjacency, node_labels, edge_labels)`` tuples with a ``scipy.sparse.csr_array``
         adjacency, an int64 label array (None without node labels) and a dict
         ``{(i, j): label}`` (None without edge labels), which every graph kernel accepts.
@@ -111,7 +111,8 @@ def _to_tuple(rows, cols, n, labels, elabels):
 
 
 def _to_networkx(rows, cols, n, labels, elabels):
-    nx = _import_networkx()
+    import networkx as nx  # a dependency, imported only when graphs are built
+
     graph = nx.Graph()
     if labels is None:
         graph.add_nodes_from(range(n))
@@ -122,18 +123,6 @@ def _to_networkx(rows, cols, n, labels, elabels):
     else:
         graph.add_edges_from((i, j, {"label": label}) for (i, j), label in elabels.items())
     return graph
-
-
-def _import_networkx():
-    try:
-        import networkx
-    except ImportError:
-        raise ImportError(
-            "networkx is needed to return networkx graphs: install kernelkit's `graphs` extra "
-            "(pip install 'kernelkit[graphs]'), or pass as_networkx=False for "
-            "(adjacency, node_labels, edge_labels) tuples."
-        ) from None
-    return networkx
 
 
 def load_mutag(*, as_networkx=True):

@@ -16,7 +16,7 @@ __all__ = ["basis_pursuit", "rip_min_dim"]
     prefer_skip_nested_validation=True,
 )
 def basis_pursuit(W, y):
-    """The minimal-ℓ1 solution of ``W u = y``: ``argmin ‖u‖₁ s.t. W u = y``, by linear
+    """The minimal-ℓ1 solution of ``W u = y``: ``argmin ‖u‖₁`` subject to ``W u = y``, by linear
     programming.
 
     Seed 003 Theorem 71: if ``W`` is ``(ε, 2s)``-RIP with ``ε < 2/5`` (Theorem 70: true with
@@ -83,12 +83,12 @@ def basis_pursuit(W, y):
     prefer_skip_nested_validation=True,
 )
 def rip_min_dim(n_features, n_nonzero, *, eps=0.1, delta=0.1):
-    """Number of Gaussian projections that makes ``W`` (ε, s)-RIP with probability ``1 − δ``.
+    """Number of Gaussian projections that make ``W`` (ε, s)-RIP with probability ``1 − δ``.
 
     Seed 003 Theorem 70: if ``p ≥ 100 s ε⁻² log(40 d / (δ ε))``, a ``p × d`` matrix with
     independent ``N(0, 1/p)`` entries satisfies ``(1 − ε)‖x‖² ≤ ‖Wx‖² ≤ (1 + ε)‖x‖²`` for every
-    ``s``-sparse ``x`` with probability at least ``1 − δ``. With Theorem 71 (``2s`` and ``ε <
-    2/5``), this guarantees the exact recovery of every ``s``-sparse vector by
+    ``s``-sparse ``x`` with probability at least ``1 − δ``. With Theorem 71 (``2s`` and
+    ``ε < 2/5``), this guarantees the exact recovery of every ``s``-sparse vector by
     :func:`basis_pursuit`. The constant is far from tight: in practice ``p`` of order
     ``2 s log(d/s)`` suffices (``python -m kernelkit demo sparse_recovery``).
 

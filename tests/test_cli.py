@@ -1,0 +1,208 @@
+"""The command line: help listings, one-line errors with status 2, nothing created on failure,
+bench table names and machine description, and the gram subcommand."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import kernelkit.datasets
+from kernelkit.__main__ import main
+from kernelkit.bench import _harness
+from kernelkit.bench._harness import Contender, Suite, available_suites
+from kernelkit.kernels import SpectrumKernel, WeisfeilerLehmanKernel
+
+MUTAG = os.path.join(os.path.dirname(kernelkit.datasets.__file__), "data", "MUTAG")
+
+
+def _run(argv, capsys):
+    """``main(argv)``'s exit status, stdout and stderr."""
+    try:
+        status = main(argv)
+    except SystemExit as exc:
+        status = exc.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def fasta(tmp_path):
+    path = tmp_path / "seqs.fasta"
+    path.write_text(">a\nACGTACGT\n>b first\nACGG\nTTAC\n>c\nGGGGCA\n")
+    return path
+
+
+def test_help_lists_commands_demos_suites_and_kernels(capsys):
+    status, out, _ = _run(["--help"], capsys)
+    assert status == 0
+    for command in ("demo", "bench", "gram"):
+        assert f"    {command} " in out
+    status, out, _ = _run(["demo", "--help"], capsys)
+    assert status == 0
+    for name in ("graphs", "kmeans", "strings"):
+        assert any(line.startswith(f"  {name}  ") for line in out.splitlines()), name
+    status, out, _ = _run(["bench", "--help"], capsys)
+    assert status == 0
+    for name in available_suites():
+        assert any(line.startswith(f"  {name} ") for line in out.splitlines()), name
+    assert "SUITE-quick.md" in out
+    status, out, _ = _run(["gram", "--help"], capsys)
+    assert status == 0
+    for name in ("spectrum", "local-alignment (la)", "weisfeiler-lehman (wl)"):
+        assert f"  {name} " in out
+
+
+@pytest.mark.parametrize("argv", [[], ["demo"], ["bench"], ["gram"], ["gram", "spectrum"],
+                                  ["gram", "wl"], ["gram", "la"], ["gram", "graphlet"]],
+                         ids=" ".join)
+def test_help_is_plain_text(argv, capsys):
+    status, out, _ = _run(argv + ["--help"], capsys)
+    assert status == 0
+    assert out.startswith("usage:")
+    assert "``" not in out and ":func:" not in out and "**" not in out
+
+
+def test_gram_options_come_from_the_kernel_parameters(capsys):
+    _, out, _ = _run(["gram", "wl", "--help"], capsys)
+    assert "--n-iter N_ITER" in out and "relabelling iterations" in out
+    assert "--normalize, --no-normalize" in out
+    assert "--verbose" not in out  # the command line sets it (--quiet turns it off)
+    _, out, _ = _run(["gram", "substring", "--help"], capsys)
+    assert "--lambda LAMBDA" in out  # lambda_ without its underscore
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "required: COMMAND"),
+    (["nope"], "invalid choice: 'nope'"),
+    (["demo", "no-such-demo"], "unknown demo 'no-such-demo'; available: graphs"),
+    (["bench", "no-such-suite", "--quick"], "unknown suite 'no-such-suite'; available:"),
+    (["bench", "--quick", "--bogus"], "unrecognized arguments: --bogus"),
+    (["gram", "no-such-kernel", "x", "-o", "K.npy"], "invalid choice: 'no-such-kernel'"),
+    (["gram", "spectrum", "{fasta}"], "required: -o/--output"),
+    (["gram", "spectrum", "--k", "x", "{fasta}", "-o", "K.npy"], "invalid int value: 'x'"),
+    (["gram", "spectrum", "--k", "0", "{fasta}", "-o", "K.npy"], "'k' parameter"),
+    (["gram", "spectrum", "--alphabet", "dna", "{bad_fasta}", "-o", "K.npy"], "letter"),
+    (["gram", "spectrum", "{tmp}/missing.fasta", "-o", "K.npy"], "is not a file"),
+    (["gram", "spectrum", "{tmp}", "-o", "K.npy"], "is not a file"),
+    (["gram", "spectrum", "{not_fasta}", "-o", "K.npy"], "before the first '>'"),
+    (["gram", "spectrum", "{fasta}", "-o", "K.txt"], "must end in .npy or .zarr"),
+    (["gram", "spectrum", "{fasta}", "-o", "{tmp}/no/K.npy"], "does not exist"),
+    (["gram", "wl", "{fasta}", "-o", "K.npy"], "is not a folder"),
+    (["gram", "wl", "--name", "NOPE", "{mutag}", "-o", "K.npy"], "NOPE_A.txt does not exist"),
+    (["gram", "wl", "--n-iter", "-1", "{mutag}", "-o", "K.npy"], "'n_iter' parameter"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_bad_arguments_give_one_line_and_status_2(argv, message, tmp_path, capsys,
+                                                  monkeypatch):
+    (tmp_path / "in").mkdir()
+    fasta = tmp_path / "in" / "seqs.fasta"
+    fasta.write_text(">a\nACGT\n>b\nAACC\n")
+    bad = tmp_path / "in" / "bad.fasta"
+    bad.write_text(">a\nACGU\n")
+    not_fasta = tmp_path / "in" / "notes.txt"
+    not_fasta.write_text("ACGT\n>a\nACGT\n")
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    monkeypatch.chdir(out_dir)
+    argv = [a.format(fasta=fasta, bad_fasta=bad, not_fasta=not_fasta, tmp=tmp_path / "in",
+                     mutag=MUTAG) for a in argv]
+    status, out, err = _run(argv, capsys)
+    assert status == 2
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("python -m kernelkit") and ": error: " in err
+    assert message in err
+    assert os.listdir(out_dir) == []  # nothing created
+
+
+def test_bench_out_folder_is_created_only_once_a_table_is_written(tmp_path, capsys,
+                                                                  monkeypatch):
+    def failing(data):
+        raise RuntimeError("boom")
+
+    toy = Suite(name="toy", description="A toy suite.", cases=lambda quick: [dict(n=3)],
+                setup=lambda p: p["n"], repeats=2,
+                contenders=[Contender("kernelkit", lambda n: {"value": n})])
+    broken = Suite(name="broken", description="Fails.", cases=lambda quick: [dict(n=3)],
+                   setup=lambda p: p["n"], contenders=[Contender("kernelkit", failing)])
+    suites = {"toy": toy, "broken": broken}
+    monkeypatch.setattr(_harness, "available_suites", lambda: sorted(suites))
+    monkeypatch.setattr(_harness, "load_suite", suites.__getitem__)
+
+    out = tmp_path / "results" / "quick"
+    with pytest.raises(RuntimeError, match="boom"):
+        main(["bench", "broken", "--out", str(out)])
+    assert not (tmp_path / "results").exists()
+
+    assert main(["bench", "toy", "--quick", "--out", str(out)]) == 0
+    assert os.listdir(out) == ["toy-quick.md"]
+    assert main(["bench", "toy", "--out", str(out)]) == 0
+    assert sorted(os.listdir(out)) == ["toy-quick.md", "toy.md"]
+    table = (out / "toy-quick.md").read_text()
+    assert "(quick profile)" in table and "| n=3 | kernelkit |" in table
+    assert "Machine: " in table and "logical CPUs" in table and "load average" in table
+    assert "written to" in capsys.readouterr().out
+
+
+def test_bench_refuses_an_out_that_is_a_file(tmp_path, capsys):
+    path = tmp_path / "taken"
+    path.write_text("")
+    status, _, err = _run(["bench", "kmeans", "--out", str(path)], capsys)
+    assert status == 2 and "is not a folder" in err
+
+
+def test_gram_spectrum_from_fasta(fasta, tmp_path, capsys):
+    out = tmp_path / "K.npy"
+    status, stdout, err = _run(["gram", "spectrum", "--k", "2", "--normalize", str(fasta),
+                                "-o", str(out)], capsys)
+    assert status == 0
+    sequences = ["ACGTACGT", "ACGGTTAC", "GGGGCA"]
+    expected = SpectrumKernel(k=2, normalize=True).fit_transform(sequences)
+    np.testing.assert_allclose(np.load(out), expected)
+    assert "3 x 3" in stdout and str(out) in stdout
+    assert "[SpectrumKernel]" in err and "\r" not in err  # progress, one line per update
+    assert sorted(os.listdir(tmp_path)) == ["K.npy", "seqs.fasta"]  # no temporary left
+
+
+def test_gram_wl_from_tu_folder(tmp_path, capsys):
+    out = tmp_path / "K.npy"
+    status, _, _ = _run(["gram", "wl", "--n-iter", "2", "--quiet", str(MUTAG), "-o", str(out)],
+                        capsys)
+    assert status == 0
+    from kernelkit.datasets import load_mutag
+
+    expected = WeisfeilerLehmanKernel(n_iter=2).fit_transform(load_mutag().graphs)
+    np.testing.assert_array_equal(np.load(out), expected)
+    assert capsys.readouterr().err == ""  # --quiet
+
+
+def test_gram_zarr_output(fasta, tmp_path, capsys, monkeypatch):
+    out = tmp_path / "K.zarr"
+    try:
+        import zarr
+    except ImportError:  # the .zarr output is optional; its refusal is tested below
+        zarr = None
+    if zarr is not None:
+        assert main(["gram", "spectrum", "--quiet", str(fasta), "-o", str(out)]) == 0
+        np.testing.assert_array_equal(zarr.open_array(str(out), mode="r")[:],
+                                      SpectrumKernel().fit_transform(
+                                          ["ACGTACGT", "ACGGTTAC", "GGGGCA"]))
+        status, _, err = _run(["gram", "spectrum", str(fasta), "-o", str(out)], capsys)
+        assert status == 2 and "already exists" in err
+    # without zarr: a one-line error that does not suggest an install command
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "zarr" else real(name, *a))
+    status, _, err = _run(["gram", "spectrum", str(fasta), "-o", str(tmp_path / "L.zarr")],
+                          capsys)
+    assert status == 2 and "zarr package" in err and "pip install" not in err
+    assert not (tmp_path / "L.zarr").exists()
+
+
+def test_entry_point_runs_as_a_module():
+    result = subprocess.run([sys.executable, "-m", "kernelkit", "gram", "nope"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr

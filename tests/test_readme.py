@@ -1,0 +1,62 @@
+"""The README's examples are tests: every ```python block runs (in a fresh namespace) and prints
+what the ```text block right after it shows, numbers within a tolerance."""
+
+import contextlib
+import io
+import math
+import pathlib
+import re
+
+import pytest
+
+# tests/ sits next to README.md in a checkout and in CI's copy (.ci/run copies both)
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+FENCE = re.compile(r"^```(\w*)[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+# Printed values may move a little with the BLAS, the CPU or a library's minor version (an SVM
+# prediction flipping in one fold moves an accuracy by ~0.005); integers must match exactly
+# unless large (iteration counts).
+REL_TOL, ABS_TOL = 0.02, 0.01
+
+
+def _examples():
+    if not README.is_file():
+        return []
+    text = README.read_text(encoding="utf-8")
+    blocks = [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
+              for m in FENCE.finditer(text)]
+    examples = []
+    for i, (language, code, line) in enumerate(blocks):
+        if language != "python":
+            continue
+        follows = blocks[i + 1] if i + 1 < len(blocks) else None
+        expected = follows[1] if follows and follows[0] == "text" else None
+        examples.append(pytest.param(code, expected, id=f"README.md:{line}"))
+    return examples
+
+
+def _split(output):
+    """The text around the numbers (whitespace-normalised, numpy pads arrays) and the numbers."""
+    skeleton = " ".join(NUMBER.sub("#", output).split())
+    return skeleton, [float(x) for x in NUMBER.findall(output)]
+
+
+def test_readme_has_examples():
+    if not README.is_file():
+        pytest.skip(f"{README} is not here (tests run outside a checkout)")
+    assert len(_examples()) >= 3
+
+
+@pytest.mark.parametrize("code, expected", _examples())
+def test_readme_example_prints_what_the_readme_shows(code, expected):
+    assert expected is not None, "a ```python block of the README must be followed by a ```text " \
+                                 "block showing what it prints"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), {"__name__": "__readme__"})
+    got_text, got_numbers = _split(out.getvalue())
+    want_text, want_numbers = _split(expected)
+    assert got_text == want_text, f"printed:\n{out.getvalue()}\nREADME shows:\n{expected}"
+    for got, want in zip(got_numbers, want_numbers):
+        assert math.isclose(got, want, rel_tol=REL_TOL, abs_tol=ABS_TOL), \
+            f"printed {got}, README shows {want}:\n{out.getvalue()}"
