@@ -28,6 +28,13 @@ def test_all_input_forms_give_the_same_kernel(make_graphs):
                                  for a, lab, e in graphs],
         "networkx": [_as_networkx(g) for g in graphs],
         "networkx, other attribute names": [_as_networkx(g, "atom", "bond") for g in graphs],
+        # nodes 0, ..., n - 1 in order are read without an index map; in another order, with one
+        "networkx, nodes 0..n-1": [nx.convert_node_labels_to_integers(_as_networkx(g))
+                                   for g in graphs],
+        "networkx, nodes 0..n-1 reversed": [
+            nx.relabel_nodes(_as_networkx(g), {f"v{i}": len(g[1]) - 1 - i
+                                               for i in range(len(g[1]))})
+            for g in graphs],
     }
     for kernel in (WalkKernel(n=2, edge_label="label"), WeisfeilerLehmanKernel(n_iter=2)):
         expected = kernel.fit_transform(forms["dense"])

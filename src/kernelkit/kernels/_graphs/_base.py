@@ -200,7 +200,7 @@ def _core_arrays(matrix):
             matrix.data.astype(np.float64))
 
 
-def count_features(graph_ids, keys, counts, n_samples, vocabulary):
+def count_features(graph_ids, keys, counts, n_samples, vocabulary, columns=None):
     """:class:`SparseFeatures` from feature occurrences.
 
     Parameters
@@ -213,13 +213,19 @@ def count_features(graph_ids, keys, counts, n_samples, vocabulary):
     n_samples : int
     vocabulary : ndarray of shape (n_features_fit,), int64, sorted
         Keys of the fitted feature space (column ``c`` is ``vocabulary[c]``).
+    columns : ndarray of shape (n_occurrences,), int, optional
+        Column of each key in ``vocabulary`` (-1 for a key not in it), when the caller knows
+        them: the search of the keys is then skipped.
 
     Returns
     -------
     SparseFeatures
     """
-    column = np.minimum(np.searchsorted(vocabulary, keys), max(len(vocabulary) - 1, 0))
-    known = vocabulary[column] == keys if len(vocabulary) else np.zeros(len(keys), dtype=bool)
+    if columns is not None:
+        column, known = columns, columns >= 0
+    else:
+        column = np.minimum(np.searchsorted(vocabulary, keys), max(len(vocabulary) - 1, 0))
+        known = vocabulary[column] == keys if len(vocabulary) else np.zeros(len(keys), dtype=bool)
     features = sp.csr_array(
         (counts[known].astype(np.float64), (graph_ids[known], column[known])),
         shape=(n_samples, len(vocabulary)),

@@ -21,6 +21,8 @@ per-graph node offsets ``node_ptr``.
 
 import dataclasses
 
+from itertools import chain
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -76,24 +78,28 @@ class LabelCoder:
 
     def encode(self, labels, what):
         """int32 codes of ``labels`` (a list of hashables); ``what`` names them in errors."""
+        try:
+            distinct = dict.fromkeys(labels)  # first-occurrence order: codes are deterministic
+        except TypeError:
+            bad = next(label for label in labels if not _is_hashable(label))
+            raise TypeError(f"{what} must be hashable, got {type(bad).__name__}.") from None
         codes, fresh = self.codes, self._fresh
-        out = np.empty(len(labels), dtype=np.int32)
-        n_known = len(codes)
-        for i, label in enumerate(labels):
-            try:
-                code = codes.get(label)
-            except TypeError:
-                raise TypeError(f"{what} must be hashable, got {type(label).__name__}.") from None
-            if code is None:
-                code = fresh.get(label)
-                if code is None:
-                    if self.learning:
-                        code = codes[label] = len(codes)
-                        n_known += 1
-                    else:
-                        code = fresh[label] = n_known + len(fresh)
-            out[i] = code
-        return out
+        for label in distinct:
+            if label not in codes and label not in fresh:
+                if self.learning:
+                    codes[label] = len(codes)
+                else:
+                    fresh[label] = len(codes) + len(fresh)
+        lookup = {**codes, **fresh} if fresh else codes
+        return np.fromiter(map(lookup.__getitem__, labels), dtype=np.int32, count=len(labels))
+
+
+def _is_hashable(obj):
+    try:
+        hash(obj)
+    except TypeError:
+        return False
+    return True
 
 
 def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_codes=None):
@@ -129,27 +135,30 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
     node_coder = LabelCoder(node_codes)
     edge_coder = LabelCoder(edge_codes)
     n_nodes = np.zeros(len(X), dtype=np.intp)
-    rows, cols, labels, edge_label_lists = [], [], [], []
+    # one list per field over all graphs, one array each at the end: per-graph numpy calls cost
+    # more than the reading itself on the usual small molecules
+    n_entries = np.zeros(len(X), dtype=np.intp)
+    degrees, cols, labels, edge_labels = [], [], [], []
     offset = 0
     for g, graph in enumerate(X):
-        n, r, c, lab, elab = _read_graph(graph, g, node_label, edge_label)
+        n, deg, col, lab, elab = _read_graph(graph, g, node_label, edge_label)
         n_nodes[g] = n
-        rows.append(r + np.int64(offset))
-        cols.append(c + np.int64(offset))
+        n_entries[g] = len(col)
+        degrees.extend(deg)
+        cols.extend(col)
         labels.extend(lab)
-        edge_label_lists.append(elab)
+        edge_labels.extend(elab)
         offset += n
     if offset > np.iinfo(np.int32).max:
         raise ValueError(f"{offset} nodes in all: a batch holds at most 2**31 - 1 nodes.")
     node_ptr = np.zeros(len(X) + 1, dtype=np.intp)
     np.cumsum(n_nodes, out=node_ptr[1:])
-    rows = np.concatenate(rows).astype(np.int64, copy=False)
-    cols = np.concatenate(cols).astype(np.int64, copy=False)
+    rows = np.repeat(np.arange(offset, dtype=np.int64), np.asarray(degrees, dtype=np.int64))
+    cols = np.asarray(cols, dtype=np.int64) + np.repeat(node_ptr[:-1].astype(np.int64), n_entries)
     node_label_codes = node_coder.encode(labels, "node labels") if node_label is not None \
         else np.zeros(offset, dtype=np.int32)
     if edge_label is not None:
-        flat = [lab for elab in edge_label_lists for lab in elab]
-        edge_label_codes = edge_coder.encode(flat, "edge labels")
+        edge_label_codes = edge_coder.encode(edge_labels, "edge labels")
     else:
         edge_label_codes = np.zeros(len(rows), dtype=np.int32)
     indptr, indices, edge_label_codes = _symmetric_csr(
@@ -160,7 +169,9 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
 
 
 def _read_graph(graph, g, node_label, edge_label):
-    """``(n_nodes, rows, cols, node_labels, edge_labels)`` of one graph, local node ids."""
+    """``(n_nodes, degrees, cols, node_labels, edge_labels)`` of one graph: its adjacency entries
+    node by node in order, ``degrees[i]`` of them for node ``i``, ``cols`` their other ends
+    (local ids) and ``edge_labels`` their labels."""
     if isinstance(graph, tuple):
         return _read_tuple(graph, g, node_label, edge_label)
     if _is_networkx_graph(graph):
@@ -185,40 +196,41 @@ def _read_networkx(graph, g, node_label, edge_label):
         raise ValueError(f"graph {g} is directed: graph kernels here need undirected graphs.")
     if graph.is_multigraph():
         raise ValueError(f"graph {g} is a multigraph: parallel edges are not supported.")
-    nodes = list(graph.nodes)
-    n = len(nodes)
+    # networkx's own storage (dicts of dicts, as its algorithms read it): its views cost a Python
+    # call per node and per edge, as much as a WL or shortest-path Gram on small graphs
+    node_attrs, adjacency = graph._node, graph._adj
+    n = len(node_attrs)
     _check_not_empty(n, g)
-    index = {v: i for i, v in enumerate(nodes)}
-    if node_label is None:
-        labels = []
-    else:
-        attrs = graph.nodes
-        labels = []
-        for v in nodes:
-            try:
-                labels.append(attrs[v][node_label])
-            except KeyError:
-                raise ValueError(
-                    f"graph {g}: node {v!r} has no {node_label!r} attribute; give every node a "
-                    "label, name the attribute with node_label=..., or pass node_label=None for "
-                    "unlabelled graphs."
-                ) from None
-    edges = list(graph.edges(data=edge_label if edge_label is not None else False))
-    m = len(edges)
-    r = np.empty(2 * m, dtype=np.int64)
-    c = np.empty(2 * m, dtype=np.int64)
+    labels = []
+    if node_label is not None:
+        try:
+            labels = [attrs[node_label] for attrs in node_attrs.values()]
+        except KeyError:
+            v = next(v for v, attrs in node_attrs.items() if node_label not in attrs)
+            raise ValueError(
+                f"graph {g}: node {v!r} has no {node_label!r} attribute; give every node a "
+                "label, name the attribute with node_label=..., or pass node_label=None for "
+                "unlabelled graphs."
+            ) from None
+    neighbours = list(adjacency.values())
+    # each undirected edge is stored under both ends: the adjacency lists give (i, j) and (j, i)
+    degrees = list(map(len, neighbours))
+    cols = list(chain.from_iterable(neighbours))
+    if list(node_attrs) != list(range(n)):  # nodes other than 0, ..., n - 1 in order
+        index = {v: i for i, v in enumerate(node_attrs)}
+        cols = list(map(index.__getitem__, cols))
     elab = []
-    for e, edge in enumerate(edges):
-        i, j = index[edge[0]], index[edge[1]]
-        r[2 * e], c[2 * e], r[2 * e + 1], c[2 * e + 1] = i, j, j, i
-        if edge_label is not None:
-            if edge[2] is None:
-                raise ValueError(
-                    f"graph {g}: edge {edge[:2]!r} has no {edge_label!r} attribute; label every "
-                    "edge or pass edge_label=None."
-                )
-            elab += [edge[2], edge[2]]
-    return n, r, c, labels, elab
+    if edge_label is not None:
+        elab = [data.get(edge_label) for nbrs in neighbours for data in nbrs.values()]
+        if any(label is None for label in elab):
+            e = elab.index(None)
+            u = list(node_attrs)[np.searchsorted(np.cumsum(degrees), e, side="right")]
+            v = list(node_attrs)[cols[e]]
+            raise ValueError(
+                f"graph {g}: edge {(u, v)!r} has no {edge_label!r} attribute; label every "
+                "edge or pass edge_label=None."
+            )
+    return n, degrees, cols, labels, elab
 
 
 def _read_tuple(graph, g, node_label, edge_label):
@@ -273,7 +285,8 @@ def _read_tuple(graph, g, node_label, edge_label):
                 "edge_label=None."
             )
         elab = _edge_label_list(graph[2], r, c, n, g)
-    return n, r, c, labels, elab
+    # r is sorted (row-major nonzeros, canonical CSR): the entries come node by node
+    return n, np.bincount(r, minlength=n).tolist(), c.tolist(), labels, elab
 
 
 def _node_label_list(node_labels, n, g):

@@ -13,6 +13,7 @@ __all__ = ["WeisfeilerLehmanKernel", "weisfeiler_lehman_kernel"]
 
 # Feature key of label ``code`` at iteration ``h``: ``h << 32 | code`` (codes are int32).
 _ITERATION_SHIFT = 32
+_LABEL_MASK = (1 << _ITERATION_SHIFT) - 1
 _MIN_NODES_PER_THREAD = 50_000
 
 
@@ -134,8 +135,15 @@ class WeisfeilerLehmanKernel(GraphKernel):
             self.feature_keys_ = np.concatenate(
                 [(np.int64(h) << _ITERATION_SHIFT) | np.arange(n, dtype=np.int64)
                  for h, n in enumerate(n_labels_fit)])
+        # the fitted features are sorted by (iteration, label): the column of label l at
+        # iteration h is the number of fitted labels before h plus l, no search needed
+        n_fit = np.bincount(self.feature_keys_ >> _ITERATION_SHIFT, minlength=self.n_iter + 1)
+        first_column = np.r_[0, np.cumsum(n_fit)[:-1]]
+        columns = np.concatenate(
+            [np.where(h_keys & _LABEL_MASK < n, first + (h_keys & _LABEL_MASK), -1)
+             for h_keys, n, first in zip(node_keys, n_fit, first_column)])
         return count_features(graph_ids, keys, np.ones(len(keys), dtype=np.int64),
-                              batch.n_samples, self.feature_keys_)
+                              batch.n_samples, self.feature_keys_, columns)
 
     def _gram(self, A, B=None):
         return self._timed_gram(lambda: A.gram(B, self._n_threads()))
