@@ -99,7 +99,19 @@ def _setup(params):
     # pair: Σ_ab (n_a n_b − Σ_l c_a(l) c_b(l)) = (Σ_a n_a)² − Σ_l (Σ_a c_a(l))²
     labels = np.concatenate([np.asarray(g[1]) for g in graphs])
     unmatched = len(labels) ** 2 - int(np.sum(np.unique(labels, return_counts=True)[1] ** 2))
-    return dict(params=params, graphs=graphs, grakel=_grakel_format(graphs), unmatched=unmatched)
+    return dict(params=params, graphs=graphs, grakel=_grakel_format(graphs), unmatched=unmatched,
+                networkx=_networkx_format(graphs))
+
+
+def _networkx_format(graphs):
+    import networkx as nx
+
+    out = []
+    for adjacency, labels, _ in graphs:
+        g = nx.from_scipy_sparse_array(adjacency)
+        nx.set_node_attributes(g, dict(enumerate(np.asarray(labels).tolist())), "label")
+        out.append(g)
+    return out
 
 
 N_ITER = 5
@@ -110,12 +122,16 @@ def _summary(K):
     return {"sum": float(K.sum()), "trace": float(np.trace(K))}
 
 
-def _kernelkit(data):
+def _kernelkit(data, form="graphs"):
     from kernelkit.kernels import GeometricWalkKernel, ShortestPathKernel, WeisfeilerLehmanKernel
 
     kernel = {"wl": WeisfeilerLehmanKernel(n_iter=N_ITER), "sp": ShortestPathKernel(),
               "geometric": GeometricWalkKernel(lambda_=LAMBDA)}[data["params"]["kernel"]]
-    return _summary(kernel.fit_transform(data["graphs"]))
+    return _summary(kernel.fit_transform(data[form]))
+
+
+def _kernelkit_networkx(data):
+    return _kernelkit(data, "networkx")
 
 
 def _reference(data):
@@ -202,8 +218,9 @@ SUITE = Suite(
     name="graphs",
     description="""
 Gram matrix ``fit_transform`` of graph kernels, input coding included for every contender
-(each from its own input format: kernelkit from ``(csr adjacency, labels)`` tuples, GraKeL from
-its edge/label dictionaries). Kernels: Weisfeiler–Lehman (``n_iter=5``; GraKeL
+(each from its own input format: kernelkit from ``(csr adjacency, labels)`` tuples and, for WL
+and SP, from the same graphs as ``networkx.Graph`` objects, GraKeL from its edge/label
+dictionaries). Kernels: Weisfeiler–Lehman (``n_iter=5``; GraKeL
 ``WeisfeilerLehman(n_iter=5, VertexHistogram)``), shortest path (GraKeL ``ShortestPath``), and
 the geometric walk kernel with ``λ=0.01`` (200 graphs in the full profile: GraKeL needs ~5 ms a pair) (GraKeL ``RandomWalkLabeled(kernel_type="geometric")``,
 conjugate gradients in both). Data: ``synthetic`` = molecule-like random graphs (10–40 atoms, 10–20 in the quick profile,
@@ -218,6 +235,8 @@ they stay fair when other jobs share the machine.
     setup=_setup,
     contenders=[
         Contender("kernelkit", _kernelkit),
+        Contender("kernelkit (networkx input)", _kernelkit_networkx,
+                  applies=lambda params: params["kernel"] != "geometric"),
         Contender("reference", _reference, applies=_small),
         Contender("GraKeL", _grakel, requires=("grakel",)),
     ],
