@@ -157,9 +157,18 @@ def test_zero_weight_samples_are_ignored():
     np.testing.assert_allclose(weighted.dual_coef_, dropped.dual_coef_)
 
 
-def test_results_do_not_depend_on_n_jobs(digits):
+@pytest.mark.parametrize("kernel", ["rbf", "precomputed"])
+def test_results_do_not_depend_on_n_jobs(digits, kernel, monkeypatch):
+    import kernelkit.svm._base
+
+    # one-vs-one problems run concurrently whatever their size (the default leaves the small
+    # ones to one thread)
+    monkeypatch.setattr(kernelkit.svm._base, "_MIN_WORK_PER_PARALLEL_PROBLEM", 0)
     X, y = digits
-    a, b = SVC(n_jobs=1).fit(X, y), SVC(n_jobs=2).fit(X, y)
+    X, y = X[:600], y[:600]
+    if kernel == "precomputed":
+        X = pairwise_kernels(X, metric="rbf", gamma=1e-3)
+    a, b = SVC(kernel=kernel, n_jobs=1).fit(X, y), SVC(kernel=kernel, n_jobs=2).fit(X, y)
     np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
     np.testing.assert_array_equal(a.intercept_, b.intercept_)
 

@@ -9,7 +9,6 @@ from scipy.optimize import minimize_scalar
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.preprocessing import LabelBinarizer
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.mkl._kernels import KernelStack, combine, quadratic_forms, validate_mkl_data
@@ -17,6 +16,7 @@ from kernelkit.mkl._objective import solve_logistic, solve_squared
 from kernelkit.svm import SVC
 from kernelkit.utils._progress import report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import check_class_labels
 
 __all__ = ["SimpleMKL", "SimpleMKLRegressor"]
 
@@ -300,7 +300,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
         self : SimpleMKL
         """
         X, y = validate_mkl_data(self, X, y)
-        check_classification_targets(y)
+        check_class_labels(y)
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
             raise ValueError(f"The number of classes has to be greater than one; got "

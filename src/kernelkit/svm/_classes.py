@@ -9,11 +9,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
+from sklearn.utils.multiclass import _ovr_decision_function
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.svm._base import BaseSMO
 from kernelkit.svm._platt import couple_pairwise_probabilities, fit_sigmoid, sigmoid_probability
+from kernelkit.utils._validation import check_class_labels
 
 # Folds of the internal cross-validation that fits Platt's sigmoids (LIBSVM's choice).
 _PLATT_FOLDS = 5
@@ -66,9 +67,9 @@ _COMMON_PARAMETERS = """C : float, default=1.0
         (O(n²)) and, up to 1000 samples, a Cholesky factorisation. "full": all of it at any
         size (O(n³))."""
 
-_COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003: §1.4.6 (dual (P11) — printed
-       with ``+½αᵀQα``, a sign typo: the dual maximises ``−½αᵀQα + 1ᵀα``), Algorithm 4 (SMO),
-       Property 40 (KKT); §1.5.3 (ε-SVR, dual (P16)).
+_COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003: §1.4.6 (dual
+       (P11) — printed with ``+½αᵀQα``, a sign typo: the dual maximises ``−½αᵀQα + 1ᵀα``),
+       Algorithm 4 (SMO), Property 40 (KKT); §1.5.3 (ε-SVR, dual (P16)).
     .. [2] Mairal & Vert, *Kernel Methods in Machine Learning*, seed 004: soft-margin SVM, duality,
        hinge loss.
     .. [3] J. Platt, "Sequential minimal optimization: a fast algorithm for training support
@@ -98,8 +99,9 @@ class SVC(ClassifierMixin, BaseSMO):
     Solves the dual ``min ½αᵀQα − 1ᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α_i ≤ C_i``, with
     ``Q_ij = y_i y_j k(x_i, x_j)`` [1]_, by sequential minimal optimisation [3]_ with the
     working-set selection of Fan, Chen & Lin [4]_, shrinking, and a double-precision LRU cache of
-    kernel rows (long rows are computed in parallel; a precomputed Gram is read in place). Multiclass problems are split one-vs-one, as in LIBSVM [5]_
-    and scikit-learn. The decision function is ``f(x) = Σ_i α_i y_i k(x_i, x) + b``.
+    kernel rows (long rows are computed in parallel; a precomputed Gram is read in place).
+    Multiclass problems are split one-vs-one, as in LIBSVM [5]_ and scikit-learn. The decision
+    function is ``f(x) = Σ_i α_i y_i k(x_i, x) + b``.
 
     With ``probability=True``, each one-vs-one decision value is mapped to a probability by
     Platt's sigmoid, fitted on decision values of an internal 5-fold cross-validation (shuffled
@@ -233,13 +235,15 @@ class SVC(ClassifierMixin, BaseSMO):
         """
         X, gram, y, sample_weight = self._validate_training_input(
             X, y, sample_weight, classifier=True)
-        check_classification_targets(y)
+        check_class_labels(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         n_classes = self.classes_.size
         if n_classes < 2:
             raise ValueError(
                 f"The number of classes has to be greater than one; got {n_classes} class.")
-        self.class_weight_ = compute_class_weight(self.class_weight, classes=self.classes_, y=y)
+        # compute_class_weight validates its arguments at every call (~0.1 ms)
+        self.class_weight_ = (np.ones(n_classes) if self.class_weight is None else
+                              compute_class_weight(self.class_weight, classes=self.classes_, y=y))
         upper = self.C * self.class_weight_[y_index] * sample_weight
         members = [np.flatnonzero((y_index == c) & (upper > 0)) for c in range(n_classes)]
         for c, rows in enumerate(members):

@@ -373,8 +373,10 @@ def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_sampl
             raise ValueError("X is empty: at least one object is required.")
         return with_targets(estimator, X, y, y_numeric=check_params.get("y_numeric", False))
     if kind == "precomputed" and not reset and n_samples_fit is not None:
-        # Checked before validate_data to say what the "features" of a Gram matrix are.
-        X = check_array(X, dtype=np.float64, order="C")
+        # Checked before validate_data to say what the "features" of a Gram matrix are (arrays
+        # are not converted twice: a conversion costs as much as a small prediction).
+        if getattr(X, "ndim", None) != 2:
+            X = check_array(X, dtype=np.float64, order="C")
         if X.shape[1] != n_samples_fit:
             raise ValueError(
                 f"X has {X.shape[1]} features, but {type(estimator).__name__} is expecting "

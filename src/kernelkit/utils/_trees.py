@@ -24,13 +24,13 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from kernelkit._core._tree_builder import grow_trees as _grow_trees
 from kernelkit._core._tree_builder import presort as _presort
 from kernelkit._core._tree_predict import apply_tree, sum_forest
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import check_class_labels
 
 __all__ = [
     "CRITERIA",
@@ -469,7 +469,7 @@ def validate_fit_input(estimator, X, y, sample_weight, *, classifier):
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                              ensure_non_negative=True)
     if classifier:
-        check_classification_targets(y)
+        check_class_labels(y)
         estimator.classes_, codes = np.unique(y, return_inverse=True)
         estimator.n_classes_ = estimator.classes_.size
         target = codes.astype(np.float64)

@@ -20,7 +20,6 @@ per-graph node offsets ``node_ptr``.
 """
 
 import dataclasses
-
 from itertools import chain
 
 import numpy as np
@@ -253,7 +252,8 @@ def _read_tuple(graph, g, node_label, edge_label):
             dense = np.asarray(adjacency)
         except (TypeError, ValueError) as exc:
             raise TypeError(f"graph {g}: adjacency is not array-like: {exc}") from None
-        if dense.dtype == object or not (np.issubdtype(dense.dtype, np.number) or dense.dtype == bool):
+        numeric = np.issubdtype(dense.dtype, np.number) or dense.dtype == bool
+        if dense.dtype == object or not numeric:
             raise TypeError(f"graph {g}: adjacency must be numeric, got dtype {dense.dtype}.")
         shape = dense.shape
         if len(shape) == 2:
