@@ -159,7 +159,7 @@ def vector_gram(
                             i0, i1, i0 if symmetric else 0, kernel, gamma, coef0, degree,
                             &out[0, 0])
             if symmetric:
-                for i in prange(1, n_rows, schedule='static', num_threads=n_threads):
+                for i in prange(1, n_rows, schedule='dynamic', chunksize=16, num_threads=n_threads):
                     for j in range(i):
                         out[i, j] = out[j, i]
     finally:

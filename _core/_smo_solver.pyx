@@ -210,7 +210,7 @@ cdef class _SMOSolver:
                 _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
                               degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
         else:
-            for c in prange(n_chunks, schedule='static', num_threads=n_threads):
+            for c in prange(n_chunks, schedule='dynamic', num_threads=n_threads):
                 _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
                               degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
 

@@ -51,7 +51,7 @@ def kmer_codes(
     cdef intp_t n_samples = offsets.shape[0] - 1
     cdef intp_t s
     with nogil:
-        for s in prange(n_samples, schedule='static', num_threads=n_threads):
+        for s in prange(n_samples, schedule='dynamic', chunksize=64, num_threads=n_threads):
             _windows(&codes[0] if codes.shape[0] else NULL, offsets[s], offsets[s + 1], k, base,
                      &out[out_offsets[s]] if out_offsets[s + 1] > out_offsets[s] else NULL)
 

@@ -57,7 +57,7 @@ def node_signatures(
     cdef intp_t n_nodes = labels.shape[0]
     cdef intp_t i, k, start
     with nogil:
-        for i in prange(n_nodes, schedule='static', num_threads=n_threads):
+        for i in prange(n_nodes, schedule='dynamic', chunksize=4096, num_threads=n_threads):
             start = indptr[i] + i
             signatures[start] = labels[i]
             for k in range(indptr[i], indptr[i + 1]):
@@ -187,7 +187,7 @@ def lookup_signatures(
         codes[:] = -1
         return
     with nogil:
-        for r in prange(n_rows, schedule='static', num_threads=n_threads):
+        for r in prange(n_rows, schedule='dynamic', chunksize=1024, num_threads=n_threads):
             lo = 0
             hi = n_table
             codes[r] = -1
