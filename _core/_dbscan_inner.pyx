@@ -1,6 +1,6 @@
 """DBSCAN in linear memory: streamed ε-neighbourhoods over a uniform grid or a KD-tree.
 
-Seed 003 §2.4, Algorithm 14, with the two fixes recorded in seed-methods B19: the seed point is a
+Sangnier, §2.4, Algorithm 14, with two fixes: the seed point is a
 core point when ``|N| ≥ m`` (the printed ``|N| > m`` contradicts the definition), and every point
 is visited once (as printed, a non-core point is never removed from ``T`` and the loop does not
 end).
@@ -161,7 +161,7 @@ def dbscan_dense(
     str algorithm="auto",
     int n_threads=1,
 ):
-    """DBSCAN on feature vectors with streamed neighbourhoods (seed 003 Algorithm 14, fixed).
+    """DBSCAN on feature vectors with streamed neighbourhoods (Sangnier, Algorithm 14, fixed).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-# DBSCAN's neighbour search (seed 003 §2.4): the spatial index (a uniform grid for d ≤ 3, a
+# DBSCAN's neighbour search (Sangnier, §2.4): the spatial index (a uniform grid for d ≤ 3, a
 # KD-tree of median splits otherwise, or precomputed distances) and the streamed visit of one
 # ε-neighbourhood, counting or collecting. The two passes that use it are in _dbscan_inner.pyx.
 #

@@ -1,6 +1,6 @@
 """Graphlet counts: every k-node induced subgraph (k = 3, 4) by enumeration, or uniform samples.
 
-Shervashidze et al., AISTATS 2009; seed 004, "Example: Indexing by all subgraphs up to k
+Shervashidze et al., AISTATS 2009; Mairal & Vert, "Example: Indexing by all subgraphs up to k
 vertices". The induced subgraph on nodes ``x_0 < … < x_{k−1}`` is coded as a bitmask of its
 ``k (k − 1) / 2`` possible edges, pairs taken in the order (0, 1), (0, 2), …, (k − 2, k − 1);
 the caller's table ``class_of_mask`` maps a mask to its isomorphism class. Enumeration costs

@@ -1,6 +1,6 @@
 """Lloyd iterations for k-means: chunked assignment by GEMM, fused centre accumulation.
 
-Seed 003 Algorithm 9 (k-means) and §2.2; seed 001/002 §16.1.2 eqs (16.3)-(16.4).
+Sangnier, Algorithm 9 (k-means) and §2.2; Peyré, §16.1.2 eqs (16.3)-(16.4).
 
 Distances use ``‖x − c‖² = ‖x‖² − 2 x·c + ‖c‖²``: the cross term of a chunk of samples against all
 centres is one GEMM, and ``‖x‖²`` is left out since it does not change the argmin. The objective
@@ -93,7 +93,7 @@ cdef void _assign_chunk(
         best = 0
         best_d = row[0]
         for j in range(1, n_clusters):
-            # strict '<' sends ties to the lowest index (seed 003 Property 55)
+            # strict '<' sends ties to the lowest index (Sangnier, Property 55)
             if row[j] < best_d:
                 best_d = row[j]
                 best = j

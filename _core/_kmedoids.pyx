@@ -1,7 +1,7 @@
 """k-medoids: FasterPAM swaps, BUILD, medoid assignment and update, over a precomputed or an
 on-the-fly dissimilarity.
 
-Seed 003 §2.2.2 "Variants of k-means" (k-medoids, k-median); seed-methods B3. E. Schubert and
+Sangnier, §2.2.2 "Variants of k-means" (k-medoids, k-median). E. Schubert and
 P. J. Rousseeuw, "Fast and eager k-medoids clustering: O(k) runtime improvement of the PAM,
 CLARA, and CLARANS algorithms", Information Systems 101, 2021 (FasterPAM); L. Kaufman and
 P. J. Rousseeuw, "Clustering by means of medoids", 1987 (PAM, BUILD).

@@ -1,8 +1,8 @@
 """Agglomerative clustering: single linkage by a minimum spanning tree, the others by NN-chain.
 
-Seed 003 §2.3.1 (linkages) and §2.3.2 (single linkage ⇔ minimum spanning tree, Kruskal).
+Sangnier, §2.3.1 (linkages) and §2.3.2 (single linkage ⇔ minimum spanning tree, Kruskal).
 
-* Single linkage. Kruskal on the complete graph is single-linkage agglomeration (seed 003 §2.3.2);
+* Single linkage. Kruskal on the complete graph is single-linkage agglomeration (Sangnier, §2.3.2);
   any MST algorithm gives the same tree, and Prim's on a dense graph needs only the current
   distance of every outside vertex to the tree: O(n²) time, O(n) memory, distances computed on
   the fly from the samples (or read from a precomputed matrix). Sorting the n−1 edges by weight
@@ -254,7 +254,7 @@ cdef inline double _lance_williams(int method, double d_xk, double d_yk, double 
     if method == AVERAGE:
         return (n_x * d_xk + n_y * d_yk) / (n_x + n_y)
     # Ward on Euclidean distances: d² = ((n_x+n_k) d_xk² + (n_y+n_k) d_yk² − n_k d_xy²) / Σn;
-    # the result is sqrt(2·ΔI) with ΔI the increase of within-cluster inertia (seed 003 §2.3.1).
+    # the result is sqrt(2·ΔI) with ΔI the increase of within-cluster inertia (Sangnier, §2.3.1).
     return sqrt(((n_x + n_k) * d_xk * d_xk + (n_y + n_k) * d_yk * d_yk - n_k * d_xy * d_xy)
                 / (n_x + n_y + n_k))
 

@@ -1,6 +1,6 @@
 """Local alignment kernel, Saigo, Vert, Ueda & Akutsu, Bioinformatics 20(11) (2004).
 
-Seed 004, "Local alignment kernel (Saigo et al., 2004)", "LA kernel is p.d."; catalogue entry D13.
+Mairal & Vert, "Local alignment kernel (Saigo et al., 2004)", "LA kernel is p.d.".
 
 ``K_LA(x, y) = Σ_π exp(β s(π))`` over all local alignments π (the empty one included, term 1), with
 affine gaps ``g(n) = d + e(n − 1)`` paid separately for the gap in x and the gap in y between two

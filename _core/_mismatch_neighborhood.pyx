@@ -1,6 +1,6 @@
 """Mismatch neighbourhoods of k-mers (mismatch kernel, Leslie et al., NIPS 2002 / Bioinformatics 2004).
 
-Seed 004, "Example: substring indexation" (mismatch bullet); catalogue entry D11.
+Mairal & Vert, "Example: substring indexation" (mismatch bullet).
 
 ``Φ_u(x) = #{i : Hamming(x_{i..i+k−1}, u) ≤ m}``: every window of x contributes one count to each
 k-mer of its Hamming ball of radius m. The ball is enumerated explicitly (the leaves a mismatch-tree

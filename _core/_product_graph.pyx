@@ -1,16 +1,16 @@
 """Kernels on the label-matched product graph, computed without materialising it.
 
-Seed 004, "Product graph" and "Walk kernel and product graph": the product ``G1 × G2`` has the
+Mairal & Vert, "Product graph" and "Walk kernel and product graph": the product ``G1 × G2`` has the
 vertex pairs ``(u, v)`` with ``label(u) = label(v)`` and an edge ``(u, v) — (u', v')`` when
-``u — u'`` and ``v — v'`` are edges (here also with equal edge labels, the [ADD] of
-seed-methods D15). A vector on its vertices is stored as a dense ``n1 × n2`` array that is zero at
+``u — u'`` and ``v — v'`` are edges (here also with equal edge labels, an addition to
+the slides). A vector on its vertices is stored as a dense ``n1 × n2`` array that is zero at
 unmatched pairs; then the product-graph mat-vec is
 
     y[u, v] = [label(u) = label(v)] Σ_{u' ∈ N(u)} Σ_{v' ∈ N(v), elabel(v, v') = elabel(u, u')} x[u', v']
 
 (no test on ``(u', v')`` is needed because ``x`` vanishes off the product graph), at cost
 ``Σ_{(u, v) matched} deg(u) deg(v) ≤ n1 n2 d1 d2`` — the Kronecker identity of Vishwanathan et
-al. (2010) restricted to the label-matched pairs, and the cost the seed gives for the n-th order
+al. (2010) restricted to the label-matched pairs, and the cost the course gives for the n-th order
 walk kernel. Every kernel here is a function of one pair of graphs, computed through the pair
 driver of ``_gram.pxd`` (tiles of pairs over threads, each value computed by one thread in a
 fixed order), so the Gram matrix does not depend on the thread count.
@@ -87,7 +87,7 @@ cdef intp_t _match_indicator(
 
 cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
                     const Params *p, double *work, double *value) noexcept nogil:
-    """n-th order walk kernel ``1ᵀ A×ⁿ 1`` by n mat-vecs (seed 004, "Computation of the nth-order
+    """n-th order walk kernel ``1ᵀ A×ⁿ 1`` by n mat-vecs (Mairal & Vert, "Computation of the nth-order
     walk kernel")."""
     cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
     cdef intp_t f2 = b.node_ptr[j], n2 = b.node_ptr[j + 1] - f2
@@ -163,7 +163,7 @@ cdef int _pcg(
 
 cdef int _geometric_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
                          const Params *p, double *work, double *value) noexcept nogil:
-    """Geometric walk kernel ``1ᵀ (I − λ A×)⁻¹ 1`` (Gärtner et al. 2003; seed-methods D17)."""
+    """Geometric walk kernel ``1ᵀ (I − λ A×)⁻¹ 1`` (Gärtner et al. 2003)."""
     cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
     cdef intp_t f2 = b.node_ptr[j], n2 = b.node_ptr[j + 1] - f2
     cdef intp_t dim = n1 * n2, k
@@ -185,7 +185,7 @@ cdef int _geometric_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
 
 cdef int _random_walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
                            const Params *p, double *work, double *value) noexcept nogil:
-    """Marginalised random-walk kernel (Kashima et al. 2003; seed-methods D16 [ADD]).
+    """Marginalised random-walk kernel (Kashima et al. 2003).
 
     Walks start uniformly, stop at each vertex with probability ``q`` (always at an isolated
     vertex) and otherwise move to a uniform neighbour: ``t(u) = (1 − q)/deg(u)``. With
@@ -266,10 +266,9 @@ cdef double _matching_sum(
 
 cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
                        const Params *p, double *work, double *value) noexcept nogil:
-    """Tree-pattern kernel ``Σ_{(u, v)} T(u, v, depth)`` (seed 004, "Extension: branching walks").
+    """Tree-pattern kernel ``Σ_{(u, v)} T(u, v, depth)`` (Mairal & Vert, "Extension: branching walks").
 
-    ``T(·, 1) = 1`` on the product graph. Subsets (the seed's recursion in its product form,
-    seed-methods D18): ``T(u, v, h + 1) = Π_{(u', v') ∈ N×(u, v)} (1 + λ T(u', v', h))``.
+    ``T(·, 1) = 1`` on the product graph. Subsets (the slides' recursion in its product form): ``T(u, v, h + 1) = Π_{(u', v') ∈ N×(u, v)} (1 + λ T(u', v', h))``.
     Matchings (Ramon & Gärtner 2003, Mahé & Vert 2009): ``T(u, v, h + 1)`` is the sum over the
     one-to-one matchings ``R`` of ``N(u)`` with ``N(v)`` of ``Π_{(u', v') ∈ R} λ T(u', v', h)``.
     """
@@ -422,7 +421,7 @@ def product_graph_gram(
         (``1ᵀ (I − λ A×)⁻¹ 1`` by CG; the caller guarantees ``λ ρ(A×) < 1``), ``"random_walk"``
         (Kashima et al. with stopping probability ``p_stop``, by PCG) or ``"subtree"``
         (``Σ_{(u, v)} T(u, v, n_steps)`` with branching weight ``lambda_``, one-to-one
-        ``matchings`` of neighbours or the seed's subsets; ``max_small_degree`` =
+        ``matchings`` of neighbours or the course's subsets; ``max_small_degree`` =
         ``min(max degree of A, max degree of B)`` sizes the matching table, ``2**`` of it).
     node_ptr_*, indptr_*, indices_*, labels_*, edge_labels_* : ndarrays
         The CSR graph batches (``GraphBatch`` of ``kernelkit.kernels._graphs._input``).

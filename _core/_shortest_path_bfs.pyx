@@ -1,6 +1,6 @@
 """Shortest-path features: all-pairs BFS per graph, then counted ``(label_u, label_v, d)`` keys.
 
-Borgwardt & Kriegel (2005); seed 004, "Example: Indexing by all shortest paths". For unweighted
+Borgwardt & Kriegel (2005); Mairal & Vert, "Example: Indexing by all shortest paths". For unweighted
 graphs one BFS per source gives every distance in ``O(n m)`` per graph, which is what the slide's
 ``O(n^4)`` Floyd–Warshall becomes without weights.
 

@@ -1,15 +1,15 @@
 """SMACOF: the Guttman transform and the stress, fused into one pass over the dissimilarities.
 
-Seed 003 §3.2.3 (Kruskal–Shepard scaling, Property 77, Algorithm 17); seed-methods.md C6–C8.
+Sangnier, §3.2.3 (Kruskal–Shepard scaling, Property 77, Algorithm 17).
 
 Notation: ``D`` the dissimilarities, ``W`` the symmetric non-negative weights (all ones off the
 diagonal when absent), ``Z`` the configuration with rows ``z_i``, ``δ_ij = ‖z_i − z_j‖``. With
-``b_ij = w_ij D_ij / δ_ij`` (0 when ``δ_ij = 0``, the seed's indicator), the matrix ``B(Z)`` has
+``b_ij = w_ij D_ij / δ_ij`` (0 when ``δ_ij = 0``, the course's indicator), the matrix ``B(Z)`` has
 ``−b_ij`` off the diagonal and the row sums on the diagonal, so row ``i`` of ``B(Z) Z`` is
 
     Σ_j b_ij (z_i − z_j) = (Σ_j b_ij) z_i − Σ_j b_ij z_j.
 
-(The seed's ``V'(Z)`` is ``2 B(Z)`` and its ``V`` is twice the Laplacian of ``W``; the factors 2
+(The course's ``V'(Z)`` is ``2 B(Z)`` and its ``V`` is twice the Laplacian of ``W``; the factors 2
 cancel in ``V⁺ V'(Z) Z``.)
 
 The pass cuts the upper triangle of ``D`` into tiles ``(I, J)``, ``I ≤ J``, of ``TILE × TILE``
@@ -293,7 +293,7 @@ def guttman_transform(
 ):
     """One fused SMACOF pass: ``out = scale · B(Z) Z`` and the stress of ``Z``.
 
-    For unit weights the Guttman transform is ``scale = 1/n_samples`` (seed 003, Algorithm 17
+    For unit weights the Guttman transform is ``scale = 1/n_samples`` (Sangnier, Algorithm 17
     with ``V⁺ = (1/(2n))(I − 11ᵀ/n)`` and ``1ᵀB(Z) = 0``); with weights, ``scale = 1`` and the
     caller applies ``V⁺``.
 

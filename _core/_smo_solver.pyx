@@ -4,12 +4,12 @@ The problem, over ``l`` variables with signs ``y_t ∈ {+1, −1}``::
 
     min_α ½ αᵀQα + pᵀα   s.t.   yᵀα = 0,   0 ≤ α_t ≤ C_t,     Q_ts = y_t y_s K(x_t, x_s).
 
-* C-SVC (seed 003 §1.4.6 (P11), written as a minimisation — the printed ``+½αᵀQα`` is a sign typo,
+* C-SVC (Sangnier, §1.4.6 (P11), written as a minimisation — the printed ``+½αᵀQα`` is a sign typo,
   the objective is ``−½αᵀQα + 1ᵀα`` maximised): ``l = n``, ``p = −1``, ``y`` the labels.
-* ε-SVR (seed 003 §1.5.3 (P16)): ``l = 2n``, ``α = (α⁺, α⁻)``, ``y = (+1, −1)``,
+* ε-SVR (Sangnier, §1.5.3 (P16)): ``l = 2n``, ``α = (α⁺, α⁻)``, ``y = (+1, −1)``,
   ``p = (ε − y_reg, ε + y_reg)``; variables ``t`` and ``t + n`` share sample ``t``.
 
-Algorithm (seed 003 Algorithm 4 made exact and fast, as in libsvm):
+Algorithm (Sangnier, Algorithm 4 made exact and fast, as in libsvm):
 
 * Working set by second-order information (WSS2, Fan, Chen & Lin 2005): ``i`` is the maximal
   violator, ``j`` maximises the decrease ``(G_i-side gap)² / (K_ii + K_jj − 2K_ij)`` of the exact
@@ -374,7 +374,7 @@ cdef class _SMOSolver:
 
     cdef double _rho(self) noexcept nogil:
         """Offset ``ρ = −b``: mean of ``y_t G_t`` over free variables, else the middle of the
-        feasible interval (seed 003 Property 40, last two items)."""
+        feasible interval (Sangnier, Property 40, last two items)."""
         cdef intp_t t, n_free = 0
         cdef double yg, ub = INFINITY, lb = -INFINITY, sum_free = 0.0
         for t in range(self.active_size):

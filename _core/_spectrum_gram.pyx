@@ -1,6 +1,6 @@
 """k-mer spectra and their Gram matrices (spectrum kernel; the mismatch kernel reuses the Gram).
 
-Seed 004, "Spectrum kernel (1/2), (2/2)"; Leslie, Eskin & Noble, PSB 2002.
+Mairal & Vert, "Spectrum kernel (1/2), (2/2)"; Leslie, Eskin & Noble, PSB 2002.
 
 A k-mer ``x_i … x_{i+k−1}`` over an alphabet of ``a`` letters is coded as the 64-bit integer
 ``Σ_t c_t · B^{k−1−t}`` (mod 2^64) with ``B = a`` when ``a^k < 2^64`` (an exact, order-preserving
@@ -11,7 +11,7 @@ consecutive windows are rolled in O(1): ``h ← h·B + c_new − c_old·B^k``.
 Each sequence's codes are sorted and run-length encoded, giving its sparse spectrum
 (sorted distinct codes, counts). Two Gram algorithms, both exact:
 
-* ``gram_merge``: per pair, a merge-join of the two sorted lists, O(U_x + U_y) (the seed's
+* ``gram_merge``: per pair, a merge-join of the two sorted lists, O(U_x + U_y) (the course's
   "O(|x| + |x'|) with pre-indexation"), through the pair driver of ``_gram.pxd``;
 * the sparse product ``F_A F_Bᵀ`` by an inverted index (``_gram.sparse_gram``, shared with the
   graph kernels' explicit features): each row i of A walks its k-mers and, for each, the posting

@@ -1,6 +1,6 @@
 """Gap-weighted subsequence (string subsequence) kernel, Lodhi et al., JMLR 2 (2002).
 
-Seed 004, "Example: substring indexation" (gapped-substring bullet); catalogue entry D12.
+Mairal & Vert, "Example: substring indexation" (gapped-substring bullet).
 
 ``Φ_u(s) = Σ_{i : s[i] = u} λ^{i_k − i_1 + 1}`` (decay with the span of the occurrence) and
 ``K_k(s, t) = Σ_{u ∈ A^k} Φ_u(s) Φ_u(t)``, by Lodhi's recursion with the auxiliary K'' (their

@@ -1,6 +1,6 @@
 """CART growth: exact (presorted) and histogram splitters, depth-first and best-first builders.
 
-Seed 003 §1.6.2 (Sangnier): a cell A is split into ``L = {x_j ≤ τ}`` and ``R = {x_j > τ}`` at the
+Sangnier, §1.6.2: a cell A is split into ``L = {x_j ≤ τ}`` and ``R = {x_j > τ}`` at the
 pair (j, τ) minimising ``|L|/|A| D(L) + |R|/|A| D(R)``; §1.6.4: random forests draw a subset of
 features at each cell. Breiman, Friedman, Olshen & Stone, *Classification and regression trees*
 (1984).
@@ -10,11 +10,11 @@ What the search maximises. For every criterion the argmin above is found by maxi
 weights): Gini ``−W_R(1 − Σ_c n_Rc²/W_R²) − W_L(1 − Σ_c n_Lc²/W_L²)``; entropy (bits)
 ``−W_R H(R) − W_L H(L)``; squared error ``S_L²/W_L + S_R²/W_R`` (S: weighted sums of y, since
 ``W·MSE = Σ w y² − S²/W``); Friedman's criterion ``(W_R S_L − W_L S_R)²/(W_L W_R)
-= W (W_L W_R/W)(ȳ_L − ȳ_R)²``, which the seed prints as an argmin but must be *maximised*: parent
+= W (W_L W_R/W)(ȳ_L − ȳ_R)²``, which the course prints as an argmin but must be *maximised*: parent
 SSE = children SSE + ``W_L W_R/W (ȳ_L − ȳ_R)²``, so the Friedman argmax is the squared-error
 argmin; absolute error ``−(AE_L + AE_R)`` (AE: weighted absolute deviation from the weighted
 median, prefix/suffix values from a Fenwick tree over node-local ranks of y, O(n log n) per
-feature); Newton (gradient boosting, not in the seed) ``G_L²/(H_L + λ) + G_R²/(H_R + λ)`` for
+feature); Newton (gradient boosting, not in the course) ``G_L²/(H_L + λ) + G_R²/(H_R + λ)`` for
 negative gradient sums G and hessian sums H. The formulas are scikit-learn's, term by term, so
 that where the sums are exact (classification or integer targets, integer weights) both
 libraries compare the same floating-point numbers and grow the same tree. Candidates are first
@@ -444,7 +444,7 @@ cdef double _node_absolute_error(const Problem *pb, Workspace *ws, intp_t row, i
 
 
 cdef double _impurity(const Problem *pb, const NodeStats *st, const double *counts) noexcept nogil:
-    """D(A) of the seed (Gini, entropy in bits, MSE), or the Newton objective
+    """D(A) of the course (Gini, entropy in bits, MSE), or the Newton objective
     ``−G²/(H(H + λ))`` (its decrease weighted by H is the second-order gain). Not for absolute
     error, whose impurity needs the node's samples."""
     cdef intp_t c

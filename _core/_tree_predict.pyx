@@ -1,6 +1,6 @@
 """Prediction with flat decision trees: leaf lookup (``apply``) and forest sums.
 
-A sample goes left at a node when ``x[feature] <= threshold`` (seed 003 §1.6.2: ``L_{j,τ} =
+A sample goes left at a node when ``x[feature] <= threshold`` (Sangnier, §1.6.2: ``L_{j,τ} =
 {x_j ≤ τ}``), with x read as float32 as at training, until a leaf (``children_left == -1``).
 
 Determinism: every sample is routed and summed by one thread, trees in order, so results do not

@@ -7,16 +7,16 @@
 #   sigmoid    tanh(γ x·y + coef0)
 #   laplacian  exp(−γ ‖x − y‖₁)    (no dot products: its own loop)
 #   cosine     x·y / (‖x‖ ‖y‖)     (0 when either norm is 0)
-#   exponential  exp(γ x·y)        (seed 003 Ex 1.4.2: the exp closure rule on the linear kernel)
+#   exponential  exp(γ x·y)        (Sangnier, Ex 1.4.2: the exp closure rule on the linear kernel)
 #   min        Σ_k min(x_k, y_k)   (no dot products; x, y ≥ 0: in one dimension the Brownian
-#                                   motion kernel of seed 004 "Kernel examples", whose RKHS on
+#                                   motion kernel of Mairal & Vert "Kernel examples", whose RKHS on
 #                                   [0, 1] is {f : f(0) = 0, f' ∈ L²} with ‖f‖² = ∫ f'²; a sum
 #                                   over coordinates, the histogram-intersection kernel)
 #   sinc       Π_k sin(γ (x_k − y_k)) / (π (x_k − y_k)), γ/π at x_k = y_k
-#                                  (no dot products; seed 004 "Example: sinc kernel" with Ω = γ:
+#                                  (no dot products; Mairal & Vert "Example: sinc kernel" with Ω = γ:
 #                                   band-limited, Fourier transform the indicator of [−γ, γ]^d)
 #
-# Seed 004 (Mairal & Vert, "Kernel Methods" slides), "Examples of kernels"; seed-methods D1–D7.
+# Mairal & Vert, *Kernel Methods* slides, "Examples of kernels".
 from libc.math cimport M_PI, exp, fabs, pow, sin, sqrt, tanh
 
 from _types cimport intp_t

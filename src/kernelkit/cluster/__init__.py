@@ -1,4 +1,4 @@
-"""Clustering: k-means, and the methods of seed 003 chapter 2."""
+"""Clustering: k-means, and the methods of Sangnier, chapter 2."""
 
 from kernelkit.cluster._agglomerative import AgglomerativeClustering
 from kernelkit.cluster._dbscan import DBSCAN

@@ -1,6 +1,6 @@
 """Agglomerative hierarchical clustering: single, complete, average and Ward linkage.
 
-Seed 003 §2.3.1 (linkages, stopping rules) and §2.3.2 (single linkage ⇔ minimum spanning tree).
+Sangnier, §2.3.1 (linkages, stopping rules) and §2.3.2 (single linkage ⇔ minimum spanning tree).
 """
 
 from numbers import Integral, Real
@@ -24,12 +24,12 @@ _PDIST_METRICS = {"euclidean": "euclidean", "manhattan": "cityblock", "cosine": 
 class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     """Bottom-up hierarchical clustering with single, complete, average or Ward linkage.
 
-    Starting from singletons, the two closest clusters are merged until one is left (seed 003
+    Starting from singletons, the two closest clusters are merged until one is left (Sangnier
     §2.3.1), with cluster distance ``min`` (single), ``max`` (complete) or mean (average) of the
     pairwise distances, or Ward's ``D(A, B) = I(A∪B) − I(A) − I(B)`` (increase of within-cluster
     inertia). The whole dendrogram is built; ``n_clusters`` or ``distance_threshold`` then cuts it.
 
-    Single linkage is computed as a minimum spanning tree (seed 003 §2.3.2) by Prim's algorithm
+    Single linkage is computed as a minimum spanning tree (Sangnier, §2.3.2) by Prim's algorithm
     with distances computed on the fly: O(n²) time and O(n) memory, without any distance matrix.
     The other linkages use the nearest-neighbour chain on the condensed distance matrix
     (O(n²) time and memory), compiled.
@@ -70,7 +70,7 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.3.1 and §2.3.2.
+    Sangnier, *Introduction to machine learning*, §2.3.1 and §2.3.2.
     D. Müllner, "Modern hierarchical, agglomerative clustering algorithms", arXiv:1109.2378, 2011.
     J. C. Gower and G. J. S. Ross, "Minimum spanning trees and single linkage cluster analysis",
     Applied Statistics 18, 1969.

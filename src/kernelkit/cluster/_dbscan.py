@@ -1,6 +1,6 @@
 """DBSCAN: density-based clustering with a compiled, streamed expansion in linear memory.
 
-Seed 003 §2.4 and Algorithm 14, corrected as recorded in seed-methods B19.
+Sangnier, §2.4 and Algorithm 14, with two fixes (see ``_core/_dbscan_inner.pyx``).
 """
 
 from numbers import Integral, Real
@@ -36,9 +36,9 @@ class DBSCAN(ClusterMixin, BaseEstimator):
     A point is a *core point* when its ε-neighbourhood (``d(x, y) ≤ eps``) holds at least
     ``min_samples`` points, itself included. Clusters are the connected groups of core points
     (two core points within ``eps`` of each other are connected) together with the non-core points
-    within ``eps`` of one of them (*border points*); everything else is noise (seed 003 §2.4).
+    within ``eps`` of one of them (*border points*); everything else is noise (Sangnier, §2.4).
 
-    The seed's Algorithm 14 has two slips (seed-methods B19): it tests ``|N| > m`` for the first
+    The course's Algorithm 14 has two slips: it tests ``|N| > m`` for the first
     point of a cluster but ``|N'| ≥ m`` afterwards, and it never removes a non-core point from
     the set ``T`` of unvisited points, so the loop does not terminate. This implementation uses
     ``≥ m`` throughout and visits every point once.
@@ -55,7 +55,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
     eps : float, default=0.5
         Neighbourhood radius, ``> 0``.
     min_samples : int, default=5
-        Neighbours (the point itself included) that make a core point, ``≥ 1``. The seed advises
+        Neighbours (the point itself included) that make a core point, ``≥ 1``. The course advises
         about ``2 × n_features``.
     metric : str or callable, default="euclidean"
         "euclidean", "manhattan" (aliases "l1", "cityblock") or "chebyshev" use the compiled
@@ -87,12 +87,12 @@ class DBSCAN(ClusterMixin, BaseEstimator):
     See Also
     --------
     AgglomerativeClustering : with ``linkage="single"`` and ``min_samples=2`` DBSCAN gives the
-        single-linkage clusters cut at height ``eps`` (seed 003 Remark 2.4.1).
+        single-linkage clusters cut at height ``eps`` (Sangnier, Remark 2.4.1).
     sklearn.cluster.DBSCAN : same clustering; stores every neighbourhood at once.
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.4, Algorithm 14 and Remark 2.4.1.
+    Sangnier, *Introduction to machine learning*, §2.4, Algorithm 14 and Remark 2.4.1.
     M. Ester, H.-P. Kriegel, J. Sander and X. Xu, "A density-based algorithm for discovering
     clusters in large spatial databases with noise", KDD 1996.
 

@@ -1,4 +1,4 @@
-"""The elbow method (seed 003 §2.5.1): inertia of k-means against the number of clusters."""
+"""The elbow method (Sangnier, §2.5.1): inertia of k-means against the number of clusters."""
 
 import numpy as np
 from sklearn.base import clone
@@ -13,8 +13,8 @@ def elbow_curve(X, k_values, *, estimator=None, sample_weight=None):
     """Within-cluster inertia of k-means for each number of clusters in ``k_values``.
 
     The elbow — where the curve turns from steep to flat — suggests a number of clusters; it is
-    "not always unambiguously identified" (seed 003 §2.5.1), so no automatic choice is made.
-    By Huygens' theorem (seed 003 Prop 57) the between-cluster part is
+    "not always unambiguously identified" (Sangnier, §2.5.1), so no automatic choice is made.
+    By Huygens' theorem (Sangnier, Prop 57) the between-cluster part is
     ``total − inertia`` with ``total = Σ_i w_i ‖x_i − x̄‖²``.
 
     Parameters

@@ -1,11 +1,11 @@
 """Internal clustering indexes: silhouette (in row blocks) and Calinski–Harabasz.
 
-Seed 003 §2.5.2–2.5.3. Indexes that compare with ground-truth labels (seed 003 §2.5, named only:
+Sangnier, §2.5.2–2.5.3. Indexes that compare with ground-truth labels (Sangnier, §2.5, named only:
 adjusted Rand index, (adjusted/normalised) mutual information, V-measure, Fowlkes–Mallows) are
 not rewritten here: use scikit-learn's ``sklearn.metrics.adjusted_rand_score``,
 ``adjusted_mutual_info_score``, ``normalized_mutual_info_score``, ``v_measure_score`` and
-``fowlkes_mallows_score``, which take the same label arrays. Note that, unlike the seed says,
-the Fowlkes–Mallows index is not adjusted for chance (seed-methods B20).
+``fowlkes_mallows_score``, which take the same label arrays. Note that, unlike the course says,
+the Fowlkes–Mallows index is not adjusted for chance.
 """
 
 from numbers import Integral
@@ -48,7 +48,7 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
 
     ``s_i = (b_i − a_i) / max(a_i, b_i)`` with ``a_i`` the mean distance from ``x_i`` to the other
     members of its cluster and ``b_i`` the smallest mean distance to another cluster
-    (seed 003 §2.5.2). A sample alone in its cluster has ``s_i = 0`` (the seed's 0/0, resolved as
+    (Sangnier, §2.5.2). A sample alone in its cluster has ``s_i = 0`` (the course's 0/0, resolved as
     in scikit-learn). Distances are computed ``chunk_size`` rows at a time and reduced at once to
     per-cluster sums, so memory is O(n_samples · chunk_size), never the full distance matrix.
 
@@ -72,8 +72,8 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.5.2. P. J. Rousseeuw, "Silhouettes: a graphical aid to the
-    interpretation and validation of cluster analysis", J. Comput. Appl. Math. 20, 1987.
+    Sangnier, *Introduction to machine learning*, §2.5.2. P. J. Rousseeuw, "Silhouettes: a graphical
+    aid to the interpretation and validation of cluster analysis", J. Comput. Appl. Math. 20, 1987.
 
     Examples
     --------
@@ -138,7 +138,7 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
 )
 def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_state=None,
                      chunk_size=None, **kwds):
-    """Mean silhouette coefficient ``(1/n) Σ_i s_i`` (seed 003 §2.5.2).
+    """Mean silhouette coefficient ``(1/n) Σ_i s_i`` (Sangnier, §2.5.2).
 
     Parameters
     ----------
@@ -161,13 +161,12 @@ def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_
     Notes
     -----
     The silhouette and the Calinski–Harabasz index judge a clustering without ground truth.
-    With reference labels, use scikit-learn's external indexes (seed 003 §2.5), which kernelkit
+    With reference labels, use scikit-learn's external indexes (Sangnier, §2.5), which kernelkit
     does not duplicate: ``sklearn.metrics.adjusted_rand_score`` (ARI),
     ``adjusted_mutual_info_score`` / ``normalized_mutual_info_score`` (AMI/NMI),
     ``v_measure_score`` (with ``homogeneity_score`` and ``completeness_score``) and
     ``fowlkes_mallows_score``. All ignore label permutations; ARI and AMI are adjusted for chance
-    (0 for independent labelings), Fowlkes–Mallows is not (the seed says otherwise,
-    seed-methods B20).
+    (0 for independent labelings), Fowlkes–Mallows is not (the course says otherwise).
 
     Examples
     --------
@@ -195,9 +194,9 @@ def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_
 def calinski_harabasz_score(X, labels):
     """Calinski–Harabasz (variance-ratio) index ``((n − k)/(k − 1)) · b / w``.
 
-    ``b = Σ_j (|C_j|/n) ‖μ − μ_j‖²`` is the between-cluster and ``w = (1/n) Σ_j Σ_{x∈C_j} ‖x − μ_j‖²``
-    the within-cluster variance (seed 003 §2.5.3); the ``1/n`` factors cancel. If every cluster
-    is a single point (``w = 0``) the index is 1, as in scikit-learn.
+    ``b = Σ_j (|C_j|/n) ‖μ − μ_j‖²`` is the between-cluster and ``w = (1/n) Σ_j Σ_{x∈C_j} ‖x −
+    μ_j‖²`` the within-cluster variance (Sangnier, §2.5.3); the ``1/n`` factors cancel. If every
+    cluster is a single point (``w = 0``) the index is 1, as in scikit-learn.
 
     Parameters
     ----------
@@ -212,8 +211,8 @@ def calinski_harabasz_score(X, labels):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.5.3. T. Caliński and J. Harabasz, "A dendrite method for
-    cluster analysis", Communications in Statistics 3, 1974.
+    Sangnier, *Introduction to machine learning*, §2.5.3. T. Caliński and J. Harabasz, "A dendrite
+    method for cluster analysis", Communications in Statistics 3, 1974.
 
     Examples
     --------

@@ -1,8 +1,8 @@
 """Gaussian mixture models fitted by expectation–maximisation.
 
-Seed 003 §2.1 (mixtures, Algorithm 5 sampling, Algorithm 7 EM, Theorem 53 monotonicity),
-§2.1.4 Algorithm 8 (Gaussian EM, "soft k-means") and §2.1.5 (degeneracy, BIC/AIC);
-seed-methods B5, B7, B8. The EM loop is the shared driver of :mod:`kernelkit.utils._em`.
+Sangnier, §2.1 (mixtures, Algorithm 5 sampling, Algorithm 7 EM, Theorem 53 monotonicity),
+§2.1.4 Algorithm 8 (Gaussian EM, "soft k-means") and §2.1.5 (degeneracy, BIC/AIC). The EM loop is
+the shared driver of :mod:`kernelkit.utils._em`.
 """
 
 import warnings
@@ -32,15 +32,15 @@ _MAX_ESCALATIONS = 12
 class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     """Gaussian mixture model fitted by the EM algorithm.
 
-    The density ``Σ_j π_j φ(x; μ_j, Σ_j)`` is fitted by alternating (seed 003 Algorithm 8):
+    The density ``Σ_j π_j φ(x; μ_j, Σ_j)`` is fitted by alternating (Sangnier, Algorithm 8):
 
     * E step: responsibilities ``p_ij = π_j φ(x_i; μ_j, Σ_j) / Σ_l π_l φ(x_i; μ_l, Σ_l)``;
     * M step: ``π_j = (1/n) Σ_i p_ij``, ``μ_j = Σ_i p_ij x_i / Σ_i p_ij``,
       ``Σ_j = Σ_i p_ij (x_i − μ_j)(x_i − μ_j)ᵀ / Σ_i p_ij + reg_covar · I``.
 
-    The log-likelihood never decreases along the iterations (seed 003 Theorem 53; exactly so for
+    The log-likelihood never decreases along the iterations (Sangnier, Theorem 53; exactly so for
     ``reg_covar = 0``). The likelihood is unbounded when a component collapses onto a point
-    (seed 003 §2.1.5), so ``reg_covar`` is added to every covariance; if a covariance is still not
+    (Sangnier, §2.1.5), so ``reg_covar`` is added to every covariance; if a covariance is still not
     positive definite, ``reg_covar`` is multiplied by 10 (up to 12 times) with a
     :class:`~sklearn.exceptions.ConvergenceWarning` instead of an error, and the value used is
     kept in ``reg_covar_``.
@@ -49,8 +49,8 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     ----------
     n_components : int, default=1
     covariance_type : {"full", "tied", "diag", "spherical"}, default="full"
-        One full matrix per component (the seed's model), one full matrix shared by all, one
-        diagonal matrix per component, or ``σ_j² I`` per component (seed 003 Remark 2.2.4: the
+        One full matrix per component (the course's model), one full matrix shared by all, one
+        diagonal matrix per component, or ``σ_j² I`` per component (Sangnier, Remark 2.2.4: the
         link to k-means).
     tol : float, default=1e-3
         Stop when the mean log-likelihood gains less than ``tol`` in an iteration.
@@ -87,7 +87,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     lower_bound_history_ : ndarray of shape (n_iter_,)
         Mean log-likelihood evaluated in each E step of the best run: that of the parameters
         entering the iteration (scikit-learn's ``lower_bounds_``). Non-decreasing. With the exact
-        E step, the lower bound ``F(θ|θ) + H(θ)`` of seed 003 Prop 52 equals the log-likelihood.
+        E step, the lower bound ``F(θ|θ) + H(θ)`` of Sangnier, Prop 52 equals the log-likelihood.
     log_likelihood_history_ : ndarray of shape (n_iter_,)
         The same array as ``lower_bound_history_`` (this estimator's earlier name).
     reg_covar_ : float
@@ -96,13 +96,13 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
 
     See Also
     --------
-    KMeans : the hard-assignment limit (seed 003 Remark 2.2.4).
+    KMeans : the hard-assignment limit (Sangnier, Remark 2.2.4).
     PoissonMixture, MixtureOfLinearRegressions : other mixtures on the same EM driver.
     sklearn.mixture.GaussianMixture : same model and parameter names.
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.1.1–2.1.5, Algorithms 5, 7 and 8, Theorem 53.
+    Sangnier, *Introduction to machine learning*, §2.1.1–2.1.5, Algorithms 5, 7 and 8, Theorem 53.
     A. P. Dempster, N. M. Laird and D. B. Rubin, "Maximum likelihood from incomplete data via the
     EM algorithm", JRSS B 39, 1977.
 
@@ -252,7 +252,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
                 + np.log(self.weights_))
 
     def sample(self, n_samples=1, random_state=None):
-        """Draw from the fitted mixture (seed 003 Algorithm 5: component, then Gaussian).
+        """Draw from the fitted mixture (Sangnier, Algorithm 5: component, then Gaussian).
 
         Parameters
         ----------
@@ -284,7 +284,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         return np.vstack(draws), np.repeat(np.arange(self.n_components), counts)
 
     def _n_parameters(self):
-        """Free parameters: ``(k−1) + kd`` plus the covariances' (seed 003 §2.1.5)."""
+        """Free parameters: ``(k−1) + kd`` plus the covariances' (Sangnier, §2.1.5)."""
         k, d = self.means_.shape
         covariance = {"full": k * d * (d + 1) / 2, "tied": d * (d + 1) / 2, "diag": k * d,
                       "spherical": k}[self.covariance_type]
@@ -308,7 +308,7 @@ def _e_step(X, weights, means, precisions_cholesky, covariance_type):
 
 
 def _m_step(X, resp, reg_covar, covariance_type):
-    """Weighted maximum-likelihood parameters (seed 003 Property 54), escalating ``reg_covar``
+    """Weighted maximum-likelihood parameters (Sangnier, Property 54), escalating ``reg_covar``
     until the covariances are positive definite."""
     nk = resp.sum(axis=0) + 10 * np.finfo(np.float64).eps  # an empty component keeps a mean
     means = (resp.T @ X) / nk[:, None]

@@ -1,9 +1,9 @@
 """k-means by Lloyd's algorithm with k-means++ seeding.
 
-Seed 003 §2.2 (Algorithm 9, k-means; Algorithm 10, k-means++; Property 55, Prop 56-57) and seed
-001/002 §16.1.2. The seeds' k-means++ in 001/002 squares an already squared distance (D⁴
-weighting, recorded as [AMBIG] in seed-methods B2); we implement the standard D² sampling of
-seed 003 Algorithm 10 and Arthur & Vassilvitskii (2007).
+Sangnier, §2.2 (Algorithm 9, k-means; Algorithm 10, k-means++; Property 55, Prop 56-57) and Peyré,
+*Mathematical Foundations of Data Sciences*, ch. 16, §16.1.2. Peyré's k-means++ squares an
+already squared distance (D⁴ weighting, a typo); we implement the standard D² sampling of
+Sangnier, Algorithm 10 and Arthur & Vassilvitskii (2007).
 """
 
 import time
@@ -59,7 +59,7 @@ def kmeans_plusplus(X, n_clusters, *, sample_weight=None, random_state=None, n_l
 
     The first centre is drawn with probability proportional to ``w_i``; each next one is drawn
     with probability ``w_i D_i² / Σ_j w_j D_j²``, where ``D_i`` is the distance of ``x_i`` to its
-    nearest centre so far (seed 003, Algorithm 10). With ``n_local_trials > 1`` (greedy
+    nearest centre so far (Sangnier, Algorithm 10). With ``n_local_trials > 1`` (greedy
     k-means++), that many candidates are drawn and the one that lowers the potential most is kept.
 
     Parameters
@@ -74,7 +74,7 @@ def kmeans_plusplus(X, n_clusters, *, sample_weight=None, random_state=None, n_l
         Seed of the draws.
     n_local_trials : int, default=None
         Candidates per centre. None means ``2 + int(log(n_clusters))`` (greedy, as
-        scikit-learn); 1 is the plain algorithm of the seed.
+        scikit-learn); 1 is the plain algorithm of the course.
 
     Returns
     -------
@@ -85,7 +85,7 @@ def kmeans_plusplus(X, n_clusters, *, sample_weight=None, random_state=None, n_l
 
     References
     ----------
-    Seed 003, §2.2.2, Algorithm 10. D. Arthur and S. Vassilvitskii, "k-means++: the advantages of
+    Sangnier, §2.2.2, Algorithm 10. D. Arthur and S. Vassilvitskii, "k-means++: the advantages of
     careful seeding", SODA 2007.
 
     Examples
@@ -146,7 +146,7 @@ def _squared_distances(A, X, x_squared_norms):
 
 def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_threads=None,
                  verbose=0):
-    """Lloyd's algorithm from given centres (seed 003, Algorithm 9), compiled.
+    """Lloyd's algorithm from given centres (Sangnier, Algorithm 9), compiled.
 
     Each iteration assigns every sample to its nearest centre (lowest index on ties) and moves
     each centre to the weighted mean of its cluster. A cluster left empty takes the sample
@@ -177,7 +177,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
         Lloyd iterations run.
     objective_history : ndarray of shape (n_iter,)
         Objective of each assignment step, ``E(labels_t, centers_{t−1})``: non-increasing
-        while no cluster empties (seed 003 Prop 56). Computed from the cluster sums, so it
+        while no cluster empties (Sangnier, Prop 56). Computed from the cluster sums, so it
         carries rounding of order ``ε Σ w‖x‖²``.
     """
     dtype = X.dtype
@@ -264,9 +264,9 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
     """k-means clustering by Lloyd's algorithm, compiled and parallel.
 
     Minimises the within-cluster sum of squares ``E = Σ_l Σ_{i: y_i = l} w_i ‖x_i − c_l‖²`` by
-    alternating exact block minimisations (seed 003, Algorithm 9): assign each sample to its
+    alternating exact block minimisations (Sangnier, Algorithm 9): assign each sample to its
     nearest centre, then move each centre to the mean of its cluster. ``E`` never increases
-    (seed 003, Prop 56), except when an empty cluster is re-seeded with the farthest sample.
+    (Sangnier, Prop 56), except when an empty cluster is re-seeded with the farthest sample.
 
     The assignment step is one GEMM per chunk of samples (``‖x − c‖² = ‖x‖² − 2x·c + ‖c‖²``)
     fused with the accumulation of the new centres, in OpenMP threads; the result does not
@@ -319,7 +319,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
 
     References
     ----------
-    Seed 003, §2.2 (Algorithms 9 and 10, Prop 56-57); seed 001/002 §16.1.2.
+    Sangnier, §2.2 (Algorithms 9 and 10, Prop 56-57); Peyré, §16.1.2.
     S. Lloyd, "Least squares quantization in PCM", IEEE Trans. Inf. Theory 28(2), 1982.
     D. Arthur and S. Vassilvitskii, "k-means++", SODA 2007.
 

@@ -1,4 +1,4 @@
-"""k-medoids (alternate and PAM/FasterPAM) and k-medians (seed 003 §2.2.2, "Variants of k-means").
+"""k-medoids (alternate and PAM/FasterPAM) and k-medians (Sangnier, §2.2.2, "Variants of k-means").
 
 Seed-methods B3. The compiled core is ``kernelkit._core._kmedoids``; the Voronoi assignment of
 vectors is the k-means core's (``kernelkit._core._kmeans_lloyd.lloyd_iter``).
@@ -49,7 +49,7 @@ def _plusplus(rows, n_samples, n_clusters, random_state):
     the first centre uniform, each next one a sample drawn with probability proportional to its
     dissimilarity to the nearest centre so far. ``rows(i)`` is ``d(x_i, ·)``.
 
-    For the squared Euclidean dissimilarity this is k-means++'s D² sampling (seed 003 Algorithm
+    For the squared Euclidean dissimilarity this is k-means++'s D² sampling (Sangnier, Algorithm
     10); for a distance, D¹ sampling (the k-median variant of the same analysis).
     """
     chosen = [int(random_state.randint(n_samples))]
@@ -93,26 +93,26 @@ def _group_argmin(values, order, offsets, current):
 
 
 class KMedoids(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
-    """k-medoids clustering: the centres are samples (seed 003 §2.2.2).
+    """k-medoids clustering: the centres are samples (Sangnier, §2.2.2).
 
     Minimises ``Σ_i d(x_i, m(x_i))`` over sets of ``n_clusters`` medoids drawn from the samples,
-    ``m(x)`` the nearest medoid. With ``metric="sqeuclidean"`` this is the seed's k-medoids
-    objective (``d = ‖·‖²``), with ``metric="euclidean"`` the seed's "k-median" objective
-    (``d = ‖·‖``; the seed prints ``‖X − μ‖`` for ``‖X_i − μ‖``, a typo), and with
+    ``m(x)`` the nearest medoid. With ``metric="sqeuclidean"`` this is the course's k-medoids
+    objective (``d = ‖·‖²``), with ``metric="euclidean"`` the course's "k-median" objective
+    (``d = ‖·‖``; the course prints ``‖X − μ‖`` for ``‖X_i − μ‖``, a typo), and with
     ``metric="precomputed"`` any dissimilarity matrix, for example the distance induced by a
     kernel on strings or graphs, ``d(x, y)² = k(x, x) + k(y, y) − 2 k(x, y)`` (see
     :func:`kernelkit.kernels.kernel_distances` and the example below).
 
     Methods:
 
-    * ``"alternate"``: Lloyd-like block minimisation (seed-methods B3): assign every sample to
+    * ``"alternate"``: Lloyd-like block minimisation: assign every sample to
       its nearest medoid, then move each medoid to the member of its cluster with the smallest
       total dissimilarity to the cluster; repeat until the medoids stop moving. The objective
-      never increases. [AMBIG] The seed's update takes the argmin over **all** n samples
+      never increases. The course's update takes the argmin over **all** n samples
       (``t ∈ argmin_{ℓ∈[n]}``); we search the cluster's **members**, as the usual alternate
       method (Park & Jun 2009, scikit-learn-extra) does: over all samples two clusters can pick
       the same point (one of them then empties), and the search costs ``k n²`` instead of
-      ``Σ_j |C_j|²``. The seed's global choice is what PAM optimises, since any sample can be
+      ``Σ_j |C_j|²``. The course's global choice is what PAM optimises, since any sample can be
       swapped in.
     * ``"pam"``: PAM's swap phase with the FasterPAM improvements (Schubert & Rousseeuw 2021):
       every candidate sample is evaluated against all medoids at once in O(n) (O(k) fewer
@@ -137,7 +137,7 @@ class KMedoids(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, 
 default="k-medoids++"
         "k-medoids++": the first medoid uniform, each next one drawn with probability
         proportional to its dissimilarity to the nearest medoid so far (for "sqeuclidean", the
-        D² sampling of k-means++, seed 003 Algorithm 10); "build": PAM's greedy BUILD (O(k n²)
+        D² sampling of k-means++, Sangnier, Algorithm 10); "build": PAM's greedy BUILD (O(k n²)
         dissimilarities); "random": distinct uniform samples; an array: the initial medoid
         indices.
     max_iter : int, default=300
@@ -173,8 +173,8 @@ default="k-medoids++"
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.2.2 "Variants of k-means" (k-medoids and k-median
-    objectives); seed-methods B3.
+    Sangnier, *Introduction to machine learning*, §2.2.2 "Variants of k-means" (k-medoids and
+    k-median objectives).
     L. Kaufman and P. J. Rousseeuw, "Clustering by means of medoids", 1987 (PAM, BUILD).
     H.-S. Park and C.-H. Jun, "A simple and fast algorithm for K-medoids clustering", Expert
     Systems with Applications 36, 2009 (the alternate method).
@@ -337,7 +337,7 @@ default="k-medoids++"
             previous = labels
             order, offsets = _group(labels, k, active)
             if data.metric == METRICS["sqeuclidean"]:
-                # Σ_{i∈C} ‖x_i − x_l‖² = Σ_{i∈C} ‖x_i − x̄‖² + |C| ‖x_l − x̄‖² (Huygens, seed 003
+                # Σ_{i∈C} ‖x_i − x_l‖² = Σ_{i∈C} ‖x_i − x̄‖² + |C| ‖x_l − x̄‖² (Huygens, Sangnier
                 # Prop 57): the best member is the one nearest the cluster's mean
                 means = center_sums / np.maximum(weights, 1.0)[:, None]
                 values = row_norms(data.X[order] - means[labels[order]], squared=True)
@@ -484,7 +484,7 @@ class KMedians(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, 
     farthest from its centre (as :class:`KMeans`). The median ignores the magnitude of outliers,
     which is the point of the method.
 
-    The seed's "k-median" (seed 003 §2.2.2) is a medoid method with the unsquared Euclidean
+    The course's "k-median" (Sangnier, §2.2.2) is a medoid method with the unsquared Euclidean
     distance, i.e. ``KMedoids(metric="euclidean")``; this class is the continuous-centre
     k-median of the ℓ1 objective (Bradley, Mangasarian & Street 1997), which has the closed-form
     centre update (the Euclidean one, the geometric median, has none).
@@ -518,7 +518,7 @@ default="k-medians++"
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.2.2 "Variants of k-means"; seed-methods B3.
+    Sangnier, *Introduction to machine learning*, §2.2.2 "Variants of k-means".
     P. S. Bradley, O. L. Mangasarian and W. N. Street, "Clustering via concave minimization",
     NIPS 1997.
 

@@ -1,4 +1,4 @@
-"""Mixtures of linear regressions fitted by EM (seed 003 Exam 2021 Ex. 2, generalised).
+"""Mixtures of linear regressions fitted by EM (Sangnier, Exam 2021 Ex. 2, generalised).
 
 Seed-methods B10. The EM loop is the shared driver of :mod:`kernelkit.utils._em`.
 """
@@ -32,7 +32,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
       ``σ_j² = Σ_i p_ij r_ij² / Σ_i p_ij`` with the residuals ``r_ij = y_i − x_iᵀβ_j − c_j``
       (pooled over components when the variance is shared), plus ``reg_var``.
 
-    **The exam's model** (seed 003 Exam 2021 Ex. 2, with the answers of seed-methods B10) is a
+    **The exam's model** (Sangnier, Exam 2021 Ex. 2) is a
     special case: ``X_i | Y_i ~ N(a_iᵀβ_0 + Y_i, σ_0²)`` with ``Y_i ∈ {b_1, b_2}`` known,
     ``P(Y_i = b_1) = α_0``, one coefficient vector and one variance. It is
     ``MixtureOfLinearRegressions(2, offsets=[b_1, b_2], shared_coef=True, shared_variance=True,
@@ -42,7 +42,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
 
     With ``shared_coef`` and separate variances the coefficient update uses the current
     variances (an ECM step, Meng & Rubin 1993), which keeps the log-likelihood non-decreasing
-    (seed 003 Theorem 53); every other M step is exact.
+    (Sangnier, Theorem 53); every other M step is exact.
 
     Parameters
     ----------
@@ -58,7 +58,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         One noise variance for every component.
     reg_var : float, default=1e-6
         Added to the variances: the likelihood is unbounded when a component fits a few samples
-        exactly (the degeneracy of seed 003 §2.1.5). 0 gives exact EM.
+        exactly (the degeneracy of Sangnier, §2.1.5). 0 gives exact EM.
     tol : float, default=1e-3
         Stop when the mean log-likelihood gains less than ``tol`` in an iteration.
     max_iter : int, default=100
@@ -96,8 +96,8 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, Exam 2021, Exercise 2 (Algorithme EM); §2.1.3 Algorithm 7,
-    Theorem 53; §2.1.5 (BIC/AIC).
+    Sangnier, *Introduction to machine learning*, Exam 2021, Exercise 2 (Algorithme EM); §2.1.3
+    Algorithm 7, Theorem 53; §2.1.5 (BIC/AIC).
     X.-L. Meng and D. B. Rubin, "Maximum likelihood estimation via the ECM algorithm",
     Biometrika 80, 1993.
 
@@ -200,7 +200,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
 
     def _m_step(self, design, y, resp, fixed, variances):
         """Weights, coefficients, intercepts, variances (weighted least squares, then the
-        residual variances; seed-methods B10's M step)."""
+        residual variances)."""
         n_samples, k = resp.shape
         nk = resp.sum(axis=0) + 10 * np.finfo(np.float64).eps   # an empty component keeps values
         weights = nk / nk.sum()

@@ -1,4 +1,4 @@
-"""Mixtures of Poisson laws fitted by EM (seed 003 Exam 2023 Ex. 1, generalised).
+"""Mixtures of Poisson laws fitted by EM (Sangnier, Exam 2023 Ex. 1, generalised).
 
 Seed-methods B9. The EM loop is the shared driver of :mod:`kernelkit.utils._em`.
 """
@@ -24,14 +24,14 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
 
     Model: a component ``Y = j`` is drawn with probability ``π_j``, then each count
     ``X_k | Y = j ~ P(λ_jk)`` independently, so ``log f_j(x) = Σ_k (x_k log λ_jk − λ_jk −
-    log x_k!)``. EM alternates (seed 003 Exam 2023 Ex. 1, whose answers are in seed-methods B9):
+    log x_k!)``. EM alternates (Sangnier, Exam 2023 Ex. 1):
 
     * E step: ``p_ij = π_j f_j(x_i) / Σ_l π_l f_l(x_i)`` (the law of ``Y | X = x_i``);
     * M step: ``π_j = (1/n) Σ_i p_ij``, ``λ_j = Σ_i p_ij x_i / Σ_i p_ij``.
 
     The exam's model is one count (``n_features = 1``) and two components, ``θ = (π, λ_1,
     λ_0)``; here any number of components and of independent counts. The log-likelihood never
-    decreases (seed 003 Theorem 53, the exam's bonus question): the M step is the exact maximiser
+    decreases (Sangnier, Theorem 53, the exam's bonus question): the M step is the exact maximiser
     of the expected complete log-likelihood.
 
     Parameters
@@ -73,8 +73,8 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, Exam 2023, Exercise 1 (Algorithme EM); §2.1.3 Algorithm 7,
-    Theorem 53; §2.1.5 (BIC/AIC).
+    Sangnier, *Introduction to machine learning*, Exam 2023, Exercise 1 (Algorithme EM); §2.1.3
+    Algorithm 7, Theorem 53; §2.1.5 (BIC/AIC).
 
     Examples
     --------
@@ -166,7 +166,7 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         return k - 1 + k * d
 
     def sample(self, n_samples=1, random_state=None):
-        """Draw from the fitted mixture (seed 003 Algorithm 5: component, then counts).
+        """Draw from the fitted mixture (Sangnier, Algorithm 5: component, then counts).
 
         Parameters
         ----------

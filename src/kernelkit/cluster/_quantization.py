@@ -1,5 +1,5 @@
 """Lloyd's algorithm for a continuous density: optimal quantisation, centroidal Voronoi
-tessellations (seed 001/002 §16.1.2 "Lloyd algorithm and continuous densities", Fig 16.6).
+tessellations (Peyré, §16.1.2 "Lloyd algorithm and continuous densities", Fig 16.6).
 
 Seed-methods B4: the density is discretised on a grid and the iterations are those of weighted
 k-means (:class:`kernelkit.cluster.KMeans` with ``sample_weight``) — no second Lloyd loop.
@@ -35,11 +35,11 @@ def quantize_density(density, grid, n_centers, *, init="k-means++", max_iter=300
 
     Minimises the quantisation energy ``Σ_ℓ ∫_{V_ℓ} ‖x − c_ℓ‖² dμ(x)`` over the centres ``c``
     and the cells ``V`` by alternating the Voronoi cells ``V_ℓ = {x : ‖x − c_ℓ‖ ≤ ‖x − c_ℓ'‖}``
-    and the centroid update ``c_ℓ ← ∫_{V_ℓ} x dμ / ∫_{V_ℓ} dμ`` (seed 001/002 §16.1.2). The
+    and the centroid update ``c_ℓ ← ∫_{V_ℓ} x dμ / ∫_{V_ℓ} dμ`` (Peyré, §16.1.2). The
     measure μ is discretised on a grid: each grid point carries the mass of its cell, and the
     iterations are weighted k-means, whose energy never increases. The fixed points are
     centroidal Voronoi tessellations; for a uniform density in the plane the optimum is the
-    hexagonal lattice (the seed's Fig 16.6, top), and for a smooth density the centres
+    hexagonal lattice (the course's Fig 16.6, top), and for a smooth density the centres
     concentrate with density ``∝ μ^{d/(d+2)}`` (Zador; ``μ^{1/2}`` in the plane, Fig 16.6 bottom).
 
     Parameters
@@ -76,8 +76,8 @@ default="k-means++"
 
     References
     ----------
-    Seed 001_bd17acc8423a32cd.txt / 002_851bf7f01a315f98.txt, §16.1.2, "Lloyd algorithm and
-    continuous densities", Fig 16.6; seed-methods B4.
+    Peyré, *Mathematical Foundations of Data Sciences*, ch. 16 / Peyré, *Mathematical Foundations of
+    Data Sciences*, ch. 16, §16.1.2, "Lloyd algorithm and continuous densities", Fig 16.6.
     S. Lloyd, "Least squares quantization in PCM", IEEE Trans. Inf. Theory 28(2), 1982.
     Q. Du, V. Faber and M. Gunzburger, "Centroidal Voronoi tessellations: applications and
     algorithms", SIAM Review 41, 1999.

@@ -1,5 +1,5 @@
-"""Spectral clustering with the three Laplacians of seed 003 Algorithms 11–13, and the NormCut
-rounding by weighted k-means of seed 003 Exam 2021 Ex. 3."""
+"""Spectral clustering with the three Laplacians of Sangnier, Algorithms 11–13, and the NormCut
+rounding by weighted k-means of Sangnier, Exam 2021 Ex. 3."""
 
 import warnings
 from numbers import Integral, Real
@@ -27,9 +27,9 @@ __all__ = ["SpectralClustering"]
 class SpectralClustering(ClusterMixin, BaseEstimator):
     """Spectral clustering: k-means on the minor eigenvectors of a graph Laplacian.
 
-    Builds a similarity graph ``W`` (seed 003 §2.2.4), takes the ``n_clusters`` eigenvectors of
+    Builds a similarity graph ``W`` (Sangnier, §2.2.4), takes the ``n_clusters`` eigenvectors of
     smallest eigenvalue of a Laplacian as the columns of ``H`` and clusters the rows of ``H`` with
-    k-means (seed 003 §2.2.5–2.2.6):
+    k-means (Sangnier, §2.2.5–2.2.6):
 
     * "unnormalized": ``L = D − W`` (Algorithm 11, relaxed RatioCut);
     * "random_walk": ``L_w = D⁻¹L``, i.e. ``L u = λ D u`` (Algorithm 12, relaxed NormCut,
@@ -37,13 +37,13 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     * "symmetric": ``L_s = D^{−1/2} L D^{−1/2}``, rows of ``H`` scaled to unit norm
       (Algorithm 13, Ng–Jordan–Weiss).
 
-    The seed advises normalised Laplacians when degrees vary widely, and ``L_w`` over ``L_s``
-    (seed 003 §2.2.7), hence the default. Sparse graphs stay sparse through the eigensolver.
+    The course advises normalised Laplacians when degrees vary widely, and ``L_w`` over ``L_s``
+    (Sangnier, §2.2.7), hence the default. Sparse graphs stay sparse through the eigensolver.
 
-    ``assign_labels="weighted_kmeans"`` is the NormCut rounding of seed 003 Exam 2021 Ex. 3
-    (seed-methods B16): with ``U`` the minor eigenvectors of ``L_s``, the partition ``I`` whose
-    span ``range(D^{1/2} Y_I)`` is closest to ``range(U)``, ``L(I) = ½‖P_U − P_I‖²_F``, is
-    found by k-means on the rows ``h_i = u_i/√d_i`` of ``H = D^{−1/2}U`` with sample weights
+    ``assign_labels="weighted_kmeans"`` is the NormCut rounding of Sangnier, Exam 2021 Ex. 3: with
+    ``U`` the minor eigenvectors of ``L_s``, the partition ``I`` whose span ``range(D^{1/2} Y_I)``
+    is closest to ``range(U)``, ``L(I) = ½‖P_U − P_I‖²_F``, is found by k-means on the rows ``h_i =
+    u_i/√d_i`` of ``H = D^{−1/2}U`` with sample weights
     ``d_i``: for each cluster ``min_μ Σ_{i∈I_j} d_i ‖h_i − μ‖² = Σ_{i∈I_j} ‖u_i‖² −
     (1/vol(I_j)) Σ_{i,ℓ∈I_j} √(d_i d_ℓ) u_iᵀu_ℓ``, so ``L(I)`` is the weighted k-means objective
     and decreases along its iterations. For two clusters the first column of ``H`` is constant
@@ -60,7 +60,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "precomputed": ``X`` is a symmetric non-negative affinity matrix (dense or sparse).
     laplacian : {"unnormalized", "random_walk", "symmetric"}, default="random_walk"
     assign_labels : {"kmeans", "weighted_kmeans"}, default="kmeans"
-        "kmeans": k-means on the rows of the embedding (seed 003 Algorithms 11–13);
+        "kmeans": k-means on the rows of the embedding (Sangnier, Algorithms 11–13);
         "weighted_kmeans": degree-weighted k-means on the rows of ``D^{−1/2}U`` (the NormCut
         rounding above; needs a normalised ``laplacian``, whose eigenvectors are then the same).
     gamma : float, default=1.0
@@ -69,7 +69,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         ``k`` of the k-NN graphs (clipped to ``n_samples − 1``).
     eps : float, default=None
         Radius of the "epsilon" graph; None: the longest edge of the minimum spanning tree, the
-        smallest radius that connects the graph (seed 003 §2.2.7).
+        smallest radius that connects the graph (Sangnier, §2.2.7).
     eigen_solver : {"auto", "dense", "arpack", "lobpcg"}, default="auto"
         See :func:`kernelkit.utils._spectral_graph.laplacian_eigenvectors`.
     n_init : int, default=10
@@ -89,7 +89,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         D^{−1/2}U`` for "weighted_kmeans").
     eigenvalues_ : ndarray of shape (n_clusters,)
         The ``n_clusters`` smallest Laplacian eigenvalues: a gap after the k-th suggests k
-        clusters (eigengap heuristic, seed 003 §2.2.7).
+        clusters (eigengap heuristic, Sangnier, §2.2.7).
     n_features_in_ : int
 
     See Also
@@ -99,7 +99,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §2.2.3–2.2.7, Algorithms 11, 12 and 13; Exam 2021,
+    Sangnier, *Introduction to machine learning*, §2.2.3–2.2.7, Algorithms 11, 12 and 13; Exam 2021,
     Exercise 3 (Clustering spectral).
     U. von Luxburg, "A tutorial on spectral clustering", Statistics and Computing 17, 2007.
     J. Shi and J. Malik, "Normalized cuts and image segmentation", IEEE TPAMI 22, 2000.

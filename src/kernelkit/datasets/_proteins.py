@@ -13,7 +13,7 @@ def load_secreted_proteins():
     """655 Gram-positive bacterial proteins, non-classically secreted (1) or not (0).
 
     From Zhang et al. (2020), PeNGaRoo; 175 positives and 480 negatives, lengths 66–1 594 (median
-    400), the 20 standard amino acids only. The sequence-classification example of seed 004
+    400), the 20 standard amino acids only. The sequence-classification example of Mairal & Vert
     ("Supervised sequence classification"). Provenance:
     ``kernelkit/datasets/data/secreted_proteins/README.md``.
 

@@ -32,7 +32,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     The Gram matrix is centred in feature space, ``K_Z = (I − 11ᵀ/n) K (I − 11ᵀ/n)``; its
     leading unit eigenpairs ``(λ_j, v_j)`` give the training embedding ``U = [√λ_1 v_1 | …]``
     and the out-of-sample map ``u_j(x) = λ_j^{−1/2} v_jᵀ k_c(x)`` with ``k_c(x)`` the kernel row
-    of ``x`` centred against the training mean (seed 003 §3.2.1, eq. 3.1). With
+    of ``x`` centred against the training mean (Sangnier, §3.2.1, eq. 3.1). With
     ``kernel="precomputed"`` any positive semi-definite Gram matrix works, e.g. one from
     ``kernelkit.kernels``' string and graph kernels — or pass such a kernel object itself as
     ``kernel`` and fit on the strings or graphs.
@@ -84,10 +84,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 
     References
     ----------
-    seed 003 (Sangnier), §3.2.1, eq. (3.1), Remarks 3.2.1–3.2.4; seed 000 (Peyré) §16.5;
-    seed-methods.md C4.
-    B. Schölkopf, A. Smola, K.-R. Müller, "Nonlinear component analysis as a kernel eigenvalue
-    problem", Neural Computation 10, 1998.
+    Sangnier, *Introduction to machine learning*, §3.2.1, eq. (3.1), Remarks 3.2.1–3.2.4; Peyré,
+    *Mathematical Foundations of Data Sciences*, ch. 16 §16.5. B. Schölkopf, A. Smola, K.-R. Müller,
+    "Nonlinear component analysis as a kernel eigenvalue problem", Neural Computation 10, 1998.
     G. Bakır, J. Weston, B. Schölkopf, "Learning to find pre-images", NIPS 2004.
 
     See Also

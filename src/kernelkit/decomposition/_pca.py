@@ -23,10 +23,10 @@ __all__ = ["PCA"]
 class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Principal component analysis.
 
-    Centres the data and keeps the leading right singular vectors of ``X − 1 μᵀ`` (seed 003
-    §3.1, Algorithm 15; seed 001/002 §16.1.1). The three routes of Algorithm 15 (covariance
+    Centres the data and keeps the leading right singular vectors of ``X − 1 μᵀ`` (Sangnier
+    §3.1, Algorithm 15; Peyré, §16.1.1). The three routes of Algorithm 15 (covariance
     eigendecomposition, Gram eigendecomposition, SVD) give the same components up to signs;
-    this class uses the covariance route for tall data and the SVD otherwise, as the seed
+    this class uses the covariance route for tall data and the SVD otherwise, as the course
     recommends (the SVD never squares the condition number). Algorithm 15 is printed on
     uncentred data; like §3.1.2 (and every library) we centre.
 
@@ -53,10 +53,10 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     components_ : ndarray of shape (n_components_, n_features)
         Principal axes, by decreasing variance; each row's largest-magnitude entry is positive.
     explained_variance_ : ndarray of shape (n_components_,)
-        Variance of the scores, with the unbiased ``1/(n_samples − 1)`` (the seeds use ``1/n``;
+        Variance of the scores, with the unbiased ``1/(n_samples − 1)`` (the courses use ``1/n``;
         ratios do not depend on it).
     explained_variance_ratio_ : ndarray of shape (n_components_,)
-        Share of the total variance (seed 003 §3.1.3, ``r = Σ_top λ_i / Σ λ_i``).
+        Share of the total variance (Sangnier, §3.1.3, ``r = Σ_top λ_i / Σ λ_i``).
     singular_values_ : ndarray of shape (n_components_,)
     mean_ : ndarray of shape (n_features,)
     n_components_ : int
@@ -64,9 +64,10 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     References
     ----------
-    seed 003 (Sangnier), §3.1.1–3.1.4, Property 65, Algorithm 15; seed 001/002 (Peyré) §16.1.1.
-    K. Pearson, "On lines and planes of closest fit", Phil. Mag. 2, 1901.
-    N. Halko, P.-G. Martinsson, J. Tropp, "Finding structure with randomness", SIAM Review 53, 2011.
+    Sangnier, *Introduction to machine learning*, §3.1.1–3.1.4, Property 65, Algorithm 15; Peyré,
+    *Mathematical Foundations of Data Sciences*, ch. 16 §16.1.1. K. Pearson, "On lines and planes of
+    closest fit", Phil. Mag. 2, 1901. N. Halko, P.-G. Martinsson, J. Tropp, "Finding structure with
+    randomness", SIAM Review 53, 2011.
 
     See Also
     --------
@@ -231,7 +232,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return self._scores(X)
 
     def inverse_transform(self, X):
-        """Reconstruction ``μ + Σ_k z_k v_k`` (seed 001 §16.1.1), the projection on the PCA space.
+        """Reconstruction ``μ + Σ_k z_k v_k`` (Peyré, §16.1.1), the projection on the PCA space.
 
         Parameters
         ----------

@@ -26,10 +26,10 @@ __all__ = ["GaussianRandomProjection", "SparseRandomProjection", "johnson_linden
 def johnson_lindenstrauss_min_dim(n_samples, *, eps=0.1, delta=None):
     """Smallest projection dimension that keeps pairwise distances within a factor ``1 ± ε``.
 
-    With ``delta=None``, the Dasgupta–Gupta bound ``p ≥ 4 log n / (ε²/2 − ε³/3)`` (seed 003
+    With ``delta=None``, the Dasgupta–Gupta bound ``p ≥ 4 log n / (ε²/2 − ε³/3)`` (Sangnier
     §3.1.5 prints ``ε²/3`` in the denominator's first term, a typo). The bound is rounded up;
     ``sklearn.random_projection.johnson_lindenstrauss_min_dim`` truncates, so it can return one
-    dimension less than the bound. With ``delta``, seed 003 Theorem 68:
+    dimension less than the bound. With ``delta``, Sangnier, Theorem 68:
     ``p ≥ 16 ε⁻² log(n / √δ)`` guarantees the ε-isometry of ``W ~ N(0, 1/p)`` on the
     ``n`` points with probability at least ``1 − δ`` (``delta=1`` gives Corollary 69's
     ``16 ε⁻² log n``).
@@ -41,7 +41,7 @@ def johnson_lindenstrauss_min_dim(n_samples, *, eps=0.1, delta=None):
     eps : float or array-like of float, default=0.1
         Distortion, in (0, 1).
     delta : float in (0, 1] or None, default=None
-        Failure probability of seed 003 Theorem 68; None for the Dasgupta–Gupta bound.
+        Failure probability of Sangnier, Theorem 68; None for the Dasgupta–Gupta bound.
 
     Returns
     -------
@@ -50,7 +50,7 @@ def johnson_lindenstrauss_min_dim(n_samples, *, eps=0.1, delta=None):
 
     References
     ----------
-    seed 003 (Sangnier), §3.1.5, Lemma 67, Theorem 68, Corollary 69; seed-methods.md C2.
+    Sangnier, *Introduction to machine learning*, §3.1.5, Lemma 67, Theorem 68, Corollary 69.
     S. Dasgupta, A. Gupta, "An elementary proof of a theorem of Johnson and Lindenstrauss",
     Random Structures & Algorithms 22, 2003.
 
@@ -153,7 +153,7 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
 class GaussianRandomProjection(_BaseRandomProjection):
     """Gaussian random projection ``x ↦ W x`` with ``W_ij ~ N(0, 1/p)`` iid.
 
-    ``E‖Wx‖² = ‖x‖²`` (seed 003 Remark 3.1.6), and for ``p`` from
+    ``E‖Wx‖² = ‖x‖²`` (Sangnier, Remark 3.1.6), and for ``p`` from
     :func:`johnson_lindenstrauss_min_dim` all pairwise distances of ``n`` points are kept within
     ``1 ± ε`` with high probability (Theorem 68). Sparse input gives dense output (W is dense).
 
@@ -173,7 +173,7 @@ class GaussianRandomProjection(_BaseRandomProjection):
 
     References
     ----------
-    seed 003 (Sangnier), §3.1.5, Theorem 68; seed-methods.md C2.
+    Sangnier, *Introduction to machine learning*, §3.1.5, Theorem 68.
     W. B. Johnson, J. Lindenstrauss, "Extensions of Lipschitz mappings into a Hilbert space",
     Contemp. Math. 26, 1984.
 
@@ -204,7 +204,7 @@ class SparseRandomProjection(_BaseRandomProjection):
     """Sparse random projection: ``W_ij = ±1/√(s p)`` with probability ``s/2`` each, else 0.
 
     Entries have mean 0 and variance ``1/p``, so ``E‖Wx‖² = ‖x‖²`` as for the Gaussian matrix
-    (seed 003 Remark 3.1.6). ``density=1/3`` is Achlioptas' database-friendly projection;
+    (Sangnier, Remark 3.1.6). ``density=1/3`` is Achlioptas' database-friendly projection;
     "auto" is Li, Hastie and Church's very sparse ``1/√n_features``. ``W`` is stored as CSR and
     sparse input stays sparse unless ``dense_output``.
 
@@ -229,7 +229,7 @@ class SparseRandomProjection(_BaseRandomProjection):
 
     References
     ----------
-    seed 003 (Sangnier), §3.1.5, Remark 3.1.6; seed-methods.md C2.
+    Sangnier, *Introduction to machine learning*, §3.1.5, Remark 3.1.6.
     D. Achlioptas, "Database-friendly random projections", J. Comput. Syst. Sci. 66, 2003.
     P. Li, T. Hastie, K. Church, "Very sparse random projections", KDD 2006.
 

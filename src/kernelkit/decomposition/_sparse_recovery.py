@@ -1,5 +1,5 @@
 """Reconstruction of sparse vectors from random projections: basis pursuit by linear programming
-and the RIP dimension bound (seed 003 §3.1.6, Theorems 70–71; seed-methods C3)."""
+and the RIP dimension bound (Sangnier, §3.1.6, Theorems 70–71)."""
 
 from numbers import Integral, Real
 
@@ -19,7 +19,7 @@ def basis_pursuit(W, y):
     """The minimal-ℓ1 solution of ``W u = y``: ``argmin ‖u‖₁`` subject to ``W u = y``, by linear
     programming.
 
-    Seed 003 Theorem 71: if ``W`` is ``(ε, 2s)``-RIP with ``ε < 2/5`` (Theorem 70: true with
+    Sangnier, Theorem 71: if ``W`` is ``(ε, 2s)``-RIP with ``ε < 2/5`` (Theorem 70: true with
     high probability for a Gaussian ``W`` with ``p`` large enough, see :func:`rip_min_dim`),
     every ``s``-sparse ``x`` is a solution for ``y = W x``: ``x`` is recovered from ``p ≪ d``
     random projections. The problem is the linear program ``min 1ᵀ(u⁺ + u⁻)`` s.t.
@@ -44,7 +44,7 @@ def basis_pursuit(W, y):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §3.1.6, Theorems 70 and 71, Fig 3.3; seed-methods C3.
+    Sangnier, *Introduction to machine learning*, §3.1.6, Theorems 70 and 71, Fig 3.3.
     S. S. Chen, D. L. Donoho and M. A. Saunders, "Atomic decomposition by basis pursuit",
     SIAM J. Sci. Comput. 20, 1998.
 
@@ -85,7 +85,7 @@ def basis_pursuit(W, y):
 def rip_min_dim(n_features, n_nonzero, *, eps=0.1, delta=0.1):
     """Number of Gaussian projections that make ``W`` (ε, s)-RIP with probability ``1 − δ``.
 
-    Seed 003 Theorem 70: if ``p ≥ 100 s ε⁻² log(40 d / (δ ε))``, a ``p × d`` matrix with
+    Sangnier, Theorem 70: if ``p ≥ 100 s ε⁻² log(40 d / (δ ε))``, a ``p × d`` matrix with
     independent ``N(0, 1/p)`` entries satisfies ``(1 − ε)‖x‖² ≤ ‖Wx‖² ≤ (1 + ε)‖x‖²`` for every
     ``s``-sparse ``x`` with probability at least ``1 − δ``. With Theorem 71 (``2s`` and
     ``ε < 2/5``), this guarantees the exact recovery of every ``s``-sparse vector by
@@ -108,7 +108,7 @@ def rip_min_dim(n_features, n_nonzero, *, eps=0.1, delta=0.1):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §3.1.6, Theorem 70.
+    Sangnier, *Introduction to machine learning*, §3.1.6, Theorem 70.
 
     Examples
     --------

@@ -18,7 +18,8 @@ def main():
     km.fit(X)
     t_fit = time.perf_counter() - t0
     # purity: each cluster votes for its majority digit
-    majority = sum(np.bincount(y[km.labels_ == c]).max() for c in range(10) if np.any(km.labels_ == c))
+    majority = sum(np.bincount(y[km.labels_ == c]).max() for c in range(10) if np.any(km.labels_ ==
+    c))
     print(f"digits: {X.shape[0]} images of {X.shape[1]} pixels, 10 clusters, 4 restarts")
     print(f"  inertia {km.inertia_:.1f} after {km.n_iter_} iterations, fit in {t_fit * 1e3:.1f} ms")
     print(f"  purity {majority / len(y):.3f} (share of images in their cluster's majority digit)")

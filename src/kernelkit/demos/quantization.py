@@ -1,4 +1,4 @@
-"""Lloyd's algorithm on continuous densities (seed 001/002 Fig 16.6).
+"""Lloyd's algorithm on continuous densities (Peyré, Fig 16.6).
 
 The uniform density gives hexagonal cells; a bump attracts centres as the density to the 1/2.
 """

@@ -1,4 +1,4 @@
-"""Sparse recovery by basis pursuit from Gaussian projections (seed 003 §3.1.6).
+"""Sparse recovery by basis pursuit from Gaussian projections (Sangnier, §3.1.6).
 
 Recovery rate of s-sparse vectors against the number p of projections, and Theorem 70's bound.
 """

@@ -262,7 +262,7 @@ _PARAMETERS = """n_estimators : int, default=100
     min_weight_fraction_leaf : float, default=0.0
         Minimal fraction of a tree's total weight in every leaf.
     max_features : int, float, {"sqrt", "log2"} or None, default=%(max_features)s
-        Features drawn at random at every node (seed 003 §1.6.4); a float is a fraction, None
+        Features drawn at random at every node (Sangnier, §1.6.4); a float is a fraction, None
         all of them (plain bagged trees).
     max_leaf_nodes : int, default=None
         Grow each tree best-first up to this many leaves.
@@ -288,7 +288,7 @@ _PARAMETERS = """n_estimators : int, default=100
     max_bins : int, default=255
         Bins per feature for ``splitter="hist"``."""
 
-_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003, §1.6.3 (bagging) and
+_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, §1.6.3 (bagging) and
        §1.6.4 (random forests).
     .. [2] L. Breiman, "Random forests", Machine Learning 45(1), 2001."""
 
@@ -314,7 +314,7 @@ def _fill_docstring(criterion, max_features):
 class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
     """Random forest classifier: bagged CART trees with a random subset of features per node.
 
-    Seed 003 §1.6.4 [1]_: every tree is grown on a bootstrap sample and, at every node, searches
+    Sangnier, §1.6.4 [1]_: every tree is grown on a bootstrap sample and, at every node, searches
     the best split among ``max_features`` features drawn at random; the forest predicts the
     class of largest mean class probability over its T trees (soft vote, Breiman [2]_).
 
@@ -421,7 +421,7 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
 class RandomForestRegressor(RegressorMixin, BaseForest):
     """Random forest regressor: the mean of bagged CART regression trees with random features.
 
-    Seed 003 §1.6.3–1.6.4 [1]_: ``g(x) = (1/T) Σ_t g_t(x)`` over trees grown on bootstrap
+    Sangnier, §1.6.3–1.6.4 [1]_: ``g(x) = (1/T) Σ_t g_t(x)`` over trees grown on bootstrap
     samples, each searching its splits among ``max_features`` features drawn at every node.
 
     Parameters

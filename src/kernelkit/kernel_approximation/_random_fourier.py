@@ -1,7 +1,7 @@
 """Random Fourier features for the translation-invariant kernels (Bochner's theorem).
 
-Seed 004 (Mairal & Vert), "Translation invariant kernels" (Bochner) and "RKHS of translation
-invariant kernels"; seed-methods D8. Rahimi & Recht, "Random features for large-scale kernel
+Mairal & Vert, *Kernel Methods* slides, "Translation invariant kernels" (Bochner) and "RKHS of
+translation invariant kernels". Rahimi & Recht, "Random features for large-scale kernel
 machines", NIPS 2007.
 """
 
@@ -51,7 +51,7 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
 
     By Bochner's theorem a continuous translation-invariant kernel ``k(x, y) = κ(x − y)`` is
     positive definite iff ``κ = κ(0) E_ω[cos(ωᵀ(x − y))]`` for a probability measure on the
-    frequencies ω, the normalised Fourier transform of κ (seed 004, "Translation invariant
+    frequencies ω, the normalised Fourier transform of κ (Mairal & Vert, "Translation invariant
     kernels"). Drawing ``ω_1..ω_D`` from it and ``b_j`` uniform on ``[0, 2π]``, the map
     ``z(x) = sqrt(2κ(0)/D) (cos(ω_jᵀx + b_j))_j`` satisfies ``E[z(x)ᵀz(y)] = k(x, y)``, with an
     error of order ``κ(0)/sqrt(D)``. A linear model on ``z(X)`` then approximates the kernel
@@ -94,8 +94,8 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
 
     References
     ----------
-    Seed 004_8584e5d8680b3804.txt, "Translation invariant kernels" (Bochner), "Example: sinc
-    kernel"; seed 000 §16.5.1 (translation-invariant kernels); seed-methods D8.
+    Mairal & Vert, *Kernel Methods* slides, "Translation invariant kernels" (Bochner), "Example:
+    sinc kernel"; Peyré, §16.5.1 (translation-invariant kernels).
     A. Rahimi and B. Recht, "Random features for large-scale kernel machines", NIPS 2007.
 
     Examples

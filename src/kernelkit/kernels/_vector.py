@@ -1,4 +1,4 @@
-"""Kernels on vectors (seed 004, "Examples of kernels"; seed-methods D1–D7), computed by the
+"""Kernels on vectors (Mairal & Vert, "Examples of kernels"), computed by the
 compiled Gram core: functions with the names and defaults of ``sklearn.metrics.pairwise``, and
 :class:`VectorKernel`, the same kernels as a transformer object."""
 
@@ -77,8 +77,8 @@ def exponential_kernel(X, Y=None, gamma=None, *, n_jobs=None):
     """Exponential (dot-product) kernel ``K(x, y) = exp(γ x·y)``, γ > 0 (1/n_features when None).
 
     The closure rule ``exp(k)`` applied to the linear kernel, hence positive definite, and
-    universal on compact sets (seed 003_7ad1ea67181decb9.txt, Ex 1.4.2 and Ex 1.4.5; seed-methods
-    D5). Its values grow like ``exp(γ‖x‖²)``: inputs that would overflow raise in the estimators.
+    universal on compact sets (Sangnier, *Introduction to machine learning*, Ex 1.4.2 and Ex 1.4.5).
+    Its values grow like ``exp(γ‖x‖²)``: inputs that would overflow raise in the estimators.
 
     Examples
     --------
@@ -95,11 +95,11 @@ def min_kernel(X, Y=None, *, n_jobs=None):
     """Min kernel ``K(x, y) = Σ_k min(x_k, y_k)`` on vectors with non-negative entries.
 
     In one dimension, ``min(x, y)`` is the covariance of Brownian motion; its RKHS on ``[0, 1]``
-    is ``{f : f absolutely continuous, f(0) = 0, f' ∈ L²}`` with ``‖f‖²_H = ∫_0^1 f'(u)² du`` (seed
-    004_8584e5d8680b3804.txt, "Kernel examples" and "Example: Sobolev norm as regularizer";
-    seed-methods D6). For vectors we sum over coordinates (the histogram-intersection kernel): a
+    is ``{f : f absolutely continuous, f(0) = 0, f' ∈ L²}`` with ``‖f‖²_H = ∫_0^1 f'(u)² du``
+    (Mairal & Vert, *Kernel Methods* slides, "Kernel examples" and "Example: Sobolev norm as
+    regularizer"). For vectors we sum over coordinates (the histogram-intersection kernel): a
     sum of kernels is a kernel, and its RKHS holds the additive functions ``Σ_k f_k(x_k)`` with
-    ``‖f‖² = Σ_k ∫ f_k'²`` (the seeds define the kernel on ``R_+`` only; the product over
+    ``‖f‖² = Σ_k ∫ f_k'²`` (the courses define the kernel on ``R_+`` only; the product over
     coordinates, the Brownian sheet, would vanish or explode in high dimension). Negative entries
     raise a ``ValueError``: ``min`` is not positive definite there.
 
@@ -120,8 +120,8 @@ def sinc_kernel(X, Y=None, gamma=None, *, n_jobs=None):
     ``x_k = y_k``, so ``K(x, x) = (Ω/π)^n_features``.
 
     Translation invariant with Fourier transform the indicator of ``[−Ω, Ω]^d`` (Bochner: positive
-    definite); its RKHS is the set of band-limited functions with ``‖f‖²_H ∝ ‖f‖²_{L²}`` (seed
-    004_8584e5d8680b3804.txt, "Example: sinc kernel"; seed-methods D7, D8). The seed defines the
+    definite); its RKHS is the set of band-limited functions with ``‖f‖²_H ∝ ‖f‖²_{L²}``
+    (Mairal & Vert, *Kernel Methods* slides, "Example: sinc kernel"). The course defines the
     one-dimensional kernel; the product over coordinates is the band limit on the cube.
 
     Examples

@@ -26,7 +26,7 @@ def _gram_from_dissimilarities(D):
 
 
 def classical_scaling(dissimilarities, n_components):
-    """Leading part of Torgerson's scaling (seed 003 Algorithm 16), without the full spectrum.
+    """Leading part of Torgerson's scaling (Sangnier, Algorithm 16), without the full spectrum.
 
     Parameters
     ----------
@@ -51,15 +51,15 @@ class ClassicalMDS(TransformerMixin, BaseEstimator):
     """Classical multidimensional scaling (Torgerson–Gower principal coordinates).
 
     Double-centres the squared dissimilarities, ``B = −½ H (D∘D) H`` with ``H = I − 11ᵀ/n``
-    (seed 003 Property 72), and embeds with the leading eigenpairs, ``Z = V_p Λ_p^{1/2}``
-    (Algorithm 16). On Euclidean distances this equals the PCA scores up to column signs (seed
-    003 §3.2.2).
+    (Sangnier, Property 72), and embeds with the leading eigenpairs, ``Z = V_p Λ_p^{1/2}``
+    (Algorithm 16). On Euclidean distances this equals the PCA scores up to column signs
+    (Sangnier, §3.2.2).
 
-    Negative eigenvalues (non-Euclidean dissimilarities, seed 003 Remark 3.2.6) are reported in
+    Negative eigenvalues (non-Euclidean dissimilarities, Sangnier, Remark 3.2.6) are reported in
     ``eigenvalues_``; a selected component with a non-positive eigenvalue gets zero coordinates,
     and a warning is raised when the negative eigenvalues carry more than 5 % of ``Σ|λ|``.
 
-    Unlike the seed's remark that classical MDS is transductive, ``transform`` embeds new points
+    Unlike the course's remark that classical MDS is transductive, ``transform`` embeds new points
     by Gower's formula ``z = Λ_p^{−1/2} V_pᵀ b`` where ``b`` is the new point's row of ``−½ D∘D``
     centred against the training statistics (Gower 1968); on a training point it returns that
     point's embedding exactly when the dissimilarities are Euclidean.
@@ -83,7 +83,7 @@ class ClassicalMDS(TransformerMixin, BaseEstimator):
 
     References
     ----------
-    seed 003 (Sangnier), §3.2.2, Property 72, Algorithm 16, Remark 3.2.6.
+    Sangnier, *Introduction to machine learning*, §3.2.2, Property 72, Algorithm 16, Remark 3.2.6.
     W. S. Torgerson, "Multidimensional scaling: I. Theory and method", Psychometrika 17, 1952.
     J. C. Gower, "Adding a point to vector diagrams in multivariate analysis", Biometrika 55, 1968.
 

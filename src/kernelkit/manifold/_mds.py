@@ -54,10 +54,10 @@ class MDS(_SmacofEmbedding):
     """Multidimensional scaling by stress majorisation (SMACOF), metric or nonmetric.
 
     Metric MDS minimises the raw stress ``σ(Z) = Σ_{i<j} w_ij (D_ij − ‖z_i − z_j‖)²`` (each pair
-    once: half the seed's ``S_KS``, equal to scikit-learn's raw stress) by Guttman transforms,
-    which never increase it (seed 003 §3.2.3, Algorithm 17). Nonmetric MDS fits only the order
+    once: half the course's ``S_KS``, equal to scikit-learn's raw stress) by Guttman transforms,
+    which never increase it (Sangnier, §3.2.3, Algorithm 17). Nonmetric MDS fits only the order
     of the dissimilarities: each step first replaces them by the isotonic regression of the
-    current distances (seed 003 "Nonmetric scaling"). See :func:`smacof` for the details.
+    current distances (Sangnier "Nonmetric scaling"). See :func:`smacof` for the details.
 
     Parameters
     ----------
@@ -102,8 +102,8 @@ class MDS(_SmacofEmbedding):
 
     References
     ----------
-    seed 003 (Sangnier), §3.2.3 (Kruskal–Shepard scaling, Property 77, Algorithm 17, nonmetric
-    scaling); seed-methods.md C6, C8.
+    Sangnier, *Introduction to machine learning*, §3.2.3 (Kruskal–Shepard scaling, Property 77,
+    Algorithm 17, nonmetric scaling).
     J. B. Kruskal, "Nonmetric multidimensional scaling: a numerical method", Psychometrika 29,
     1964.
     J. de Leeuw, "Applications of convex analysis to multidimensional scaling", 1977.

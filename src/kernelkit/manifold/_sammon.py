@@ -13,9 +13,9 @@ class SammonMapping(_SmacofEmbedding):
     """Sammon's nonlinear mapping, minimised by weighted SMACOF.
 
     Minimises Sammon's stress ``E(Z) = (1/Σ_{i<j} D_ij) Σ_{i<j} (D_ij − ‖z_i − z_j‖)² / D_ij``
-    (seed 003 §3.2.3 "Sammon scaling", with Sammon's normalisation by ``Σ D_ij``), which is the
+    (Sangnier, §3.2.3 "Sammon scaling", with Sammon's normalisation by ``Σ D_ij``), which is the
     weighted SMACOF stress with ``w_ij = 1/D_ij``: every Guttman step ``Z ← V⁺ B(Z) Z`` keeps the
-    stress non-increasing (seed-methods.md C7), unlike Sammon's original pseudo-Newton step.
+    stress non-increasing, unlike Sammon's original pseudo-Newton step.
 
     Pairs of coincident samples (``D_ij = 0``) have an undefined Sammon term and are left out
     (weight 0); the remaining pairs must still connect all samples.
@@ -49,7 +49,7 @@ class SammonMapping(_SmacofEmbedding):
 
     References
     ----------
-    seed 003 (Sangnier), §3.2.3 "Sammon scaling"; seed-methods.md C7.
+    Sangnier, *Introduction to machine learning*, §3.2.3 "Sammon scaling".
     J. W. Sammon, "A nonlinear mapping for data structure analysis", IEEE Trans. Computers
     C-18, 1969.
 

@@ -1,7 +1,7 @@
 """SMACOF stress majorisation (metric, weighted and nonmetric) around the compiled Guttman pass.
 
-Seed 003 §3.2.3 (Kruskal–Shepard scaling, majorisation derivation, Algorithm 17; nonmetric
-scaling); seed-methods.md C6–C8.
+Sangnier, §3.2.3 (Kruskal–Shepard scaling, majorisation derivation, Algorithm 17; nonmetric
+scaling).
 """
 
 import warnings
@@ -26,9 +26,9 @@ __all__ = ["smacof"]
 class _WeightedSolver:
     """Applies ``V⁺`` for weights ``W`` without forming it.
 
-    With the weighted Laplacian ``L = diag(W1) − W`` (the seed's ``V`` is ``2L`` and its
+    With the weighted Laplacian ``L = diag(W1) − W`` (the course's ``V`` is ``2L`` and its
     ``V'(Z)`` is ``2B(Z)``), the update is ``L⁺ B(Z) Z``. For a connected weight graph
-    ``L⁺ = (L + 11ᵀ/n)⁻¹ − 11ᵀ/n`` (seed-methods.md C6); ``L + 11ᵀ/n`` is positive definite, so it
+    ``L⁺ = (L + 11ᵀ/n)⁻¹ − 11ᵀ/n``; ``L + 11ᵀ/n`` is positive definite, so it
     is Cholesky-factored once per fit, and since ``(L + 11ᵀ/n)⁻¹ 1 = 1`` the ``−11ᵀ/n`` term just
     removes the column means of ``B(Z) Z`` (zero up to rounding, as ``1ᵀB(Z) = 0``).
     """
@@ -202,15 +202,15 @@ def smacof(dissimilarities, *, n_components=2, metric=True, init="classical", we
     """Multidimensional scaling by SMACOF (Scaling by MAjorizing a COmplicated Function).
 
     Minimises the raw stress ``σ(Z) = Σ_{i<j} w_ij (D_ij − ‖z_i − z_j‖)²`` by the Guttman
-    transform ``Z ← (1/n) B(Z) Z`` (``Z ← V⁺ B(Z) Z`` with weights), seed 003 Algorithm 17. The
-    stress never increases (seed 003 §3.2.3: ``S(Z) ≤ M(Z, Y)`` with equality at ``Y = Z``).
+    transform ``Z ← (1/n) B(Z) Z`` (``Z ← V⁺ B(Z) Z`` with weights), Sangnier, Algorithm 17. The
+    stress never increases (Sangnier, §3.2.3: ``S(Z) ≤ M(Z, Y)`` with equality at ``Y = Z``).
     Each iteration is one compiled pass over the dissimilarities (no n×n temporaries), in
     parallel over row blocks, with results independent of the thread count.
 
-    Stress convention: each pair counts once, so ``σ`` is half the seed's
+    Stress convention: each pair counts once, so ``σ`` is half the course's
     ``S_KS = Σ_{i≠j}(d_ij − δ_ij)²`` and equal to scikit-learn's raw stress.
 
-    With ``metric=False`` (nonmetric MDS, seed 003 "Nonmetric scaling"), each Guttman step is
+    With ``metric=False`` (nonmetric MDS, Sangnier "Nonmetric scaling"), each Guttman step is
     preceded by an isotonic regression of the distances on the order of the dissimilarities
     (``scipy.optimize.isotonic_regression``), and the returned stress is Kruskal's stress-1
     ``sqrt(Σ w (d̂ − δ)² / Σ w δ²)``. Only the order of the dissimilarities matters, including
@@ -256,7 +256,7 @@ def smacof(dissimilarities, *, n_components=2, metric=True, init="classical", we
 
     References
     ----------
-    seed 003 (Sangnier), §3.2.3, Property 77, Algorithm 17; seed-methods.md C6, C8.
+    Sangnier, *Introduction to machine learning*, §3.2.3, Property 77, Algorithm 17.
     J. de Leeuw, "Applications of convex analysis to multidimensional scaling", 1977.
     I. Borg and P. Groenen, *Modern Multidimensional Scaling*, 2nd ed., Springer 2005, ch. 8–9.
 

@@ -1,7 +1,7 @@
 """Spectral embedding (Laplacian eigenmaps): the minor eigenvectors of a graph Laplacian.
 
-Seed 003 §3.3.1 and seed-methods C9; shares the similarity graphs and Laplacians of spectral
-clustering (seed 003 Algorithms 11–13) through ``kernelkit.utils._spectral_graph``.
+Sangnier, §3.3.1; shares the similarity graphs and Laplacians of spectral
+clustering (Sangnier, Algorithms 11–13) through ``kernelkit.utils._spectral_graph``.
 """
 
 import warnings
@@ -28,8 +28,8 @@ __all__ = ["SpectralEmbedding"]
 class SpectralEmbedding(BaseEstimator):
     """Laplacian eigenmaps: embed the samples by minor eigenvectors of a graph Laplacian.
 
-    The rows of the matrix ``H`` of spectral clustering (seed 003 Algorithms 11–13) are used as
-    low-dimensional coordinates (seed 003 §3.3.1): neighbours in the similarity graph get close
+    The rows of the matrix ``H`` of spectral clustering (Sangnier, Algorithms 11–13) are used as
+    low-dimensional coordinates (Sangnier, §3.3.1): neighbours in the similarity graph get close
     coordinates, since ``uᵀLu = ½ Σ_ij W_ij (u_i − u_j)²``. With ``drop_first=True`` the first
     eigenvector, constant for "unnormalized" and "random_walk" on a connected graph, carries no
     information and is left out.
@@ -73,8 +73,8 @@ class SpectralEmbedding(BaseEstimator):
 
     References
     ----------
-    Seed 003_7ad1ea67181decb9.txt, §3.3.1, Remarks 3.1.5 and 3.2.3; §2.2.5 Algorithms 11–13.
-    M. Belkin and P. Niyogi, "Laplacian eigenmaps for dimensionality reduction and data
+    Sangnier, *Introduction to machine learning*, §3.3.1, Remarks 3.1.5 and 3.2.3; §2.2.5 Algorithms
+    11–13. M. Belkin and P. Niyogi, "Laplacian eigenmaps for dimensionality reduction and data
     representation", Neural Computation 15, 2003.
 
     Examples

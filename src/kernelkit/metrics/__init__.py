@@ -1,4 +1,4 @@
-"""Loss functions and risk utilities of the seeds' learning theory: large-margin and regression
+"""Loss functions and risk utilities of the courses' learning theory: large-margin and regression
 losses with their derivatives, calibration functions, the bias–variance decomposition, and the
 Rademacher complexity of norm balls."""
 

@@ -1,9 +1,9 @@
 """Loss functions of large-margin classification and of regression, their derivatives, and the
 calibration functions of the margin losses.
 
-Seed 004 (Mairal & Vert), "Losses for regression", "Loss functions for classifications", "Loss
-function examples", "Large-margin classifiers", "φ-risk", "A small φ-risk ensures a small 0/1
-risk"; seed 003 Prop 11, Ex 1.5 and Exam 2023 Ex. 3; seed-methods A3, E4.
+Mairal & Vert, *Kernel Methods* slides, "Losses for regression", "Loss functions for
+classifications", "Loss function examples", "Large-margin classifiers", "φ-risk", "A small φ-risk
+ensures a small 0/1 risk"; Sangnier, Prop 11, Ex 1.5 and Exam 2023 Ex. 3.
 """
 
 from numbers import Real
@@ -43,7 +43,7 @@ _MARGIN = {
                       lambda u: -2.0 * np.maximum(1.0 - u, 0.0), lambda eta: 2.0 * eta - 1.0),
     # e^{−u} (boosting); f* = ½ log(η/(1 − η))
     "exponential": (lambda u: np.exp(-u), lambda u: -np.exp(-u), lambda eta: 0.5 * _logit(eta)),
-    # 1/(1 + e^u)² (seed 003 Exam 2023 Ex. 3: not convex, yet calibrated); f* = log(η/(1 − η))
+    # 1/(1 + e^u)² (Sangnier, Exam 2023 Ex. 3: not convex, yet calibrated); f* = log(η/(1 − η))
     "squared_sigmoid": (lambda u: expit(-u) ** 2, lambda u: -2.0 * expit(-u) ** 2 * expit(u),
                         _logit),
 }
@@ -69,9 +69,9 @@ REGRESSION_LOSSES = tuple(_REGRESSION)
 def margin_loss(u, loss="hinge"):
     """Large-margin loss ``φ(u)`` of the margin ``u = y f(x)`` (``y ∈ {−1, +1}``).
 
-    The table of seed 004 ("Loss function examples", "Large-margin classifiers"): logistic
+    The table of Mairal & Vert ("Loss function examples", "Large-margin classifiers"): logistic
     ``log(1 + e^{−u})``, hinge ``max(1 − u, 0)`` (1-SVM), squared hinge ``max(1 − u, 0)²``
-    (2-SVM), exponential ``e^{−u}`` (boosting), and the exam's ``1/(1 + e^u)²`` (seed 003 Exam
+    (2-SVM), exponential ``e^{−u}`` (boosting), and the exam's ``1/(1 + e^u)²`` (Sangnier, Exam
     2023 Ex. 3, "squared_sigmoid"). A linear large-margin classifier minimises
     ``(1/n) Σ φ(y_i βᵀx_i) + λ‖β‖²``.
 
@@ -104,8 +104,8 @@ def margin_loss_derivative(u, loss="hinge"):
     takes −1 below 1 and 0 from 1 on).
 
     The gradient of the regularised risk ``(1/n) Σ φ(y_i βᵀx_i) + λ‖β‖²`` is
-    ``(1/n) Σ φ'(y_i βᵀx_i) y_i x_i + 2λβ`` (seed 004 "Solving large-margin classifiers";
-    seed 003 Exam 2023 Ex. 3).
+    ``(1/n) Σ φ'(y_i βᵀx_i) y_i x_i + 2λβ`` (Mairal & Vert "Solving large-margin classifiers";
+    Sangnier, Exam 2023 Ex. 3).
 
     Parameters
     ----------
@@ -135,8 +135,8 @@ def calibration_function(eta, loss="hinge"):
 
     ``η = P(Y = 1 | X = x)``; the φ-risk is minimised by ``f*(x) = f*(η(x))``, and a loss is
     calibrated (classification-consistent) when ``sign f*(η) = sign(2η − 1)``, the Bayes rule:
-    then a small φ-risk ensures a small 0/1 risk (seed 004 "A small φ-risk ensures a small 0/1
-    risk"; seed 003 Prop 11 and Ex 1.5). Closed forms (seed-methods E4): logistic and the exam's
+    then a small φ-risk ensures a small 0/1 risk (Mairal & Vert "A small φ-risk ensures a small 0/1
+    risk"; Sangnier, Prop 11 and Ex 1.5). Closed forms: logistic and the exam's
     squared sigmoid ``log(η/(1 − η))``, exponential ``½ log(η/(1 − η))``, squared hinge
     ``2η − 1``, hinge ``sign(2η − 1)`` (every ``u ∈ [−1, 1]`` at ``η = ½``; 0 is returned).
 
@@ -169,7 +169,7 @@ default="hinge"
     prefer_skip_nested_validation=True,
 )
 def conditional_risk(u, eta, loss="hinge"):
-    """Conditional φ-risk ``E[φ(Y u) | η] = η φ(u) + (1 − η) φ(−u)`` (seed 004 "φ-risk").
+    """Conditional φ-risk ``E[φ(Y u) | η] = η φ(u) + (1 − η) φ(−u)`` (Mairal & Vert "φ-risk").
 
     Parameters
     ----------
@@ -206,12 +206,12 @@ _REGRESSION_PARAMS = {
 
 @validate_params(_REGRESSION_PARAMS, prefer_skip_nested_validation=True)
 def regression_loss(y_true, y_pred, loss="squared", *, epsilon=0.1, delta=1.0):
-    """Regression loss ``ℓ(u, y)`` of the prediction ``u`` for the target ``y`` (seed 004
+    """Regression loss ``ℓ(u, y)`` of the prediction ``u`` for the target ``y`` (Mairal & Vert
     "Losses for regression").
 
     Square ``(u − y)²``; ε-insensitive ``(|u − y| − ε)₊`` (the loss of ε-SVR); Huber, "mixed
     quadratic/linear": ``½ r²`` for ``|r| ≤ δ`` and ``δ(|r| − δ/2)`` beyond, with ``r = u − y``
-    (the seed names it without a formula; this is Huber's, seed-methods A3 [ADD]).
+    (the course names it without a formula; this is Huber's).
 
     Parameters
     ----------

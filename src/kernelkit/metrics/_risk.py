@@ -1,9 +1,9 @@
 """Risk utilities: the Monte-Carlo bias–variance decomposition and the Rademacher complexity of
 norm balls with the learning bounds it gives.
 
-Seed 004 (Mairal & Vert), "The fundamental bias-variance trade-off", "Definition: Rademacher
-complexity", "Basic learning bounds", "ERM for bounded linear classifiers", "Basic learning
-bounds in RKHS balls"; seed-methods E3, E5.
+Mairal & Vert, *Kernel Methods* slides, "The fundamental bias-variance trade-off", "Definition:
+Rademacher complexity", "Basic learning bounds", "ERM for bounded linear classifiers", "Basic
+learning bounds in RKHS balls".
 """
 
 from numbers import Integral, Real
@@ -33,8 +33,8 @@ def bias_variance(estimator, X, f, *, noise_std, X_test=None, n_repeats=200, ran
 
     The model is ``Y = f(x) + ε`` with ``ε ~ N(0, σ²)``. Each repeat draws the training targets
     ``y = f(X) + ε`` on the fixed inputs ``X``, fits a clone of ``estimator`` and predicts at the
-    test inputs ``x_0``. For a new observation ``Y_0 = f(x_0) + ε_0`` (seed 004, "The fundamental
-    bias-variance trade-off"):
+    test inputs ``x_0``. For a new observation ``Y_0 = f(x_0) + ε_0`` (Mairal & Vert, "The
+    fundamental bias-variance trade-off"):
 
         E(Y_0 − f̂(x_0))² = σ² + (f(x_0) − E f̂(x_0))² + E(f̂(x_0) − E f̂(x_0))²
                          = noise + bias² + variance,
@@ -69,8 +69,8 @@ def bias_variance(estimator, X, f, *, noise_std, X_test=None, n_repeats=200, ran
 
     References
     ----------
-    Seed 004_8584e5d8680b3804.txt, "The fundamental bias-variance trade-off", "Performance of
-    ridge regression" (closed forms for ridge, seed-methods A2); seed-methods E3.
+    Mairal & Vert, *Kernel Methods* slides, "The fundamental bias-variance trade-off", "Performance
+    of ridge regression" (closed forms for ridge).
 
     Examples
     --------
@@ -124,12 +124,11 @@ def rademacher_bound(X, radius=1.0, *, precomputed=False):
     """Upper bound ``2B sqrt(E‖X‖²) / sqrt(n)`` on the Rademacher complexity of the ball
     ``F_B = {x ↦ βᵀx : ‖β‖ ≤ B}``, with ``E‖X‖²`` estimated by the mean over the sample.
 
-    Seed 004, "ERM for bounded linear classifiers" (Theorem; the proof is Cauchy–Schwarz then
+    Mairal & Vert, "ERM for bounded linear classifiers" (Theorem; the proof is Cauchy–Schwarz then
     Jensen); in an RKHS ball ``‖f‖_H ≤ B`` the same holds with ``‖X‖²`` replaced by
     ``k(X, X)`` ("Basic learning bounds in RKHS balls"): pass the Gram matrix with
-    ``precomputed=True``. The seeds' conventions differ by a factor 2: seed 004 defines
-    ``Rad_n(F) = E sup |(2/n) Σ σ_i f(X_i)|`` (used here), seed 003 Def 1.3.1 without the 2
-    (seed-methods §0.1).
+    ``precomputed=True``. The courses' conventions differ by a factor 2: Mairal & Vert defines
+    ``Rad_n(F) = E sup |(2/n) Σ σ_i f(X_i)|`` (used here), Sangnier, Def 1.3.1 without the 2.
 
     Parameters
     ----------
@@ -164,7 +163,7 @@ def empirical_rademacher_complexity(X, radius=1.0, *, precomputed=False, n_draws
                                     random_state=None):
     """Empirical Rademacher complexity of the ball ``{‖β‖ ≤ B}`` on the sample, by Monte Carlo
     over the signs: ``E_σ sup_β |(2/n) Σ σ_i βᵀx_i| = (2B/n) E_σ ‖Σ σ_i x_i‖`` (the supremum is
-    attained at ``β ∝ Σ σ_i x_i``; seed 004 "ERM for bounded linear classifiers", proof).
+    attained at ``β ∝ Σ σ_i x_i``; Mairal & Vert "ERM for bounded linear classifiers", proof).
 
     With ``precomputed=True``, ``X`` is a Gram matrix and ``‖Σ σ_i φ(x_i)‖ = sqrt(σᵀKσ)``: the
     complexity of an RKHS ball. By Jensen it is at most :func:`rademacher_bound`.
@@ -211,7 +210,7 @@ def empirical_rademacher_complexity(X, radius=1.0, *, precomputed=False, n_draws
 def excess_risk_bound(radius, kappa, lipschitz, n_samples):
     """Estimation-error bound ``8 L_φ κ B / sqrt(n)`` of ERM over a ball of radius ``B``.
 
-    Seed 004, "Basic learning bounds in RKHS balls" (Corollary): if ``‖X‖ ≤ κ`` (or
+    Mairal & Vert, "Basic learning bounds in RKHS balls" (Corollary): if ``‖X‖ ≤ κ`` (or
     ``k(X, X) ≤ κ²``) and φ is ``L_φ``-Lipschitz, the ERM estimator in ``F_B`` has
     ``E R_φ(f̂_n) − R_φ* ≤ 8 L_φ κ B / sqrt(n)`` + the approximation error, from
     ``4 L_φ Rad_n(F_B)`` ("Basic learning bounds") and ``Rad_n(F_B) ≤ 2Bκ/sqrt(n)``.

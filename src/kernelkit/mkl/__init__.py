@@ -1,4 +1,4 @@
-"""Multiple kernel learning (seed 004, "Learning the kernel", "MKL", "simpleMKL"): sums of
+"""Multiple kernel learning (Mairal & Vert, "Learning the kernel", "MKL", "simpleMKL"): sums of
 kernels, the kernel-learning objective, SimpleMKL and the group-lasso view."""
 
 from kernelkit.mkl._group_lasso import GroupLassoMKL

@@ -1,4 +1,4 @@
-"""MKL as a group lasso (Bach, Lanckriet & Jordan 2004; seed 004, "MKL revisited"), solved by
+"""MKL as a group lasso (Bach, Lanckriet & Jordan 2004; Mairal & Vert, "MKL revisited"), solved by
 the η-variational alternating scheme, with the Micchelli–Pontil r-norm."""
 
 from numbers import Integral, Real
@@ -19,9 +19,9 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
     """Multiple kernel ridge regression with the group-lasso penalty, by alternating on ``η``.
 
     Solves ``min_{f_1..f_M} (1/n) Σ_i (Σ_m f_m(x_i) − y_i)² + λ (Σ_m ‖f_m‖^{2r/(r+1)})^{(r+1)/r}``
-    (seed 004, "MKL revisited", "Extensions (Micchelli et al., 2005)"). For ``r = 1`` the penalty
-    is ``λ (Σ_m ‖f_m‖)²``, the group lasso, and the problem is MKL on the simplex; larger ``r``
-    spreads the weights (``r → ∞``: the uniform sum kernel). Through the variational identity
+    (Mairal & Vert, "MKL revisited", "Extensions (Micchelli et al., 2005)"). For ``r = 1`` the
+    penalty is ``λ (Σ_m ‖f_m‖)²``, the group lasso, and the problem is MKL on the simplex; larger
+    ``r`` spreads the weights (``r → ∞``: the uniform sum kernel). Through the variational identity
     ``(Σ_m a_m)² = min_{η ∈ Σ_M} Σ_m a_m² / η_m`` (attained at ``η_m = a_m / Σ_j a_j``) it is
     ``min_η J(K_η)`` over ``{η ≥ 0, Σ η_m^r = 1}``, minimised by alternating:
 
@@ -59,7 +59,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
 
     References
     ----------
-    Mairal & Vert, *Kernel Methods* slides (seed 004), "MKL revisited (Bach et al., 2004)",
+    Mairal & Vert, *Kernel Methods* slides, "MKL revisited (Bach et al., 2004)",
     "Example: ridge vs LASSO regression", "Extensions (Micchelli et al., 2005)". F. Bach,
     G. Lanckriet, M. Jordan, "Multiple kernel learning, conic duality, and the SMO algorithm",
     ICML 2004. C. Micchelli, M. Pontil, "Learning the kernel function via regularization", JMLR 6,

@@ -1,4 +1,4 @@
-"""The kernel-learning objective ``J(K)`` (seed 004, "Learning the kernel", "An objective
+"""The kernel-learning objective ``J(K)`` (Mairal & Vert, "Learning the kernel", "An objective
 function for K") and the single-kernel solvers it needs.
 
 ``J(K) = min_{f ∈ H_K} R(f(x_1), …, f(x_n)) + λ‖f‖²_H = max_γ −R*(−2λγ) − λγᵀKγ``, with the
@@ -15,7 +15,7 @@ samples):
 
 For every loss the derivative with respect to the kernel is ``∂J/∂K = −λ γ* γ*ᵀ`` (the dual is
 linear in ``K`` and ``J`` its maximum), so ``∂J(Σ η_m K_m)/∂η_m = −λ γ*ᵀ K_m γ*``
-(seed 004, "simpleMKL"). ``J`` is convex in ``K`` (a supremum of affine functions).
+(Mairal & Vert, "simpleMKL"). ``J`` is convex in ``K`` (a supremum of affine functions).
 """
 
 from dataclasses import dataclass
@@ -84,7 +84,7 @@ def _logistic_objective(f, y, gamma, K_gamma, lambda_):
 
 def solve_logistic(K, y, lambda_, gamma0=None, *, tol=1e-10, max_iter=100):
     """Kernel logistic regression ``min_γ (1/n) Σ log(1 + e^{−y_i (Kγ)_i}) + λ γᵀKγ`` by
-    Newton's method (seed 004, kernel logistic regression by IRLS), from ``gamma0``.
+    Newton's method (Mairal & Vert, kernel logistic regression by IRLS), from ``gamma0``.
 
     With ``f = Kγ``, ``p_i = σ(−y_i f_i)`` and ``w_i = p_i (1 − p_i) / n``, the Newton step
     ``Δ`` solves ``(W K + 2λ I) Δ = y ∘ p / n − 2λγ`` (the Newton system multiplied by
@@ -150,7 +150,7 @@ def solve_hinge(K, y, lambda_, svc=None, *, tol=1e-6):
     prefer_skip_nested_validation=True,
 )
 def kernel_objective(K, y, loss="squared", lambda_=1.0):
-    """``J(K)`` of the kernel-learning problem and its dual variable (seed 004, D22).
+    """``J(K)`` of the kernel-learning problem and its dual variable (Mairal & Vert, D22).
 
     ``J(K) = min_{f ∈ H_K} R(f(x_1), …, f(x_n)) + λ‖f‖²`` for the squared, hinge or logistic
     empirical risk (see the module docstring for the conventions). It is convex in ``K``, and
@@ -175,7 +175,7 @@ def kernel_objective(K, y, loss="squared", lambda_=1.0):
 
     References
     ----------
-    Mairal & Vert, *Kernel Methods* slides (seed 004), "Learning the kernel", "An objective
+    Mairal & Vert, *Kernel Methods* slides, "Learning the kernel", "An objective
     function for K", "simpleMKL". G. Lanckriet et al., "Learning the kernel matrix with
     semidefinite programming", JMLR 5, 2004.
 

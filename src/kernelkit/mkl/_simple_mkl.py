@@ -1,5 +1,5 @@
 """SimpleMKL: multiple kernel learning by reduced gradient on the simplex (Rakotomamonjy,
-Bach, Canu & Grandvalet 2008; seed 004, "MKL", "simpleMKL")."""
+Bach, Canu & Grandvalet 2008; Mairal & Vert, "MKL", "simpleMKL")."""
 
 import time
 from numbers import Integral, Real
@@ -183,9 +183,9 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
 
     Multiple kernel learning (Lanckriet et al. 2004) minimises ``J(K_η)`` over
     ``η ∈ Σ_M = {η ≥ 0, Σ η_m = 1}``, where ``J`` is the optimal regularised risk of a
-    single-kernel learner (seed 004, "Learning the kernel", "MKL"). SimpleMKL (Rakotomamonjy et
+    single-kernel learner (Mairal & Vert, "Learning the kernel", "MKL"). SimpleMKL (Rakotomamonjy et
     al. 2008) does it by reduced gradient: the gradient is ``∂J/∂η_m = −λ γ*ᵀ K_m γ*`` from the
-    inner solution ``γ*`` (seed 004, "simpleMKL"); the direction is projected on the simplex
+    inner solution ``γ*`` (Mairal & Vert, "simpleMKL"); the direction is projected on the simplex
     relative to the largest weight; the step first follows the direction to the boundary of the
     simplex while ``J`` decreases, then a line search finishes. Every evaluation of ``J`` is one
     inner fit, warm-started from the previous solution. It stops when the duality gap
@@ -211,7 +211,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
         regression on ±1 targets (squared), or kernel logistic regression (logistic).
     C : float, default=1.0
         Regularisation of the inner learner, ``C = 1/(2nλ)`` in the ``(1/n) Σ loss + λ‖f‖²``
-        scaling of seed 004 (for the SVM, its usual ``C``).
+        scaling of Mairal & Vert (for the SVM, its usual ``C``).
     max_iter : int, default=100
         Reduced-gradient iterations.
     tol : float, default=1e-3
@@ -248,7 +248,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
 
     References
     ----------
-    Mairal & Vert, *Kernel Methods* slides (seed 004), "Learning the kernel", "MKL (Lanckriet et
+    Mairal & Vert, *Kernel Methods* slides, "Learning the kernel", "MKL (Lanckriet et
     al., 2004)", "simpleMKL". A. Rakotomamonjy, F. Bach, S. Canu, Y. Grandvalet, "SimpleMKL",
     JMLR 9, 2008. G. Lanckriet, N. Cristianini, P. Bartlett, L. El Ghaoui, M. Jordan,
     "Learning the kernel matrix with semidefinite programming", JMLR 5, 2004.
@@ -261,7 +261,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(60, 2))
     >>> y = (X[:, 0] > 0).astype(int)
-    >>> noise = rng.normal(size=(60, 5))     # seed 004's K_RND: random numbers, no information
+    >>> noise = rng.normal(size=(60, 5))     # Mairal & Vert's K_RND: random numbers, no information
     >>> Ks = np.stack([rbf_kernel(X, gamma=0.5), noise @ noise.T], axis=-1)
     >>> mkl = SimpleMKL("precomputed", C=1.0).fit(Ks, y)
     >>> bool(mkl.weights_[0] > 0.9), round(float(mkl.score(Ks, y)), 2)
@@ -386,7 +386,7 @@ class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
     """SimpleMKL for regression: the kernel weights of kernel ridge regression.
 
     The inner learner is kernel ridge regression, ``J(K) = λ yᵀ(K + nλI)⁻¹ y`` in closed form
-    (seed 004, D22); the weights follow :class:`SimpleMKL`'s reduced gradient.
+    (Mairal & Vert, D22); the weights follow :class:`SimpleMKL`'s reduced gradient.
 
     Parameters
     ----------

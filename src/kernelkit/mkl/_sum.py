@@ -1,4 +1,4 @@
-"""The sum kernel and the weighted sum kernel (seed 004, "Sum kernel", "The weighted sum
+"""The sum kernel and the weighted sum kernel (Mairal & Vert, "Sum kernel", "The weighted sum
 kernel"): data integration by adding Gram matrices."""
 
 import numpy as np
@@ -34,7 +34,7 @@ def sum_kernel(Ks, weights=None):
     """``K_η = Σ_m η_m K_m`` (``η = 1`` when ``weights`` is None).
 
     The sum kernel is the kernel of the concatenated feature maps ``Φ = (Φ_1, …, Φ_M)``; the
-    weights ``η ≥ 0`` scale each block by ``√η_m`` (seed 004, "Sum kernel and vector
+    weights ``η ≥ 0`` scale each block by ``√η_m`` (Mairal & Vert, "Sum kernel and vector
     concatenation", "The weighted sum kernel").
 
     Parameters
@@ -64,7 +64,7 @@ class SumKernel(TransformerMixin, BaseEstimator):
 
     ``fit(X)`` clones and fits every kernel on ``X``; ``transform(Y)`` returns
     ``Σ_m w_m K_m(Y, X_fit)`` and ``fit_transform(X)`` the training Gram matrix. So a pipeline, or
-    ``SVC(kernel=SumKernel([...]))``, learns with the sum directly (seed 004, "Sum kernel",
+    ``SVC(kernel=SumKernel([...]))``, learns with the sum directly (Mairal & Vert, "Sum kernel",
     "Example: data integration with the sum kernel"; Yamanishi et al. 2004).
 
     Parameters

@@ -1,7 +1,7 @@
 """Reference DBSCAN: breadth-first search over a full boolean neighbour matrix (small n only).
 
-Twin of ``kernelkit._core._dbscan_inner``: same entry points, same outputs, O(n²) memory. Seed 003
-Algorithm 14 with the fixes of seed-methods B19 (``|N| ≥ m`` for the seed point; a visited set).
+Twin of ``kernelkit._core._dbscan_inner``: same entry points, same outputs, O(n²) memory. Sangnier
+Algorithm 14 with two fixes (``|N| ≥ m`` for the seed point; a visited set).
 """
 
 from collections import deque
@@ -15,7 +15,7 @@ _SCIPY_METRICS = {"euclidean": "euclidean", "manhattan": "cityblock", "chebyshev
 
 
 def _expand(adjacency, min_samples, labels, is_core):
-    """Seed 003 Algorithm 14 on ``adjacency[i, j] = (j is in the ε-neighbourhood of i)``."""
+    """Sangnier, Algorithm 14 on ``adjacency[i, j] = (j is in the ε-neighbourhood of i)``."""
     n = adjacency.shape[0]
     np.fill_diagonal(adjacency, True)  # a point is its own neighbour
     core = adjacency.sum(axis=1) >= min_samples

@@ -15,8 +15,8 @@ KERNEL_CODES = {"linear": 0, "poly": 1, "rbf": 2, "sigmoid": 3, "laplacian": 4, 
 
 
 def kernel_matrix(X, Y, kernel, gamma, coef0, degree):
-    """``K[i, j] = k(x_i, y_j)`` for a vector-kernel code (seed 004, "Examples of kernels";
-    seed 003 Ex 1.4.2 for the exponential kernel; ``gamma`` is the band limit Ω of sinc)."""
+    """``K[i, j] = k(x_i, y_j)`` for a vector-kernel code (Mairal & Vert, "Examples of kernels";
+    Sangnier, Ex 1.4.2 for the exponential kernel; ``gamma`` is the band limit Ω of sinc)."""
     X, Y = np.asarray(X, dtype=np.float64), np.asarray(Y, dtype=np.float64)
     dots = X @ Y.T
     sq_x, sq_y = np.sum(X * X, axis=1), np.sum(Y * Y, axis=1)

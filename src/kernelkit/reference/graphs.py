@@ -98,7 +98,7 @@ def shortest_path_counts(node_ptr, indptr, indices, labels, key_ptr, keys, count
 # --- product-graph kernels -----------------------------------------------------------------------
 
 def _product_graph(g1, g2):
-    """Dense label-matched product graph: its vertex pairs and adjacency (seed 004).
+    """Dense label-matched product graph: its vertex pairs and adjacency (Mairal & Vert).
 
     ``A×`` is the Kronecker product ``A1 ⊗ A2`` where the two edges' labels agree, restricted to
     the vertex pairs with equal labels.

@@ -1,4 +1,4 @@
-"""Lloyd's k-means, written for reading (seed 003, Algorithm 9). Twin of
+"""Lloyd's k-means, written for reading (Sangnier, Algorithm 9). Twin of
 ``kernelkit.cluster._kmeans.kmeans_lloyd`` (which drives ``kernelkit._core._kmeans_lloyd``)."""
 
 import numpy as np

@@ -1,7 +1,7 @@
 """k-medoids written for reading: FasterPAM, BUILD, assignment, in-cluster costs, k-medians'
 ℓ1 assignment. Twin of ``kernelkit._core._kmedoids`` (same entry points and arguments).
 
-Seed 003 §2.2.2 (k-medoids, k-median); Schubert & Rousseeuw 2021 (FasterPAM); Kaufman &
+Sangnier, §2.2.2 (k-medoids, k-median); Schubert & Rousseeuw 2021 (FasterPAM); Kaufman &
 Rousseeuw 1987 (PAM's BUILD). Dissimilarities are whole matrices here: ``D[j, o]`` given, or
 computed from ``X`` by direct differences (metric 0: Euclidean, 1: squared Euclidean).
 """

@@ -1,7 +1,7 @@
 """Reference agglomerative clustering: the textbook algorithms on a full distance matrix.
 
 Twin of ``kernelkit._core._linkage``. Single linkage by Kruskal's algorithm on the complete graph
-(seed 003 §2.3.2); complete, average and Ward by the plain greedy loop of seed 003 §2.3.1 (merge
+(Sangnier, §2.3.2); complete, average and Ward by the plain greedy loop of Sangnier, §2.3.1 (merge
 the closest pair, update by Lance–Williams), O(n³) time. Output in SciPy's linkage format.
 """
 

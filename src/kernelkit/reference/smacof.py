@@ -1,6 +1,6 @@
-"""SMACOF as the seed writes it: explicit matrices ``V``, ``V'(Z)`` and the Moore–Penrose ``V⁺``.
+"""SMACOF as the course writes it: explicit matrices ``V``, ``V'(Z)`` and the Moore–Penrose ``V⁺``.
 
-Twin of ``kernelkit._core._smacof_guttman`` (seed 003 §3.2.3, Property 77 and Algorithm 17). Every
+Twin of ``kernelkit._core._smacof_guttman`` (Sangnier, §3.2.3, Property 77 and Algorithm 17). Every
 iteration builds n×n matrices; that is the point: it is the readable oracle, not the fast path.
 """
 
@@ -34,7 +34,7 @@ def _v_prime(dissimilarities, weights, Z):
 
 
 def stress(dissimilarities, weights, Z, n_threads=1):
-    """``(Σ_{i<j} w_ij (D_ij − δ_ij)², Σ_{i<j} w_ij δ_ij²)``: pairs once, half the seed's S_KS."""
+    """``(Σ_{i<j} w_ij (D_ij − δ_ij)², Σ_{i<j} w_ij δ_ij²)``: pairs once, half the course's S_KS."""
     D = np.asarray(dissimilarities, dtype=float)
     W = _weights(weights, D.shape[0])
     dist = _distances(np.asarray(Z, dtype=float))
@@ -51,7 +51,7 @@ def guttman_transform(dissimilarities, weights, Z, out, scale=1.0, n_threads=1):
 
 
 def smacof(dissimilarities, init, weights=None, max_iter=300, eps=1e-6):
-    """Seed 003 Algorithm 17: ``Z ← V⁺ V'(Z) Z`` until the relative stress decrease is below eps.
+    """Sangnier, Algorithm 17: ``Z ← V⁺ V'(Z) Z`` until the relative stress decrease is below eps.
 
     Parameters
     ----------

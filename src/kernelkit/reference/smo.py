@@ -1,12 +1,12 @@
-"""Simplified SMO (seed 003 Algorithm 4): the readable twin of ``kernelkit._core._smo_solver``.
+"""Simplified SMO (Sangnier, Algorithm 4): the readable twin of ``kernelkit._core._smo_solver``.
 
 Same problem and signature as the compiled :func:`kernelkit._core._smo_solver.smo_solve`::
 
     min_α ½ αᵀQα + pᵀα   s.t.   yᵀα = 0,   0 ≤ α_t ≤ C_t,     Q_ts = y_t y_s K(x_t, x_s),
 
 with ``l = n`` variables (C-SVC) or ``l = 2n`` (ε-SVR, variables ``t`` and ``t + n`` share sample
-``t``). The algorithm is the seed's: sweep over the variables, and for each ``α_i`` violating the
-KKT conditions (seed 003 Property 40, in the gradient form "``i`` belongs to a violating pair"),
+``t``). The algorithm is the course's: sweep over the variables, and for each ``α_i`` violating the
+KKT conditions (Sangnier, Property 40, in the gradient form "``i`` belongs to a violating pair"),
 pick ``j ≠ i`` at random and solve the problem in ``(α_i, α_j)`` exactly with Platt's analytic
 step (clip ``α_j`` to ``[L, H]``, then move ``α_i`` to keep ``yᵀα``). It stops when the maximal
 violating pair gap is below ``tol`` — the same criterion as the compiled solver, so both reach
@@ -38,7 +38,7 @@ def _up_low(alpha, y, C):
 
 
 def _rho(alpha, y, G, C):
-    """``ρ = −b`` from seed 003 Property 40."""
+    """``ρ = −b`` from Sangnier, Property 40."""
     yG = y * G
     free = (alpha > 0) & (alpha < C)
     if free.any():
@@ -50,7 +50,7 @@ def _rho(alpha, y, G, C):
 def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regression,
               check_curvature, kernel, gamma, coef0, degree, tol, shrinking, cache_size,
               max_iter, n_threads, random_state=0):
-    """Seed 003 Algorithm 4 on the general SVM dual; same arguments and returns as the compiled
+    """Sangnier, Algorithm 4 on the general SVM dual; same arguments and returns as the compiled
     :func:`kernelkit._core._smo_solver.smo_solve`.
 
     ``x_sqnorm``, ``diagonal`` and ``regression`` (implied by ``col``), ``check_curvature``,
@@ -76,7 +76,8 @@ def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regres
     n_iter, status = 0, 0
     while True:
         up, low = _up_low(a, y, C)
-        score = -y * G                # the pair (i, j) violates KKT if score_i > score_j, i ∈ I_up, j ∈ I_low
+        # the pair (i, j) violates KKT if score_i > score_j, i ∈ I_up, j ∈ I_low
+        score = -y * G
         top = score[up].max(initial=-np.inf)
         bottom = score[low].min(initial=np.inf)
         if top - bottom < tol:

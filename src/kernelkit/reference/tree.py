@@ -1,4 +1,4 @@
-"""CART as the seed writes it, recursive, for reading (seed 003 §1.6.2 and §1.6.4).
+"""CART as the course writes it, recursive, for reading (Sangnier, §1.6.2 and §1.6.4).
 
 Twin of ``kernelkit.utils._trees.TreeTrainingSet(X).grow_tree(...)`` (compiled:
 ``kernelkit._core._tree_builder``) for depth-first growth. Every node sorts its samples along
@@ -93,7 +93,7 @@ def _weighted_median(y, w):
 
 
 def impurity(criterion, y, w, n_classes=None, hessian=None, l2_regularization=0.0):
-    """The seed's distortion D of a cell: Gini ``Σ p(1 − p)``, entropy ``−Σ p log₂ p``, MSE
+    """The course's distortion D of a cell: Gini ``Σ p(1 − p)``, entropy ``−Σ p log₂ p``, MSE
     ``(1/W) Σ w (y − ȳ)²``, mean absolute deviation from the weighted median, or the Newton
     objective ``−G²/(H (H + λ))`` (G = Σ w g, H = Σ w h, for ``y`` the gradients)."""
     W = math.fsum(w)
@@ -174,10 +174,10 @@ min_impurity_decrease
                         None if h_all is None else h_all[idx], l2_regularization)
 
     def objective(left, right):
-        """The seed's split objective, minimised."""
+        """The course's split objective, minimised."""
         WL, WR = u_all[left].sum(), u_all[right].sum()
         if criterion == "friedman_mse":
-            # the seed prints argmin; Friedman's criterion is maximised
+            # the course prints argmin; Friedman's criterion is maximised
             mean_left = (w_all[left] @ y[left]) / WL
             mean_right = (w_all[right] @ y[right]) / WR
             return -(WL * WR / (WL + WR)) * (mean_left - mean_right) ** 2

@@ -43,7 +43,7 @@ _COMMON_PARAMETERS = """C : float, default=1.0
         Constant of the poly and sigmoid kernels.
     tol : float, default=1e-3
         Stop when the maximal violating pair gap ``max_{I_up} −y_tG_t − min_{I_low} −y_tG_t``
-        (the KKT violation of seed 003 Property 40) is below ``tol``.
+        (the KKT violation of Sangnier, Property 40) is below ``tol``.
     cache_size : float, default=200
         Kernel-row cache in MiB (rows are kept in double precision).
     shrinking : bool, default=True
@@ -67,10 +67,10 @@ _COMMON_PARAMETERS = """C : float, default=1.0
         (O(n²)) and, up to 1000 samples, a Cholesky factorisation. "full": all of it at any
         size (O(n³))."""
 
-_COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003: §1.4.6 (dual
+_COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*: §1.4.6 (dual
        (P11) — printed with ``+½αᵀQα``, a sign typo: the dual maximises ``−½αᵀQα + 1ᵀα``),
        Algorithm 4 (SMO), Property 40 (KKT); §1.5.3 (ε-SVR, dual (P16)).
-    .. [2] Mairal & Vert, *Kernel Methods in Machine Learning*, seed 004: soft-margin SVM, duality,
+    .. [2] Mairal & Vert, *Kernel Methods in Machine Learning*: soft-margin SVM, duality,
        hinge loss.
     .. [3] J. Platt, "Sequential minimal optimization: a fast algorithm for training support
        vector machines", 1998.
@@ -165,7 +165,7 @@ class SVC(ClassifierMixin, BaseSMO):
     See Also
     --------
     SVR : ε-support vector regression with the same solver.
-    kernelkit.reference.smo.smo_solve : the seed's simplified SMO, a slow readable twin.
+    kernelkit.reference.smo.smo_solve : the course's simplified SMO, a slow readable twin.
     sklearn.svm.SVC : LIBSVM's implementation.
 
     References
@@ -401,7 +401,7 @@ class SVC(ClassifierMixin, BaseSMO):
 class SVR(RegressorMixin, BaseSMO):
     """ε-support vector regression, trained by SMO on the 2n-variable dual.
 
-    Solves seed 003 §1.5.3 (P16) [1]_: with ``β = α⁺ − α⁻``,
+    Solves Sangnier, §1.5.3 (P16) [1]_: with ``β = α⁺ − α⁻``,
     ``min ½βᵀKβ − yᵀβ + ε1ᵀ(α⁺ + α⁻)`` s.t. ``1ᵀβ = 0``, ``0 ≤ α^± ≤ C_i``, written as one
     problem over ``(α⁺, α⁻)`` with signs ``(+1, −1)`` and solved by the same SMO as
     :class:`SVC` [3]_ [4]_ [5]_ (the two variables of a sample share one cached kernel row).

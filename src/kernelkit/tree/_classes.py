@@ -106,7 +106,7 @@ class BaseDecisionTree(BaseEstimator):
 
 
 _PARAMETERS = """splitter : {"best", "hist"}, default="best"
-        ``"best"``: the exact search of the seed over midpoints of consecutive distinct values
+        ``"best"``: the exact search of the course over midpoints of consecutive distinct values
         (features presorted once per fit). ``"hist"``: features binned once into at most
         ``max_bins`` quantile bins, splits searched between bins (exactly ``"best"`` when no
         feature has more than ``max_bins`` distinct values).
@@ -151,7 +151,7 @@ _NOTES = """The input is converted to float32, as in scikit-learn, and threshold
     sum in different orders): the trees then differ only in which of these equivalent splits
     they keep."""
 
-_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, seed 003, §1.6.2 "Decision
+_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, §1.6.2 "Decision
        trees" (the split rule, the impurities, Friedman's criterion — printed as an argmin, it is
        maximised — and the stopping rules), Remark 1.6.1.
     .. [2] L. Breiman, J. Friedman, R. Olshen, C. Stone, *Classification and Regression Trees*,
@@ -170,7 +170,7 @@ def _fill_docstring(cls):
 class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecisionTree):
     """CART classification tree.
 
-    Grows the tree of seed 003 §1.6.2 [1]_: every node (cell A) is split at the feature and
+    Grows the tree of Sangnier, §1.6.2 [1]_: every node (cell A) is split at the feature and
     threshold minimising ``W_L/W_A D(L) + W_R/W_A D(R)`` (W: summed sample weights) with the
     Gini impurity ``D = Σ_y p_y (1 − p_y)`` or the entropy ``D = −Σ_y p_y log₂ p_y``, until a
     stopping rule holds; a leaf predicts the weighted class fractions of its samples.
@@ -205,7 +205,7 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
     --------
     DecisionTreeRegressor : the regression tree.
     kernelkit.ensemble.RandomForestClassifier : bagged trees with random features per node.
-    kernelkit.reference.tree.cart_tree : the seed's recursive CART, a slow readable twin.
+    kernelkit.reference.tree.cart_tree : the course's recursive CART, a slow readable twin.
     sklearn.tree.DecisionTreeClassifier : scikit-learn's implementation.
 
     Notes
@@ -274,10 +274,10 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     """CART regression tree.
 
-    Grows the tree of seed 003 §1.6.2 [1]_ with a regression impurity: the mean squared error
+    Grows the tree of Sangnier, §1.6.2 [1]_ with a regression impurity: the mean squared error
     ``D(A) = (1/W_A) Σ w_i (y_i − ȳ_A)²`` (a leaf predicts the weighted mean), Friedman's
     criterion (the split maximising ``W_L W_R/(W_L + W_R) (ȳ_L − ȳ_R)²``, the same split as the
-    squared error since parent SSE = children SSE + that term; the seed prints it as an argmin,
+    squared error since parent SSE = children SSE + that term; the course prints it as an argmin,
     but it must be maximised), or the mean absolute deviation from the weighted median (a leaf
     predicts the weighted median).
 
@@ -305,7 +305,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     --------
     DecisionTreeClassifier : the classification tree.
     kernelkit.ensemble.RandomForestRegressor : bagged trees with random features per node.
-    kernelkit.reference.tree.cart_tree : the seed's recursive CART, a slow readable twin.
+    kernelkit.reference.tree.cart_tree : the course's recursive CART, a slow readable twin.
     sklearn.tree.DecisionTreeRegressor : scikit-learn's implementation.
 
     Notes

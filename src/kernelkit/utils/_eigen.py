@@ -1,7 +1,7 @@
 """Leading eigenpairs of a centred Gram matrix and the projections built on them.
 
-Shared by kernel PCA (seed 003 §3.2.1) and classical MDS (seed 003 Algorithm 16), which are the
-same computation on two different Gram matrices (seed 003 §3.2.2: "kernel PCA ... can be seen as
+Shared by kernel PCA (Sangnier, §3.2.1) and classical MDS (Sangnier, Algorithm 16), which are the
+same computation on two different Gram matrices (Sangnier, §3.2.2: "kernel PCA ... can be seen as
 classical MDS applied in the feature space").
 """
 

@@ -1,7 +1,7 @@
 """The expectation–maximisation driver of every mixture model, and what their fitted models share.
 
-Seed 003 §2.1.3 (Algorithm 7, the generic EM; Lemma 51, Prop 52, Theorem 53: the log-likelihood
-never decreases), §2.1.5 (BIC/AIC); seed-methods B5, B8. A model provides two functions of its
+Sangnier, §2.1.3 (Algorithm 7, the generic EM; Lemma 51, Prop 52, Theorem 53: the log-likelihood
+never decreases), §2.1.5 (BIC/AIC). A model provides two functions of its
 parameters — the E step (responsibilities and the mean log-likelihood of the parameters it was
 given) and the M step (new parameters from responsibilities) — and :func:`fit_em` runs the loop,
 the restarts and the convergence warning. Used by :class:`kernelkit.cluster.GaussianMixture`,
@@ -40,7 +40,7 @@ class EMResult:
         Mean log-likelihood evaluated in the last E step (that of the parameters entering the
         last iteration); ``-inf`` when no iteration ran.
     history : ndarray of shape (n_iter,)
-        Mean log-likelihood of each E step: non-decreasing (seed 003 Theorem 53).
+        Mean log-likelihood of each E step: non-decreasing (Sangnier, Theorem 53).
     converged : bool
         Whether an iteration gained less than ``tol``.
     n_iter : int
@@ -60,7 +60,7 @@ def logsumexp_rows(a):
 
 
 def run_em(parameters, e_step, m_step, *, max_iter, tol):
-    """EM iterations from ``parameters`` (seed 003 Algorithm 7).
+    """EM iterations from ``parameters`` (Sangnier, Algorithm 7).
 
     Parameters
     ----------
@@ -138,12 +138,12 @@ def set_em_attributes(estimator, result):
 
 
 def bic(total_log_likelihood, n_parameters, n_samples):
-    """Bayesian information criterion ``−2 log m_θ(X) + m log n`` (seed 003 §2.1.5)."""
+    """Bayesian information criterion ``−2 log m_θ(X) + m log n`` (Sangnier, §2.1.5)."""
     return -2.0 * total_log_likelihood + n_parameters * np.log(n_samples)
 
 
 def aic(total_log_likelihood, n_parameters):
-    """Akaike information criterion ``−2 log m_θ(X) + 2m`` (seed 003 §2.1.5)."""
+    """Akaike information criterion ``−2 log m_θ(X) + 2m`` (Sangnier, §2.1.5)."""
     return -2.0 * total_log_likelihood + 2.0 * n_parameters
 
 
@@ -204,7 +204,7 @@ class MixtureDensityMixin:
         return np.exp(weighted - logsumexp_rows(weighted)[:, None])
 
     def predict(self, X):
-        """Most probable component (maximum a posteriori, lowest index on ties; seed 003 §2.1.1).
+        """Most probable component (maximum a posteriori, lowest index on ties; Sangnier, §2.1.1).
 
         Parameters
         ----------

@@ -1,4 +1,5 @@
-"""Operations on Gram matrices shared by every kernel method (seed 004, "Kernel tricks" slides).
+"""Operations on Gram matrices shared by every kernel method (Mairal & Vert, "Kernel tricks"
+slides).
 
 Centring, cosine normalisation, the positive-definiteness test and the eigenvalue shift (public
 through :mod:`kernelkit.kernels`), and the validation of a precomputed Gram matrix that every
@@ -149,7 +150,7 @@ def _check_gram(K, name="K"):
 def center_gram(K, K_fit=None):
     """Centre a Gram matrix in feature space.
 
-    ``K_c = (I − 1/n) K (I − 1/n)`` for the training Gram (seed 004, kernel PCA "centering");
+    ``K_c = (I − 1/n) K (I − 1/n)`` for the training Gram (Mairal & Vert, kernel PCA "centering");
     for a test block ``K(Y, X_fit)`` the training feature mean is subtracted instead:
     ``K_c = K − 1_m k̄ᵀ − k̄_Y 1ᵀ + k̄̄`` with ``k̄`` the column means of ``K_fit``.
 
@@ -200,7 +201,7 @@ def center_gram(K, K_fit=None):
 def normalize_gram(K, diag_X=None, diag_Y=None):
     """Cosine normalisation ``K_ij / sqrt(k(y_i, y_i) k(x_j, x_j))``.
 
-    The normalised kernel is again positive definite and has unit diagonal (seed 004, "kernel
+    The normalised kernel is again positive definite and has unit diagonal (Mairal & Vert, "kernel
     normalisation"). Rows (or columns) whose self-similarity is zero are left at zero.
 
     Parameters
@@ -253,7 +254,7 @@ def _self_similarities(K, diag_X, diag_Y):
 
 def kernel_distances(K, diag_X=None, diag_Y=None):
     """Distances in the feature space of a kernel, ``d(y_i, x_j) = ‖φ(y_i) − φ(x_j)‖ =
-    sqrt(k(y_i, y_i) + k(x_j, x_j) − 2 k(y_i, x_j))`` (seed-methods D0, "kernel distance").
+    sqrt(k(y_i, y_i) + k(x_j, x_j) − 2 k(y_i, x_j))`` (Mairal & Vert, "kernel distance").
 
     Any kernel — on vectors, strings or graphs — thereby gives a metric for distance-based
     methods such as ``KMedoids(metric="precomputed")`` or ``DBSCAN(metric="precomputed")``.
@@ -293,7 +294,7 @@ def is_positive_definite(K, tol=1e-8):
     """Whether a symmetric Gram matrix is positive semi-definite up to ``tol``.
 
     True when ``K`` is symmetric and its smallest eigenvalue is at least ``−δ``, with
-    ``δ = tol · max(1, Σ_i |K_ii|)`` (:func:`gram_tolerance`; seed 004, definition of a p.d.
+    ``δ = tol · max(1, Σ_i |K_ii|)`` (:func:`gram_tolerance`; Mairal & Vert, definition of a p.d.
     kernel: ``Σ a_i a_j K_ij ≥ 0``).
 
     Parameters
@@ -308,8 +309,10 @@ def is_positive_definite(K, tol=1e-8):
     Examples
     --------
     >>> from kernelkit.kernels import is_positive_definite
-    >>> is_positive_definite([[1.0, 0.5], [0.5, 1.0]]), is_positive_definite([[1.0, 2.0], [2.0, 1.0]])
-    (True, False)
+    >>> is_positive_definite([[1.0, 0.5], [0.5, 1.0]])
+    True
+    >>> is_positive_definite([[1.0, 2.0], [2.0, 1.0]])
+    False
     """
     K = _check_gram(K)
     if K.shape[0] != K.shape[1]:

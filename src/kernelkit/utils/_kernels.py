@@ -144,10 +144,10 @@ def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0
     metric : {"linear", "poly", "polynomial", "rbf", "sigmoid", "laplacian", "cosine", \
 "exponential", "min", "sinc"}
         ``x·y``, ``(γ x·y + coef0)^degree``, ``exp(−γ‖x − y‖²)``, ``tanh(γ x·y + coef0)``,
-        ``exp(−γ‖x − y‖₁)``, ``x·y / (‖x‖‖y‖)`` (seed 004, "Examples of kernels"),
-        ``exp(γ x·y)`` (seed 003 Ex 1.4.2), ``Σ_k min(x_k, y_k)`` on non-negative vectors
-        (seed 004, Brownian motion kernel), ``Π_k sin(γ(x_k − y_k)) / (π(x_k − y_k))``
-        (seed 004, sinc kernel with band limit Ω = γ).
+        ``exp(−γ‖x − y‖₁)``, ``x·y / (‖x‖‖y‖)`` (Mairal & Vert, "Examples of kernels"),
+        ``exp(γ x·y)`` (Sangnier, Ex 1.4.2), ``Σ_k min(x_k, y_k)`` on non-negative vectors
+        (Mairal & Vert, Brownian motion kernel), ``Π_k sin(γ(x_k − y_k)) / (π(x_k − y_k))``
+        (Mairal & Vert, sinc kernel with band limit Ω = γ).
     gamma : float, default=None
         None means ``1 / n_features``, as in scikit-learn.
     degree : float, default=3

@@ -1,13 +1,12 @@
 """Similarity graphs, graph Laplacians and their minor eigenvectors.
 
-Shared by :class:`~kernelkit.cluster.SpectralClustering` (seed 003 Algorithms 11–13) and
-:class:`~kernelkit.manifold.SpectralEmbedding` (seed 003 §3.3.1). Seed 003 §2.2.3–2.2.7,
-seed-methods B11–B15 and C9.
+Shared by :class:`~kernelkit.cluster.SpectralClustering` (Sangnier, Algorithms 11–13) and
+:class:`~kernelkit.manifold.SpectralEmbedding` (Sangnier, §3.3.1). Sangnier, §2.2.3–2.2.7.
 
 Sparse graphs (k-NN, mutual k-NN, ε-neighbourhood, sparse precomputed) stay sparse all the way to
 the eigensolver; only the fully connected Gaussian graph and dense precomputed affinities are
 dense. Self-loops are dropped from every graph: they do not change ``L = D − W`` but would change
-the degrees ``D`` of the normalised Laplacians (seed-methods B11 [AMBIG]).
+the degrees ``D`` of the normalised Laplacians.
 """
 
 import numpy as np
@@ -37,7 +36,7 @@ _DENSE_SOLVER_MAX_SAMPLES = 1000
 
 
 def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None):
-    """Symmetric, non-negative similarity matrix ``W`` with a zero diagonal (seed 003 §2.2.4).
+    """Symmetric, non-negative similarity matrix ``W`` with a zero diagonal (Sangnier, §2.2.4).
 
     Parameters
     ----------
@@ -51,12 +50,12 @@ def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None):
         * "epsilon": ``W_ij = 1`` when ``‖x_i − x_j‖ ≤ eps`` (sparse);
         * "precomputed": ``X`` itself, checked square, symmetric and non-negative.
     gamma : float
-        Inverse squared length scale of "rbf" (``1/(2σ²)`` in the seed's notation).
+        Inverse squared length scale of "rbf" (``1/(2σ²)`` in the course's notation).
     n_neighbors : int
-        ``k`` of the k-NN graphs, at most ``n_samples − 1``; the seed advises ``k ~ log n``.
+        ``k`` of the k-NN graphs, at most ``n_samples − 1``; the course advises ``k ~ log n``.
     eps : float or None
         Radius of "epsilon". None: the longest edge of the Euclidean minimum spanning tree, the
-        smallest radius that connects the graph (seed 003 §2.2.7), found in O(n) memory.
+        smallest radius that connects the graph (Sangnier, §2.2.7), found in O(n) memory.
 
     Returns
     -------
@@ -134,12 +133,12 @@ def _connecting_radius(X):
 
 def n_graph_components(W):
     """Number of connected components of the similarity graph ``W``: the multiplicity of the
-    Laplacian eigenvalue 0 (seed 003 Prop 62)."""
+    Laplacian eigenvalue 0 (Sangnier, Prop 62)."""
     return connected_components(W if sp.issparse(W) else sp.csr_matrix(W), directed=False)[0]
 
 
 def graph_laplacian(W, laplacian="unnormalized"):
-    """Graph Laplacian of a similarity matrix (seed 003 §2.2.5, Def 2.2.2 and 2.2.3).
+    """Graph Laplacian of a similarity matrix (Sangnier, §2.2.5, Def 2.2.2 and 2.2.3).
 
     Parameters
     ----------
@@ -148,7 +147,7 @@ def graph_laplacian(W, laplacian="unnormalized"):
     laplacian : {"unnormalized", "random_walk", "symmetric"}
         ``L = D − W``, ``L_w = D⁻¹L = I − D⁻¹W`` or ``L_s = D^{−1/2} L D^{−1/2}``. An isolated
         vertex (zero degree) keeps a zero row in every form: it is a connected component of its
-        own (seed 003 Prop 62).
+        own (Sangnier, Prop 62).
 
     Returns
     -------
@@ -177,11 +176,11 @@ def graph_laplacian(W, laplacian="unnormalized"):
 
 def laplacian_eigenvectors(W, n_components, laplacian="random_walk", *, eigen_solver="auto",
                            tol=0.0, random_state=None):
-    """The ``n_components`` minor eigenpairs of a graph Laplacian (seed 003 Algorithms 11–13).
+    """The ``n_components`` minor eigenpairs of a graph Laplacian (Sangnier, Algorithms 11–13).
 
     For "random_walk" the generalised problem ``L u = λ D u`` is solved through the symmetric
     ``L_s``: ``(λ, v)`` is an eigenpair of ``L_s`` iff ``(λ, D^{−1/2} v)`` is one of ``L_w``
-    (seed 003 Prop 61), so a symmetric solver is used throughout; the eigenvectors returned are
+    (Sangnier, Prop 61), so a symmetric solver is used throughout; the eigenvectors returned are
     ``D``-orthonormal.
 
     Parameters

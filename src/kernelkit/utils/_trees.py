@@ -75,7 +75,7 @@ def draw_tree_seed(random_state):
 
 @dataclasses.dataclass(frozen=True)
 class GrowthParams:
-    """Stopping rules of the growth (seed 003 §1.6.2), resolved to numbers.
+    """Stopping rules of the growth (Sangnier, §1.6.2), resolved to numbers.
 
     Parameters
     ----------

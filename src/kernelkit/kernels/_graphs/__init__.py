@@ -1,5 +1,5 @@
-"""Graph kernels (seed 004, "Graph kernels"): walks, subtrees, Weisfeiler–Lehman, shortest paths
-and graphlets, as scikit-learn transformers with compiled, parallel cores."""
+"""Graph kernels (Mairal & Vert, "Graph kernels"): walks, subtrees, Weisfeiler–Lehman, shortest
+paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel

@@ -94,8 +94,8 @@ class GraphletKernel(GraphKernel):
     References
     ----------
     N. Shervashidze, S. V. N. Vishwanathan, T. Petri, K. Mehlhorn, K. M. Borgwardt. Efficient
-    graphlet kernels for large graph comparison. AISTATS 2009. Seed 004, "Example: Indexing by
-    all subgraphs up to k vertices"; seed-methods D20.
+    graphlet kernels for large graph comparison. AISTATS 2009. Mairal & Vert, "Example: Indexing by
+    all subgraphs up to k vertices".
 
     Examples
     --------

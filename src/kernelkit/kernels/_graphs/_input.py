@@ -1,6 +1,6 @@
 """Graph input for every graph kernel: validation and conversion into one compact batch.
 
-Accepted graphs (seed 004, "Graph kernels": labelled undirected graphs):
+Accepted graphs (Mairal & Vert, "Graph kernels": labelled undirected graphs):
 
 - ``networkx.Graph`` with the node label in the attribute ``node_label`` (default ``"label"``)
   and, when asked for, the edge label in the attribute ``edge_label``;

@@ -60,7 +60,7 @@ class ShortestPathKernel(GraphKernel):
     References
     ----------
     K. M. Borgwardt, H.-P. Kriegel. Shortest-path kernels on graphs. ICDM 2005.
-    Seed 004 (Mairal & Vert slides), "Example: Indexing by all shortest paths"; seed-methods D19.
+    Mairal & Vert, *Kernel Methods* slides, "Example: Indexing by all shortest paths".
 
     Examples
     --------

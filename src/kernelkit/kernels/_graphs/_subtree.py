@@ -17,18 +17,18 @@ class SubtreeKernel(ProductGraphKernel):
     """Tree-pattern kernel: pairs of equally labelled branching walks (subtree patterns).
 
     ``K(G1, G2) = Σ_{(u, v) ∈ V(G1 × G2)} T(u, v, depth)`` by dynamic programming over the
-    product graph's vertex pairs, with ``T(u, v, 1) = 1`` and two recursions (seed-methods
-    D18 [AMBIG], both implemented):
+    product graph's vertex pairs, with ``T(u, v, 1) = 1`` and two recursions (the slides
+    admit both readings; both are implemented):
 
     - ``variant="matchings"`` (Ramon & Gärtner 2003; Mahé & Vert 2009): a pattern's children are
       matched one-to-one, ``T(u, v, h + 1) = Σ_R Π_{(u', v') ∈ R} λ T(u', v', h)`` over the
       matchings ``R`` between ``N(u)`` and ``N(v)`` (pairs with equal labels, and equal edge
       labels when used), the empty matching included. Computed by a DP over the subsets of the
       smaller neighbour list: degrees up to 16 (fine for molecules).
-    - ``variant="subsets"`` (seed 004, "Extension: branching walks"):
+    - ``variant="subsets"`` (Mairal & Vert, "Extension: branching walks"):
       ``T(u, v, h + 1) = Σ_{R ⊆ N×(u, v)} Π_{(u', v') ∈ R} λ T(u', v', h)`` over subsets of the
       product-graph neighbours, which also admits non-injective pairings; computed in its closed
-      form ``Π_{(u', v') ∈ N×(u, v)} (1 + λ T(u', v', h))``. The seed leaves the base case and
+      form ``Π_{(u', v') ∈ N×(u, v)} (1 + λ T(u', v', h))``. The course leaves the base case and
       the final sum unstated; the empty set counts 1, as in the matchings variant.
 
     ``depth`` counts the levels of a pattern (``depth=1``: equally labelled vertex pairs,
@@ -71,8 +71,8 @@ class SubtreeKernel(ProductGraphKernel):
     ----------
     J. Ramon, T. Gärtner. Expressivity versus efficiency of graph kernels. First International
     Workshop on Mining Graphs, Trees and Sequences, 2003. P. Mahé, J.-P. Vert. Graph kernels
-    based on tree patterns for molecules. Machine Learning 75(1):3–35, 2009. Seed 004,
-    "Extension: branching walks", "2D Subtree vs walk kernels"; seed-methods D18.
+    based on tree patterns for molecules. Machine Learning 75(1):3–35, 2009. Mairal & Vert,
+    "Extension: branching walks", "2D Subtree vs walk kernels".
 
     Examples
     --------

@@ -33,11 +33,11 @@ class WalkKernel(ProductGraphKernel):
     """n-th order walk kernel: the number of pairs of equally labelled walks of length n.
 
     ``K(G1, G2) = 1ᵀ A×ⁿ 1`` with ``A×`` the adjacency of the label-matched product graph
-    (seed 004, "Walk kernel and product graph", Corollary): by the seed's Lemma this counts the
-    pairs of walks of ``G1`` and ``G2`` with ``n`` edges and the same label sequence. Computed by
-    ``n`` sparse product-graph mat-vecs per pair without building ``A×`` (compiled, threaded).
+    (Mairal & Vert, "Walk kernel and product graph", Corollary): by the course's Lemma this counts
+    the pairs of walks of ``G1`` and ``G2`` with ``n`` edges and the same label sequence. Computed
+    by ``n`` sparse product-graph mat-vecs per pair without building ``A×`` (compiled, threaded).
 
-    Conventions (seed-methods D15 [AMBIG]): the length ``n`` counts **edges**, so ``n=0`` gives
+    Conventions: the length ``n`` counts **edges**, so ``n=0`` gives
     the number of equally labelled vertex pairs; with ``edge_label`` set, matched walks must
     also have equal edge labels.
 
@@ -77,8 +77,8 @@ class WalkKernel(ProductGraphKernel):
     References
     ----------
     T. Gärtner, P. Flach, S. Wrobel. On graph kernels: hardness results and efficient
-    alternatives. COLT 2003. Seed 004 (Mairal & Vert slides), "Walk kernel", "Product graph",
-    "Computation of the nth-order walk kernel"; seed-methods D15.
+    alternatives. COLT 2003. Mairal & Vert, *Kernel Methods* slides, "Walk kernel", "Product graph",
+    "Computation of the nth-order walk kernel".
 
     Examples
     --------
@@ -114,11 +114,10 @@ class WalkKernel(ProductGraphKernel):
 class GeometricWalkKernel(_IterativeWalkKernel):
     """Geometric walk kernel: walks of every length, weighted by ``λ^length``.
 
-    ``K(G1, G2) = Σ_{n≥0} λⁿ 1ᵀ A×ⁿ 1 = 1ᵀ (I − λ A×)⁻¹ 1`` (Gärtner et al. 2003; seed-methods
-    D17 [ADD]), solved per pair by conjugate gradients on ``(I − λ A×) x = 1`` with the
-    product-graph mat-vec applied through the Kronecker structure (Vishwanathan et al. 2010)
-    and never materialised: a pair costs ``O(iterations · Σ_{(u,v)} deg u deg v)`` instead of
-    the ``O(|G1|³ |G2|³)`` of a dense inverse.
+    ``K(G1, G2) = Σ_{n≥0} λⁿ 1ᵀ A×ⁿ 1 = 1ᵀ (I − λ A×)⁻¹ 1`` (Gärtner et al. 2003), solved per pair
+    by conjugate gradients on ``(I − λ A×) x = 1`` with the product-graph mat-vec applied through
+    the Kronecker structure (Vishwanathan et al. 2010) and never materialised: a pair costs
+    ``O(iterations · Σ_{(u,v)} deg u deg v)`` instead of the ``O(|G1|³ |G2|³)`` of a dense inverse.
 
     The series converges iff ``λ ρ(A×) < 1``. Since ``A×`` is entrywise below ``A1 ⊗ A2``,
     ``ρ(A×) ≤ ρ(A1) ρ(A2) ≤ Δ1 Δ2`` (Δ the largest degree); the kernel requires
@@ -156,8 +155,8 @@ class GeometricWalkKernel(_IterativeWalkKernel):
     ----------
     T. Gärtner, P. Flach, S. Wrobel. On graph kernels: hardness results and efficient
     alternatives. COLT 2003. S. V. N. Vishwanathan, N. N. Schraudolph, R. Kondor,
-    K. M. Borgwardt. Graph kernels. JMLR 11:1201–1242, 2010 (§4.2). Seed 004, "Walk kernel
-    examples", "Computation of random and geometric walk kernels"; seed-methods D17.
+    K. M. Borgwardt. Graph kernels. JMLR 11:1201–1242, 2010 (§4.2). Mairal & Vert, "Walk kernel
+    examples", "Computation of random and geometric walk kernels".
 
     Examples
     --------
@@ -216,10 +215,10 @@ class GeometricWalkKernel(_IterativeWalkKernel):
 class RandomWalkKernel(_IterativeWalkKernel):
     """Marginalised random-walk kernel: probability that two random walks emit the same labels.
 
-    Kashima et al. (2003), with the stopping model the seed leaves implicit (seed-methods D16
-    [ADD]): a walk starts at a uniform vertex, at each vertex stops with probability
-    ``p_stop`` (always at an isolated vertex) or moves to a uniform neighbour. With
-    ``t(u) = (1 − p_stop)/deg(u)`` and ``s(u)`` the stopping probability,
+    Kashima et al. (2003), with the stopping model the slides leave implicit: a walk starts at a
+    uniform vertex, at each vertex stops with probability ``p_stop`` (always at an isolated vertex)
+    or moves to a uniform neighbour. With ``t(u) = (1 − p_stop)/deg(u)`` and ``s(u)`` the stopping
+    probability,
 
     ``K(G1, G2) = 1/(|G1||G2|) · 1ᵀ (I − diag(t⊗t) A×)⁻¹ (s⊗s)``,
 
@@ -255,8 +254,7 @@ class RandomWalkKernel(_IterativeWalkKernel):
     References
     ----------
     H. Kashima, K. Tsuda, A. Inokuchi. Marginalized kernels between labeled graphs. ICML 2003.
-    Seed 004, "Walk kernel examples", "Computation of random and geometric walk kernels";
-    seed-methods D16.
+    Mairal & Vert, "Walk kernel examples", "Computation of random and geometric walk kernels".
 
     Examples
     --------

@@ -70,8 +70,7 @@ class WeisfeilerLehmanKernel(GraphKernel):
     ----------
     N. Shervashidze, P. Schweitzer, E. J. van Leeuwen, K. Mehlhorn, K. M. Borgwardt.
     Weisfeiler–Lehman graph kernels. JMLR 12:2539–2561, 2011 (Algorithm 1).
-    Seed 004 (Mairal & Vert slides), "Graph kernels" / "Indexing by specific subgraphs";
-    seed-methods D14.
+    Mairal & Vert, *Kernel Methods* slides, "Graph kernels" / "Indexing by specific subgraphs".
 
     Examples
     --------

@@ -1,5 +1,5 @@
-"""String kernels (seed 004, "String kernels"): spectrum, mismatch, gap-weighted subsequence and
-local alignment kernels, as scikit-learn transformers with compiled, parallel Gram cores."""
+"""String kernels (Mairal & Vert, "String kernels"): spectrum, mismatch, gap-weighted subsequence
+and local alignment kernels, as scikit-learn transformers with compiled, parallel Gram cores."""
 
 from kernelkit.kernels._strings._local_alignment import LocalAlignmentKernel, local_alignment_kernel
 from kernelkit.kernels._strings._mismatch import MismatchKernel, mismatch_kernel

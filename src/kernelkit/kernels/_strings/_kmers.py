@@ -190,7 +190,7 @@ class KmerKernel(StringKernel):
 
         Column ``c`` is the k-mer whose letters ``a_1 … a_k`` (as indices into ``alphabet_``)
         give ``c = Σ_t a_t |A|^{k−t}``. Since ``K(x, y) = Φ(x)·Φ(y)``, a linear model trained on
-        these features scores a new sequence in O(|x|) (seed 004, "Spectrum kernel (2/2)").
+        these features scores a new sequence in O(|x|) (Mairal & Vert, "Spectrum kernel (2/2)").
 
         Parameters
         ----------

@@ -57,8 +57,8 @@ class LocalAlignmentKernel(StringKernel):
     ``K_LA(x, y) = Σ_π exp(β s_{S,g}(x, y, π))`` over every local alignment π of x and y (including
     the empty one), with substitution scores S and affine gap costs ``g(n) = d + e(n − 1)`` paid
     for the gap in each sequence between consecutive aligned pairs. Unlike the Smith–Waterman
-    score ``max_π s(π)``, which is not a kernel, K_LA is positive definite (seed 004, "LA kernel
-    is p.d.").
+    score ``max_π s(π)``, which is not a kernel, K_LA is positive definite (Mairal & Vert, "LA
+    kernel is p.d.").
 
     Computed by Saigo's dynamic programme in Cython, O(|x| |y|) per pair, in rescaled linear
     arithmetic (rows multiplied by powers of two and the exponent tracked), so sequences of
@@ -111,8 +111,8 @@ class LocalAlignmentKernel(StringKernel):
 
     References
     ----------
-    Seed 004 (``004_8584e5d8680b3804.txt``), "Local alignment kernel (Saigo et al., 2004)", "LA
-    kernel is p.d.: proof (1/2), (2/2)"; catalogue D13 (the seed adds the gap costs in K_g, a sign
+    Mairal & Vert (Mairal & Vert, *Kernel Methods* slides), "Local alignment kernel (Saigo et al.,
+    2004)", "LA kernel is p.d.: proof (1/2), (2/2)" (the course adds the gap costs in K_g, a sign
     slip: they are subtracted here, ``exp(−β(g(|x|) + g(|y|)))``, and the n = 0 term is the empty
     alignment, weight 1). H. Saigo, J.-P. Vert, N. Ueda, T. Akutsu, "Protein homology detection
     using string alignment kernels", Bioinformatics 20(11):1682–1689, 2004.

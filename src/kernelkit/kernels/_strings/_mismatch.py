@@ -58,9 +58,9 @@ class MismatchKernel(KmerKernel):
 
     References
     ----------
-    Seed 004 (``004_8584e5d8680b3804.txt``), "Example: substring indexation" (mismatch bullet) and
-    "Spectrum kernel (2/2)" remarks. C. Leslie, E. Eskin, A. Cohen, J. Weston, W. S. Noble,
-    "Mismatch string kernels for discriminative protein classification", Bioinformatics
+    Mairal & Vert (Mairal & Vert, *Kernel Methods* slides), "Example: substring indexation"
+    (mismatch bullet) and "Spectrum kernel (2/2)" remarks. C. Leslie, E. Eskin, A. Cohen, J. Weston,
+    W. S. Noble, "Mismatch string kernels for discriminative protein classification", Bioinformatics
     20(4):467–476, 2004.
 
     Examples

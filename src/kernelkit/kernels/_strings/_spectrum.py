@@ -21,7 +21,7 @@ class SpectrumKernel(KmerKernel):
     (k ≤ 14 for proteins, k ≤ 31 for DNA); beyond that the code is a 64-bit polynomial hash, and two
     distinct k-mers collide with probability about 2^-64. Each spectrum is sorted and run-length
     encoded, so memory is O(total length + n²), never O(n |A|^k). The Gram is a parallel
-    inverted-index sparse product whose cost is the number of shared k-mer occurrences; the seed's
+    inverted-index sparse product whose cost is the number of shared k-mer occurrences; the course's
     merge-join of sorted spectra (O(|x| + |y|) per pair) is available and measured slower.
 
     Parameters
@@ -38,7 +38,7 @@ class SpectrumKernel(KmerKernel):
         Gram algorithm; both give the same values. "sparse" is the inverted-index product
         ``F_X F_Yᵀ`` of the k-mer count matrices, whose cost is the number of shared k-mer
         occurrences; "merge" merge-joins the two sorted spectra of every pair, O(|x| + |y|) per
-        pair as in the seed. Measured, "sparse" is 13× (DNA, k = 4) to 33× (proteins, k = 3)
+        pair as in the course. Measured, "sparse" is 13× (DNA, k = 4) to 33× (proteins, k = 3)
         faster and never measurably slower (``bench/results/strings.md``).
     normalize : bool, default=False
         Cosine normalisation ``K(x, y) / sqrt(K(x, x) K(y, y))``.
@@ -72,9 +72,9 @@ class SpectrumKernel(KmerKernel):
 
     References
     ----------
-    Seed 004 (``004_8584e5d8680b3804.txt``), "Example: substring indexation", "Spectrum kernel
-    (1/2), (2/2)". C. Leslie, E. Eskin, W. S. Noble, "The spectrum kernel: a string kernel for SVM
-    protein classification", Pacific Symposium on Biocomputing 7:564–575, 2002.
+    Mairal & Vert (Mairal & Vert, *Kernel Methods* slides), "Example: substring indexation",
+    "Spectrum kernel (1/2), (2/2)". C. Leslie, E. Eskin, W. S. Noble, "The spectrum kernel: a string
+    kernel for SVM protein classification", Pacific Symposium on Biocomputing 7:564–575, 2002.
 
     Examples
     --------

@@ -20,7 +20,7 @@ class SubstringKernel(StringKernel):
     ``u ∈ A^k``, and ``K(s, t) = Σ_u Φ_u(s) Φ_u(t)``, computed by Lodhi's O(k |s| |t|) dynamic
     programme in Cython (one pair per thread, each pair computed once).
 
-    Convention: this is Lodhi et al.'s decay by the span ``i_k − i_1 + 1``. The seed's wording
+    Convention: this is Lodhi et al.'s decay by the span ``i_k − i_1 + 1``. The course's wording
     ("decaying with the number of gaps") would use the span minus k, which multiplies every
     feature by ``λ^{−k}`` and the kernel by ``λ^{−2k}``: the two kernels differ by that constant
     factor, so they are equal after normalisation.
@@ -58,8 +58,8 @@ class SubstringKernel(StringKernel):
 
     References
     ----------
-    Seed 004 (``004_8584e5d8680b3804.txt``), "Example: substring indexation" (gapped substring
-    bullet). H. Lodhi, C. Saunders, J. Shawe-Taylor, N. Cristianini, C. Watkins, "Text
+    Mairal & Vert (Mairal & Vert, *Kernel Methods* slides), "Example: substring indexation" (gapped
+    substring bullet). H. Lodhi, C. Saunders, J. Shawe-Taylor, N. Cristianini, C. Watkins, "Text
     classification using string kernels", JMLR 2:419–444, 2002 (Section 4.2, the K'' recursion).
 
     Examples
