@@ -23,6 +23,12 @@ from _types cimport intp_t
 ctypedef int (*pair_kernel_t)(const void *ctx, intp_t i, intp_t j, double *work,
                               double *value) noexcept nogil
 
+# A kernel that computes one row object against a block of up to `block` column objects at once
+# (SIMD lanes across pairs): k(i, js[l]) for l < n_js written to values[l]; returns the number of
+# marked pairs.
+ctypedef intp_t (*block_kernel_t)(const void *ctx, intp_t i, const intp_t *js, intp_t n_js,
+                                  double *work, double *values) noexcept nogil
+
 cdef enum:
     PAIRS_TILE = 16
 
@@ -114,6 +120,63 @@ cdef inline int fill_diagonal(
         for i in prange(n, schedule='dynamic'):
             if work != NULL:
                 marked += kernel(ctx, i, i, work, &out[i]) != 0
+        free(work)
+    n_marked[0] = marked
+    return status
+
+
+cdef inline int fill_gram_rows_blocked(
+    block_kernel_t kernel, const void *ctx,
+    double[:, ::1] out,        # INOUT (n_rows, n_cols): rows [row_start, row_stop) are written
+    intp_t row_start, intp_t row_stop,
+    bint symmetric,            # rows and columns are the same objects: compute j >= i only
+    const intp_t *col_order,   # IN (n_cols,): the order in which columns are blocked
+    intp_t block,              # columns per kernel call
+    intp_t work_size,          # doubles of scratch each thread needs (besides the column list)
+    int n_threads,
+    intp_t *n_marked,          # OUT: pairs whose kernel marked them
+) noexcept nogil:
+    """Fill ``out[row_start:row_stop]`` row by row, each row's columns taken in ``col_order`` and
+    passed ``block`` at a time (objects of similar sizes side by side, e.g. sorted by length,
+    keep SIMD lanes busy); returns 0, or -1 when scratch memory ran out. Every entry is written
+    once, so the result depends neither on the thread count nor on the schedule."""
+    cdef intp_t n_cols = out.shape[1]
+    cdef intp_t i, k, c, j, n_js, marked = 0
+    cdef int status = 0
+    cdef int *status_ptr = &status
+    cdef double *work = NULL       # allocated per thread inside the parallel block
+    cdef intp_t *js = NULL
+    cdef double *values = NULL     # per thread too
+    n_marked[0] = 0
+    if row_stop <= row_start or n_cols == 0:
+        return 0
+    if n_threads > row_stop - row_start:
+        n_threads = <int>(row_stop - row_start)
+    with parallel(num_threads=n_threads):
+        work = <double *>malloc((work_size if work_size > 0 else 1) * sizeof(double))
+        js = <intp_t *>malloc(n_cols * sizeof(intp_t))
+        values = <double *>malloc(block * sizeof(double))
+        if work == NULL or js == NULL or values == NULL:
+            status_ptr[0] = -1
+        for i in prange(row_start, row_stop, schedule='dynamic'):
+            if work != NULL and js != NULL and values != NULL:
+                n_js = 0
+                for c in range(n_cols):
+                    j = col_order[c]
+                    if not symmetric or j >= i:
+                        js[n_js] = j
+                        n_js = n_js + 1
+                k = 0
+                while k < n_js:
+                    c = min(block, n_js - k)
+                    marked += kernel(ctx, i, js + k, c, work, values)
+                    for j in range(c):
+                        out[i, js[k + j]] = values[j]
+                        if symmetric:
+                            out[js[k + j], i] = values[j]
+                    k = k + block
+        free(values)
+        free(js)
         free(work)
     n_marked[0] = marked
     return status

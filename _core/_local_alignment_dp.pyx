@@ -22,12 +22,31 @@ caller so that one row cannot overflow before the check. Row sums are added into
 log space. Values more than 2^{−1022} below a row's maximum flush to zero: their contribution to K is
 below double precision, since K exceeds that maximum. Cost: about ten flops per cell, no
 transcendental function except one log per row.
+
+Pairs run side by side in SIMD lanes (:func:`_la_block`): each Gram row's column sequences are
+taken in length order, ``LANES`` at a time, and one vector step advances every lane's DP by one
+cell with exactly the scalar operations (``_la_lanes.h``); the values are identical to the scalar
+DP's (:func:`log_la`, still used for the diagonal and with ``lanes=False``).
 """
 
 from libc.math cimport exp, log, log1p, frexp, ldexp, INFINITY
 
+import numpy as np
+
 from _types cimport intp_t, int32_t
-from _gram cimport fill_diagonal, fill_gram_rows
+from _gram cimport fill_diagonal, fill_gram_rows, fill_gram_rows_blocked
+
+# Pairs computed side by side in SIMD lanes (one row sequence against LANES column sequences of
+# similar lengths; the row step is C with generic vectors, _la_lanes.h): the DP of one pair is a
+# chain of dependent operations along the row (the gap-in-y recurrence), so one pair leaves most
+# of a core's arithmetic idle; LANES independent pairs fill the vector units. Each lane performs
+# exactly the scalar DP's operations in the same order, so the values are identical.
+cdef extern from "_la_lanes.h" nogil:
+    enum: LANES "LA_LANES"
+    void la_lanes_row(const double *profile, const intp_t *letters, const double *mask,
+                      double *m_row, double *x_row, double *y_row, intp_t width,
+                      const double *start, double open_weight, double extend_weight,
+                      double *row_sum, double *row_max)
 
 
 cdef struct AlignmentPair:
@@ -36,7 +55,10 @@ cdef struct AlignmentPair:
     const int32_t *codes_b
     const intp_t *offsets_b
     const double *exp_scores        # (n_letters, n_letters) exp(β S(a, b)), row-major
+    const double *padded_scores     # (n_letters, n_letters + 1): a last column of zeros, the
+                                    # weight of the padding letter of short lanes
     intp_t n_letters
+    intp_t longest_b                # longest column sequence
     double open_weight              # exp(−β d)
     double extend_weight            # exp(−β e)
     int scale_bits                  # T
@@ -122,6 +144,78 @@ cdef double log_la(const int32_t *x, intp_t len_x, const int32_t *y, intp_t len_
             shift += exponent
     return _logaddexp(0.0, log_total)
 
+cdef intp_t _la_block(const void *ctx, intp_t i, const intp_t *js, intp_t n_js, double *work,
+                      double *values) noexcept nogil:
+    """``log K_LA(a_i, b_js[l])`` for ``l < n_js <= LANES``, the pairs in SIMD lanes.
+
+    Lane ``l`` runs :func:`log_la` on its pair; lanes shorter than the longest are padded with a
+    letter of weight 0 and a mask that zeroes their gap states, so padding cells stay 0 and never
+    reach a real cell (every state flows right or down). ``work`` holds
+    ``(4 (longest_b + 1) + longest_b) LANES`` doubles.
+    """
+    cdef const AlignmentPair *ap = <const AlignmentPair *>ctx
+    cdef intp_t stride = (ap.longest_b + 1) * LANES
+    cdef double *m_row = work
+    cdef double *x_row = work + stride
+    cdef double *y_row = work + 2 * stride
+    cdef double *mask = work + 3 * stride
+    cdef intp_t *letters = <intp_t *>(work + 4 * stride)   # (longest_b, LANES) interleaved
+    cdef const int32_t *x = ap.codes_a + ap.offsets_a[i]
+    cdef intp_t len_x = ap.offsets_a[i + 1] - ap.offsets_a[i]
+    cdef intp_t n_cols = ap.n_letters + 1
+    cdef intp_t width = 0, length, q, l, row
+    cdef const int32_t *y
+    cdef double open_weight = ap.open_weight, extend_weight = ap.extend_weight
+    cdef double high = ldexp(1.0, ap.scale_bits)
+    cdef double low = ldexp(1.0, -ap.scale_bits)
+    cdef double log2 = log(2.0)
+    cdef double factor
+    cdef int exponent
+    cdef double start[LANES]
+    cdef double row_sum[LANES]
+    cdef double row_max[LANES]
+    cdef double log_total[LANES]
+    cdef int shift[LANES]
+    for l in range(LANES):
+        length = ap.offsets_b[js[l] + 1] - ap.offsets_b[js[l]] if l < n_js else 0
+        if length > width:
+            width = length
+    for l in range(LANES):
+        length = 0
+        y = NULL
+        if l < n_js:
+            y = ap.codes_b + ap.offsets_b[js[l]]
+            length = ap.offsets_b[js[l] + 1] - ap.offsets_b[js[l]]
+        mask[l] = 0.0
+        for q in range(width):
+            letters[q * LANES + l] = y[q] if q < length else ap.n_letters
+            mask[(q + 1) * LANES + l] = 1.0 if q < length else 0.0
+        log_total[l] = -INFINITY
+        shift[l] = 0
+    for q in range((width + 1) * LANES):
+        m_row[q] = 0.0
+        x_row[q] = 0.0
+        y_row[q] = 0.0
+    for row in range(len_x):
+        for l in range(LANES):
+            start[l] = ldexp(1.0, -shift[l])
+        la_lanes_row(ap.padded_scores + x[row] * n_cols, letters, mask, m_row, x_row, y_row,
+                     width, start, open_weight, extend_weight, row_sum, row_max)
+        for l in range(n_js):
+            if row_sum[l] > 0.0:
+                log_total[l] = _logaddexp(log_total[l], log(row_sum[l]) + shift[l] * log2)
+            if row_max[l] > high or (0.0 < row_max[l] < low):
+                frexp(row_max[l], &exponent)
+                factor = ldexp(1.0, -exponent)
+                for q in range(1, width + 1):
+                    m_row[q * LANES + l] *= factor
+                    x_row[q * LANES + l] *= factor
+                    y_row[q * LANES + l] *= factor
+                shift[l] += exponent
+    for l in range(n_js):
+        values[l] = _logaddexp(0.0, log_total[l])
+    return 0
+
 
 def local_alignment_gram(
     const int32_t[::1] codes_a,     # IN (total_length_a,) letter codes of the row sequences
@@ -136,6 +230,7 @@ def local_alignment_gram(
     intp_t row_start, intp_t row_stop,
     bint symmetric,
     int n_threads,
+    bint lanes=True,
 ):
     """``log K_LA`` for Gram rows ``[row_start, row_stop)``.
 
@@ -153,15 +248,31 @@ def local_alignment_gram(
     symmetric : bool
         Rows and columns are the same sequences: pairs are computed once and mirrored.
     n_threads : int
+    lanes : bool, default=True
+        Compute each row against ``LANES`` columns of similar lengths at once (SIMD across
+        pairs); False runs the scalar DP pair by pair. Both give the same values.
     """
     cdef AlignmentPair ctx
     cdef intp_t longest = _set_context(&ctx, codes_a, offsets_a, codes_b, offsets_b, exp_scores,
                                        open_weight, extend_weight, scale_bits)
+    cdef intp_t n_letters = exp_scores.shape[0]
+    padded = np.zeros((n_letters, n_letters + 1))
+    padded[:, :n_letters] = exp_scores
+    cdef const double[:, ::1] padded_view = padded
+    ctx.padded_scores = &padded_view[0, 0]
+    # columns by length, so that the lanes of a block have similar lengths
+    cdef const intp_t[::1] col_order = np.argsort(np.diff(offsets_b), kind="stable").astype(np.intp)
     cdef int status
     cdef intp_t n_marked
     with nogil:
-        status = fill_gram_rows(_la_pair, &ctx, out, row_start, row_stop, symmetric,
-                                3 * (longest + 1), n_threads, &n_marked)
+        if lanes:
+            status = fill_gram_rows_blocked(_la_block, &ctx, out, row_start, row_stop, symmetric,
+                                            &col_order[0], LANES,
+                                            (4 * (longest + 1) + longest) * LANES, n_threads,
+                                            &n_marked)
+        else:
+            status = fill_gram_rows(_la_pair, &ctx, out, row_start, row_stop, symmetric,
+                                    3 * (longest + 1), n_threads, &n_marked)
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the local alignment kernel")
 
@@ -206,4 +317,6 @@ cdef intp_t _set_context(AlignmentPair *ctx, const int32_t[::1] codes_a,
     ctx.open_weight = open_weight
     ctx.extend_weight = extend_weight
     ctx.scale_bits = scale_bits
+    ctx.longest_b = longest
+    ctx.padded_scores = NULL
     return longest
