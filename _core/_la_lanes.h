@@ -22,6 +22,8 @@
 #define LA_VECTORS 1
 #define LA_LANES (LA_WIDTH * LA_VECTORS)
 
+#if defined(__GNUC__) || defined(__clang__)
+
 typedef double la_vec __attribute__((vector_size(LA_WIDTH * sizeof(double))));
 typedef int64_t la_mask __attribute__((vector_size(LA_WIDTH * sizeof(int64_t))));
 
@@ -100,5 +102,35 @@ static void la_lanes_row(const double *profile, const intptr_t *letters, const d
         la_store(row_max + v * LA_WIDTH, rm[v]);
     }
 }
+
+#else  /* compilers without generic vectors: the same operations lane by lane */
+
+static void la_lanes_row(const double *profile, const intptr_t *letters, const double *mask,
+                         double *m_row, double *x_row, double *y_row, intptr_t width,
+                         const double *start, double open_weight, double extend_weight,
+                         double *row_sum, double *row_max) {
+    for (int l = 0; l < LA_LANES; l++) {
+        double md = 0.0, xd = 0.0, yd = 0.0, ml = 0.0, xl = 0.0, yl = 0.0, rs = 0.0, rm = 0.0;
+        for (intptr_t q = 1; q <= width; q++) {
+            const intptr_t at = q * LA_LANES + l;
+            double mu = m_row[at], xu = x_row[at], yu = y_row[at];
+            double mn = profile[letters[(q - 1) * LA_LANES + l]] * (((start[l] + xd) + yd) + md);
+            double xn = (open_weight * mu + extend_weight * xu) * mask[at];
+            double yn = (open_weight * (ml + xl) + extend_weight * yl) * mask[at];
+            double inner;
+            md = mu; xd = xu; yd = yu;
+            m_row[at] = mn; x_row[at] = xn; y_row[at] = yn;
+            ml = mn; xl = xn; yl = yn;
+            rs += mn;
+            inner = xn > yn ? xn : yn;
+            inner = mn > inner ? mn : inner;
+            rm = rm > inner ? rm : inner;
+        }
+        row_sum[l] = rs;
+        row_max[l] = rm;
+    }
+}
+
+#endif  /* generic vectors */
 
 #endif
