@@ -100,6 +100,11 @@ INSTANCES = {
     "PoissonMixture": lambda cls: [cls(2, random_state=0)],
     "MixtureOfLinearRegressions": lambda cls: [cls(2, random_state=0)],
     "RandomFourierFeatures": lambda cls: [cls(random_state=0), cls("sinc", random_state=0)],
+    "KNeighborsClassifier": lambda cls: [cls(), cls(3, weights="distance", algorithm="kd_tree"),
+                                         cls(weights="gaussian", kernel="rbf"),
+                                         cls(metric="precomputed")],
+    "KNeighborsRegressor": lambda cls: [cls(), cls(weights="gaussian", gamma=0.1),
+                                        cls(kernel="linear")],
 }
 
 _WEIGHTED_GAMMA = (

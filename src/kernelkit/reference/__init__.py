@@ -28,6 +28,7 @@ from kernelkit.reference.kmedoids import (
     in_cluster_costs,
     manhattan_assign,
 )
+from kernelkit.reference.knn import knn_brute, knn_select
 from kernelkit.reference.linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
 from kernelkit.reference.smacof import guttman_transform
 from kernelkit.reference.smo import smo_solve
@@ -57,6 +58,8 @@ __all__ = [
     "graphlet_counts",
     "guttman_transform",
     "in_cluster_costs",
+    "knn_brute",
+    "knn_select",
     "kmeans_lloyd",
     "local_alignment_kernel",
     "local_alignment_kernel_bruteforce",

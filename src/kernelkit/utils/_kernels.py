@@ -247,6 +247,22 @@ class FittedKernel:
                              self.degree, out)
         return out
 
+    def query_diagonal(self, X):
+        """``k(x, x)`` of new samples ``X`` (validated as for :meth:`cross`): computed for
+        vector kernels, one 1 × 1 Gram per sample for callables and kernel objects; unknown for
+        a precomputed kernel (a ValueError)."""
+        if self.kind == "vector":
+            out = np.empty(X.shape[0])
+            vector_gram_diagonal(np.ascontiguousarray(X), VECTOR_KERNELS[self.name], self.gamma,
+                                 self.coef0, self.degree, out)
+            return out
+        if self.kind == "callable":
+            return np.array([self.gram(X[i:i + 1], X[i:i + 1])[0, 0] for i in range(len(X))])
+        if self.kind == "structured":
+            return np.array([float(clone(self.estimator).fit_transform([x])[0, 0]) for x in X])
+        raise ValueError("k(x, x) of new samples is unknown for kernel='precomputed' (the test "
+                         "Gram only holds k(x, x_train)); pass the kernel itself instead.")
+
     def subset(self, indices):
         """The same kernel, keeping only the training samples ``indices`` (e.g. support
         vectors), so :meth:`cross` evaluates against them."""

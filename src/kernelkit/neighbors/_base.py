@@ -1,0 +1,234 @@
+"""Neighbour search shared by the k-NN estimators: Euclidean by the compiled brute-force core or
+SciPy's k-d tree, precomputed distances, or kernel distances ``k(x, x) + k(y, y) − 2k(x, y)``."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.spatial import cKDTree
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from kernelkit._core._knn_brute import knn_brute, knn_select
+from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._kernels import (
+    KERNEL_CONSTRAINT,
+    kernel_input_tags,
+    resolve_kernel,
+    validate_kernel_data,
+)
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import check_distance_scale
+
+__all__ = ["NeighborsBase"]
+
+# "auto" uses SciPy's k-d tree at or below this many features and from this many training
+# samples; measured (2026-11-24, 2 threads, 10 000 queries, k=5): the tree was faster than the
+# brute-force core at d = 10 from n ~ 20 000 on, and slower at every n from d ~ 16 on.
+_TREE_MAX_FEATURES = 15
+_TREE_MIN_SAMPLES = 20_000
+_NEGATIVE_DISTANCES = "Negative values in data: precomputed distances must be non-negative."
+# Queries per block of kernel or precomputed distances: memory O(block × n_train).
+_DISTANCE_BLOCK = 1024
+
+
+class NeighborsBase(BaseEstimator):
+    """Fit stores the training set; :meth:`kneighbors` finds neighbours; the subclasses turn the
+    neighbours into predictions with :meth:`_weights`."""
+
+    _parameter_constraints = {
+        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "weights": [StrOptions({"uniform", "distance", "gaussian"})],
+        "gamma": [Interval(Real, 0, None, closed="left")],
+        "metric": [StrOptions({"euclidean", "precomputed"})],
+        "kernel": KERNEL_CONSTRAINT + [None],
+        "kernel_params": [dict, None],
+        "algorithm": [StrOptions({"auto", "brute", "kd_tree"})],
+        "n_jobs": N_JOBS_CONSTRAINT,
+    }
+
+    def __init__(self, n_neighbors=5, *, weights="uniform", gamma=1.0, metric="euclidean",
+                 kernel=None, kernel_params=None, algorithm="auto", n_jobs=None):
+        self.n_neighbors = n_neighbors
+        self.weights = weights
+        self.gamma = gamma
+        self.metric = metric
+        self.kernel = kernel
+        self.kernel_params = kernel_params
+        self.algorithm = algorithm
+        self.n_jobs = n_jobs
+
+    # ------------------------------------------------------------------ fitting
+    def _fit_neighbors(self, X, y, **check_params):
+        """Validate and store the training set; returns the validated ``y``."""
+        if self.kernel is not None:
+            if self.metric != "euclidean":
+                raise ValueError("kernel= gives the kernel distance; metric must then be "
+                                 f"'euclidean', got {self.metric!r}.")
+            X, y = validate_kernel_data(self, X, y, **check_params)
+            params = dict(self.kernel_params or {})
+            self._kernel = resolve_kernel(
+                self.kernel, X, gamma=params.pop("gamma", None),
+                degree=params.pop("degree", 3), coef0=params.pop("coef0", 1.0),
+                kernel_params=params or None, n_jobs=self.n_jobs)
+            K = self._kernel.training_gram()
+            self._train_diagonal = np.diag(K).copy()
+            # a precomputed or structured kernel cannot recompute it (kneighbors(None) needs it)
+            self._train_gram = K if self._kernel.kind in ("precomputed", "structured") else None
+            self.n_samples_fit_ = len(self._train_diagonal)
+            self._method = "kernel"
+            return y
+        if self.metric == "precomputed":
+            X, y = validate_data(self, X, y, dtype=np.float64, **check_params)
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(f"With metric='precomputed', X must be the square matrix of "
+                                 f"distances between training samples, got shape {X.shape}.")
+            if np.any(X < 0):
+                raise ValueError(_NEGATIVE_DISTANCES)
+            self.n_samples_fit_ = X.shape[0]
+            self._method = "precomputed"
+            return y
+        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32], order="C",
+                             **check_params)
+        check_distance_scale(X)
+        self._fit_X = X
+        self.n_samples_fit_ = X.shape[0]
+        use_tree = self.algorithm == "kd_tree" or (
+            self.algorithm == "auto" and X.shape[1] <= _TREE_MAX_FEATURES
+            and X.shape[0] >= _TREE_MIN_SAMPLES)
+        self._tree = cKDTree(X) if use_tree else None
+        self._method = "kd_tree" if use_tree else "brute"
+        return y
+
+    # ------------------------------------------------------------------ search
+    def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
+        """The nearest training samples of each query, nearest first (ties: smaller training
+        index first).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_features), (n_queries, n_samples_fit) distances
+            for ``metric="precomputed"``, objects for a kernel object, or None
+            None: the training samples, each without itself.
+        n_neighbors : int, default=None
+            None: ``n_neighbors`` of the constructor.
+        return_distance : bool, default=True
+
+        Returns
+        -------
+        distances : ndarray of shape (n_queries, n_neighbors)
+            Euclidean (or kernel, or the given) distances; only if ``return_distance``.
+        indices : ndarray of shape (n_queries, n_neighbors)
+        """
+        check_is_fitted(self)
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
+        if not isinstance(k, (Integral, np.integer)) or k < 1:
+            raise ValueError(f"n_neighbors must be a positive integer, got {k!r}.")
+        if X is None:
+            distances, indices = self._training_neighbors(int(k))
+        else:
+            self._check_k(int(k))
+            distances, indices = self._search(self._validate_queries(X), int(k))
+        return (distances, indices) if return_distance else indices
+
+    def _check_k(self, k):
+        if k > self.n_samples_fit_:
+            raise ValueError(f"n_neighbors={k} is larger than the {self.n_samples_fit_} "
+                             "training samples.")
+
+    def _training_neighbors(self, k):
+        """Neighbours of the training samples among the others: one more, then the sample
+        itself removed (or the farthest, when duplicates put it further down)."""
+        if k + 1 > self.n_samples_fit_:
+            raise ValueError(f"n_neighbors={k} needs at least {k + 1} training samples to "
+                             f"exclude each sample itself; there are {self.n_samples_fit_}.")
+        if self._method == "kernel":
+            queries = None
+        elif self._method == "precomputed":
+            raise ValueError("With metric='precomputed', pass the query distances to "
+                             "kneighbors.")
+        else:
+            queries = self._fit_X
+        distances, indices = self._search(queries, k + 1)
+        is_self = indices == np.arange(len(indices))[:, None]
+        drop = np.where(is_self.any(axis=1), is_self.argmax(axis=1), k)
+        keep = np.ones_like(is_self)
+        keep[np.arange(len(keep)), drop] = False
+        return distances[keep].reshape(-1, k), indices[keep].reshape(-1, k)
+
+    def _validate_queries(self, X):
+        if self._method == "kernel":
+            return validate_kernel_data(self, X, reset=False,
+                                        n_samples_fit=self.n_samples_fit_)
+        if self._method == "precomputed":
+            X = validate_data(self, X, reset=False, dtype=np.float64)
+            if np.any(X < 0):
+                raise ValueError(_NEGATIVE_DISTANCES)
+            return X
+        X = validate_data(self, X, reset=False, dtype=self._fit_X.dtype, order="C")
+        check_distance_scale(X)
+        return X
+
+    def _search(self, X, k):
+        """``(distances, indices)`` of ``k`` neighbours of validated queries (None: the
+        training samples, kernel mode)."""
+        n_threads = effective_n_threads(self.n_jobs)
+        if self._method == "kd_tree":
+            distances, indices = self._tree.query(X, k=k, workers=n_threads)
+            return (distances.reshape(len(X), k),
+                    indices.reshape(len(X), k).astype(np.intp))
+        if self._method == "brute":
+            indices = np.empty((X.shape[0], k), dtype=np.intp)
+            squared = np.empty((X.shape[0], k))
+            # each thread calls BLAS on its own blocks: BLAS's threads would oversubscribe
+            # (measured 2x slower at d = 50)
+            with blas_controller().limit(limits=1, user_api="blas"):
+                knn_brute(X, self._fit_X, indices, squared, n_threads)
+            return np.sqrt(squared), indices
+        n_queries = self.n_samples_fit_ if X is None else len(X)
+        indices = np.empty((n_queries, k), dtype=np.intp)
+        values = np.empty((n_queries, k))
+        for start in range(0, n_queries, _DISTANCE_BLOCK):
+            stop = min(start + _DISTANCE_BLOCK, n_queries)
+            block = self._distance_block(X, start, stop)
+            knn_select(block, indices[start:stop], values[start:stop], n_threads)
+        if self._method == "kernel":
+            values = np.sqrt(values)
+        return values, indices
+
+    def _distance_block(self, X, start, stop):
+        """Rows ``[start, stop)`` of the query-by-training distances (squared for kernels)."""
+        if self._method == "precomputed":
+            return np.ascontiguousarray(X[start:stop])
+        if X is None:
+            K = (self._train_gram[start:stop] if self._train_gram is not None
+                 else self._kernel.gram(self._kernel.rows[start:stop], self._kernel.rows))
+            diagonal = self._train_diagonal[start:stop]
+        else:
+            queries = X[start:stop]
+            K = self._kernel.cross(queries)
+            diagonal = self._kernel.query_diagonal(queries)
+        squared = diagonal[:, None] + self._train_diagonal[None, :] - 2.0 * K
+        return np.ascontiguousarray(np.maximum(squared, 0.0))
+
+    # ------------------------------------------------------------------ weights
+    def _weights(self, distances):
+        """Weight of each neighbour: 1, ``1/d`` (exact matches only, where a distance is 0) or
+        ``exp(−γ d²)`` (scaled by the nearest's weight, which leaves the normalised weights
+        unchanged and avoids underflow)."""
+        if self.weights == "uniform":
+            return np.ones_like(distances)
+        if self.weights == "distance":
+            exact = distances == 0
+            with np.errstate(divide="ignore"):
+                inverse = 1.0 / distances
+            return np.where(exact.any(axis=1, keepdims=True), exact.astype(float), inverse)
+        squared = distances**2
+        return np.exp(-self.gamma * (squared - squared[:, :1]))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if self.kernel is not None:
+            return kernel_input_tags(tags, self.kernel)
+        tags.input_tags.pairwise = tags.input_tags.positive_only = self.metric == "precomputed"
+        return tags
