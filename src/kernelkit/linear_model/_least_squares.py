@@ -1,0 +1,195 @@
+"""Least squares and ridge regression (Mairal & Vert, *Kernel Methods* slides, "Simple example 1:
+OLS", "Ridge regression"; Peyré, *Mathematical Foundations of Data Sciences*, ch. 16, §16.3.1;
+Sangnier, *Introduction to machine learning*, §1.5.1)."""
+
+from numbers import Real
+
+import numpy as np
+from scipy.linalg import lstsq
+from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from kernelkit.utils._ridge import solve_positive_definite
+from kernelkit.utils._validation import check_distance_scale
+
+__all__ = ["LinearRegression", "Ridge", "centred_data"]
+
+
+def centred_data(X, y, fit_intercept, sample_weight=None):
+    """``(X − x̄, y − ȳ, x̄, ȳ)`` with (weighted) means, or the data and zeros without an
+    intercept: the intercept of a least-squares fit is then ``ȳ − x̄ᵀβ`` and is not
+    penalised."""
+    if not fit_intercept:
+        return X, y, np.zeros(X.shape[1]), np.zeros(y.shape[1:])
+    x_mean = np.average(X, axis=0, weights=sample_weight)
+    y_mean = np.average(y, axis=0, weights=sample_weight)
+    return X - x_mean, y - y_mean, x_mean, y_mean
+
+
+class _LinearRegressor(RegressorMixin, BaseEstimator):
+    """``predict(X) = X coef_ᵀ + intercept_``; subclasses fit ``coef_`` on centred data."""
+
+    _multi_output = True
+
+    def _fit_linear(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=self._multi_output,
+                             y_numeric=True)
+        check_distance_scale(X)
+        Xc, yc, x_mean, y_mean = centred_data(X, y, self.fit_intercept)
+        # (p,) or (p, n_targets); a solver that fits its own intercept on the centred data
+        # (the median regression) returns it too
+        solution = self._solve(Xc, yc)
+        beta, offset = solution if isinstance(solution, tuple) else (solution, 0.0)
+        self.coef_ = beta.T
+        self.intercept_ = y_mean - x_mean @ beta + offset if self.fit_intercept else (
+            0.0 if y.ndim == 1 else np.zeros(y.shape[1]))
+        return self
+
+    def predict(self, X):
+        """Predicted targets ``X coef_ᵀ + intercept_``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,) or (n_samples, n_targets)
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return X @ self.coef_.T + self.intercept_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = self._multi_output
+        return tags
+
+
+class LinearRegression(_LinearRegressor):
+    """Ordinary least squares: ``β̂ ∈ argmin ‖y − Xβ − b‖²``.
+
+    The normal equations ``Xᵀ(Xβ̂ − y) = 0`` (on centred data when ``fit_intercept``) are
+    solved by LAPACK's least squares, so rank-deficient designs give the minimum-norm
+    solution (Mairal & Vert, "Simple example 1: OLS"; Peyré, §16.3.1).
+
+    Parameters
+    ----------
+    fit_intercept : bool, default=True
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
+    intercept_ : float or ndarray of shape (n_targets,)
+    rank_ : int
+        Rank of the (centred) design.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.linear_model import LinearRegression
+    >>> X = np.array([[0.0], [1.0], [2.0]])
+    >>> model = LinearRegression().fit(X, 1 + 2 * X.ravel())
+    >>> np.round(model.coef_, 6), round(float(model.intercept_), 6)
+    (array([2.]), 1.0)
+    """
+
+    _parameter_constraints = {"fit_intercept": ["boolean"]}
+
+    def __init__(self, *, fit_intercept=True):
+        self.fit_intercept = fit_intercept
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit by least squares.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+
+        Returns
+        -------
+        self : LinearRegression
+        """
+        return self._fit_linear(X, y)
+
+    def _solve(self, Xc, yc):
+        beta, _, self.rank_, _ = lstsq(Xc, yc, check_finite=False)
+        return beta
+
+
+class Ridge(_LinearRegressor):
+    """Ridge regression: ``β̂ = argmin ‖y − Xβ − b‖² + α‖β‖²`` (the intercept not penalised).
+
+    Primal form ``β̂ = (XᵀX + αI_p)⁻¹Xᵀy`` (a ``p × p`` system) or, by the matrix inversion
+    lemma, the dual form ``β̂ = Xᵀ(XXᵀ + αI_n)⁻¹y`` (``n × n``); ``solver="auto"`` takes the
+    smaller system, as Mairal & Vert advise ("Ridge regression", "Comparison with standard ridge
+    regression"). Peyré's ch. 16 (§16.3.1) recommends the ``n × n`` form when ``n ≫ p``, which is
+    backwards — it costs ``O(n³)`` instead of ``O(p³)``. ``α`` is scikit-learn's (``α = nλ`` in
+    the slides' ``(1/n)‖y − Xβ‖² + λ‖β‖²``).
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+    fit_intercept : bool, default=True
+    solver : {"auto", "primal", "dual"}, default="auto"
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
+    intercept_ : float or ndarray of shape (n_targets,)
+    solver_ : str
+        The form used.
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.linear_model import Ridge
+    >>> X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> y = np.array([1.0, 2.0, 3.0])
+    >>> primal = Ridge(alpha=0.5, solver="primal").fit(X, y)
+    >>> dual = Ridge(alpha=0.5, solver="dual").fit(X, y)
+    >>> bool(np.allclose(primal.coef_, dual.coef_))
+    True
+    """
+
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "fit_intercept": ["boolean"],
+        "solver": [StrOptions({"auto", "primal", "dual"})],
+    }
+
+    def __init__(self, alpha=1.0, *, fit_intercept=True, solver="auto"):
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.solver = solver
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit the ridge coefficients.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+
+        Returns
+        -------
+        self : Ridge
+        """
+        return self._fit_linear(X, y)
+
+    def _solve(self, Xc, yc):
+        n, p = Xc.shape
+        self.solver_ = self.solver if self.solver != "auto" else ("primal" if p <= n else "dual")
+        if self.solver_ == "primal":
+            A = Xc.T @ Xc
+            A.flat[::p + 1] += self.alpha
+            return solve_positive_definite(A, Xc.T @ yc, "XᵀX + alpha·I")
+        G = Xc @ Xc.T
+        G.flat[::n + 1] += self.alpha
+        return Xc.T @ solve_positive_definite(G, yc, "XXᵀ + alpha·I")

@@ -1,0 +1,131 @@
+"""Nearest-centroid classification, in the input space or a kernel's feature space (Sangnier,
+*Introduction to machine learning*, Remark 1.1.1 and Exercise 1.10)."""
+
+from numbers import Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.validation import check_is_fitted
+
+from kernelkit.utils._kernels import (
+    KERNEL_CONSTRAINT,
+    kernel_input_tags,
+    resolve_kernel,
+    validate_kernel_data,
+)
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import check_class_labels
+
+__all__ = ["NearestCentroid"]
+
+
+class NearestCentroid(ClassifierMixin, BaseEstimator):
+    """Assign each sample to the class with the nearest mean.
+
+    ``g(x) = argmin_j ‖x − μ̂_j‖`` (the Bayes rule of Gaussian classes with identity covariance
+    and equal priors, Sangnier, Remark 1.1.1). With a kernel, the mean of class ``j`` in feature
+    space is ``μ̂_j^φ = (1/n_j) Σ_{i ∈ I_j} φ(x_i)`` and (Exercise 1.10)
+
+    ``‖φ(x) − μ̂_j^φ‖² = k(x, x) − (2/n_j) Σ_{i ∈ I_j} k(x, x_i) + (1/n_j²) Σ_{i, l ∈ I_j}
+    k(x_i, x_l)``,
+
+    whose first term does not depend on ``j``: only the Gram matrix against the training set is
+    needed, so strings and graphs can be classified by their class means.
+
+    Parameters
+    ----------
+    kernel : None, str, callable, "precomputed" or kernel object, default=None
+        None: Euclidean distance to the class means; otherwise any kernel of kernelkit.
+    gamma, degree, coef0 : float
+        Parameters of the vector kernels.
+    kernel_params : dict, default=None
+    n_jobs : int, default=None
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    centroids_ : ndarray of shape (n_classes, n_features)
+        Class means (without a kernel).
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from kernelkit.linear_model import NearestCentroid
+    >>> X, y = load_iris(return_X_y=True)
+    >>> round(NearestCentroid().fit(X, y).score(X, y), 2)
+    0.93
+    """
+
+    _parameter_constraints = {
+        "kernel": KERNEL_CONSTRAINT + [None],
+        "gamma": [Interval(Real, 0, None, closed="left"), None],
+        "degree": [Interval(Real, 0, None, closed="left")],
+        "coef0": [Real],
+        "kernel_params": [dict, None],
+        "n_jobs": N_JOBS_CONSTRAINT,
+    }
+
+    def __init__(self, kernel=None, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
+                 n_jobs=None):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.n_jobs = n_jobs
+
+    def _kind(self):
+        return "vector" if self.kernel is None else None
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Compute the class means (or their kernel expansions).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), Gram matrix or objects
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self : NearestCentroid
+        """
+        X, y = validate_kernel_data(self, X, y, kind=self._kind())
+        check_class_labels(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        if self.classes_.size < 2:
+            raise ValueError(f"NearestCentroid needs at least two classes; got "
+                             f"{self.classes_.size} class.")
+        counts = np.bincount(codes)
+        # weights: column i of class j weighs 1/n_j
+        self._membership = np.zeros((len(codes), self.classes_.size))
+        self._membership[np.arange(len(codes)), codes] = 1.0 / counts[codes]
+        if self.kernel is None:
+            self.centroids_ = self._membership.T @ X
+            return self
+        self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
+                                      coef0=self.coef0, kernel_params=self.kernel_params,
+                                      n_jobs=self.n_jobs)
+        K = self._kernel.training_gram()
+        self._centroid_norms = np.einsum("ij,ik,kj->j", self._membership, K, self._membership)
+        return self
+
+    def _distances(self, X):
+        """Squared distances to the class means, up to a per-sample constant."""
+        check_is_fitted(self)
+        if self.kernel is None:
+            X = validate_kernel_data(self, X, reset=False, kind="vector")
+            return ((X[:, None, :] - self.centroids_[None]) ** 2).sum(axis=2)
+        X = validate_kernel_data(self, X, reset=False, n_samples_fit=len(self._membership))
+        return self._centroid_norms - 2.0 * self._kernel.cross(X) @ self._membership
+
+    def predict(self, X):
+        """Class of the nearest mean."""
+        distances = self._distances(X)
+        return self.classes_[np.argmin(distances, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        return tags if self.kernel is None else kernel_input_tags(tags, self.kernel)

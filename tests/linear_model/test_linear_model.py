@@ -1,0 +1,211 @@
+"""Linear models: the courses' identities, scikit-learn at equal regularisation, bad input."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.optimize import approx_fprime
+from sklearn import linear_model as sk
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, make_blobs
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+
+from kernelkit.linear_model import (
+    LeastAbsoluteDeviation,
+    LinearRegression,
+    LogisticRegression,
+    NearestCentroid,
+    Ridge,
+)
+from kernelkit.utils._logistic import multinomial_loss
+
+
+def standardised(loader, n=None):
+    X, y = loader(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    return (X[:n], y[:n]) if n else (X, y)
+
+
+# ----------------------------------------------------------------- least squares, ridge
+def test_normal_equations_hold():
+    X, y = standardised(load_diabetes)
+    model = LinearRegression().fit(X, y)
+    residual = model.predict(X) - y
+    np.testing.assert_allclose(X.T @ residual, 0, atol=1e-8)
+    assert abs(residual.sum()) < 1e-8
+
+
+def test_primal_and_dual_ridge_agree_and_match_scikit_learn():
+    X, y = standardised(load_diabetes)
+    Y = np.column_stack([y, y**0.5])
+    primal = Ridge(alpha=3.0, solver="primal").fit(X, Y)
+    dual = Ridge(alpha=3.0, solver="dual").fit(X, Y)
+    np.testing.assert_allclose(primal.coef_, dual.coef_, rtol=1e-9)
+    np.testing.assert_allclose(primal.intercept_, dual.intercept_, rtol=1e-9)
+    theirs = sk.Ridge(alpha=3.0).fit(X, Y)
+    np.testing.assert_allclose(primal.coef_, theirs.coef_, rtol=1e-8)
+    assert Ridge().fit(X[:20], y[:20]).solver_ == "primal"
+    assert Ridge().fit(np.hstack([X[:8]] * 3), y[:8]).solver_ == "dual"
+
+
+def test_ridge_limits_and_orthogonal_design():
+    X, y = standardised(load_diabetes)
+    ols = LinearRegression().fit(X, y)
+    np.testing.assert_allclose(Ridge(alpha=1e-9).fit(X, y).coef_, ols.coef_, rtol=1e-6)
+    assert np.abs(Ridge(alpha=1e12).fit(X, y).coef_).max() < 1e-6
+    n, lam = 64, 0.7
+    Q, _ = np.linalg.qr(np.random.default_rng(0).normal(size=(n, 5)))
+    X_orth = np.sqrt(n) * Q                            # XᵀX = n I
+    y = np.random.default_rng(1).normal(size=n)
+    beta_ols = LinearRegression(fit_intercept=False).fit(X_orth, y).coef_
+    beta_ridge = Ridge(alpha=n * lam, fit_intercept=False).fit(X_orth, y).coef_
+    np.testing.assert_allclose(beta_ridge, beta_ols / (1 + lam), rtol=1e-10)
+
+
+# ----------------------------------------------------------------- logistic
+def test_logistic_gradient_and_hessian_by_finite_differences():
+    X, y = standardised(load_breast_cancer, 120)
+    model = LogisticRegression(C=0.5)
+    A = np.hstack([X[:, :5], np.ones((120, 1))])
+    objective = model._binary_objective(A, y.astype(float), model._penalty_weights(6))
+    theta = np.random.default_rng(2).normal(size=6) * 0.3
+    _, gradient, hessian = objective(theta, 2)
+    np.testing.assert_allclose(gradient, approx_fprime(theta, lambda t: objective(t, 0), 1e-6),
+                               rtol=1e-4, atol=1e-4)
+    numeric = np.array([approx_fprime(theta, lambda t: objective(t, 1)[1][i], 1e-6)
+                        for i in range(6)])
+    np.testing.assert_allclose(hessian, numeric, rtol=1e-4, atol=1e-3)
+
+
+def test_solvers_reach_the_same_optimum():
+    X, y = standardised(load_breast_cancer, 150)
+    X = X[:, :6]
+    fits = [LogisticRegression(C=0.3, solver=s, max_iter=m, tol=1e-8).fit(X, y)
+            for s, m in (("newton", 50), ("lbfgs", 5000), ("gd", 200_000))]
+    for other in fits[1:]:
+        np.testing.assert_allclose(other.coef_, fits[0].coef_, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(other.objective_, fits[0].objective_, rtol=1e-9)
+
+
+@pytest.mark.parametrize("solver", ["newton", "lbfgs"])
+def test_logistic_objective_equals_scikit_learn(solver):
+    X, y = standardised(load_breast_cancer)
+    ours = LogisticRegression(C=0.7, solver=solver, max_iter=5000, tol=1e-9).fit(X, y)
+    theirs = sk.LogisticRegression(C=0.7, tol=1e-12, max_iter=10_000).fit(X, y)
+    check = LogisticRegression(C=0.7)
+    objective = check._binary_objective(np.hstack([X, np.ones((len(X), 1))]), y.astype(float),
+                                        check._penalty_weights(X.shape[1] + 1))
+    theirs_value = objective(np.r_[theirs.coef_[0], theirs.intercept_], 0)
+    assert ours.objective_ <= theirs_value * (1 + (1e-9 if solver == "newton" else 1e-7))
+    np.testing.assert_allclose(ours.objective_, theirs_value, rtol=1e-6)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-5)
+
+
+def test_multinomial_equals_scikit_learn_on_digits():
+    X, y = standardised(load_digits)
+    ours = LogisticRegression(C=0.05, max_iter=200, tol=1e-8).fit(X, y)
+    theirs = sk.LogisticRegression(C=0.05, tol=1e-10, max_iter=5000).fit(X, y)
+    D = np.eye(10)[y]
+    A = np.hstack([X, np.ones((len(X), 1))])
+
+    def objective(W, b):
+        return multinomial_loss(A[:, :-1] @ W.T + b, D)[0] + np.sum(W**2) / (2 * 0.05)
+    ours_value = objective(ours.coef_, ours.intercept_)
+    np.testing.assert_allclose(ours_value, ours.objective_, rtol=1e-10)
+    np.testing.assert_allclose(ours_value, objective(theirs.coef_, theirs.intercept_), rtol=1e-6)
+
+
+def test_two_class_softmax_is_binary_logistic_with_twice_c():
+    X, y = standardised(load_breast_cancer, 200)
+    multinomial = LogisticRegression(C=0.4, tol=1e-10)
+    A = np.hstack([X, np.ones((200, 1))])
+    Theta = multinomial._fit_multinomial(A, np.eye(2)[y])[0]
+    beta = Theta[:, 1] - Theta[:, 0]
+    binary = LogisticRegression(C=0.8, tol=1e-10).fit(X, y)
+    np.testing.assert_allclose(beta[:-1], binary.coef_[0], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(beta[-1], binary.intercept_[0], rtol=1e-5, atol=1e-7)
+
+
+def test_lse_trick_keeps_huge_scores_finite():
+    Z = np.array([[1e4, 0.0, -1e4], [-1e4, 1e4 - 1.0, 1e4]])
+    D = np.array([[1.0, 0, 0], [0, 0, 1.0]])
+    loss, gradient = multinomial_loss(Z, D)
+    np.testing.assert_allclose(loss, np.log1p(np.exp(-1.0)), rtol=1e-10)
+    assert np.all(np.isfinite(gradient))
+
+
+def test_separable_data_without_penalty_warns():
+    X, y = make_blobs(60, centers=[[-3, 0], [3, 0]], cluster_std=0.5, random_state=0)
+    with pytest.warns(ConvergenceWarning, match="separable"):
+        LogisticRegression(penalty=None).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        LogisticRegression().fit(X, y)
+
+
+def test_one_vs_rest_probabilities():
+    X, y = standardised(load_digits, 600)
+    model = LogisticRegression(multi_class="ovr", C=0.1).fit(X, y)
+    assert model.coef_.shape == (10, 64) and model.n_iter_.shape == (10,)
+    np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)
+    assert model.score(X, y) > 0.95
+
+
+# ----------------------------------------------------------------- median regression, centroids
+def test_median_regression_equals_the_quantile_regressor():
+    X, y = standardised(load_diabetes, 200)
+    ours = LeastAbsoluteDeviation().fit(X, y)
+    theirs = sk.QuantileRegressor(quantile=0.5, alpha=0.0, solver="highs").fit(X, y)
+    ours_loss = np.abs(y - ours.predict(X)).sum()
+    np.testing.assert_allclose(ours_loss, np.abs(y - theirs.predict(X)).sum(), rtol=1e-9)
+    # ridge-penalised IRLS: no worse than the LP solution on its own objective
+    penalised = LeastAbsoluteDeviation(alpha=5.0).fit(X, y)
+
+    def objective(model):
+        return np.abs(y - model.predict(X)).sum() + 5.0 * model.coef_ @ model.coef_
+    assert objective(penalised) <= objective(ours) + 1e-6
+
+
+def test_linear_kernel_nearest_centroid_is_the_euclidean_one():
+    X, y = standardised(load_digits, 800)
+    euclidean = NearestCentroid().fit(X, y)
+    linear = NearestCentroid(kernel="linear").fit(X, y)
+    np.testing.assert_array_equal(linear.predict(X), euclidean.predict(X))
+    from sklearn.neighbors import NearestCentroid as SkNearestCentroid
+
+    np.testing.assert_array_equal(euclidean.predict(X), SkNearestCentroid().fit(X, y).predict(X))
+
+
+def test_kernel_nearest_centroid_on_graphs():
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    from kernelkit.datasets import load_mutag
+    from kernelkit.kernels import WeisfeilerLehmanKernel
+
+    mutag = load_mutag()
+    model = NearestCentroid(kernel=WeisfeilerLehmanKernel(n_iter=3, normalize=True))
+    folds = StratifiedKFold(3, shuffle=True, random_state=0)
+    assert cross_val_score(model, mutag.graphs, mutag.target, cv=folds).mean() > 0.7
+
+
+# ----------------------------------------------------------------- bad input
+@pytest.mark.parametrize("Model", [LinearRegression, Ridge, LeastAbsoluteDeviation])
+def test_regressors_refuse_bad_input(Model):
+    X, y = standardised(load_diabetes, 50)
+    X[3, 2] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        Model().fit(X, y)
+
+
+def test_classifiers_refuse_bad_input():
+    X, y = standardised(load_breast_cancer, 60)
+    with pytest.raises(ValueError, match="class"):
+        LogisticRegression().fit(X, np.zeros(60))
+    with pytest.raises(ValueError, match="C"):
+        LogisticRegression(C=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        LogisticRegression().fit(X, y + 0.5)
+    fitted = LogisticRegression().fit(X, np.array(["benign", "malignant"])[y])
+    assert set(fitted.predict(X)) <= {"benign", "malignant"}
+    with pytest.raises(ValueError, match="features"):
+        fitted.predict(X[:, :3])
