@@ -1,5 +1,20 @@
-"""Ensembles of decision trees grown in native threads by the compiled tree builder."""
+"""Ensembles of decision trees grown by the compiled tree builder: random forests (in native
+threads), gradient boosting (exact or histogram splits), AdaBoost and bagging."""
 
+from kernelkit.ensemble._bagging import BaggingClassifier, BaggingRegressor
 from kernelkit.ensemble._forest import RandomForestClassifier, RandomForestRegressor
+from kernelkit.ensemble._gradient_boosting import (
+    GradientBoostingClassifier,
+    GradientBoostingRegressor,
+)
+from kernelkit.ensemble._weight_boosting import AdaBoostClassifier
 
-__all__ = ["RandomForestClassifier", "RandomForestRegressor"]
+__all__ = [
+    "AdaBoostClassifier",
+    "BaggingClassifier",
+    "BaggingRegressor",
+    "GradientBoostingClassifier",
+    "GradientBoostingRegressor",
+    "RandomForestClassifier",
+    "RandomForestRegressor",
+]

@@ -1,0 +1,476 @@
+"""Gradient boosting of regression trees (Sangnier, *Introduction to machine learning*, §1.6.5,
+Algorithm 3; Friedman, "Greedy function approximation: a gradient boosting machine", 2001).
+
+Round ``m``: the negative gradients ``r_i = −∂L(y_i, f(x_i))/∂f`` are fitted by a regression
+tree (on the data prepared once: presorted for ``splitter="best"``, binned for ``"hist"``), then
+every leaf ``R`` gets the value of the line search ``γ_R = argmin_γ Σ_{i ∈ R} L(y_i, f(x_i) +
+γ)`` — exact for the squared and absolute losses (mean and median of the residuals), one Newton
+step for the logistic and exponential losses — and ``f ← f + ν γ``.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.special import expit, logsumexp
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._trees import (
+    STOPPING_RULE_CONSTRAINTS,
+    TreeTrainingSet,
+    draw_tree_seed,
+    growth_params,
+    sum_tree_values,
+    validate_fit_input,
+    validate_predict_input,
+)
+
+__all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
+
+
+# ---------------------------------------------------------------------------- losses
+class _Loss:
+    """A loss of raw scores ``F`` (n, K): its value, start, negative gradient and leaf step."""
+
+    n_columns = 1
+
+    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
+        """``γ`` of every node id for the tree of score column ``k``, from the samples in the
+        bag (their ``leaves``, the ``residual`` of column ``k``)."""
+        raise NotImplementedError
+
+
+class _SquaredError(_Loss):
+    def __call__(self, y, F, weight):
+        return float(np.average((y - F[:, 0]) ** 2, weights=weight))
+
+    def start(self, y, weight):
+        return np.array([np.average(y, weights=weight)])
+
+    def negative_gradient(self, y, F):
+        return (y - F[:, 0])[:, None]
+
+    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
+        totals = np.bincount(leaves, weights=weight * residual, minlength=n_leaves)
+        return totals / np.maximum(np.bincount(leaves, weights=weight, minlength=n_leaves),
+                                   np.finfo(np.float64).tiny)
+
+
+class _AbsoluteError(_Loss):
+    def __call__(self, y, F, weight):
+        return float(np.average(np.abs(y - F[:, 0]), weights=weight))
+
+    def start(self, y, weight):
+        return np.array([_weighted_median(y, weight)])
+
+    def negative_gradient(self, y, F):
+        return np.sign(y - F[:, 0])[:, None]
+
+    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
+        gamma = np.zeros(n_leaves)
+        difference = y - F[:, 0]
+        order = np.lexsort((difference, leaves))
+        bounds = np.searchsorted(leaves[order], np.arange(n_leaves + 1))
+        for leaf in range(n_leaves):
+            rows = order[bounds[leaf]:bounds[leaf + 1]]
+            if rows.size:
+                gamma[leaf] = _weighted_median(difference[rows], weight[rows], presorted=True)
+        return gamma
+
+
+def _weighted_median(values, weight, presorted=False):
+    order = np.arange(len(values)) if presorted else np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weight[order])
+    return float(values[order][np.searchsorted(cumulative, 0.5 * cumulative[-1])])
+
+
+class _BinomialDeviance(_Loss):
+    """``log(1 + e^{−y F})`` with ``y = ±1`` (labels 0/1 here): the logistic loss."""
+
+    def __call__(self, y, F, weight):
+        return float(np.average(np.logaddexp(0.0, F[:, 0]) - y * F[:, 0], weights=weight))
+
+    def start(self, y, weight):
+        p = np.clip(np.average(y, weights=weight), 1e-12, 1 - 1e-12)
+        return np.array([np.log(p / (1 - p))])
+
+    def negative_gradient(self, y, F):
+        return (y - expit(F[:, 0]))[:, None]
+
+    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
+        p = expit(F[:, 0])
+        numerator = np.bincount(leaves, weights=weight * residual, minlength=n_leaves)
+        denominator = np.bincount(leaves, weights=weight * p * (1 - p), minlength=n_leaves)
+        return _newton_step(numerator, denominator)
+
+
+class _ExponentialLoss(_Loss):
+    """``e^{−y F}`` with ``y = ±1`` (AdaBoost's loss)."""
+
+    def __call__(self, y, F, weight):
+        return float(np.average(np.exp(-(2 * y - 1) * F[:, 0]), weights=weight))
+
+    def start(self, y, weight):
+        p = np.clip(np.average(y, weights=weight), 1e-12, 1 - 1e-12)
+        return np.array([0.5 * np.log(p / (1 - p))])
+
+    def negative_gradient(self, y, F):
+        signs = 2 * y - 1
+        return (signs * np.exp(-signs * F[:, 0]))[:, None]
+
+    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
+        signs = 2 * y - 1
+        curvature = np.exp(-signs * F[:, 0])
+        numerator = np.bincount(leaves, weights=weight * residual, minlength=n_leaves)
+        denominator = np.bincount(leaves, weights=weight * curvature, minlength=n_leaves)
+        return _newton_step(numerator, denominator)
+
+
+class _MultinomialDeviance(_Loss):
+    """Softmax cross-entropy over ``K`` raw scores; one tree per class and round."""
+
+    def __init__(self, n_classes):
+        self.n_columns = n_classes
+
+    def __call__(self, y, F, weight):
+        return float(np.average(logsumexp(F, axis=1) - F[np.arange(len(y)), y.astype(int)],
+                                weights=weight))
+
+    def start(self, y, weight):
+        priors = np.bincount(y.astype(int), weights=weight, minlength=self.n_columns)
+        return np.log(np.clip(priors / priors.sum(), 1e-12, None))
+
+    def negative_gradient(self, y, F):
+        one_hot = np.eye(self.n_columns)[y.astype(int)]
+        return one_hot - np.exp(F - logsumexp(F, axis=1, keepdims=True))
+
+    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
+        # Friedman's step for K classes: (K − 1)/K · Σ r / Σ |r| (1 − |r|), per class column
+        K = self.n_columns
+        numerator = np.bincount(leaves, weights=weight * residual, minlength=n_leaves)
+        denominator = np.bincount(leaves, weights=weight * np.abs(residual)
+                                  * (1 - np.abs(residual)), minlength=n_leaves)
+        return (K - 1) / K * _newton_step(numerator, denominator)
+
+
+def _newton_step(numerator, denominator):
+    """``numerator / denominator``, 0 where the denominator vanishes."""
+    safe = np.abs(denominator) > 1e-150
+    return np.where(safe, numerator / np.where(safe, denominator, 1.0), 0.0)
+
+
+# ---------------------------------------------------------------------------- estimators
+class BaseGradientBoosting(BaseEstimator):
+    """Stage-wise fitting shared by the classifier and the regressor."""
+
+    _parameter_constraints = {
+        **STOPPING_RULE_CONSTRAINTS,
+        "learning_rate": [Interval(Real, 0.0, None, closed="neither")],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "subsample": [Interval(Real, 0.0, 1.0, closed="right")],
+        "criterion": [StrOptions({"friedman_mse", "squared_error"})],
+        "validation_fraction": [Interval(Real, 0.0, 1.0, closed="neither")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
+        "tol": [Interval(Real, 0.0, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def _init_params(self, **params):
+        for name, value in params.items():
+            setattr(self, name, value)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the stages.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self : object
+        """
+        X, target, sample_weight = validate_fit_input(self, X, y, sample_weight,
+                                                      classifier=self._is_classifier)
+        weight = np.ones(len(target)) if sample_weight is None else sample_weight
+        self._loss = self._make_loss(target)
+        random_state = check_random_state(self.random_state)
+        rows = np.arange(len(target))
+        validation = None
+        if self.n_iter_no_change is not None:
+            rows, validation = self._split_validation(target, random_state)
+        X_train, y_train, w_train = X[rows], target[rows], weight[rows]
+        params = growth_params(self, len(rows), X.shape[1])
+        n_threads = effective_n_threads(self.n_jobs)
+        training_set = TreeTrainingSet(X_train, self.splitter, self.max_bins, n_threads)
+        self.init_ = self._loss.start(y_train, w_train)
+        F = np.tile(self.init_, (len(rows), 1))
+        if validation is not None:
+            F_valid = np.tile(self.init_, (len(validation), 1))
+            best, stall = np.inf, 0
+        self.estimators_, self.train_score_ = [], []
+        n_bag = max(1, int(round(self.subsample * len(rows))))
+        for _ in range(self.n_estimators):
+            in_bag = w_train
+            if self.subsample < 1.0:
+                in_bag = np.zeros(len(rows))
+                chosen = random_state.choice(len(rows), n_bag, replace=False)
+                in_bag[chosen] = w_train[chosen]
+            residual = self._loss.negative_gradient(y_train, F)
+            trees = []
+            for k in range(self._loss.n_columns):
+                tree, leaves = training_set.grow_tree(
+                    residual[:, k], in_bag, draw_tree_seed(random_state),
+                    criterion=self.criterion, params=params, n_threads=n_threads,
+                    return_train_leaves=True)
+                seen = leaves >= 0
+                gamma = self._loss.leaf_values(leaves[seen], tree.node_count, y_train[seen],
+                                               F[seen], residual[seen, k], in_bag[seen], k)
+                tree.value[:, 0] = self.learning_rate * gamma
+                # every training sample moves, in the bag or not
+                unseen = ~seen
+                leaves[unseen] = tree.apply(X_train[unseen])
+                F[:, k] += tree.value[leaves, 0]
+                trees.append(tree)
+            self.estimators_.append(trees)
+            self.train_score_.append(self._loss(y_train, F, w_train))
+            if validation is not None:
+                for k, tree in enumerate(trees):
+                    F_valid[:, k] += tree.predict(X[validation])[:, 0]
+                score = self._loss(target[validation], F_valid, weight[validation])
+                if score < best - self.tol:
+                    best, stall = score, 0
+                else:
+                    stall += 1
+                    if stall >= self.n_iter_no_change:
+                        break
+        self.train_score_ = np.array(self.train_score_)
+        self.n_estimators_ = len(self.estimators_)
+        return self
+
+    def _split_validation(self, target, random_state):
+        order = random_state.permutation(len(target))
+        n_valid = max(1, int(round(self.validation_fraction * len(target))))
+        if self._is_classifier:   # every class keeps its share in both parts
+            parts = [order[target[order] == c] for c in np.unique(target)]
+            valid = np.concatenate([p[:max(1, int(round(self.validation_fraction * len(p))))]
+                                    for p in parts])
+        else:
+            valid = order[:n_valid]
+        train = np.setdiff1d(np.arange(len(target)), valid)
+        return train, np.sort(valid)
+
+    def _raw_predict(self, X):
+        check_is_fitted(self)
+        X = validate_predict_input(self, X)
+        trees_by_column = list(zip(*self.estimators_))
+        return self.init_ + np.column_stack([sum_tree_values(list(trees), X)[:, 0]
+                                             for trees in trees_by_column])
+
+    def _staged_raw_predict(self, X):
+        check_is_fitted(self)
+        X = validate_predict_input(self, X)
+        F = np.tile(self.init_, (X.shape[0], 1))
+        for trees in self.estimators_:
+            for k, tree in enumerate(trees):
+                F[:, k] += tree.predict(X)[:, 0]
+            yield F.copy()
+
+    @property
+    def feature_importances_(self):
+        """Mean decrease of the squared error of the residual trees, normalised."""
+        check_is_fitted(self)
+        total = sum(tree.compute_feature_importances(normalize=False)
+                    for trees in self.estimators_ for tree in trees)
+        return total / total.sum() if np.sum(total) > 0 else total
+
+
+_SHARED_PARAMETERS = """learning_rate : float, default=0.1
+        Shrinkage ``ν`` of every stage.
+    n_estimators : int, default=100
+        Boosting stages.
+    subsample : float in (0, 1], default=1.0
+        Fraction of the samples (drawn without replacement) each stage's tree is fitted on
+        (stochastic gradient boosting).
+    criterion : {"friedman_mse", "squared_error"}, default="friedman_mse"
+        Split criterion of the residual trees (Friedman's improvement is maximised; the course
+        prints it as an argmin).
+    splitter : {"best", "hist"}, default="best"
+        Exact presorted splits, or histograms over at most ``max_bins`` quantile bins (the
+        choice for large data).
+    max_depth : int, default=3
+    min_samples_split, min_samples_leaf, min_weight_fraction_leaf, max_features,
+    max_leaf_nodes, min_impurity_decrease, max_bins
+        Stopping rules of the trees, as :class:`kernelkit.tree.DecisionTreeRegressor`.
+    validation_fraction : float, default=0.1
+        Held-out share for early stopping.
+    n_iter_no_change : int, default=None
+        Stop when the held-out loss has not decreased by ``tol`` for this many stages
+        (None: no early stopping).
+    tol : float, default=1e-4
+    random_state : int, RandomState or None, default=None
+        Seeds the subsamples, the validation split and the trees' feature draws.
+    n_jobs : int, default=None
+        Threads inside the trees' large nodes."""
+
+
+class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
+    __doc__ = f"""Gradient boosting for regression (Sangnier, §1.6.5, Algorithm 3).
+
+    ``f_0`` is the mean (squared error) or the median (absolute error) of the targets; each
+    stage fits a regression tree to the negative gradients and sets every leaf to the exact line
+    search — the mean, respectively the median, of the residuals in the leaf — times ``ν``.
+
+    Parameters
+    ----------
+    loss : {{"squared_error", "absolute_error"}}, default="squared_error"
+    {_SHARED_PARAMETERS}
+
+    Attributes
+    ----------
+    estimators_ : list of list of Tree
+        The trees of every stage (their leaf values include ``ν``).
+    init_ : ndarray of shape (1,)
+        ``f_0``.
+    train_score_ : ndarray of shape (n_estimators_,)
+        Training loss after every stage.
+    n_estimators_ : int
+        Stages fitted (fewer with early stopping).
+    feature_importances_ : ndarray of shape (n_features,)
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from kernelkit.ensemble import GradientBoostingRegressor
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> model = GradientBoostingRegressor(n_estimators=50, random_state=0).fit(X, y)
+    >>> bool(model.train_score_[-1] < model.train_score_[0])
+    True
+    """
+
+    _is_classifier = False
+    _parameter_constraints = {
+        **BaseGradientBoosting._parameter_constraints,
+        "loss": [StrOptions({"squared_error", "absolute_error"})],
+    }
+
+    def __init__(self, loss="squared_error", learning_rate=0.1, n_estimators=100,
+                 subsample=1.0, criterion="friedman_mse", splitter="best", max_depth=3,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 max_features=None, max_leaf_nodes=None, min_impurity_decrease=0.0,
+                 max_bins=255, validation_fraction=0.1, n_iter_no_change=None, tol=1e-4,
+                 random_state=None, n_jobs=None):
+        self._init_params(**{k: v for k, v in locals().items() if k not in ("self",
+                                                                             "__class__")})
+
+    def _make_loss(self, target):
+        return _SquaredError() if self.loss == "squared_error" else _AbsoluteError()
+
+    def predict(self, X):
+        """``f_0 + Σ_m ν γ_m(x)``."""
+        return self._raw_predict(X)[:, 0]
+
+    def staged_predict(self, X):
+        """Predictions after each stage (a generator)."""
+        for F in self._staged_raw_predict(X):
+            yield F[:, 0]
+
+
+class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
+    __doc__ = f"""Gradient boosting for classification (Sangnier, §1.6.5, Algorithm 3).
+
+    ``log_loss``: the binomial deviance (``f_0`` the log-odds; leaves take one Newton step
+    ``Σ r / Σ p(1 − p)``), or for ``K`` classes the softmax deviance with one tree per class
+    and stage (Friedman's step ``(K − 1)/K Σ r / Σ |r|(1 − |r|)``). ``exponential``: AdaBoost's
+    loss ``e^{{−yF}}`` (two classes; ``f_0`` half the log-odds).
+
+    Parameters
+    ----------
+    loss : {{"log_loss", "exponential"}}, default="log_loss"
+    {_SHARED_PARAMETERS}
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    estimators_ : list of list of Tree
+        One tree per stage (two classes) or per stage and class.
+    init_ : ndarray of shape (1,) or (n_classes,)
+    train_score_ : ndarray of shape (n_estimators_,)
+    n_estimators_ : int
+    feature_importances_ : ndarray of shape (n_features,)
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from kernelkit.ensemble import GradientBoostingClassifier
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> model = GradientBoostingClassifier(n_estimators=50, random_state=0).fit(X, y)
+    >>> round(model.score(X, y), 2)
+    1.0
+    """
+
+    _is_classifier = True
+    _parameter_constraints = {
+        **BaseGradientBoosting._parameter_constraints,
+        "loss": [StrOptions({"log_loss", "exponential"})],
+    }
+
+    def __init__(self, loss="log_loss", learning_rate=0.1, n_estimators=100, subsample=1.0,
+                 criterion="friedman_mse", splitter="best", max_depth=3, min_samples_split=2,
+                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, max_features=None,
+                 max_leaf_nodes=None, min_impurity_decrease=0.0, max_bins=255,
+                 validation_fraction=0.1, n_iter_no_change=None, tol=1e-4, random_state=None,
+                 n_jobs=None):
+        self._init_params(**{k: v for k, v in locals().items() if k not in ("self",
+                                                                             "__class__")})
+
+    def _make_loss(self, target):
+        if self.n_classes_ < 2:
+            raise ValueError(f"GradientBoostingClassifier needs at least two classes; got "
+                             f"{self.n_classes_} class.")
+        if self.loss == "exponential":
+            if self.n_classes_ != 2:
+                raise ValueError("loss='exponential' is a two-class loss; use 'log_loss' for "
+                                 f"{self.n_classes_} classes.")
+            return _ExponentialLoss()
+        return _BinomialDeviance() if self.n_classes_ == 2 else _MultinomialDeviance(
+            self.n_classes_)
+
+    def decision_function(self, X):
+        """Raw scores ``F(x)``: shape (n_samples,) for two classes."""
+        F = self._raw_predict(X)
+        return F[:, 0] if F.shape[1] == 1 else F
+
+    def _proba(self, F):
+        if F.shape[1] > 1:
+            return np.exp(F - logsumexp(F, axis=1, keepdims=True))
+        scale = 2.0 if self.loss == "exponential" else 1.0   # P(y=1) = σ(2F) for e^{−yF}
+        p = expit(scale * F[:, 0])
+        return np.column_stack([1 - p, p])
+
+    def predict_proba(self, X):
+        """Class probabilities."""
+        return self._proba(self._raw_predict(X))
+
+    def predict(self, X):
+        """Most probable class."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def staged_predict_proba(self, X):
+        """Probabilities after each stage (a generator)."""
+        for F in self._staged_raw_predict(X):
+            yield self._proba(F)
+
+    def staged_predict(self, X):
+        """Predictions after each stage (a generator)."""
+        for proba in self.staged_predict_proba(X):
+            yield self.classes_[np.argmax(proba, axis=1)]
