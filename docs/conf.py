@@ -133,7 +133,8 @@ sphinx_gallery_conf = {
     "within_subsection_order": "FileNameSortKey",
     # topics in the order of the user guide; a topic folder not listed comes before benchmarks
     "subsection_order": ExplicitOrder([f"examples/{topic}" for topic in (
-        "svm", "trees", "kernels", "mkl", "cluster", "decomposition", "manifold")]
+        "linear_models", "svm", "discriminant_analysis", "trees", "kernels", "mkl", "cluster",
+        "decomposition", "manifold")]
         + ["*", "examples/benchmarks"]),
     "doc_module": ("kernelkit",),
     "backreferences_dir": "api/generated/backreferences",
