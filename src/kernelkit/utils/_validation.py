@@ -39,7 +39,8 @@ def check_distance_scale(X, name="X"):
     """
     if X.size == 0:
         return
-    largest = float(np.max(np.abs(X)))
+    # the extremes, not max(|X|): no temporary copy of X
+    largest = max(abs(float(X.max())), abs(float(X.min())))
     if largest > np.sqrt(np.finfo(np.float64).max / (4.0 * X.shape[1])):
         raise ValueError(
             f"{name} has entries as large as {largest:.3g}: squared norms and distances overflow "
