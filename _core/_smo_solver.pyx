@@ -35,12 +35,11 @@ which lets classification and regression (where two variables share a kernel row
 from cython.parallel cimport prange
 from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
-from scipy.linalg.cython_blas cimport dgemv
 
 import numpy as np
 
 from _types cimport intp_t, int32_t
-from _vector_kernels cimport dots_to_kernel, elementwise_row, uses_dot_products
+from _vector_kernels cimport kernel_row_chunk
 
 # Kernel code of a precomputed Gram matrix, read in place; the vector kernels use the codes of
 # _vector_kernels.pxd (``kernelkit._core._gram.VECTOR_KERNELS``), which are non-negative.
@@ -74,29 +73,6 @@ cdef intp_t CHUNK = 512
 # processes share the cores, a descheduled worker can stall it for a whole time slice, and SMO
 # computes thousands of rows. (The 16 stands for the exp/pow/tanh of each entry.)
 cdef intp_t PARALLEL_MIN_WORK = 1 << 20
-
-
-cdef void _kernel_chunk(
-    const double *X, intp_t n_features, const double *x_sqnorm,
-    const double *x_s, double sqnorm_s,
-    int kernel, double gamma, double coef0, double degree,
-    intp_t start, intp_t stop, double *out,
-) noexcept nogil:
-    """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``."""
-    cdef int m = <int>(stop - start)
-    cdef int d = <int>n_features
-    cdef int one_i = 1
-    cdef char trans = b'T'
-    cdef double one = 1.0, zero = 0.0
-    if not uses_dot_products(kernel):
-        elementwise_row(x_s, X + start * n_features, m, n_features, kernel, gamma,
-                        out + start)
-        return
-    # Row-major X[start:stop] is a column-major (d, m) matrix: its transpose times x_s gives the
-    # m dot products.
-    dgemv(&trans, &d, &m, &one, <double*>(X + start * n_features), &d, <double*>x_s, &one_i,
-          &zero, out + start, &one_i)
-    dots_to_kernel(out + start, m, sqnorm_s, x_sqnorm + start, kernel, gamma, coef0, degree)
 
 
 cdef inline void _swap_d(double *a, intp_t i, intp_t j) noexcept nogil:
@@ -207,11 +183,11 @@ cdef class _SMOSolver:
             n_threads = <int>n_chunks
         if n_threads <= 1 or (stop - start) * (n_features + 16) < PARALLEL_MIN_WORK:
             for c in range(n_chunks):
-                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
+                kernel_row_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
                               degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
         else:
             for c in prange(n_chunks, schedule='static', num_threads=n_threads):
-                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
+                kernel_row_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
                               degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
 
     cdef const double* _row(self, intp_t t, intp_t length) noexcept nogil:

@@ -18,6 +18,7 @@
 #
 # Seed 004 (Mairal & Vert, "Kernel Methods" slides), "Examples of kernels"; seed-methods D1–D7.
 from libc.math cimport M_PI, exp, fabs, pow, sin, sqrt, tanh
+from scipy.linalg.cython_blas cimport dgemv
 
 from _types cimport intp_t
 
@@ -169,3 +170,29 @@ cdef inline double kernel_diagonal(
     if kernel == EXPONENTIAL:
         return exp(gamma * sq)
     return 1.0 if sq > 0.0 else 0.0
+
+
+cdef inline void kernel_row_chunk(
+    const double *X, intp_t n_features, const double *x_sqnorm,
+    const double *x_s, double sqnorm_s,
+    int kernel, double gamma, double coef0, double degree,
+    intp_t start, intp_t stop, double *out,
+) noexcept nogil:
+    """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop`` (rows ``x_j`` of the row-major ``X``):
+    one GEMV and :func:`dots_to_kernel` for the dot-product kernels, :func:`elementwise_row` for
+    the others. Kernel rows of the solvers (SMO, dual coordinate descent) are cut into fixed
+    chunks of this call, so their values do not depend on how chunks are spread over threads."""
+    cdef int m = <int>(stop - start)
+    cdef int d = <int>n_features
+    cdef int one_i = 1
+    cdef char trans = b'T'
+    cdef double one = 1.0, zero = 0.0
+    if not uses_dot_products(kernel):
+        elementwise_row(x_s, X + start * n_features, m, n_features, kernel, gamma,
+                        out + start)
+        return
+    # Row-major X[start:stop] is a column-major (d, m) matrix: its transpose times x_s gives the
+    # m dot products.
+    dgemv(&trans, &d, &m, &one, <double*>(X + start * n_features), &d, <double*>x_s, &one_i,
+          &zero, out + start, &one_i)
+    dots_to_kernel(out + start, m, sqnorm_s, x_sqnorm + start, kernel, gamma, coef0, degree)
