@@ -34,8 +34,8 @@ __all__ = ["KernelSVC2", "KernelSquaredSVR"]
 
 _EMPTY = np.zeros((0, 0))
 
-_COMMON_PARAMETERS = """kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "exponential", \
-"min", "sinc", "precomputed"}, callable or kernel object, default="rbf"
+_COMMON_PARAMETERS = """kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", \
+"exponential", "min", "sinc", "precomputed"}, callable or kernel object, default="rbf"
         A vector kernel (its rows are computed by the compiled solver when needed), a
         callable ``kernel(X, Y, **kernel_params)`` returning the Gram matrix,
         ``"precomputed"`` (``X`` is the ``(n_samples, n_samples)`` Gram matrix at fit, the
