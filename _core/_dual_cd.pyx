@@ -53,9 +53,12 @@ cdef enum:
     NON_POSITIVE_CURVATURE = -2
 
 # Samples per chunk of a kernel row, and the work (samples × (n_features + 16)) above which a row
-# is split across threads: about 0.1 ms, far above a fork/join on an idle machine.
+# is split across threads: about a millisecond, as in SMO. A fork/join costs microseconds on an
+# idle machine, but when other processes share the cores a descheduled worker stalls it for a
+# time slice; with 2^17 (0.1 ms rows) a fit of 10 000 samples took 120 s instead of 2 s on the
+# loaded benchmark machine.
 cdef intp_t CHUNK = 512
-cdef intp_t PARALLEL_MIN_WORK = 1 << 17
+cdef intp_t PARALLEL_MIN_WORK = 1 << 20
 
 
 cdef inline uint64_t _splitmix64(uint64_t *state) noexcept nogil:
@@ -145,6 +148,19 @@ cdef class _DualCD:
         self._kernel_row(s, row)
         return row
 
+    cdef void _release_zero_rows(self) noexcept nogil:
+        """Free the cached rows of samples whose coefficient is back at zero: the first epoch
+        moves every sample and fills the budget at random, while only the support vectors
+        (``c_s ≠ 0``) keep moving; their rows should have the room."""
+        cdef intp_t s
+        if self.rows == NULL:
+            return
+        for s in range(self.n):
+            if self.rows[s] != NULL and self.c[s] == 0.0:
+                free(self.rows[s])
+                self.rows[s] = NULL
+                self.budget += self.n
+
     cdef int _move(self, intp_t s, double delta) noexcept nogil:
         """``c_s += δ`` and ``F += δ K_{s,:}`` (0, or -1: no memory)."""
         cdef const double *row = self._row(s)
@@ -229,6 +245,7 @@ cdef class _DualCD:
                     return OUT_OF_MEMORY
             history[epoch] = self._objective()
             epoch += 1
+            self._release_zero_rows()
             if violation <= tol:
                 if n_active == self.l:
                     status = CONVERGED

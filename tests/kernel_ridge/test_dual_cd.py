@@ -145,9 +145,10 @@ def test_compiled_equals_reference(cancer, diabetes, epsilon, precomputed):
 
 
 def test_one_and_two_threads_identical():
-    # Rows of 3000 samples × 40 features are long enough to be split across threads.
-    X, y = make_classification(3000, 40, random_state=0)
-    fits = [KernelSVC2(lambda_=0.5, random_state=0, n_jobs=n_jobs).fit(X, y)
+    # Rows of 1100 samples × 960 features (≥ 2^20 samples × (features + 16)) are long enough
+    # to be split across threads.
+    X, y = make_classification(1100, 960, n_informative=20, random_state=0)
+    fits = [KernelSVC2(lambda_=0.5, kernel="linear", random_state=0, n_jobs=n_jobs).fit(X, y)
             for n_jobs in (1, 2)]
     assert np.array_equal(fits[0].dual_coef_, fits[1].dual_coef_)
     assert np.array_equal(fits[0].n_iter_, fits[1].n_iter_)
