@@ -100,6 +100,8 @@ INSTANCES = {
     "PoissonMixture": lambda cls: [cls(2, random_state=0)],
     "MixtureOfLinearRegressions": lambda cls: [cls(2, random_state=0)],
     "RandomFourierFeatures": lambda cls: [cls(random_state=0), cls("sinc", random_state=0)],
+    "KernelSVC2": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    "KernelSquaredSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
 }
 
 _WEIGHTED_GAMMA = (
