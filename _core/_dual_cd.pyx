@@ -26,12 +26,12 @@ kept over all samples, so re-activation needs no reconstruction. Stop when the l
 ``G_t`` otherwise (the KKT conditions ``α_t ≥ 0, G_t ≥ 0, α_tG_t = 0``).
 
 Kernel rows: a precomputed Gram matrix is read in place; for the vector kernels a row is
-computed when its sample moves, in fixed chunks of ``kernel_row_chunk`` (shared with SMO), in
-parallel when it is long, and kept while the ``cache_size`` budget lasts — samples that move once
-tend to move again (the support vectors), so their rows are computed once.
+computed when its sample moves (``kernel_row`` of _vector_kernels.pxd, shared with SMO: fixed
+chunks, in parallel only when the row is long) and kept while the ``cache_size`` budget lasts;
+at the end of each epoch the rows of samples back at ``c_s = 0`` are freed, so the budget goes to
+the support vectors, which keep moving.
 """
 
-from cython.parallel cimport prange
 from libc.math cimport INFINITY, fabs
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
@@ -39,7 +39,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from _types cimport intp_t
-from _vector_kernels cimport kernel_row_chunk
+from _vector_kernels cimport kernel_row
 
 cdef enum:
     PRECOMPUTED = -1
@@ -52,13 +52,6 @@ cdef enum:
     OUT_OF_MEMORY = -1
     NON_POSITIVE_CURVATURE = -2
 
-# Samples per chunk of a kernel row, and the work (samples × (n_features + 16)) above which a row
-# is split across threads: about a millisecond, as in SMO. A fork/join costs microseconds on an
-# idle machine, but when other processes share the cores a descheduled worker stalls it for a
-# time slice; with 2^17 (0.1 ms rows) a fit of 10 000 samples took 120 s instead of 2 s on the
-# loaded benchmark machine.
-cdef intp_t CHUNK = 512
-cdef intp_t PARALLEL_MIN_WORK = 1 << 20
 
 
 cdef inline uint64_t _splitmix64(uint64_t *state) noexcept nogil:
@@ -106,29 +99,6 @@ cdef class _DualCD:
             free(self.rows)
         free(self.scratch)
 
-    cdef void _kernel_row(self, intp_t s, double *out) noexcept nogil:
-        """``out[j] = K(x_s, x_j)`` for all samples, chunk by chunk."""
-        cdef intp_t n_chunks = (self.n + CHUNK - 1) // CHUNK
-        cdef intp_t c
-        cdef int n_threads = self.n_threads
-        cdef const double *X = &self.X[0, 0]
-        cdef const double *x_sqnorm = &self.x_sqnorm[0]
-        cdef const double *x_s = &self.X[s, 0]
-        cdef double sqnorm_s = self.x_sqnorm[s]
-        cdef intp_t n = self.n, n_features = self.n_features
-        cdef int kernel = self.kernel
-        cdef double gamma = self.gamma, coef0 = self.coef0, degree = self.degree
-        if n_threads > n_chunks:
-            n_threads = <int>n_chunks
-        if n_threads <= 1 or n * (n_features + 16) < PARALLEL_MIN_WORK:
-            for c in range(n_chunks):
-                kernel_row_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
-                                 degree, c * CHUNK, min((c + 1) * CHUNK, n), out)
-        else:
-            for c in prange(n_chunks, schedule='static', num_threads=n_threads):
-                kernel_row_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
-                                 degree, c * CHUNK, min((c + 1) * CHUNK, n), out)
-
     cdef const double* _row(self, intp_t s) noexcept nogil:
         """Kernel row of sample ``s`` over all samples: the Gram matrix's own row, a cached row,
         or (cache full) the scratch row, valid until the next call."""
@@ -145,7 +115,8 @@ cdef class _DualCD:
             else:
                 self.rows[s] = row
                 self.budget -= self.n
-        self._kernel_row(s, row)
+        kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, self.kernel,
+                   self.gamma, self.coef0, self.degree, 0, self.n, row, self.n_threads)
         return row
 
     cdef void _release_zero_rows(self) noexcept nogil:
