@@ -246,3 +246,21 @@ def test_bad_input(cancer):
         clf.predict(K[:, :40])
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
         KernelSVC2(max_iter=1).fit(X, y)
+
+
+@pytest.mark.parametrize("epsilon", [None, 0.3])
+def test_shrinking_keeps_the_optimum(cancer, diabetes, epsilon):
+    X, y = cancer if epsilon is None else diabetes
+    sign, p = _problem(2 * y - 1 if epsilon is None else y, epsilon)
+    K = pairwise_kernels(X, metric="rbf", gamma=0.05)
+    runs = []
+    for shrinking in (True, False):
+        alpha, history = np.zeros(sign.size), np.zeros(5000)
+        objective, n_iter, status = dual_cd_solve(
+            np.zeros((0, 0)), np.zeros(0), K, np.ascontiguousarray(np.diag(K)), sign, p, alpha,
+            history, PRECOMPUTED_KERNEL, 0.0, 0.0, 0.0, 0.5, 1e-9, 5000, 0, shrinking, 1.0, 1)
+        assert status == 0
+        runs.append((alpha, objective))
+    np.testing.assert_allclose(runs[0][1], runs[1][1], rtol=1e-12)
+    coef = [np.bincount(np.arange(sign.size) % K.shape[0], sign * a) for a, _ in runs]
+    np.testing.assert_allclose(coef[0], coef[1], atol=1e-8)
