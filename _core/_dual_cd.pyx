@@ -29,12 +29,9 @@ Kernel rows: a precomputed Gram matrix is read in place; for the vector kernels 
 computed when its sample moves (``kernel_row`` of _vector_kernels.pxd, shared with SMO: fixed
 chunks, in parallel only when the row is long) and kept while the ``cache_size`` budget lasts;
 at the end of each epoch the rows of samples back at ``c_s = 0`` are freed, so the budget goes to
-the support vectors, which keep moving. With several threads, the missing rows of the next
-``PREFETCH`` variables of the epoch that are likely to move (``α_t > 0`` or ``G_t < 0``) are
-computed together, one per thread, before the block is visited.
+the support vectors, which keep moving.
 """
 
-from cython.parallel cimport prange
 from libc.math cimport INFINITY, fabs
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
@@ -47,10 +44,6 @@ from _vector_kernels cimport kernel_row
 cdef enum:
     PRECOMPUTED = -1
 PRECOMPUTED_KERNEL = PRECOMPUTED
-
-# Rows computed together, one per thread, ahead of a block of variables of the epoch.
-cdef enum:
-    PREFETCH = 32
 
 # Status codes returned to Python (raised / warned about there, never in nogil code).
 cdef enum:
@@ -93,19 +86,10 @@ cdef class _DualCD:
     cdef double[::1] alpha, F, c, S
     cdef double **rows
     cdef double *scratch
-    # Rows of the current block that did not fit in the cache: block + slot[s] * n.
-    cdef double *block
-    cdef intp_t *slot
-    cdef intp_t n_fetched
-    cdef intp_t fetched[PREFETCH]
-    cdef double *fetched_row[PREFETCH]
 
     def __cinit__(self):
         self.rows = NULL
         self.scratch = NULL
-        self.block = NULL
-        self.slot = NULL
-        self.n_fetched = 0
 
     def __dealloc__(self):
         cdef intp_t s
@@ -114,8 +98,6 @@ cdef class _DualCD:
                 free(self.rows[s])
             free(self.rows)
         free(self.scratch)
-        free(self.block)
-        free(self.slot)
 
     cdef const double* _row(self, intp_t s) noexcept nogil:
         """Kernel row of sample ``s`` over all samples: the Gram matrix's own row, a cached row,
@@ -125,8 +107,6 @@ cdef class _DualCD:
             return &self.gram[s, 0]
         if self.rows[s] != NULL:
             return self.rows[s]
-        if self.slot != NULL and self.slot[s] >= 0:
-            return self.block + self.slot[s] * self.n
         row = self.scratch
         if self.budget >= self.n:
             row = <double*>malloc(self.n * sizeof(double))
@@ -138,46 +118,6 @@ cdef class _DualCD:
         kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, self.kernel,
                    self.gamma, self.coef0, self.degree, 0, self.n, row, self.n_threads)
         return row
-
-    cdef void _prefetch(self, const intp_t *variables, intp_t count) noexcept nogil:
-        """Compute, one per thread, the missing rows of the variables about to be visited that
-        are likely to move (``α_t > 0``, or ``G_t < 0`` now). Each row is computed as on
-        demand, so the values — and the path — do not depend on the thread count; a row that
-        turns out not to be needed costs time only."""
-        cdef intp_t i, t, s, m
-        cdef double G
-        cdef double *row
-        cdef const double *X = &self.X[0, 0]
-        cdef const double *x_sqnorm = &self.x_sqnorm[0]
-        for i in range(self.n_fetched):
-            if self.slot[self.fetched[i]] >= 0:
-                self.slot[self.fetched[i]] = -1
-        self.n_fetched = 0
-        m = 0
-        for i in range(count):
-            t = variables[i]
-            s = t % self.n
-            if self.rows[s] != NULL or self.slot[s] >= 0:
-                continue
-            G = self.sign[t] * self.F[s] / self.lam + self.S[s] + self.p[t]
-            if self.alpha[t] == 0.0 and G >= 0.0:
-                continue
-            row = NULL
-            if self.budget >= self.n:
-                row = <double*>malloc(self.n * sizeof(double))
-            if row != NULL:
-                self.rows[s] = row
-                self.budget -= self.n
-            else:
-                row = self.block + m * self.n
-                self.slot[s] = m
-                m += 1
-            self.fetched[self.n_fetched] = s
-            self.fetched_row[self.n_fetched] = row
-            self.n_fetched += 1
-        for i in prange(self.n_fetched, schedule='dynamic', num_threads=self.n_threads):
-            kernel_row(X, self.n_features, x_sqnorm, self.fetched[i], self.kernel, self.gamma,
-                       self.coef0, self.degree, 0, self.n, self.fetched_row[i], 1)
 
     cdef void _release_zero_rows(self) noexcept nogil:
         """Free the cached rows of samples whose coefficient is back at zero: the first epoch
@@ -216,8 +156,7 @@ cdef class _DualCD:
 
     cdef int _solve(self, double tol, long max_iter, uint64_t seed, bint shrinking,
                     double *history, long *n_iter) noexcept nogil:
-        cdef intp_t s, t, k, block_end, n_active = self.l
-        cdef bint prefetch = self.block != NULL
+        cdef intp_t s, t, k, n_active = self.l
         cdef intp_t *active
         cdef long epoch = 0
         cdef uint64_t state = seed
@@ -242,11 +181,7 @@ cdef class _DualCD:
             violation = 0.0
             pg_max = -INFINITY
             k = 0
-            block_end = 0
             while k < n_active:
-                if prefetch and k == block_end:
-                    block_end = min(k + PREFETCH, n_active)
-                    self._prefetch(active + k, block_end - k)
                 t = active[k]
                 s = t % self.n
                 G = self.sign[t] * self.F[s] / self.lam + self.S[s] + self.p[t]
@@ -417,14 +352,6 @@ def dual_cd_solve(
             raise MemoryError(f"dual coordinate descent could not allocate {n} kernel rows.")
         for s in range(n):
             solver.rows[s] = NULL
-        if solver.n_threads > 1:
-            solver.block = <double*>malloc(PREFETCH * n * sizeof(double))
-            solver.slot = <intp_t*>malloc(n * sizeof(intp_t))
-            if solver.block == NULL or solver.slot == NULL:
-                raise MemoryError(f"dual coordinate descent could not allocate {PREFETCH} "
-                                  f"kernel rows of {n} samples.")
-            for s in range(n):
-                solver.slot[s] = -1
     with nogil:
         status = solver._solve(tol, max_iter, <uint64_t>seed, shrinking, &history[0], &n_iter)
     if status == OUT_OF_MEMORY:
