@@ -1,15 +1,16 @@
 """Dual coordinate descent for the squared-loss kernel machines without intercept.
 
-One solver for two exam problems of seed 003 (Sangnier), written as one box-constrained QP over
-``l`` variables, each attached to a sample ``s(t) = t mod n`` with a sign ``σ_t``::
+One solver for two exam problems of Sangnier's *Introduction to machine learning*, written as
+one box-constrained QP over ``l`` variables, each attached to a sample ``s(t) = t mod n`` with a
+sign ``σ_t``::
 
     min_{α ≥ 0}  D(α) = (1/(2λ)) cᵀKc + ½ Σ_s S_s² + pᵀα,
     c_s = Σ_{t: s(t)=s} σ_t α_t,    S_s = Σ_{t: s(t)=s} α_t.
 
-* Squared-hinge SVM without intercept (Exam 2023 Ex. 4; seed-methods A16): ``l = n``,
+* Squared-hinge SVM without intercept (Exam 2023 Ex. 4): ``l = n``,
   ``σ_t = Y_t``, ``p = −1``; ``D(α) = (1/(2λ)) αᵀ(Q + λI)α − 1ᵀα`` with ``Q_ij = Y_iY_jK_ij``, the
   exam's (P2) with ``P = Q + λI``.
-* Squared ε-insensitive SVR (Exam 2022 Ex. 2; seed-methods A18): ``l = 2n``, ``(α, β)``,
+* Squared ε-insensitive SVR (Exam 2022 Ex. 2): ``l = 2n``, ``(α, β)``,
   ``σ = (+1, −1)``, ``p = (ε − y, ε + y)``; ``D`` is the exam's dual (P3) after eliminating δ,
   ``½αᵀQα + ½βᵀQβ + αᵀPβ + αᵀ(ε1 − y) + βᵀ(ε1 + y)`` with ``Q = I + K/λ``, ``P = I − K/λ``.
 

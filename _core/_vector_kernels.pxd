@@ -228,7 +228,9 @@ cdef inline void kernel_row(
                              degree, start + c * ROW_CHUNK,
                              min(start + (c + 1) * ROW_CHUNK, stop), out)
     else:
-        for c in prange(n_chunks, schedule='static', num_threads=n_threads):
+        # dynamic: a descheduled thread does not hold the others; each chunk writes its own
+        # entries, so the values do not depend on the schedule
+        for c in prange(n_chunks, schedule='dynamic', num_threads=n_threads):
             kernel_row_chunk(X, n_features, x_sqnorm, x_s, x_sqnorm[s], kernel, gamma, coef0,
                              degree, start + c * ROW_CHUNK,
                              min(start + (c + 1) * ROW_CHUNK, stop), out)

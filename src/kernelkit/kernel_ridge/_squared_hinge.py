@@ -1,11 +1,11 @@
 """Squared-loss kernel machines without intercept, trained by dual coordinate descent.
 
-:class:`KernelSVC2` (squared hinge, seed-methods A16) and :class:`KernelSquaredSVR` (squared
-ε-insensitive loss, A18) share one compiled solver, ``kernelkit._core._dual_cd`` (its twin is
-:func:`kernelkit.reference.dual_cd_solve`), and the plumbing of :class:`_DualCDBase`: the kernel
-through ``kernelkit.utils._kernels``, one solver call per dual problem, and the decision
-function ``h(x) = Σ_i dual_coef_[i] k(x, X_i)`` evaluated against the samples with a non-zero
-coefficient.
+:class:`KernelSVC2` (squared hinge, Sangnier's Exam 2023) and :class:`KernelSquaredSVR`
+(squared ε-insensitive loss, Exam 2022) share one compiled solver, ``kernelkit._core._dual_cd``
+(its twin is :func:`kernelkit.reference.dual_cd_solve`), and the plumbing of
+:class:`_DualCDBase`: the kernel through ``kernelkit.utils._kernels``, one solver call per dual
+problem, and the decision function ``h(x) = Σ_i dual_coef_[i] k(x, X_i)`` evaluated against the
+samples with a non-zero coefficient.
 """
 
 import warnings
@@ -65,7 +65,7 @@ _COMMON_PARAMETERS = """kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian
     n_jobs : int, default=None
         OpenMP threads for long kernel rows and the Gram checks. Results do not depend on it."""
 
-_COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning* (seed 003), Exam 2023
+_COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, Exam 2023
        Ex. 4 "Classification à noyau" (squared-hinge SVM without intercept, its dual (P2) and
        coordinate descent) and Exam 2022 Ex. 2 (squared ε-insensitive SVR, dual (P3)).
     .. [2] C.-J. Hsieh, K.-W. Chang, C.-J. Lin, S. S. Keerthi, S. Sundararajan, "A dual
@@ -159,7 +159,7 @@ class _DualCDBase(BaseEstimator):
 class KernelSVC2(ClassifierMixin, _DualCDBase):
     """Squared-hinge (L2) kernel SVM without intercept, trained by dual coordinate descent.
 
-    The exam's problem [1]_ (seed-methods A16; issue 11 names it ``KernelSVC2``): for labels
+    The exam's problem [1]_ (the "2" is the squared, L2, hinge): for labels
     ``Y_i ∈ {−1, +1}``,
 
     ``(P1)  min_{h ∈ H} (λ/2)‖h‖²_H + ½ Σ_i max(0, 1 − Y_i h(X_i))²``,
@@ -323,7 +323,7 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
 class KernelSquaredSVR(RegressorMixin, _DualCDBase):
     """Squared ε-insensitive kernel SVR without intercept, trained by dual coordinate descent.
 
-    The exam's problem [1]_ (seed-methods A18):
+    The exam's problem [1]_:
 
     ``(P1)  min_{h ∈ H} (λ/2)‖h‖²_H + Σ_i ½ max(0, |Y_i − h(X_i)| − ε)²``
 

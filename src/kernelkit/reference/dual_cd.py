@@ -1,5 +1,5 @@
-"""Dual coordinate descent (seed 003, Exam 2023 Ex. 4 and Exam 2022 Ex. 2): the readable twin of
-``kernelkit._core._dual_cd``.
+"""Dual coordinate descent (Sangnier, *Introduction to machine learning*, Exam 2023 Ex. 4 and
+Exam 2022 Ex. 2): the readable twin of ``kernelkit._core._dual_cd``.
 
 Same problem and signature as the compiled :func:`kernelkit._core._dual_cd.dual_cd_solve`::
 
