@@ -9,6 +9,7 @@ from kernelkit.reference.dbscan import (
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,
 )
+from kernelkit.reference.dual_cd import dual_cd_solve
 from kernelkit.reference.gram import check_gram, vector_gram
 from kernelkit.reference.graphs import (
     PRODUCT_GRAPH_KERNELS,
@@ -54,6 +55,7 @@ __all__ = [
     "dbscan_dense",
     "dbscan_precomputed_dense",
     "dbscan_precomputed_sparse",
+    "dual_cd_solve",
     "fasterpam",
     "graphlet_counts",
     "guttman_transform",
