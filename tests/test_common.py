@@ -148,7 +148,7 @@ EXPECTED_FAILED_CHECKS = {
                              if est.metric == "precomputed" else {}),
     "MixtureOfLinearRegressions": lambda est: {"check_regressors_no_decision_function": (
         "predict_proba is the posterior of the hidden components given (x, y), which the "
-        "mixture API provides (seed-methods B5); scikit-learn reserves it for classifiers.")},
+        "mixture API provides (the exams' model); scikit-learn reserves it for classifiers.")},
     "SVC": lambda est: {"check_sample_weight_equivalence_on_dense_data": _WEIGHTED_GAMMA},
     "SVR": lambda est: {"check_sample_weight_equivalence_on_dense_data": _WEIGHTED_GAMMA},
     "RandomForestClassifier": lambda est: {"check_sample_weight_equivalence_on_dense_data":
