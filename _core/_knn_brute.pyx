@@ -30,26 +30,6 @@ cdef inline bint _after(double da, intp_t ia, double db, intp_t ib) noexcept nog
     return da > db or (da == db and ia > ib)
 
 
-cdef inline void _offer(double *dist, intp_t *idx, intp_t k, double d, intp_t i) noexcept nogil:
-    """Keep ``(d, i)`` among the ``k`` best if it beats the worst kept (the root)."""
-    cdef intp_t pos = 0, child
-    if not _after(dist[0], idx[0], d, i):
-        return
-    while True:
-        child = 2 * pos + 1
-        if child >= k:
-            break
-        if child + 1 < k and _after(dist[child + 1], idx[child + 1], dist[child], idx[child]):
-            child += 1
-        if not _after(dist[child], idx[child], d, i):
-            break
-        dist[pos] = dist[child]
-        idx[pos] = idx[child]
-        pos = child
-    dist[pos] = d
-    idx[pos] = i
-
-
 cdef inline void _sift_down(double *dist, intp_t *idx, intp_t pos, intp_t size) noexcept nogil:
     cdef intp_t child
     cdef double d = dist[pos]
@@ -67,6 +47,14 @@ cdef inline void _sift_down(double *dist, intp_t *idx, intp_t pos, intp_t size) 
         pos = child
     dist[pos] = d
     idx[pos] = i
+
+
+cdef inline void _offer(double *dist, intp_t *idx, intp_t k, double d, intp_t i) noexcept nogil:
+    """Keep ``(d, i)`` among the ``k`` best if it beats the worst kept (the root)."""
+    if _after(dist[0], idx[0], d, i):
+        dist[0] = d
+        idx[0] = i
+        _sift_down(dist, idx, 0, k)
 
 
 cdef inline void _sorted(double *dist, intp_t *idx, intp_t k) noexcept nogil:
@@ -105,15 +93,24 @@ cdef void _query_block(
     const floating *Q, const floating *X, const double *q_norms, const double *x_norms,
     intp_t q0, intp_t q1, intp_t n_train, int d, intp_t k,
     floating *dots, double *out_dist, intp_t *out_idx,
+    const double *Q64, const double *X64, const double *q_lengths, const double *x_lengths,
+    double slack,
 ) noexcept nogil:
-    """Neighbours of queries ``[q0, q1)``, heaps in ``out_dist``/``out_idx`` rows."""
+    """Neighbours of queries ``[q0, q1)``, heaps in ``out_dist``/``out_idx`` rows.
+
+    Without ``X64`` (NULL), the block products of ``Q`` and ``X`` give the distances. With it
+    (float32 ``Q``/``X``, their float64 originals ``Q64``/``X64``), the products only screen the
+    candidates: one whose distance, less its error bound ``slack ‖q‖ ‖x‖``, cannot beat the
+    current k-th best is skipped; the others get their exact distance ``Σ_j (q_j − x_j)²`` in
+    double precision, the value the heap compares.
+    """
     cdef char trans = b'T'
     cdef char no_trans = b'N'
     cdef floating one = 1.0
     cdef floating zero = 0.0
     cdef int m = <int>(q1 - q0), nt
-    cdef intp_t t0, t1, qi, tj
-    cdef double dd
+    cdef intp_t t0, t1, qi, tj, q, t, j
+    cdef double dd, diff
     cdef double *row_dist
     cdef intp_t *row_idx
     for qi in range(q0, q1):
@@ -130,14 +127,23 @@ cdef void _query_block(
             dgemm(&trans, &no_trans, &nt, &m, &d, &one, <double*>(X + t0 * d), &d,
                   <double*>(Q + q0 * d), &d, &zero, <double*>dots, &nt)
         for qi in range(m):
-            row_dist = out_dist + (q0 + qi) * k
-            row_idx = out_idx + (q0 + qi) * k
+            q = q0 + qi
+            row_dist = out_dist + q * k
+            row_idx = out_idx + q * k
             for tj in range(nt):
-                dd = q_norms[q0 + qi] + x_norms[t0 + tj] - 2.0 * dots[qi * nt + tj]
-                if dd < 0.0:
+                t = t0 + tj
+                dd = q_norms[q] + x_norms[t] - 2.0 * dots[qi * nt + tj]
+                if X64 != NULL:
+                    if dd - slack * q_lengths[q] * x_lengths[t] > row_dist[0]:
+                        continue
+                    dd = 0.0
+                    for j in range(d):
+                        diff = Q64[q * d + j] - X64[t * d + j]
+                        dd += diff * diff
+                elif dd < 0.0:
                     dd = 0.0
                 if dd <= row_dist[0]:
-                    _offer(row_dist, row_idx, k, dd, t0 + tj)
+                    _offer(row_dist, row_idx, k, dd, t)
         t0 = t1
     for qi in range(q0, q1):
         _sorted(out_dist + qi * k, out_idx + qi * k, k)
@@ -182,60 +188,14 @@ def knn_brute(
                         q0 = b * QUERY_BLOCK
                         _query_block(&Q[0, 0], &X[0, 0], q_norms, x_norms, q0,
                                      min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
-                                     &out_dist[0, 0], &out_idx[0, 0])
+                                     &out_dist[0, 0], &out_idx[0, 0], NULL, NULL, NULL, NULL,
+                                     0.0)
                 free(dots)
         if status != 0:
             raise MemoryError("could not allocate the per-thread distance block of the k-NN search")
     finally:
         free(q_norms)
         free(x_norms)
-
-
-cdef void _screened_block(
-    const double *Q, const double *X, const float *Q32, const float *X32,
-    const double *q_norms, const double *x_norms, const double *q_lengths,
-    const double *x_lengths, double slack, intp_t q0, intp_t q1, intp_t n_train, int d,
-    intp_t k, float *dots, double *out_dist, intp_t *out_idx,
-) noexcept nogil:
-    """As :func:`_query_block`, but the block products in float32 (twice BLAS's double speed)
-    only screen the candidates: one whose float32 distance, less its error bound ``slack ‖q‖
-    ‖x‖``, cannot beat the current k-th best is skipped; the others get their exact distance
-    ``Σ_j (q_j − x_j)²`` in double precision, the value the heap compares."""
-    cdef char trans = b'T'
-    cdef char no_trans = b'N'
-    cdef float one = 1.0
-    cdef float zero = 0.0
-    cdef int m = <int>(q1 - q0), nt
-    cdef intp_t t0, t1, qi, tj, j, q, t
-    cdef double dd, exact, diff
-    cdef double *row_dist
-    cdef intp_t *row_idx
-    for qi in range(q0, q1):
-        _reset(out_dist + qi * k, out_idx + qi * k, k, n_train)
-    t0 = 0
-    while t0 < n_train:
-        t1 = min(t0 + TRAIN_BLOCK, n_train)
-        nt = <int>(t1 - t0)
-        sgemm(&trans, &no_trans, &nt, &m, &d, &one, <float*>(X32 + t0 * d), &d,
-              <float*>(Q32 + q0 * d), &d, &zero, dots, &nt)
-        for qi in range(m):
-            q = q0 + qi
-            row_dist = out_dist + q * k
-            row_idx = out_idx + q * k
-            for tj in range(nt):
-                t = t0 + tj
-                dd = q_norms[q] + x_norms[t] - 2.0 * dots[qi * nt + tj]
-                if dd - slack * q_lengths[q] * x_lengths[t] > row_dist[0]:
-                    continue
-                exact = 0.0
-                for j in range(d):
-                    diff = Q[q * d + j] - X[t * d + j]
-                    exact += diff * diff
-                if exact <= row_dist[0]:
-                    _offer(row_dist, row_idx, k, exact, t)
-        t0 = t1
-    for qi in range(q0, q1):
-        _sorted(out_dist + qi * k, out_idx + qi * k, k)
 
 
 def knn_brute_screened(
@@ -291,10 +251,10 @@ def knn_brute_screened(
                 for b in prange(n_blocks, schedule='dynamic'):
                     if dots != NULL:
                         q0 = b * QUERY_BLOCK
-                        _screened_block(&Q[0, 0], &X[0, 0], &Q32[0, 0], &X32[0, 0], q_norms,
-                                        x_norms, q_lengths, x_lengths, slack, q0,
-                                        min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
-                                        &out_dist[0, 0], &out_idx[0, 0])
+                        _query_block(&Q32[0, 0], &X32[0, 0], q_norms, x_norms, q0,
+                                     min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
+                                     &out_dist[0, 0], &out_idx[0, 0], &Q[0, 0], &X[0, 0],
+                                     q_lengths, x_lengths, slack)
                 free(dots)
         if status != 0:
             raise MemoryError("could not allocate the per-thread distance block of the k-NN search")
