@@ -20,7 +20,7 @@ from kernelkit.reference.graphs import (
     product_graph_gram,
     shortest_path_counts,
 )
-from kernelkit.reference.kmeans import kmeans_lloyd
+from kernelkit.reference.kmeans import kmeans_elkan, kmeans_lloyd
 from kernelkit.reference.kmedoids import (
     assign_medoids,
     build_medoids,
@@ -60,6 +60,7 @@ __all__ = [
     "in_cluster_costs",
     "knn_brute",
     "knn_select",
+    "kmeans_elkan",
     "kmeans_lloyd",
     "local_alignment_kernel",
     "local_alignment_kernel_bruteforce",

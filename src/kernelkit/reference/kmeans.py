@@ -54,3 +54,86 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
         labels, _ = assign(centers)
     inertia = float(w @ ((X - centers[labels]) ** 2).sum(axis=1))
     return centers, labels, inertia, n_iter, np.asarray(history)
+
+
+def kmeans_elkan(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, margin=1e-12):
+    """Elkan's accelerated k-means (Elkan, ICML 2003): the iterations of :func:`kmeans_lloyd`,
+    skipping the distances that the triangle inequality proves irrelevant. Twin of
+    ``kernelkit.cluster._kmeans.kmeans_lloyd(..., algorithm="elkan")``; same return values.
+
+    Each sample keeps an upper bound ``u`` of its distance to its centre and a lower bound
+    ``l[j]`` to every centre ``j``. After the centres move by ``p[j]``, ``u += p[label]`` and
+    ``l[j] -= p[j]``. Centre ``j`` cannot win if ``u < l[j]`` or ``u < ‖c_label − c_j‖ / 2``. Every
+    test keeps a relative ``margin`` so that rounding cannot turn a near tie the other way: the
+    labels are those of Lloyd's rule (nearest centre, lowest index on ties).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n_samples = X.shape[0]
+    w = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, float)
+    centers = np.array(centers_init, dtype=np.float64)
+    k = centers.shape[0]
+    grow, shrink = 1.0 + margin, 1.0 - margin
+
+    def squared_distance(i, j):
+        return float(((X[i] - centers[j]) ** 2).sum())
+
+    # first step: all distances (the bounds start tight); squared distances decide, as in Lloyd
+    d2 = ((X[:, None, :] - centers[None, :, :]) ** 2).sum(-1)
+    labels = np.argmin(d2, axis=1)
+    lower = np.sqrt(d2) * shrink
+    upper = np.sqrt(d2[np.arange(n_samples), labels]) * grow
+    labels_old = np.full(n_samples, -1)
+    history = []
+    stable = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        if n_iter > 1:
+            half = 0.5 * np.sqrt(((centers[:, None, :] - centers[None, :, :]) ** 2).sum(-1))
+            half *= shrink
+            for i in range(n_samples):
+                a, tight = labels[i], False
+                for j in range(k):
+                    if j == a or upper[i] < half[a, j] or upper[i] * grow < lower[i, j] * shrink:
+                        continue  # centre j is provably farther than centre a
+                    if not tight:
+                        d_a = squared_distance(i, a)
+                        upper[i], lower[i, a] = np.sqrt(d_a) * grow, np.sqrt(d_a) * shrink
+                        tight = True
+                        if upper[i] < half[a, j] or upper[i] * grow < lower[i, j] * shrink:
+                            continue
+                    d_j = squared_distance(i, j)
+                    lower[i, j] = np.sqrt(d_j) * shrink
+                    if d_j < d_a or (d_j == d_a and j < a):
+                        a, d_a, upper[i] = j, d_j, np.sqrt(d_j) * grow
+                labels[i] = a
+        history.append(float(w @ ((X - centers[labels]) ** 2).sum(axis=1)))
+        sums = np.zeros_like(centers)
+        weights = np.zeros(k)
+        np.add.at(sums, labels, w[:, None] * X)
+        np.add.at(weights, labels, w)
+        empty = np.flatnonzero(weights == 0)
+        if empty.size:
+            dist = ((X - centers[labels]) ** 2).sum(axis=1)
+            far = np.argsort(-dist, kind="stable")[: empty.size]
+            for cluster, i in zip(empty, far):
+                sums[labels[i]] -= w[i] * X[i]
+                weights[labels[i]] -= w[i]
+                sums[cluster] = w[i] * X[i]
+                weights[cluster] = w[i]
+        new_centers = sums / weights[:, None]
+        shifts = np.sqrt(((new_centers - centers) ** 2).sum(axis=1)) * grow
+        shift = ((new_centers - centers) ** 2).sum()
+        centers = new_centers
+        # the triangle inequality moves the bounds by the centres' shifts
+        upper = (upper + shifts[labels]) * grow
+        lower = np.maximum((lower - shifts[None, :]) * shrink, 0.0)
+        if np.array_equal(labels, labels_old):
+            stable = True
+            break
+        if shift <= tol:
+            break
+        labels_old = labels.copy()
+    if not stable:
+        labels = np.argmin(((X[:, None, :] - centers[None, :, :]) ** 2).sum(-1), axis=1)
+    inertia = float(w @ ((X - centers[labels]) ** 2).sum(axis=1))
+    return centers, labels, inertia, n_iter, np.asarray(history)
