@@ -23,9 +23,11 @@ CSR radius-neighbours graph). The passes run on the index's *positions* and labe
 back in sample order.
 """
 
-from cython.parallel cimport prange
-from libc.math cimport floor
+from cython.parallel cimport parallel, prange
+from libc.math cimport floor, sqrt
 from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from scipy.linalg.cython_blas cimport dgemm
 
 from _dbscan_neighbors cimport (
     CHEBYSHEV,
@@ -40,6 +42,7 @@ from _dbscan_neighbors cimport (
     _build_grid,
     _build_kd_tree,
     _free_index,
+    _reduced_distance,
     _visit,
 )
 from _types cimport intp_t, int64_t, uint8_t
@@ -53,6 +56,14 @@ MAX_CELLS_PER_AXIS = 1 << 26
 # Rows per dynamically scheduled block of the counting pass (counts are per point, so the
 # schedule cannot change any result).
 cdef intp_t COUNT_BLOCK = 64
+
+
+# Euclidean DBSCAN with at least this many features runs on blocked GEMM distances (see
+# _dbscan_gemm): measured 2026-11-24 (bench/results/dbscan.md), digits (d=64) FILLME.
+GEMM_MIN_FEATURES = 16
+# Budget, in doubles, of one thread's block of distances (rows × n_samples).
+cdef intp_t GEMM_BLOCK_BUDGET = 1 << 21
+cdef double DOUBLE_EPS = 2.220446049250313e-16
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,9 +188,10 @@ def dbscan_dense(
     is_core : ndarray of shape (n_samples,), uint8
         Output: 1 for core points.
     metric : {"euclidean", "manhattan", "chebyshev"}
-    algorithm : {"auto", "grid", "kd_tree"}
+    algorithm : {"auto", "grid", "kd_tree", "brute"}
         Neighbour search. ``"auto"``: the grid when ``n_features ≤ 3`` and the grid has at most
-        2^26 cells a side (and 2^62 in all), the KD-tree otherwise. ``"grid"`` falls back to the
+        2^26 cells a side (and 2^62 in all), blocked GEMM distances (``"brute"``, Euclidean
+        only) when ``n_features ≥ GEMM_MIN_FEATURES``, the KD-tree otherwise. ``"grid"`` falls back to the
         KD-tree where the grid is not possible.
     n_threads : int
         OpenMP threads of the core-counting pass. The result does not depend on it.
@@ -199,10 +211,21 @@ def dbscan_dense(
     cdef uint8_t *is_core_position = NULL
     if metric not in _METRICS:
         raise ValueError(f"metric must be one of {sorted(_METRICS)}, got {metric!r}.")
-    if algorithm not in ("auto", "grid", "kd_tree"):
-        raise ValueError(f"algorithm must be 'auto', 'grid' or 'kd_tree', got {algorithm!r}.")
+    if algorithm not in ("auto", "grid", "kd_tree", "brute"):
+        raise ValueError("algorithm must be 'auto', 'grid', 'kd_tree' or 'brute', got "
+                         f"{algorithm!r}.")
+    if algorithm == "brute" and metric != "euclidean":
+        raise ValueError(f"algorithm='brute' is for the Euclidean metric, got {metric!r}.")
     if n == 0:
         return 0
+    if metric == "euclidean" and (algorithm == "brute" or (algorithm == "auto"
+                                                           and d >= GEMM_MIN_FEATURES)):
+        with nogil:
+            n_clusters = _dbscan_gemm(&X[0, 0], n, d, eps * eps, min_samples, &labels[0],
+                                      &is_core[0], n_threads)
+        if n_clusters < 0:
+            raise MemoryError("DBSCAN could not allocate its blocks of distances.")
+        return n_clusters
     nb.kind = KD_TREE
     nb.metric = _METRICS[metric]
     nb.n_points = n
@@ -348,3 +371,200 @@ def dbscan_precomputed_sparse(
     nb.graph_indices = &indices[0] if indices.shape[0] > 0 else NULL
     nb.graph_indptr = &indptr[0]
     return _run_on_distances(&nb, min_samples, labels, is_core, n_threads)
+
+
+# ---------------------------------------------------------------------------------------------
+# Blocked GEMM distances for many features.
+
+cdef void _neighbour_block(
+    const double *X,            # IN (n, d)
+    const double *norms,        # IN (n,) ‖x‖² and, in norms[n + i], ‖x_i‖
+    const intp_t *rows,         # IN (n_rows,) the block's samples
+    intp_t n_rows, intp_t n, intp_t d, double radius,
+    double *rows_copy,          # scratch (n_rows, d)
+    double *dist,               # OUT (n_rows, n): 1.0 for neighbours, 0.0 otherwise
+) noexcept nogil:
+    """Which samples are within ε of each row of the block: ``‖x‖² + ‖y‖² − 2x·y`` by one GEMM,
+    then the exact rule of the streamed path (``_reduced_distance ≤ ε²``, direct differences)
+    for the pairs whose GEMM value is within its rounding bound of ε². The GEMM's error is below
+    ``(d + 4) ε_mach (‖x‖ + ‖y‖)²`` and that of the direct sum below ``d ε_mach (‖x‖ + ‖y‖)²``:
+    outside twice the sum, both sides agree."""
+    cdef char transa = b'T'
+    cdef char transb = b'N'
+    cdef double alpha = -2.0, beta = 0.0, g, err, scale, xn
+    cdef int m = <int>n, nr = <int>n_rows, k = <int>d
+    cdef intp_t r, j, i
+    cdef double *out
+    for r in range(n_rows):
+        memcpy(rows_copy + r * d, X + rows[r] * d, d * sizeof(double))
+    # column-major: distᵀ (n × n_rows) = X (n × d) · rows_copyᵀ, i.e. dist[r, j] = −2 x_r·x_j
+    dgemm(&transa, &transb, &m, &nr, &k, &alpha, <double*>X, &k, rows_copy, &k, &beta, dist, &m)
+    scale = 2.0 * (2 * d + 8) * DOUBLE_EPS
+    for r in range(n_rows):
+        i = rows[r]
+        out = dist + r * n
+        xn = norms[n + i]
+        for j in range(n):
+            g = out[j] + norms[i] + norms[j]
+            err = scale * (xn + norms[n + j]) * (xn + norms[n + j])
+            if g < radius - err:
+                out[j] = 1.0
+            elif g > radius + err:
+                out[j] = 0.0
+            else:
+                out[j] = 1.0 if _reduced_distance(X + i * d, X + j * d, d, EUCLIDEAN) <= radius \
+                    else 0.0
+
+
+cdef intp_t _find(intp_t *parent, intp_t i) noexcept nogil:
+    """Root of i's tree, halving the path on the way."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, intp_t min_samples,
+                         intp_t *labels, uint8_t *is_core, int n_threads) noexcept nogil:
+    """DBSCAN from blocked GEMM distances, in three passes over row blocks (memory
+    O(n + block · n)): core counts; unions of neighbouring core points (union-find); border
+    points. Same labels as the breadth-first expansion: clusters are the components of core
+    points, numbered by their smallest sample index (the order in which the expansion starts
+    them), and a border point joins the lowest-numbered cluster among its core neighbours (the
+    first cluster that reaches it). Returns the number of clusters, or -1 (allocation failure).
+    """
+    cdef intp_t block = GEMM_BLOCK_BUDGET // n if n > 0 else 1
+    cdef intp_t n_blocks, b, r, j, i, start, stop, root, other, n_rows, n_clusters = 0
+    cdef intp_t round_start, n_round, count, best
+    cdef int status = 0
+    cdef int *status_ptr = &status
+    cdef double *norms = <double*>malloc(2 * n * sizeof(double))
+    cdef intp_t *parent = <intp_t*>malloc(n * sizeof(intp_t))
+    cdef intp_t *cluster_of = <intp_t*>malloc(n * sizeof(intp_t))
+    cdef intp_t *selected = <intp_t*>malloc(n * sizeof(intp_t))
+    cdef double *dists = NULL        # (n_threads blocks) × block × n, for the union pass
+    cdef double *rows_copies = NULL
+    cdef double *dist = NULL         # per thread in the parallel passes
+    cdef double *rows_copy = NULL
+    cdef double s
+    if block < 1:
+        block = 1
+    if block > 256:
+        block = 256
+    if n_threads < 1:
+        n_threads = 1
+    dists = <double*>malloc(n_threads * block * n * sizeof(double))
+    rows_copies = <double*>malloc(n_threads * block * d * sizeof(double))
+    if (norms == NULL or parent == NULL or cluster_of == NULL or selected == NULL
+            or dists == NULL or rows_copies == NULL):
+        status = -1
+    if status == 0:
+        for i in range(n):
+            s = 0.0
+            for j in range(d):
+                s = s + X[i * d + j] * X[i * d + j]
+            norms[i] = s
+            norms[n + i] = sqrt(s)
+            selected[i] = i
+            parent[i] = i
+            cluster_of[i] = -1
+        # 1. core counts, rows in parallel blocks
+        n_blocks = (n + block - 1) // block
+        with parallel(num_threads=n_threads):
+            dist = <double*>malloc(block * n * sizeof(double))
+            rows_copy = <double*>malloc(block * d * sizeof(double))
+            if dist == NULL or rows_copy == NULL:
+                status_ptr[0] = -1
+            for b in prange(n_blocks, schedule='dynamic'):
+                if dist == NULL or rows_copy == NULL:
+                    continue
+                start = b * block
+                stop = start + block if start + block < n else n
+                _neighbour_block(X, norms, selected + start, stop - start, n, d, radius,
+                                 rows_copy, dist)
+                for r in range(stop - start):
+                    count = 0
+                    for j in range(n):
+                        count = count + <intp_t>dist[r * n + j]
+                    is_core[start + r] = count >= min_samples
+            free(dist)
+            free(rows_copy)
+    if status == 0:
+        # 2. unions of neighbouring core points: each round computes n_threads blocks of core
+        # rows in parallel, then merges them sequentially (union-find is order-free: the
+        # components, hence the labels, do not depend on the rounds).
+        n_rows = 0
+        for i in range(n):
+            if is_core[i]:
+                selected[n_rows] = i
+                n_rows += 1
+        n_blocks = (n_rows + block - 1) // block
+        round_start = 0
+        while round_start < n_blocks:
+            n_round = n_blocks - round_start if n_blocks - round_start < n_threads else n_threads
+            for b in prange(n_round, schedule='static', num_threads=n_round):
+                start = (round_start + b) * block
+                stop = start + block if start + block < n_rows else n_rows
+                _neighbour_block(X, norms, selected + start, stop - start, n, d, radius,
+                                 rows_copies + b * block * d, dists + b * block * n)
+            for b in range(n_round):
+                start = (round_start + b) * block
+                stop = start + block if start + block < n_rows else n_rows
+                for r in range(stop - start):
+                    i = selected[start + r]
+                    root = _find(parent, i)
+                    for j in range(n):
+                        if dists[(b * block + r) * n + j] != 0.0 and is_core[j]:
+                            other = _find(parent, j)
+                            if other != root:
+                                # the smaller root stays: roots are the components' first samples
+                                if other < root:
+                                    parent[root] = other
+                                    root = other
+                                else:
+                                    parent[other] = root
+            round_start += n_threads
+        # clusters numbered by their first sample, as the expansion starts them
+        for i in range(n):
+            labels[i] = -1
+            if is_core[i]:
+                root = _find(parent, i)
+                if cluster_of[root] == -1:
+                    cluster_of[root] = n_clusters
+                    n_clusters += 1
+                labels[i] = cluster_of[root]
+        # 3. border points: the lowest cluster among their core neighbours
+        n_rows = 0
+        for i in range(n):
+            if not is_core[i]:
+                selected[n_rows] = i
+                n_rows += 1
+        n_blocks = (n_rows + block - 1) // block
+        with parallel(num_threads=n_threads):
+            dist = <double*>malloc(block * n * sizeof(double))
+            rows_copy = <double*>malloc(block * d * sizeof(double))
+            if dist == NULL or rows_copy == NULL:
+                status_ptr[0] = -1
+            for b in prange(n_blocks, schedule='dynamic'):
+                if dist == NULL or rows_copy == NULL:
+                    continue
+                start = b * block
+                stop = start + block if start + block < n_rows else n_rows
+                _neighbour_block(X, norms, selected + start, stop - start, n, d, radius,
+                                 rows_copy, dist)
+                for r in range(stop - start):
+                    best = -1
+                    for j in range(n):
+                        if dist[r * n + j] != 0.0 and is_core[j]:
+                            if best == -1 or labels[j] < best:
+                                best = labels[j]
+                    labels[selected[start + r]] = best
+            free(dist)
+            free(rows_copy)
+    free(norms)
+    free(parent)
+    free(cluster_of)
+    free(selected)
+    free(dists)
+    free(rows_copies)
+    return n_clusters if status == 0 else -1
