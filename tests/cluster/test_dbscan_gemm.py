@@ -7,6 +7,7 @@ from sklearn.datasets import load_digits
 
 from kernelkit._core import _dbscan_inner
 from kernelkit.cluster import DBSCAN
+from kernelkit.reference import dbscan as reference
 
 
 @pytest.mark.parametrize("eps", [15.0, 18.0, 22.0, 25.0])
@@ -54,3 +55,18 @@ def test_blocks_threads_and_borders(random_seed):
 def test_brute_needs_euclidean():
     with pytest.raises(ValueError, match="Euclidean"):
         DBSCAN(metric="manhattan", algorithm="brute").fit(np.eye(4))
+
+
+@pytest.mark.parametrize("n_features", [5, 20])
+def test_matches_reference_twins(random_seed, n_features):
+    rng = np.random.default_rng(random_seed)
+    X = np.concatenate([rng.normal(c, 1.0, size=(80, n_features)) for c in (0.0, 3.0, 9.0)])
+    eps = 1.2 * np.sqrt(n_features)
+    out = [(np.empty(len(X), np.intp), np.empty(len(X), np.uint8)) for _ in range(3)]
+    n_ours = _dbscan_inner.dbscan_dense(X, eps, 6, *out[0], algorithm="brute", n_threads=2)
+    n_components = reference.dbscan_dense(X, eps, 6, *out[1], algorithm="brute")
+    n_search = reference.dbscan_dense(X, eps, 6, *out[2])
+    assert n_ours == n_components == n_search >= 2
+    for twin in out[1:]:
+        np.testing.assert_array_equal(out[0][0], twin[0])
+        np.testing.assert_array_equal(out[0][1], twin[1])
