@@ -424,6 +424,50 @@ cdef intp_t _find(intp_t *parent, intp_t i) noexcept nogil:
     return i
 
 
+cdef int _rows_pass(const double *X, const double *norms, const intp_t *selected,
+                    intp_t n_rows, intp_t n, intp_t d, double radius, intp_t block,
+                    intp_t min_samples, uint8_t *is_core, intp_t *labels,
+                    int n_threads) noexcept nogil:
+    """A parallel pass over the rows ``selected[:n_rows]`` in blocks, each row independent of the
+    others: with ``labels`` NULL, ``is_core[row] = (neighbours ≥ min_samples)``; otherwise
+    ``labels[row]`` = the lowest label among the row's core neighbours (−1 if none). Returns -1
+    when a thread could not allocate its block."""
+    cdef intp_t n_blocks = (n_rows + block - 1) // block
+    cdef intp_t b, r, j, start, stop, count, best
+    cdef int status = 0
+    cdef int *status_ptr = &status
+    cdef double *dist = NULL
+    cdef double *rows_copy = NULL
+    with parallel(num_threads=n_threads):
+        dist = <double*>malloc(block * n * sizeof(double))
+        rows_copy = <double*>malloc(block * d * sizeof(double))
+        if dist == NULL or rows_copy == NULL:
+            status_ptr[0] = -1
+        for b in prange(n_blocks, schedule='dynamic'):
+            if dist == NULL or rows_copy == NULL:
+                continue
+            start = b * block
+            stop = start + block if start + block < n_rows else n_rows
+            _neighbour_block(X, norms, selected + start, stop - start, n, d, radius, rows_copy,
+                             dist)
+            for r in range(stop - start):
+                if labels == NULL:
+                    count = 0
+                    for j in range(n):
+                        count = count + <intp_t>dist[r * n + j]
+                    is_core[selected[start + r]] = count >= min_samples
+                else:
+                    best = -1
+                    for j in range(n):
+                        if dist[r * n + j] != 0.0 and is_core[j]:
+                            if best == -1 or labels[j] < best:
+                                best = labels[j]
+                    labels[selected[start + r]] = best
+        free(dist)
+        free(rows_copy)
+    return status
+
+
 cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, intp_t min_samples,
                          intp_t *labels, uint8_t *is_core, int n_threads) noexcept nogil:
     """DBSCAN from blocked GEMM distances, in three passes over row blocks (memory
@@ -435,17 +479,14 @@ cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, int
     """
     cdef intp_t block = GEMM_BLOCK_BUDGET // n if n > 0 else 1
     cdef intp_t n_blocks, b, r, j, i, start, stop, root, other, n_rows, n_clusters = 0
-    cdef intp_t round_start, n_round, count, best
+    cdef intp_t round_start, n_round
     cdef int status = 0
-    cdef int *status_ptr = &status
     cdef double *norms = <double*>malloc(2 * n * sizeof(double))
     cdef intp_t *parent = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *cluster_of = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *selected = <intp_t*>malloc(n * sizeof(intp_t))
     cdef double *dists = NULL        # (n_threads blocks) × block × n, for the union pass
     cdef double *rows_copies = NULL
-    cdef double *dist = NULL         # per thread in the parallel passes
-    cdef double *rows_copy = NULL
     cdef double s
     if block < 1:
         block = 1
@@ -469,26 +510,9 @@ cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, int
             parent[i] = i
             cluster_of[i] = -1
         # 1. core counts, rows in parallel blocks
-        n_blocks = (n + block - 1) // block
-        with parallel(num_threads=n_threads):
-            dist = <double*>malloc(block * n * sizeof(double))
-            rows_copy = <double*>malloc(block * d * sizeof(double))
-            if dist == NULL or rows_copy == NULL:
-                status_ptr[0] = -1
-            for b in prange(n_blocks, schedule='dynamic'):
-                if dist == NULL or rows_copy == NULL:
-                    continue
-                start = b * block
-                stop = start + block if start + block < n else n
-                _neighbour_block(X, norms, selected + start, stop - start, n, d, radius,
-                                 rows_copy, dist)
-                for r in range(stop - start):
-                    count = 0
-                    for j in range(n):
-                        count = count + <intp_t>dist[r * n + j]
-                    is_core[start + r] = count >= min_samples
-            free(dist)
-            free(rows_copy)
+        if _rows_pass(X, norms, selected, n, n, d, radius, block, min_samples, is_core, NULL,
+                      n_threads) < 0:
+            status = -1
     if status == 0:
         # 2. unions of neighbouring core points: each round computes n_threads blocks of core
         # rows in parallel, then merges them sequentially (union-find is order-free: the
@@ -539,28 +563,9 @@ cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, int
             if not is_core[i]:
                 selected[n_rows] = i
                 n_rows += 1
-        n_blocks = (n_rows + block - 1) // block
-        with parallel(num_threads=n_threads):
-            dist = <double*>malloc(block * n * sizeof(double))
-            rows_copy = <double*>malloc(block * d * sizeof(double))
-            if dist == NULL or rows_copy == NULL:
-                status_ptr[0] = -1
-            for b in prange(n_blocks, schedule='dynamic'):
-                if dist == NULL or rows_copy == NULL:
-                    continue
-                start = b * block
-                stop = start + block if start + block < n_rows else n_rows
-                _neighbour_block(X, norms, selected + start, stop - start, n, d, radius,
-                                 rows_copy, dist)
-                for r in range(stop - start):
-                    best = -1
-                    for j in range(n):
-                        if dist[r * n + j] != 0.0 and is_core[j]:
-                            if best == -1 or labels[j] < best:
-                                best = labels[j]
-                    labels[selected[start + r]] = best
-            free(dist)
-            free(rows_copy)
+        if _rows_pass(X, norms, selected, n_rows, n, d, radius, block, min_samples, is_core,
+                      labels, n_threads) < 0:
+            status = -1
     free(norms)
     free(parent)
     free(cluster_of)

@@ -4,6 +4,25 @@
 import numpy as np
 
 
+def _new_centers(X, w, centers, labels):
+    """Weighted cluster means; an empty cluster takes the sample farthest from its centre."""
+    sums = np.zeros_like(centers)
+    weights = np.zeros(centers.shape[0])
+    for i in range(X.shape[0]):
+        sums[labels[i]] += w[i] * X[i]
+        weights[labels[i]] += w[i]
+    empty = np.flatnonzero(weights == 0)
+    if empty.size:
+        dist = ((X - centers[labels]) ** 2).sum(axis=1)
+        far = np.argsort(-dist, kind="stable")[: empty.size]
+        for cluster, i in zip(empty, far):
+            sums[labels[i]] -= w[i] * X[i]
+            weights[labels[i]] -= w[i]
+            sums[cluster] = w[i] * X[i]
+            weights[cluster] = w[i]
+    return sums / weights[:, None]
+
+
 def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
     """Lloyd iterations from ``centers_init``; returns ``(centers, labels, inertia, n_iter,
     objective_history)`` with the conventions of the compiled version (ties to the lowest
@@ -12,7 +31,6 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
     n_samples = X.shape[0]
     w = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, float)
     centers = np.array(centers_init, dtype=np.float64)
-    k = centers.shape[0]
 
     def assign(centers):
         # squared distance of every sample to every centre, directly
@@ -27,21 +45,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
     for n_iter in range(1, max_iter + 1):
         labels, objective = assign(centers)
         history.append(objective)
-        sums = np.zeros_like(centers)
-        weights = np.zeros(k)
-        for i in range(n_samples):
-            sums[labels[i]] += w[i] * X[i]
-            weights[labels[i]] += w[i]
-        empty = np.flatnonzero(weights == 0)
-        if empty.size:
-            dist = ((X - centers[labels]) ** 2).sum(axis=1)
-            far = np.argsort(-dist, kind="stable")[: empty.size]
-            for cluster, i in zip(empty, far):
-                sums[labels[i]] -= w[i] * X[i]
-                weights[labels[i]] -= w[i]
-                sums[cluster] = w[i] * X[i]
-                weights[cluster] = w[i]
-        new_centers = sums / weights[:, None]
+        new_centers = _new_centers(X, w, centers, labels)
         shift = ((new_centers - centers) ** 2).sum()
         centers = new_centers
         if np.array_equal(labels, labels_old):
@@ -107,20 +111,7 @@ def kmeans_elkan(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, ma
                         a, d_a, upper[i] = j, d_j, np.sqrt(d_j) * grow
                 labels[i] = a
         history.append(float(w @ ((X - centers[labels]) ** 2).sum(axis=1)))
-        sums = np.zeros_like(centers)
-        weights = np.zeros(k)
-        np.add.at(sums, labels, w[:, None] * X)
-        np.add.at(weights, labels, w)
-        empty = np.flatnonzero(weights == 0)
-        if empty.size:
-            dist = ((X - centers[labels]) ** 2).sum(axis=1)
-            far = np.argsort(-dist, kind="stable")[: empty.size]
-            for cluster, i in zip(empty, far):
-                sums[labels[i]] -= w[i] * X[i]
-                weights[labels[i]] -= w[i]
-                sums[cluster] = w[i] * X[i]
-                weights[cluster] = w[i]
-        new_centers = sums / weights[:, None]
+        new_centers = _new_centers(X, w, centers, labels)
         shifts = np.sqrt(((new_centers - centers) ** 2).sum(axis=1)) * grow
         shift = ((new_centers - centers) ** 2).sum()
         centers = new_centers
