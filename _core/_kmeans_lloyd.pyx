@@ -25,7 +25,7 @@ for any number of threads, and the same for both algorithms (same labels, same o
 """
 
 from cython.parallel cimport parallel, prange
-from libc.math cimport sqrt
+from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy, memset
 from scipy.linalg.cython_blas cimport sgemm, dgemm
@@ -148,6 +148,7 @@ cdef void _assign_chunk(
     bint update,
     double *upper,                  # OUT (n_x,) Elkan's upper bounds, or NULL
     float *lower,                   # OUT (n_x, n_clusters) Elkan's lower bounds, or NULL
+    double *second,                 # OUT (n_x,) Hamerly's lower bound (to all other centres)
 ) noexcept nogil:
     """Assign a chunk of rows by GEMM (then exact ``D`` for near ties), add them to their
     clusters' sums and optionally initialise Elkan's bounds.
@@ -206,9 +207,18 @@ cdef void _assign_chunk(
             if d_best < 0.0:
                 d_best = <double>best_d + x_sq + err
             upper[i] = sqrt(d_best) * (1.0 + delta)
-            for j in range(n_clusters):
-                d_j = <double>row[j] + x_sq - err
-                lower[i * n_clusters + j] = _down(sqrt(d_j) * (1.0 - delta)) if d_j > 0 else 0.0
+            if lower != NULL:
+                for j in range(n_clusters):
+                    d_j = <double>row[j] + x_sq - err
+                    lower[i * n_clusters + j] = (_down(sqrt(d_j) * (1.0 - delta)) if d_j > 0
+                                                 else 0.0)
+            if second != NULL:
+                d_j = INFINITY
+                for j in range(n_clusters):
+                    if j != best and row[j] < d_j:
+                        d_j = row[j]
+                d_j = d_j + x_sq - err
+                second[i] = sqrt(d_j) * (1.0 - delta) if d_j > 0 else 0.0
 
 
 cdef void _elkan_chunk(
@@ -269,16 +279,83 @@ cdef void _elkan_chunk(
             _accumulate(xi, sample_weight[i], a, n_features, sums, weights)
 
 
+cdef void _hamerly_chunk(
+    const floating *x,              # IN (n_x, n_features)
+    const floating *sample_weight,  # IN (n_x,)
+    const floating *centers,        # IN (n_clusters, n_features)
+    const screen_t *x_screen,       # IN (n_x, n_features): x, or x rounded to float32
+    const screen_t *centers_screen,  # IN (n_clusters, n_features)
+    const screen_t *center_squared_norms,  # IN (n_clusters,)
+    double max_center_norm,
+    const double *next_half,        # IN (n_clusters,) as in Elkan's step
+    const double *shifts,           # IN (n_clusters,)
+    double max_shift,               # IN max_l shifts[l]
+    int n_x, int n_clusters, int n_features,
+    int32_t *labels, double *upper, double *second,   # INOUT (n_x,)
+    screen_t *dist,                 # scratch (CHUNK, n_clusters)
+    screen_t *gathered_screen,      # scratch (CHUNK, n_features)
+    floating *gathered,             # scratch (CHUNK, n_features)
+    int *gathered_index,            # scratch (CHUNK,)
+    int32_t *gathered_labels,       # scratch (CHUNK,)
+    double *gathered_upper,         # scratch (CHUNK,)
+    double *gathered_second,        # scratch (CHUNK,)
+    double *sums, double *weights, bint update,
+) noexcept nogil:
+    """One Hamerly step on a chunk (Hamerly, SDM 2010): an upper bound of the distance to the
+    own centre and one lower bound to all the others, moved by the shifts. The samples they
+    cannot settle are gathered and re-assigned together by Lloyd's chunk kernel (GEMM, exact
+    check of near ties), which also gives their new bounds. Margins as in Elkan's step."""
+    cdef int i, r, a, m = 0
+    cdef double u, l, d_a, delta = _margin(n_features)
+    cdef double grow = 1.0 + delta, shrink = 1.0 - delta
+    cdef const floating *xi
+    for i in range(n_x):
+        xi = x + i * n_features
+        a = labels[i]
+        u = (upper[i] + shifts[a]) * grow
+        l = (second[i] - max_shift) * shrink
+        if l < 0.0:
+            l = 0.0
+        second[i] = l
+        if u < next_half[a] or u * grow < l * shrink:
+            upper[i] = u
+            continue
+        d_a = _squared_distance(xi, centers + a * n_features, n_features)
+        u = sqrt(d_a) * grow
+        upper[i] = u
+        if u < next_half[a] or u * grow < l * shrink:
+            continue
+        gathered_index[m] = i
+        memcpy(gathered + m * n_features, xi, n_features * sizeof(floating))
+        memcpy(gathered_screen + m * n_features, x_screen + i * n_features,
+               n_features * sizeof(screen_t))
+        m += 1
+    if m > 0:
+        _assign_chunk(gathered, sample_weight, centers, gathered_screen, centers_screen,
+                      center_squared_norms, max_center_norm, m, n_clusters, n_features, dist,
+                      gathered_labels, NULL, NULL, False, gathered_upper, NULL, gathered_second)
+        for r in range(m):
+            i = gathered_index[r]
+            labels[i] = gathered_labels[r]
+            upper[i] = gathered_upper[r]
+            second[i] = gathered_second[r]
+    if update:
+        # in sample order, as Lloyd's step adds them: the same sums to the last bit
+        for i in range(n_x):
+            _accumulate(x + i * n_features, sample_weight[i], labels[i], n_features, sums,
+                        weights)
+
+
 cdef int _run_chunks(
     const floating[:, ::1] X, const floating[::1] sample_weight, const floating[:, ::1] centers,
     double[:, ::1] center_sums, double[::1] weight_in_clusters, int32_t[::1] labels,
     bint update_centers, int n_threads, const float[:, ::1] X_screen,
-    double *upper, float *lower,
+    double *upper, float *lower, double *second,
     const double *half_distances, const double *next_half, const double *shifts,
 ) except -1:
-    """Run the chunk kernel (Lloyd's if ``shifts`` is NULL, Elkan's otherwise) over all samples
-    in parallel groups, then reduce the groups' sums in order. Lloyd's GEMM runs on
-    ``X_screen`` and float32 centres when ``X_screen`` is given."""
+    """Run the chunk kernel (Lloyd's if ``shifts`` is NULL, else Hamerly's if ``second`` is
+    given, else Elkan's) over all samples in parallel groups, then reduce the groups' sums in
+    order. Lloyd's GEMM runs on ``X_screen`` and float32 centres when ``X_screen`` is given."""
     cdef intp_t n_samples = X.shape[0]
     cdef intp_t n_features = X.shape[1]
     cdef intp_t n_clusters = centers.shape[0]
@@ -286,11 +363,16 @@ cdef int _run_chunks(
     cdef intp_t n_groups = _n_groups(n_chunks, n_clusters, n_features)
     cdef intp_t g, c, j, l, start, stop
     cdef intp_t stride = n_clusters * n_features
-    cdef bint elkan = shifts != NULL
+    cdef bint hamerly = shifts != NULL and second != NULL
+    cdef bint elkan = shifts != NULL and second == NULL
     cdef bint screen32 = X_screen is not None and not elkan
     cdef floating *dist = NULL     # allocated per thread inside the parallel block
     cdef float *dist32 = NULL      # the same, for the float32 GEMM
-    cdef double norm, max_center_norm = 0.0
+    cdef floating *gathered = NULL  # Hamerly's gathered rows, per thread
+    cdef float *gathered32 = NULL
+    cdef int *gathered_index = NULL
+    cdef double *gathered_bounds = NULL
+    cdef double norm, max_center_norm = 0.0, max_shift = 0.0
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef floating *center_squared_norms = <floating*>malloc(n_clusters * sizeof(floating))
@@ -325,6 +407,10 @@ cdef int _run_chunks(
                         norm += <double>centers32[l * n_features + j] ** 2
                     center_squared_norms32[l] = <float>norm
             max_center_norm = sqrt(max_center_norm)
+            if hamerly:
+                for l in range(n_clusters):
+                    if shifts[l] > max_shift:
+                        max_shift = shifts[l]
         # Elkan's steps cost a fraction of the GEMM's flops: the same cap is conservative.
         n_threads = <int>min(n_threads, n_groups,
                              max(1.0, 2.0 * n_samples * n_clusters * n_features
@@ -340,6 +426,19 @@ cdef int _run_chunks(
                 dist = <floating*>malloc(CHUNK * n_clusters * sizeof(floating))
                 if dist == NULL:
                     status_ptr[0] = -1
+            gathered = NULL
+            gathered32 = NULL
+            gathered_index = NULL
+            gathered_bounds = NULL
+            if hamerly:
+                gathered = <floating*>malloc(CHUNK * n_features * sizeof(floating))
+                gathered_index = <int*>malloc(2 * CHUNK * sizeof(int))
+                gathered_bounds = <double*>malloc(2 * CHUNK * sizeof(double))
+                if screen32:
+                    gathered32 = <float*>malloc(CHUNK * n_features * sizeof(float))
+                if (gathered == NULL or gathered_index == NULL or gathered_bounds == NULL
+                        or (screen32 and gathered32 == NULL)):
+                    status_ptr[0] = -1
             # Groups hold equal numbers of chunks (±1); dynamic scheduling keeps both cores busy
             # when the machine is shared, and cannot change the result (ordered reduction).
             for g in prange(n_groups, schedule='dynamic'):
@@ -348,7 +447,31 @@ cdef int _run_chunks(
                 for c in range(g * n_chunks // n_groups, (g + 1) * n_chunks // n_groups):
                     start = c * CHUNK
                     stop = min(start + CHUNK, n_samples)
-                    if elkan:
+                    if hamerly and screen32:
+                        _hamerly_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
+                                       &X_screen[start, 0], centers32, center_squared_norms32,
+                                       max_center_norm, next_half, shifts, max_shift,
+                                       <int>(stop - start), <int>n_clusters, <int>n_features,
+                                       &labels[start], upper + start, second + start, dist32,
+                                       gathered32, gathered, gathered_index,
+                                       <int32_t*>(gathered_index + CHUNK), gathered_bounds,
+                                       gathered_bounds + CHUNK,
+                                       group_sums + g * stride if update_centers else NULL,
+                                       group_weights + g * n_clusters if update_centers else NULL,
+                                       update_centers)
+                    elif hamerly:
+                        _hamerly_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
+                                       &X[start, 0], &centers[0, 0], center_squared_norms,
+                                       max_center_norm, next_half, shifts, max_shift,
+                                       <int>(stop - start), <int>n_clusters, <int>n_features,
+                                       &labels[start], upper + start, second + start, dist,
+                                       gathered, gathered, gathered_index,
+                                       <int32_t*>(gathered_index + CHUNK), gathered_bounds,
+                                       gathered_bounds + CHUNK,
+                                       group_sums + g * stride if update_centers else NULL,
+                                       group_weights + g * n_clusters if update_centers else NULL,
+                                       update_centers)
+                    elif elkan:
                         _elkan_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
                                      half_distances, next_half, shifts, <int>(stop - start),
                                      <int>n_clusters, <int>n_features, &labels[start],
@@ -365,7 +488,8 @@ cdef int _run_chunks(
                                       group_weights + g * n_clusters if update_centers else NULL,
                                       update_centers,
                                       upper + start if upper != NULL else NULL,
-                                      lower + start * n_clusters if lower != NULL else NULL)
+                                      lower + start * n_clusters if lower != NULL else NULL,
+                                      second + start if second != NULL else NULL)
                     else:
                         _assign_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
                                       &X[start, 0], &centers[0, 0], center_squared_norms,
@@ -375,9 +499,14 @@ cdef int _run_chunks(
                                       group_weights + g * n_clusters if update_centers else NULL,
                                       update_centers,
                                       upper + start if upper != NULL else NULL,
-                                      lower + start * n_clusters if lower != NULL else NULL)
+                                      lower + start * n_clusters if lower != NULL else NULL,
+                                      second + start if second != NULL else NULL)
             free(dist)
             free(dist32)
+            free(gathered)
+            free(gathered32)
+            free(gathered_index)
+            free(gathered_bounds)
         if status != 0:
             raise MemoryError(f"k-means could not allocate {CHUNK}×{n_clusters} distances per "
                               "thread.")
@@ -412,6 +541,7 @@ def lloyd_iter(
     double[::1] upper_bounds=None,           # OUT (n_samples,) or None
     float[:, ::1] lower_bounds=None,         # OUT (n_samples, n_clusters) or None
     const float[:, ::1] X_screen=None,       # IN (n_samples, n_features) or None
+    double[::1] second_bounds=None,          # OUT (n_samples,) or None
 ):
     """One Lloyd step: assign every sample to its nearest centre and sum each cluster.
 
@@ -439,13 +569,17 @@ def lloyd_iter(
     X_screen : ndarray of shape (n_samples, n_features), float32, default=None
         ``X`` rounded to float32: the GEMM that ranks the centres runs in single precision
         (twice as fast), the labels stay those of the exact rule.
+    second_bounds : ndarray of shape (n_samples,), float64, default=None
+        Output with ``upper_bounds``: a lower bound of each sample's distance to every centre
+        but its own (Hamerly's start).
     """
-    if (upper_bounds is None) != (lower_bounds is None):
-        raise ValueError("upper_bounds and lower_bounds go together.")
+    if upper_bounds is None and (lower_bounds is not None or second_bounds is not None):
+        raise ValueError("lower_bounds and second_bounds need upper_bounds.")
     _run_chunks(X, sample_weight, centers, center_sums, weight_in_clusters, labels,
                 update_centers, n_threads, X_screen,
                 &upper_bounds[0] if upper_bounds is not None else NULL,
-                &lower_bounds[0, 0] if lower_bounds is not None else NULL, NULL, NULL, NULL)
+                &lower_bounds[0, 0] if lower_bounds is not None else NULL,
+                &second_bounds[0] if second_bounds is not None else NULL, NULL, NULL, NULL)
 
 
 def elkan_iter(
@@ -485,7 +619,44 @@ def elkan_iter(
     cdef const float[:, ::1] no_screen = None   # Elkan's steps compute exact distances only
     _run_chunks(X, sample_weight, centers, center_sums, weight_in_clusters, labels,
                 update_centers, n_threads, no_screen, &upper_bounds[0], &lower_bounds[0, 0],
-                &half_distances[0, 0], &next_half[0], &shifts[0])
+                NULL, &half_distances[0, 0], &next_half[0], &shifts[0])
+
+
+def hamerly_iter(
+    const floating[:, ::1] X,                # IN (n_samples, n_features)
+    const floating[::1] sample_weight,       # IN (n_samples,)
+    const floating[:, ::1] centers,          # IN (n_clusters, n_features)
+    const double[::1] next_half,             # IN (n_clusters,)
+    const double[::1] shifts,                # IN (n_clusters,)
+    double[:, ::1] center_sums,              # OUT (n_clusters, n_features)
+    double[::1] weight_in_clusters,          # OUT (n_clusters,)
+    int32_t[::1] labels,                     # INOUT (n_samples,)
+    double[::1] upper_bounds,                # INOUT (n_samples,)
+    double[::1] second_bounds,               # INOUT (n_samples,)
+    bint update_centers=True,
+    int n_threads=1,
+    const float[:, ::1] X_screen=None,       # IN (n_samples, n_features) or None
+):
+    """One Hamerly step: the same labels and sums as :func:`lloyd_iter`; only the samples whose
+    two bounds overlap are re-assigned (by Lloyd's GEMM kernel, gathered per chunk).
+
+    Parameters
+    ----------
+    X, sample_weight, centers, center_sums, weight_in_clusters, update_centers, n_threads, \
+X_screen
+        As in :func:`lloyd_iter`.
+    next_half, shifts
+        As in :func:`elkan_iter`.
+    labels : ndarray of shape (n_samples,), int32
+        Input: the previous labels; output: the new ones.
+    upper_bounds : ndarray of shape (n_samples,), float64
+        Upper bounds of each sample's distance to its centre, updated.
+    second_bounds : ndarray of shape (n_samples,), float64
+        Lower bounds of each sample's distance to every other centre, updated.
+    """
+    _run_chunks(X, sample_weight, centers, center_sums, weight_in_clusters, labels,
+                update_centers, n_threads, X_screen, &upper_bounds[0], NULL, &second_bounds[0],
+                NULL, &next_half[0], &shifts[0])
 
 
 def center_geometry(

@@ -1,4 +1,5 @@
-"""k-means algorithms: Elkan's bounds and the float32 ranking GEMM give exactly Lloyd's result."""
+"""k-means algorithms: Elkan's and Hamerly's bounds and the float32 ranking GEMM give exactly
+Lloyd's result."""
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ from kernelkit._core._kmeans_lloyd import lloyd_iter
 from kernelkit.cluster import KMeans, _kmeans
 from kernelkit.cluster._kmeans import kmeans_lloyd
 from kernelkit.reference import kmeans_elkan as kmeans_elkan_reference
+from kernelkit.reference import kmeans_hamerly as kmeans_hamerly_reference
 from kernelkit.reference import kmeans_lloyd as kmeans_lloyd_reference
 
 
@@ -30,19 +32,20 @@ def _assert_same_run(got, want):
 
 @pytest.mark.parametrize("n_features", [2, 10, 50])
 @pytest.mark.parametrize("weighted", [False, True])
-def test_elkan_is_lloyd_bit_for_bit(random_seed, n_features, weighted):
+def test_bounded_algorithms_are_lloyd_bit_for_bit(random_seed, n_features, weighted):
     X, init = _problem(random_seed, 1500, n_features, 12)
     w = np.random.default_rng(random_seed).uniform(0.5, 2.0, len(X)) if weighted else None
     lloyd = kmeans_lloyd(X, init, 100, 0.0, w, n_threads=2)
-    elkan = kmeans_lloyd(X, init, 100, 0.0, w, n_threads=2, algorithm="elkan")
     assert lloyd[3] > 2
-    _assert_same_run(elkan, lloyd)
+    for algorithm in ("elkan", "hamerly"):
+        _assert_same_run(kmeans_lloyd(X, init, 100, 0.0, w, 2, algorithm=algorithm), lloyd)
     # with a tolerance the run stops on a shift, after a final re-assignment
     lloyd = kmeans_lloyd(X, init, 100, 1e-2, w, n_threads=2)
-    _assert_same_run(kmeans_lloyd(X, init, 100, 1e-2, w, n_threads=2, algorithm="elkan"), lloyd)
+    for algorithm in ("elkan", "hamerly"):
+        _assert_same_run(kmeans_lloyd(X, init, 100, 1e-2, w, 2, algorithm=algorithm), lloyd)
 
 
-@pytest.mark.parametrize("algorithm", ["lloyd", "elkan"])
+@pytest.mark.parametrize("algorithm", ["lloyd", "elkan", "hamerly"])
 def test_one_vs_two_threads_bitwise(random_seed, algorithm):
     X, init = _problem(random_seed, 20_000, 20, 15)
     one = kmeans_lloyd(X, init, 30, 0.0, None, n_threads=1, algorithm=algorithm)
@@ -54,10 +57,12 @@ def test_float32_ranking_is_exact_rule(random_seed, monkeypatch):
     """Ranking by a float32 GEMM (d ≥ 16) or a float64 one gives the same run."""
     X, init = _problem(random_seed, 3000, 20, 10)
     assert _kmeans._screening_copy(X) is not None
-    screened = kmeans_lloyd(X, init, 50, 0.0, None, n_threads=2)
+    screened = [kmeans_lloyd(X, init, 50, 0.0, None, 2, algorithm=a)
+                for a in ("lloyd", "hamerly")]
     monkeypatch.setattr(_kmeans, "SCREEN_MIN_FEATURES", 10**6)
     assert _kmeans._screening_copy(X) is None
-    _assert_same_run(screened, kmeans_lloyd(X, init, 50, 0.0, None, n_threads=2))
+    for run, algorithm in zip(screened, ("lloyd", "hamerly")):
+        _assert_same_run(run, kmeans_lloyd(X, init, 50, 0.0, None, 2, algorithm=algorithm))
 
 
 @pytest.mark.parametrize("screen", [False, True])
@@ -78,11 +83,13 @@ def test_near_ties_decided_exactly(screen):
 
 
 @pytest.mark.parametrize("n_features", [2, 10])
-def test_compiled_elkan_matches_reference_twins(random_seed, n_features):
+@pytest.mark.parametrize("algorithm", ["elkan", "hamerly"])
+def test_compiled_bounded_matches_reference_twins(random_seed, n_features, algorithm):
     X, init = _problem(random_seed, 400, n_features, 6)
     w = np.random.default_rng(random_seed).uniform(0.5, 2.0, len(X))
-    got = kmeans_lloyd(X, init, 100, 0.0, w, n_threads=2, algorithm="elkan")
-    twin = kmeans_elkan_reference(X, init, 100, 0.0, w)
+    got = kmeans_lloyd(X, init, 100, 0.0, w, n_threads=2, algorithm=algorithm)
+    twin_of = {"elkan": kmeans_elkan_reference, "hamerly": kmeans_hamerly_reference}
+    twin = twin_of[algorithm](X, init, 100, 0.0, w)
     lloyd_twin = kmeans_lloyd_reference(X, init, 100, 0.0, w)
     np.testing.assert_array_equal(twin[1], lloyd_twin[1])
     assert twin[3] == lloyd_twin[3]
@@ -93,10 +100,11 @@ def test_compiled_elkan_matches_reference_twins(random_seed, n_features):
     assert got[3] == twin[3]
 
 
-def test_float32_data_elkan_is_lloyd(random_seed):
+def test_float32_data_bounded_is_lloyd(random_seed):
     X, init = _problem(random_seed, 2000, 8, 7, dtype=np.float32)
     lloyd = kmeans_lloyd(X, init, 100, 0.0, None, n_threads=2)
-    _assert_same_run(kmeans_lloyd(X, init, 100, 0.0, None, 2, algorithm="elkan"), lloyd)
+    for algorithm in ("elkan", "hamerly"):
+        _assert_same_run(kmeans_lloyd(X, init, 100, 0.0, None, 2, algorithm=algorithm), lloyd)
     assert lloyd[0].dtype == np.float32
 
 
@@ -104,7 +112,7 @@ def test_estimator_algorithms_agree_with_each_other_and_scikit_learn():
     X = load_digits().data
     init = X[np.random.default_rng(0).choice(len(X), 10, replace=False)]
     fits = {a: KMeans(10, init=init, algorithm=a, n_jobs=2).fit(X)
-            for a in ("lloyd", "elkan", "auto")}
+            for a in ("lloyd", "elkan", "hamerly", "auto")}
     for fitted in fits.values():
         np.testing.assert_array_equal(fitted.labels_, fits["lloyd"].labels_)
         np.testing.assert_array_equal(fitted.cluster_centers_, fits["lloyd"].cluster_centers_)
@@ -116,4 +124,4 @@ def test_estimator_algorithms_agree_with_each_other_and_scikit_learn():
 
 def test_bad_algorithm():
     with pytest.raises(ValueError, match="algorithm"):
-        KMeans(2, algorithm="hamerly").fit(np.eye(4))
+        KMeans(2, algorithm="yinyang").fit(np.eye(4))

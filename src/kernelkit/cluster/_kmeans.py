@@ -31,7 +31,7 @@ from sklearn.utils.validation import (
 )
 from threadpoolctl import threadpool_limits
 
-from kernelkit._core._kmeans_lloyd import center_geometry, elkan_iter, lloyd_iter
+from kernelkit._core._kmeans_lloyd import center_geometry, elkan_iter, hamerly_iter, lloyd_iter
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit.utils._progress import report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
@@ -166,11 +166,12 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
         OpenMP threads, as resolved by ``effective_n_threads`` (None: all allowed).
     verbose : int, default=0
         When positive, one line on stderr per iteration (objective, centre shift, time).
-    algorithm : {"lloyd", "elkan"}, default="lloyd"
+    algorithm : {"lloyd", "elkan", "hamerly"}, default="lloyd"
         How each assignment step is computed: a GEMM of all samples against all centres, or
-        Elkan's bounds (one float32 lower bound per sample and centre) after the first step.
-        Both apply the same exact assignment rule (see ``kernelkit._core._kmeans_lloyd``), so
-        they return the same labels, bit-identical centres and the same ``n_iter``.
+        after the first step Elkan's bounds (one float32 lower bound per sample and centre) or
+        Hamerly's (two per sample, unsettled samples re-assigned by the GEMM). All apply the
+        same exact assignment rule (see ``kernelkit._core._kmeans_lloyd``), so they return the
+        same labels, bit-identical centres and the same ``n_iter``.
 
     Returns
     -------
@@ -203,7 +204,8 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     center_sums = np.zeros((n_clusters, X.shape[1]), dtype=np.float64)
     weights = np.zeros(n_clusters, dtype=np.float64)
     X_screen = _screening_copy(X)
-    step = _ElkanStep(n_samples, n_clusters, X_screen) if algorithm == "elkan" else None
+    step = (None if algorithm == "lloyd"
+            else _BoundedStep(algorithm, n_samples, n_clusters, X_screen))
     history = []
     converged_strictly = False
     n_iter = 0
@@ -262,17 +264,21 @@ def _screening_copy(X):
     return X.astype(np.float32)
 
 
-class _ElkanStep:
-    """Elkan's state across the steps of one run: the bounds and the centres' geometry.
+class _BoundedStep:
+    """Elkan's or Hamerly's state across the steps of one run: bounds and centre geometry.
 
     The first call is a Lloyd step that also initialises the bounds from its GEMM values; the
-    next ones are Elkan steps from the centres of the previous call.
+    next ones are bounded steps from the centres of the previous call.
     """
 
-    def __init__(self, n_samples, n_clusters, X_screen):
+    def __init__(self, algorithm, n_samples, n_clusters, X_screen):
+        self.elkan = algorithm == "elkan"
         self.X_screen = X_screen
         self.upper = np.empty(n_samples)
-        self.lower = np.empty((n_samples, n_clusters), dtype=np.float32)
+        if self.elkan:
+            self.lower = np.empty((n_samples, n_clusters), dtype=np.float32)
+        else:
+            self.second = np.empty(n_samples)
         self.half_distances = np.empty((n_clusters, n_clusters))
         self.next_half = np.empty(n_clusters)
         self.shifts = np.empty(n_clusters)
@@ -281,13 +287,23 @@ class _ElkanStep:
     def __call__(self, X, sample_weight, centers, old_centers, center_sums, weights, labels,
                  update, n_threads):
         if not self.started:
-            lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, update,
-                       n_threads, self.upper, self.lower, self.X_screen)
             self.started = True
+            if self.elkan:
+                lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, update,
+                           n_threads, self.upper, self.lower, self.X_screen)
+            else:
+                lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, update,
+                           n_threads, self.upper, None, self.X_screen, self.second)
             return
         center_geometry(centers, old_centers, self.half_distances, self.next_half, self.shifts)
-        elkan_iter(X, sample_weight, centers, self.half_distances, self.next_half, self.shifts,
-                   center_sums, weights, labels, self.upper, self.lower, update, n_threads)
+        if self.elkan:
+            elkan_iter(X, sample_weight, centers, self.half_distances, self.next_half,
+                       self.shifts, center_sums, weights, labels, self.upper, self.lower, update,
+                       n_threads)
+        else:
+            hamerly_iter(X, sample_weight, centers, self.next_half, self.shifts, center_sums,
+                         weights, labels, self.upper, self.second, update, n_threads,
+                         self.X_screen)
 
 
 def _relocate_empty_clusters(X, sample_weight, centers, labels, center_sums, weights):
@@ -357,14 +373,16 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         OpenMP threads; None uses all the runtime allows, -1 all CPUs.
     verbose : int, default=0
         When positive, one line on stderr per Lloyd iteration (objective, centre shift, time).
-    algorithm : {"lloyd", "elkan", "auto"}, default="auto"
-        How the assignment steps are computed (scikit-learn's names). "lloyd": a GEMM of the
-        samples against all centres per step (in float32 for float64 data with at least 16
-        features, near ties then decided in double precision). "elkan": Elkan's triangle
-        inequality bounds (an extra ``n_samples × n_clusters`` float32 table) skip most
-        distances after the first step. Both give the same labels, bit-identical centres and
-        the same ``n_iter_`` from the same start. "auto" is "lloyd", the faster in every case
-        measured (``bench/results/kmeans.md``).
+    algorithm : {"lloyd", "elkan", "hamerly", "auto"}, default="auto"
+        How the assignment steps are computed (scikit-learn's names, plus Hamerly's). "lloyd": a
+        GEMM of the samples against all centres per step (in float32 for float64 data with at
+        least 16 features, near ties then decided in double precision). "elkan": Elkan's
+        triangle-inequality bounds (an extra ``n_samples × n_clusters`` float32 table) skip most
+        distances after the first step. "hamerly": one upper and one lower bound per sample;
+        the samples they cannot settle are re-assigned together by Lloyd's GEMM kernel. All
+        three give the same labels, bit-identical centres and the same ``n_iter_`` from the same
+        start. "auto" is "hamerly", the fastest fit to convergence in every case measured
+        (``bench/results/kmeans.md``).
 
     Attributes
     ----------
@@ -415,7 +433,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
-        "algorithm": [StrOptions({"lloyd", "elkan", "auto"})],
+        "algorithm": [StrOptions({"lloyd", "elkan", "hamerly", "auto"})],
     }
 
     def __init__(self, n_clusters=8, *, init="k-means++", n_init="auto", max_iter=300, tol=1e-4,
@@ -497,7 +515,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
             if self.verbose:
                 report("KMeans", f"run {run_index + 1} of {1 if explicit_init else n_init}")
             run = kmeans_lloyd(X, centers_init, self.max_iter, tol, sample_weight, n_threads,
-                               self.verbose, "elkan" if self.algorithm == "elkan" else "lloyd")
+                               self.verbose,
+                               "hamerly" if self.algorithm == "auto" else self.algorithm)
             if best is None or run[2] < best[2]:
                 best = run
         centers, labels, inertia, n_iter, history = best

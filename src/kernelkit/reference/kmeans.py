@@ -128,3 +128,69 @@ def kmeans_elkan(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, ma
         labels = np.argmin(((X[:, None, :] - centers[None, :, :]) ** 2).sum(-1), axis=1)
     inertia = float(w @ ((X - centers[labels]) ** 2).sum(axis=1))
     return centers, labels, inertia, n_iter, np.asarray(history)
+
+
+def kmeans_hamerly(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, margin=1e-12):
+    """Hamerly's accelerated k-means (Hamerly, SDM 2010): each sample keeps an upper bound ``u``
+    of its distance to its centre and one lower bound ``l`` to all the others; it is
+    re-assigned only when ``u ≥ max(l, s(label))``, ``s(a)`` half the distance from centre ``a``
+    to its nearest other centre. Twin of ``kmeans_lloyd(..., algorithm="hamerly")`` of
+    ``kernelkit.cluster._kmeans``; the margins and return values are those of
+    :func:`kmeans_elkan`."""
+    X = np.asarray(X, dtype=np.float64)
+    n_samples = X.shape[0]
+    w = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, float)
+    centers = np.array(centers_init, dtype=np.float64)
+    grow, shrink = 1.0 + margin, 1.0 - margin
+
+    def assign(i):
+        """Lloyd's rule for sample i: its label, distance and distance to the second nearest."""
+        d2 = ((X[i] - centers) ** 2).sum(axis=1)
+        best = int(np.argmin(d2))
+        others = np.delete(d2, best)
+        return best, np.sqrt(d2[best]), np.sqrt(others.min()) if others.size else np.inf
+
+    labels = np.zeros(n_samples, dtype=np.intp)
+    upper = np.empty(n_samples)
+    second = np.empty(n_samples)
+    for i in range(n_samples):
+        labels[i], upper[i], second[i] = assign(i)
+    upper *= grow
+    second *= shrink
+    labels_old = np.full(n_samples, -1)
+    history = []
+    stable = False
+    n_iter = 0
+    for n_iter in range(1, max_iter + 1):
+        if n_iter > 1:
+            half = 0.5 * np.sqrt(((centers[:, None, :] - centers[None, :, :]) ** 2).sum(-1))
+            np.fill_diagonal(half, np.inf)
+            nearest_half = half.min(axis=1) * shrink
+            for i in range(n_samples):
+                a = labels[i]
+                if upper[i] < nearest_half[a] or upper[i] * grow < second[i] * shrink:
+                    continue  # every other centre is provably farther
+                upper[i] = np.sqrt(((X[i] - centers[a]) ** 2).sum()) * grow
+                if upper[i] < nearest_half[a] or upper[i] * grow < second[i] * shrink:
+                    continue
+                labels[i], upper[i], second[i] = assign(i)
+                upper[i] *= grow
+                second[i] *= shrink
+        history.append(float(w @ ((X - centers[labels]) ** 2).sum(axis=1)))
+        new_centers = _new_centers(X, w, centers, labels)
+        shifts = np.sqrt(((new_centers - centers) ** 2).sum(axis=1)) * grow
+        shift = ((new_centers - centers) ** 2).sum()
+        centers = new_centers
+        # the triangle inequality moves the bounds by the centres' shifts
+        upper = (upper + shifts[labels]) * grow
+        second = np.maximum((second - shifts.max()) * shrink, 0.0)
+        if np.array_equal(labels, labels_old):
+            stable = True
+            break
+        if shift <= tol:
+            break
+        labels_old = labels.copy()
+    if not stable:
+        labels = np.argmin(((X[:, None, :] - centers[None, :, :]) ** 2).sum(-1), axis=1)
+    inertia = float(w @ ((X - centers[labels]) ** 2).sum(axis=1))
+    return centers, labels, inertia, n_iter, np.asarray(history)
