@@ -121,7 +121,8 @@ SUITE = Suite(
         f"of a whole fit (tol=1e-4, max_iter={MAX_ITER}) from the same initial centres, on "
         "overlapping Gaussian blobs (cluster_std=4) or the digits. Float64. kernelkit with "
         "n_jobs=2: 'kernelkit' is algorithm='lloyd' per iteration and the default 'auto' "
-        "(= 'hamerly') for whole fits; scikit-learn KMeans(n_init=1) with its default threads. 'GEMM bound' is 2·n·k·d flops at the GEMM rate of a square "
+        "(= 'hamerly') for whole fits; scikit-learn KMeans(n_init=1) with its default threads. "
+        "'GEMM bound' is 2·n·k·d flops at the GEMM rate of a square "
         f"{GEMM_SIZE}³ product timed in the same run: the arithmetic floor of a double-precision "
         "iteration. 'labels' is a digest of the labels: equal digests = the same clustering."
     ),
