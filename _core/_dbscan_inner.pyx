@@ -377,14 +377,19 @@ def dbscan_precomputed_sparse(
 # Blocked GEMM distances for many features.
 
 cdef void _neighbour_block(
-    const double *X,            # IN (n, d)
-    const double *norms,        # IN (n,) ‖x‖² and, in norms[n + i], ‖x_i‖
+    const double *X,            # IN (n, d) the samples
+    const double *x_squared,    # IN (n,) ‖x_i‖²
+    const double *x_norms,      # IN (n,) ‖x_i‖
     const intp_t *rows,         # IN (n_rows,) the block's samples
-    intp_t n_rows, intp_t n, intp_t d, double radius,
+    intp_t n_rows,
+    const double *Y,            # IN (n_cols, d) the candidate neighbours (copies of samples)
+    const double *y_squared,    # IN (n_cols,)
+    const double *y_norms,      # IN (n_cols,)
+    intp_t n_cols, intp_t d, double radius,
     double *rows_copy,          # scratch (n_rows, d)
-    double *dist,               # OUT (n_rows, n): 1.0 for neighbours, 0.0 otherwise
+    double *dist,               # OUT (n_rows, n_cols): 1.0 for neighbours, 0.0 otherwise
 ) noexcept nogil:
-    """Which samples are within ε of each row of the block: ``‖x‖² + ‖y‖² − 2x·y`` by one GEMM,
+    """Which columns are within ε of each row of the block: ``‖x‖² + ‖y‖² − 2x·y`` by one GEMM,
     then the exact rule of the streamed path (``_reduced_distance ≤ ε²``, direct differences)
     for the pairs whose GEMM value is within its rounding bound of ε². The GEMM's error is below
     ``(d + 4) ε_mach (‖x‖ + ‖y‖)²`` and that of the direct sum below ``d ε_mach (‖x‖ + ‖y‖)²``:
@@ -392,27 +397,27 @@ cdef void _neighbour_block(
     cdef char transa = b'T'
     cdef char transb = b'N'
     cdef double alpha = -2.0, beta = 0.0, g, err, scale, xn
-    cdef int m = <int>n, nr = <int>n_rows, k = <int>d
+    cdef int m = <int>n_cols, nr = <int>n_rows, k = <int>d
     cdef intp_t r, j, i
     cdef double *out
     for r in range(n_rows):
         memcpy(rows_copy + r * d, X + rows[r] * d, d * sizeof(double))
-    # column-major: distᵀ (n × n_rows) = X (n × d) · rows_copyᵀ, i.e. dist[r, j] = −2 x_r·x_j
-    dgemm(&transa, &transb, &m, &nr, &k, &alpha, <double*>X, &k, rows_copy, &k, &beta, dist, &m)
+    # column-major: distᵀ (n_cols × n_rows) = Y · rows_copyᵀ, i.e. dist[r, j] = −2 x_r·y_j
+    dgemm(&transa, &transb, &m, &nr, &k, &alpha, <double*>Y, &k, rows_copy, &k, &beta, dist, &m)
     scale = 2.0 * (2 * d + 8) * DOUBLE_EPS
     for r in range(n_rows):
         i = rows[r]
-        out = dist + r * n
-        xn = norms[n + i]
-        for j in range(n):
-            g = out[j] + norms[i] + norms[j]
-            err = scale * (xn + norms[n + j]) * (xn + norms[n + j])
+        out = dist + r * n_cols
+        xn = x_norms[i]
+        for j in range(n_cols):
+            g = out[j] + x_squared[i] + y_squared[j]
+            err = scale * (xn + y_norms[j]) * (xn + y_norms[j])
             if g < radius - err:
                 out[j] = 1.0
             elif g > radius + err:
                 out[j] = 0.0
             else:
-                out[j] = 1.0 if _reduced_distance(X + i * d, X + j * d, d, EUCLIDEAN) <= radius \
+                out[j] = 1.0 if _reduced_distance(X + i * d, Y + j * d, d, EUCLIDEAN) <= radius \
                     else 0.0
 
 
@@ -425,21 +430,24 @@ cdef intp_t _find(intp_t *parent, intp_t i) noexcept nogil:
 
 
 cdef int _rows_pass(const double *X, const double *norms, const intp_t *selected,
-                    intp_t n_rows, intp_t n, intp_t d, double radius, intp_t block,
-                    intp_t min_samples, uint8_t *is_core, intp_t *labels,
+                    intp_t n_rows, const double *Y, const double *y_norms,
+                    const intp_t *column_sample, intp_t n_cols, intp_t n, intp_t d,
+                    double radius, intp_t block, intp_t *values, bint count,
                     int n_threads) noexcept nogil:
-    """A parallel pass over the rows ``selected[:n_rows]`` in blocks, each row independent of the
-    others: with ``labels`` NULL, ``is_core[row] = (neighbours ≥ min_samples)``; otherwise
-    ``labels[row]`` = the lowest label among the row's core neighbours (−1 if none). Returns -1
-    when a thread could not allocate its block."""
+    """A parallel pass over the rows ``selected[:n_rows]`` in blocks against the columns ``Y``
+    (sample ``column_sample[j]``), each row independent of the others: with ``count``,
+    ``values[row]`` = its number of neighbours; otherwise ``values[row]`` = the lowest
+    ``values[column_sample[j]]`` over its neighbouring columns (−1 if none). ``norms`` holds
+    ``‖x‖²`` then ``‖x‖`` (2n values), ``y_norms`` the same for the columns. Returns -1 when a
+    thread could not allocate its block."""
     cdef intp_t n_blocks = (n_rows + block - 1) // block
-    cdef intp_t b, r, j, start, stop, count, best
+    cdef intp_t b, r, j, start, stop, total, best, v
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef double *dist = NULL
     cdef double *rows_copy = NULL
     with parallel(num_threads=n_threads):
-        dist = <double*>malloc(block * n * sizeof(double))
+        dist = <double*>malloc(block * n_cols * sizeof(double))
         rows_copy = <double*>malloc(block * d * sizeof(double))
         if dist == NULL or rows_copy == NULL:
             status_ptr[0] = -1
@@ -448,21 +456,22 @@ cdef int _rows_pass(const double *X, const double *norms, const intp_t *selected
                 continue
             start = b * block
             stop = start + block if start + block < n_rows else n_rows
-            _neighbour_block(X, norms, selected + start, stop - start, n, d, radius, rows_copy,
-                             dist)
+            _neighbour_block(X, norms, norms + n, selected + start, stop - start, Y, y_norms,
+                             y_norms + n_cols, n_cols, d, radius, rows_copy, dist)
             for r in range(stop - start):
-                if labels == NULL:
-                    count = 0
-                    for j in range(n):
-                        count = count + <intp_t>dist[r * n + j]
-                    is_core[selected[start + r]] = count >= min_samples
+                if count:
+                    total = 0
+                    for j in range(n_cols):
+                        total = total + <intp_t>dist[r * n_cols + j]
+                    values[selected[start + r]] = total
                 else:
                     best = -1
-                    for j in range(n):
-                        if dist[r * n + j] != 0.0 and is_core[j]:
-                            if best == -1 or labels[j] < best:
-                                best = labels[j]
-                    labels[selected[start + r]] = best
+                    for j in range(n_cols):
+                        if dist[r * n_cols + j] != 0.0:
+                            v = values[column_sample[j]]
+                            if best == -1 or v < best:
+                                best = v
+                    values[selected[start + r]] = best
         free(dist)
         free(rows_copy)
     return status
@@ -471,21 +480,25 @@ cdef int _rows_pass(const double *X, const double *norms, const intp_t *selected
 cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, intp_t min_samples,
                          intp_t *labels, uint8_t *is_core, int n_threads) noexcept nogil:
     """DBSCAN from blocked GEMM distances, in three passes over row blocks (memory
-    O(n + block · n)): core counts; unions of neighbouring core points (union-find); border
-    points. Same labels as the breadth-first expansion: clusters are the components of core
-    points, numbered by their smallest sample index (the order in which the expansion starts
-    them), and a border point joins the lowest-numbered cluster among its core neighbours (the
-    first cluster that reaches it). Returns the number of clusters, or -1 (allocation failure).
+    O(n + block · n)): neighbour counts; unions of neighbouring core points (union-find); border
+    points. Passes 2 and 3 compare with a copy of the core points only. Same labels as the
+    breadth-first expansion: clusters are the components of core points, numbered by their
+    smallest sample index (the order in which the expansion starts them), and a border point
+    joins the lowest-numbered cluster among its core neighbours (the first cluster that reaches
+    it). Returns the number of clusters, or -1 (allocation failure).
     """
     cdef intp_t block = GEMM_BLOCK_BUDGET // n if n > 0 else 1
-    cdef intp_t n_blocks, b, r, j, i, start, stop, root, other, n_rows, n_clusters = 0
+    cdef intp_t n_blocks, b, r, j, i, start, stop, root, other, n_rows, n_core, n_clusters = 0
     cdef intp_t round_start, n_round
     cdef int status = 0
     cdef double *norms = <double*>malloc(2 * n * sizeof(double))
     cdef intp_t *parent = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *cluster_of = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *selected = <intp_t*>malloc(n * sizeof(intp_t))
-    cdef double *dists = NULL        # (n_threads blocks) × block × n, for the union pass
+    cdef intp_t *core_sample = <intp_t*>malloc(n * sizeof(intp_t))
+    cdef double *core_points = NULL  # (n_core, d) copies of the core points
+    cdef double *core_norms = NULL   # (2 n_core,)
+    cdef double *dists = NULL        # (n_threads blocks) × block × n_core, for the union pass
     cdef double *rows_copies = NULL
     cdef double s
     if block < 1:
@@ -494,10 +507,8 @@ cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, int
         block = 256
     if n_threads < 1:
         n_threads = 1
-    dists = <double*>malloc(n_threads * block * n * sizeof(double))
-    rows_copies = <double*>malloc(n_threads * block * d * sizeof(double))
-    if (norms == NULL or parent == NULL or cluster_of == NULL or selected == NULL
-            or dists == NULL or rows_copies == NULL):
+    if norms == NULL or parent == NULL or cluster_of == NULL or selected == NULL \
+            or core_sample == NULL:
         status = -1
     if status == 0:
         for i in range(n):
@@ -509,37 +520,51 @@ cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, int
             selected[i] = i
             parent[i] = i
             cluster_of[i] = -1
-        # 1. core counts, rows in parallel blocks
-        if _rows_pass(X, norms, selected, n, n, d, radius, block, min_samples, is_core, NULL,
-                      n_threads) < 0:
+        # 1. neighbour counts (in labels for now), rows in parallel blocks
+        if _rows_pass(X, norms, selected, n, X, norms, selected, n, n, d, radius, block, labels,
+                      True, n_threads) < 0:
             status = -1
     if status == 0:
+        n_core = 0
+        for i in range(n):
+            is_core[i] = labels[i] >= min_samples
+            if is_core[i]:
+                core_sample[n_core] = i
+                n_core += 1
+        core_points = <double*>malloc((n_core * d if n_core > 0 else 1) * sizeof(double))
+        core_norms = <double*>malloc((2 * n_core if n_core > 0 else 1) * sizeof(double))
+        dists = <double*>malloc((n_threads * block * n_core if n_core > 0 else 1)
+                                * sizeof(double))
+        rows_copies = <double*>malloc(n_threads * block * d * sizeof(double))
+        if core_points == NULL or core_norms == NULL or dists == NULL or rows_copies == NULL:
+            status = -1
+    if status == 0:
+        for r in range(n_core):
+            i = core_sample[r]
+            memcpy(core_points + r * d, X + i * d, d * sizeof(double))
+            core_norms[r] = norms[i]
+            core_norms[n_core + r] = norms[n + i]
         # 2. unions of neighbouring core points: each round computes n_threads blocks of core
         # rows in parallel, then merges them sequentially (union-find is order-free: the
         # components, hence the labels, do not depend on the rounds).
-        n_rows = 0
-        for i in range(n):
-            if is_core[i]:
-                selected[n_rows] = i
-                n_rows += 1
-        n_blocks = (n_rows + block - 1) // block
+        n_blocks = (n_core + block - 1) // block
         round_start = 0
         while round_start < n_blocks:
             n_round = n_blocks - round_start if n_blocks - round_start < n_threads else n_threads
             for b in prange(n_round, schedule='static', num_threads=n_round):
                 start = (round_start + b) * block
-                stop = start + block if start + block < n_rows else n_rows
-                _neighbour_block(X, norms, selected + start, stop - start, n, d, radius,
-                                 rows_copies + b * block * d, dists + b * block * n)
+                stop = start + block if start + block < n_core else n_core
+                _neighbour_block(X, norms, norms + n, core_sample + start, stop - start,
+                                 core_points, core_norms, core_norms + n_core, n_core, d, radius,
+                                 rows_copies + b * block * d, dists + b * block * n_core)
             for b in range(n_round):
                 start = (round_start + b) * block
-                stop = start + block if start + block < n_rows else n_rows
+                stop = start + block if start + block < n_core else n_core
                 for r in range(stop - start):
-                    i = selected[start + r]
-                    root = _find(parent, i)
-                    for j in range(n):
-                        if dists[(b * block + r) * n + j] != 0.0 and is_core[j]:
-                            other = _find(parent, j)
+                    root = _find(parent, core_sample[start + r])
+                    for j in range(n_core):
+                        if dists[(b * block + r) * n_core + j] != 0.0:
+                            other = _find(parent, core_sample[j])
                             if other != root:
                                 # the smaller root stays: roots are the components' first samples
                                 if other < root:
@@ -548,6 +573,12 @@ cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, int
                                 else:
                                     parent[other] = root
             round_start += n_threads
+        # border candidates: non-core points with a neighbour besides themselves
+        n_rows = 0
+        for i in range(n):
+            if not is_core[i] and labels[i] > 1:
+                selected[n_rows] = i
+                n_rows += 1
         # clusters numbered by their first sample, as the expansion starts them
         for i in range(n):
             labels[i] = -1
@@ -558,18 +589,17 @@ cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, int
                     n_clusters += 1
                 labels[i] = cluster_of[root]
         # 3. border points: the lowest cluster among their core neighbours
-        n_rows = 0
-        for i in range(n):
-            if not is_core[i]:
-                selected[n_rows] = i
-                n_rows += 1
-        if _rows_pass(X, norms, selected, n_rows, n, d, radius, block, min_samples, is_core,
-                      labels, n_threads) < 0:
+        if n_core > 0 and _rows_pass(X, norms, selected, n_rows, core_points, core_norms,
+                                     core_sample, n_core, n, d, radius, block, labels, False,
+                                     n_threads) < 0:
             status = -1
     free(norms)
     free(parent)
     free(cluster_of)
     free(selected)
+    free(core_sample)
+    free(core_points)
+    free(core_norms)
     free(dists)
     free(rows_copies)
     return n_clusters if status == 0 else -1
