@@ -59,7 +59,9 @@ cdef intp_t COUNT_BLOCK = 64
 
 
 # Euclidean DBSCAN with at least this many features runs on blocked GEMM distances (see
-# _dbscan_gemm): measured 2026-11-24 (bench/results/dbscan.md), digits (d=64) FILLME.
+# _dbscan_gemm). Measured 2026-11-24, 2 shared cores, uniform points with ~20 neighbours, KD-tree
+# vs GEMM: d=8, n=5000: 128 vs 141 ms; d=16: 441 vs 106 ms (n=5000), 6.5 vs 2.0 s (n=20000);
+# d=32: 884 vs 164 ms; digits (d=64): 100-157 vs 25-36 ms.
 GEMM_MIN_FEATURES = 16
 # Budget, in doubles, of one thread's block of distances (rows × n_samples).
 cdef intp_t GEMM_BLOCK_BUDGET = 1 << 21

@@ -74,7 +74,8 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         ``‖x‖² + ‖y‖² − 2x·y`` for blocks of rows against all samples (memory
         ``O(n_samples × block)``, block ≤ 256 rows and ≤ 2^21 distances), recomputes the pairs
         within rounding of ``eps`` by direct differences, and finds the clusters as components
-        of core points. Results do not depend on it.
+        of core points (plus a copy of the core points: memory linear in n for fixed d).
+        Results do not depend on it.
     n_jobs : int, default=None
         Threads of the core-counting pass (None: all allowed). Results do not depend on it.
 
