@@ -64,7 +64,9 @@ def _vector_kernels():
 # Instances checked instead of the default one: where the defaults cannot be checked
 # (required arguments), or where other variants exercise other compiled paths.
 INSTANCES = {
-    "KMeans": lambda cls: [cls(n_clusters=3, random_state=0)],
+    "KMeans": lambda cls: [cls(n_clusters=3, random_state=0),
+                           cls(n_clusters=3, random_state=0, algorithm="elkan"),
+                           cls(n_clusters=3, random_state=0, algorithm="lloyd")],
     "DBSCAN": lambda cls: [cls(), cls(metric="precomputed")],
     "AgglomerativeClustering": lambda cls: [cls(linkage="single"), cls()],   # MST, NN-chain
     "GaussianMixture": lambda cls: [cls(n_components=2, random_state=0, covariance_type=c)

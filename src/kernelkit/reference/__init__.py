@@ -21,7 +21,7 @@ from kernelkit.reference.graphs import (
     product_graph_gram,
     shortest_path_counts,
 )
-from kernelkit.reference.kmeans import kmeans_lloyd
+from kernelkit.reference.kmeans import kmeans_elkan, kmeans_hamerly, kmeans_lloyd
 from kernelkit.reference.kmedoids import (
     assign_medoids,
     build_medoids,
@@ -62,6 +62,8 @@ __all__ = [
     "in_cluster_costs",
     "knn_brute",
     "knn_select",
+    "kmeans_elkan",
+    "kmeans_hamerly",
     "kmeans_lloyd",
     "local_alignment_kernel",
     "local_alignment_kernel_bruteforce",
