@@ -25,9 +25,10 @@ back in sample order.
 
 from cython.parallel cimport parallel, prange
 from libc.math cimport floor, sqrt
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
-from scipy.linalg.cython_blas cimport dgemm
+from openmp cimport omp_get_thread_num
+from scipy.linalg.cython_blas cimport dgemm, sgemm
 
 from _dbscan_neighbors cimport (
     CHEBYSHEV,
@@ -45,7 +46,10 @@ from _dbscan_neighbors cimport (
     _reduced_distance,
     _visit,
 )
-from _types cimport intp_t, int64_t, uint8_t
+from _types cimport floating, intp_t, int64_t, uint8_t, uint64_t
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
 
 _METRICS = {"euclidean": EUCLIDEAN, "manhattan": MANHATTAN, "chebyshev": CHEBYSHEV}
 
@@ -66,6 +70,12 @@ GEMM_MIN_FEATURES = 16
 # Budget, in doubles, of one thread's block of distances (rows × n_samples).
 cdef intp_t GEMM_BLOCK_BUDGET = 1 << 21
 cdef double DOUBLE_EPS = 2.220446049250313e-16
+cdef double FLOAT_EPS = 1.1920928955078125e-07
+# Up to this many bytes, the counting pass also keeps the upper triangle of the ε-graph as a
+# bitmap (n²/8 bytes: 0.4 MiB for the 1797 digits, 32 MiB at n = 16 384), and clusters and
+# border points are read from it instead of two more GEMM passes (measured 2026-11-24, digits,
+# ε = 20: 6.0 -> 3.2 ms with 2 threads). Beyond, memory stays O(n + blocks).
+cdef intp_t ADJACENCY_BUDGET = 32 << 20
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,6 +174,13 @@ def _grid_extents(const double[:, ::1] X, double eps):
     return lows, width, extents
 
 
+def uses_gemm(str metric, str algorithm, intp_t n_features):
+    """Whether :func:`dbscan_dense` runs on blocked GEMM distances (Euclidean; ``"brute"``, or
+    ``"auto"`` with at least ``GEMM_MIN_FEATURES`` features)."""
+    return metric == "euclidean" and (algorithm == "brute" or (
+        algorithm == "auto" and n_features >= GEMM_MIN_FEATURES))
+
+
 def dbscan_dense(
     const double[:, ::1] X,       # IN (n_samples, n_features)
     double eps,
@@ -173,6 +190,8 @@ def dbscan_dense(
     str metric="euclidean",
     str algorithm="auto",
     int n_threads=1,
+    const float[:, ::1] X32=None,  # IN X rounded to float32 for the GEMM path, or None
+    intp_t max_graph_bytes=-1,
 ):
     """DBSCAN on feature vectors with streamed neighbourhoods (Sangnier, Algorithm 14, fixed).
 
@@ -197,6 +216,12 @@ def dbscan_dense(
         KD-tree where the grid is not possible.
     n_threads : int
         OpenMP threads of the core-counting pass. The result does not depend on it.
+    X32 : ndarray of shape (n_samples, n_features), float32, C-contiguous, or None
+        ``X`` rounded to float32 (:func:`kernelkit.utils._screening.float32_screening_copy`):
+        the GEMM path then screens the pairs in float32; the result is the same.
+    max_graph_bytes : int
+        The GEMM path keeps the ε-graph as a bitmap up to this size (negative: 32 MiB); beyond,
+        it recomputes distances to the core points instead. The result is the same.
 
     Returns
     -------
@@ -220,11 +245,18 @@ def dbscan_dense(
         raise ValueError(f"algorithm='brute' is for the Euclidean metric, got {metric!r}.")
     if n == 0:
         return 0
-    if metric == "euclidean" and (algorithm == "brute" or (algorithm == "auto"
-                                                           and d >= GEMM_MIN_FEATURES)):
+    if uses_gemm(metric, algorithm, d):
+        if X32 is not None and (X32.shape[0] != n or X32.shape[1] != d):
+            raise ValueError(f"X32 must have the shape of X {(n, d)}, got {X32.shape}.")
+        if max_graph_bytes < 0:
+            max_graph_bytes = ADJACENCY_BUDGET
         with nogil:
-            n_clusters = _dbscan_gemm(&X[0, 0], n, d, eps * eps, min_samples, &labels[0],
-                                      &is_core[0], n_threads)
+            if X32 is not None:
+                n_clusters = _dbscan_gemm(&X[0, 0], &X32[0, 0], n, d, eps * eps, min_samples,
+                                          &labels[0], &is_core[0], max_graph_bytes, n_threads)
+            else:
+                n_clusters = _dbscan_gemm(&X[0, 0], &X[0, 0], n, d, eps * eps, min_samples,
+                                          &labels[0], &is_core[0], max_graph_bytes, n_threads)
         if n_clusters < 0:
             raise MemoryError("DBSCAN could not allocate its blocks of distances.")
         return n_clusters
@@ -378,49 +410,78 @@ def dbscan_precomputed_sparse(
 # ---------------------------------------------------------------------------------------------
 # Blocked GEMM distances for many features.
 
+cdef inline void _gemm_block(const floating *Y, intp_t n_cols, const floating *rows_copy,
+                             intp_t n_rows, intp_t d, floating *dist) noexcept nogil:
+    """``dist[r, j] = −2 rows_copy[r]·Y[j]`` (row-major ``n_rows × n_cols``) by one GEMM."""
+    cdef char transa = b'T'
+    cdef char transb = b'N'
+    cdef floating alpha = -2.0, beta = 0.0
+    cdef int m = <int>n_cols, nr = <int>n_rows, k = <int>d
+    # column-major: distᵀ (n_cols × n_rows) = Y · rows_copyᵀ
+    if floating is float:
+        sgemm(&transa, &transb, &m, &nr, &k, &alpha, <float*>Y, &k, <float*>rows_copy, &k,
+              &beta, dist, &m)
+    else:
+        dgemm(&transa, &transb, &m, &nr, &k, &alpha, <double*>Y, &k, <double*>rows_copy, &k,
+              &beta, dist, &m)
+
+
 cdef void _neighbour_block(
     const double *X,            # IN (n, d) the samples
+    const floating *Xg,         # IN (n, d) the samples in the GEMM's precision
     const double *x_squared,    # IN (n,) ‖x_i‖²
     const double *x_norms,      # IN (n,) ‖x_i‖
     const intp_t *rows,         # IN (n_rows,) the block's samples
     intp_t n_rows,
-    const double *Y,            # IN (n_cols, d) the candidate neighbours (copies of samples)
+    const double *Y,            # IN (n_cols, d) the candidate neighbours
+    const floating *Yg,         # IN (n_cols, d) the same in the GEMM's precision
     const double *y_squared,    # IN (n_cols,)
     const double *y_norms,      # IN (n_cols,)
     intp_t n_cols, intp_t d, double radius,
-    double *rows_copy,          # scratch (n_rows, d)
-    double *dist,               # OUT (n_rows, n_cols): 1.0 for neighbours, 0.0 otherwise
+    double y_largest,           # IN max of y_norms
+    floating *rows_copy,        # scratch (n_rows, d)
+    floating *dist,             # OUT (n_rows, n_cols): 1 for neighbours, 0 otherwise
 ) noexcept nogil:
-    """Which columns are within ε of each row of the block: ``‖x‖² + ‖y‖² − 2x·y`` by one GEMM,
-    then the exact rule of the streamed path (``_reduced_distance ≤ ε²``, direct differences)
-    for the pairs whose GEMM value is within its rounding bound of ε². The GEMM's error is below
-    ``(d + 4) ε_mach (‖x‖ + ‖y‖)²`` and that of the direct sum below ``d ε_mach (‖x‖ + ‖y‖)²``:
-    outside twice the sum, both sides agree."""
-    cdef char transa = b'T'
-    cdef char transb = b'N'
-    cdef double alpha = -2.0, beta = 0.0, g, err, scale, xn
-    cdef int m = <int>n_cols, nr = <int>n_rows, k = <int>d
+    """Which columns are within ε of each row of the block: ``‖x‖² + ‖y‖² − 2x·y`` by one GEMM
+    (float32 for float64 data when :func:`kernelkit.utils._screening.float32_screening_copy`
+    allows it, else float64), then the exact rule of the streamed path (``_reduced_distance ≤
+    ε²``, direct differences in double) for the pairs whose GEMM value is within its error
+    bound of ε². That bound, ``(d + 4) u (‖x‖ + ‖y‖)²`` for the GEMM with unit roundoff ``u``
+    (the inputs' rounding to float32 included) plus ``d ε₆₄ (‖x‖ + ‖y‖)²`` for the direct sum,
+    is covered four times over by ``2 (2d + 8) ε (‖x‖ + ‖y‖)²``: outside it both sides agree. A
+    row's test is first made against the widest bound (its norm plus the largest column norm),
+    so most pairs cost one addition and one comparison."""
     cdef intp_t r, j, i
-    cdef double *out
+    cdef double v, lo, hi, xn, xs, err, wide
+    cdef double scale = 2.0 * (2 * d + 8) * (FLOAT_EPS if floating is float else DOUBLE_EPS)
+    cdef floating *out
     for r in range(n_rows):
-        memcpy(rows_copy + r * d, X + rows[r] * d, d * sizeof(double))
-    # column-major: distᵀ (n_cols × n_rows) = Y · rows_copyᵀ, i.e. dist[r, j] = −2 x_r·y_j
-    dgemm(&transa, &transb, &m, &nr, &k, &alpha, <double*>Y, &k, rows_copy, &k, &beta, dist, &m)
-    scale = 2.0 * (2 * d + 8) * DOUBLE_EPS
+        memcpy(rows_copy + r * d, Xg + rows[r] * d, d * sizeof(floating))
+    _gemm_block(Yg, n_cols, rows_copy, n_rows, d, dist)
     for r in range(n_rows):
         i = rows[r]
         out = dist + r * n_cols
         xn = x_norms[i]
+        xs = x_squared[i]
+        wide = scale * (xn + y_largest) * (xn + y_largest)
+        lo = radius - xs - wide
+        hi = radius - xs + wide
         for j in range(n_cols):
-            g = out[j] + x_squared[i] + y_squared[j]
-            err = scale * (xn + y_norms[j]) * (xn + y_norms[j])
-            if g < radius - err:
-                out[j] = 1.0
-            elif g > radius + err:
-                out[j] = 0.0
+            v = <double>out[j] + y_squared[j]
+            if v < lo:
+                out[j] = 1
+            elif v > hi:
+                out[j] = 0
             else:
-                out[j] = 1.0 if _reduced_distance(X + i * d, Y + j * d, d, EUCLIDEAN) <= radius \
-                    else 0.0
+                err = scale * (xn + y_norms[j]) * (xn + y_norms[j])
+                v = v + xs
+                if v < radius - err:
+                    out[j] = 1
+                elif v > radius + err:
+                    out[j] = 0
+                else:
+                    out[j] = 1 if _reduced_distance(X + i * d, Y + j * d, d, EUCLIDEAN) \
+                        <= radius else 0
 
 
 cdef intp_t _find(intp_t *parent, intp_t i) noexcept nogil:
@@ -431,26 +492,147 @@ cdef intp_t _find(intp_t *parent, intp_t i) noexcept nogil:
     return i
 
 
-cdef int _rows_pass(const double *X, const double *norms, const intp_t *selected,
-                    intp_t n_rows, const double *Y, const double *y_norms,
-                    const intp_t *column_sample, intp_t n_cols, intp_t n, intp_t d,
-                    double radius, intp_t block, intp_t *values, bint count,
-                    int n_threads) noexcept nogil:
-    """A parallel pass over the rows ``selected[:n_rows]`` in blocks against the columns ``Y``
-    (sample ``column_sample[j]``), each row independent of the others: with ``count``,
-    ``values[row]`` = its number of neighbours; otherwise ``values[row]`` = the lowest
-    ``values[column_sample[j]]`` over its neighbouring columns (−1 if none). ``norms`` holds
-    ``‖x‖²`` then ``‖x‖`` (2n values), ``y_norms`` the same for the columns. Returns -1 when a
-    thread could not allocate its block."""
-    cdef intp_t n_blocks = (n_rows + block - 1) // block
-    cdef intp_t b, r, j, start, stop, total, best, v
+cdef int _count_pass(const double *X, const floating *Xg, const double *norms, intp_t n,
+                     intp_t d, double radius, double largest, intp_t block, intp_t *counts,
+                     uint64_t *adjacency, int n_threads) noexcept nogil:
+    """``counts[i]`` = number of neighbours of sample ``i`` (itself included), from the upper
+    triangle of the distance matrix only: block ``b`` of rows is compared with the samples from
+    its first row on, and each pair found counts for both of its samples in the thread's own
+    counts (summed at the end, so the result does not depend on the schedule). ``norms`` holds
+    ``‖x‖²`` then ``‖x‖`` (2n values). Unless NULL, ``adjacency`` (n rows of ``⌈n/64⌉`` zeroed
+    words) receives bit ``j`` of row ``i`` for every pair ``i < j`` of neighbours (a row is
+    written by the thread of its block only). Returns -1 when an allocation failed."""
+    cdef intp_t n_blocks = (n + block - 1) // block
+    cdef intp_t b, r, j, i, t, start, stop, n_cols, total
+    cdef intp_t words = (n + 63) // 64
     cdef int status = 0
     cdef int *status_ptr = &status
-    cdef double *dist = NULL
-    cdef double *rows_copy = NULL
+    cdef intp_t *identity = <intp_t*>malloc(n * sizeof(intp_t))
+    cdef intp_t *thread_counts = <intp_t*>calloc(n_threads * n, sizeof(intp_t))
+    cdef intp_t *mine
+    cdef floating *dist = NULL
+    cdef floating *rows_copy = NULL
+    if identity == NULL or thread_counts == NULL:
+        free(identity)
+        free(thread_counts)
+        return -1
+    for i in range(n):
+        identity[i] = i
     with parallel(num_threads=n_threads):
-        dist = <double*>malloc(block * n_cols * sizeof(double))
-        rows_copy = <double*>malloc(block * d * sizeof(double))
+        mine = thread_counts + omp_get_thread_num() * n
+        dist = <floating*>malloc(block * n * sizeof(floating))
+        rows_copy = <floating*>malloc(block * d * sizeof(floating))
+        if dist == NULL or rows_copy == NULL:
+            status_ptr[0] = -1
+        for b in prange(n_blocks, schedule='dynamic'):
+            if dist == NULL or rows_copy == NULL:
+                continue
+            start = b * block
+            stop = start + block if start + block < n else n
+            n_cols = n - start
+            _neighbour_block(X, Xg, norms, norms + n, identity + start, stop - start,
+                             X + start * d, Xg + start * d, norms + start, norms + n + start,
+                             n_cols, d, radius, largest, rows_copy, dist)
+            for r in range(stop - start):
+                i = start + r
+                mine[i] += 1  # itself
+                for j in range(r + 1, n_cols):
+                    if dist[r * n_cols + j] != 0:
+                        mine[i] += 1
+                        mine[start + j] += 1
+                        if adjacency != NULL:
+                            adjacency[i * words + (start + j) // 64] |= \
+                                (<uint64_t>1) << ((start + j) % 64)
+        free(dist)
+        free(rows_copy)
+    for i in range(n):
+        total = 0
+        for t in range(n_threads):
+            total = total + thread_counts[t * n + i]
+        counts[i] = total
+    free(identity)
+    free(thread_counts)
+    return status
+
+
+cdef void _union(intp_t *parent, intp_t a, intp_t b) noexcept nogil:
+    """Merge the trees of a and b; the smaller root stays (roots are the components' first
+    samples)."""
+    a = _find(parent, a)
+    b = _find(parent, b)
+    if a < b:
+        parent[b] = a
+    elif b < a:
+        parent[a] = b
+
+
+cdef void _number_clusters(intp_t n, const uint8_t *is_core, intp_t *parent, intp_t *cluster_of,
+                           intp_t *labels, intp_t *n_clusters) noexcept nogil:
+    """``labels`` of core points = their component, numbered by first sample (the order in which
+    the expansion starts clusters); -1 elsewhere."""
+    cdef intp_t i, root
+    for i in range(n):
+        labels[i] = -1
+        if is_core[i]:
+            root = _find(parent, i)
+            if cluster_of[root] == -1:
+                cluster_of[root] = n_clusters[0]
+                n_clusters[0] += 1
+            labels[i] = cluster_of[root]
+
+
+cdef void _clusters_from_adjacency(intp_t n, const uint64_t *adjacency, const uint8_t *is_core,
+                                   intp_t *parent, intp_t *cluster_of, intp_t *labels,
+                                   intp_t *n_clusters) noexcept nogil:
+    """Clusters and border points from the bitmap of neighbouring pairs ``i < j``: unions of
+    core pairs, then each border point takes the lowest cluster among its core neighbours."""
+    cdef intp_t words = (n + 63) // 64
+    cdef intp_t i, j, w, a, b
+    cdef uint64_t word
+    for i in range(n):
+        if is_core[i]:
+            for w in range(i // 64, words):
+                word = adjacency[i * words + w]
+                while word:
+                    j = w * 64 + __builtin_ctzll(word)
+                    word = word & (word - 1)
+                    if is_core[j]:
+                        _union(parent, i, j)
+    _number_clusters(n, is_core, parent, cluster_of, labels, n_clusters)
+    for i in range(n):
+        for w in range(i // 64, words):
+            word = adjacency[i * words + w]
+            while word:
+                j = w * 64 + __builtin_ctzll(word)
+                word = word & (word - 1)
+                if is_core[i] == is_core[j]:
+                    continue
+                # a: the border point, b: its core neighbour
+                a, b = (j, i) if is_core[i] else (i, j)
+                if labels[a] == -1 or labels[b] < labels[a]:
+                    labels[a] = labels[b]
+
+
+cdef int _border_pass(const double *X, const floating *Xg, const double *norms,
+                      const intp_t *selected, intp_t n_rows, const double *Y,
+                      const floating *Yg, const double *y_norms, double y_largest,
+                      const intp_t *column_sample, intp_t n_cols, intp_t n, intp_t d,
+                      double radius, intp_t block, intp_t *labels,
+                      int n_threads) noexcept nogil:
+    """Each row ``selected[:n_rows]`` (a non-core point) takes the lowest label of its
+    neighbouring columns ``Y`` (core point ``column_sample[j]``), or keeps -1: rows in parallel
+    blocks, each independent of the others. ``norms`` holds ``‖x‖²`` then ``‖x‖`` (2n values),
+    ``y_norms`` the same for the columns. Returns -1 when a thread could not allocate its
+    block."""
+    cdef intp_t n_blocks = (n_rows + block - 1) // block
+    cdef intp_t b, r, j, start, stop, best, v
+    cdef int status = 0
+    cdef int *status_ptr = &status
+    cdef floating *dist = NULL
+    cdef floating *rows_copy = NULL
+    with parallel(num_threads=n_threads):
+        dist = <floating*>malloc(block * n_cols * sizeof(floating))
+        rows_copy = <floating*>malloc(block * d * sizeof(floating))
         if dist == NULL or rows_copy == NULL:
             status_ptr[0] = -1
         for b in prange(n_blocks, schedule='dynamic'):
@@ -458,59 +640,146 @@ cdef int _rows_pass(const double *X, const double *norms, const intp_t *selected
                 continue
             start = b * block
             stop = start + block if start + block < n_rows else n_rows
-            _neighbour_block(X, norms, norms + n, selected + start, stop - start, Y, y_norms,
-                             y_norms + n_cols, n_cols, d, radius, rows_copy, dist)
+            _neighbour_block(X, Xg, norms, norms + n, selected + start, stop - start, Y, Yg,
+                             y_norms, y_norms + n_cols, n_cols, d, radius, y_largest,
+                             rows_copy, dist)
             for r in range(stop - start):
-                if count:
-                    total = 0
-                    for j in range(n_cols):
-                        total = total + <intp_t>dist[r * n_cols + j]
-                    values[selected[start + r]] = total
-                else:
-                    best = -1
-                    for j in range(n_cols):
-                        if dist[r * n_cols + j] != 0.0:
-                            v = values[column_sample[j]]
-                            if best == -1 or v < best:
-                                best = v
-                    values[selected[start + r]] = best
+                best = -1
+                for j in range(n_cols):
+                    if dist[r * n_cols + j] != 0:
+                        v = labels[column_sample[j]]
+                        if best == -1 or v < best:
+                            best = v
+                labels[selected[start + r]] = best
         free(dist)
         free(rows_copy)
     return status
 
 
-cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, intp_t min_samples,
-                         intp_t *labels, uint8_t *is_core, int n_threads) noexcept nogil:
-    """DBSCAN from blocked GEMM distances, in three passes over row blocks (memory
-    O(n + block · n)): neighbour counts; unions of neighbouring core points (union-find); border
-    points. Passes 2 and 3 compare with a copy of the core points only. Same labels as the
-    breadth-first expansion: clusters are the components of core points, numbered by their
-    smallest sample index (the order in which the expansion starts them), and a border point
-    joins the lowest-numbered cluster among its core neighbours (the first cluster that reaches
-    it). Returns the number of clusters, or -1 (allocation failure).
+cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const double *norms,
+                                  intp_t n, intp_t d, double radius, intp_t block,
+                                  const uint8_t *is_core, intp_t *parent, intp_t *cluster_of,
+                                  intp_t *labels, intp_t *n_clusters,
+                                  int n_threads) noexcept nogil:
+    """Clusters and border points in two more GEMM passes, against a copy of the core points
+    only (memory O(n + block · n)): unions of neighbouring core points (upper triangle), then
+    the border points. ``labels`` holds the neighbour counts on entry. Returns -1 when an
+    allocation failed."""
+    cdef intp_t n_blocks, b, r, j, i, start, stop, n_rows, n_core = 0, round_start, n_round
+    cdef intp_t n_cols
+    cdef int status = 0
+    cdef intp_t *selected = <intp_t*>malloc(n * sizeof(intp_t))
+    cdef intp_t *core_sample = <intp_t*>malloc(n * sizeof(intp_t))
+    cdef double *core_points = NULL  # (n_core, d) copies of the core points
+    cdef floating *core_points_g = NULL  # the same in the GEMM's precision
+    cdef double *core_norms = NULL   # (2 n_core,)
+    cdef floating *dists = NULL      # (n_threads blocks) × block × n_core, for the union pass
+    cdef floating *rows_copies = NULL
+    cdef double core_largest = 0.0
+    if selected == NULL or core_sample == NULL:
+        status = -1
+    else:
+        for i in range(n):
+            if is_core[i]:
+                core_sample[n_core] = i
+                n_core += 1
+        core_points = <double*>malloc((n_core * d if n_core > 0 else 1) * sizeof(double))
+        core_points_g = <floating*>malloc((n_core * d if n_core > 0 else 1) * sizeof(floating))
+        core_norms = <double*>malloc((2 * n_core if n_core > 0 else 1) * sizeof(double))
+        dists = <floating*>malloc((n_threads * block * n_core if n_core > 0 else 1)
+                                  * sizeof(floating))
+        rows_copies = <floating*>malloc(n_threads * block * d * sizeof(floating))
+        if core_points == NULL or core_points_g == NULL or core_norms == NULL or dists == NULL \
+                or rows_copies == NULL:
+            status = -1
+    if status == 0:
+        for r in range(n_core):
+            i = core_sample[r]
+            memcpy(core_points + r * d, X + i * d, d * sizeof(double))
+            memcpy(core_points_g + r * d, Xg + i * d, d * sizeof(floating))
+            core_norms[r] = norms[i]
+            core_norms[n_core + r] = norms[n + i]
+            if norms[n + i] > core_largest:
+                core_largest = norms[n + i]
+        # unions of neighbouring core points: each round computes n_threads blocks of core rows
+        # in parallel, then merges them sequentially (union-find is order-free: the components,
+        # hence the labels, do not depend on the rounds).
+        n_blocks = (n_core + block - 1) // block
+        round_start = 0
+        while round_start < n_blocks:
+            n_round = n_blocks - round_start if n_blocks - round_start < n_threads else n_threads
+            for b in prange(n_round, schedule='static', num_threads=n_round):
+                start = (round_start + b) * block
+                stop = start + block if start + block < n_core else n_core
+                # the upper triangle: core points from the block's first row on
+                _neighbour_block(X, Xg, norms, norms + n, core_sample + start, stop - start,
+                                 core_points + start * d, core_points_g + start * d,
+                                 core_norms + start, core_norms + n_core + start,
+                                 n_core - start, d, radius, core_largest,
+                                 rows_copies + b * block * d, dists + b * block * n_core)
+            for b in range(n_round):
+                start = (round_start + b) * block
+                stop = start + block if start + block < n_core else n_core
+                n_cols = n_core - start
+                for r in range(stop - start):
+                    for j in range(r + 1, n_cols):
+                        if dists[b * block * n_core + r * n_cols + j] != 0:
+                            _union(parent, core_sample[start + r], core_sample[start + j])
+            round_start += n_threads
+        # border candidates: non-core points with a neighbour besides themselves
+        n_rows = 0
+        for i in range(n):
+            if not is_core[i] and labels[i] > 1:
+                selected[n_rows] = i
+                n_rows += 1
+        _number_clusters(n, is_core, parent, cluster_of, labels, n_clusters)
+        # border points: the lowest cluster among their core neighbours
+        if n_core > 0 and _border_pass(X, Xg, norms, selected, n_rows, core_points,
+                                       core_points_g, core_norms, core_largest, core_sample,
+                                       n_core, n, d, radius, block, labels, n_threads) < 0:
+            status = -1
+    free(selected)
+    free(core_sample)
+    free(core_points)
+    free(core_points_g)
+    free(core_norms)
+    free(dists)
+    free(rows_copies)
+    return status
+
+
+cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d, double radius,
+                         intp_t min_samples, intp_t *labels, uint8_t *is_core,
+                         intp_t max_graph_bytes, int n_threads) noexcept nogil:
+    """DBSCAN from blocked GEMM distances. A first pass over row blocks counts the neighbours
+    (upper triangle of the distances) and, within ``max_graph_bytes``, keeps the ε-graph as a
+    bitmap from which clusters and border points are read; beyond, two more passes compare with
+    the core points (:func:`_clusters_by_core_passes`; memory O(n + block · n)). ``Xg`` is ``X``
+    in the GEMM's precision (``X`` itself for a float64 GEMM). Same labels as the breadth-first
+    expansion: clusters are the components of core points, numbered by their smallest sample
+    index (the order in which the expansion starts them), and a border point joins the
+    lowest-numbered cluster among its core neighbours (the first cluster that reaches it).
+    Returns the number of clusters, or -1 (allocation failure).
     """
     cdef intp_t block = GEMM_BLOCK_BUDGET // n if n > 0 else 1
-    cdef intp_t n_blocks, b, r, j, i, start, stop, root, other, n_rows, n_core, n_clusters = 0
-    cdef intp_t round_start, n_round
+    cdef intp_t words = (n + 63) // 64
+    cdef intp_t j, i, n_clusters = 0
     cdef int status = 0
     cdef double *norms = <double*>malloc(2 * n * sizeof(double))
     cdef intp_t *parent = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *cluster_of = <intp_t*>malloc(n * sizeof(intp_t))
-    cdef intp_t *selected = <intp_t*>malloc(n * sizeof(intp_t))
-    cdef intp_t *core_sample = <intp_t*>malloc(n * sizeof(intp_t))
-    cdef double *core_points = NULL  # (n_core, d) copies of the core points
-    cdef double *core_norms = NULL   # (2 n_core,)
-    cdef double *dists = NULL        # (n_threads blocks) × block × n_core, for the union pass
-    cdef double *rows_copies = NULL
-    cdef double s
+    cdef uint64_t *adjacency = NULL
+    cdef double s, largest = 0.0
     if block < 1:
         block = 1
     if block > 256:
         block = 256
     if n_threads < 1:
         n_threads = 1
-    if norms == NULL or parent == NULL or cluster_of == NULL or selected == NULL \
-            or core_sample == NULL:
+    if n * words * <intp_t>sizeof(uint64_t) <= max_graph_bytes:
+        # NULL (allocation failed) falls back to the passes that need no bitmap
+        adjacency = <uint64_t*>calloc(n * words, sizeof(uint64_t))
+    if norms == NULL or parent == NULL or cluster_of == NULL:
         status = -1
     if status == 0:
         for i in range(n):
@@ -519,89 +788,24 @@ cdef intp_t _dbscan_gemm(const double *X, intp_t n, intp_t d, double radius, int
                 s = s + X[i * d + j] * X[i * d + j]
             norms[i] = s
             norms[n + i] = sqrt(s)
-            selected[i] = i
+            if norms[n + i] > largest:
+                largest = norms[n + i]
             parent[i] = i
             cluster_of[i] = -1
-        # 1. neighbour counts (in labels for now), rows in parallel blocks
-        if _rows_pass(X, norms, selected, n, X, norms, selected, n, n, d, radius, block, labels,
-                      True, n_threads) < 0:
-            status = -1
+        # neighbour counts (in labels for now)
+        status = _count_pass(X, Xg, norms, n, d, radius, largest, block, labels, adjacency,
+                             n_threads)
     if status == 0:
-        n_core = 0
         for i in range(n):
             is_core[i] = labels[i] >= min_samples
-            if is_core[i]:
-                core_sample[n_core] = i
-                n_core += 1
-        core_points = <double*>malloc((n_core * d if n_core > 0 else 1) * sizeof(double))
-        core_norms = <double*>malloc((2 * n_core if n_core > 0 else 1) * sizeof(double))
-        dists = <double*>malloc((n_threads * block * n_core if n_core > 0 else 1)
-                                * sizeof(double))
-        rows_copies = <double*>malloc(n_threads * block * d * sizeof(double))
-        if core_points == NULL or core_norms == NULL or dists == NULL or rows_copies == NULL:
-            status = -1
-    if status == 0:
-        for r in range(n_core):
-            i = core_sample[r]
-            memcpy(core_points + r * d, X + i * d, d * sizeof(double))
-            core_norms[r] = norms[i]
-            core_norms[n_core + r] = norms[n + i]
-        # 2. unions of neighbouring core points: each round computes n_threads blocks of core
-        # rows in parallel, then merges them sequentially (union-find is order-free: the
-        # components, hence the labels, do not depend on the rounds).
-        n_blocks = (n_core + block - 1) // block
-        round_start = 0
-        while round_start < n_blocks:
-            n_round = n_blocks - round_start if n_blocks - round_start < n_threads else n_threads
-            for b in prange(n_round, schedule='static', num_threads=n_round):
-                start = (round_start + b) * block
-                stop = start + block if start + block < n_core else n_core
-                _neighbour_block(X, norms, norms + n, core_sample + start, stop - start,
-                                 core_points, core_norms, core_norms + n_core, n_core, d, radius,
-                                 rows_copies + b * block * d, dists + b * block * n_core)
-            for b in range(n_round):
-                start = (round_start + b) * block
-                stop = start + block if start + block < n_core else n_core
-                for r in range(stop - start):
-                    root = _find(parent, core_sample[start + r])
-                    for j in range(n_core):
-                        if dists[(b * block + r) * n_core + j] != 0.0:
-                            other = _find(parent, core_sample[j])
-                            if other != root:
-                                # the smaller root stays: roots are the components' first samples
-                                if other < root:
-                                    parent[root] = other
-                                    root = other
-                                else:
-                                    parent[other] = root
-            round_start += n_threads
-        # border candidates: non-core points with a neighbour besides themselves
-        n_rows = 0
-        for i in range(n):
-            if not is_core[i] and labels[i] > 1:
-                selected[n_rows] = i
-                n_rows += 1
-        # clusters numbered by their first sample, as the expansion starts them
-        for i in range(n):
-            labels[i] = -1
-            if is_core[i]:
-                root = _find(parent, i)
-                if cluster_of[root] == -1:
-                    cluster_of[root] = n_clusters
-                    n_clusters += 1
-                labels[i] = cluster_of[root]
-        # 3. border points: the lowest cluster among their core neighbours
-        if n_core > 0 and _rows_pass(X, norms, selected, n_rows, core_points, core_norms,
-                                     core_sample, n_core, n, d, radius, block, labels, False,
-                                     n_threads) < 0:
-            status = -1
+        if adjacency != NULL:
+            _clusters_from_adjacency(n, adjacency, is_core, parent, cluster_of, labels,
+                                     &n_clusters)
+        else:
+            status = _clusters_by_core_passes(X, Xg, norms, n, d, radius, block, is_core, parent,
+                                              cluster_of, labels, &n_clusters, n_threads)
     free(norms)
     free(parent)
     free(cluster_of)
-    free(selected)
-    free(core_sample)
-    free(core_points)
-    free(core_norms)
-    free(dists)
-    free(rows_copies)
+    free(adjacency)
     return n_clusters if status == 0 else -1

@@ -3,15 +3,16 @@ Lloyd's result."""
 
 import numpy as np
 import pytest
+from kernelkit._core._kmeans_lloyd import lloyd_iter
 from sklearn.cluster import KMeans as SklearnKMeans
 from sklearn.datasets import load_digits, make_blobs
 
-from kernelkit._core._kmeans_lloyd import lloyd_iter
 from kernelkit.cluster import KMeans, _kmeans
 from kernelkit.cluster._kmeans import kmeans_lloyd
 from kernelkit.reference import kmeans_elkan as kmeans_elkan_reference
 from kernelkit.reference import kmeans_hamerly as kmeans_hamerly_reference
 from kernelkit.reference import kmeans_lloyd as kmeans_lloyd_reference
+from kernelkit.utils._screening import float32_screening_copy
 
 
 def _problem(seed, n_samples, n_features, n_clusters, dtype=np.float64):
@@ -56,11 +57,10 @@ def test_one_vs_two_threads_bitwise(random_seed, algorithm):
 def test_float32_ranking_is_exact_rule(random_seed, monkeypatch):
     """Ranking by a float32 GEMM (d ≥ 16) or a float64 one gives the same run."""
     X, init = _problem(random_seed, 3000, 20, 10)
-    assert _kmeans._screening_copy(X) is not None
+    assert float32_screening_copy(X) is not None
     screened = [kmeans_lloyd(X, init, 50, 0.0, None, 2, algorithm=a)
                 for a in ("lloyd", "hamerly")]
-    monkeypatch.setattr(_kmeans, "SCREEN_MIN_FEATURES", 10**6)
-    assert _kmeans._screening_copy(X) is None
+    monkeypatch.setattr(_kmeans, "float32_screening_copy", lambda X: None)
     for run, algorithm in zip(screened, ("lloyd", "hamerly")):
         _assert_same_run(run, kmeans_lloyd(X, init, 50, 0.0, None, 2, algorithm=algorithm))
 

@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
+from kernelkit._core import _knn_brute
 from sklearn import neighbors as sk
 from sklearn.datasets import load_digits, make_blobs
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 
 from kernelkit import reference
-from kernelkit._core import _knn_brute
 from kernelkit.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
 
@@ -65,6 +65,26 @@ def test_float32_screening_keeps_the_exact_neighbours():
     model = KNeighborsClassifier(6).fit(X, np.arange(2000) % 3)
     assert model._fit_X32 is not None
     np.testing.assert_array_equal(model.kneighbors(Q, return_distance=False), ref_idx)
+
+
+def test_no_float32_screening_where_products_leave_float32():
+    """Entries of 1e20 would overflow float32 products (inf distances): the search runs in
+    double precision, for training data and for queries alike."""
+    rng = np.random.default_rng(5)
+    X, Q = rng.normal(size=(300, 20)), rng.normal(size=(20, 20))
+    y = np.arange(300) % 3
+    want = KNeighborsClassifier(4).fit(X, y).kneighbors(Q, return_distance=False)
+    big = KNeighborsClassifier(4).fit(X * 1e20, y)
+    assert big._fit_X32 is None
+    np.testing.assert_array_equal(big.kneighbors(Q * 1e20, return_distance=False), want)
+    small = KNeighborsClassifier(4).fit(X, y)
+    assert small._fit_X32 is not None
+    np.testing.assert_array_equal(small.kneighbors(Q * 1e20 / 1e20, return_distance=False), want)
+    far = Q.copy()
+    far[0] = 1e20                                 # one query beyond float32 products
+    idx = small.kneighbors(far, return_distance=False)
+    np.testing.assert_array_equal(idx[1:], want[1:])
+    assert np.isfinite(small.kneighbors(far)[0]).all()
 
 
 def test_results_do_not_depend_on_the_thread_count(digits):

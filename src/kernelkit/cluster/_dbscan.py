@@ -11,13 +11,15 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.metrics.pairwise import _VALID_METRICS, pairwise_distances_chunked
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
-from threadpoolctl import threadpool_limits
 
 from kernelkit._core._dbscan_inner import (
     dbscan_dense,
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,
+    uses_gemm,
 )
+from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import check_distance_scale
 
@@ -159,10 +161,14 @@ class DBSCAN(ClusterMixin, BaseEstimator):
             self._fit_precomputed(X, labels, is_core, n_threads)
         elif isinstance(self.metric, str) and self.metric in _INDEXED_METRICS:
             # the GEMM path calls BLAS from every OpenMP thread: keep BLAS single-threaded
-            with threadpool_limits(limits=1, user_api="blas"):
+            metric = _INDEXED_METRICS[self.metric]
+            # the GEMM path screens pairs in float32 where that is exact enough
+            X32 = (float32_screening_copy(X, min_features=0)
+                   if uses_gemm(metric, self.algorithm, X.shape[1]) else None)
+            with blas_controller().limit(limits=1, user_api="blas"):
                 dbscan_dense(X, float(self.eps), self.min_samples, labels, is_core,
-                             metric=_INDEXED_METRICS[self.metric], algorithm=self.algorithm,
-                             n_threads=n_threads)
+                             metric=metric, algorithm=self.algorithm, n_threads=n_threads,
+                             X32=X32)
         else:
             graph = _radius_graph(X, self.eps, self.metric)
             _run_sparse(graph, self.eps, self.min_samples, labels, is_core, n_threads)

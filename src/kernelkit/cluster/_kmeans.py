@@ -29,15 +29,21 @@ from sklearn.utils.validation import (
     check_is_fitted,
     validate_data,
 )
-from threadpoolctl import threadpool_limits
 
-from kernelkit._core._kmeans_lloyd import center_geometry, elkan_iter, hamerly_iter, lloyd_iter
+from kernelkit._core._kmeans_lloyd import (
+    center_geometry,
+    elkan_iter,
+    hamerly_iter,
+    lloyd_iter,
+)
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
+from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import report
+from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import check_distance_scale
 
-__all__ = ["KMeans", "kmeans_plusplus", "kmeans_lloyd"]
+__all__ = ["KMeans", "kmeans_lloyd", "kmeans_plusplus"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -203,7 +209,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     labels_old = labels.copy()
     center_sums = np.zeros((n_clusters, X.shape[1]), dtype=np.float64)
     weights = np.zeros(n_clusters, dtype=np.float64)
-    X_screen = _screening_copy(X)
+    X_screen = float32_screening_copy(X)
     step = (None if algorithm == "lloyd"
             else _BoundedStep(algorithm, n_samples, n_clusters, X_screen))
     history = []
@@ -212,7 +218,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     start = time.perf_counter()
     old_centers = centers
     # The cores call BLAS from every OpenMP thread: keep BLAS itself single-threaded.
-    with threadpool_limits(limits=1, user_api="blas"):
+    with blas_controller().limit(limits=1, user_api="blas"):
         for n_iter in range(1, max_iter + 1):
             if step is None:
                 lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, True,
@@ -246,22 +252,6 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
                      False, n_threads)
     value = _inertia(X, sample_weight, centers, labels, n_threads)
     return centers, labels, value, n_iter, np.asarray(history)
-
-
-# Float64 data with at least this many features is ranked by a float32 GEMM (then checked
-# exactly): measured 2026-11-24 on 2 shared cores, n=1e5, d=50, k=100: 76 -> 44 ms per iteration;
-# n=2e5, d=10, k=20: 21.0 -> 18.9 ms, below the noise of a loaded machine, so kept in double.
-SCREEN_MIN_FEATURES = 16
-# Beyond this magnitude float32 squared norms could overflow: rank in double precision.
-SCREEN_MAX_ABS = 1e15
-
-
-def _screening_copy(X):
-    """``X`` rounded to float32 for the ranking GEMM of float64 data, or None."""
-    if (X.dtype != np.float64 or X.shape[1] < SCREEN_MIN_FEATURES
-            or not np.abs(X).max(initial=0.0) < SCREEN_MAX_ABS):
-        return None
-    return X.astype(np.float32)
 
 
 class _BoundedStep:
@@ -568,9 +558,9 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         centers = np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
         labels = np.empty(X.shape[0], dtype=np.int32)
         n_threads = effective_n_threads(self.n_jobs)
-        with threadpool_limits(limits=1, user_api="blas"):
+        with blas_controller().limit(limits=1, user_api="blas"):
             lloyd_iter(X, sample_weight, centers, np.empty((1, 1)), np.empty(1), labels, False,
-                       n_threads, X_screen=_screening_copy(X))
+                       n_threads, X_screen=float32_screening_copy(X))
         return labels, sample_weight, centers, n_threads
 
     def transform(self, X):

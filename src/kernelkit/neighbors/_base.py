@@ -17,6 +17,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import check_distance_scale
 
@@ -27,10 +28,6 @@ __all__ = ["NeighborsBase"]
 # brute-force core at d = 10 from n ~ 20 000 on, and slower at every n from d ~ 16 on.
 _TREE_MAX_FEATURES = 15
 _TREE_MIN_SAMPLES = 20_000
-# From this many features the block products dominate the search, and screening them in float32
-# (twice BLAS's double-precision speed) pays: measured 1.3x faster at d = 50 (2026-11-24,
-# loaded machine); below, the exact products are cheap enough.
-_SCREEN_MIN_FEATURES = 16
 _NEGATIVE_DISTANCES = "Negative values in data: precomputed distances must be non-negative."
 # Queries per block of kernel or precomputed distances: memory O(block × n_train).
 _DISTANCE_BLOCK = 1024
@@ -104,8 +101,7 @@ class NeighborsBase(BaseEstimator):
         self._method = "kd_tree" if use_tree else "brute"
         # float64 data in many dimensions: float32 block products screen the candidates, exact
         # distances decide (knn_brute_screened)
-        screen = not use_tree and X.dtype == np.float64 and X.shape[1] >= _SCREEN_MIN_FEATURES
-        self._fit_X32 = X.astype(np.float32) if screen else None
+        self._fit_X32 = None if use_tree else float32_screening_copy(X)
         return y
 
     # ------------------------------------------------------------------ search
@@ -190,10 +186,11 @@ class NeighborsBase(BaseEstimator):
             squared = np.empty((X.shape[0], k))
             # each thread calls BLAS on its own blocks: BLAS's threads would oversubscribe
             # (measured 2x slower at d = 50)
+            Q32 = None if self._fit_X32 is None else float32_screening_copy(X, min_features=0)
             with blas_controller().limit(limits=1, user_api="blas"):
-                if self._fit_X32 is not None:
-                    knn_brute_screened(X, self._fit_X, X.astype(np.float32), self._fit_X32,
-                                       indices, squared, n_threads)
+                if Q32 is not None:
+                    knn_brute_screened(X, self._fit_X, Q32, self._fit_X32, indices, squared,
+                                       n_threads)
                 else:
                     knn_brute(X, self._fit_X, indices, squared, n_threads)
             return np.sqrt(squared), indices
