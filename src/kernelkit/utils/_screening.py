@@ -40,12 +40,24 @@ def float32_screening_copy(X, min_features=SCREEN_MIN_FEATURES):
     """
     if X.dtype != np.float64 or X.ndim != 2 or X.shape[1] < min_features or X.size == 0:
         return None
-    if max(abs(float(X.max())), abs(float(X.min()))) > _LARGEST:
+    smallest, largest = _magnitude_range(X)
+    if smallest < _SMALLEST or largest > _LARGEST:
         return None
-    X32 = np.ascontiguousarray(X, dtype=np.float32)
-    magnitudes = np.abs(X32)
-    smallest = magnitudes.min(where=magnitudes > 0, initial=np.inf)
-    # entries below float32's range become 0: they count as underflow too
-    if smallest < _SMALLEST or np.count_nonzero(X32) != np.count_nonzero(X):
-        return None
-    return X32
+    return np.ascontiguousarray(X, dtype=np.float32)
+
+
+def _magnitude_range(X, rows=8192):
+    """Smallest non-zero and largest ``|x|`` (inf and 0 for an all-zero ``X``), by blocks of
+    rows. Non-negative doubles order as their bit patterns, so the smallest non-zero is the
+    minimum of ``bits − 1`` (zero wraps around to the largest integer) plus one."""
+    none = np.iinfo(np.uint64).max
+    low, high = none, np.uint64(0)
+    for start in range(0, X.shape[0], rows):
+        bits = np.abs(X[start:start + rows]).view(np.uint64)
+        high = max(high, bits.max())
+        bits -= np.uint64(1)
+        low = min(low, bits.min())
+    if low == none:
+        return np.inf, 0.0
+    values = np.array([low + np.uint64(1), high], dtype=np.uint64).view(np.float64)
+    return float(values[0]), float(values[1])
