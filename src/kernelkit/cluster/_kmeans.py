@@ -489,8 +489,10 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         X -= X_mean
         if explicit_init:
             init -= X_mean
-        tol = self.tol * float(np.mean(np.var(X, axis=0))) if self.tol else 0.0
         x_squared_norms = row_norms(X, squared=True)
+        # X is centred: the mean of the features' variances is Σ‖x‖² / (n d) (one strided
+        # np.var pass cost as much as a Lloyd step on small data)
+        tol = self.tol * float(x_squared_norms.sum()) / X.size if self.tol else 0.0
 
         n_init = self.n_init
         if n_init == "auto":
