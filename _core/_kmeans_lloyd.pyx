@@ -162,8 +162,8 @@ cdef void _assign_chunk(
     Raw pointers, not memoryviews: the inner accumulation loop must not reload strides after
     every store (the compiler cannot prove the stores leave a memoryview struct alone).
     """
-    cdef int i, j, best, gemm_best
-    cdef screen_t best_d, second_d
+    cdef int i, j, best, n_near
+    cdef screen_t best_d
     cdef double unit = FLOAT_EPS if screen_t is float else DOUBLE_EPS
     cdef double x_norm, x_sq, err, limit, d_best, d_j, delta = _margin(n_features)
     cdef const screen_t *row
@@ -175,24 +175,23 @@ cdef void _assign_chunk(
         xi = x + i * n_features
         best = 0
         best_d = row[0]
-        second_d = INFINITY     # the smallest value of the other centres
         for j in range(1, n_clusters):
             # strict '<' sends ties to the lowest index (Sangnier, Property 55)
             if row[j] < best_d:
-                second_d = best_d
                 best_d = row[j]
                 best = j
-            elif row[j] < second_d:
-                second_d = row[j]
-        gemm_best = best
         x_sq = 0.0
         for j in range(n_features):
             x_sq += <double>xi[j] * xi[j]
         x_norm = sqrt(x_sq) + max_center_norm
         err = 2.0 * (n_features + 8) * unit * x_norm * x_norm
         limit = <double>best_d + 2.0 * err
+        n_near = 0
+        for j in range(n_clusters):
+            if row[j] <= limit:
+                n_near += 1
         d_best = -1.0
-        if second_d <= limit:
+        if n_near > 1:
             # a near tie for the GEMM: decide by the exact rule among the near centres
             d_best = _squared_distance(xi, centers + best * n_features, n_features)
             for j in range(n_clusters):
@@ -214,9 +213,10 @@ cdef void _assign_chunk(
                     lower[i * n_clusters + j] = (_down(sqrt(d_j) * (1.0 - delta)) if d_j > 0
                                                  else 0.0)
             if second != NULL:
-                # the smallest GEMM value of the centres other than best: the second one, or
-                # the GEMM's best when the exact rule chose another centre
-                d_j = second_d if best == gemm_best else best_d
+                d_j = INFINITY
+                for j in range(n_clusters):
+                    if j != best and row[j] < d_j:
+                        d_j = row[j]
                 d_j = d_j + x_sq - err
                 second[i] = sqrt(d_j) * (1.0 - delta) if d_j > 0 else 0.0
 
