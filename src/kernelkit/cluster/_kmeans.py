@@ -513,7 +513,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
                 best = run
         centers, labels, inertia, n_iter, history = best
 
-        n_distinct = np.unique(labels).size
+        n_distinct = np.count_nonzero(np.bincount(labels, minlength=self.n_clusters))
         if n_distinct < self.n_clusters:
             warnings.warn(
                 f"Number of distinct clusters ({n_distinct}) found smaller than n_clusters "
