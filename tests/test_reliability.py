@@ -137,3 +137,37 @@ def test_gaussian_mixture_pickle_round_trip_is_bit_identical():
         restored = pickle.loads(pickle.dumps(model))
         np.testing.assert_array_equal(restored.score_samples(X), model.score_samples(X))
         assert restored.precisions_cholesky_.flags.c_contiguous
+
+
+_LONG_SUBSTRING_GRAM = r'''
+import numpy as np
+from kernelkit.kernels import SubstringKernel
+rng = np.random.default_rng(0)
+X = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 1000)) for _ in range(300)]
+print("ready", flush=True)
+try:
+    SubstringKernel(k=5, n_jobs=2).fit_transform(X)   # ~45 000 pairs: many minutes
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+'''
+
+
+def test_ctrl_c_stops_a_long_string_gram():
+    # item 7: the pair driver's nogil loops looked at no signal, so Ctrl-C waited for the whole
+    # Gram; now they check about every 0.1 s and the wrapper raises KeyboardInterrupt
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", _LONG_SUBSTRING_GRAM], stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.5)                       # inside the nogil Gram loop by now
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)    # the whole Gram would take far longer
+    finally:
+        proc.kill()
+    assert out.strip() == "interrupted"
