@@ -18,6 +18,7 @@
 from cython.parallel cimport parallel, prange
 from libc.stdlib cimport malloc, free
 
+from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted
 from _types cimport intp_t
 
 ctypedef int (*pair_kernel_t)(const void *ctx, intp_t i, intp_t j, double *work,
@@ -38,12 +39,15 @@ cdef inline intp_t _fill_tile(
     double[:, ::1] out,
     intp_t i0, intp_t i1, intp_t j0, intp_t j1, bint symmetric,
     double *work,
+    InterruptState *interrupt,
 ) noexcept nogil:
-    """Fill one tile; return the number of marked pairs."""
+    """Fill one tile (or stop on a signal); return the number of marked pairs."""
     cdef intp_t i, j, marked = 0
     cdef double value
     for i in range(i0, i1):
         for j in range(j0 if not symmetric or j0 > i else i, j1):
+            if interrupted(interrupt):
+                return marked
             marked += kernel(ctx, i, j, work, &value) != 0
             out[i, j] = value
             if symmetric and j != i:
@@ -60,7 +64,8 @@ cdef inline int fill_gram_rows(
     int n_threads,
     intp_t *n_marked,          # OUT: pairs whose kernel returned a non-zero status
 ) noexcept nogil:
-    """Fill ``out[row_start:row_stop]``; returns 0, or -1 when scratch memory ran out."""
+    """Fill ``out[row_start:row_stop]``; returns 0, -1 when scratch memory ran out, or
+    INTERRUPTED when a signal handler raised (the exception is set; see _interrupt.pxd)."""
     cdef intp_t n_cols = out.shape[1]
     cdef intp_t n_row_tiles = (row_stop - row_start + PAIRS_TILE - 1) // PAIRS_TILE
     cdef intp_t n_col_tiles = (n_cols + PAIRS_TILE - 1) // PAIRS_TILE
@@ -69,6 +74,8 @@ cdef inline int fill_gram_rows(
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef double *work = NULL       # allocated per thread inside the parallel block
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     n_marked[0] = 0
     if n_tiles <= 0:
         return 0
@@ -88,11 +95,12 @@ cdef inline int fill_gram_rows(
             if j1 > n_cols:
                 j1 = n_cols
             # symmetric: tiles entirely below the diagonal are mirrored from above
-            if work != NULL and not (symmetric and j1 <= i0):
-                marked += _fill_tile(kernel, ctx, out, i0, i1, j0, j1, symmetric, work)
+            if work != NULL and not interrupt.stop and not (symmetric and j1 <= i0):
+                marked += _fill_tile(kernel, ctx, out, i0, i1, j0, j1, symmetric, work,
+                                     &interrupt)
         free(work)
     n_marked[0] = marked
-    return status
+    return INTERRUPTED if interrupt.stop and status == 0 else status
 
 
 cdef inline int fill_diagonal(
@@ -102,12 +110,15 @@ cdef inline int fill_diagonal(
     int n_threads,
     intp_t *n_marked,          # OUT: objects whose kernel returned a non-zero status
 ) noexcept nogil:
-    """Self-similarities (for normalisation); returns 0, or -1 when scratch memory ran out."""
+    """Self-similarities (for normalisation); returns 0, -1 when scratch memory ran out, or
+    INTERRUPTED."""
     cdef intp_t n = out.shape[0]
     cdef intp_t i, marked = 0
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef double *work = NULL       # allocated per thread inside the parallel block
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     n_marked[0] = 0
     if n == 0:
         return 0
@@ -118,11 +129,11 @@ cdef inline int fill_diagonal(
         if work == NULL:
             status_ptr[0] = -1
         for i in prange(n, schedule='dynamic'):
-            if work != NULL:
+            if work != NULL and not interrupted(&interrupt):
                 marked += kernel(ctx, i, i, work, &out[i]) != 0
         free(work)
     n_marked[0] = marked
-    return status
+    return INTERRUPTED if interrupt.stop and status == 0 else status
 
 
 cdef inline int fill_gram_rows_blocked(
@@ -138,7 +149,8 @@ cdef inline int fill_gram_rows_blocked(
 ) noexcept nogil:
     """Fill ``out[row_start:row_stop]`` row by row, each row's columns taken in ``col_order`` and
     passed ``block`` at a time (objects of similar sizes side by side, e.g. sorted by length,
-    keep SIMD lanes busy); returns 0, or -1 when scratch memory ran out. Every entry is written
+    keep SIMD lanes busy); returns 0, -1 when scratch memory ran out, or INTERRUPTED. Every
+    entry is written
     once, so the result depends neither on the thread count nor on the schedule."""
     cdef intp_t n_cols = out.shape[1]
     cdef intp_t i, k, c, j, n_js, marked = 0
@@ -147,6 +159,8 @@ cdef inline int fill_gram_rows_blocked(
     cdef double *work = NULL       # allocated per thread inside the parallel block
     cdef intp_t *js = NULL
     cdef double *values = NULL     # per thread too
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     n_marked[0] = 0
     if row_stop <= row_start or n_cols == 0:
         return 0
@@ -167,7 +181,7 @@ cdef inline int fill_gram_rows_blocked(
                         js[n_js] = j
                         n_js = n_js + 1
                 k = 0
-                while k < n_js:
+                while k < n_js and not interrupted(&interrupt):
                     c = min(block, n_js - k)
                     marked += kernel(ctx, i, js + k, c, work, values)
                     for j in range(c):
@@ -179,4 +193,4 @@ cdef inline int fill_gram_rows_blocked(
         free(js)
         free(work)
     n_marked[0] = marked
-    return status
+    return INTERRUPTED if interrupt.stop and status == 0 else status

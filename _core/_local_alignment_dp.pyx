@@ -35,6 +35,7 @@ import numpy as np
 
 from _types cimport intp_t, int32_t
 from _gram cimport fill_diagonal, fill_gram_rows, fill_gram_rows_blocked
+from _interrupt cimport INTERRUPTED, raise_pending
 
 # Pairs computed side by side in SIMD lanes (one row sequence against LANES column sequences of
 # similar lengths; the row step is C with generic vectors, _la_lanes.h): the DP of one pair is a
@@ -273,6 +274,8 @@ def local_alignment_gram(
         else:
             status = fill_gram_rows(_la_pair, &ctx, out, row_start, row_stop, symmetric,
                                     3 * (longest + 1), n_threads, &n_marked)
+    if status == INTERRUPTED:
+        raise_pending()
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the local alignment kernel")
 
@@ -295,6 +298,8 @@ def local_alignment_diagonal(
     cdef intp_t n_marked
     with nogil:
         status = fill_diagonal(_la_pair, &ctx, out, 3 * (longest + 1), n_threads, &n_marked)
+    if status == INTERRUPTED:
+        raise_pending()
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the local alignment kernel")
 

@@ -19,6 +19,7 @@ fixed order), so the Gram matrix does not depend on the thread count.
 from libc.string cimport memset
 
 from _gram cimport fill_diagonal, fill_gram_rows
+from _interrupt cimport INTERRUPTED, raise_pending
 from _types cimport intp_t, int32_t
 
 # Status codes of a pair (0: ok).
@@ -453,6 +454,8 @@ def product_graph_gram(
     with nogil:
         status = fill_gram_rows(_context_pair, &ctx, out, row_start, row_stop, symmetric,
                                 work_size, n_threads, &n_marked)
+    if status == INTERRUPTED:
+        raise_pending()
     if status != 0:
         raise MemoryError(f"could not allocate {work_size} doubles of scratch per thread")
     return n_marked
@@ -491,6 +494,8 @@ def product_graph_diagonal(
     cdef intp_t work_size = _work_size(kernel, largest, largest, &ctx.params)
     with nogil:
         status = fill_diagonal(_context_pair, &ctx, out, work_size, n_threads, &n_marked)
+    if status == INTERRUPTED:
+        raise_pending()
     if status != 0:
         raise MemoryError(f"could not allocate {work_size} doubles of scratch per thread")
     return n_marked

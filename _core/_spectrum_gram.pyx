@@ -23,6 +23,7 @@ from cython.parallel cimport parallel, prange
 
 from _types cimport intp_t, int32_t, uint64_t
 from _gram cimport fill_gram_rows
+from _interrupt cimport INTERRUPTED, raise_pending
 from _sort cimport sort
 
 
@@ -184,5 +185,7 @@ def gram_merge(
     with nogil:
         status = fill_gram_rows(_merge_pair, &ctx, out, row_start, row_stop, symmetric, 0,
                                 n_threads, &n_marked)
+    if status == INTERRUPTED:
+        raise_pending()
     if status != 0:
         raise MemoryError("could not allocate the per-thread scratch of the spectrum Gram")

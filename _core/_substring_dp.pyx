@@ -17,6 +17,7 @@ that level i−1 still holds row p−1 when level i reads it.
 
 from _types cimport intp_t, int32_t
 from _gram cimport fill_diagonal, fill_gram_rows
+from _interrupt cimport INTERRUPTED, raise_pending
 
 
 cdef struct SubstringPair:
@@ -108,6 +109,8 @@ def substring_gram(
     with nogil:
         status = fill_gram_rows(_substring_pair, &ctx, out, row_start, row_stop, symmetric,
                                 k * (longest + 1), n_threads, &n_marked)
+    if status == INTERRUPTED:
+        raise_pending()
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the substring kernel")
 
@@ -128,6 +131,8 @@ def substring_diagonal(
     with nogil:
         status = fill_diagonal(_substring_pair, &ctx, out, k * (longest + 1), n_threads,
                                &n_marked)
+    if status == INTERRUPTED:
+        raise_pending()
     if status != 0:
         raise MemoryError("could not allocate the per-thread DP rows of the substring kernel")
 

@@ -33,3 +33,8 @@ def shared_data():
     if not path.is_dir():
         pytest.skip("large data sets of ../shared/data are not available")
     return path
+
+
+def pytest_addoption(parser):
+    parser.addoption("--fuzz-long", action="store_true", default=False,
+                     help="tests/fuzz: ten times more generated cases per estimator")

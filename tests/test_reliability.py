@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from scipy.cluster.hierarchy import is_valid_linkage
 
 from kernelkit._core._linkage import mst_single_linkage, nn_chain_linkage
@@ -137,3 +138,52 @@ def test_gaussian_mixture_pickle_round_trip_is_bit_identical():
         restored = pickle.loads(pickle.dumps(model))
         np.testing.assert_array_equal(restored.score_samples(X), model.score_samples(X))
         assert restored.precisions_cholesky_.flags.c_contiguous
+
+
+_LONG_SUBSTRING_GRAM = r'''
+import numpy as np
+from kernelkit.kernels import SubstringKernel
+rng = np.random.default_rng(0)
+X = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 1000)) for _ in range(300)]
+print("ready", flush=True)
+try:
+    SubstringKernel(k=5, n_jobs=2).fit_transform(X)   # ~45 000 pairs: many minutes
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+'''
+
+
+def test_ctrl_c_stops_a_long_string_gram():
+    # item 7: the pair driver's nogil loops looked at no signal, so Ctrl-C waited for the whole
+    # Gram; now they check about every 0.1 s and the wrapper raises KeyboardInterrupt
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", _LONG_SUBSTRING_GRAM], stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.5)                       # inside the nogil Gram loop by now
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)    # the whole Gram would take far longer
+    finally:
+        proc.kill()
+    assert out.strip() == "interrupted"
+
+
+def test_absurd_requests_are_refused_with_an_estimate():
+    # item 7: these ran out of memory or looped for hours, uninterruptibly
+    from kernelkit.decomposition import SparseRandomProjection
+    from kernelkit.kernels import MismatchKernel, ShortestPathKernel
+
+    with pytest.raises(ValueError, match=r"GiB of memory.*lower m"):
+        MismatchKernel(k=10, m=5, alphabet="protein").fit(["ACDEFGHIKLMNPQ"] * 200)
+    n = 10**5
+    path = sp.diags_array([np.ones(n - 1), np.ones(n - 1)], offsets=[-1, 1], format="csr")
+    with pytest.raises(ValueError, match=r"graphs of up to 100000 nodes would need .* GiB"):
+        ShortestPathKernel().fit([(path, [0] * n)])
+    with pytest.raises(ValueError, match=r"n_components=1000000000 .*GiB"):
+        SparseRandomProjection(n_components=10**9).fit(np.ones((3, 1000)))

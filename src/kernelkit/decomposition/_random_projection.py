@@ -14,6 +14,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from kernelkit.utils._validation import check_memory_request
+
 __all__ = ["GaussianRandomProjection", "SparseRandomProjection", "johnson_lindenstrauss_min_dim"]
 
 
@@ -113,6 +115,9 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
                 )
         else:
             k = self.n_components
+        check_memory_request(self._draw_bytes(k, n_features),
+                             f"{type(self).__name__} with n_components={k}",
+                             "ask for fewer components (about log(n_samples) / eps² suffice).")
         self.n_components_ = k
         self.components_ = self._draw(k, n_features, check_random_state(self.random_state))
         return self
@@ -196,6 +201,9 @@ class GaussianRandomProjection(_BaseRandomProjection):
         self.eps = eps
         self.random_state = random_state
 
+    def _draw_bytes(self, n_components, n_features):
+        return 8.0 * n_components * n_features
+
     def _draw(self, n_components, n_features, random_state):
         return random_state.normal(0.0, 1.0 / np.sqrt(n_components), (n_components, n_features))
 
@@ -262,6 +270,11 @@ class SparseRandomProjection(_BaseRandomProjection):
         self.eps = eps
         self.dense_output = dense_output
         self.random_state = random_state
+
+    def _draw_bytes(self, n_components, n_features):
+        # an index and a value per non-zero, and a row pointer
+        s = 1.0 / np.sqrt(n_features) if self.density == "auto" else float(self.density)
+        return n_components * (16.0 * s * n_features + 8.0)
 
     def _draw(self, n_components, n_features, random_state):
         s = 1.0 / np.sqrt(n_features) if self.density == "auto" else float(self.density)

@@ -1,9 +1,11 @@
 """Input checks shared by the estimators, beyond scikit-learn's ``validate_data``."""
 
+import os
+
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 
-__all__ = ["check_class_labels", "check_distance_scale"]
+__all__ = ["check_class_labels", "check_distance_scale", "check_memory_request"]
 
 
 def check_class_labels(y):
@@ -45,4 +47,35 @@ def check_distance_scale(X, name="X"):
         raise ValueError(
             f"{name} has entries as large as {largest:.3g}: squared norms and distances overflow "
             "float64. Rescale the features (e.g. sklearn.preprocessing.StandardScaler)."
+        )
+
+
+def _physical_memory():
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):     # not POSIX: assume a large machine
+        return 2**40
+
+
+def check_memory_request(n_bytes, what, fix):
+    """Refuse up front, with the estimate, a request larger than the machine's memory.
+
+    Absurd parameters (a mismatch ball of millions of k-mers per window, all node pairs of a
+    huge graph, a billion projection rows) would otherwise swap, be killed, or run in a loop
+    that cannot be interrupted.
+
+    Parameters
+    ----------
+    n_bytes : int or float
+        Estimated memory of the request.
+    what : str
+        What needs it, e.g. ``"MismatchKernel(k=10, m=5) on 12 sequences"``.
+    fix : str
+        What to change.
+    """
+    total = _physical_memory()
+    if n_bytes > total:
+        raise ValueError(
+            f"{what} would need about {n_bytes / 2**30:.1f} GiB of memory, more than this "
+            f"machine's {total / 2**30:.1f} GiB; {fix}"
         )

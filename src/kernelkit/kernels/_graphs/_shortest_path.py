@@ -5,6 +5,7 @@ import numpy as np
 from kernelkit._core import _shortest_path_bfs
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
+from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["ShortestPathKernel", "shortest_path_kernel"]
 
@@ -91,6 +92,10 @@ class ShortestPathKernel(GraphKernel):
                 "nodes per graph."
             )
         slots = n_nodes.astype(np.int64) * (n_nodes - 1)
+        # a key and a count (int64) for every ordered node pair
+        check_memory_request(16.0 * float(slots.sum()),
+                             f"ShortestPathKernel on graphs of up to {n_nodes.max()} nodes",
+                             "use a kernel linear in the graph size (WeisfeilerLehmanKernel).")
         key_ptr = np.zeros(batch.n_samples + 1, dtype=np.int64)
         np.cumsum(slots, out=key_ptr[1:])
         keys = np.empty(max(key_ptr[-1], 1), dtype=np.int64)

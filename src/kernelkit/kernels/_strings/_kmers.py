@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit._core import _gram, _mismatch_neighborhood, _spectrum_gram
 from kernelkit.kernels._base import fill_gram
 from kernelkit.kernels._strings._base import StringKernel
+from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["KmerKernel", "KmerSpectra", "ball_size", "kmer_code_base", "kmer_gram",
            "kmer_spectra", "squared_norms"]
@@ -63,6 +64,10 @@ def kmer_spectra(batch, k, m, n_threads):
     window_offsets = np.zeros(batch.n_samples + 1, dtype=np.intp)
     np.cumsum(n_windows, out=window_offsets[1:])
     size = ball_size(k, m, n_letters)
+    # the expanded k-mer codes (uint64) and their sorted copy
+    check_memory_request(16.0 * window_offsets[-1] * size,
+                         f"the (k={k}, m={m}) mismatch balls ({size} k-mers per window)",
+                         "lower m (each mismatch multiplies the ball by about k·|A|).")
     if window_offsets[-1] * size < _PARALLEL_MIN_KMERS:
         n_threads = 1
     windows = np.empty(window_offsets[-1], dtype=np.uint64)

@@ -1,0 +1,49 @@
+# Ctrl-C in long nogil loops. A loop calls `interrupted(&state)` between units of work (a pair,
+# a tile, an iteration); about every CHECK_MILLISECONDS the team's first thread (the caller's thread,
+# which alone may run Python's signal handlers) takes the GIL back and calls
+# PyErr_CheckSignals. When a handler raised (KeyboardInterrupt), the exception stays set, every
+# thread sees `stop` and leaves its loop, the nogil function returns INTERRUPTED and its `def`
+# wrapper calls `raise_pending()`, which propagates the exception (STYLE.md: status codes in
+# nogil code, exceptions in the wrapper).
+
+cdef extern from "Python.h":
+    # declared without `except`: the exception it may set is left for raise_pending()
+    int PyErr_CheckSignals() noexcept
+
+cdef extern from "_interrupt.h" nogil:
+    int kk_team_leader() noexcept
+    double kk_seconds() noexcept
+
+cdef enum:
+    INTERRUPTED = -2            # status of a nogil function stopped by a signal
+    CHECK_MILLISECONDS = 100    # between two looks at the signals
+
+ctypedef struct InterruptState:
+    double next_check
+    volatile int stop
+
+
+cdef inline void interrupt_init(InterruptState *state) noexcept nogil:
+    state.next_check = kk_seconds() + CHECK_MILLISECONDS * 1e-3
+    state.stop = 0
+
+
+cdef inline bint interrupted(InterruptState *state) noexcept nogil:
+    """Whether a signal handler raised; cheap (a clock read) between the checks."""
+    if state.stop:
+        return True
+    if not kk_team_leader():
+        return False
+    cdef double now = kk_seconds()
+    if now < state.next_check:
+        return False
+    state.next_check = now + CHECK_MILLISECONDS * 1e-3
+    with gil:
+        if PyErr_CheckSignals() != 0:
+            state.stop = 1
+    return state.stop != 0
+
+
+cdef inline int raise_pending() except -1:
+    """Propagate the exception left by a signal handler (call with the GIL, after INTERRUPTED)."""
+    return -1

@@ -1,0 +1,464 @@
+"""Generated bad and extreme inputs for every public estimator, kernel and loader.
+
+A *group* is one estimator class (all its ``INSTANCES`` variants from ``tests/test_common.py``)
+or ``"loaders"``. ``cases(group, scale, tmp)`` returns ``(name, thunk)`` pairs; a thunk runs one
+case and returns what it computed (checked for NaN/inf by the worker). Everything is seeded, so
+case ``i`` of a group is the same on every run and can be resumed by index after a crash.
+"""
+
+import inspect
+import math
+import numbers
+import pathlib
+import sys
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import clone, is_classifier, is_regressor
+from sklearn.utils import get_tags
+
+TESTS = pathlib.Path(__file__).resolve().parents[1]
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))
+
+from test_common import INSTANCES, public_estimators  # noqa: E402  (the shared tables)
+
+# Extreme values tried for every numeric hyper-parameter (and the parameter's type is kept, so
+# an int parameter is tried with ints only: float values are a validation case of their own).
+FLOAT_EXTREMES = (0.0, -1.0, 1e-300, 1e300, math.inf, math.nan)
+INT_EXTREMES = (0, -1, 2**63)
+COUNT_WORDS = ("iter", "n_init", "estimators", "restarts", "max_", "n_neighbors")
+
+
+def groups():
+    """Group names: every public estimator class, then the loaders."""
+    return [cls.__name__ for cls in public_estimators()] + ["loaders"]
+
+
+def _instances(cls):
+    make = INSTANCES.get(cls.__name__)
+    return make(cls) if make is not None else [cls()]
+
+
+def _output(est, X):
+    """What a fitted estimator gives back on X: its predictions, transform or labels."""
+    for method in ("predict", "transform"):
+        if hasattr(est, method):
+            return getattr(est, method)(X)
+    for attr in ("labels_", "embedding_"):
+        if hasattr(est, attr):
+            return getattr(est, attr)
+    return None
+
+
+def _fit_output(est, X, y=None, **fit_params):
+    est.fit(X, y, **fit_params)
+    return _output(est, X)
+
+
+def _accepts_weights(est):
+    return "sample_weight" in inspect.signature(est.fit).parameters
+
+
+def _target(est, n, rng):
+    if is_classifier(est):
+        return np.arange(n) % 2
+    if is_regressor(est):
+        return rng.normal(size=n)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# 2-d array estimators
+
+def _array_cases(est, rng, scale):
+    tags = get_tags(est)
+    needs_y = tags.target_tags.required or is_classifier(est) or is_regressor(est)
+    pairwise = tags.input_tags.pairwise
+
+    def data(n=20, d=3):
+        X = rng.normal(size=(n, d))
+        if pairwise:                       # precomputed Gram or distances
+            X = X @ X.T if getattr(est, "metric", None) != "precomputed" else \
+                np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+        return X
+
+    def y_for(X):
+        return _target(est, np.shape(X)[0] if np.ndim(X) else 1, rng) if needs_y else None
+
+    def fit(X, y="auto", **kw):
+        y = y_for(X if not sp.issparse(X) else X.toarray()) if isinstance(y, str) else y
+        return lambda: _fit_output(clone(est), X, y, **kw)
+
+    cases = []
+    for rep in range(scale):
+        tag = f"#{rep}" if scale > 1 else ""
+        n = int(rng.integers(8, 30)) if rep else 20
+        X = data(n)
+        # sanity: the normal case must work
+        cases.append((f"normal{tag}", fit(X)))
+        for name, value in (("nan", np.nan), ("inf", np.inf), ("-inf", -np.inf)):
+            Xb = X.copy()
+            Xb[int(rng.integers(n)), -1] = value
+            cases.append((f"X with {name}{tag}", fit(Xb)))
+        for magnitude in (1e300, 1e-300, 1e154):
+            cases.append((f"X*{magnitude:g}{tag}", fit(X * magnitude)))
+        cases.append((f"X near float max{tag}", fit(np.sign(X) * 1.7e308)))
+        cases.append((f"all points duplicated{tag}", fit(np.repeat(X[:1], n, axis=0))))
+        cases.append((f"two distinct points{tag}", fit(np.repeat(X[:2], n // 2, axis=0))))
+        if needs_y:
+            cases.append((f"constant target{tag}", fit(X, np.zeros(n, dtype=y_for(X).dtype))))
+            yb = y_for(X).astype(float)
+            yb[0] = np.nan
+            cases.append((f"NaN in target{tag}", fit(X, yb)))
+            cases.append((f"target 1e300{tag}", fit(X, (y_for(X) * 1e300)
+                                                    if is_regressor(est) else y_for(X))))
+            cases.append((f"target of the wrong length{tag}", fit(X, y_for(X)[:-1])))
+        if _accepts_weights(est):
+            for name, w in (("zero", np.zeros(n)), ("negative", -np.ones(n)),
+                            ("NaN", np.full(n, np.nan)), ("one nonzero", np.eye(n)[0]),
+                            ("inf", np.r_[np.inf, np.ones(n - 1)]),
+                            ("1e300", np.full(n, 1e300)), ("wrong length", np.ones(n + 1))):
+                cases.append((f"{name} sample weights{tag}", fit(X, sample_weight=w)))
+    X = data()
+    n = len(X)
+    cases += [
+        ("empty X", fit(X[:0])),
+        ("one sample", fit(X[:1])),
+        ("two samples", fit(X[:2])),
+        ("no features", fit(np.empty((n, 0)))),
+        ("1-d X", fit(X[:, 0])),
+        ("3-d X", fit(X[:, :, None])),
+        ("object dtype", fit(X.astype(object))),
+        ("strings in object X", fit(np.full(X.shape, "a", dtype=object))),
+        ("complex dtype", fit(X + 1j)),
+        ("bool dtype", fit(X > 0)),
+        ("int dtype", fit((X * 3).astype(np.int64))),
+        ("uint8 dtype", fit((np.abs(X) * 3).astype(np.uint8))),
+        ("float32 dtype", fit(X.astype(np.float32))),
+        ("float16 dtype", fit(X.astype(np.float16))),
+        ("Fortran order", fit(np.asfortranarray(X))),
+        ("non-contiguous", fit(np.repeat(X, 2, axis=1)[:, ::2]
+                               if not pairwise else np.repeat(np.repeat(X, 2, 0), 2, 1)[::2, ::2])),
+        ("read-only", fit(_read_only(X))),
+        ("sparse CSR", fit(sp.csr_matrix(X))),
+        ("sparse COO array", fit(sp.coo_array(X))),
+        ("list of lists", fit(X.tolist())),
+    ]
+    # fitted on good data, then bad data at predict/transform
+    def after_fit(Xt):
+        def run():
+            model = clone(est).fit(X, y_for(X))
+            return _output(model, Xt)
+        return run
+
+    cases += [
+        ("predict with NaN", after_fit(np.where(np.eye(*X.shape, dtype=bool), np.nan, X))),
+        ("predict with 1e300", after_fit(X * 1e300)),
+        ("predict on empty", after_fit(X[:0])),
+        ("predict with other width", after_fit(X[:, :-1] if not pairwise else X[:, :-1])),
+        ("predict on object", after_fit(X.astype(object))),
+        ("predict unfitted", lambda: _output(clone(est), X)),
+    ]
+    cases += _param_cases(est, lambda e: _fit_output(e, X, y_for(X)))
+    return cases
+
+
+def _read_only(X):
+    X = X.copy()
+    X.flags.writeable = False
+    return X
+
+
+def _param_cases(est, run):
+    """Every numeric hyper-parameter at each extreme value, one at a time."""
+    cases = []
+    for name, value in sorted(est.get_params(deep=False).items()):
+        if isinstance(value, bool) or name in ("verbose", "n_jobs"):
+            continue
+        if isinstance(value, numbers.Integral):
+            # 2**63 overflows int64; as a count of repetitions it would just run forever
+            extremes = INT_EXTREMES if not any(
+                word in name for word in COUNT_WORDS) else INT_EXTREMES[:-1]
+        elif isinstance(value, numbers.Real):
+            extremes = FLOAT_EXTREMES
+        else:
+            continue
+        for extreme in extremes:
+            def case(name=name, extreme=extreme):
+                return run(clone(est).set_params(**{name: extreme}))
+            cases.append((f"{name}={extreme!r}", case))
+    return cases
+
+
+# ---------------------------------------------------------------------------------------------
+# string kernels
+
+def _string_cases(est, rng, scale):
+    letters = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+
+    def strings(n=8, lo=5, hi=30):
+        return ["".join(rng.choice(letters, int(rng.integers(lo, hi)))) for _ in range(n)]
+
+    def fit(X):
+        return lambda: clone(est).fit_transform(X)
+
+    def after_fit(Xt):
+        return lambda: clone(est).fit(base).transform(Xt)
+
+    cases = []
+    for rep in range(scale):
+        tag = f"#{rep}" if scale > 1 else ""
+        cases += [
+            (f"normal{tag}", fit(strings())),
+            (f"one empty string{tag}", fit(strings(4) + [""])),
+            (f"all empty{tag}", fit(["", ""])),
+            (f"one letter strings{tag}", fit(list("ACDA"))),
+            (f"unicode{tag}", fit(["ACDé∑🧬", "日本語ACD", "ACDEF"])),
+            (f"unknown letters{tag}", fit(["XXBZJOU*-", "acdef", "ACD#@!", "ACDE"])),
+            (f"duplicates{tag}", fit(strings(1) * 5)),
+            (f"very different lengths{tag}", fit(strings(3, 1, 3) + strings(2, 200, 400))),
+        ]
+    base = strings()
+    cases += [
+        ("very long", fit(strings(2, 3000, 3001))),
+        ("empty list", fit([])),
+        ("one string", fit(strings(1))),
+        ("a single string, not a list", fit("ACDEFGH")),
+        ("bytes", fit([b"ACDEF", b"ACD"])),
+        ("ints in the list", fit([1, 2, 3])),
+        ("None in the list", fit(["ACD", None])),
+        ("numpy array of strings", fit(np.array(strings()))),
+        ("2-d numeric array", fit(rng.normal(size=(4, 3)))),
+        ("nested lists", fit([["A", "C"], ["D"]])),
+        ("transform: unseen letters", after_fit(["ZZZZZZ", "BJOU"])),
+        ("transform: empty strings", after_fit(["", ""])),
+        ("transform: empty list", after_fit([])),
+        ("transform: single string", after_fit("ACDEF")),
+        ("transform unfitted", lambda: clone(est).transform(base)),
+    ]
+    cases += _param_cases(est, lambda e: e.fit_transform(base))
+    return cases
+
+
+# ---------------------------------------------------------------------------------------------
+# graph kernels
+
+def _graph_cases(est, rng, scale):
+    import networkx as nx
+
+    def graph(n, p=0.4, labels=3):
+        g = nx.gnp_random_graph(n, p, seed=int(rng.integers(2**31)))
+        nx.set_node_attributes(g, {v: int(rng.integers(labels)) for v in g}, "label")
+        nx.set_edge_attributes(g, {e: int(rng.integers(2)) for e in g.edges}, "label")
+        return g
+
+    def labelled(g):
+        nx.set_node_attributes(g, {v: 0 for v in g}, "label")
+        nx.set_edge_attributes(g, {e: 0 for e in g.edges}, "label")
+        return g
+
+    def fit(X):
+        return lambda: clone(est).fit_transform(X)
+
+    def after_fit(Xt):
+        return lambda: clone(est).fit(base).transform(Xt)
+
+    cases = []
+    for rep in range(scale):
+        tag = f"#{rep}" if scale > 1 else ""
+        normal = [graph(int(rng.integers(3, 9))) for _ in range(5)]
+        self_loops = labelled(nx.cycle_graph(4))
+        self_loops.add_edge(0, 0)
+        self_loops.add_edge(2, 2)
+        isolated = graph(5)
+        isolated.add_node(99, label=1)
+        cases += [
+            (f"normal{tag}", fit(normal)),
+            (f"graph with no nodes{tag}", fit([nx.Graph()] + normal[:2])),
+            (f"only graphs with no nodes{tag}", fit([nx.Graph(), nx.Graph()])),
+            (f"graph with no edges{tag}", fit([labelled(nx.empty_graph(4))] + normal[:2])),
+            (f"single-node graphs{tag}", fit([labelled(nx.empty_graph(1))] * 3)),
+            (f"self-loops{tag}", fit([self_loops] + normal[:2])),
+            (f"isolated nodes{tag}", fit([isolated] + normal[:2])),
+            (f"directed{tag}", fit([labelled(nx.DiGraph(nx.path_graph(4)))] + normal[:2])),
+            (f"multigraph{tag}", fit([labelled(nx.MultiGraph([(0, 1), (0, 1), (1, 2)]))]
+                                     + normal[:2])),
+            (f"missing node labels{tag}", fit([nx.path_graph(4), nx.cycle_graph(5)])),
+            (f"some labels missing{tag}", fit([_drop_label(graph(5))] + normal[:2])),
+            (f"unhashable labels{tag}", fit([_set_labels(nx.path_graph(3), [[1], [2], [3]])])),
+            (f"mixed label types{tag}", fit([_set_labels(nx.path_graph(3), [1, "a", 2.5])]
+                                            + normal[:2])),
+            (f"float and NaN labels{tag}",
+             fit([_set_labels(nx.path_graph(3), [0.5, np.nan, 1.0])] + normal[:2])),
+            (f"complete graph{tag}", fit([labelled(nx.complete_graph(12))] + normal[:2])),
+            (f"duplicates{tag}", fit(normal[:1] * 4)),
+        ]
+    base = [graph(int(rng.integers(3, 9))) for _ in range(5)]
+    A = np.array([[0, 1], [1, 0]])
+    cases += [
+        ("empty list", fit([])),
+        ("a single graph, not a list", fit(base[0])),
+        ("a single tuple, not a list", fit((A, [0, 1]))),
+        ("ints in the list", fit([1, 2])),
+        ("None in the list", fit([base[0], None])),
+        ("tuple: non-square adjacency", fit([(np.ones((2, 3)), [0, 1])])),
+        ("tuple: labels of the wrong length", fit([(A, [0, 1, 2])])),
+        ("tuple: NaN adjacency", fit([(np.array([[0, np.nan], [np.nan, 0]]), [0, 1])])),
+        ("tuple: weighted adjacency", fit([(np.array([[0, 2.5], [2.5, 0]]), [0, 1])])),
+        ("tuple: asymmetric adjacency", fit([(np.array([[0, 1], [0, 0]]), [0, 1])])),
+        ("tuple: negative adjacency", fit([(-A, [0, 1])])),
+        ("tuple: 3-d adjacency", fit([(np.ones((2, 2, 2)), [0, 1])])),
+        ("tuple: empty adjacency", fit([(np.empty((0, 0)), [])])),
+        ("tuple: one element", fit([(A,)])),
+        ("tuple: sparse with out-of-range index",   # scipy does not check indices here
+         fit([(sp.csr_array((np.ones(2), np.array([1, 5]), np.array([0, 1, 2])), shape=(2, 2)),
+               [0, 1])])),
+        ("numpy array of graphs", fit(np.array([None] * 2))),
+        ("2-d numeric array", fit(rng.normal(size=(4, 3)))),
+        ("transform: unseen labels", after_fit([_set_labels(nx.path_graph(3), [7, 8, 9])])),
+        ("transform: graph with no nodes", after_fit([nx.Graph()])),
+        ("transform: empty list", after_fit([])),
+        ("transform: single graph", after_fit(base[0])),
+        ("transform: large dense graph", after_fit([labelled(nx.complete_graph(25))])),
+        ("transform unfitted", lambda: clone(est).transform(base)),
+    ]
+    cases += _param_cases(est, lambda e: e.fit_transform(base))
+    return cases
+
+
+def _drop_label(g):
+    del g.nodes[next(iter(g.nodes))]["label"]
+    return g
+
+
+def _set_labels(g, labels):
+    for v, label in zip(g.nodes, labels):
+        g.nodes[v]["label"] = label
+    return g
+
+
+# ---------------------------------------------------------------------------------------------
+# loaders
+
+FASTA_FILES = {
+    "empty file": b"",
+    "only a header": b">a\n",
+    "no header": b"ACDEF\n",
+    "headers only": b">a\n>b\n>c\n",
+    "windows line ends": b">a\r\nACD\r\nEF\r\n>b\r\nGH\r\n",
+    "binary junk": bytes(range(256)),
+    "invalid utf-8": b">a\n\xff\xfe\xfa\n",
+    "unicode letters": ">é\nACDé∑🧬\n".encode(),
+    "blank and comments": b"\n\n;c\n>a\n\n  AC D \n;x\n",
+    "very long line": b">a\n" + b"ACDEFGHIKL" * 100_000 + b"\n",
+    "nul bytes": b">a\nAC\x00DE\n",
+    "no trailing newline": b">a\nACD",
+}
+
+
+def _tu_files(rng):
+    """Malformed TU folders: name -> {suffix: text}."""
+    good = {"A": "1, 2\n2, 1\n2, 3\n3, 2\n4, 5\n5, 4\n", "graph_indicator": "1\n1\n1\n2\n2\n",
+            "graph_labels": "1\n-1\n", "node_labels": "0\n1\n0\n2\n2\n"}
+
+    def variant(**changes):
+        files = dict(good)
+        for key, value in changes.items():
+            if value is None:
+                files.pop(key)
+            else:
+                files[key] = value
+        return files
+
+    return {
+        "well formed": variant(),
+        "missing A": variant(A=None),
+        "missing indicator": variant(graph_indicator=None),
+        "missing graph labels": variant(graph_labels=None),
+        "empty A": variant(A=""),
+        "all files empty": {key: "" for key in good},
+        "node id 0": variant(A="0, 1\n1, 0\n"),
+        "node id beyond the indicator": variant(A="1, 10\n10, 1\n"),
+        "negative node id": variant(A="-1, 2\n"),
+        "edge across graphs": variant(A="3, 4\n4, 3\n"),
+        "non-integer entries": variant(A="a, b\n"),
+        "float entries": variant(A="1.5, 2\n"),
+        "one column": variant(A="1\n2\n"),
+        "three columns": variant(A="1, 2, 3\n"),
+        "NaN node label": variant(node_labels="nan\n1\n0\n2\n2\n"),
+        "too few node labels": variant(node_labels="0\n1\n"),
+        "too many graph labels": variant(graph_labels="1\n1\n1\n"),
+        "too few graph labels": variant(graph_labels="1\n"),
+        "indicator not sorted": variant(graph_indicator="2\n1\n1\n2\n1\n"),
+        "indicator with a gap": variant(graph_indicator="1\n1\n1\n3\n3\n"),
+        "indicator from 0": variant(graph_indicator="0\n0\n0\n1\n1\n"),
+        "huge node id": variant(A=f"1, {2**62}\n"),
+        "edge labels misaligned": variant(edge_labels="1\n"),
+        "string graph labels": variant(graph_labels="active\ninactive\n"),
+        "binary junk": variant(A=bytes(range(256)).decode("latin-1")),
+    }
+
+
+def _loader_cases(rng, scale, tmp):
+    from kernelkit.datasets import load_tudataset, read_fasta
+
+    cases = []
+    for name, content in FASTA_FILES.items():
+        path = tmp / f"{len(cases)}.fasta"
+        path.write_bytes(content)
+        cases.append((f"read_fasta: {name}", lambda path=path: read_fasta(path)))
+    cases.append(("read_fasta: missing file", lambda: read_fasta(tmp / "absent.fasta")))
+    cases.append(("read_fasta: a directory", lambda: read_fasta(tmp)))
+    for rep in range(scale):
+        tag = f"#{rep}" if scale > 1 else ""
+        letters = rng.choice(list(">ACD\n;\r é"), 400)
+        path = tmp / f"random{rep}.fasta"
+        path.write_text("".join(letters), encoding="utf-8")
+        cases.append((f"read_fasta: random characters{tag}", lambda path=path: read_fasta(path)))
+    for name, files in _tu_files(rng).items():
+        folder = tmp / f"tu{len(cases)}"
+        folder.mkdir()
+        for suffix, text in files.items():
+            (folder / f"T_{suffix}.txt").write_text(text, encoding="latin-1")
+        for as_networkx in (True, False):
+            cases.append((f"load_tudataset: {name} (as_networkx={as_networkx})",
+                          lambda folder=folder, nx=as_networkx: _tu_output(
+                              load_tudataset(folder, "T", as_networkx=nx))))
+    cases.append(("load_tudataset: missing folder",
+                  lambda: load_tudataset(tmp / "absent", "T")))
+    return cases
+
+
+def _tu_output(data):
+    """A loaded set is also used: a WL Gram of its graphs."""
+    from kernelkit.kernels import WeisfeilerLehmanKernel
+
+    return WeisfeilerLehmanKernel(n_iter=2).fit_transform(data.graphs), data.target
+
+
+# ---------------------------------------------------------------------------------------------
+
+def cases(group, scale, tmp):
+    """The ``(name, thunk)`` cases of one group, the same on every run."""
+    rng = np.random.default_rng(abs(hash_name(group)))
+    if group == "loaders":
+        return _loader_cases(rng, scale, pathlib.Path(tmp))
+    cls = {c.__name__: c for c in public_estimators()}[group]
+    out = []
+    for i, est in enumerate(_instances(cls)):
+        tags = get_tags(est).input_tags
+        if tags.string:
+            found = _string_cases(est, rng, scale)
+        elif tags.two_d_array:
+            found = _array_cases(est, rng, scale)
+        else:
+            found = _graph_cases(est, rng, scale)
+        prefix = f"{est!r}: " if len(_instances(cls)) > 1 else ""
+        out += [(prefix + name, thunk) for name, thunk in found]
+    return out
+
+
+def hash_name(name):
+    """A stable seed from a name (``hash`` of a str changes between processes)."""
+    return int.from_bytes(name.encode()[:8].ljust(8, b"\0"), "little") % 2**32

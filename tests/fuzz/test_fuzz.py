@@ -1,0 +1,82 @@
+"""Fuzzing: bad and extreme inputs for every public estimator, kernel and loader.
+
+Each group (one estimator class, or the loaders) runs in a worker subprocess (``_worker.py``)
+that writes each case's name before running it, so a crash (segfault, abort) or a hang (no
+progress within ``CASE_TIMEOUT`` seconds) names its case; the worker is then restarted after
+it. A case passes with a finite result, a warning, or a ValueError/TypeError with a clear
+message; anything else fails the group's test with the cases' names. ``--fuzz-long`` runs ten
+times more generated cases.
+"""
+
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from _cases import groups  # noqa: E402
+
+CASE_TIMEOUT = 15.0   # seconds without progress before a case counts as a hang
+STARTUP_TIMEOUT = 900.0
+
+
+def run_group(group, scale, tmp_path):
+    """Run every case of ``group``; returns ``(n_cases, failures)`` with failures as
+    ``(case, what)`` (crash, hang, or the judged outcome)."""
+    progress = tmp_path / "progress.tsv"
+    progress.touch()
+    failures, start, count = [], 0, None
+    while True:
+        seen = len(progress.read_text(encoding="utf-8").splitlines())
+        proc = subprocess.Popen([sys.executable, str(HERE / "_worker.py"), group, str(scale),
+                                 str(start), str(progress), str(tmp_path)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        last, lines, hung = time.monotonic(), seen, False
+        while proc.poll() is None:
+            time.sleep(0.05)
+            now = len(progress.read_text(encoding="utf-8").splitlines())
+            if now != lines:
+                lines, last = now, time.monotonic()
+            # the import (an editable install may rebuild the cores) is not a case: its own limit
+            elif time.monotonic() - last > (CASE_TIMEOUT if lines > seen else STARTUP_TIMEOUT):
+                proc.kill()
+                hung = True
+        stderr = proc.stderr.read().decode(errors="replace")
+        records = [line.split("\t") for line in
+                   progress.read_text(encoding="utf-8").splitlines()]
+        started = {int(r[1]): r[2] for r in records if r[0] == "start"}
+        ended = {int(r[1]) for r in records if r[0] == "end"}
+        count = next((int(r[1]) for r in records if r[0] == "count"), count)
+        for r in records[seen:]:
+            if r[0] == "end" and r[2] == "FAIL":
+                failures.append((started[int(r[1])], r[3]))
+        pending = sorted(set(started) - ended)
+        if proc.returncode == 0 and not hung:
+            return count, failures
+        if not pending:        # died before its first case: an import or generation error
+            pytest.fail(f"fuzz worker of {group} failed:\n{stderr[-3000:]}", pytrace=False)
+        culprit = pending[-1]
+        if hung:
+            what = f"hang (no progress in {CASE_TIMEOUT:g} s)"
+        elif proc.returncode < 0:
+            what = f"crash ({signal.Signals(-proc.returncode).name})"
+        else:
+            what = f"worker exit {proc.returncode}: {stderr[-500:]}"
+        failures.append((started[culprit], what))
+        progress.open("a").write(f"end\t{culprit}\tFAIL\t{what}\n")
+        start = culprit + 1
+
+
+@pytest.mark.parametrize("group", groups())
+def test_fuzz(group, tmp_path, request):
+    scale = 10 if request.config.getoption("--fuzz-long") else 1
+    count, failures = run_group(group, scale, tmp_path)
+    assert count and count > 0
+    if failures:
+        pytest.fail(f"{len(failures)} of {count} cases of {group} failed:\n" + "\n".join(
+            f"  {case}: {what}" for case, what in failures), pytrace=False)
