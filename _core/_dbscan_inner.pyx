@@ -165,11 +165,15 @@ def _grid_extents(const double[:, ::1] X, double eps):
     # arithmetic of the cell keys (floor((x − origin) / width), _cell_key): one cell more than it
     # per axis, never a key past the table (Python's float // can differ from C's floor of the
     # quotient by one).
-    extents = [<int64_t>floor((highs[k] - lows[k]) / width) + 1 for k in range(n_features)]
+    # (compared as doubles first: a tiny ε gives more cells than an int64 holds)
+    cells = [floor((highs[k] - lows[k]) / width) + 1.0 for k in range(n_features)]
+    if max(cells) > MAX_CELLS_PER_AXIS:
+        return None
+    extents = [<int64_t>c for c in cells]
     total = 1
     for e in extents:
         total *= e
-    if max(extents) > MAX_CELLS_PER_AXIS or total >= (1 << 62):
+    if total >= (1 << 62):
         return None
     return lows, width, extents
 

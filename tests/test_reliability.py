@@ -187,3 +187,59 @@ def test_absurd_requests_are_refused_with_an_estimate():
         ShortestPathKernel().fit([(path, [0] * n)])
     with pytest.raises(ValueError, match=r"n_components=1000000000 .*GiB"):
         SparseRandomProjection(n_components=10**9).fit(np.ones((3, 1000)))
+
+
+@pytest.mark.parametrize("make", [
+    lambda: DBSCAN(min_samples=2**63),
+    lambda: __import__("kernelkit.tree", fromlist=["x"]).DecisionTreeClassifier(
+        min_samples_leaf=2**63),
+    lambda: __import__("kernelkit.kernels", fromlist=["x"]).WalkKernel(n=2**63),
+])
+def test_integers_beyond_int64_are_refused_by_the_parameter_check(make):
+    # an unbounded Interval(Integral) let 2**63 through to the C conversion (OverflowError)
+    X, y = np.random.default_rng(0).normal(size=(6, 2)), np.array([0, 1] * 3)
+    estimator = make()
+    with pytest.raises(ValueError, match="must be an int in the range"):
+        estimator.fit(X, y) if hasattr(estimator, "predict") else estimator.fit(X)
+
+
+def test_dbscan_with_a_tiny_eps_falls_back_from_the_grid():
+    # (range / eps) cells overflowed int64 in the grid's extent (OverflowError)
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    np.testing.assert_array_equal(DBSCAN(eps=1e-300, min_samples=1).fit(X).labels_,
+                                  np.arange(30))
+
+
+def test_projections_that_overflow_are_refused():
+    from kernelkit.decomposition import GaussianRandomProjection, SparseRandomProjection
+    from kernelkit.kernel_approximation import RandomFourierFeatures
+
+    X = np.random.default_rng(0).normal(size=(10, 5))
+    huge = np.full((2, 5), 1.7e308)
+    for model in (GaussianRandomProjection(3), SparseRandomProjection(3),
+                  RandomFourierFeatures(), RandomFourierFeatures(kernel="sinc")):
+        with pytest.raises(ValueError, match="overflows float64"):
+            model.fit(X).transform(huge)
+    # k(x, x) = (γ/π)^d of the sinc kernel: a ValueError, not Python's OverflowError
+    with pytest.raises(ValueError, match="overflows float64"):
+        RandomFourierFeatures(kernel="sinc", gamma=1e300).fit(X)
+
+
+@pytest.mark.parametrize("loss", ["squared_error", "absolute_error"])
+def test_boosting_with_an_overflowing_step_raises(loss):
+    from kernelkit.ensemble import GradientBoostingRegressor
+
+    X = np.random.default_rng(0).normal(size=(50, 3))
+    with pytest.raises(ValueError, match="learning_rate"):
+        GradientBoostingRegressor(n_estimators=5, learning_rate=1e300, loss=loss).fit(
+            X, X[:, 0])
+
+
+def test_simple_mkl_regressor_refuses_targets_whose_objective_overflows():
+    # the boundary moves of the reduced gradient looped forever on NaN objectives
+    from kernelkit.mkl import SimpleMKLRegressor
+
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    y = np.where(np.arange(20) % 2, 1e300, -1e300)
+    with pytest.raises(ValueError, match="y has entries as large as"):
+        SimpleMKLRegressor(["linear", "rbf"]).fit(X, y)

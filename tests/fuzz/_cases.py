@@ -454,7 +454,8 @@ def cases(group, scale, tmp):
             found = _array_cases(est, rng, scale)
         else:
             found = _graph_cases(est, rng, scale)
-        prefix = f"{est!r}: " if len(_instances(cls)) > 1 else ""
+        # one line: a long repr wraps, and the progress file has a line per record
+        prefix = " ".join(repr(est).split()) + ": " if len(_instances(cls)) > 1 else ""
         out += [(prefix + name, thunk) for name, thunk in found]
     return out
 

@@ -54,6 +54,9 @@ def judge(thunk):
             if any(bad in message.lower() for bad in UNHELPFUL_MESSAGES):
                 return False, f"{kind} from the internals: {message}"
             return True, f"{kind}: {message[:200]}"
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:
+            # loaders: a missing file is refused by the OS error that names the path
+            return True, f"{type(exc).__name__}: {exc}"[:200]
         except Exception as exc:  # noqa: BLE001 - every other exception is a finding
             return False, f"{type(exc).__module__}.{type(exc).__name__}: {exc}"[:400]
     warned = [w for w in caught if not issubclass(w.category, (DeprecationWarning,

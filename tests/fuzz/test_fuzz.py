@@ -8,6 +8,7 @@ message; anything else fails the group's test with the cases' names. ``--fuzz-lo
 times more generated cases.
 """
 
+import os
 import pathlib
 import signal
 import subprocess
@@ -77,6 +78,12 @@ def test_fuzz(group, tmp_path, request):
     scale = 10 if request.config.getoption("--fuzz-long") else 1
     count, failures = run_group(group, scale, tmp_path)
     assert count and count > 0
+    report = os.environ.get("KERNELKIT_FUZZ_REPORT")
+    if report:      # one line per group: cases, findings, crashes, hangs (for the README)
+        crashes = sum(what.startswith("crash") for _, what in failures)
+        hangs = sum(what.startswith("hang") for _, what in failures)
+        with open(report, "a", encoding="utf-8") as out:
+            out.write(f"{group}\t{count}\t{len(failures)}\t{crashes}\t{hangs}\n")
     if failures:
         pytest.fail(f"{len(failures)} of {count} cases of {group} failed:\n" + "\n".join(
             f"  {case}: {what}" for case, what in failures), pytrace=False)

@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["AgglomerativeClustering"]
 
@@ -88,7 +88,7 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left"), None],
+        "n_clusters": [Interval(Integral, 1, MAX_INT, closed="left"), None],
         "metric": [StrOptions(set(_METRICS) | {"precomputed"})],
         "linkage": [StrOptions({"ward", "complete", "average", "single"})],
         "distance_threshold": [Interval(Real, 0, None, closed="left"), None],

@@ -21,7 +21,7 @@ from kernelkit._core._dbscan_inner import (
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["DBSCAN"]
 
@@ -119,7 +119,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
 
     _parameter_constraints = {
         "eps": [Interval(Real, 0.0, None, closed="neither")],
-        "min_samples": [Interval(Integral, 1, None, closed="left")],
+        "min_samples": [Interval(Integral, 1, MAX_INT, closed="left")],
         "metric": [StrOptions(set(_VALID_METRICS) | {"precomputed"}), callable],
         "algorithm": [StrOptions({"auto", "grid", "kd_tree", "brute"})],
         "n_jobs": N_JOBS_CONSTRAINT,

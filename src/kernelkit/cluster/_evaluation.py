@@ -17,6 +17,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_array, check_consistent_length
 
+from kernelkit.utils._validation import MAX_INT
+
 __all__ = ["silhouette_samples", "silhouette_score", "calinski_harabasz_score"]
 
 # Default block size: rows · n_samples doubles of distances ≈ 64 MiB.
@@ -39,7 +41,7 @@ def _encoded_labels(X, labels):
         "X": ["array-like", "sparse matrix"],
         "labels": ["array-like"],
         "metric": [str, callable],
-        "chunk_size": [Interval(Integral, 1, None, closed="left"), None],
+        "chunk_size": [Interval(Integral, 1, MAX_INT, closed="left"), None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -130,9 +132,9 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
         "X": ["array-like", "sparse matrix"],
         "labels": ["array-like"],
         "metric": [str, callable],
-        "sample_size": [Interval(Integral, 1, None, closed="left"), None],
+        "sample_size": [Interval(Integral, 1, MAX_INT, closed="left"), None],
         "random_state": ["random_state"],
-        "chunk_size": [Interval(Integral, 1, None, closed="left"), None],
+        "chunk_size": [Interval(Integral, 1, MAX_INT, closed="left"), None],
     },
     prefer_skip_nested_validation=True,
 )

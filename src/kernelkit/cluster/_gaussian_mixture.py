@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
 from kernelkit.utils._em import MixtureDensityMixin, fit_em, logsumexp_rows, set_em_attributes
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["GaussianMixture"]
 
@@ -119,12 +119,12 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
         "covariance_type": [StrOptions({"full", "tied", "diag", "spherical"})],
         "tol": [Interval(Real, 0.0, None, closed="left")],
         "reg_covar": [Interval(Real, 0.0, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
+        "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
         "init_params": [StrOptions(set(INIT_PARAMS))],
         "weights_init": ["array-like", None],
         "means_init": ["array-like", None],

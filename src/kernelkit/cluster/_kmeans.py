@@ -41,7 +41,7 @@ from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["KMeans", "kmeans_lloyd", "kmeans_plusplus"]
 
@@ -53,10 +53,10 @@ __all__ = ["KMeans", "kmeans_lloyd", "kmeans_plusplus"]
 @validate_params(
     {
         "X": ["array-like"],
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "n_clusters": [Interval(Integral, 1, MAX_INT, closed="left")],
         "sample_weight": ["array-like", None],
         "random_state": ["random_state"],
-        "n_local_trials": [Interval(Integral, 1, None, closed="left"), None],
+        "n_local_trials": [Interval(Integral, 1, MAX_INT, closed="left"), None],
     },
     prefer_skip_nested_validation=True,
 )
@@ -415,10 +415,10 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
     """
 
     _parameter_constraints = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "n_clusters": [Interval(Integral, 1, MAX_INT, closed="left")],
         "init": [StrOptions({"k-means++", "random"}), "array-like"],
-        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [StrOptions({"auto"}), Interval(Integral, 1, MAX_INT, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,

@@ -36,7 +36,7 @@ from kernelkit._core._kmedoids import (
 )
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["KMedians", "KMedoids"]
 
@@ -204,11 +204,11 @@ default="k-medoids++"
     """
 
     _parameter_constraints = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "n_clusters": [Interval(Integral, 1, MAX_INT, closed="left")],
         "metric": [StrOptions(set(METRICS))],
         "method": [StrOptions({"alternate", "pam"})],
         "init": [StrOptions({"k-medoids++", "build", "random"}), "array-like"],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
     }
@@ -537,9 +537,9 @@ default="k-medians++"
     """
 
     _parameter_constraints = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "n_clusters": [Interval(Integral, 1, MAX_INT, closed="left")],
         "init": [StrOptions({"k-medians++", "random"}), "array-like"],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
     }

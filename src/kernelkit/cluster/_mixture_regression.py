@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
 from kernelkit.utils._em import aic, bic, fit_em, logsumexp_rows, set_em_attributes
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["MixtureOfLinearRegressions"]
 
@@ -119,15 +119,15 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
         "fit_intercept": ["boolean"],
         "offsets": ["array-like", None],
         "shared_coef": ["boolean"],
         "shared_variance": ["boolean"],
         "reg_var": [Interval(Real, 0.0, None, closed="left")],
         "tol": [Interval(Real, 0.0, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
+        "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
         "init_params": [StrOptions(set(INIT_PARAMS))],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,

@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
 from kernelkit.utils._em import MixtureDensityMixin, fit_em, logsumexp_rows, set_em_attributes
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["PoissonMixture"]
 
@@ -89,10 +90,10 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0.0, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
+        "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
         "init_params": [StrOptions(set(INIT_PARAMS))],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,

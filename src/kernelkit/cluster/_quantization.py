@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from kernelkit.cluster._kmeans import KMeans
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["quantize_density"]
 
@@ -21,9 +21,9 @@ __all__ = ["quantize_density"]
     {
         "density": ["array-like"],
         "grid": ["array-like", tuple, list],
-        "n_centers": [Interval(Integral, 1, None, closed="left")],
+        "n_centers": [Interval(Integral, 1, MAX_INT, closed="left")],
         "init": [StrOptions({"k-means++", "random"}), "array-like"],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
     },

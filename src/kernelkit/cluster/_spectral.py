@@ -19,7 +19,7 @@ from kernelkit.utils._spectral_graph import (
     similarity_graph,
 )
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["SpectralClustering"]
 
@@ -118,15 +118,15 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_clusters": [Interval(Integral, 1, None, closed="left")],
+        "n_clusters": [Interval(Integral, 1, MAX_INT, closed="left")],
         "affinity": [StrOptions(set(AFFINITIES))],
         "laplacian": [StrOptions(set(LAPLACIANS))],
         "assign_labels": [StrOptions({"kmeans", "weighted_kmeans"})],
         "gamma": [Interval(Real, 0, None, closed="neither")],
-        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_neighbors": [Interval(Integral, 1, MAX_INT, closed="left")],
         "eps": [Interval(Real, 0, None, closed="neither"), None],
         "eigen_solver": [StrOptions({"auto", "dense", "arpack", "lobpcg"})],
-        "n_init": [Interval(Integral, 1, None, closed="left")],
+        "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
     }

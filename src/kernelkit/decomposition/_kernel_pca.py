@@ -22,6 +22,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["KernelPCA"]
 
@@ -105,7 +106,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left"), None],
         "kernel": KERNEL_CONSTRAINT,
         "gamma": [Interval(Real, 0, None, closed="left"), None],
         "degree": [Interval(Real, 0, None, closed="left")],

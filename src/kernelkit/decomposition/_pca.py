@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.decomposition._randomized_svd import randomized_svd
 from kernelkit.utils._eigen import flip_signs
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["PCA"]
 
@@ -87,7 +87,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left"),
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left"),
                          Interval(Real, 0, 1, closed="neither"), None],
         "whiten": ["boolean"],
         "svd_solver": [StrOptions({"auto", "full", "covariance_eigh", "randomized"})],

@@ -14,13 +14,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.utils._validation import check_memory_request
+from kernelkit.utils._validation import MAX_INT, check_finite_result, check_memory_request
 
 __all__ = ["GaussianRandomProjection", "SparseRandomProjection", "johnson_lindenstrauss_min_dim"]
 
 
 @validate_params(
-    {"n_samples": ["array-like", Interval(Integral, 1, None, closed="left")],
+    {"n_samples": ["array-like", Interval(Integral, 1, MAX_INT, closed="left")],
      "eps": ["array-like", Interval(Real, 0, 1, closed="neither")],
      "delta": [Interval(Real, 0, 1, closed="right"), None]},
     prefer_skip_nested_validation=True,
@@ -81,7 +81,7 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     """Fit = draw ``components_`` of shape (n_components_, n_features); transform = ``X Wᵀ``."""
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left"), StrOptions({"auto"})],
         "eps": [Interval(Real, 0, 1, closed="neither")],
         "random_state": ["random_state"],
     }
@@ -136,7 +136,9 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32],
                           reset=False)
-        out = X @ self.components_.T.astype(X.dtype, copy=False)
+        with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+            out = X @ self.components_.T.astype(X.dtype, copy=False)
+        check_finite_result(out, "X @ components_.T")
         if sp.issparse(out) and self._dense_output(X):
             return out.toarray()
         return out

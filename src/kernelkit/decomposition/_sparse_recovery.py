@@ -8,6 +8,8 @@ from scipy.optimize import linprog
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_array
 
+from kernelkit.utils._validation import MAX_INT
+
 __all__ = ["basis_pursuit", "rip_min_dim"]
 
 
@@ -76,8 +78,8 @@ def basis_pursuit(W, y):
 
 
 @validate_params(
-    {"n_features": [Interval(Integral, 1, None, closed="left")],
-     "n_nonzero": [Interval(Integral, 1, None, closed="left")],
+    {"n_features": [Interval(Integral, 1, MAX_INT, closed="left")],
+     "n_nonzero": [Interval(Integral, 1, MAX_INT, closed="left")],
      "eps": [Interval(Real, 0, 1, closed="neither")],
      "delta": [Interval(Real, 0, 1, closed="neither")]},
     prefer_skip_nested_validation=True,

@@ -14,6 +14,7 @@ from kernelkit.discriminant_analysis._class_statistics import (
     inverse_and_logdet,
     validated_statistics,
 )
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["LinearDiscriminantAnalysis", "ledoit_wolf_shrinkage"]
 
@@ -107,7 +108,7 @@ class LinearDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMix
         "priors": ["array-like", None],
         "covariance": [StrOptions({"unbiased", "mle"})],
         "shrinkage": [Interval(Real, 0, 1, closed="both"), StrOptions({"auto"}), None],
-        "n_components": [Interval(Integral, 1, None, closed="left"), None],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left"), None],
         "rule": [StrOptions({"bayes", "projected_centroid"})],
     }
 

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._trees import draw_tree_seed
-from kernelkit.utils._validation import check_class_labels
+from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = ["BaggingClassifier", "BaggingRegressor"]
 
@@ -25,8 +25,8 @@ def _fit_one(estimator, X, y, rows):
 class BaseBagging(BaseEstimator):
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"]), None],
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
-        "max_samples": [Interval(Integral, 1, None, closed="left"),
+        "n_estimators": [Interval(Integral, 1, MAX_INT, closed="left")],
+        "max_samples": [Interval(Integral, 1, MAX_INT, closed="left"),
                         Interval(RealNotInt, 0.0, 1.0, closed="right")],
         "bootstrap": ["boolean"],
         "random_state": ["random_state"],

@@ -29,10 +29,11 @@ from kernelkit.utils._trees import (
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor"]
 
-MAX_INT = np.iinfo(np.int32).max
+MAX_SEED = np.iinfo(np.int32).max
 # Per-tree float weights (class_weight="balanced_subsample", or a sample drawn more than 255
 # times) are handed to the builder in batches of at most this many bytes; every batch keeps all
 # threads busy but for its last trees. Plain bootstraps pass one byte per sample and tree.
@@ -73,14 +74,14 @@ class BaseForest(BaseEstimator):
 
     _parameter_constraints: dict = {
         **STOPPING_RULE_CONSTRAINTS,
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "n_estimators": [Interval(Integral, 1, MAX_INT, closed="left")],
         "bootstrap": ["boolean"],
         "oob_score": ["boolean"],
         "random_state": ["random_state"],
         "max_samples": [
             None,
             Interval(RealNotInt, 0.0, 1.0, closed="right"),
-            Interval(Integral, 1, None, closed="left"),
+            Interval(Integral, 1, MAX_INT, closed="left"),
         ],
     }
 
@@ -121,7 +122,7 @@ class BaseForest(BaseEstimator):
         random_state = check_random_state(self.random_state)
         # one random state per tree, drawn up front as scikit-learn's _set_random_states: the
         # forest does not depend on the order in which threads grow the trees
-        states = [random_state.randint(MAX_INT) for _ in range(self.n_estimators)]
+        states = [random_state.randint(MAX_SEED) for _ in range(self.n_estimators)]
         self._n_samples_bootstrap = (
             n_samples_bootstrap(n_samples, self.max_samples, sample_weight)
             if self.bootstrap else None)

@@ -27,6 +27,7 @@ from kernelkit.utils._trees import (
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
 
@@ -169,11 +170,11 @@ class BaseGradientBoosting(BaseEstimator):
     _parameter_constraints = {
         **STOPPING_RULE_CONSTRAINTS,
         "learning_rate": [Interval(Real, 0.0, None, closed="neither")],
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "n_estimators": [Interval(Integral, 1, MAX_INT, closed="left")],
         "subsample": [Interval(Real, 0.0, 1.0, closed="right")],
         "criterion": [StrOptions({"friedman_mse", "squared_error"})],
         "validation_fraction": [Interval(Real, 0.0, 1.0, closed="neither")],
-        "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
+        "n_iter_no_change": [Interval(Integral, 1, MAX_INT, closed="left"), None],
         "tol": [Interval(Real, 0.0, None, closed="left")],
         "random_state": ["random_state"],
     }
@@ -232,14 +233,24 @@ class BaseGradientBoosting(BaseEstimator):
                 seen = leaves >= 0
                 gamma = self._loss.leaf_values(leaves[seen], tree.node_count, y_train[seen],
                                                F[seen], residual[seen, k], in_bag[seen], k)
-                tree.value[:, 0] = self.learning_rate * gamma
-                # every training sample moves, in the bag or not
-                unseen = ~seen
-                leaves[unseen] = tree.apply(X_train[unseen])
-                F[:, k] += tree.value[leaves, 0]
+                # an overflow is refused after the stage, with its reason
+                with np.errstate(over="ignore", invalid="ignore"):
+                    tree.value[:, 0] = self.learning_rate * gamma
+                    # every training sample moves, in the bag or not
+                    unseen = ~seen
+                    leaves[unseen] = tree.apply(X_train[unseen])
+                    F[:, k] += tree.value[leaves, 0]
                 trees.append(tree)
+            with np.errstate(over="ignore", invalid="ignore"):
+                score = self._loss(y_train, F, w_train)
+            if not (np.isfinite(score) and np.isfinite(F).all()):
+                raise ValueError(
+                    f"The boosted predictions or their loss overflow float64 after "
+                    f"{len(self.estimators_) + 1} stages with learning_rate="
+                    f"{self.learning_rate:g}: use a smaller learning_rate (0.01-1 is usual) or "
+                    "rescale the target.")
             self.estimators_.append(trees)
-            self.train_score_.append(self._loss(y_train, F, w_train))
+            self.train_score_.append(score)
             if validation is not None:
                 for k, tree in enumerate(trees):
                     F_valid[:, k] += tree.predict(X[validation])[:, 0]

@@ -18,6 +18,7 @@ from kernelkit.utils._trees import (
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["AdaBoostClassifier"]
 
@@ -89,7 +90,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"]), None],
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "n_estimators": [Interval(Integral, 1, MAX_INT, closed="left")],
         "learning_rate": [Interval(Real, 0.0, None, closed="neither")],
         "algorithm": [StrOptions({"SAMME", "SAMME.R", "binary"})],
         "random_state": ["random_state"],

@@ -19,6 +19,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._kernels import resolve_gamma
+from kernelkit.utils._validation import MAX_INT, check_finite_result
 
 __all__ = ["RandomFourierFeatures"]
 
@@ -42,7 +43,9 @@ def _uniform_frequencies(gamma, size, random_state):
 _SPECTRAL_MEASURES = {
     "rbf": (_gaussian_frequencies, lambda gamma, n_features: 1.0),
     "laplacian": (_cauchy_frequencies, lambda gamma, n_features: 1.0),
-    "sinc": (_uniform_frequencies, lambda gamma, n_features: (gamma / np.pi) ** n_features),
+    # a float64 power: an overflow gives inf (refused in fit), not Python's OverflowError
+    "sinc": (_uniform_frequencies,
+             lambda gamma, n_features: np.float64(gamma / np.pi) ** n_features),
 }
 
 
@@ -112,7 +115,7 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     _parameter_constraints = {
         "kernel": [StrOptions(set(_SPECTRAL_MEASURES))],
         "gamma": [Interval(Real, 0, None, closed="neither"), StrOptions({"scale"})],
-        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
         "random_state": ["random_state"],
     }
 
@@ -142,7 +145,8 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         self.gamma_ = resolve_gamma(self.gamma, X)
         sample, diagonal = _SPECTRAL_MEASURES[self.kernel]
         n_features = X.shape[1]
-        self._scale = np.sqrt(2.0 * diagonal(self.gamma_, n_features) / self.n_components)
+        with np.errstate(over="ignore"):
+            self._scale = np.sqrt(2.0 * diagonal(self.gamma_, n_features) / self.n_components)
         if not np.isfinite(self._scale):
             raise ValueError(f"The {self.kernel} kernel's k(x, x) overflows float64 with "
                              f"gamma={self.gamma_:g} and {n_features} features.")
@@ -165,7 +169,9 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        projection = X @ self.random_weights_
+        with np.errstate(over="ignore", invalid="ignore"):   # refused just below
+            projection = X @ self.random_weights_
+        check_finite_result(projection, "X @ random_weights_")
         projection += self.random_offset_
         np.cos(projection, out=projection)
         projection *= self._scale

@@ -16,7 +16,7 @@ from kernelkit.kernel_ridge._kernel_ridge import KernelModelMixin
 from kernelkit.linear_model import LogisticRegression
 from kernelkit.utils._kernels import validate_kernel_data
 from kernelkit.utils._logistic import binary_loss, damped_newton, softmax
-from kernelkit.utils._validation import check_class_labels
+from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 # L-BFGS-B also stops when the objective decreases by less than ftol relatively (SciPy: 2e-9,
 # far above the gradient tolerance); as scikit-learn, only 64 machine epsilons.
@@ -83,7 +83,7 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
         "solver": [StrOptions({"newton", "lbfgs"})],
         "multi_class": [StrOptions({"multinomial", "ovr"})],
         "fit_intercept": ["boolean"],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
     }
 

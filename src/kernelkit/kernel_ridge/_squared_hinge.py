@@ -29,6 +29,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["KernelSVC2", "KernelSquaredSVR"]
 
@@ -86,11 +87,11 @@ class _DualCDBase(BaseEstimator):
         "lambda_": [Interval(Real, 0.0, None, closed="neither")],
         "kernel": KERNEL_CONSTRAINT,
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="left")],
-        "degree": [Interval(Integral, 0, None, closed="left")],
+        "degree": [Interval(Integral, 0, MAX_INT, closed="left")],
         "coef0": [Interval(Real, None, None, closed="neither")],
         "kernel_params": [dict, None],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "shrinking": ["boolean"],
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
         "random_state": ["random_state"],

@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import Interval
 
 from kernelkit.linear_model._least_squares import _LinearRegressor
 from kernelkit.utils._ridge import solve_positive_definite
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["LeastAbsoluteDeviation"]
 
@@ -57,7 +58,7 @@ class LeastAbsoluteDeviation(_LinearRegressor):
     _parameter_constraints = {
         "alpha": [Interval(Real, 0, None, closed="left")],
         "fit_intercept": ["boolean"],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
     }
 

@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._logistic import binary_loss, damped_newton, multinomial_loss, softmax
-from kernelkit.utils._validation import check_class_labels, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_class_labels, check_distance_scale
 
 # L-BFGS-B also stops when the objective decreases by less than ftol relatively (SciPy: 2e-9,
 # far above the gradient tolerance); as scikit-learn, only 64 machine epsilons.
@@ -83,7 +83,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         "fit_intercept": ["boolean"],
         "solver": [StrOptions({"newton", "lbfgs", "gd"})],
         "multi_class": [StrOptions({"multinomial", "ovr"})],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
     }
 

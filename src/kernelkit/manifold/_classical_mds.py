@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.utils._dissimilarity import cross_dissimilarities, fit_dissimilarities
 from kernelkit.utils._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
 from kernelkit.utils._gram import center_gram
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["ClassicalMDS", "classical_scaling"]
 
@@ -106,7 +107,7 @@ class ClassicalMDS(TransformerMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
         "dissimilarity": [StrOptions({"euclidean", "precomputed"})],
     }
 

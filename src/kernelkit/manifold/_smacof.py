@@ -19,6 +19,7 @@ from kernelkit._core import _smacof_guttman
 from kernelkit.manifold._classical_mds import classical_scaling
 from kernelkit.utils._dissimilarity import check_dissimilarities, check_weights
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["smacof"]
 
@@ -182,10 +183,10 @@ def check_n_components(n_components, n_samples):
 
 
 SMACOF_CONSTRAINTS = {
-    "n_components": [Interval(Integral, 1, None, closed="left")],
+    "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
     "metric": ["boolean"],
-    "n_init": [Interval(Integral, 1, None, closed="left")],
-    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
+    "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
     "eps": [Interval(Real, 0.0, None, closed="left")],
     "init": [StrOptions({"classical", "random"}), "array-like"],
     "weights": ["array-like", None],

@@ -20,7 +20,7 @@ from kernelkit.utils._spectral_graph import (
     n_graph_components,
     similarity_graph,
 )
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["SpectralEmbedding"]
 
@@ -88,11 +88,11 @@ class SpectralEmbedding(BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
         "affinity": [StrOptions(set(AFFINITIES))],
         "laplacian": [StrOptions(set(LAPLACIANS))],
         "gamma": [Interval(Real, 0, None, closed="neither")],
-        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_neighbors": [Interval(Integral, 1, MAX_INT, closed="left")],
         "eps": [Interval(Real, 0, None, closed="neither"), None],
         "drop_first": ["boolean"],
         "eigen_solver": [StrOptions({"auto", "dense", "arpack", "lobpcg"})],

@@ -14,6 +14,8 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, validate_params
 from sklearn.utils.validation import check_array
 
+from kernelkit.utils._validation import MAX_INT
+
 __all__ = [
     "bias_variance",
     "empirical_rademacher_complexity",
@@ -25,7 +27,7 @@ __all__ = [
 @validate_params(
     {"estimator": [HasMethods(["fit", "predict"])], "X": ["array-like"], "f": [callable],
      "noise_std": [Interval(Real, 0, None, closed="left")], "X_test": ["array-like", None],
-     "n_repeats": [Interval(Integral, 2, None, closed="left")], "random_state": ["random_state"]},
+     "n_repeats": [Interval(Integral, 2, MAX_INT, closed="left")], "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
 def bias_variance(estimator, X, f, *, noise_std, X_test=None, n_repeats=200, random_state=None):
@@ -155,7 +157,7 @@ def rademacher_bound(X, radius=1.0, *, precomputed=False):
 
 @validate_params(
     {"X": ["array-like"], "radius": [Interval(Real, 0, None, closed="left")],
-     "precomputed": ["boolean"], "n_draws": [Interval(Integral, 1, None, closed="left")],
+     "precomputed": ["boolean"], "n_draws": [Interval(Integral, 1, MAX_INT, closed="left")],
      "random_state": ["random_state"]},
     prefer_skip_nested_validation=True,
 )
@@ -204,7 +206,7 @@ def empirical_rademacher_complexity(X, radius=1.0, *, precomputed=False, n_draws
     {"radius": [Interval(Real, 0, None, closed="left")],
      "kappa": [Interval(Real, 0, None, closed="left")],
      "lipschitz": [Interval(Real, 0, None, closed="left")],
-     "n_samples": [Interval(Integral, 1, None, closed="left")]},
+     "n_samples": [Interval(Integral, 1, MAX_INT, closed="left")]},
     prefer_skip_nested_validation=True,
 )
 def excess_risk_bound(radius, kappa, lipschitz, n_samples):

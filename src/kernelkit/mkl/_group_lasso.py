@@ -11,6 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.mkl._kernels import KernelStack, combine, quadratic_forms, validate_mkl_data
 from kernelkit.mkl._objective import solve_squared
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GroupLassoMKL"]
 
@@ -82,7 +83,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         "kernels": [list, tuple, StrOptions({"precomputed"})],
         "r": [Interval(Real, 1, None, closed="left")],
         "C": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "n_jobs": N_JOBS_CONSTRAINT,
     }

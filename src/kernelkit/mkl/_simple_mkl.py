@@ -16,7 +16,7 @@ from kernelkit.mkl._objective import solve_logistic, solve_squared
 from kernelkit.svm import SVC
 from kernelkit.utils._progress import report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import check_class_labels
+from kernelkit.utils._validation import MAX_INT, check_class_labels, check_distance_scale
 
 __all__ = ["SimpleMKL", "SimpleMKLRegressor"]
 
@@ -51,7 +51,7 @@ class _BaseSimpleMKL(BaseEstimator):
     _parameter_constraints: dict = {
         "kernels": [list, tuple, StrOptions({"precomputed"})],
         "C": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "inner_tol": [Interval(Real, 0, None, closed="neither")],
         "warm_start": ["boolean"],
@@ -111,8 +111,9 @@ class _BaseSimpleMKL(BaseEstimator):
             return d, current
         # Move to the boundary (a weight reaches 0) while J keeps decreasing there, updating
         # the direction (Rakotomamonjy et al. 2008, §3.2). Along a direction D the Gram matrix
-        # is K_η + t K_D: one pass over n² entries per trial instead of one per kernel.
-        while True:
+        # is K_η + t K_D: one pass over n² entries per trial instead of one per kernel. Each
+        # move zeroes a weight, so there are fewer moves than kernels.
+        for _ in range(d.size):
             step_max, vanishing = _max_step(d, direction)
             K_direction = combine(Ks, direction)
             d_max = _project(d + step_max * direction, vanishing)
@@ -442,6 +443,8 @@ class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
         self : SimpleMKLRegressor
         """
         X, y = validate_mkl_data(self, X, y, y_numeric=True)
+        # J = λ yᵀ(K + nλI)⁻¹y must stay finite
+        check_distance_scale(np.asarray(y, dtype=np.float64).reshape(-1, 1), name="y")
         self._fit_weights(X, y)
         self.dual_coef_ = self._solution.gamma
         return self

@@ -19,7 +19,7 @@ from kernelkit.utils._kernels import (
 )
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["NeighborsBase"]
 
@@ -38,7 +38,7 @@ class NeighborsBase(BaseEstimator):
     neighbours into predictions with :meth:`_weights`."""
 
     _parameter_constraints = {
-        "n_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "n_neighbors": [Interval(Integral, 1, MAX_INT, closed="left")],
         "weights": [StrOptions({"uniform", "distance", "gaussian"})],
         "gamma": [Interval(Real, 0, None, closed="left")],
         "metric": [StrOptions({"euclidean", "precomputed"})],

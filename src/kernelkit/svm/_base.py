@@ -32,6 +32,7 @@ from kernelkit.utils._kernels import (
 )
 from kernelkit.utils._progress import report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import MAX_INT
 
 # With max_iter=-1 the solver still stops after max(10⁷, 100 l) steps (libsvm's own guard).
 ITER_GUARD = 10_000_000
@@ -51,13 +52,13 @@ class BaseSMO(BaseEstimator):
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0.0, None, closed="neither")],
         "kernel": KERNEL_CONSTRAINT,
-        "degree": [Interval(Integral, 0, None, closed="left")],
+        "degree": [Interval(Integral, 0, MAX_INT, closed="left")],
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0.0, None, closed="left")],
         "coef0": [Interval(Real, None, None, closed="neither")],
         "tol": [Interval(Real, 0.0, None, closed="neither")],
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
         "shrinking": ["boolean"],
-        "max_iter": [Interval(Integral, 1, None, closed="left"), Options(Integral, {-1})],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left"), Options(Integral, {-1})],
         "verbose": ["verbose"],
         "warm_start": ["boolean"],
         "validate_gram": [StrOptions({"fast", "auto", "full"})],

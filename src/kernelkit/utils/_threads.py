@@ -8,6 +8,7 @@ from joblib import cpu_count
 from sklearn.utils._param_validation import Interval
 
 from kernelkit._core._openmp import openmp_max_threads
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["N_JOBS_CONSTRAINT", "effective_n_threads"]
 
@@ -16,7 +17,7 @@ __all__ = ["N_JOBS_CONSTRAINT", "effective_n_threads"]
 N_JOBS_CONSTRAINT = [
     None,
     Interval(Integral, None, -1, closed="right"),
-    Interval(Integral, 1, None, closed="left"),
+    Interval(Integral, 1, MAX_INT, closed="left"),
 ]
 
 

@@ -30,7 +30,7 @@ from kernelkit._core._tree_builder import grow_trees as _grow_trees
 from kernelkit._core._tree_builder import presort as _presort
 from kernelkit._core._tree_predict import apply_tree, sum_forest
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import check_class_labels
+from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = [
     "CRITERIA",
@@ -430,23 +430,23 @@ def check_max_features(max_features, n_features):
 # Parameter constraints of the stopping rules, shared with the forests.
 STOPPING_RULE_CONSTRAINTS = {
     "splitter": [StrOptions({"best", "hist"})],
-    "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+    "max_depth": [Interval(Integral, 1, MAX_INT, closed="left"), None],
     "min_samples_split": [
-        Interval(Integral, 2, None, closed="left"),
+        Interval(Integral, 2, MAX_INT, closed="left"),
         Interval(RealNotInt, 0.0, 1.0, closed="right"),
     ],
     "min_samples_leaf": [
-        Interval(Integral, 1, None, closed="left"),
+        Interval(Integral, 1, MAX_INT, closed="left"),
         Interval(RealNotInt, 0.0, 1.0, closed="neither"),
     ],
     "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
     "max_features": [
-        Interval(Integral, 1, None, closed="left"),
+        Interval(Integral, 1, MAX_INT, closed="left"),
         Interval(RealNotInt, 0.0, 1.0, closed="right"),
         StrOptions({"sqrt", "log2"}),
         None,
     ],
-    "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
+    "max_leaf_nodes": [Interval(Integral, 2, MAX_INT, closed="left"), None],
     "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
     "max_bins": [Interval(Integral, 2, MAX_BINS, closed="both")],
     "n_jobs": N_JOBS_CONSTRAINT,

@@ -3,9 +3,15 @@
 import os
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets
 
-__all__ = ["check_class_labels", "check_distance_scale", "check_memory_request"]
+__all__ = ["MAX_INT", "check_class_labels", "check_distance_scale", "check_finite_result",
+           "check_memory_request"]
+
+# Upper bound of every integer hyper-parameter: larger Python ints pass an unbounded
+# ``Interval(Integral, ...)`` and then overflow when they reach the compiled cores (issue 17).
+MAX_INT = int(np.iinfo(np.intp).max)
 
 
 def check_class_labels(y):
@@ -47,6 +53,25 @@ def check_distance_scale(X, name="X"):
         raise ValueError(
             f"{name} has entries as large as {largest:.3g}: squared norms and distances overflow "
             "float64. Rescale the features (e.g. sklearn.preprocessing.StandardScaler)."
+        )
+
+
+def check_finite_result(values, what):
+    """Raise a ValueError when a computed array (dense, or a sparse matrix's stored values)
+    holds inf or NaN: finite inputs whose products overflow the float type.
+
+    Parameters
+    ----------
+    values : ndarray or sparse matrix
+    what : str
+        What was computed, for the message (e.g. ``"X @ components_.T"``).
+    """
+    data = values.data if sp.issparse(values) else values
+    if not np.isfinite(data).all():
+        raise ValueError(
+            f"{what} overflows {np.asarray(data).dtype}: the input's entries are too large "
+            "for this computation. Rescale the features (e.g. "
+            "sklearn.preprocessing.StandardScaler)."
         )
 
 

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import Interval, Options, StrOptions
 from kernelkit._core import _graphlet_counts
 from kernelkit.kernels._base import StructuredKernel, pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GraphletKernel", "graphlet_classes", "graphlet_kernel"]
 
@@ -112,8 +113,8 @@ class GraphletKernel(GraphKernel):
     _parameter_constraints = {
         **StructuredKernel._parameter_constraints,
         "k": [Options(Integral, {3, 4})],
-        "n_graphlet_samples": [Interval(Integral, 1, None, closed="left"), None],
-        "n_samples": [Interval(Integral, 1, None, closed="left"), None,
+        "n_graphlet_samples": [Interval(Integral, 1, MAX_INT, closed="left"), None],
+        "n_samples": [Interval(Integral, 1, MAX_INT, closed="left"), None,
                       StrOptions({"deprecated"})],
         "random_state": ["random_state"],
     }

@@ -6,6 +6,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["SubtreeKernel", "subtree_kernel"]
 
@@ -87,7 +88,7 @@ class SubtreeKernel(ProductGraphKernel):
 
     _parameter_constraints = {
         **GraphKernel._parameter_constraints,
-        "depth": [Interval(Integral, 1, None, closed="left")],
+        "depth": [Interval(Integral, 1, MAX_INT, closed="left")],
         "lambda_": [Interval(Real, 0, None, closed="neither")],
         "variant": [StrOptions({"matchings", "subsets"})],
     }

@@ -8,6 +8,7 @@ from sklearn.utils._param_validation import Interval
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = [
     "GeometricWalkKernel", "RandomWalkKernel", "WalkKernel", "geometric_walk_kernel",
@@ -93,7 +94,7 @@ class WalkKernel(ProductGraphKernel):
 
     _parameter_constraints = {
         **GraphKernel._parameter_constraints,
-        "n": [Interval(Integral, 0, None, closed="left")],
+        "n": [Interval(Integral, 0, MAX_INT, closed="left")],
     }
 
     def __init__(self, n=3, *, node_label="label", edge_label=None, normalize=False,
@@ -172,7 +173,7 @@ class GeometricWalkKernel(_IterativeWalkKernel):
         **GraphKernel._parameter_constraints,
         "lambda_": [Interval(Real, 0, None, closed="neither")],
         "tol": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
     }
 
     def __init__(self, lambda_=0.01, *, tol=1e-10, max_iter=1000, node_label="label",
@@ -270,7 +271,7 @@ class RandomWalkKernel(_IterativeWalkKernel):
         **GraphKernel._parameter_constraints,
         "p_stop": [Interval(Real, 0, 1, closed="neither")],
         "tol": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
     }
 
     def __init__(self, p_stop=0.1, *, tol=1e-10, max_iter=1000, node_label="label",

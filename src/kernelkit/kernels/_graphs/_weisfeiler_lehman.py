@@ -8,6 +8,7 @@ from sklearn.utils._param_validation import Interval
 from kernelkit._core import _wl_relabel
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["WeisfeilerLehmanKernel", "weisfeiler_lehman_kernel"]
 
@@ -85,7 +86,7 @@ class WeisfeilerLehmanKernel(GraphKernel):
 
     _parameter_constraints = {
         **{k: v for k, v in GraphKernel._parameter_constraints.items() if k != "edge_label"},
-        "n_iter": [Interval(Integral, 0, None, closed="left")],
+        "n_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
     }
 
     def __init__(self, n_iter=5, *, node_label="label", normalize=False, n_jobs=None, verbose=0):

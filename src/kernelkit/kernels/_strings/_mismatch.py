@@ -6,6 +6,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._strings._kmers import KmerKernel
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["MismatchKernel", "mismatch_kernel"]
 
@@ -73,8 +74,8 @@ class MismatchKernel(KmerKernel):
 
     _parameter_constraints = {
         **KmerKernel._parameter_constraints,
-        "k": [Interval(Integral, 1, None, closed="left")],
-        "m": [Interval(Integral, 0, None, closed="left")],
+        "k": [Interval(Integral, 1, MAX_INT, closed="left")],
+        "m": [Interval(Integral, 0, MAX_INT, closed="left")],
         "algorithm": [StrOptions({"merge", "sparse"})],
     }
 

@@ -6,6 +6,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._strings._kmers import KmerKernel
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["SpectrumKernel", "spectrum_kernel"]
 
@@ -87,7 +88,7 @@ class SpectrumKernel(KmerKernel):
 
     _parameter_constraints = {
         **KmerKernel._parameter_constraints,
-        "k": [Interval(Integral, 1, None, closed="left")],
+        "k": [Interval(Integral, 1, MAX_INT, closed="left")],
         "algorithm": [StrOptions({"merge", "sparse"})],
     }
 

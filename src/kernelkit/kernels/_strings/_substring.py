@@ -9,6 +9,7 @@ from sklearn.utils._param_validation import Interval
 from kernelkit._core import _substring_dp
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
 from kernelkit.kernels._strings._base import StringKernel
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["SubstringKernel", "substring_kernel"]
 
@@ -72,7 +73,7 @@ class SubstringKernel(StringKernel):
 
     _parameter_constraints = {
         **StringKernel._parameter_constraints,
-        "k": [Interval(Integral, 1, None, closed="left")],
+        "k": [Interval(Integral, 1, MAX_INT, closed="left")],
         "lambda_": [Interval(Real, 0, 1, closed="right")],
     }
 
