@@ -243,3 +243,47 @@ def test_simple_mkl_regressor_refuses_targets_whose_objective_overflows():
     y = np.where(np.arange(20) % 2, 1e300, -1e300)
     with pytest.raises(ValueError, match="y has entries as large as"):
         SimpleMKLRegressor(["linear", "rbf"]).fit(X, y)
+
+
+def test_a_single_graph_instead_of_a_list_is_named():
+    # item 8: a networkx graph iterates over its nodes ("graph 0 is a int")
+    import networkx as nx
+
+    from kernelkit.kernels import WeisfeilerLehmanKernel
+
+    g = nx.path_graph(4)
+    nx.set_node_attributes(g, "a", "label")
+    single = (np.eye(3), ["a", "b", "a"])
+    for X in (g, single):
+        with pytest.raises(TypeError, match="single graph"):
+            WeisfeilerLehmanKernel().fit_transform(X)
+    assert WeisfeilerLehmanKernel().fit_transform([g]).shape == (1, 1)
+
+
+def test_numpy_integers_are_accepted_as_n_jobs():
+    # item 8: grid searches pass numpy integers
+    from kernelkit.kernels import SpectrumKernel
+    from kernelkit.svm import SVC
+
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    y = np.arange(20) % 2
+    np.testing.assert_array_equal(SVC(n_jobs=np.int64(2)).fit(X, y).predict(X),
+                                  SVC(n_jobs=1).fit(X, y).predict(X))
+    assert KMeans(2, n_jobs=np.int64(2), n_init=1, random_state=0).fit(X).n_iter_ >= 1
+    K = SpectrumKernel(k=2, n_jobs=np.int64(2)).fit_transform(["ACDE", "ACDF"])
+    np.testing.assert_array_equal(K, SpectrumKernel(k=2, n_jobs=1).fit_transform(["ACDE",
+                                                                                  "ACDF"]))
+
+
+@pytest.mark.parametrize("y_kind", ["constant", "inside the tube"])
+def test_svr_without_support_vectors_predicts_the_intercept(y_kind):
+    # item 6: every sample inside the ε-tube leaves no support vector
+    from kernelkit.svm import SVR
+
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.full(30, 2.5) if y_kind == "constant" else 0.01 * X[:, 0]
+    model = SVR(epsilon=1.0).fit(X, y)
+    assert model.support_.size == 0
+    prediction = model.predict(X)
+    assert np.isfinite(prediction).all() and np.ptp(prediction) == 0.0
+    assert abs(prediction[0] - np.median(y)) <= 1.0 + 1e-12

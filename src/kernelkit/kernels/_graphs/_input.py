@@ -123,6 +123,10 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
         The (possibly learned) maps ``label -> code``; ``edge_codes`` is empty when
         ``edge_label`` is None.
     """
+    if _is_networkx_graph(X) or (isinstance(X, tuple) and 2 <= len(X) <= 3
+                                 and (isinstance(X[0], np.ndarray) or sp.issparse(X[0]))):
+        raise TypeError(
+            "X is a single graph: kernels take a sequence of graphs, e.g. [graph].")
     not_a_sequence = isinstance(X, (str, bytes, dict)) or not hasattr(X, "__len__")
     if not_a_sequence or (isinstance(X, np.ndarray) and X.ndim != 1):
         raise TypeError(
