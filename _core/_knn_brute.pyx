@@ -14,7 +14,7 @@ Sciences*, ch. 16, §16.4.1 ("fast nearest neighbor search methods may replace s
 """
 
 from cython.parallel cimport parallel, prange
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport free, malloc
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
@@ -28,26 +28,6 @@ cdef enum:
 cdef inline bint _after(double da, intp_t ia, double db, intp_t ib) noexcept nogil:
     """``(da, ia)`` ranks after ``(db, ib)``: farther, or as far with a larger index."""
     return da > db or (da == db and ia > ib)
-
-
-cdef inline void _offer(double *dist, intp_t *idx, intp_t k, double d, intp_t i) noexcept nogil:
-    """Keep ``(d, i)`` among the ``k`` best if it beats the worst kept (the root)."""
-    cdef intp_t pos = 0, child
-    if not _after(dist[0], idx[0], d, i):
-        return
-    while True:
-        child = 2 * pos + 1
-        if child >= k:
-            break
-        if child + 1 < k and _after(dist[child + 1], idx[child + 1], dist[child], idx[child]):
-            child += 1
-        if not _after(dist[child], idx[child], d, i):
-            break
-        dist[pos] = dist[child]
-        idx[pos] = idx[child]
-        pos = child
-    dist[pos] = d
-    idx[pos] = i
 
 
 cdef inline void _sift_down(double *dist, intp_t *idx, intp_t pos, intp_t size) noexcept nogil:
@@ -67,6 +47,14 @@ cdef inline void _sift_down(double *dist, intp_t *idx, intp_t pos, intp_t size) 
         pos = child
     dist[pos] = d
     idx[pos] = i
+
+
+cdef inline void _offer(double *dist, intp_t *idx, intp_t k, double d, intp_t i) noexcept nogil:
+    """Keep ``(d, i)`` among the ``k`` best if it beats the worst kept (the root)."""
+    if _after(dist[0], idx[0], d, i):
+        dist[0] = d
+        idx[0] = i
+        _sift_down(dist, idx, 0, k)
 
 
 cdef inline void _sorted(double *dist, intp_t *idx, intp_t k) noexcept nogil:
@@ -105,15 +93,24 @@ cdef void _query_block(
     const floating *Q, const floating *X, const double *q_norms, const double *x_norms,
     intp_t q0, intp_t q1, intp_t n_train, int d, intp_t k,
     floating *dots, double *out_dist, intp_t *out_idx,
+    const double *Q64, const double *X64, const double *q_lengths, const double *x_lengths,
+    double slack,
 ) noexcept nogil:
-    """Neighbours of queries ``[q0, q1)``, heaps in ``out_dist``/``out_idx`` rows."""
+    """Neighbours of queries ``[q0, q1)``, heaps in ``out_dist``/``out_idx`` rows.
+
+    Without ``X64`` (NULL), the block products of ``Q`` and ``X`` give the distances. With it
+    (float32 ``Q``/``X``, their float64 originals ``Q64``/``X64``), the products only screen the
+    candidates: one whose distance, less its error bound ``slack ‖q‖ ‖x‖``, cannot beat the
+    current k-th best is skipped; the others get their exact distance ``Σ_j (q_j − x_j)²`` in
+    double precision, the value the heap compares.
+    """
     cdef char trans = b'T'
     cdef char no_trans = b'N'
     cdef floating one = 1.0
     cdef floating zero = 0.0
     cdef int m = <int>(q1 - q0), nt
-    cdef intp_t t0, t1, qi, tj
-    cdef double dd
+    cdef intp_t t0, t1, qi, tj, q, t, j
+    cdef double dd, diff
     cdef double *row_dist
     cdef intp_t *row_idx
     for qi in range(q0, q1):
@@ -130,14 +127,23 @@ cdef void _query_block(
             dgemm(&trans, &no_trans, &nt, &m, &d, &one, <double*>(X + t0 * d), &d,
                   <double*>(Q + q0 * d), &d, &zero, <double*>dots, &nt)
         for qi in range(m):
-            row_dist = out_dist + (q0 + qi) * k
-            row_idx = out_idx + (q0 + qi) * k
+            q = q0 + qi
+            row_dist = out_dist + q * k
+            row_idx = out_idx + q * k
             for tj in range(nt):
-                dd = q_norms[q0 + qi] + x_norms[t0 + tj] - 2.0 * dots[qi * nt + tj]
-                if dd < 0.0:
+                t = t0 + tj
+                dd = q_norms[q] + x_norms[t] - 2.0 * dots[qi * nt + tj]
+                if X64 != NULL:
+                    if dd - slack * q_lengths[q] * x_lengths[t] > row_dist[0]:
+                        continue
+                    dd = 0.0
+                    for j in range(d):
+                        diff = Q64[q * d + j] - X64[t * d + j]
+                        dd += diff * diff
+                elif dd < 0.0:
                     dd = 0.0
                 if dd <= row_dist[0]:
-                    _offer(row_dist, row_idx, k, dd, t0 + tj)
+                    _offer(row_dist, row_idx, k, dd, t)
         t0 = t1
     for qi in range(q0, q1):
         _sorted(out_dist + qi * k, out_idx + qi * k, k)
@@ -182,7 +188,73 @@ def knn_brute(
                         q0 = b * QUERY_BLOCK
                         _query_block(&Q[0, 0], &X[0, 0], q_norms, x_norms, q0,
                                      min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
-                                     &out_dist[0, 0], &out_idx[0, 0])
+                                     &out_dist[0, 0], &out_idx[0, 0], NULL, NULL, NULL, NULL,
+                                     0.0)
+                free(dots)
+        if status != 0:
+            raise MemoryError("could not allocate the per-thread distance block of the k-NN search")
+    finally:
+        free(q_norms)
+        free(x_norms)
+
+
+def knn_brute_screened(
+    const double[:, ::1] Q,         # IN (n_queries, n_features)
+    const double[:, ::1] X,         # IN (n_train, n_features)
+    const float[:, ::1] Q32,        # IN Q rounded to float32
+    const float[:, ::1] X32,        # IN X rounded to float32
+    intp_t[:, ::1] out_idx,         # OUT (n_queries, k)
+    double[:, ::1] out_dist,        # OUT (n_queries, k) exact squared distances
+    int n_threads,
+):
+    """The exact neighbours of :func:`knn_brute` for float64 data, with float32 block products
+    as a filter. The float32 distance of ``q`` and ``x`` is within ``2 (d + 4) u ‖q‖ ‖x‖`` of
+    the true one (``u = 2⁻²⁴``: rounding of the inputs and of a length-``d`` dot product, in any
+    summation order; Higham, *Accuracy and Stability of Numerical Algorithms*, §3.1); twice that
+    is the slack, so no true neighbour is ever skipped, and every distance compared is computed
+    exactly. The neighbours are those of the direct differences, ordered by distance then
+    index."""
+    cdef intp_t n_q = Q.shape[0], n_train = X.shape[0], k = out_idx.shape[1]
+    cdef int d = <int>Q.shape[1]
+    cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
+    cdef intp_t b, q0, i
+    cdef int status = 0
+    cdef int *status_ptr = &status
+    cdef float *dots = NULL
+    cdef double slack = 4.0 * (d + 4) * 5.960464477539063e-08
+    cdef double *q_norms
+    cdef double *x_norms
+    cdef double *q_lengths
+    cdef double *x_lengths
+    if n_q == 0:
+        return
+    if n_threads > n_blocks:
+        n_threads = <int>n_blocks
+    q_norms = <double*>malloc(2 * n_q * sizeof(double))
+    x_norms = <double*>malloc(2 * n_train * sizeof(double))
+    try:
+        if q_norms == NULL or x_norms == NULL:
+            raise MemoryError("could not allocate the squared norms of the k-NN search")
+        q_lengths = q_norms + n_q
+        x_lengths = x_norms + n_train
+        with nogil:
+            _squared_norms(&Q[0, 0], n_q, d, q_norms)
+            _squared_norms(&X[0, 0], n_train, d, x_norms)
+            for i in range(n_q):
+                q_lengths[i] = sqrt(q_norms[i])
+            for i in range(n_train):
+                x_lengths[i] = sqrt(x_norms[i])
+            with parallel(num_threads=n_threads):
+                dots = <float*>malloc(QUERY_BLOCK * TRAIN_BLOCK * sizeof(float))
+                if dots == NULL:
+                    status_ptr[0] = -1
+                for b in prange(n_blocks, schedule='dynamic'):
+                    if dots != NULL:
+                        q0 = b * QUERY_BLOCK
+                        _query_block(&Q32[0, 0], &X32[0, 0], q_norms, x_norms, q0,
+                                     min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
+                                     &out_dist[0, 0], &out_idx[0, 0], &Q[0, 0], &X[0, 0],
+                                     q_lengths, x_lengths, slack)
                 free(dots)
         if status != 0:
             raise MemoryError("could not allocate the per-thread distance block of the k-NN search")

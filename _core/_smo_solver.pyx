@@ -22,7 +22,8 @@ Algorithm (Sangnier, Algorithm 4 made exact and fast, as in libsvm):
   floats, so its gradients drift from the exact ``Qα + p`` and it can oscillate near ``tol``).
   Rows are computed on demand, only over the active prefix in classification: the variables are
   kept permuted so the active ones come first, and the copy of the data is permuted with them.
-  A row is cut into fixed chunks of ``CHUNK`` samples, each one GEMV (dot-product kernels, with
+  A row is cut into fixed chunks of ``ROW_CHUNK`` samples (``kernel_row`` of
+  _vector_kernels.pxd), each one GEMV (dot-product kernels, with
   ``‖x − x'‖² = ‖x‖² + ‖x'‖² − 2x·x'`` for the RBF); chunks run in parallel when the row is
   long. The chunking depends on the row only, so the values — and the whole optimisation path —
   do not depend on the thread count. A precomputed Gram matrix is read in place: its rows
@@ -32,15 +33,13 @@ The cache stores kernel values ``K`` and not ``Q``: the sign products are applie
 which lets classification and regression (where two variables share a kernel row) use one cache.
 """
 
-from cython.parallel cimport prange
 from libc.math cimport INFINITY
 from libc.stdlib cimport free, malloc, realloc
-from scipy.linalg.cython_blas cimport dgemv
 
 import numpy as np
 
 from _types cimport intp_t, int32_t
-from _vector_kernels cimport dots_to_kernel, elementwise_row, uses_dot_products
+from _vector_kernels cimport kernel_row
 
 # Kernel code of a precomputed Gram matrix, read in place; the vector kernels use the codes of
 # _vector_kernels.pxd (``kernelkit._core._gram.VECTOR_KERNELS``), which are non-negative.
@@ -67,36 +66,6 @@ cdef double TAU = 1e-12
 # With check_curvature, a pair whose K_ii + K_jj − 2K_ij is below −CURVATURE_RTOL (K_ii + K_jj)
 # proves the Gram matrix indefinite (its 2×2 principal minor is not p.s.d.): the solver stops.
 cdef double CURVATURE_RTOL = 1e-8
-# Samples per chunk of a kernel row.
-cdef intp_t CHUNK = 512
-# A row goes parallel only when it costs at least this many (samples × (n_features + 16)) —
-# about a millisecond: a fork/join costs microseconds on an idle machine but, when other
-# processes share the cores, a descheduled worker can stall it for a whole time slice, and SMO
-# computes thousands of rows. (The 16 stands for the exp/pow/tanh of each entry.)
-cdef intp_t PARALLEL_MIN_WORK = 1 << 20
-
-
-cdef void _kernel_chunk(
-    const double *X, intp_t n_features, const double *x_sqnorm,
-    const double *x_s, double sqnorm_s,
-    int kernel, double gamma, double coef0, double degree,
-    intp_t start, intp_t stop, double *out,
-) noexcept nogil:
-    """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``."""
-    cdef int m = <int>(stop - start)
-    cdef int d = <int>n_features
-    cdef int one_i = 1
-    cdef char trans = b'T'
-    cdef double one = 1.0, zero = 0.0
-    if not uses_dot_products(kernel):
-        elementwise_row(x_s, X + start * n_features, m, n_features, kernel, gamma,
-                        out + start)
-        return
-    # Row-major X[start:stop] is a column-major (d, m) matrix: its transpose times x_s gives the
-    # m dot products.
-    dgemv(&trans, &d, &m, &one, <double*>(X + start * n_features), &d, <double*>x_s, &one_i,
-          &zero, out + start, &one_i)
-    dots_to_kernel(out + start, m, sqnorm_s, x_sqnorm + start, kernel, gamma, coef0, degree)
 
 
 cdef inline void _swap_d(double *a, intp_t i, intp_t j) noexcept nogil:
@@ -191,28 +160,10 @@ cdef class _SMOSolver:
         return have
 
     cdef void _kernel_row(self, intp_t s, intp_t start, intp_t stop) noexcept nogil:
-        """Fill ``rows[s][start:stop]`` with ``K(x_s, x_j)``, chunk by chunk."""
-        cdef intp_t n_chunks = (stop - start + CHUNK - 1) // CHUNK
-        cdef intp_t c
-        cdef int n_threads = self.n_threads
-        cdef double *out = self.rows[s]
-        cdef const double *X = &self.X[0, 0]
-        cdef const double *x_sqnorm = &self.x_sqnorm[0]
-        cdef const double *x_s = &self.X[s, 0]
-        cdef double sqnorm_s = self.x_sqnorm[s]
-        cdef intp_t n_features = self.n_features
-        cdef int kernel = self.kernel
-        cdef double gamma = self.gamma, coef0 = self.coef0, degree = self.degree
-        if n_threads > n_chunks:
-            n_threads = <int>n_chunks
-        if n_threads <= 1 or (stop - start) * (n_features + 16) < PARALLEL_MIN_WORK:
-            for c in range(n_chunks):
-                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
-                              degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
-        else:
-            for c in prange(n_chunks, schedule='dynamic', num_threads=n_threads):
-                _kernel_chunk(X, n_features, x_sqnorm, x_s, sqnorm_s, kernel, gamma, coef0,
-                              degree, start + c * CHUNK, min(start + (c + 1) * CHUNK, stop), out)
+        """Fill ``rows[s][start:stop]`` with ``K(x_s, x_j)``."""
+        kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, self.kernel,
+                   self.gamma, self.coef0, self.degree, start, stop, self.rows[s],
+                   self.n_threads)
 
     cdef const double* _row(self, intp_t t, intp_t length) noexcept nogil:
         """Kernel row of variable ``t`` (NULL: no memory).

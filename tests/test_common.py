@@ -64,7 +64,9 @@ def _vector_kernels():
 # Instances checked instead of the default one: where the defaults cannot be checked
 # (required arguments), or where other variants exercise other compiled paths.
 INSTANCES = {
-    "KMeans": lambda cls: [cls(n_clusters=3, random_state=0)],
+    "KMeans": lambda cls: [cls(n_clusters=3, random_state=0),
+                           cls(n_clusters=3, random_state=0, algorithm="elkan"),
+                           cls(n_clusters=3, random_state=0, algorithm="lloyd")],
     "DBSCAN": lambda cls: [cls(), cls(metric="precomputed")],
     "AgglomerativeClustering": lambda cls: [cls(linkage="single"), cls()],   # MST, NN-chain
     "GaussianMixture": lambda cls: [cls(n_components=2, random_state=0, covariance_type=c)
@@ -117,6 +119,8 @@ INSTANCES = {
     "BaggingRegressor": lambda cls: [cls(n_estimators=3, random_state=0)],
     "KNeighborsRegressor": lambda cls: [cls(), cls(weights="gaussian", gamma=0.1),
                                         cls(kernel="linear")],
+    "KernelSVC2": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    "KernelSquaredSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
 }
 
 _WEIGHTED_GAMMA = (
@@ -148,7 +152,7 @@ EXPECTED_FAILED_CHECKS = {
                              if est.metric == "precomputed" else {}),
     "MixtureOfLinearRegressions": lambda est: {"check_regressors_no_decision_function": (
         "predict_proba is the posterior of the hidden components given (x, y), which the "
-        "mixture API provides (seed-methods B5); scikit-learn reserves it for classifiers.")},
+        "mixture API provides (the exams' model); scikit-learn reserves it for classifiers.")},
     "SVC": lambda est: {"check_sample_weight_equivalence_on_dense_data": _WEIGHTED_GAMMA},
     "SVR": lambda est: {"check_sample_weight_equivalence_on_dense_data": _WEIGHTED_GAMMA},
     "RandomForestClassifier": lambda est: {"check_sample_weight_equivalence_on_dense_data":

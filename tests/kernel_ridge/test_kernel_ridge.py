@@ -72,9 +72,9 @@ def test_binary_kernel_logistic_gradient_by_finite_differences():
 
 @pytest.mark.parametrize("solver", ["newton", "lbfgs"])
 def test_linear_kernel_logistic_is_linear_logistic(solver):
-    X, y = standardised(load_breast_cancer, 200)
+    X, y = standardised(load_breast_cancer, 120)
     kernel = KernelLogisticRegression(alpha=2.0, kernel="linear", solver=solver,
-                                      max_iter=2000, tol=1e-9).fit(X, y)
+                                      max_iter=1000, tol=1e-8).fit(X, y)
     linear = LogisticRegression(C=0.5, tol=1e-10).fit(X, y)
     # L-BFGS in the dual coordinates sees the conditioning of K², hence the looser tolerance
     tol = 1e-5 if solver == "newton" else 1e-3
@@ -82,7 +82,7 @@ def test_linear_kernel_logistic_is_linear_logistic(solver):
                                rtol=tol, atol=tol)
     np.testing.assert_allclose(X.T @ kernel.dual_coef_[:, 0], linear.coef_[0], rtol=10 * tol,
                                atol=tol)
-    np.testing.assert_allclose(kernel.objective_, linear.objective_, rtol=1e-8)
+    np.testing.assert_allclose(kernel.objective_, linear.objective_, rtol=1e-3 * tol)
 
 
 def test_multinomial_kernel_logistic_is_multinomial_logistic_with_a_linear_kernel():

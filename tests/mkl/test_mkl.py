@@ -101,6 +101,25 @@ def test_krr_closed_form_and_scikit_learn(rng):
     np.testing.assert_allclose(solution.gamma, theirs.dual_coef_, rtol=1e-8)
 
 
+def test_inner_solvers_are_kernel_ridge_and_kernel_logistic_regression(rng):
+    """The inner problems are those of kernelkit's KernelRidge (alpha = nλ) and, without
+    intercept, KernelLogisticRegression (alpha = 2nλ: Σ loss + (α/2) aᵀKa is n times the MKL
+    objective)."""
+    from kernelkit.kernel_ridge import KernelLogisticRegression, KernelRidge
+
+    X, y = _classification(rng)
+    K = pairwise_kernels(X, metric="rbf", gamma=0.3)
+    n, lambda_ = len(y), 0.02
+    ridge = KernelRidge(alpha=n * lambda_, kernel="precomputed").fit(K, y)
+    np.testing.assert_allclose(kernel_objective(K, y, "squared", lambda_).gamma,
+                               ridge.dual_coef_, rtol=1e-9)
+    logistic = KernelLogisticRegression(alpha=2 * n * lambda_, kernel="precomputed",
+                                        fit_intercept=False, tol=1e-12).fit(K, y)
+    solution = kernel_objective(K, y, "logistic", lambda_)
+    np.testing.assert_allclose(solution.gamma, logistic.dual_coef_[:, 0], rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(solution.value, logistic.objective_ / n, rtol=1e-9)
+
+
 def _primal(K, y, loss, lambda_, solution):
     f = K @ solution.gamma + solution.intercept
     risk = {"squared": np.mean((f - y) ** 2),

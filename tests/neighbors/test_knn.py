@@ -50,6 +50,23 @@ def test_compiled_search_equals_the_reference_for_both_float_types():
     np.testing.assert_array_equal(dist, ref_dist)
 
 
+def test_float32_screening_keeps_the_exact_neighbours():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(2000, 40))
+    X[7] = X[3]                                   # exact duplicates: ties by index
+    Q = np.vstack([rng.normal(size=(60, 40)), X[3] + 1e-9])
+    idx, dist = np.empty((61, 6), dtype=np.intp), np.empty((61, 6))
+    _knn_brute.knn_brute_screened(Q, X, Q.astype(np.float32), X.astype(np.float32), idx, dist, 2)
+    ref_idx, ref_dist = np.empty_like(idx), np.empty_like(dist)
+    reference.knn_brute(Q, X, ref_idx, ref_dist)
+    np.testing.assert_array_equal(idx, ref_idx)
+    np.testing.assert_allclose(dist, ref_dist, rtol=1e-12, atol=1e-15)
+    # the estimator uses it for float64 data in 16 dimensions or more
+    model = KNeighborsClassifier(6).fit(X, np.arange(2000) % 3)
+    assert model._fit_X32 is not None
+    np.testing.assert_array_equal(model.kneighbors(Q, return_distance=False), ref_idx)
+
+
 def test_results_do_not_depend_on_the_thread_count(digits):
     X, y = digits
     a = KNeighborsClassifier(7, n_jobs=1).fit(X[:1200], y[:1200]).kneighbors(X[1200:])

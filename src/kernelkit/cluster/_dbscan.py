@@ -11,6 +11,7 @@ from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
 from sklearn.metrics.pairwise import _VALID_METRICS, pairwise_distances_chunked
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
+from threadpoolctl import threadpool_limits
 
 from kernelkit._core._dbscan_inner import (
     dbscan_dense,
@@ -65,10 +66,16 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         can be swept up to ``radius`` without recomputing neighbours. Any other metric accepted
         by ``sklearn.metrics.pairwise_distances`` is evaluated in row blocks into such a graph
         (memory proportional to the number of neighbour pairs).
-    algorithm : {"auto", "grid", "kd_tree"}, default="auto"
+    algorithm : {"auto", "grid", "kd_tree", "brute"}, default="auto"
         Neighbour search for the compiled metrics: "auto" takes the grid when ``n_features ≤ 3``
         (unless ``eps`` is so small against the data's extent that the grid would have more than
-        2^26 cells a side), the KD-tree otherwise. Results do not depend on it.
+        2^26 cells a side), blocked GEMM distances ("brute") for the Euclidean metric with at
+        least 16 features, the KD-tree otherwise. "brute" (Euclidean only) computes
+        ``‖x‖² + ‖y‖² − 2x·y`` for blocks of rows against all samples (memory
+        ``O(n_samples × block)``, block ≤ 256 rows and ≤ 2^21 distances), recomputes the pairs
+        within rounding of ``eps`` by direct differences, and finds the clusters as components
+        of core points (plus a copy of the core points: memory linear in n for fixed d).
+        Results do not depend on it.
     n_jobs : int, default=None
         Threads of the core-counting pass (None: all allowed). Results do not depend on it.
 
@@ -112,7 +119,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         "eps": [Interval(Real, 0.0, None, closed="neither")],
         "min_samples": [Interval(Integral, 1, None, closed="left")],
         "metric": [StrOptions(set(_VALID_METRICS) | {"precomputed"}), callable],
-        "algorithm": [StrOptions({"auto", "grid", "kd_tree"})],
+        "algorithm": [StrOptions({"auto", "grid", "kd_tree", "brute"})],
         "n_jobs": N_JOBS_CONSTRAINT,
     }
 
@@ -151,9 +158,11 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         if precomputed:
             self._fit_precomputed(X, labels, is_core, n_threads)
         elif isinstance(self.metric, str) and self.metric in _INDEXED_METRICS:
-            dbscan_dense(X, float(self.eps), self.min_samples, labels, is_core,
-                         metric=_INDEXED_METRICS[self.metric], algorithm=self.algorithm,
-                         n_threads=n_threads)
+            # the GEMM path calls BLAS from every OpenMP thread: keep BLAS single-threaded
+            with threadpool_limits(limits=1, user_api="blas"):
+                dbscan_dense(X, float(self.eps), self.min_samples, labels, is_core,
+                             metric=_INDEXED_METRICS[self.metric], algorithm=self.algorithm,
+                             n_threads=n_threads)
         else:
             graph = _radius_graph(X, self.eps, self.metric)
             _run_sparse(graph, self.eps, self.min_samples, labels, is_core, n_threads)

@@ -9,7 +9,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit._core._knn_brute import knn_brute, knn_select
+from kernelkit._core._knn_brute import knn_brute, knn_brute_screened, knn_select
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
@@ -27,6 +27,10 @@ __all__ = ["NeighborsBase"]
 # brute-force core at d = 10 from n ~ 20 000 on, and slower at every n from d ~ 16 on.
 _TREE_MAX_FEATURES = 15
 _TREE_MIN_SAMPLES = 20_000
+# From this many features the block products dominate the search, and screening them in float32
+# (twice BLAS's double-precision speed) pays: measured 1.3x faster at d = 50 (2026-11-24,
+# loaded machine); below, the exact products are cheap enough.
+_SCREEN_MIN_FEATURES = 16
 _NEGATIVE_DISTANCES = "Negative values in data: precomputed distances must be non-negative."
 # Queries per block of kernel or precomputed distances: memory O(block × n_train).
 _DISTANCE_BLOCK = 1024
@@ -98,6 +102,10 @@ class NeighborsBase(BaseEstimator):
             and X.shape[0] >= _TREE_MIN_SAMPLES)
         self._tree = cKDTree(X) if use_tree else None
         self._method = "kd_tree" if use_tree else "brute"
+        # float64 data in many dimensions: float32 block products screen the candidates, exact
+        # distances decide (knn_brute_screened)
+        screen = not use_tree and X.dtype == np.float64 and X.shape[1] >= _SCREEN_MIN_FEATURES
+        self._fit_X32 = X.astype(np.float32) if screen else None
         return y
 
     # ------------------------------------------------------------------ search
@@ -183,7 +191,11 @@ class NeighborsBase(BaseEstimator):
             # each thread calls BLAS on its own blocks: BLAS's threads would oversubscribe
             # (measured 2x slower at d = 50)
             with blas_controller().limit(limits=1, user_api="blas"):
-                knn_brute(X, self._fit_X, indices, squared, n_threads)
+                if self._fit_X32 is not None:
+                    knn_brute_screened(X, self._fit_X, X.astype(np.float32), self._fit_X32,
+                                       indices, squared, n_threads)
+                else:
+                    knn_brute(X, self._fit_X, indices, squared, n_threads)
             return np.sqrt(squared), indices
         n_queries = self.n_samples_fit_ if X is None else len(X)
         indices = np.empty((n_queries, k), dtype=np.intp)

@@ -9,6 +9,7 @@ from kernelkit.reference.dbscan import (
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,
 )
+from kernelkit.reference.dual_cd import dual_cd_solve
 from kernelkit.reference.gram import check_gram, vector_gram
 from kernelkit.reference.graphs import (
     PRODUCT_GRAPH_KERNELS,
@@ -20,7 +21,7 @@ from kernelkit.reference.graphs import (
     product_graph_gram,
     shortest_path_counts,
 )
-from kernelkit.reference.kmeans import kmeans_lloyd
+from kernelkit.reference.kmeans import kmeans_elkan, kmeans_hamerly, kmeans_lloyd
 from kernelkit.reference.kmedoids import (
     assign_medoids,
     build_medoids,
@@ -54,12 +55,15 @@ __all__ = [
     "dbscan_dense",
     "dbscan_precomputed_dense",
     "dbscan_precomputed_sparse",
+    "dual_cd_solve",
     "fasterpam",
     "graphlet_counts",
     "guttman_transform",
     "in_cluster_costs",
     "knn_brute",
     "knn_select",
+    "kmeans_elkan",
+    "kmeans_hamerly",
     "kmeans_lloyd",
     "local_alignment_kernel",
     "local_alignment_kernel_bruteforce",

@@ -7,6 +7,7 @@ Algorithm 14 with two fixes (``|N| ≥ m`` for the seed point; a visited set).
 from collections import deque
 
 import numpy as np
+from scipy.sparse.csgraph import connected_components
 from scipy.spatial.distance import cdist
 
 __all__ = ["dbscan_dense", "dbscan_precomputed_dense", "dbscan_precomputed_sparse"]
@@ -38,13 +39,38 @@ def _expand(adjacency, min_samples, labels, is_core):
     return n_clusters
 
 
+def _components(adjacency, min_samples, labels, is_core):
+    """The same clustering without a search order (twin of the GEMM path's three passes):
+    connected components of the core points, numbered by their first sample, and each border
+    point in the lowest-numbered cluster among its core neighbours."""
+    np.fill_diagonal(adjacency, True)
+    core = adjacency.sum(axis=1) >= min_samples
+    core_index = np.flatnonzero(core)
+    _, component = connected_components(adjacency[np.ix_(core, core)], directed=False)
+    first_sample = np.full(component.max() + 1 if component.size else 0, np.iinfo(np.intp).max)
+    np.minimum.at(first_sample, component, core_index)
+    number = np.empty_like(first_sample)
+    number[np.argsort(first_sample)] = np.arange(first_sample.size)
+    cluster = np.full(adjacency.shape[0], -1)
+    cluster[core_index] = number[component]
+    labels[:] = -1
+    labels[core] = cluster[core]
+    for i in np.flatnonzero(~core):
+        reached = cluster[adjacency[i] & core]
+        labels[i] = reached.min() if reached.size else -1
+    is_core[:] = core
+    return first_sample.size
+
+
 def dbscan_dense(X, eps, min_samples, labels, is_core, metric="euclidean", algorithm="auto",
                  n_threads=1):
-    """DBSCAN on feature vectors; ``algorithm`` and ``n_threads`` are accepted and ignored."""
+    """DBSCAN on feature vectors; ``algorithm="brute"`` clusters by components (as the GEMM
+    path does), any other by breadth-first search; ``n_threads`` is accepted and ignored."""
     X = np.asarray(X, dtype=np.float64)
     if X.shape[0] == 0:
         return 0
-    return _expand(cdist(X, X, _SCIPY_METRICS[metric]) <= eps, min_samples, labels, is_core)
+    cluster = _components if algorithm == "brute" else _expand
+    return cluster(cdist(X, X, _SCIPY_METRICS[metric]) <= eps, min_samples, labels, is_core)
 
 
 def dbscan_precomputed_dense(distances, eps, min_samples, labels, is_core, n_threads=1):

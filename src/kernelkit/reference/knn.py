@@ -3,7 +3,7 @@
 
 import numpy as np
 
-__all__ = ["knn_brute", "knn_select"]
+__all__ = ["knn_brute", "knn_brute_screened", "knn_select"]
 
 
 def knn_select(D, out_idx, out_dist, n_threads=1):
@@ -20,3 +20,9 @@ def knn_brute(Q, X, out_idx, out_dist, n_threads=1):
     Q, X = np.asarray(Q, dtype=np.float64), np.asarray(X, dtype=np.float64)
     D = np.array([[float(np.sum((q - x) ** 2)) for x in X] for q in Q]).reshape(len(Q), len(X))
     knn_select(D, out_idx, out_dist)
+
+
+def knn_brute_screened(Q, X, Q32, X32, out_idx, out_dist, n_threads=1):
+    """The screened search finds the exact neighbours: :func:`knn_brute` (the float32 copies
+    only speed up the compiled core)."""
+    knn_brute(Q, X, out_idx, out_dist)
