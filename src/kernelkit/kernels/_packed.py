@@ -164,8 +164,8 @@ class PackedGraphs(Sequence):
     >>> nx.set_node_attributes(g, {0: "C", 1: "O", 2: "C"}, "label")
     >>> packed = PackedGraphs.from_graphs([g, g])
     >>> WeisfeilerLehmanKernel(n_iter=1).fit_transform(packed)
-    array([[8., 8.],
-           [8., 8.]])
+    array([[10., 10.],
+           [10., 10.]])
     """
 
     def __init__(self, node_ptr, indptr, indices, node_labels, node_label_values,
