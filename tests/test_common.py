@@ -36,7 +36,7 @@ import kernelkit
 from kernelkit.datasets import load_mutag, load_secreted_proteins
 
 # Subpackages that hold no estimator (or, for reference, twins of the cores).
-NOT_ESTIMATOR_PACKAGES = {"reference", "datasets", "demos", "bench", "utils"}
+NOT_ESTIMATOR_PACKAGES = {"reference", "datasets", "demos", "bench", "utils", "distributed"}
 
 
 def public_estimators():
@@ -102,6 +102,8 @@ INSTANCES = {
     "PoissonMixture": lambda cls: [cls(2, random_state=0)],
     "MixtureOfLinearRegressions": lambda cls: [cls(2, random_state=0)],
     "RandomFourierFeatures": lambda cls: [cls(random_state=0), cls("sinc", random_state=0)],
+    "KernelNystroem": lambda cls: [cls(n_components=10, random_state=0),
+                                   cls(n_components=10, landmarks="rls", random_state=0)],
     "KNeighborsClassifier": lambda cls: [cls(), cls(3, weights="distance", algorithm="kd_tree"),
                                          cls(weights="gaussian", kernel="rbf"),
                                          cls(metric="precomputed")],

@@ -168,12 +168,19 @@ def _kernel_classes():
     classes = {}
     for name in kernels.__all__:
         cls = getattr(kernels, name)
-        if not inspect.isclass(cls) or inspect.isabstract(cls) or _input_kind(cls) is None:
+        if not _is_kernel_class(cls) or _input_kind(cls) is None:
             continue
         words = re.findall(r"[A-Z][a-z0-9]*", name.removesuffix("Kernel"))
         aliases = ["".join(w[0] for w in words).lower()] if len(words) > 1 else []
         classes["-".join(words).lower()] = (cls, aliases)
     return classes
+
+
+def _is_kernel_class(obj):
+    """Concrete estimator classes only: ``kernels.__all__`` also lists functions and the packed
+    input containers (``PackedSequences``), which are not kernels."""
+    return (inspect.isclass(obj) and not inspect.isabstract(obj)
+            and hasattr(obj, "__sklearn_tags__"))
 
 
 def _input_kind(cls):

@@ -18,6 +18,7 @@ from kernelkit.kernels._graphs import (
     walk_kernel,
     weisfeiler_lehman_kernel,
 )
+from kernelkit.kernels._packed import PackedGraphs, PackedSequences
 from kernelkit.kernels._strings import (
     LocalAlignmentKernel,
     MismatchKernel,
@@ -54,6 +55,8 @@ __all__ = [
     "GraphletKernel",
     "LocalAlignmentKernel",
     "MismatchKernel",
+    "PackedGraphs",
+    "PackedSequences",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SpectrumKernel",

@@ -62,6 +62,40 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     def _normalize(self, K, diag_rows, diag_cols):
         return normalize_gram(K, diag_X=diag_cols, diag_Y=diag_rows)
 
+    def _output(self, K):
+        """The Gram matrix in its output form (e.g. out of log space), after normalisation."""
+        return K
+
+    def _cover(self, X):
+        """Widen the fitted state so that blocks of the objects ``X`` compute their entries
+        exactly as one computation over all of them would (e.g. a rescaling threshold set by
+        the longest sequence). Nothing to do for most kernels."""
+
+    def _block_diagonal(self, X):
+        """``k(x, x)`` of the objects ``X`` with the fitted state: what ``transform(X)``
+        divides by under ``normalize`` (log ``k`` for kernels computed in log space)."""
+        check_is_fitted(self, "X_fit_")
+        return np.asarray(self._self_similarity(self._prepare(X, fitting=False)),
+                          dtype=np.float64)
+
+    def _block(self, X, Y=None, diag_X=None, diag_Y=None):
+        """One block ``K(X, Y)`` of a bigger Gram matrix, with the fitted state (not refitted).
+
+        Entries equal those of the whole Gram bit for bit when the kernel was fitted on all the
+        columns' objects (``transform``) or on all the objects (``fit_transform``), and
+        :meth:`_cover` saw the rows' objects: ``Y`` None computes the symmetric block
+        ``K(X, X)`` as ``fit_transform`` does; ``diag_X``, ``diag_Y`` are the blocks'
+        :meth:`_block_diagonal` (needed under ``normalize``).
+        """
+        check_is_fitted(self, "X_fit_")
+        A = self._prepare(X, fitting=False)
+        B = None if Y is None else self._prepare(Y, fitting=False)
+        K = self._gram(A, B)
+        if self.normalize:
+            K = self._normalize(K, np.asarray(diag_X, dtype=np.float64),
+                                np.asarray(diag_X if Y is None else diag_Y, dtype=np.float64))
+        return self._output(K)
+
     def _n_threads(self):
         return effective_n_threads(self.n_jobs)
 

@@ -158,7 +158,10 @@ class GraphletKernel(GraphKernel):
             return np.where(totals[:, None] > 0, counts / totals[:, None], 0.0)
 
     def _gram(self, A, B=None):
-        return self._timed_gram(lambda: A @ (A if B is None else B).T)
+        # einsum's loop sums each entry's few classes in one fixed order, whatever the shapes;
+        # a BLAS product may block differently for a sub-block and change the last bit, and
+        # blocks of a Gram (kernelkit.distributed) must equal the whole Gram's entries
+        return self._timed_gram(lambda: np.einsum("ik,jk->ij", A, A if B is None else B))
 
     def _self_similarity(self, A):
         return np.einsum("ij,ij->i", A, A)

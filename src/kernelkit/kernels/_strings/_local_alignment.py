@@ -179,7 +179,10 @@ class LocalAlignmentKernel(StringKernel):
         other = A if symmetric else B
         n_threads = self._n_threads()
         exp_scores, open_weight, extend_weight = self._weights()
-        bits = self._scale_bits(int(max(A.lengths.max(), other.lengths.max())))
+        # the rescaling threshold follows the longest sequence of the whole computation, so
+        # that blocks of a Gram (kernelkit.distributed) rescale exactly as the whole does
+        bits = self._scale_bits(int(max(A.lengths.max(), other.lengths.max(),
+                                        getattr(self, "longest_", 0))))
 
         def fill_rows(out, start, stop):
             _local_alignment_dp.local_alignment_gram(
@@ -196,6 +199,17 @@ class LocalAlignmentKernel(StringKernel):
             A.codes, A.offsets, exp_scores, open_weight, extend_weight,
             self._scale_bits(int(A.lengths.max())), diag, self._n_threads())
         return diag
+
+    def _fit(self, X):
+        rep = super()._fit(X)
+        self.longest_ = int(rep.lengths.max())
+        return rep
+
+    def _cover(self, X):
+        self.longest_ = max(self.longest_, int(self._prepare(X, fitting=False).lengths.max()))
+
+    def _output(self, K):
+        return self._from_log(K)
 
     def _normalize(self, K, diag_rows, diag_cols):
         # log K(x, y) − ½ (log K(x, x) + log K(y, y)): the cosine normalisation in log space,
