@@ -12,6 +12,7 @@ from kernelkit.datasets import load_mutag, load_secreted_proteins
 from kernelkit.decomposition import PCA
 from kernelkit.kernel_approximation import KernelNystroem
 from kernelkit.kernels import SpectrumKernel, WeisfeilerLehmanKernel, rbf_kernel
+from kernelkit.linear_model import LogisticRegression
 from kernelkit.svm import SVC
 
 
@@ -94,6 +95,8 @@ def test_pipelines_into_linear_estimators():
                               random_state=0)
     model = make_pipeline(nystroem, SVC(kernel="linear", C=10.0)).fit(graphs[::2], y[::2])
     assert model.score(graphs[1::2], y[1::2]) > 0.75
+    logistic = make_pipeline(nystroem, LogisticRegression(C=10.0)).fit(graphs[::2], y[::2])
+    assert logistic.score(graphs[1::2], y[1::2]) > 0.7     # majority class: 0.66
     labels = make_pipeline(nystroem, KMeans(n_clusters=2, random_state=0)).fit_predict(graphs)
     assert set(np.unique(labels)) == {0, 1}
     Z = make_pipeline(nystroem, PCA(n_components=2)).fit_transform(graphs)

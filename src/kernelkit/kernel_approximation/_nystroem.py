@@ -30,6 +30,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["KernelNystroem"]
 
@@ -197,7 +198,7 @@ class KernelNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
 
     _parameter_constraints = {
         "kernel": KERNEL_CONSTRAINT,
-        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
         "landmarks": [StrOptions({"uniform", "rls"})],
         "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither"), None],
         "degree": [Interval(Real, 0, None, closed="left")],
@@ -278,14 +279,21 @@ class KernelNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features), ``K(X, X_train)``, or sequence of
-            objects
+        X : array-like of shape (n_samples, n_features), ``K(X, X_train)``, sequence of
+            objects, or dask.array of vectors
+            A ``dask.array`` (e.g. rows on a cluster, or more than fits in memory) is
+            transformed block of rows by block of rows, lazily.
 
         Returns
         -------
-        F : ndarray of shape (n_samples, n_components)
+        F : ndarray of shape (n_samples, n_components), or dask.array for a dask.array ``X``
         """
         check_is_fitted(self)
+        if type(X).__module__.partition(".")[0] == "dask":
+            # no Dask import here: a dask.array knows how to map its blocks
+            return X.rechunk({1: -1}).map_blocks(
+                self.transform, dtype=np.float64,
+                chunks=(X.chunks[0], (self.normalization_.shape[1],)))
         X = validate_kernel_data(self, X, reset=False, n_samples_fit=self.n_samples_fit_)
         return self._kernel.cross(X) @ self.normalization_
 
