@@ -712,6 +712,8 @@ def in_cluster_costs(
     cdef int status = OK
     if costs.shape[0] != n or offsets[n_clusters] != n:
         raise ValueError("costs must have one entry per sample and offsets end at n.")
+    if n == 0:      # no cluster to update (and no first row to point at)
+        return
     if metric == PRECOMPUTED:
         if D.shape[0] != D.shape[1]:
             raise ValueError("D must be square.")

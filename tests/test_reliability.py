@@ -141,8 +141,11 @@ def test_gaussian_mixture_pickle_round_trip_is_bit_identical():
 
 
 _LONG_SUBSTRING_GRAM = r'''
+import signal
 import numpy as np
 from kernelkit.kernels import SubstringKernel
+# Python's Ctrl-C handler, also when the test runs in a background job (which ignores SIGINT)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 rng = np.random.default_rng(0)
 X = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 1000)) for _ in range(300)]
 print("ready", flush=True)
@@ -287,3 +290,14 @@ def test_svr_without_support_vectors_predicts_the_intercept(y_kind):
     prediction = model.predict(X)
     assert np.isfinite(prediction).all() and np.ptp(prediction) == 0.0
     assert abs(prediction[0] - np.median(y)) <= 1.0 + 1e-12
+
+
+@pytest.mark.parametrize("X", [np.ones((10, 2)), np.repeat([[0.0, 0.0], [1.0, 1.0]], 5, axis=0)])
+def test_kmedoids_on_duplicated_points(X):
+    # the bounds-checked build stopped at the first row of an empty selection of clusters to
+    # update (every cluster unchanged): in-cluster costs of no sample now return at once
+    from kernelkit.cluster import KMedoids
+
+    model = KMedoids(n_clusters=3, random_state=0).fit(X)
+    assert model.inertia_ == 0.0
+    assert set(np.unique(model.labels_)) <= {0, 1, 2}
