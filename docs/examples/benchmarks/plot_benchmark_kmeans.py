@@ -19,7 +19,8 @@ from kernelkit.bench import format_table, load_suite, run_suite
 
 suite = dataclasses.replace(
     load_suite("kmeans"),
-    cases=lambda quick: [dict(n=5_000, d=20, k=20), dict(n=50_000, d=10, k=20)],
+    cases=lambda quick: [dict(mode="iteration", n=5_000, d=20, k=20),
+                         dict(mode="iteration", n=50_000, d=10, k=20)],
     repeats=3,
 )
 rows = run_suite(suite, quick=True, log=lambda *args: None)

@@ -16,6 +16,8 @@ except ImportError as exc:  # pragma: no cover - tested by hiding the modules
     ) from exc
 
 from kernelkit.distributed._gram import gram, plan_tile
-from kernelkit.kernels import PackedGraphs, PackedSequences
 
-__all__ = ["PackedGraphs", "PackedSequences", "gram", "plan_tile"]
+# the packed inputs live in (and are documented with) kernelkit.kernels; importable here too
+from kernelkit.kernels import PackedGraphs, PackedSequences  # noqa: F401
+
+__all__ = ["gram", "plan_tile"]
