@@ -118,7 +118,7 @@ SUITE = Suite(
         "client ('cluster') or written by the workers into a Zarr store ('cluster, Zarr "
         "store'; client_peak_MiB is the client's peak traced memory during the run, gram_MiB "
         "the Gram's size). Efficiency = in-process time / cluster time × in-process cores / "
-        "cluster cores = 1 / ratio here (2 cores each). Data: the 4 110 NCI1 molecules "
+        "cluster cores = 1 / ratio (as many worker threads as in-process threads). Data: the 4 110 NCI1 molecules "
         "(WL h=3, shortest path) and the 5 647 real protein and peptide sequences of the shared "
         "data sets (spectrum k=3; local alignment on the first 400, 'n' = how many). "
         f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}."
