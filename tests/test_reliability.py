@@ -218,11 +218,19 @@ def test_projections_that_overflow_are_refused():
     from kernelkit.kernel_approximation import RandomFourierFeatures
 
     X = np.random.default_rng(0).normal(size=(10, 5))
-    huge = np.full((2, 5), 1.7e308)
-    for model in (GaussianRandomProjection(3), SparseRandomProjection(3),
-                  RandomFourierFeatures(), RandomFourierFeatures(kernel="sinc")):
+    for model in (GaussianRandomProjection(3, random_state=0),
+                  SparseRandomProjection(3, random_state=0),
+                  RandomFourierFeatures(random_state=0),
+                  RandomFourierFeatures(kernel="sinc", random_state=0)):
+        model.fit(X)
+        W = (model.components_.T.toarray() if hasattr(model.components_, "toarray")
+             else model.components_.T) if hasattr(model, "components_") else model.random_weights_
+        # a row aligned with the signs of the largest column: x·w = 1.7e308 Σ|w| overflows
+        column = np.argmax(np.abs(W).sum(axis=0))
+        assert np.abs(W[:, column]).sum() > 1.1
+        huge = 1.7e308 * np.sign(W[:, column])[None, :]
         with pytest.raises(ValueError, match="overflows float64"):
-            model.fit(X).transform(huge)
+            model.transform(huge)
     # k(x, x) = (γ/π)^d of the sinc kernel: a ValueError, not Python's OverflowError
     with pytest.raises(ValueError, match="overflows float64"):
         RandomFourierFeatures(kernel="sinc", gamma=1e300).fit(X)
