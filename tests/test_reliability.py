@@ -309,3 +309,25 @@ def test_kmedoids_on_duplicated_points(X):
     model = KMedoids(n_clusters=3, random_state=0).fit(X)
     assert model.inertia_ == 0.0
     assert set(np.unique(model.labels_)) <= {0, 1, 2}
+
+
+@pytest.mark.parametrize("score", [1000.0, 1e300])
+def test_local_alignment_with_large_scores_is_finite_or_refused(score):
+    # item 5: scores all equal (spread 0) passed the spread check, then exp(beta * S) or the rows
+    # it multiplies overflowed: NaN Gram (1000) or an overflow warning (1e300)
+    from kernelkit.kernels import LocalAlignmentKernel
+
+    letters = "ACDEFG"
+    substitution = (letters, np.full((6, 6), score))
+    sequences = ["ACDEFG", "ACD", "GFE"]
+    if score > 1e3:
+        with pytest.raises(ValueError, match="too large for these scores"):
+            LocalAlignmentKernel(substitution=substitution).fit(sequences)
+        return
+    K = LocalAlignmentKernel(substitution=substitution, log=True, normalize=False)
+    log_k = K.fit_transform(sequences)
+    assert np.isfinite(log_k).all()
+    # the best alignment of x with itself matches all its letters: log K >= beta * score * |x|
+    assert log_k[0, 0] >= 0.5 * score * 6
+    normalized = LocalAlignmentKernel(substitution=substitution).fit_transform(sequences)
+    np.testing.assert_allclose(np.diag(normalized), 1.0)
