@@ -140,38 +140,55 @@ def test_gaussian_mixture_pickle_round_trip_is_bit_identical():
         assert restored.precisions_cholesky_.flags.c_contiguous
 
 
-_LONG_SUBSTRING_GRAM = r'''
-import signal
+# Python's Ctrl-C handler, also when the test runs in a background job (which ignores SIGINT)
+_LONG_NOGIL_LOOPS = {
+    # ~45 000 pairs of the pair driver: many minutes
+    "substring": '''
 import numpy as np
 from kernelkit.kernels import SubstringKernel
-# Python's Ctrl-C handler, also when the test runs in a background job (which ignores SIGINT)
-signal.signal(signal.SIGINT, signal.default_int_handler)
 rng = np.random.default_rng(0)
 X = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 1000)) for _ in range(300)]
+run = lambda: SubstringKernel(k=5, n_jobs=2).fit_transform(X)
+''',
+    # C(3000, 4) = 3.4e12 induced 4-node subgraphs of one graph: hours
+    "graphlets": '''
+import numpy as np, scipy.sparse as sp
+from kernelkit.kernels import GraphletKernel
+A = sp.triu(sp.random_array((3000, 3000), density=0.01, random_state=0), k=1)
+A = sp.csr_array(((A + A.T) > 0).astype(float))
+run = lambda: GraphletKernel(k=4).fit_transform([(A, [0] * 3000)])
+''',
+}
+_INTERRUPT_SCRIPT = '''
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+{setup}
 print("ready", flush=True)
 try:
-    SubstringKernel(k=5, n_jobs=2).fit_transform(X)   # ~45 000 pairs: many minutes
+    run()
     print("finished")
 except KeyboardInterrupt:
     print("interrupted")
 '''
 
 
-def test_ctrl_c_stops_a_long_string_gram():
-    # item 7: the pair driver's nogil loops looked at no signal, so Ctrl-C waited for the whole
-    # Gram; now they check about every 0.1 s and the wrapper raises KeyboardInterrupt
+@pytest.mark.parametrize("loop", sorted(_LONG_NOGIL_LOOPS))
+def test_ctrl_c_stops_a_long_nogil_loop(loop):
+    # item 7: the nogil loops (pair driver, graphlet enumeration, shortest-path BFS) looked at no
+    # signal, so Ctrl-C waited for the whole computation; now they check about every 0.1 s and the
+    # wrapper raises KeyboardInterrupt
     import signal
     import subprocess
     import sys
     import time
 
-    proc = subprocess.Popen([sys.executable, "-c", _LONG_SUBSTRING_GRAM], stdout=subprocess.PIPE,
-                            text=True)
+    script = _INTERRUPT_SCRIPT.format(setup=_LONG_NOGIL_LOOPS[loop])
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "ready"
-        time.sleep(0.5)                       # inside the nogil Gram loop by now
+        time.sleep(0.5)                       # inside the nogil loop by now
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=120)    # the whole Gram would take far longer
+        out, _ = proc.communicate(timeout=120)    # the whole computation would take far longer
     finally:
         proc.kill()
     assert out.strip() == "interrupted"
