@@ -10,9 +10,10 @@ Enumeration of a large graph runs for hours: the loops look at the signals (_int
 Ctrl-C stops them.
 """
 
-from cython.parallel cimport prange
+from cython.parallel cimport parallel
 
-from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
+from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
+                        raise_pending)
 from _types cimport intp_t, int32_t, int64_t, uint64_t
 
 
@@ -130,13 +131,17 @@ def graphlet_counts(
     cdef intp_t g, n
     cdef const int32_t *neighbours = &indices[0] if indices.shape[0] > 0 else NULL
     cdef InterruptState interrupt
+    cdef intp_t next_graph = 0, n_done = 0
     if k != 3 and k != 4:
         raise ValueError(f"k must be 3 or 4, got {k}.")
     interrupt_init(&interrupt)
-    with nogil:
-        for g in prange(n_graphs, schedule='dynamic', num_threads=n_threads):
+    with nogil, parallel(num_threads=n_threads):
+        while True:
+            g = next_item(&next_graph)
+            if g >= n_graphs or interrupt.stop:
+                break
             n = node_ptr[g + 1] - node_ptr[g]
-            if n < k or interrupt.stop:
+            if n < k:
                 continue
             if n_samples == 0:
                 _enumerate(&indptr[0], neighbours, node_ptr[g], n, k, &class_of_mask[0],
@@ -144,5 +149,6 @@ def graphlet_counts(
             else:
                 _sample(&indptr[0], neighbours, node_ptr[g], n, k, &class_of_mask[0],
                         n_samples, seeds[g], &counts[g, 0], &interrupt)
+        leave_team(&interrupt, &n_done)
     if interrupt.stop:
         raise_pending()

@@ -11,10 +11,11 @@ result does not depend on the thread count. The BFS loops look at the signals (_
 Ctrl-C stops a batch of large graphs.
 """
 
-from cython.parallel cimport prange, threadid
+from cython.parallel cimport parallel, threadid
 from libc.stdlib cimport malloc, free
 
-from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
+from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
+                        raise_pending)
 from _sort cimport sort
 from _types cimport intp_t, int32_t, int64_t
 
@@ -110,6 +111,7 @@ def shortest_path_counts(
     cdef int64_t *key_base
     cdef int64_t *count_base
     cdef InterruptState interrupt
+    cdef intp_t next_graph = 0, n_done = 0
     if keys.shape[0] == 0 or counts.shape[0] < keys.shape[0]:
         raise ValueError("keys and counts need at least one slot, and the same length.")
     key_base = &keys[0]
@@ -122,17 +124,19 @@ def shortest_path_counts(
         raise MemoryError()
     interrupt_init(&interrupt)
     try:
-        with nogil:
-            for g in prange(n_graphs, schedule='dynamic', num_threads=n_threads):
-                if interrupt.stop:
-                    continue
-                dist = buffers + threadid() * 2 * max_nodes
-                queue = dist + max_nodes
+        with nogil, parallel(num_threads=n_threads):
+            dist = buffers + threadid() * 2 * max_nodes
+            queue = dist + max_nodes
+            while True:
+                g = next_item(&next_graph)
+                if g >= n_graphs or interrupt.stop:
+                    break
                 n = node_ptr[g + 1] - node_ptr[g]
                 start = key_ptr[g]
                 m = _graph_keys(indptr, indices, labels, node_ptr[g], n, dist, queue,
                                 key_base + start, &interrupt)
                 n_distinct[g] = _count_sorted(key_base + start, count_base + start, m)
+            leave_team(&interrupt, &n_done)
     finally:
         free(buffers)
     if interrupt.stop:

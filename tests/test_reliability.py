@@ -150,13 +150,14 @@ rng = np.random.default_rng(0)
 X = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 1000)) for _ in range(300)]
 run = lambda: SubstringKernel(k=5, n_jobs=2).fit_transform(X)
 ''',
-    # C(3000, 4) = 3.4e12 induced 4-node subgraphs of one graph: hours
+    # C(3000, 4) = 3.4e12 induced 4-node subgraphs of a graph: hours
     "graphlets": '''
 import numpy as np, scipy.sparse as sp
 from kernelkit.kernels import GraphletKernel
 A = sp.triu(sp.random_array((3000, 3000), density=0.01, random_state=0), k=1)
 A = sp.csr_array(((A + A.T) > 0).astype(float))
-run = lambda: GraphletKernel(k=4).fit_transform([(A, [0] * 3000)])
+# two threads: the first may finish the small graph while the other one enumerates
+run = lambda: GraphletKernel(k=4, n_jobs=2).fit_transform([(A[:9, :9], [0] * 9), (A, [0] * 3000)])
 ''',
 }
 _INTERRUPT_SCRIPT = '''
