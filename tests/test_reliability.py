@@ -349,3 +349,13 @@ def test_local_alignment_with_large_scores_is_finite_or_refused(score):
     assert log_k[0, 0] >= 0.5 * score * 6
     normalized = LocalAlignmentKernel(substitution=substitution).fit_transform(sequences)
     np.testing.assert_allclose(np.diag(normalized), 1.0)
+
+
+@pytest.mark.parametrize("X", [np.zeros((12, 3)), np.ones((12, 3))])
+def test_kernel_pca_with_arpack_on_identical_samples(X):
+    # item 8: the centred Gram of identical samples is zero, ARPACK's Krylov space collapsed and
+    # scipy's ArpackError ("Starting vector is zero") escaped
+    from kernelkit.decomposition import KernelPCA
+
+    Z = KernelPCA(2, kernel="rbf", eigen_solver="arpack", random_state=0).fit_transform(X)
+    np.testing.assert_array_equal(Z, np.zeros((12, 2)))
