@@ -359,3 +359,16 @@ def test_kernel_pca_with_arpack_on_identical_samples(X):
 
     Z = KernelPCA(2, kernel="rbf", eigen_solver="arpack", random_state=0).fit_transform(X)
     np.testing.assert_array_equal(Z, np.zeros((12, 2)))
+
+
+def test_sammon_mapping_of_tiny_distances():
+    # item 8: weights 1/D of 1e160 rounded away the 11ᵀ/n term of the weighted SMACOF solver and
+    # the Cholesky factorisation raised numpy's LinAlgError; Sammon's stress is scale-invariant
+    from kernelkit.manifold import SammonMapping
+
+    X = np.random.default_rng(0).normal(size=(15, 3))
+    reference = SammonMapping(random_state=0).fit(X)
+    model = SammonMapping(random_state=0).fit(X * 1e-160)
+    assert np.isfinite(model.embedding_).all()
+    # same stress up to the stopping rule's tolerance
+    np.testing.assert_allclose(model.stress_, reference.stress_, rtol=1e-2)
