@@ -156,8 +156,9 @@ cdef void _assign_chunk(
     The GEMM value ``A_l`` of ``‖c_l‖² − 2x·c_l`` is within ``E = (d + 4) u (‖x‖ + max‖c‖)²`` of
     the exact one (u the unit roundoff of the GEMM's type; rounding x and c to float32 adds
     ``3u‖x‖‖c‖``): a centre whose ``A_l`` exceeds the best
-    by more than ``2E'`` (``E' = 2(d + 8) u (‖x‖ + max‖c‖)²``, also covering the rounding of
-    ``D``) is strictly farther in computed ``D``, and the others are compared by ``D`` itself.
+    by more than ``2E'`` (``E' = 4(d + 8) u (‖x‖² + max‖c‖²) ≥ 2(d + 8) u (‖x‖ + max‖c‖)²``,
+    also covering the rounding of ``D``; no square root per sample) is strictly farther in
+    computed ``D``, and the others are compared by ``D`` itself.
 
     Raw pointers, not memoryviews: the inner accumulation loop must not reload strides after
     every store (the compiler cannot prove the stores leave a memoryview struct alone).
@@ -165,7 +166,8 @@ cdef void _assign_chunk(
     cdef int i, j, best, n_near
     cdef screen_t best_d
     cdef double unit = FLOAT_EPS if screen_t is float else DOUBLE_EPS
-    cdef double x_norm, x_sq, err, limit, d_best, d_j, delta = _margin(n_features)
+    cdef double x_sq, err, limit, d_best, d_j, delta = _margin(n_features)
+    cdef double max_center_sq = max_center_norm * max_center_norm
     cdef const screen_t *row
     cdef const floating *xi
     _distances_chunk(x_screen, centers_screen, center_squared_norms, dist, n_x, n_clusters,
@@ -183,8 +185,8 @@ cdef void _assign_chunk(
         x_sq = 0.0
         for j in range(n_features):
             x_sq += <double>xi[j] * xi[j]
-        x_norm = sqrt(x_sq) + max_center_norm
-        err = 2.0 * (n_features + 8) * unit * x_norm * x_norm
+        # (‖x‖ + max‖c‖)² ≤ 2‖x‖² + 2 max‖c‖²: the bound without a square root per sample
+        err = 4.0 * (n_features + 8) * unit * (x_sq + max_center_sq)
         limit = <double>best_d + 2.0 * err
         n_near = 0
         for j in range(n_clusters):

@@ -194,17 +194,23 @@ def _param_cases(est, run):
 # ---------------------------------------------------------------------------------------------
 # string kernels
 
+def _fit_transform_case(est):
+    """``fit(X)``: the case ``fit_transform`` of a fresh clone on ``X``."""
+    return lambda X: (lambda: clone(est).fit_transform(X))
+
+
+def _transform_case(est, base):
+    """``after_fit(Xt)``: the case ``transform(Xt)`` of a fresh clone fitted on ``base``."""
+    return lambda Xt: (lambda: clone(est).fit(base).transform(Xt))
+
+
 def _string_cases(est, rng, scale):
     letters = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
 
     def strings(n=8, lo=5, hi=30):
         return ["".join(rng.choice(letters, int(rng.integers(lo, hi)))) for _ in range(n)]
 
-    def fit(X):
-        return lambda: clone(est).fit_transform(X)
-
-    def after_fit(Xt):
-        return lambda: clone(est).fit(base).transform(Xt)
+    fit = _fit_transform_case(est)
 
     cases = []
     for rep in range(scale):
@@ -220,6 +226,7 @@ def _string_cases(est, rng, scale):
             (f"very different lengths{tag}", fit(strings(3, 1, 3) + strings(2, 200, 400))),
         ]
     base = strings()
+    after_fit = _transform_case(est, base)
     cases += [
         ("very long", fit(strings(2, 3000, 3001))),
         ("empty list", fit([])),
@@ -258,11 +265,7 @@ def _graph_cases(est, rng, scale):
         nx.set_edge_attributes(g, {e: 0 for e in g.edges}, "label")
         return g
 
-    def fit(X):
-        return lambda: clone(est).fit_transform(X)
-
-    def after_fit(Xt):
-        return lambda: clone(est).fit(base).transform(Xt)
+    fit = _fit_transform_case(est)
 
     cases = []
     for rep in range(scale):
@@ -295,6 +298,7 @@ def _graph_cases(est, rng, scale):
             (f"duplicates{tag}", fit(normal[:1] * 4)),
         ]
     base = [graph(int(rng.integers(3, 9))) for _ in range(5)]
+    after_fit = _transform_case(est, base)
     A = np.array([[0, 1], [1, 0]])
     cases += [
         ("empty list", fit([])),
