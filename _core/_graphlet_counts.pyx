@@ -6,10 +6,14 @@ vertices". The induced subgraph on nodes ``x_0 < … < x_{k−1}`` is coded as a
 the caller's table ``class_of_mask`` maps a mask to its isomorphism class. Enumeration costs
 ``C(n, k)`` adjacency tests per graph; sampling draws ``n_samples`` k-subsets per graph with a
 splitmix64 stream seeded per graph, so results depend on the seeds, never on the thread count.
+Enumeration of a large graph runs for hours: the loops look at the signals (_interrupt.pxd), so
+Ctrl-C stops them.
 """
 
-from cython.parallel cimport prange
+from cython.parallel cimport parallel
 
+from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
+                        raise_pending)
 from _types cimport intp_t, int32_t, int64_t, uint64_t
 
 
@@ -49,18 +53,24 @@ cdef inline uint64_t _splitmix64(uint64_t *state) noexcept nogil:
 
 
 cdef void _enumerate(const intp_t *indptr, const int32_t *indices, intp_t first, intp_t n,
-                     int k, const int32_t *class_of_mask, int64_t *counts) noexcept nogil:
+                     int k, const int32_t *class_of_mask, int64_t *counts,
+                     InterruptState *interrupt) noexcept nogil:
+    """All k-subsets (stops early, counts incomplete, when a signal handler raised)."""
     cdef intp_t nodes[4]
     cdef intp_t a, b, c, d
     for a in range(first, first + n):
         nodes[0] = a
         for b in range(a + 1, first + n):
             nodes[1] = b
+            if interrupted(interrupt):     # O(n) masks of work (k = 3) between two looks
+                return
             for c in range(b + 1, first + n):
                 nodes[2] = c
                 if k == 3:
                     counts[class_of_mask[_mask(indptr, indices, nodes, 3)]] += 1
                     continue
+                if interrupted(interrupt):
+                    return
                 for d in range(c + 1, first + n):
                     nodes[3] = d
                     counts[class_of_mask[_mask(indptr, indices, nodes, 4)]] += 1
@@ -68,12 +78,14 @@ cdef void _enumerate(const intp_t *indptr, const int32_t *indices, intp_t first,
 
 cdef void _sample(const intp_t *indptr, const int32_t *indices, intp_t first, intp_t n, int k,
                   const int32_t *class_of_mask, intp_t n_samples, uint64_t seed,
-                  int64_t *counts) noexcept nogil:
+                  int64_t *counts, InterruptState *interrupt) noexcept nogil:
     cdef intp_t nodes[4]
     cdef intp_t s, p, q
     cdef uint64_t state = seed
     cdef bint distinct
     for s in range(n_samples):
+        if s % 1024 == 0 and interrupted(interrupt):
+            return
         # k distinct nodes, uniformly: redraw the whole tuple on a repeat (rejection).
         distinct = False
         while not distinct:
@@ -118,16 +130,25 @@ def graphlet_counts(
     cdef intp_t n_graphs = node_ptr.shape[0] - 1
     cdef intp_t g, n
     cdef const int32_t *neighbours = &indices[0] if indices.shape[0] > 0 else NULL
+    cdef InterruptState interrupt
+    cdef intp_t next_graph = 0, n_done = 0
     if k != 3 and k != 4:
         raise ValueError(f"k must be 3 or 4, got {k}.")
-    with nogil:
-        for g in prange(n_graphs, schedule='dynamic', num_threads=n_threads):
+    interrupt_init(&interrupt)
+    with nogil, parallel(num_threads=n_threads):
+        while True:
+            g = next_item(&next_graph)
+            if g >= n_graphs or interrupt.stop:
+                break
             n = node_ptr[g + 1] - node_ptr[g]
             if n < k:
                 continue
             if n_samples == 0:
                 _enumerate(&indptr[0], neighbours, node_ptr[g], n, k, &class_of_mask[0],
-                           &counts[g, 0])
+                           &counts[g, 0], &interrupt)
             else:
                 _sample(&indptr[0], neighbours, node_ptr[g], n, k, &class_of_mask[0],
-                        n_samples, seeds[g], &counts[g, 0])
+                        n_samples, seeds[g], &counts[g, 0], &interrupt)
+        leave_team(&interrupt, &n_done)
+    if interrupt.stop:
+        raise_pending()

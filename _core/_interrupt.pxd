@@ -12,7 +12,11 @@ cdef extern from "Python.h":
 
 cdef extern from "_interrupt.h" nogil:
     int kk_team_leader() noexcept
+    int kk_team_size() noexcept
     double kk_seconds() noexcept
+    Py_ssize_t kk_fetch_add(Py_ssize_t *counter, Py_ssize_t value) noexcept
+    Py_ssize_t kk_load(Py_ssize_t *counter) noexcept
+    void kk_pause_millisecond() noexcept
 
 cdef enum:
     INTERRUPTED = -2            # status of a nogil function stopped by a signal
@@ -42,6 +46,25 @@ cdef inline bint interrupted(InterruptState *state) noexcept nogil:
         if PyErr_CheckSignals() != 0:
             state.stop = 1
     return state.stop != 0
+
+
+cdef inline Py_ssize_t next_item(Py_ssize_t *counter) noexcept nogil:
+    """The next item for this thread of a team sharing ``counter`` (dynamic schedule by hand)."""
+    return kk_fetch_add(counter, 1)
+
+
+cdef inline void leave_team(InterruptState *state, Py_ssize_t *n_done) noexcept nogil:
+    """Call in a ``with parallel()`` block after the thread's last item (``*n_done`` starts at 0).
+
+    Only the team's first thread can handle signals: when it has no item left while the others
+    still work (one huge graph taken by another thread), it keeps looking at the signals until
+    they are done, instead of waiting at the barrier, so Ctrl-C still stops them.
+    """
+    kk_fetch_add(n_done, 1)
+    if not kk_team_leader():
+        return
+    while kk_load(n_done) < kk_team_size() and not interrupted(state):
+        kk_pause_millisecond()
 
 
 cdef inline int raise_pending() except -1:

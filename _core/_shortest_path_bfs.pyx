@@ -7,12 +7,15 @@ graphs one BFS per source gives every distance in ``O(n m)`` per graph, which is
 A feature is packed in one int64 key ``label_u << 42 | label_v << 21 | d`` (labels and distances
 below 2^21, checked by the caller), so keys mean the same thing in every batch and need no
 per-batch vocabulary. Each graph sorts and counts its own keys, independently of the others: the
-result does not depend on the thread count.
+result does not depend on the thread count. The BFS loops look at the signals (_interrupt.pxd):
+Ctrl-C stops a batch of large graphs.
 """
 
-from cython.parallel cimport prange, threadid
+from cython.parallel cimport parallel, threadid
 from libc.stdlib cimport malloc, free
 
+from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
+                        raise_pending)
 from _sort cimport sort
 from _types cimport intp_t, int32_t, int64_t
 
@@ -23,12 +26,16 @@ cdef int SECOND_LABEL_SHIFT = 21
 cdef intp_t _graph_keys(
     const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] labels,
     intp_t first, intp_t n, intp_t *dist, intp_t *queue, int64_t *keys,
+    InterruptState *interrupt,
 ) noexcept nogil:
-    """BFS from every node of one graph; writes one key per ordered reachable pair u != v."""
+    """BFS from every node of one graph; writes one key per ordered reachable pair u != v
+    (stops early, keys incomplete, when a signal handler raised)."""
     cdef intp_t s, t, head, tail, u, k, v
     cdef intp_t n_keys = 0
     cdef int64_t source_part
     for s in range(n):
+        if interrupted(interrupt):
+            return n_keys
         for t in range(n):
             dist[t] = -1
         dist[s] = 0
@@ -103,6 +110,8 @@ def shortest_path_counts(
     cdef intp_t *queue
     cdef int64_t *key_base
     cdef int64_t *count_base
+    cdef InterruptState interrupt
+    cdef intp_t next_graph = 0, n_done = 0
     if keys.shape[0] == 0 or counts.shape[0] < keys.shape[0]:
         raise ValueError("keys and counts need at least one slot, and the same length.")
     key_base = &keys[0]
@@ -113,15 +122,22 @@ def shortest_path_counts(
     buffers = <intp_t*>malloc(n_threads * 2 * max(max_nodes, 1) * sizeof(intp_t))
     if buffers == NULL:
         raise MemoryError()
+    interrupt_init(&interrupt)
     try:
-        with nogil:
-            for g in prange(n_graphs, schedule='dynamic', num_threads=n_threads):
-                dist = buffers + threadid() * 2 * max_nodes
-                queue = dist + max_nodes
+        with nogil, parallel(num_threads=n_threads):
+            dist = buffers + threadid() * 2 * max_nodes
+            queue = dist + max_nodes
+            while True:
+                g = next_item(&next_graph)
+                if g >= n_graphs or interrupt.stop:
+                    break
                 n = node_ptr[g + 1] - node_ptr[g]
                 start = key_ptr[g]
                 m = _graph_keys(indptr, indices, labels, node_ptr[g], n, dist, queue,
-                                key_base + start)
+                                key_base + start, &interrupt)
                 n_distinct[g] = _count_sorted(key_base + start, count_base + start, m)
+            leave_team(&interrupt, &n_done)
     finally:
         free(buffers)
+    if interrupt.stop:
+        raise_pending()

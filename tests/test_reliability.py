@@ -140,38 +140,56 @@ def test_gaussian_mixture_pickle_round_trip_is_bit_identical():
         assert restored.precisions_cholesky_.flags.c_contiguous
 
 
-_LONG_SUBSTRING_GRAM = r'''
-import signal
+# Python's Ctrl-C handler, also when the test runs in a background job (which ignores SIGINT)
+_LONG_NOGIL_LOOPS = {
+    # ~45 000 pairs of the pair driver: many minutes
+    "substring": '''
 import numpy as np
 from kernelkit.kernels import SubstringKernel
-# Python's Ctrl-C handler, also when the test runs in a background job (which ignores SIGINT)
-signal.signal(signal.SIGINT, signal.default_int_handler)
 rng = np.random.default_rng(0)
 X = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 1000)) for _ in range(300)]
+run = lambda: SubstringKernel(k=5, n_jobs=2).fit_transform(X)
+''',
+    # C(3000, 4) = 3.4e12 induced 4-node subgraphs of a graph: hours
+    "graphlets": '''
+import numpy as np, scipy.sparse as sp
+from kernelkit.kernels import GraphletKernel
+A = sp.triu(sp.random_array((3000, 3000), density=0.01, random_state=0), k=1)
+A = sp.csr_array(((A + A.T) > 0).astype(float))
+# two threads: the first may finish the small graph while the other one enumerates
+run = lambda: GraphletKernel(k=4, n_jobs=2).fit_transform([(A[:9, :9], [0] * 9), (A, [0] * 3000)])
+''',
+}
+_INTERRUPT_SCRIPT = '''
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
+{setup}
 print("ready", flush=True)
 try:
-    SubstringKernel(k=5, n_jobs=2).fit_transform(X)   # ~45 000 pairs: many minutes
+    run()
     print("finished")
 except KeyboardInterrupt:
     print("interrupted")
 '''
 
 
-def test_ctrl_c_stops_a_long_string_gram():
-    # item 7: the pair driver's nogil loops looked at no signal, so Ctrl-C waited for the whole
-    # Gram; now they check about every 0.1 s and the wrapper raises KeyboardInterrupt
+@pytest.mark.parametrize("loop", sorted(_LONG_NOGIL_LOOPS))
+def test_ctrl_c_stops_a_long_nogil_loop(loop):
+    # item 7: the nogil loops (pair driver, graphlet enumeration, shortest-path BFS) looked at no
+    # signal, so Ctrl-C waited for the whole computation; now they check about every 0.1 s and the
+    # wrapper raises KeyboardInterrupt
     import signal
     import subprocess
     import sys
     import time
 
-    proc = subprocess.Popen([sys.executable, "-c", _LONG_SUBSTRING_GRAM], stdout=subprocess.PIPE,
-                            text=True)
+    script = _INTERRUPT_SCRIPT.format(setup=_LONG_NOGIL_LOOPS[loop])
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "ready"
-        time.sleep(0.5)                       # inside the nogil Gram loop by now
+        time.sleep(0.5)                       # inside the nogil loop by now
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=120)    # the whole Gram would take far longer
+        out, _ = proc.communicate(timeout=120)    # the whole computation would take far longer
     finally:
         proc.kill()
     assert out.strip() == "interrupted"
@@ -309,3 +327,48 @@ def test_kmedoids_on_duplicated_points(X):
     model = KMedoids(n_clusters=3, random_state=0).fit(X)
     assert model.inertia_ == 0.0
     assert set(np.unique(model.labels_)) <= {0, 1, 2}
+
+
+@pytest.mark.parametrize("score", [1000.0, 1e300])
+def test_local_alignment_with_large_scores_is_finite_or_refused(score):
+    # item 5: scores all equal (spread 0) passed the spread check, then exp(beta * S) or the rows
+    # it multiplies overflowed: NaN Gram (1000) or an overflow warning (1e300)
+    from kernelkit.kernels import LocalAlignmentKernel
+
+    letters = "ACDEFG"
+    substitution = (letters, np.full((6, 6), score))
+    sequences = ["ACDEFG", "ACD", "GFE"]
+    if score > 1e3:
+        with pytest.raises(ValueError, match="too large for these scores"):
+            LocalAlignmentKernel(substitution=substitution).fit(sequences)
+        return
+    K = LocalAlignmentKernel(substitution=substitution, log=True, normalize=False)
+    log_k = K.fit_transform(sequences)
+    assert np.isfinite(log_k).all()
+    # the best alignment of x with itself matches all its letters: log K >= beta * score * |x|
+    assert log_k[0, 0] >= 0.5 * score * 6
+    normalized = LocalAlignmentKernel(substitution=substitution).fit_transform(sequences)
+    np.testing.assert_allclose(np.diag(normalized), 1.0)
+
+
+@pytest.mark.parametrize("X", [np.zeros((12, 3)), np.ones((12, 3))])
+def test_kernel_pca_with_arpack_on_identical_samples(X):
+    # item 8: the centred Gram of identical samples is zero, ARPACK's Krylov space collapsed and
+    # scipy's ArpackError ("Starting vector is zero") escaped
+    from kernelkit.decomposition import KernelPCA
+
+    Z = KernelPCA(2, kernel="rbf", eigen_solver="arpack", random_state=0).fit_transform(X)
+    np.testing.assert_array_equal(Z, np.zeros((12, 2)))
+
+
+def test_sammon_mapping_of_tiny_distances():
+    # item 8: weights 1/D of 1e160 rounded away the 11ᵀ/n term of the weighted SMACOF solver and
+    # the Cholesky factorisation raised numpy's LinAlgError; Sammon's stress is scale-invariant
+    from kernelkit.manifold import SammonMapping
+
+    X = np.random.default_rng(0).normal(size=(15, 3))
+    reference = SammonMapping(random_state=0).fit(X)
+    model = SammonMapping(random_state=0).fit(X * 1e-160)
+    assert np.isfinite(model.embedding_).all()
+    # same stress up to the stopping rule's tolerance
+    np.testing.assert_allclose(model.stress_, reference.stress_, rtol=1e-2)

@@ -28,20 +28,24 @@ class _WeightedSolver:
     """Applies ``V⁺`` for weights ``W`` without forming it.
 
     With the weighted Laplacian ``L = diag(W1) − W`` (the course's ``V`` is ``2L`` and its
-    ``V'(Z)`` is ``2B(Z)``), the update is ``L⁺ B(Z) Z``. For a connected weight graph
-    ``L⁺ = (L + 11ᵀ/n)⁻¹ − 11ᵀ/n``; ``L + 11ᵀ/n`` is positive definite, so it
-    is Cholesky-factored once per fit, and since ``(L + 11ᵀ/n)⁻¹ 1 = 1`` the ``−11ᵀ/n`` term just
-    removes the column means of ``B(Z) Z`` (zero up to rounding, as ``1ᵀB(Z) = 0``).
+    ``V'(Z)`` is ``2B(Z)``), the update is ``L⁺ B(Z) Z``. For a connected weight graph and any
+    ``c > 0``, ``L⁺ = (L + c 11ᵀ/n)⁻¹ − 11ᵀ/(c n)``; ``L + c 11ᵀ/n`` is positive definite, so it
+    is Cholesky-factored once per fit, and since ``(L + c 11ᵀ/n)⁻¹ 1 = 1/c`` the second term just
+    removes the column means of ``B(Z) Z`` over c (zero up to rounding, as ``1ᵀB(Z) = 0``). c is
+    the mean degree, the scale of L: with c = 1, weights of 1e160 (Sammon's 1/D on tiny
+    distances) rounded the term away and the factorisation failed.
     """
 
     def __init__(self, weights):
         n = weights.shape[0]
-        laplacian = np.diag(weights.sum(axis=1)) - weights
-        laplacian += 1.0 / n
+        degrees = weights.sum(axis=1)
+        laplacian = np.diag(degrees) - weights
+        self._scale = float(degrees.mean()) if degrees.mean() > 0 else 1.0
+        laplacian += self._scale / n
         self._factor = cho_factor(laplacian, overwrite_a=True, check_finite=False)
 
     def __call__(self, Y):
-        Z = cho_solve(self._factor, Y, check_finite=False) - Y.mean(axis=0)
+        Z = cho_solve(self._factor, Y, check_finite=False) - Y.mean(axis=0) / self._scale
         return np.ascontiguousarray(Z)
 
 

@@ -7,7 +7,7 @@ classical MDS applied in the feature space").
 
 import numpy as np
 from scipy.linalg import eigh
-from scipy.sparse.linalg import eigsh
+from scipy.sparse.linalg import ArpackError, eigsh
 from sklearn.utils import check_random_state
 
 __all__ = ["flip_signs", "leading_eigenpairs", "inverse_sqrt", "use_arpack"]
@@ -41,7 +41,8 @@ def leading_eigenpairs(K, n_components, *, arpack=False, random_state=None):
         ``1 ≤ n_components ≤ n_samples`` (``< n_samples`` when ``arpack``).
     arpack : bool
         Lanczos (``scipy.sparse.linalg.eigsh``) instead of LAPACK ``syevr``; its start vector is
-        drawn from ``random_state``, so the result is reproducible.
+        drawn from ``random_state``, so the result is reproducible. LAPACK takes over when ARPACK
+        fails (a zero matrix, no convergence).
     random_state : int, RandomState instance or None
 
     Returns
@@ -53,8 +54,13 @@ def leading_eigenpairs(K, n_components, *, arpack=False, random_state=None):
     n = K.shape[0]
     if arpack:
         v0 = check_random_state(random_state).uniform(-1.0, 1.0, n)
-        values, vectors = eigsh(K, k=n_components, which="LA", v0=v0)
-    else:
+        try:
+            values, vectors = eigsh(K, k=n_components, which="LA", v0=v0)
+        except ArpackError:
+            # the Krylov space collapsed (K v0 = 0: a zero centred Gram of identical samples)
+            # or did not converge: LAPACK below gives the exact eigenpairs
+            arpack = False
+    if not arpack:
         values, vectors = eigh(K, subset_by_index=[n - n_components, n - 1], overwrite_a=True,
                                check_finite=False)
     order = np.argsort(values)[::-1]

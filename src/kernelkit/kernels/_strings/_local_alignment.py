@@ -71,7 +71,7 @@ class LocalAlignmentKernel(StringKernel):
     ----------
     beta : float, default=0.5
         Inverse temperature, > 0. As β grows, ``(1/β) log K_LA`` tends to the Smith–Waterman score.
-        ``β · (max S − min S + gap_open + gap_extend)`` must stay below about 680.
+        ``β · (max(S, 0) − min(S, 0) + gap_open + gap_extend)`` must stay below about 680.
     gap_open : float, default=11
         Cost d ≥ 0 of a gap of length 1.
     gap_extend : float, default=1
@@ -150,21 +150,31 @@ class LocalAlignmentKernel(StringKernel):
 
     def _fit_alphabet(self, sequences):
         letters, scores = _substitution_matrix(self.substitution)
-        spread = self.beta * (scores.max() - scores.min() + self.gap_open + self.gap_extend)
+        self.substitution_scores_ = scores
+        spread = self._log_spread()
         if spread > 680:
             raise ValueError(
-                f"beta={self.beta} is too large for these scores: beta * (max S - min S + "
-                f"gap_open + gap_extend) = {spread:.4g} must stay below 680 for the rescaled DP; "
-                "use a smaller beta (already at beta ~ 1 the kernel is close to exp(beta * SW))."
+                f"beta={self.beta} is too large for these scores: beta * (max(S, 0) - min(S, 0) "
+                f"+ gap_open + gap_extend) = {spread:.4g} must stay below 680 for the rescaled "
+                "DP (exp(beta * S) and the rows it multiplies must stay finite); use a smaller "
+                "beta or smaller scores (already at beta ~ 1 the kernel is close to "
+                "exp(beta * SW))."
             )
-        self.substitution_scores_ = scores
         return letters
+
+    def _log_spread(self):
+        """Range of the logs of the DP's multipliers ``exp(β S)``, ``exp(−β d)``, ``exp(−β e)``.
+
+        Measured from 0 (a row may be multiplied by the largest and then the smallest): scores that
+        are all large, e.g. every entry 1000, overflow ``exp(β S)`` although their spread is 0.
+        """
+        scores = self.substitution_scores_
+        return self.beta * (max(scores.max(), 0.0) - min(scores.min(), 0.0) + self.gap_open
+                            + self.gap_extend)
 
     def _scale_bits(self, longest):
         """T such that rows rescaled when their max leaves [2^-T, 2^T] cannot overflow in a row."""
-        scores = self.substitution_scores_
-        spread_bits = (self.beta * (scores.max() - scores.min() + self.gap_open + self.gap_extend)
-                       / math.log(2) + math.log2(longest + 1) + 4)
+        spread_bits = self._log_spread() / math.log(2) + math.log2(longest + 1) + 4
         return max(1, int(1000 - spread_bits))
 
     def _weights(self):
