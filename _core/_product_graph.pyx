@@ -16,6 +16,7 @@ driver of ``_gram.pxd`` (tiles of pairs over threads, each value computed by one
 fixed order), so the Gram matrix does not depend on the thread count.
 """
 
+from libc.math cimport INFINITY
 from libc.string cimport memset
 
 from _gram cimport fill_diagonal, fill_gram_rows
@@ -103,6 +104,16 @@ cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
         swap = x
         x = y
         y = swap
+        if step % 32 == 31:
+            # the counts are non-negative: all zero stays zero, and an overflow stays infinite
+            # (refused by the wrapper), so an absurd n ends early in both cases
+            total = 0.0
+            for k in range(n1 * n2):
+                total += x[k]
+            if total == 0.0 or total == INFINITY:
+                value[0] = total
+                return 0
+    total = 0.0
     for k in range(n1 * n2):
         total += x[k]
     value[0] = total

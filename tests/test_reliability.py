@@ -372,3 +372,20 @@ def test_sammon_mapping_of_tiny_distances():
     assert np.isfinite(model.embedding_).all()
     # same stress up to the stopping rule's tolerance
     np.testing.assert_allclose(model.stress_, reference.stress_, rtol=1e-2)
+
+
+def test_absurd_walk_lengths_end_early():
+    # item 7: WalkKernel(n=10**9) ran 10⁹ mat-vecs per pair, uninterruptibly; the counts are
+    # non-negative, so once they overflow (any path) or vanish (no edges) the walk stops
+    import networkx as nx
+
+    from kernelkit.kernels import WalkKernel
+
+    path = nx.path_graph(3)
+    empty = nx.empty_graph(3)
+    for g in (path, empty):
+        nx.set_node_attributes(g, "a", "label")
+    with pytest.raises(ValueError, match="overflow"):
+        WalkKernel(n=10**9).fit_transform([path, path])
+    np.testing.assert_array_equal(WalkKernel(n=10**9).fit_transform([empty, empty]),
+                                  np.zeros((2, 2)))
