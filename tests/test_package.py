@@ -77,3 +77,9 @@ def test_networkx_is_a_runtime_dependency():
 
     requirements = requires("kernelkit") or []
     assert any(r.startswith("networkx") and "extra ==" not in r for r in requirements)
+
+
+def test_version_is_the_installed_distributions():
+    from importlib.metadata import version
+
+    assert kernelkit.__version__ == version("kernelkit")

@@ -1,7 +1,9 @@
 """The README's examples are tests: every ```python block runs (in a fresh namespace) and prints
 what the ```text block right after it shows, numbers within a tolerance."""
 
+import ast
 import contextlib
+import importlib.util
 import io
 import math
 import pathlib
@@ -17,6 +19,8 @@ NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 # prediction flipping in one fold moves an accuracy by ~0.005); integers must match exactly
 # unless large (iteration counts).
 REL_TOL, ABS_TOL = 0.02, 0.01
+# modules of kernelkit's optional extras: an example that imports one is skipped without it
+EXTRA_OF_MODULE = {"dask": "distributed", "distributed": "distributed", "zarr": "distributed"}
 
 
 def _examples():
@@ -35,6 +39,18 @@ def _examples():
     return examples
 
 
+def _missing_extras(code):
+    """The optional extras whose modules ``code`` imports and that are not installed."""
+    modules = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules.add(node.module.split(".")[0])
+    return sorted({EXTRA_OF_MODULE[m] for m in modules
+                   if m in EXTRA_OF_MODULE and importlib.util.find_spec(m) is None})
+
+
 def _split(output):
     """The text around the numbers (whitespace-normalised, numpy pads arrays) and the numbers."""
     skeleton = " ".join(NUMBER.sub("#", output).split())
@@ -51,6 +67,8 @@ def test_readme_has_examples():
 def test_readme_example_prints_what_the_readme_shows(code, expected):
     assert expected is not None, "a ```python block of the README must be followed by a ```text " \
                                  "block showing what it prints"
+    for extra in _missing_extras(code):
+        pytest.skip(f'needs the {extra} extra: pip install "kernelkit[{extra}]"')
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(README), "exec"), {"__name__": "__readme__"})
@@ -60,3 +78,14 @@ def test_readme_example_prints_what_the_readme_shows(code, expected):
     for got, want in zip(got_numbers, want_numbers):
         assert math.isclose(got, want, rel_tol=REL_TOL, abs_tol=ABS_TOL), \
             f"printed {got}, README shows {want}:\n{out.getvalue()}"
+
+
+def test_examples_that_import_an_extra_name_it():
+    code = "import numpy\nfrom kernelkit_no_such_extra import x\nimport dask.array\n"
+    EXTRA_OF_MODULE["kernelkit_no_such_extra"] = "imaginary"
+    try:
+        missing = _missing_extras(code)
+    finally:
+        del EXTRA_OF_MODULE["kernelkit_no_such_extra"]
+    assert "imaginary" in missing
+    assert ("distributed" in missing) == (importlib.util.find_spec("dask") is None)

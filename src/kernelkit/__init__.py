@@ -4,8 +4,6 @@ Subpackages: ``cluster``, ``kernels``, ``svm``, ``decomposition``, ``manifold``,
 Pure-Python twins of every compiled core live in ``kernelkit.reference``.
 """
 
-__version__ = "0.1.0.dev0"
-
 try:
     from kernelkit._core import _openmp as _probe  # noqa: F401
 except ImportError as exc:  # pragma: no cover - only hit from an unbuilt source tree
@@ -16,3 +14,5 @@ except ImportError as exc:  # pragma: no cover - only hit from an unbuilt source
         "development install, see the Development section of the README), and run Python "
         "from outside the source directory."
     ) from exc
+
+from kernelkit._version import __version__  # noqa: E402 (written by the build)

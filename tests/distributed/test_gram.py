@@ -14,8 +14,9 @@ import time
 import numpy as np
 import pytest
 
-pytest.importorskip("distributed")
-pytest.importorskip("zarr")
+NEEDS_EXTRA = 'needs the distributed extra: pip install "kernelkit[distributed]"'
+pytest.importorskip("distributed", reason=NEEDS_EXTRA)
+pytest.importorskip("zarr", reason=NEEDS_EXTRA)
 
 import dask  # noqa: E402
 import zarr  # noqa: E402
