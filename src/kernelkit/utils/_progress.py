@@ -16,7 +16,7 @@ import sys
 import time
 
 __all__ = ["DELAY", "INTERVAL", "Progress", "block_ends", "format_seconds",
-           "iteration_callback", "report", "report_stage"]
+           "in_blocks", "iteration_callback", "report", "report_points", "report_stage"]
 
 # Seconds of work before the first progress line: a short computation prints none.
 DELAY = 2.0
@@ -58,6 +58,43 @@ def block_ends(total, n_blocks=10):
     """
     n_blocks = max(1, min(int(total), n_blocks))
     return [math.ceil(total * (b + 1) / n_blocks) for b in range(n_blocks)]
+
+
+def in_blocks(label, verbose, total, unit):
+    """``(first, stop)`` ranges covering ``range(total)`` for work done block by block: one
+    block when ``verbose`` is 0, otherwise ten (:func:`block_ends`) with a line
+    ``[label] done/total unit, time`` after each. Use where the blocks give the same result as
+    one (independent items: trees, estimators).
+
+    Examples
+    --------
+    >>> from kernelkit.utils._progress import in_blocks
+    >>> list(in_blocks("demo", 0, 25, "trees"))
+    [(0, 25)]
+    """
+    progress = Progress(label, verbose, total=total, unit=unit, every=1)
+    first = 0
+    for stop in block_ends(total) if verbose else [total]:
+        yield first, stop
+        progress.update(stop - first)
+        first = stop
+
+
+def report_points(verbose, total):
+    """The stages ``1..total`` after which a line is printed: none at ``verbose=0``, every
+    tenth of the work at 1 (:func:`block_ends`), every stage at 2 and more.
+
+    Examples
+    --------
+    >>> from kernelkit.utils._progress import report_points
+    >>> sorted(report_points(1, 20))
+    [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]
+    """
+    if not verbose:
+        return frozenset()
+    if verbose == 1:
+        return frozenset(block_ends(total))
+    return range(1, total + 1)
 
 
 def _tqdm_available():
