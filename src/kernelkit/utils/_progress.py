@@ -11,12 +11,13 @@ a solved subproblem, a block of trees) and progress lines during any computation
 more than :data:`DELAY` seconds; 2 more detail (blocks of iterations).
 """
 
+import contextlib
 import math
 import sys
 import time
 
 __all__ = ["DELAY", "INTERVAL", "Progress", "block_ends", "format_seconds",
-           "in_blocks", "iteration_callback", "report", "report_points", "report_stage"]
+           "in_blocks", "iteration_callback", "report", "report_points", "report_stage", "stage"]
 
 # Seconds of work before the first progress line: a short computation prints none.
 DELAY = 2.0
@@ -35,6 +36,23 @@ def report(label, message, start=None):
     if start is not None:
         message = f"{message}, {format_seconds(time.perf_counter() - start)}"
     print(f"[{label}] {message}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def stage(label, verbose, message):
+    """Time the ``with`` block, then at ``verbose >= 1`` print ``[label] message, time``;
+    ``message`` may be a callable, called after the block (to show what it computed).
+
+    Examples
+    --------
+    >>> from kernelkit.utils._progress import stage
+    >>> with stage("demo", 0, "a silent stage"):
+    ...     pass
+    """
+    start = time.perf_counter()
+    yield
+    if verbose:
+        report(label, message() if callable(message) else message, start)
 
 
 def report_stage(label, verbose, message, start):
