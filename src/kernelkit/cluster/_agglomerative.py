@@ -3,7 +3,6 @@
 Sangnier, §2.3.1 (linkages, stopping rules) and §2.3.2 (single linkage ⇔ minimum spanning tree).
 """
 
-import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -13,7 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
-from kernelkit.utils._progress import report
+from kernelkit.utils._progress import stage
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["AgglomerativeClustering"]
@@ -139,20 +138,17 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
 
         Z = np.empty((n_samples - 1, 4))
         label = type(self).__name__
-        start = time.perf_counter()
-        if self.linkage == "single":
-            mst_single_linkage(X, Z, metric)
-        else:
-            if metric == "precomputed":
-                condensed = squareform(X, checks=False)
-            else:
+        if self.linkage != "single" and metric == "precomputed":
+            condensed = squareform(X, checks=False)
+        elif self.linkage != "single":
+            with stage(label, self.verbose, f"{n_samples * (n_samples - 1) // 2} pairwise "
+                                            "distances"):
                 condensed = pdist(X, _PDIST_METRICS[metric])
-                if self.verbose:
-                    report(label, f"{condensed.size} pairwise distances", start)
-                    start = time.perf_counter()
-            nn_chain_linkage(np.ascontiguousarray(condensed), n_samples, Z, self.linkage)
-        if self.verbose:
-            report(label, f"{self.linkage} linkage of {n_samples} samples", start)
+        with stage(label, self.verbose, f"{self.linkage} linkage of {n_samples} samples"):
+            if self.linkage == "single":
+                mst_single_linkage(X, Z, metric)
+            else:
+                nn_chain_linkage(np.ascontiguousarray(condensed), n_samples, Z, self.linkage)
 
         if self.n_clusters is not None:
             n_merges = n_samples - self.n_clusters

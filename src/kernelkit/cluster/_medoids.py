@@ -36,7 +36,7 @@ from kernelkit._core._kmedoids import (
     manhattan_assign,
 )
 from kernelkit.utils._gram import blas_controller
-from kernelkit.utils._progress import iteration_callback, report
+from kernelkit.utils._progress import iteration_callback, report, stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
@@ -259,23 +259,16 @@ default="k-medoids++"
                 start = time.perf_counter()
                 if data.precompute_if_it_fits(n_threads) and self.verbose:
                     report(label, f"distance matrix {data.n_samples} x {data.n_samples}", start)
-            start = time.perf_counter()
-            medoids = self._initial_medoids(data, check_random_state(self.random_state),
-                                            n_threads)
-            if self.verbose:
-                init = self.init if isinstance(self.init, str) else "given"
-                report(label, f"initial medoids ({init})", start)
-            start = time.perf_counter()
-            if self.method == "pam":
-                medoids, labels, inertia, n_iter, history, n_swaps = self._pam(
-                    data, medoids, n_threads)
-            else:
-                medoids, labels, inertia, n_iter, history, n_swaps = self._alternate(
-                    data, medoids, n_threads)
-            if self.verbose:
-                passes = "FasterPAM passes" if self.method == "pam" else "iterations"
-                report(label, f"{n_iter} {passes}, {n_swaps} swaps, inertia {inertia:.10g}",
-                       start)
+            init = self.init if isinstance(self.init, str) else "given"
+            with stage(label, self.verbose, f"initial medoids ({init})"):
+                medoids = self._initial_medoids(data, check_random_state(self.random_state),
+                                                n_threads)
+            passes = "FasterPAM passes" if self.method == "pam" else "iterations"
+            with stage(label, self.verbose, lambda: f"{n_iter} {passes}, {n_swaps} swaps, "
+                                                    f"inertia {inertia:.10g}"):
+                fit = self._pam if self.method == "pam" else self._alternate
+                medoids, labels, inertia, n_iter, history, n_swaps = fit(data, medoids,
+                                                                         n_threads)
         if np.unique(labels).size < self.n_clusters:
             warnings.warn(f"Only {np.unique(labels).size} of the {self.n_clusters} medoids have "
                           "samples assigned (duplicate samples or dissimilarities 0).",

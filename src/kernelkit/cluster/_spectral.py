@@ -1,7 +1,6 @@
 """Spectral clustering with the three Laplacians of Sangnier, Algorithms 11–13, and the NormCut
 rounding by weighted k-means of Sangnier, Exam 2021 Ex. 3."""
 
-import time
 import warnings
 from numbers import Integral, Real
 
@@ -19,7 +18,7 @@ from kernelkit.utils._spectral_graph import (
     n_graph_components,
     similarity_graph,
 )
-from kernelkit.utils._progress import report
+from kernelkit.utils._progress import stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
@@ -182,11 +181,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                              "laplacian='random_walk' or 'symmetric'.")
         random_state = check_random_state(self.random_state)
         label = type(self).__name__
-        start = time.perf_counter()
-        W = similarity_graph(X, self.affinity, gamma=self.gamma, n_neighbors=self.n_neighbors,
-                             eps=self.eps)
-        if self.verbose:
-            report(label, f"similarity graph ({self.affinity})", start)
+        with stage(label, self.verbose, f"similarity graph ({self.affinity})"):
+            W = similarity_graph(X, self.affinity, gamma=self.gamma,
+                                 n_neighbors=self.n_neighbors, eps=self.eps)
         n_components = n_graph_components(W)
         if n_components > self.n_clusters:
             warnings.warn(
@@ -196,27 +193,22 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                 "(e.g. more neighbours, a larger eps) or ask for more clusters.",
                 UserWarning, stacklevel=2)
         # "random_walk" eigenvectors are D^{−1/2}U, U those of L_s: the rows h_i = u_i/√d_i
-        start = time.perf_counter()
-        eigenvalues, H = laplacian_eigenvectors(W, self.n_clusters,
-                                                "random_walk" if weighted else self.laplacian,
-                                                eigen_solver=self.eigen_solver,
-                                                random_state=random_state)
-        if self.verbose:
-            report(label, f"{self.n_clusters} eigenvectors of the {self.laplacian} Laplacian",
-                   start)
+        with stage(label, self.verbose,
+                   f"{self.n_clusters} eigenvectors of the {self.laplacian} Laplacian"):
+            eigenvalues, H = laplacian_eigenvectors(
+                W, self.n_clusters, "random_walk" if weighted else self.laplacian,
+                eigen_solver=self.eigen_solver, random_state=random_state)
         if self.laplacian == "symmetric" and not weighted:
             norms = np.linalg.norm(H, axis=1)
             H = H / np.where(norms > 0, norms, 1.0)[:, None]
-        start = time.perf_counter()
         kmeans = KMeans(n_clusters=self.n_clusters, n_init=self.n_init,
                         random_state=random_state.randint(np.iinfo(np.int32).max),
                         n_jobs=self.n_jobs, verbose=max(0, self.verbose - 1))
         degrees = np.asarray(W.sum(axis=1)).ravel() if weighted else None
-        self.labels_ = kmeans.fit(np.ascontiguousarray(H),
-                                  sample_weight=degrees).labels_.astype(np.intp)
-        if self.verbose:
-            report(label, f"k-means, {self.n_init} initialisations, inertia "
-                          f"{kmeans.inertia_:.10g}", start)
+        with stage(label, self.verbose, lambda: f"k-means, {self.n_init} initialisations, "
+                                                f"inertia {kmeans.inertia_:.10g}"):
+            self.labels_ = kmeans.fit(np.ascontiguousarray(H),
+                                      sample_weight=degrees).labels_.astype(np.intp)
         self.affinity_matrix_ = W
         self.embedding_ = H
         self.eigenvalues_ = eigenvalues

@@ -1,7 +1,6 @@
 """Random forests: bagged CART trees with random features per node, grown in native threads."""
 
 import functools
-import time
 import warnings
 from numbers import Integral
 
@@ -19,7 +18,7 @@ from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from kernelkit.utils._progress import in_blocks, report
+from kernelkit.utils._progress import in_blocks, stage
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     STOPPING_RULE_CONSTRAINTS,
@@ -162,10 +161,9 @@ class BaseForest(BaseEstimator):
         self.estimators_ = [self._fitted_tree(tree, state) for tree, state in zip(trees, states)]
         self._sample_weight = sample_weight
         if self.oob_score:
-            start = time.perf_counter()
-            self._set_oob_score(X, target)
-            if self.verbose:
-                report(type(self).__name__, f"out-of-bag score {self.oob_score_:.6g}", start)
+            with stage(type(self).__name__, self.verbose,
+                       lambda: f"out-of-bag score {self.oob_score_:.6g}"):
+                self._set_oob_score(X, target)
         return self
 
     def _bootstrap_counts(self, states, n_samples, sample_weight):

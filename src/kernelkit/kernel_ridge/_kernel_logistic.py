@@ -24,7 +24,7 @@ from kernelkit.utils._logistic import (
     softmax,
     solver_progress,
 )
-from kernelkit.utils._progress import report
+from kernelkit.utils._progress import stage
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = ["KernelLogisticRegression"]
@@ -189,11 +189,9 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
         if n_classes < 2:
             raise ValueError(f"KernelLogisticRegression needs at least two classes; got "
                              f"{n_classes} class.")
-        start = time.perf_counter()
-        K = self._training_gram(X)
-        n = K.shape[0]
-        if self.verbose:
-            report(type(self).__name__, f"Gram matrix {n} x {n}", start)
+        n = len(y)
+        with stage(type(self).__name__, self.verbose, f"Gram matrix {n} x {n}"):
+            K = self._training_gram(X)
         if n_classes == 2 or self.multi_class == "ovr":
             targets = [codes == 1] if n_classes == 2 else [codes == k for k in range(n_classes)]
             fits = []
