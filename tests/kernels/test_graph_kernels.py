@@ -38,15 +38,10 @@ IDS = [f"{type(k).__name__}-{i}" for i, k in enumerate(KERNELS)]
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
 def test_verbose_prints_one_line_per_fast_gram_and_changes_nothing(kernel, mutag_dense,
+                                                                   check_fast_gram_verbose,
                                                                    capsys):
     graphs = mutag_dense[:30]
-    quiet = clone(kernel).fit_transform(graphs)
-    assert capsys.readouterr().err == ""
-    loud = clone(kernel).set_params(verbose=1).fit_transform(graphs)
-    np.testing.assert_array_equal(quiet, loud)
-    lines = capsys.readouterr().err.splitlines()
-    label = f"[{type(kernel).__name__}]"
-    assert len(lines) == 1 and lines[0].startswith(f"{label} Gram matrix 30 x 30, ")
+    quiet = check_fast_gram_verbose(kernel, graphs)
     detailed = clone(kernel).set_params(verbose=2).fit_transform(graphs)
     np.testing.assert_array_equal(quiet, detailed)
     lines = capsys.readouterr().err.splitlines()
