@@ -31,6 +31,9 @@ computed when its sample moves (``kernel_row`` of _vector_kernels.pxd, shared wi
 chunks, in parallel only when the row is long) and kept while the ``cache_size`` budget lasts;
 at the end of each epoch the rows of samples back at ``c_s = 0`` are freed, so the budget goes to
 the support vectors, which keep moving.
+
+Progress: given a callback, the solver takes the GIL after every ``report_every``-th epoch to
+call it (an epoch is at least a pass over the active variables, so this costs nothing).
 """
 
 from libc.math cimport INFINITY, fabs
@@ -52,6 +55,7 @@ cdef enum:
     MAX_ITER_REACHED = 1
     OUT_OF_MEMORY = -1
     NON_POSITIVE_CURVATURE = -2
+    CALLBACK_RAISED = -3
 
 
 
@@ -87,6 +91,9 @@ cdef class _DualCD:
     cdef double[::1] alpha, F, c, S
     cdef double **rows
     cdef double *scratch
+    # Progress callback, called every `report_every` epochs (None: never), and what it raised.
+    cdef object progress, error
+    cdef long report_every
 
     def __cinit__(self):
         self.rows = NULL
@@ -155,6 +162,18 @@ cdef class _DualCD:
             linear += self.p[t] * self.alpha[t]
         return 0.5 * quad / self.lam + 0.5 * square + linear
 
+    cdef int _report(self, long epoch, double violation, intp_t n_active,
+                     double objective) noexcept nogil:
+        """Call ``progress(epoch, violation, n_active, objective)`` with the GIL (0, or -1 if
+        it raised: the exception is kept in ``error``)."""
+        with gil:
+            try:
+                self.progress(epoch, violation, n_active, objective)
+            except BaseException as error:
+                self.error = error
+                return -1
+        return 0
+
     cdef int _solve(self, double tol, long max_iter, uint64_t seed, bint shrinking,
                     double *history, long *n_iter) noexcept nogil:
         cdef intp_t s, t, k, n_active = self.l
@@ -218,6 +237,10 @@ cdef class _DualCD:
             history[epoch] = self._objective()
             epoch += 1
             self._release_zero_rows()
+            if self.report_every > 0 and epoch % self.report_every == 0:
+                if self._report(epoch, violation, n_active, history[epoch - 1]) < 0:
+                    status = CALLBACK_RAISED
+                    break
             if violation <= tol:
                 if n_active == self.l:
                     status = CONVERGED
@@ -252,6 +275,8 @@ def dual_cd_solve(
     bint shrinking,
     double cache_size,
     int n_threads,
+    progress=None,
+    long report_every=0,
 ):
     """Minimise ``D(α) = (1/(2λ)) cᵀKc + ½‖S‖² + pᵀα`` over ``α ≥ 0`` by dual coordinate descent.
 
@@ -294,6 +319,13 @@ def dual_cd_solve(
         Budget of cached kernel rows, MiB (vector kernels).
     n_threads : int
         OpenMP threads for long kernel rows. Call with BLAS limited to one thread.
+    progress : callable, default=None
+        ``progress(n_iter, violation, n_active, objective)``, called with the GIL after every
+        ``report_every`` epochs: the epochs run, the largest ``|PG_t|`` of the last one, the
+        variables it visited and ``D(α)``. Whatever it raises stops the solver and is raised
+        here.
+    report_every : int, default=0
+        Epochs between two calls of ``progress`` (positive when ``progress`` is given).
 
     Returns
     -------
@@ -326,6 +358,9 @@ def dual_cd_solve(
                          f"expected {n} samples.")
     if np.any(np.asarray(alpha) < 0):
         raise ValueError("The starting alpha must be non-negative.")
+    if progress is not None and report_every < 1:
+        raise ValueError(f"report_every must be >= 1 with a progress callback, got "
+                         f"{report_every}.")
     solver.n = n
     solver.l = l
     solver.n_features = X.shape[1]
@@ -335,6 +370,8 @@ def dual_cd_solve(
     solver.degree = degree
     solver.lam = lambda_
     solver.n_threads = max(1, n_threads)
+    solver.progress = progress
+    solver.report_every = report_every if progress is not None else 0
     solver.X = X
     solver.x_sqnorm = x_sqnorm
     solver.gram = gram
@@ -355,6 +392,8 @@ def dual_cd_solve(
             solver.rows[s] = NULL
     with nogil:
         status = solver._solve(tol, max_iter, <uint64_t>seed, shrinking, &history[0], &n_iter)
+    if status == CALLBACK_RAISED:
+        raise solver.error
     if status == OUT_OF_MEMORY:
         raise MemoryError("dual coordinate descent ran out of memory.")
     if status == NON_POSITIVE_CURVATURE:

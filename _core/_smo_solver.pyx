@@ -31,6 +31,10 @@ Algorithm (Sangnier, Algorithm 4 made exact and fast, as in libsvm):
 
 The cache stores kernel values ``K`` and not ``Q``: the sign products are applied in the loops,
 which lets classification and regression (where two variables share a kernel row) use one cache.
+
+Progress: given a callback, the loop takes the GIL every ``report_every`` steps to call it with
+the step count, the current gap and the active set size. Without one, the only cost is one
+integer comparison per step (the step itself reads a kernel row and scans the active set).
 """
 
 from libc.math cimport INFINITY
@@ -53,6 +57,7 @@ cdef enum:
     MAX_ITER_REACHED = 1
     OUT_OF_MEMORY = -1
     NEGATIVE_CURVATURE = -2
+    CALLBACK_RAISED = -3
 
 # Position of α_t in its box.
 cdef enum:
@@ -99,6 +104,9 @@ cdef class _SMOSolver:
     cdef intp_t[::1] perm        # original variable index
     cdef int32_t[::1] y, status
     cdef double[::1] p, C, QD, alpha, G, G_bar
+    # Progress callback, called every `report_every` steps (None: never), and what it raised.
+    cdef object progress, error
+    cdef long report_every
     # LRU cache of kernel rows, one slot per sample position; slot `sentinel` heads the list.
     cdef double **rows
     cdef intp_t[::1] row_len, lru_prev, lru_next
@@ -290,7 +298,9 @@ cdef class _SMOSolver:
                         self.G[t] += a * self.y[t] * self._k(row, t)
         return 0
 
-    cdef void _shrink(self, double tol) noexcept nogil:
+    cdef void _max_violations(self, double *out_gmax1, double *out_gmax2) noexcept nogil:
+        """``max_{I_up} −y_tG_t`` and ``max_{I_low} y_tG_t`` over the active set: their sum is
+        the maximal violating pair gap."""
         cdef intp_t t
         cdef double gmax1 = -INFINITY   # max -y_t G_t over I_up
         cdef double gmax2 = -INFINITY   # max  y_t G_t over I_low
@@ -305,6 +315,13 @@ cdef class _SMOSolver:
                     gmax2 = -self.G[t]
                 if self.status[t] != AT_LOWER and self.G[t] > gmax1:
                     gmax1 = self.G[t]
+        out_gmax1[0] = gmax1
+        out_gmax2[0] = gmax2
+
+    cdef void _shrink(self, double tol) noexcept nogil:
+        cdef intp_t t
+        cdef double gmax1, gmax2
+        self._max_violations(&gmax1, &gmax2)
         if not self.unshrink and gmax1 + gmax2 <= 10.0 * tol:
             # Close to the end: bring every variable back once so that the final active set is
             # chosen with exact gradients.
@@ -514,15 +531,35 @@ cdef class _SMOSolver:
                 self.G_bar[t] += self.y[t] * c * self._k(row, t)
         return 0
 
+    cdef int _report(self, long it) noexcept nogil:
+        """Call ``progress(it, gap, active_size)`` with the GIL (0, or -1 if it raised: the
+        exception is kept in ``error``)."""
+        cdef double gmax1, gmax2
+        self._max_violations(&gmax1, &gmax2)
+        with gil:
+            try:
+                self.progress(it, gmax1 + gmax2, self.active_size)
+            except BaseException as error:
+                self.error = error
+                return -1
+        return 0
+
     cdef int _solve(self, double tol, bint shrinking, long max_iter, long *n_iter) noexcept nogil:
         """Run SMO from the current ``α``; return a status code."""
         cdef intp_t i = 0, j = 0
         cdef long it = 0
         cdef intp_t counter = min(self.l, 1000) + 1
+        # -1: never equal to a step count (no callback)
+        cdef long next_report = self.report_every if self.report_every > 0 else -1
         cdef int found
         if self._warm_start() < 0:
             return OUT_OF_MEMORY
         while it < max_iter:
+            if it == next_report:
+                next_report += self.report_every
+                if self._report(it) < 0:
+                    n_iter[0] = it
+                    return CALLBACK_RAISED
             counter -= 1
             if counter == 0:
                 counter = min(self.l, 1000)
@@ -574,6 +611,8 @@ def smo_solve(
     double cache_size,
     long max_iter,
     int n_threads,
+    progress=None,
+    long report_every=0,
 ):
     """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO.
 
@@ -628,6 +667,12 @@ def smo_solve(
         Maximum number of SMO steps (positive).
     n_threads : int
         OpenMP threads for the kernel rows. Call with BLAS limited to one thread.
+    progress : callable, default=None
+        ``progress(n_iter, gap, active_size)``, called with the GIL every ``report_every`` SMO
+        steps: the steps taken, the maximal violating pair gap on the active set and its size.
+        Whatever it raises stops the solver and is raised here.
+    report_every : int, default=0
+        Steps between two calls of ``progress`` (positive when ``progress`` is given).
 
     Returns
     -------
@@ -656,6 +701,9 @@ def smo_solve(
                          f"expected {n} samples.")
     if n < 1 or max_iter < 1:
         raise ValueError("smo_solve needs at least one sample and max_iter >= 1.")
+    if progress is not None and report_every < 1:
+        raise ValueError(f"report_every must be >= 1 with a progress callback, got "
+                         f"{report_every}.")
     solver.l = l
     solver.n = n
     solver.regression = regression
@@ -665,6 +713,8 @@ def smo_solve(
     solver.coef0 = coef0
     solver.degree = degree
     solver.n_threads = max(1, n_threads)
+    solver.progress = progress
+    solver.report_every = report_every if progress is not None else 0
     solver.active_size = l
     solver.unshrink = False
     solver.sentinel = n
@@ -698,6 +748,8 @@ def smo_solve(
         solver.rows[s] = NULL
     with nogil:
         status = solver._solve(tol, shrinking, max_iter, &n_iter)
+    if status == CALLBACK_RAISED:
+        raise solver.error
     if status == OUT_OF_MEMORY:
         raise MemoryError(f"SMO could not allocate a kernel row of {n} doubles.")
     if status == NEGATIVE_CURVATURE:

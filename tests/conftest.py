@@ -26,6 +26,15 @@ def rng(random_seed):
     return np.random.default_rng(random_seed)
 
 
+@pytest.fixture(autouse=True)
+def _progress_paced_by_time_off(monkeypatch):
+    """Progress lines paced by time never come due, so the lines a test counts do not depend on
+    the machine's speed; a test of those lines sets ``DELAY`` and ``INTERVAL`` to 0 itself."""
+    from kernelkit.utils import _progress
+
+    monkeypatch.setattr(_progress, "DELAY", float("inf"))
+
+
 @pytest.fixture(scope="session")
 def shared_data():
     """``../shared/data`` beside the checkout (benchmark-size sets); skips when absent."""

@@ -156,3 +156,15 @@ def test_bad_input():
         AgglomerativeClustering(linkage="average", metric="precomputed").fit(np.ones((3, 3)))
     with pytest.raises(ValueError, match="linkage"):
         AgglomerativeClustering(linkage="centroid").fit(X)
+
+
+@pytest.mark.parametrize("linkage, n_lines", [("ward", 2), ("single", 1)])
+def test_verbose_prints_the_stages_and_changes_nothing(linkage, n_lines, capsys):
+    X = load_iris().data
+    quiet = AgglomerativeClustering(3, linkage=linkage).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = AgglomerativeClustering(3, linkage=linkage, verbose=1).fit(X)
+    np.testing.assert_array_equal(quiet.linkage_matrix_, loud.linkage_matrix_)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == n_lines
+    assert lines[-1].startswith(f"[AgglomerativeClustering] {linkage} linkage of 150 samples, ")

@@ -235,3 +235,18 @@ def test_grid_extent_and_cell_keys_agree():
         np.testing.assert_array_equal(DBSCAN(eps=eps, min_samples=3).fit(X).labels_,
                                       DBSCAN(eps=eps, min_samples=3, algorithm="kd_tree")
                                       .fit(X).labels_)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "braycurtis"])
+def test_verbose_prints_one_line_and_changes_nothing(metric, capsys):
+    X, _ = make_blobs(300, centers=3, random_state=0)
+    quiet = DBSCAN(eps=0.8, metric=metric).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = DBSCAN(eps=0.8, metric=metric, verbose=1).fit(X)
+    np.testing.assert_array_equal(quiet.labels_, loud.labels_)
+    lines = capsys.readouterr().err.splitlines()
+    n_clusters = quiet.labels_.max() + 1
+    assert lines[-1].startswith(f"[DBSCAN] {n_clusters} clusters, "
+                                f"{quiet.core_sample_indices_.size} core samples, ")
+    # a metric without a compiled index builds the neighbourhood graph in its own stage
+    assert len(lines) == (1 if metric == "euclidean" else 2)

@@ -228,10 +228,20 @@ def test_n_init_auto_has_scikit_learns_meaning():
         3, init="random", n_init=10, random_state=4).fit(X).inertia_
 
 
-def test_verbose_reports_runs_and_iterations(capsys):
-    X = np.random.default_rng(0).normal(size=(60, 2))
-    model = KMeans(3, init="random", n_init=2, random_state=0, verbose=1).fit(X)
+def test_verbose_reports_one_line_per_init_and_iterations_at_2(capsys):
+    X = np.random.default_rng(0).normal(size=(300, 2))
+    quiet = KMeans(3, init="random", n_init=2, random_state=0).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = KMeans(3, init="random", n_init=2, random_state=0, verbose=1).fit(X)
+    np.testing.assert_array_equal(quiet.cluster_centers_, loud.cluster_centers_)
     lines = capsys.readouterr().err.strip().splitlines()
-    assert sum(line.startswith("[KMeans] run ") for line in lines) == 2
-    iterations = [line for line in lines if "iteration" in line]
-    assert len(iterations) >= model.n_iter_ and "objective" in iterations[-1]
+    assert len(lines) == 2
+    assert all(line.startswith(f"[KMeans] init {i} of 2: inertia ")
+               and " iterations, " in line for i, line in enumerate(lines, 1))
+    detailed = KMeans(3, init="random", n_init=2, random_state=0, verbose=2).fit(X)
+    np.testing.assert_array_equal(quiet.cluster_centers_, detailed.cluster_centers_)
+    lines = capsys.readouterr().err.strip().splitlines()
+    iterations = [line for line in lines if "iteration " in line]
+    assert sum(line.startswith("[KMeans] init ") for line in lines) == 2
+    assert len(iterations) >= detailed.n_iter_ and "objective" in iterations[-1]
+    assert len(iterations) + 2 == len(lines)

@@ -324,3 +324,37 @@ def test_bad_parameters():
     model = KMedoids(2, metric="precomputed").fit(pairwise_distances(X))
     with pytest.raises(ValueError, match="expecting 5 features"):
         model.predict(np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize("method", ["pam", "alternate"])
+def test_kmedoids_verbose_prints_its_stages_and_changes_nothing(method, capsys):
+    X = np.random.default_rng(0).normal(size=(200, 3))
+    quiet = KMedoids(4, method=method, init="build", random_state=0).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = KMedoids(4, method=method, init="build", random_state=0, verbose=1).fit(X)
+    np.testing.assert_array_equal(quiet.medoid_indices_, loud.medoid_indices_)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(",")[0] for line in lines] == [
+        "[KMedoids] distance matrix 200 x 200", "[KMedoids] initial medoids (build)",
+        f"[KMedoids] {quiet.n_iter_} {'FasterPAM passes' if method == 'pam' else 'iterations'}"]
+    detailed = KMedoids(4, method=method, init="build", random_state=0, verbose=2).fit(X)
+    np.testing.assert_array_equal(quiet.medoid_indices_, detailed.medoid_indices_)
+    lines = capsys.readouterr().err.splitlines()
+    iterations = [line for line in lines if line.startswith("[KMedoids] iteration ")]
+    assert len(iterations) == (0 if method == "pam" else quiet.n_iter_)
+    assert len(lines) == len(iterations) + 3
+
+
+def test_kmedians_verbose_prints_one_line_then_iterations_at_2(capsys):
+    X = np.random.default_rng(0).normal(size=(200, 3))
+    quiet = KMedians(3, random_state=0).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = KMedians(3, random_state=0, verbose=1).fit(X)
+    np.testing.assert_array_equal(quiet.cluster_centers_, loud.cluster_centers_)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"[KMedians] {quiet.n_iter_} iterations, ")
+    KMedians(3, random_state=0, verbose=2).fit(X)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == quiet.n_iter_ + 1
+    assert all(line.startswith(f"[KMedians] iteration {i}: loss ")
+               for i, line in enumerate(lines[:-1], 1))

@@ -10,7 +10,7 @@ from scipy.special import gammaln
 from scipy.stats import norm, poisson
 from sklearn.exceptions import ConvergenceWarning
 
-from kernelkit.cluster import MixtureOfLinearRegressions, PoissonMixture
+from kernelkit.cluster import GaussianMixture, MixtureOfLinearRegressions, PoissonMixture
 from kernelkit.cluster._mixture_regression import _Design
 from kernelkit.cluster._mixture_regression import _weighted_log_prob as regression_log_prob
 from kernelkit.cluster._poisson_mixture import _m_step as poisson_m_step
@@ -213,3 +213,28 @@ def test_bad_input():
                                                               [0.0, 1.0, 3.0, 2.0])
     with pytest.raises(ValueError, match="y must have shape"):
         model.predict_proba([[0.0], [1.0]], [0.0])
+
+
+@pytest.mark.parametrize("Model", [GaussianMixture, PoissonMixture, MixtureOfLinearRegressions])
+def test_verbose_prints_one_line_per_init_and_iteration_blocks_at_2(Model, capsys):
+    if Model is MixtureOfLinearRegressions:
+        data = _exam_data(0, n=300)
+    else:
+        data = (_poisson_data(0, n=300)[0],)
+    # tol=0: every run takes its max_iter=30 iterations, three blocks of ten
+    params = dict(n_components=2, n_init=2, tol=0.0, max_iter=30, random_state=0)
+    quiet = _quiet_fit(Model(**params), *data)
+    assert capsys.readouterr().err == ""
+    loud = _quiet_fit(Model(verbose=1, **params), *data)
+    np.testing.assert_array_equal(quiet.lower_bound_history_, loud.lower_bound_history_)
+    lines = capsys.readouterr().err.splitlines()
+    name = Model.__name__
+    assert [line.split(":")[0] for line in lines] == [f"[{name}] init 1 of 2",
+                                                      f"[{name}] init 2 of 2"]
+    assert all(" iterations, " in line for line in lines)
+    detailed = _quiet_fit(Model(verbose=2, **params), *data)
+    np.testing.assert_array_equal(quiet.lower_bound_history_, detailed.lower_bound_history_)
+    lines = capsys.readouterr().err.splitlines()
+    blocks = [line for line in lines if ", iteration " in line]
+    assert len(lines) == 8 and [line.split(":")[0] for line in blocks] == [
+        f"[{name}] init {i} of 2, iteration {n}" for i in (1, 2) for n in (10, 20, 30)]

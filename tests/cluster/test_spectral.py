@@ -188,3 +188,17 @@ def test_bad_input():
         SpectralClustering(2, affinity="precomputed").fit(np.triu(np.ones((4, 4))))
     with pytest.raises(ValueError, match="laplacian"):
         SpectralClustering(2, laplacian="normalized").fit(X)
+
+
+def test_verbose_prints_the_stages_and_changes_nothing(capsys):
+    X, _ = make_moons(200, noise=0.05, random_state=0)
+    params = dict(n_clusters=2, affinity="nearest_neighbors", n_init=3, random_state=0)
+    quiet = SpectralClustering(**params).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = SpectralClustering(verbose=1, **params).fit(X)
+    np.testing.assert_array_equal(quiet.labels_, loud.labels_)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(" ")[1] for line in lines] == ["similarity", "2", "k-means,"]
+    SpectralClustering(verbose=2, **params).fit(X)
+    lines = capsys.readouterr().err.splitlines()
+    assert sum(line.startswith("[KMeans] init ") for line in lines) == 3 and len(lines) == 6

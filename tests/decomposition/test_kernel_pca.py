@@ -94,3 +94,17 @@ def test_bad_input(rng):
         KernelPCA(n_components=2).fit(X).inverse_transform(np.ones((1, 2)))
     with pytest.raises(ValueError, match="NaN"):
         KernelPCA().fit(np.array([[np.nan, 1.0], [1.0, 2.0]]))
+
+
+@pytest.mark.parametrize("eigen_solver, name", [("dense", "LAPACK"), ("arpack", "ARPACK")])
+def test_verbose_prints_its_stages_and_changes_nothing(eigen_solver, name, capsys):
+    X = np.random.default_rng(0).normal(size=(80, 4))
+    params = dict(n_components=3, kernel="rbf", gamma=0.3, eigen_solver=eigen_solver,
+                  fit_inverse_transform=True, random_state=0)
+    quiet = KernelPCA(**params).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = KernelPCA(verbose=1, **params).fit(X)
+    np.testing.assert_array_equal(quiet.embedding_, loud.embedding_)
+    assert [line.split(",")[0] for line in capsys.readouterr().err.splitlines()] == [
+        "[KernelPCA] Gram matrix 80 x 80", f"[KernelPCA] 3 leading eigenpairs ({name})",
+        "[KernelPCA] pre-image regression"]

@@ -347,3 +347,17 @@ def test_qda_with_fewer_samples_than_features_warns_and_predicts():
     with pytest.warns(UserWarning, match="singular"):
         model = QuadraticDiscriminantAnalysis().fit(X, y)
     assert np.all(np.isfinite(model.predict_proba(X)))
+
+
+def test_kernel_fisher_verbose_prints_its_stages_and_changes_nothing(capsys):
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)[:200]
+    y = y[:200]
+    quiet = KernelFisherDiscriminantAnalysis(gamma=0.05).fit(X, y)
+    assert capsys.readouterr().err == ""
+    loud = KernelFisherDiscriminantAnalysis(gamma=0.05, verbose=1).fit(X, y)
+    np.testing.assert_array_equal(quiet.dual_coef_, loud.dual_coef_)
+    assert [line.split(",")[0] for line in capsys.readouterr().err.splitlines()] == [
+        "[KernelFisherDiscriminantAnalysis] Gram matrix 200 x 200",
+        "[KernelFisherDiscriminantAnalysis] within-class matrix",
+        "[KernelFisherDiscriminantAnalysis] Cholesky solve"]

@@ -222,3 +222,47 @@ def test_bagging_accuracy_close_to_scikit_learn():
                                                                 random_state=seed)
                        .fit(Xr_a, yr_a).score(Xr_b, yr_b))
     assert abs(np.mean(gaps)) <= 0.02 and abs(np.mean(r2_gaps)) <= 0.03
+
+
+@pytest.mark.parametrize("Model, params", [
+    (GradientBoostingClassifier, dict(n_estimators=30)),
+    (GradientBoostingRegressor, dict(n_estimators=30)),
+    (AdaBoostClassifier, dict(n_estimators=30)),
+])
+def test_verbose_prints_every_tenth_stage_and_changes_nothing(Model, params, binary, capsys):
+    X, y = binary
+    quiet = Model(random_state=0, **params).fit(X, y)
+    assert capsys.readouterr().err == ""
+    for verbose, n_lines in [(1, 10), (2, 30)]:
+        loud = Model(random_state=0, verbose=verbose, **params).fit(X, y)
+        np.testing.assert_array_equal(quiet.predict(X), loud.predict(X))
+        lines = capsys.readouterr().err.splitlines()
+        assert len(lines) == n_lines
+        assert lines[-1].startswith(f"[{Model.__name__}] stage 30/30: ")
+        assert lines[0].startswith(f"[{Model.__name__}] stage {30 // n_lines}/30: ")
+    if Model is AdaBoostClassifier:
+        np.testing.assert_array_equal(quiet.estimator_weights_, loud.estimator_weights_)
+    else:
+        np.testing.assert_array_equal(quiet.train_score_, loud.train_score_)
+
+
+def test_gradient_boosting_verbose_reports_the_early_stop(binary, capsys):
+    X, y = binary
+    model = GradientBoostingClassifier(n_estimators=500, n_iter_no_change=3, random_state=0,
+                                       verbose=1).fit(X, y)
+    assert model.n_estimators_ < 500
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[-1].startswith(f"[GradientBoostingClassifier] stage {model.n_estimators_}/500")
+    assert "validation loss" in lines[-1] and lines[-1].split(", ")[-2] == "early stop"
+
+
+@pytest.mark.parametrize("Model", [BaggingClassifier, BaggingRegressor])
+def test_bagging_verbose_prints_ten_blocks_and_changes_nothing(Model, binary, capsys):
+    X, y = binary
+    quiet = Model(n_estimators=20, random_state=0).fit(X, y)
+    assert capsys.readouterr().err == ""
+    loud = Model(n_estimators=20, random_state=0, verbose=1).fit(X, y)
+    np.testing.assert_array_equal(quiet.predict(X), loud.predict(X))
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(",")[0] for line in lines] == [
+        f"[{Model.__name__}] {n}/20 estimators" for n in range(2, 21, 2)]

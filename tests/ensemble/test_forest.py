@@ -184,3 +184,22 @@ def test_bad_input_is_reported(Forest):
     fitted = Forest(n_estimators=2).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         fitted.predict(X[:, :3])
+
+
+@pytest.mark.parametrize("params", [dict(), dict(bootstrap=False),
+                                    dict(class_weight="balanced_subsample")])
+def test_verbose_prints_ten_blocks_and_grows_the_same_forest(params, capsys):
+    X, y = load_breast_cancer(return_X_y=True)
+    quiet = RandomForestClassifier(n_estimators=25, random_state=0, **params).fit(X, y)
+    assert capsys.readouterr().err == ""
+    loud = RandomForestClassifier(n_estimators=25, random_state=0, verbose=1,
+                                  oob_score=params.get("bootstrap", True), **params).fit(X, y)
+    for ours, theirs in zip(quiet.estimators_, loud.estimators_):
+        assert_same_tree(ours.tree_, theirs.tree_)
+    lines = capsys.readouterr().err.splitlines()
+    trees = [line for line in lines if " trees, " in line]
+    assert [line.split(" trees")[0] for line in trees] == [
+        f"[RandomForestClassifier] {n}/25" for n in (3, 5, 8, 10, 13, 15, 18, 20, 23, 25)]
+    assert len(lines) == 10 + params.get("bootstrap", True)
+    if params.get("bootstrap", True):
+        assert lines[-1].startswith("[RandomForestClassifier] out-of-bag score ")

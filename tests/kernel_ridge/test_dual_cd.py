@@ -39,8 +39,10 @@ def _problem(y, epsilon=None):
     return np.r_[np.ones(n), -np.ones(n)], np.r_[epsilon - y, epsilon + y]
 
 
-def _solve(solver, X, K, sign, p, lambda_, tol=1e-8, seed=3, kernel="rbf", gamma=0.05):
-    """Run a solver (compiled or twin) on vectors (K None) or a Gram matrix."""
+def _solve(solver, X, K, sign, p, lambda_, tol=1e-8, seed=3, kernel="rbf", gamma=0.05,
+           **progress):
+    """Run a solver (compiled or twin) on vectors (K None) or a Gram matrix; ``progress``: the
+    solvers' progress arguments."""
     alpha, history = np.zeros(sign.size), np.zeros(5000)
     if K is None:
         from kernelkit.utils._kernels import FittedKernel
@@ -51,7 +53,8 @@ def _solve(solver, X, K, sign, p, lambda_, tol=1e-8, seed=3, kernel="rbf", gamma
     else:
         args = (np.zeros((0, 0)), np.zeros(0), K, np.ascontiguousarray(np.diag(K)), sign, p,
                 alpha, history, PRECOMPUTED_KERNEL, 0.0, 0.0, 0.0)
-    objective, n_iter, status = solver(*args, lambda_, tol, 5000, seed, True, 200.0, 1)
+    objective, n_iter, status = solver(*args, lambda_, tol, 5000, seed, True, 200.0, 1,
+                                       **progress)
     return alpha, objective, n_iter, status, history[:n_iter]
 
 
@@ -142,6 +145,59 @@ def test_compiled_equals_reference(cancer, diabetes, epsilon, precomputed):
     assert ours[2] == twin[2] and ours[3] == twin[3] == 0     # same epochs: the same path
     np.testing.assert_allclose(ours[0], twin[0], atol=1e-10)
     np.testing.assert_allclose(ours[4], twin[4], rtol=1e-12)
+
+
+def test_progress_callback_matches_the_twin_and_changes_nothing(cancer):
+    X, y = cancer
+    X, y = X[:120], 2 * y[:120] - 1
+    sign, p = _problem(y)
+    plain = _solve(dual_cd_solve, X, None, sign, p, 0.4, tol=1e-6)
+    calls, twin_calls = [], []
+    ours = _solve(dual_cd_solve, X, None, sign, p, 0.4, tol=1e-6,
+                  progress=lambda *state: calls.append(state), report_every=2)
+    _solve(reference_dual_cd_solve, X, None, sign, p, 0.4, tol=1e-6,
+           progress=lambda *state: twin_calls.append(state), report_every=2)
+    np.testing.assert_array_equal(plain[0], ours[0])
+    assert plain[1:4] == ours[1:4]
+    assert [c[0] for c in calls] == list(range(2, plain[2] + 1, 2))
+    # the same epochs, active sets and violations as the twin
+    assert [(c[0], c[2]) for c in calls] == [(c[0], c[2]) for c in twin_calls]
+    np.testing.assert_allclose([c[1] for c in calls], [c[1] for c in twin_calls], rtol=1e-9,
+                               atol=1e-12)
+    np.testing.assert_allclose([c[3] for c in calls], plain[4][1::2], rtol=1e-12)
+
+    class Stop(Exception):
+        pass
+
+    def stop(*state):
+        raise Stop
+
+    with pytest.raises(Stop):
+        _solve(dual_cd_solve, X, None, sign, p, 0.4, progress=stop, report_every=1)
+    with pytest.raises(ValueError, match="report_every"):
+        _solve(dual_cd_solve, X, None, sign, p, 0.4, progress=stop)
+
+
+@pytest.mark.parametrize("Estimator", [KernelSVC2, KernelSquaredSVR])
+def test_verbose_reports_each_problem_and_changes_nothing(Estimator, cancer, capsys):
+    X, y = cancer
+    X, y = X[:200], np.arange(200) % 3    # three one-vs-rest problems for the classifier
+    quiet = Estimator(lambda_=0.01, random_state=0).fit(X, y)
+    assert capsys.readouterr().err == ""
+    loud = Estimator(lambda_=0.01, random_state=0, verbose=1).fit(X, y)
+    np.testing.assert_array_equal(quiet.dual_coef_, loud.dual_coef_)
+    lines = capsys.readouterr().err.splitlines()
+    name = Estimator.__name__
+    n_problems = 3 if Estimator is KernelSVC2 else 1
+    assert len(lines) == n_problems and all(line.startswith(f"[{name}] ") for line in lines)
+    assert all(" epochs, objective " in line and line.endswith(" s") for line in lines)
+    # verbose=2: a line every 10 epochs before each problem's last
+    detailed = Estimator(lambda_=0.01, random_state=0, verbose=2).fit(X, y)
+    np.testing.assert_array_equal(quiet.dual_coef_, detailed.dual_coef_)
+    lines = capsys.readouterr().err.splitlines()
+    n_iter = np.atleast_1d(detailed.n_iter_)
+    assert len(lines) == int(np.sum(n_iter // 10)) + n_problems
+    assert "largest projected gradient" in lines[0]
 
 
 def test_one_and_two_threads_identical():

@@ -122,3 +122,28 @@ def test_kernel_logistic_refuses_bad_input():
     X[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
         KernelLogisticRegression().fit(X, y)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("solver", ["newton", "lbfgs"])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_kernel_logistic_verbose_prints_the_gram_and_each_model(solver, n_classes, capsys):
+    X, y = load_iris(return_X_y=True)
+    y = y if n_classes == 3 else (y > 0).astype(int)
+    params = dict(alpha=0.1, solver=solver, gamma=0.5)
+    quiet = KernelLogisticRegression(**params).fit(X, y)
+    assert capsys.readouterr().err == ""
+    loud = KernelLogisticRegression(verbose=1, **params).fit(X, y)
+    np.testing.assert_array_equal(quiet.dual_coef_, loud.dual_coef_)
+    lines = capsys.readouterr().err.splitlines()
+    # the multinomial model is solved, and reported, by an inner LogisticRegression
+    model = ("[KernelLogisticRegression] binary model" if n_classes == 2
+             else "[LogisticRegression] multinomial model")
+    assert [line.split(":")[0].split(",")[0] for line in lines] == [
+        "[KernelLogisticRegression] Gram matrix 150 x 150", model]
+    detailed = KernelLogisticRegression(verbose=2, **params).fit(X, y)
+    np.testing.assert_array_equal(quiet.dual_coef_, detailed.dual_coef_)
+    lines = capsys.readouterr().err.splitlines()
+    # per-iteration lines: its own (two classes) or the inner linear model's (multinomial)
+    iterations = [line for line in lines if "] iteration " in line]
+    assert len(iterations) == int(quiet.n_iter_[0]) and len(lines) == len(iterations) + 2

@@ -4,6 +4,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 
 PROTEIN = "ACDEFGHIKLMNPQRSTVWY"
 
@@ -18,6 +19,25 @@ def make_strings(rng):
                 for _ in range(n)]
 
     return make
+
+
+@pytest.fixture
+def check_fast_gram_verbose(capsys):
+    """``check(kernel, X)``: a Gram matrix computed in no time prints nothing at ``verbose=0``
+    and one line at ``verbose=1``, with the same values; returns it."""
+
+    def check(kernel, X):
+        quiet = clone(kernel).fit_transform(X)
+        assert capsys.readouterr().err == ""
+        loud = clone(kernel).set_params(verbose=1).fit_transform(X)
+        np.testing.assert_array_equal(quiet, loud)
+        lines = capsys.readouterr().err.splitlines()
+        n = len(X)
+        assert len(lines) == 1
+        assert lines[0].startswith(f"[{type(kernel).__name__}] Gram matrix {n} x {n}, ")
+        return quiet
+
+    return check
 
 
 @pytest.fixture(scope="session")

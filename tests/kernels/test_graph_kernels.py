@@ -37,6 +37,18 @@ IDS = [f"{type(k).__name__}-{i}" for i, k in enumerate(KERNELS)]
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
+def test_verbose_prints_one_line_per_fast_gram_and_changes_nothing(kernel, mutag_dense,
+                                                                   check_fast_gram_verbose,
+                                                                   capsys):
+    graphs = mutag_dense[:30]
+    quiet = check_fast_gram_verbose(kernel, graphs)
+    detailed = clone(kernel).set_params(verbose=2).fit_transform(graphs)
+    np.testing.assert_array_equal(quiet, detailed)
+    lines = capsys.readouterr().err.splitlines()
+    assert any("coded 30 graphs" in line for line in lines) and "Gram matrix" in lines[-1]
+
+
+@pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
 def test_permutation_invariance(kernel, mutag_dense, permute_graph, rng):
     graphs = mutag_dense[:25]
     permuted = [permute_graph(g, rng) for g in graphs]

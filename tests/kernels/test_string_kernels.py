@@ -12,6 +12,7 @@ from kernelkit.kernels import (
     SubstringKernel,
     is_positive_definite,
 )
+from kernelkit.utils import _progress
 
 KERNELS = [
     SpectrumKernel(k=3),
@@ -51,12 +52,18 @@ def test_gram_is_psd_on_real_proteins(kernel, secreted_proteins):
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=IDS)
-def test_verbose_reports_progress_and_changes_nothing(kernel, make_strings, capsys):
+def test_verbose_reports_progress_and_changes_nothing(kernel, make_strings, capsys,
+                                                      check_fast_gram_verbose, monkeypatch):
     X = make_strings(30, 5, 30)
-    quiet = clone(kernel).fit_transform(X)
-    loud = clone(kernel).set_params(verbose=1).fit_transform(X)
-    np.testing.assert_array_equal(quiet, loud)
-    assert f"[{type(kernel).__name__}]" in capsys.readouterr().err
+    quiet = check_fast_gram_verbose(kernel, X)
+    # a slow one (no delay): progress lines over blocks of rows, then the same line
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    monkeypatch.setattr(_progress, "INTERVAL", 0.0)
+    slow = clone(kernel).set_params(verbose=1).fit_transform(X)
+    np.testing.assert_array_equal(quiet, slow)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) > 2 and lines[-1].startswith(f"[{type(kernel).__name__}] Gram matrix")
+    assert lines[-2].startswith(f"[{type(kernel).__name__}] 30/30 rows, ")
 
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=IDS)

@@ -209,3 +209,29 @@ def test_classifiers_refuse_bad_input():
     assert set(fitted.predict(X)) <= {"benign", "malignant"}
     with pytest.raises(ValueError, match="features"):
         fitted.predict(X[:, :3])
+
+
+@pytest.mark.parametrize("solver", ["newton", "lbfgs", "gd"])
+@pytest.mark.parametrize("multi_class", ["multinomial", "ovr"])
+def test_logistic_verbose_prints_one_line_per_model_and_iterations_at_2(solver, multi_class,
+                                                                         capsys):
+    X, y = standardised(load_digits, 300)
+    y = y % 3
+    params = dict(solver=solver, multi_class=multi_class, max_iter=20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        quiet = LogisticRegression(**params).fit(X, y)
+        assert capsys.readouterr().err == ""
+        loud = LogisticRegression(verbose=1, **params).fit(X, y)
+        np.testing.assert_array_equal(quiet.coef_, loud.coef_)
+        lines = capsys.readouterr().err.splitlines()
+        names = (["multinomial model"] if multi_class == "multinomial"
+                 else [f"class {k} against the rest" for k in range(3)])
+        assert [line.split(":")[0] for line in lines] == [
+            f"[LogisticRegression] {name}" for name in names]
+        assert all(f" {solver} iterations, objective " in line for line in lines)
+        LogisticRegression(verbose=2, **params).fit(X, y)
+    lines = capsys.readouterr().err.splitlines()
+    iterations = [line for line in lines if line.startswith("[LogisticRegression] iteration ")]
+    assert len(lines) - len(iterations) == len(names)
+    assert len(iterations) == int(np.sum(quiet.n_iter_))

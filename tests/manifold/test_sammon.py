@@ -49,3 +49,15 @@ def test_bad_input():
         SammonMapping(n_components=1, dissimilarity="precomputed").fit(np.zeros((3, 3)))
     with pytest.raises(ValueError, match="n_components"):
         SammonMapping(n_components=3).fit(np.eye(3))
+
+
+def test_verbose_prints_one_line_and_changes_nothing(capsys):
+    X = np.random.default_rng(0).normal(size=(60, 5))
+    quiet = SammonMapping(max_iter=50).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = SammonMapping(max_iter=50, verbose=1).fit(X)
+    np.testing.assert_array_equal(quiet.embedding_, loud.embedding_)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("[SammonMapping] init 1 of 1: stress ")
+    assert f", {quiet.n_iter_} iterations, " in lines[0]

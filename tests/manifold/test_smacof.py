@@ -288,3 +288,30 @@ def test_warns_when_not_converged_and_on_ignored_n_init(problem):
         smacof(D, init="random", random_state=0, max_iter=2)
     with pytest.warns(UserWarning, match="n_init=3 is ignored"):
         smacof(D, n_init=3)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("metric", [True, False])
+def test_verbose_prints_one_line_per_init_and_iteration_blocks_at_2(metric, capsys):
+    X = np.random.default_rng(0).normal(size=(60, 5))
+    # eps=0 and max_iter=30: every run takes its 30 transforms, three blocks of ten
+    params = dict(metric=metric, init="random", n_init=2, max_iter=30, eps=0.0, random_state=0)
+    quiet = MDS(**params).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = MDS(verbose=1, **params).fit(X)
+    np.testing.assert_array_equal(quiet.embedding_, loud.embedding_)
+    lines = capsys.readouterr().err.splitlines()
+    kind = "stress" if metric else "stress-1"
+    assert [line.split(":")[0] for line in lines] == ["[MDS] init 1 of 2", "[MDS] init 2 of 2"]
+    assert all(f": {kind} " in line and ", 30 iterations, " in line for line in lines)
+    detailed = MDS(verbose=2, **params).fit(X)
+    np.testing.assert_array_equal(quiet.embedding_, detailed.embedding_)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        f"[MDS] init {i} of 2" + (f", iteration {n}" if n else "")
+        for i in (1, 2) for n in (10, 20, 30, None)]
+    Z, _ = smacof(_euclidean(X), metric=metric, init="random", n_init=2, max_iter=30, eps=0.0,
+                  random_state=0, verbose=1)
+    np.testing.assert_array_equal(Z, quiet.embedding_)
+    assert [line.split(":")[0] for line in capsys.readouterr().err.splitlines()] == [
+        "[smacof] init 1 of 2", "[smacof] init 2 of 2"]

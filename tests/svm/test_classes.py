@@ -279,6 +279,32 @@ def test_verbose_reports_each_problem(capsys):
                                     for line in lines)
 
 
+@pytest.mark.parametrize("verbose", [1, 2])
+def test_verbose_reports_progress_during_a_solve(verbose, capsys, monkeypatch):
+    # Reports every 100 SMO steps (verbose=2), or every 10 steps paced by a clock that is
+    # always due (verbose=1): deterministic lines before the problem's final one.
+    from kernelkit.svm import _base
+    from kernelkit.utils import _progress
+
+    monkeypatch.setattr(_base, "_REPORT_EVERY", 100)
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    monkeypatch.setattr(_progress, "INTERVAL", 0.0)
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:400] / 16, y[:400] % 2
+    quiet = SVC(C=100).fit(X, y)
+    assert capsys.readouterr().err == ""
+    loud = SVC(C=100, verbose=verbose).fit(X, y)
+    np.testing.assert_array_equal(quiet.dual_coef_, loud.dual_coef_)
+    assert quiet.intercept_ == loud.intercept_
+    lines = capsys.readouterr().err.strip().splitlines()
+    n_steps = int(loud.n_iter_[0])
+    during = [line for line in lines if "gap" in line]
+    assert len(during) == n_steps // (100 if verbose == 2 else 10)
+    assert during[0].startswith(f"[SVC] 400 variables: {100 if verbose == 2 else 10} SMO steps")
+    assert lines[-1].startswith(f"[SVC] 400 variables: {n_steps} SMO steps, objective")
+    assert len(lines) == len(during) + 1
+
+
 def test_warm_start_reaches_the_cold_optimum_in_fewer_steps(digits):
     # Refit on a perturbed Gram matrix of the same samples (what multiple kernel learning does):
     # starting from the previous solution gives the same optimum as a cold start.

@@ -26,9 +26,9 @@ def _kernel_matrix(X, gram, kernel, gamma, coef0, degree):
 
 
 def _solve(solver, X, y, p, C, *, kernel=RBF, gram=EMPTY, gamma=0.5, coef0=1.0, degree=3.0,
-           tol=1e-6, shrinking=True, cache_size=100.0, max_iter=10**7, n_threads=1):
+           tol=1e-6, shrinking=True, cache_size=100.0, max_iter=10**7, n_threads=1, **progress):
     """Solve on all the samples of X (or gram); also return the gradient ``Qα + p``, recomputed
-    from the solution."""
+    from the solution. ``progress``: the compiled solver's progress arguments."""
     n = X.shape[0] if kernel != PRECOMPUTED else gram.shape[0]
     regression = y.size == 2 * n
     col = np.arange(y.size, dtype=np.intp) % n
@@ -40,7 +40,7 @@ def _solve(solver, X, y, p, C, *, kernel=RBF, gram=EMPTY, gamma=0.5, coef0=1.0, 
         rows, sqnorm, gram, col, y.astype(np.int32), p.astype(np.float64),
         C.astype(np.float64), np.ascontiguousarray(np.diag(K)[col]), alpha, regression,
         kernel == PRECOMPUTED, kernel, gamma, coef0, degree, tol, shrinking, cache_size,
-        max_iter, n_threads)
+        max_iter, n_threads, **progress)
     gradient = (np.outer(y, y) * K[np.ix_(col, col)]) @ alpha + p
     return alpha, gradient, rho, objective, n_iter, status
 
@@ -150,6 +150,37 @@ def test_max_iter_stops_with_status(rng):
                                             np.ones(y.size), max_iter=5)
     assert (status, n_iter) == (1, 5)
     assert abs(y @ alpha) < 1e-12 and np.all((alpha >= 0) & (alpha <= 1))
+
+
+def test_progress_callback_sees_every_report_and_changes_nothing(rng):
+    X, y = _classification(rng)
+    C = np.full(y.size, 10.0)
+    plain = _solve(smo_solve, X, y, -np.ones(y.size), C)
+    calls = []
+    watched = _solve(smo_solve, X, y, -np.ones(y.size), C,
+                     progress=lambda *state: calls.append(state), report_every=7)
+    np.testing.assert_array_equal(plain[0], watched[0])
+    assert plain[2:] == watched[2:]
+    n_iter = plain[4]
+    assert n_iter > 14
+    assert [call[0] for call in calls] == list(range(7, n_iter + 1, 7))
+    assert all(gap > 0 and 1 <= active <= y.size for _, gap, active in calls)
+
+
+def test_progress_callback_error_stops_the_solver(rng):
+    X, y = _classification(rng)
+
+    class Stop(Exception):
+        pass
+
+    def stop(n_iter, gap, active_size):
+        raise Stop(n_iter)
+
+    with pytest.raises(Stop, match="^5$"):
+        _solve(smo_solve, X, y, -np.ones(y.size), np.ones(y.size), progress=stop,
+               report_every=5)
+    with pytest.raises(ValueError, match="report_every"):
+        _solve(smo_solve, X, y, -np.ones(y.size), np.ones(y.size), progress=stop)
 
 
 def test_warm_start_from_the_solution_takes_no_step(rng):

@@ -12,6 +12,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
+from kernelkit.utils._progress import stage
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["AgglomerativeClustering"]
@@ -45,6 +46,8 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     distance_threshold : float or None, default=None
         Cut height: merges at a height ``< distance_threshold`` are applied (scikit-learn's
         convention). Exactly one of ``n_clusters`` and ``distance_threshold`` must be None.
+    verbose : int, default=0
+        1: a line on stderr per stage of ``fit`` (pairwise distances, linkage), with its time.
 
     Attributes
     ----------
@@ -92,14 +95,16 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
         "metric": [StrOptions(set(_METRICS) | {"precomputed"})],
         "linkage": [StrOptions({"ward", "complete", "average", "single"})],
         "distance_threshold": [Interval(Real, 0, None, closed="left"), None],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_clusters=2, *, metric="euclidean", linkage="ward",
-                 distance_threshold=None):
+                 distance_threshold=None, verbose=0):
         self.n_clusters = n_clusters
         self.metric = metric
         self.linkage = linkage
         self.distance_threshold = distance_threshold
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -132,14 +137,18 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
             _check_distance_matrix(X)
 
         Z = np.empty((n_samples - 1, 4))
-        if self.linkage == "single":
-            mst_single_linkage(X, Z, metric)
-        else:
-            if metric == "precomputed":
-                condensed = squareform(X, checks=False)
-            else:
+        label = type(self).__name__
+        if self.linkage != "single" and metric == "precomputed":
+            condensed = squareform(X, checks=False)
+        elif self.linkage != "single":
+            with stage(label, self.verbose, f"{n_samples * (n_samples - 1) // 2} pairwise "
+                                            "distances"):
                 condensed = pdist(X, _PDIST_METRICS[metric])
-            nn_chain_linkage(np.ascontiguousarray(condensed), n_samples, Z, self.linkage)
+        with stage(label, self.verbose, f"{self.linkage} linkage of {n_samples} samples"):
+            if self.linkage == "single":
+                mst_single_linkage(X, Z, metric)
+            else:
+                nn_chain_linkage(np.ascontiguousarray(condensed), n_samples, Z, self.linkage)
 
         if self.n_clusters is not None:
             n_merges = n_samples - self.n_clusters

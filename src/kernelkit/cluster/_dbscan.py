@@ -3,6 +3,7 @@
 Sangnier, §2.4 and Algorithm 14, with two fixes (see ``_core/_dbscan_inner.pyx``).
 """
 
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -19,6 +20,7 @@ from kernelkit._core._dbscan_inner import (
     uses_gemm,
 )
 from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
@@ -80,6 +82,9 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         Results do not depend on it.
     n_jobs : int, default=None
         Threads of the core-counting pass (None: all allowed). Results do not depend on it.
+    verbose : int, default=0
+        1: one line on stderr at the end of ``fit`` (clusters, core samples, noise, time), and
+        one when the neighbourhood graph of a metric without a compiled index is built.
 
     Attributes
     ----------
@@ -123,15 +128,17 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         "metric": [StrOptions(set(_VALID_METRICS) | {"precomputed"}), callable],
         "algorithm": [StrOptions({"auto", "grid", "kd_tree", "brute"})],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, eps=0.5, *, min_samples=5, metric="euclidean", algorithm="auto",
-                 n_jobs=None):
+                 n_jobs=None, verbose=0):
         self.eps = eps
         self.min_samples = min_samples
         self.metric = metric
         self.algorithm = algorithm
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -153,6 +160,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
                           dtype=np.float64, order="C")
         if not precomputed:
             check_distance_scale(X)
+        start = time.perf_counter()
         n_threads = effective_n_threads(self.n_jobs)
         n_samples = X.shape[0]
         labels = np.empty(n_samples, dtype=np.intp)
@@ -171,9 +179,16 @@ class DBSCAN(ClusterMixin, BaseEstimator):
                              X32=X32)
         else:
             graph = _radius_graph(X, self.eps, self.metric)
+            if self.verbose:
+                report(type(self).__name__, f"neighbourhood graph, {graph.nnz} pairs within eps",
+                       start)
             _run_sparse(graph, self.eps, self.min_samples, labels, is_core, n_threads)
         self.labels_ = labels
         self.core_sample_indices_ = np.flatnonzero(is_core)
+        if self.verbose:
+            report(type(self).__name__,
+                   f"{labels.max(initial=-1) + 1} clusters, {self.core_sample_indices_.size} core "
+                   f"samples, {np.count_nonzero(labels < 0)} noise", start)
         if sp.issparse(X):
             self.components_ = X[self.core_sample_indices_].toarray()
         else:

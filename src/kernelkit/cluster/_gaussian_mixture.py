@@ -68,6 +68,10 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
     n_jobs : int, default=None
         Threads of the k-means initialisation.
+    verbose : int, default=0
+        Progress on stderr: 1, a line per initialisation (mean log-likelihood, iterations,
+        convergence, time), and lines every two seconds during a long one; 2, a line every
+        ten EM iterations.
 
     Attributes
     ----------
@@ -131,11 +135,13 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         "precisions_init": ["array-like", None],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_components=1, *, covariance_type="full", tol=1e-3, reg_covar=1e-6,
                  max_iter=100, n_init=1, init_params="kmeans", weights_init=None,
-                 means_init=None, precisions_init=None, random_state=None, n_jobs=None):
+                 means_init=None, precisions_init=None, random_state=None, n_jobs=None,
+                 verbose=0):
         self.n_components = n_components
         self.covariance_type = covariance_type
         self.tol = tol
@@ -148,6 +154,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         self.precisions_init = precisions_init
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     # ------------------------------------------------------------------------------------------
     # fitting
@@ -187,7 +194,8 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
 
         best = fit_em(lambda random_state: self._start(X, initial, random_state), e_step, m_step,
                       n_init=self.n_init, max_iter=self.max_iter, tol=self.tol,
-                      random_state=check_random_state(self.random_state))
+                      random_state=check_random_state(self.random_state),
+                      verbose=self.verbose, label=type(self).__name__)
         (weights, means, covariances, precisions_cholesky, self.reg_covar_) = best.parameters
         # C-contiguous copies: a pickle round trip keeps the layout, hence bit-identical scores
         # (reliability issue 17, item 10: the Fortran-ordered factors came back C-ordered)

@@ -235,7 +235,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
             old_centers, centers = centers, np.ascontiguousarray(new_centers)
             if verbose:
                 report("KMeans", f"iteration {n_iter}: objective {history[-1]:.10g}, centre "
-                                 f"shift {shift:.3g}, {time.perf_counter() - start:.3f} s")
+                                 f"shift {shift:.3g}", start)
             if np.array_equal(labels, labels_old):
                 converged_strictly = True
                 break
@@ -362,7 +362,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
     n_jobs : int, default=None
         OpenMP threads; None uses all the runtime allows, -1 all CPUs.
     verbose : int, default=0
-        When positive, one line on stderr per Lloyd iteration (objective, centre shift, time).
+        Progress on stderr. 1: one line per initialisation run (inertia, iterations, time);
+        2: also one line per Lloyd iteration (objective, centre shift).
     algorithm : {"lloyd", "elkan", "hamerly", "auto"}, default="auto"
         How the assignment steps are computed (scikit-learn's names, plus Hamerly's). "lloyd": a
         GEMM of the samples against all centres per step (in float32 for float64 data with at
@@ -498,17 +499,20 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         if n_init == "auto":
             n_init = 10 if isinstance(self.init, str) and self.init == "random" else 1
         best = None
-        for run_index in range(1 if explicit_init else n_init):
+        n_runs = 1 if explicit_init else n_init
+        for run_index in range(n_runs):
+            start = time.perf_counter()
             if explicit_init:
                 centers_init = init
             else:
                 centers_init = self._initial_centers(X, x_squared_norms, sample_weight,
                                                      random_state)
-            if self.verbose:
-                report("KMeans", f"run {run_index + 1} of {1 if explicit_init else n_init}")
             run = kmeans_lloyd(X, centers_init, self.max_iter, tol, sample_weight, n_threads,
-                               self.verbose,
+                               max(0, self.verbose - 1),
                                "hamerly" if self.algorithm == "auto" else self.algorithm)
+            if self.verbose:
+                report("KMeans", f"init {run_index + 1} of {n_runs}: inertia {run[2]:.10g}, "
+                                 f"{run[3]} iterations", start)
             if best is None or run[2] < best[2]:
                 best = run
         centers, labels, inertia, n_iter, history = best

@@ -4,6 +4,7 @@ Seed-methods B3. The compiled core is ``kernelkit._core._kmedoids``; the Voronoi
 vectors is the k-means core's (``kernelkit._core._kmeans_lloyd.lloyd_iter``).
 """
 
+import time
 import warnings
 from numbers import Integral
 
@@ -35,6 +36,7 @@ from kernelkit._core._kmedoids import (
     manhattan_assign,
 )
 from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._progress import iteration_callback, report, stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
@@ -146,6 +148,10 @@ default="k-medoids++"
         Seed of the initialisation.
     n_jobs : int, default=None
         OpenMP threads of the core (None: all allowed).
+    verbose : int, default=0
+        Progress on stderr: 1, a line per stage (distance matrix, initialisation, the
+        FasterPAM passes or the alternating iterations: loss, swaps, time), and lines every
+        two seconds during long alternating iterations; 2, a line per alternating iteration.
 
     Attributes
     ----------
@@ -211,10 +217,11 @@ default="k-medoids++"
         "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_clusters=8, *, metric="euclidean", method="alternate",
-                 init="k-medoids++", max_iter=300, random_state=None, n_jobs=None):
+                 init="k-medoids++", max_iter=300, random_state=None, n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.metric = metric
         self.method = method
@@ -222,6 +229,7 @@ default="k-medoids++"
         self.max_iter = max_iter
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     # ------------------------------------------------------------------------------- fitting
     @_fit_context(prefer_skip_nested_validation=True)
@@ -245,17 +253,22 @@ default="k-medoids++"
                              f"n_clusters={self.n_clusters}.")
         n_threads = effective_n_threads(self.n_jobs)
         # the cores call BLAS from OpenMP threads: BLAS itself stays single-threaded
+        label = type(self).__name__
         with blas_controller().limit(limits=1, user_api="blas"):
             if self.method == "pam" or (isinstance(self.init, str) and self.init == "build"):
-                data.precompute_if_it_fits(n_threads)
-            medoids = self._initial_medoids(data, check_random_state(self.random_state),
-                                            n_threads)
-            if self.method == "pam":
-                medoids, labels, inertia, n_iter, history, n_swaps = self._pam(
-                    data, medoids, n_threads)
-            else:
-                medoids, labels, inertia, n_iter, history, n_swaps = self._alternate(
-                    data, medoids, n_threads)
+                start = time.perf_counter()
+                if data.precompute_if_it_fits(n_threads) and self.verbose:
+                    report(label, f"distance matrix {data.n_samples} x {data.n_samples}", start)
+            init = self.init if isinstance(self.init, str) else "given"
+            with stage(label, self.verbose, f"initial medoids ({init})"):
+                medoids = self._initial_medoids(data, check_random_state(self.random_state),
+                                                n_threads)
+            passes = "FasterPAM passes" if self.method == "pam" else "iterations"
+            with stage(label, self.verbose, lambda: f"{n_iter} {passes}, {n_swaps} swaps, "
+                                                    f"inertia {inertia:.10g}"):
+                fit = self._pam if self.method == "pam" else self._alternate
+                medoids, labels, inertia, n_iter, history, n_swaps = fit(data, medoids,
+                                                                         n_threads)
         if np.unique(labels).size < self.n_clusters:
             warnings.warn(f"Only {np.unique(labels).size} of the {self.n_clusters} medoids have "
                           "samples assigned (duplicate samples or dissimilarities 0).",
@@ -324,6 +337,10 @@ default="k-medoids++"
         k = self.n_clusters
         history, n_swaps, n_iter = [], 0, 0
         previous = None
+        progress = iteration_callback(
+            type(self).__name__, self.verbose, 1,
+            lambda n_iter, loss, moved: f"iteration {n_iter}: loss {loss:.10g}, {moved} "
+                                        "medoids moved")
         for n_iter in range(1, self.max_iter + 1):
             labels, distances, center_sums, weights = self._assign(data, medoids, n_threads)
             history.append(float(distances.sum()))
@@ -351,6 +368,8 @@ default="k-medoids++"
                                      offsets, data.metric, values, n_threads)
             updated = _group_argmin(values, order, offsets, medoids)
             moved = int(np.sum(updated != medoids))
+            if progress is not None:
+                progress(n_iter, history[-1], moved)
             if moved == 0:
                 break
             n_swaps += moved
@@ -452,11 +471,13 @@ class _Data:
     def precompute_if_it_fits(self, n_threads):
         """Compute the whole distance matrix of vectors when it fits in scikit-learn's
         ``working_memory``: PAM and BUILD then read it instead of recomputing rows every pass
-        (the numbers are the same, see ``_core/_kmedoids.pyx``)."""
+        (the numbers are the same, see ``_core/_kmedoids.pyx``). Returns whether it did."""
         n = self.n_samples
         if self.D is None and n * n * 8 <= get_config()["working_memory"] * 2**20:
             self.D = np.empty((n, n))
             distance_matrix(self.X, self.sqnorms, self.metric, self.D, n_threads)
+            return True
+        return False
 
     def dissimilarities(self):
         """``(D, X, sqnorms, metric)`` arguments of the core: the matrix if there is one."""
@@ -500,6 +521,9 @@ default="k-medians++"
     random_state : int, RandomState instance or None, default=None
     n_jobs : int, default=None
         OpenMP threads of the assignment.
+    verbose : int, default=0
+        Progress on stderr: 1, a line at the end (iterations, inertia, time), and lines every
+        two seconds during a long fit; 2, a line per iteration.
 
     Attributes
     ----------
@@ -542,15 +566,17 @@ default="k-medians++"
         "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_clusters=8, *, init="k-medians++", max_iter=300, random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.init = init
         self.max_iter = max_iter
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -578,13 +604,21 @@ default="k-medians++"
         previous = None
         history = []
         n_iter = 0
+        start = time.perf_counter()
+        progress = iteration_callback(
+            type(self).__name__, self.verbose, 1,
+            lambda n_iter, loss: f"iteration {n_iter}: loss {loss:.10g}")
         for n_iter in range(1, self.max_iter + 1):
             history.append(manhattan_assign(X, centers, labels, distances, n_threads))
+            if progress is not None:
+                progress(n_iter, history[-1])
             if previous is not None and np.array_equal(labels, previous):
                 break
             previous = labels.copy()
             centers = self._medians(X, labels, distances)
         inertia = manhattan_assign(X, centers, labels, distances, n_threads)
+        if self.verbose:
+            report(type(self).__name__, f"{n_iter} iterations, inertia {inertia:.10g}", start)
         if np.unique(labels).size < k:
             warnings.warn(f"Only {np.unique(labels).size} of the {k} clusters have samples "
                           "(duplicate samples).", ConvergenceWarning, stacklevel=2)

@@ -70,6 +70,10 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
     n_jobs : int, default=None
         Threads of a k-means initialisation.
+    verbose : int, default=0
+        Progress on stderr: 1, a line per initialisation (mean log-likelihood, iterations,
+        convergence, time), and lines every two seconds during a long one; 2, a line every
+        ten EM iterations.
 
     Attributes
     ----------
@@ -131,11 +135,12 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         "init_params": [StrOptions(set(INIT_PARAMS))],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_components=2, *, fit_intercept=True, offsets=None, shared_coef=False,
                  shared_variance=False, reg_var=1e-6, tol=1e-3, max_iter=100, n_init=1,
-                 init_params="random", random_state=None, n_jobs=None):
+                 init_params="random", random_state=None, n_jobs=None, verbose=0):
         self.n_components = n_components
         self.fit_intercept = fit_intercept
         self.offsets = offsets
@@ -148,6 +153,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         self.init_params = init_params
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -193,7 +199,8 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
             return self._m_step(design, y, resp, fixed, np.ones(k))
 
         best = fit_em(start, e_step, m_step, n_init=self.n_init, max_iter=self.max_iter,
-                      tol=self.tol, random_state=check_random_state(self.random_state))
+                      tol=self.tol, random_state=check_random_state(self.random_state),
+                      verbose=self.verbose, label=type(self).__name__)
         self.weights_, self.coef_, self.intercept_, self.variances_ = best.parameters
         set_em_attributes(self, best)
         return self

@@ -48,6 +48,10 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
     n_jobs : int, default=None
         Threads of the k-means initialisation.
+    verbose : int, default=0
+        Progress on stderr: 1, a line per initialisation (mean log-likelihood, iterations,
+        convergence, time), and lines every two seconds during a long one; 2, a line every
+        ten EM iterations.
 
     Attributes
     ----------
@@ -97,10 +101,11 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         "init_params": [StrOptions(set(INIT_PARAMS))],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_components=1, *, tol=1e-3, max_iter=100, n_init=1, init_params="kmeans",
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, verbose=0):
         self.n_components = n_components
         self.tol = tol
         self.max_iter = max_iter
@@ -108,6 +113,7 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         self.init_params = init_params
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -142,7 +148,8 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
 
         best = fit_em(start, e_step, lambda resp, _: _m_step(X, resp), n_init=self.n_init,
                       max_iter=self.max_iter, tol=self.tol,
-                      random_state=check_random_state(self.random_state))
+                      random_state=check_random_state(self.random_state),
+                      verbose=self.verbose, label=type(self).__name__)
         self.weights_, self.rates_ = best.parameters
         set_em_attributes(self, best)
         return self

@@ -18,6 +18,7 @@ from kernelkit.utils._spectral_graph import (
     n_graph_components,
     similarity_graph,
 )
+from kernelkit.utils._progress import stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
@@ -78,6 +79,9 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         Eigensolver start and k-means seeding.
     n_jobs : int, default=None
         Threads of k-means.
+    verbose : int, default=0
+        Progress on stderr: 1, a line per stage (similarity graph, eigenvectors, k-means) with
+        its time; 2, also k-means' line per initialisation.
 
     Attributes
     ----------
@@ -129,11 +133,12 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_clusters=8, *, affinity="rbf", laplacian="random_walk",
                  assign_labels="kmeans", gamma=1.0, n_neighbors=10, eps=None, eigen_solver="auto",
-                 n_init=10, random_state=None, n_jobs=None):
+                 n_init=10, random_state=None, n_jobs=None, verbose=0):
         self.n_clusters = n_clusters
         self.affinity = affinity
         self.laplacian = laplacian
@@ -145,6 +150,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         self.n_init = n_init
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -174,8 +180,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
             raise ValueError("assign_labels='weighted_kmeans' rounds the NormCut relaxation: use "
                              "laplacian='random_walk' or 'symmetric'.")
         random_state = check_random_state(self.random_state)
-        W = similarity_graph(X, self.affinity, gamma=self.gamma, n_neighbors=self.n_neighbors,
-                             eps=self.eps)
+        label = type(self).__name__
+        with stage(label, self.verbose, f"similarity graph ({self.affinity})"):
+            W = similarity_graph(X, self.affinity, gamma=self.gamma,
+                                 n_neighbors=self.n_neighbors, eps=self.eps)
         n_components = n_graph_components(W)
         if n_components > self.n_clusters:
             warnings.warn(
@@ -185,19 +193,22 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
                 "(e.g. more neighbours, a larger eps) or ask for more clusters.",
                 UserWarning, stacklevel=2)
         # "random_walk" eigenvectors are D^{−1/2}U, U those of L_s: the rows h_i = u_i/√d_i
-        eigenvalues, H = laplacian_eigenvectors(W, self.n_clusters,
-                                                "random_walk" if weighted else self.laplacian,
-                                                eigen_solver=self.eigen_solver,
-                                                random_state=random_state)
+        with stage(label, self.verbose,
+                   f"{self.n_clusters} eigenvectors of the {self.laplacian} Laplacian"):
+            eigenvalues, H = laplacian_eigenvectors(
+                W, self.n_clusters, "random_walk" if weighted else self.laplacian,
+                eigen_solver=self.eigen_solver, random_state=random_state)
         if self.laplacian == "symmetric" and not weighted:
             norms = np.linalg.norm(H, axis=1)
             H = H / np.where(norms > 0, norms, 1.0)[:, None]
         kmeans = KMeans(n_clusters=self.n_clusters, n_init=self.n_init,
                         random_state=random_state.randint(np.iinfo(np.int32).max),
-                        n_jobs=self.n_jobs)
+                        n_jobs=self.n_jobs, verbose=max(0, self.verbose - 1))
         degrees = np.asarray(W.sum(axis=1)).ravel() if weighted else None
-        self.labels_ = kmeans.fit(np.ascontiguousarray(H),
-                                  sample_weight=degrees).labels_.astype(np.intp)
+        with stage(label, self.verbose, lambda: f"k-means, {self.n_init} initialisations, "
+                                                f"inertia {kmeans.inertia_:.10g}"):
+            self.labels_ = kmeans.fit(np.ascontiguousarray(H),
+                                      sample_weight=degrees).labels_.astype(np.intp)
         self.affinity_matrix_ = W
         self.embedding_ = H
         self.eigenvalues_ = eigenvalues

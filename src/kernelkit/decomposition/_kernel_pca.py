@@ -22,6 +22,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._progress import stage
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["KernelPCA"]
@@ -67,6 +68,9 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         of more than 200 samples.
     random_state : int, RandomState instance or None, default=None
         Start vector of ARPACK.
+    verbose : int, default=0
+        1: a line on stderr per stage of ``fit`` (Gram matrix, eigenpairs, pre-image
+        regression), with its time.
 
     Attributes
     ----------
@@ -116,11 +120,12 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         "fit_inverse_transform": ["boolean"],
         "eigen_solver": [StrOptions({"auto", "dense", "arpack"})],
         "random_state": ["random_state"],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_components=None, *, kernel="linear", gamma=None, degree=3, coef0=1,
                  kernel_params=None, alpha=1.0, fit_inverse_transform=False,
-                 eigen_solver="auto", random_state=None):
+                 eigen_solver="auto", random_state=None, verbose=0):
         self.n_components = n_components
         self.kernel = kernel
         self.gamma = gamma
@@ -131,6 +136,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         self.fit_inverse_transform = fit_inverse_transform
         self.eigen_solver = eigen_solver
         self.random_state = random_state
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -155,15 +161,19 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
             raise ValueError(f"n_components={self.n_components} must be at most "
                              f"n_samples={n}.")
         # Indefinite similarities are accepted: their negative eigenvalues give zero components.
-        self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
-                                      coef0=self.coef0, kernel_params=self.kernel_params,
-                                      psd=False)
-        K = self._kernel.training_gram()
+        label = type(self).__name__
+        with stage(label, self.verbose, f"Gram matrix {n} x {n}"):
+            self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
+                                          coef0=self.coef0, kernel_params=self.kernel_params,
+                                          psd=False)
+            K = self._kernel.training_gram()
         self._fit_gram = K
         k = n if self.n_components is None else self.n_components
         arpack = k < n and use_arpack(self.eigen_solver, n, k)
-        values, vectors = leading_eigenpairs(center_gram(K), k, arpack=arpack,
-                                             random_state=self.random_state)
+        with stage(label, self.verbose,
+                   f"{k} leading eigenpairs ({'ARPACK' if arpack else 'LAPACK'})"):
+            values, vectors = leading_eigenpairs(center_gram(K), k, arpack=arpack,
+                                                 random_state=self.random_state)
         scale = inverse_sqrt(values)
         if self.n_components is None:
             values, vectors, scale = values[scale > 0], vectors[:, scale > 0], scale[scale > 0]
@@ -176,12 +186,13 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         if self.fit_inverse_transform:
             # Kernel ridge from the embedding back to the inputs: the pre-image map, with the
             # same kernel on the embedding (gamma=None resolved on the embedding's width).
-            self._embedding_kernel = resolve_kernel(
-                self.kernel, self.embedding_, gamma=self.gamma, degree=self.degree,
-                coef0=self.coef0, kernel_params=self.kernel_params)
-            K_embedding = self._embedding_kernel.training_gram()
-            K_embedding.flat[:: n + 1] += self.alpha
-            self.dual_coef_ = solve(K_embedding, X, assume_a="pos", overwrite_a=True)
+            with stage(label, self.verbose, "pre-image regression"):
+                self._embedding_kernel = resolve_kernel(
+                    self.kernel, self.embedding_, gamma=self.gamma, degree=self.degree,
+                    coef0=self.coef0, kernel_params=self.kernel_params)
+                K_embedding = self._embedding_kernel.training_gram()
+                K_embedding.flat[:: n + 1] += self.alpha
+                self.dual_coef_ = solve(K_embedding, X, assume_a="pos", overwrite_a=True)
         return self
 
     def fit_transform(self, X, y=None):

@@ -21,6 +21,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._progress import stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import check_class_labels
 
@@ -205,6 +206,9 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
     priors : array-like of shape (2,), default=None
     n_jobs : int, default=None
         Threads for the Gram matrices.
+    verbose : int, default=0
+        1: a line on stderr per stage of ``fit`` (Gram matrix, within-class matrix, solve),
+        with its time.
 
     Attributes
     ----------
@@ -241,10 +245,11 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
         "kernel_params": [dict, None],
         "priors": ["array-like", None],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, kernel="rbf", *, alpha=1e-3, rule="nearest_centroid", gamma=None,
-                 degree=3, coef0=1.0, kernel_params=None, priors=None, n_jobs=None):
+                 degree=3, coef0=1.0, kernel_params=None, priors=None, n_jobs=None, verbose=0):
         self.kernel = kernel
         self.alpha = alpha
         self.rule = rule
@@ -254,6 +259,7 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
         self.kernel_params = kernel_params
         self.priors = priors
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -273,19 +279,23 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
         check_class_labels(y)
         stats = ClassStatistics(np.zeros((len(y), 0)), y, self.priors, type(self).__name__)
         _binary_classes(stats, type(self).__name__)
-        self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
-                                      coef0=self.coef0, kernel_params=self.kernel_params,
-                                      n_jobs=self.n_jobs)
-        K = self._kernel.training_gram()
-        n = K.shape[0]
-        N = self.alpha * np.eye(n)
-        v = np.empty((2, n))
-        for k in range(2):
-            columns = K[:, stats.y_index == k]
-            v[k] = columns.mean(axis=1)
-            N += stats.priors[k] * (columns @ columns.T / stats.counts[k] - np.outer(v[k], v[k]))
+        label, n = type(self).__name__, len(y)
+        with stage(label, self.verbose, f"Gram matrix {n} x {n}"):
+            self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
+                                          coef0=self.coef0, kernel_params=self.kernel_params,
+                                          n_jobs=self.n_jobs)
+            K = self._kernel.training_gram()
+        with stage(label, self.verbose, "within-class matrix"):
+            N = self.alpha * np.eye(n)
+            v = np.empty((2, n))
+            for k in range(2):
+                columns = K[:, stats.y_index == k]
+                v[k] = columns.mean(axis=1)
+                N += stats.priors[k] * (columns @ columns.T / stats.counts[k]
+                                        - np.outer(v[k], v[k]))
         try:
-            self.dual_coef_ = cho_solve(cho_factor(N), v[1] - v[0])
+            with stage(label, self.verbose, "Cholesky solve"):
+                self.dual_coef_ = cho_solve(cho_factor(N), v[1] - v[0])
         except LinAlgError:
             raise ValueError(
                 f"The within-class matrix N with alpha={self.alpha} is singular (it has rank at "

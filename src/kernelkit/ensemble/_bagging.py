@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, RealNotInt
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from kernelkit.utils._progress import in_blocks
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._trees import draw_tree_seed
 from kernelkit.utils._validation import MAX_INT, check_class_labels
@@ -31,16 +32,18 @@ class BaseBagging(BaseEstimator):
         "bootstrap": ["boolean"],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, estimator=None, n_estimators=10, *, max_samples=1.0, bootstrap=True,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, verbose=0):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_samples = max_samples
         self.bootstrap = bootstrap
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
@@ -76,10 +79,16 @@ class BaseBagging(BaseEstimator):
                     else np.sort(random_state.permutation(n)[:size]))
             estimators.append(estimator)
             self.estimators_samples_.append(rows)
-        # threads: the compiled trees (and most numerical estimators) release the GIL
-        self.estimators_ = Parallel(n_jobs=effective_n_threads(self.n_jobs), prefer="threads")(
-            delayed(_fit_one)(e, X, y, rows)
-            for e, rows in zip(estimators, self.estimators_samples_))
+        # threads: the compiled trees (and most numerical estimators) release the GIL; verbose
+        # fits them in ten blocks, a line after each
+        parallel = Parallel(n_jobs=effective_n_threads(self.n_jobs), prefer="threads")
+        self.estimators_ = []
+        for first, stop in in_blocks(type(self).__name__, self.verbose, self.n_estimators,
+                                     "estimators"):
+            self.estimators_ += parallel(
+                delayed(_fit_one)(e, X, y, rows)
+                for e, rows in zip(estimators[first:stop],
+                                   self.estimators_samples_[first:stop]))
         return self
 
     def _check_predict(self, X):
@@ -104,6 +113,9 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         Seeds the samples and the estimators' own ``random_state``.
     n_jobs : int, default=None
         Estimators fitted in parallel threads.
+    verbose : int, default=0
+        Progress on stderr: with a positive value the estimators are fitted in ten blocks,
+        with a line after each (estimators fitted, time).
 
     Attributes
     ----------
@@ -158,6 +170,7 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
     bootstrap : bool, default=True
     random_state : int, RandomState or None, default=None
     n_jobs : int, default=None
+    verbose : int, default=0
 
     Attributes
     ----------

@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from kernelkit.utils._progress import in_blocks, stage
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     STOPPING_RULE_CONSTRAINTS,
@@ -83,6 +84,7 @@ class BaseForest(BaseEstimator):
             Interval(RealNotInt, 0.0, 1.0, closed="right"),
             Interval(Integral, 1, MAX_INT, closed="left"),
         ],
+        "verbose": ["verbose"],
     }
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -135,25 +137,33 @@ class BaseForest(BaseEstimator):
         counts = None
         if self.bootstrap and not per_bootstrap_balance:
             counts = self._bootstrap_counts(states, n_samples, sample_weight)
-        if not self.bootstrap:
-            trees = grow(np.ones((1, n_samples)) if sample_weight is None
-                         else sample_weight[None, :], seeds)
-        elif counts is not None:
-            trees = grow(np.ones((1, n_samples)), seeds, tree_counts=counts)
-        else:
-            # one float64 row of weights per tree, in batches of bounded memory
-            batch = max(1, min(self.n_estimators, WEIGHT_BATCH_BYTES // (8 * n_samples)))
-            trees = []
-            for first in range(0, self.n_estimators, batch):
-                weights = np.array([
-                    self._bootstrap_weights(state, n_samples, sample_weight, labels,
-                                            per_bootstrap_balance)
-                    for state in states[first:first + batch]])
-                trees += grow(weights, seeds[first:first + batch])
+        # verbose: the trees in ten blocks, a line after each (each tree depends only on its
+        # own seed and weights, so the blocks grow the same trees)
+        trees = []
+        for first, stop in in_blocks(type(self).__name__, self.verbose, self.n_estimators,
+                                     "trees"):
+            if not self.bootstrap:
+                trees += grow(np.ones((1, n_samples)) if sample_weight is None
+                              else sample_weight[None, :], seeds[first:stop])
+            elif counts is not None:
+                trees += grow(np.ones((1, n_samples)), seeds[first:stop],
+                              tree_counts=counts[first:stop])
+            else:
+                # one float64 row of weights per tree, in batches of bounded memory
+                batch = max(1, min(stop - first, WEIGHT_BATCH_BYTES // (8 * n_samples)))
+                for low in range(first, stop, batch):
+                    high = min(low + batch, stop)
+                    weights = np.array([
+                        self._bootstrap_weights(state, n_samples, sample_weight, labels,
+                                                per_bootstrap_balance)
+                        for state in states[low:high]])
+                    trees += grow(weights, seeds[low:high])
         self.estimators_ = [self._fitted_tree(tree, state) for tree, state in zip(trees, states)]
         self._sample_weight = sample_weight
         if self.oob_score:
-            self._set_oob_score(X, target)
+            with stage(type(self).__name__, self.verbose,
+                       lambda: f"out-of-bag score {self.oob_score_:.6g}"):
+                self._set_oob_score(X, target)
         return self
 
     def _bootstrap_counts(self, states, n_samples, sample_weight):
@@ -287,7 +297,11 @@ _PARAMETERS = """n_estimators : int, default=100
     splitter : {"best", "hist"}, default="best"
         Split search of the trees (see :class:`~kernelkit.tree.DecisionTreeClassifier`).
     max_bins : int, default=255
-        Bins per feature for ``splitter="hist"``."""
+        Bins per feature for ``splitter="hist"``.
+    verbose : int, default=0
+        Progress on stderr: with a positive value the trees grow in ten blocks, with a line
+        after each (trees grown, time), and a line for the out-of-bag score. The forest does
+        not depend on it."""
 
 _REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, §1.6.3 (bagging) and
        §1.6.4 (random forests).
@@ -379,7 +393,7 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, max_features="sqrt",
                  max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True, oob_score=False,
                  n_jobs=None, random_state=None, class_weight=None, max_samples=None,
-                 splitter="best", max_bins=255):
+                 splitter="best", max_bins=255, verbose=0):
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.max_depth = max_depth
@@ -397,6 +411,7 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
         self.max_samples = max_samples
         self.splitter = splitter
         self.max_bins = max_bins
+        self.verbose = verbose
 
     def _set_oob_score(self, X, target):
         self.oob_decision_function_ = self._oob_means(X)
@@ -479,7 +494,7 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=1.0, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  bootstrap=True, oob_score=False, n_jobs=None, random_state=None,
-                 max_samples=None, splitter="best", max_bins=255):
+                 max_samples=None, splitter="best", max_bins=255, verbose=0):
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.max_depth = max_depth
@@ -496,6 +511,7 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
         self.max_samples = max_samples
         self.splitter = splitter
         self.max_bins = max_bins
+        self.verbose = verbose
 
     def _set_oob_score(self, X, target):
         self.oob_prediction_ = self._oob_means(X)[:, 0]

@@ -8,6 +8,7 @@ every leaf ``R`` gets the value of the line search ``γ_R = argmin_γ Σ_{i ∈ 
 step for the logistic and exponential losses — and ``f ← f + ν γ``.
 """
 
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -17,6 +18,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     STOPPING_RULE_CONSTRAINTS,
@@ -177,6 +179,7 @@ class BaseGradientBoosting(BaseEstimator):
         "n_iter_no_change": [Interval(Integral, 1, MAX_INT, closed="left"), None],
         "tol": [Interval(Real, 0.0, None, closed="left")],
         "random_state": ["random_state"],
+        "verbose": ["verbose"],
     }
 
     def _init_params(self, **params):
@@ -217,7 +220,9 @@ class BaseGradientBoosting(BaseEstimator):
             best, stall = np.inf, 0
         self.estimators_, self.train_score_ = [], []
         n_bag = max(1, int(round(self.subsample * len(rows))))
-        for _ in range(self.n_estimators):
+        points = report_points(self.verbose, self.n_estimators)
+        start = time.perf_counter()
+        for stage in range(1, self.n_estimators + 1):
             in_bag = w_train
             if self.subsample < 1.0:
                 in_bag = np.zeros(len(rows))
@@ -251,16 +256,22 @@ class BaseGradientBoosting(BaseEstimator):
                     "rescale the target.")
             self.estimators_.append(trees)
             self.train_score_.append(score)
+            line = f"stage {stage}/{self.n_estimators}: training loss {score:.6g}"
+            stop = False
             if validation is not None:
                 for k, tree in enumerate(trees):
                     F_valid[:, k] += tree.predict(X[validation])[:, 0]
                 score = self._loss(target[validation], F_valid, weight[validation])
+                line += f", validation loss {score:.6g}"
                 if score < best - self.tol:
                     best, stall = score, 0
                 else:
                     stall += 1
-                    if stall >= self.n_iter_no_change:
-                        break
+                    stop = stall >= self.n_iter_no_change
+            if stage in points or (stop and self.verbose):
+                report(type(self).__name__, line + (", early stop" if stop else ""), start)
+            if stop:
+                break
         self.train_score_ = np.array(self.train_score_)
         self.n_estimators_ = len(self.estimators_)
         return self
@@ -328,7 +339,10 @@ _SHARED_PARAMETERS = """learning_rate : float, default=0.1
     random_state : int, RandomState or None, default=None
         Seeds the subsamples, the validation split and the trees' feature draws.
     n_jobs : int, default=None
-        Threads inside the trees' large nodes."""
+        Threads inside the trees' large nodes.
+    verbose : int, default=0
+        Progress on stderr: 1, a line after every tenth of the stages (training and
+        validation losses, time) and at an early stop; 2, a line after every stage."""
 
 
 class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
@@ -377,7 +391,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  max_bins=255, validation_fraction=0.1, n_iter_no_change=None, tol=1e-4,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, verbose=0):
         self._init_params(**{k: v for k, v in locals().items() if k not in ("self",
                                                                              "__class__")})
 
@@ -439,7 +453,7 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, max_features=None,
                  max_leaf_nodes=None, min_impurity_decrease=0.0, max_bins=255,
                  validation_fraction=0.1, n_iter_no_change=None, tol=1e-4, random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, verbose=0):
         self._init_params(**{k: v for k, v in locals().items() if k not in ("self",
                                                                              "__class__")})
 

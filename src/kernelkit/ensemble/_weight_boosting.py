@@ -2,6 +2,7 @@
 (Sangnier, *Introduction to machine learning*, §1.6.4, Algorithm 2, Property 13, Theorem 14).
 """
 
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -10,6 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     GrowthParams,
@@ -66,6 +68,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         "binary" needs two classes.
     random_state : int, RandomState or None, default=None
         Seeds the base learners (ties between equally good stumps).
+    verbose : int, default=0
+        Progress on stderr: 1, a line after every tenth of the stages (weighted error, time)
+        and when boosting stops early; 2, a line after every stage.
 
     Attributes
     ----------
@@ -94,15 +99,17 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         "learning_rate": [Interval(Real, 0.0, None, closed="neither")],
         "algorithm": [StrOptions({"SAMME", "SAMME.R", "binary"})],
         "random_state": ["random_state"],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, estimator=None, *, n_estimators=50, learning_rate=1.0, algorithm="SAMME",
-                 random_state=None):
+                 random_state=None, verbose=0):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.algorithm = algorithm
         self.random_state = random_state
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, sample_weight=None):
@@ -131,7 +138,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         random_state = check_random_state(self.random_state)
         fit_learner = self._learner_factory(X, codes, random_state)
         self.estimators_, weights, errors = [], [], []
-        for _ in range(self.n_estimators):
+        points = report_points(self.verbose, self.n_estimators)
+        start = time.perf_counter()
+        for stage in range(1, self.n_estimators + 1):
             learner, proba = fit_learner(D)
             predicted = np.argmax(proba, axis=1)
             wrong = predicted != codes
@@ -144,6 +153,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
                 break
             self.estimators_.append(learner)
             errors.append(error)
+            if stage in points:
+                report(type(self).__name__,
+                       f"stage {stage}/{self.n_estimators}: weighted error {error:.6g}", start)
             if error <= 0:                        # a perfect learner: nothing left to boost
                 weights.append(1.0)
                 break
@@ -169,6 +181,8 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             D /= total
         self.estimator_weights_ = np.array(weights)
         self.estimator_errors_ = np.array(errors)
+        if self.verbose and len(self.estimators_) < self.n_estimators:
+            report(type(self).__name__, f"stopped after {len(self.estimators_)} stages", start)
         return self
 
     def _learner_factory(self, X, codes, random_state):

@@ -2,11 +2,11 @@
 §16.4.3 "Kernelized logistic classification"; Mairal & Vert, *Kernel Methods* slides,
 "ℓ2-regularized methods in RKHS")."""
 
+import time
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
@@ -15,12 +15,17 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from kernelkit.kernel_ridge._kernel_ridge import KernelModelMixin
 from kernelkit.linear_model import LogisticRegression
 from kernelkit.utils._kernels import validate_kernel_data
-from kernelkit.utils._logistic import binary_loss, damped_newton, softmax
+from kernelkit.utils._logistic import (
+    binary_loss,
+    damped_newton,
+    lbfgs,
+    model_name,
+    report_model,
+    softmax,
+    solver_progress,
+)
+from kernelkit.utils._progress import stage
 from kernelkit.utils._validation import MAX_INT, check_class_labels
-
-# L-BFGS-B also stops when the objective decreases by less than ftol relatively (SciPy: 2e-9,
-# far above the gradient tolerance); as scikit-learn, only 64 machine epsilons.
-_FTOL = 64 * np.finfo(np.float64).eps
 
 __all__ = ["KernelLogisticRegression"]
 
@@ -55,6 +60,10 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
     tol : float, default=1e-6
         On the largest entry of the gradient.
     n_jobs : int, default=None
+    verbose : int, default=0
+        Progress on stderr: 1, a line for the Gram matrix and per fitted model (iterations,
+        objective, time; the multinomial model's from the inner ``LogisticRegression``), and
+        lines every two seconds during a long solve; 2, a line per iteration.
 
     Attributes
     ----------
@@ -85,11 +94,12 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
         "fit_intercept": ["boolean"],
         "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, alpha=1.0, *, kernel="rbf", gamma=None, degree=3, coef0=1.0,
                  kernel_params=None, solver="newton", multi_class="multinomial",
-                 fit_intercept=True, max_iter=100, tol=1e-6, n_jobs=None):
+                 fit_intercept=True, max_iter=100, tol=1e-6, n_jobs=None, verbose=0):
         self.alpha = alpha
         self.kernel = kernel
         self.gamma = gamma
@@ -102,6 +112,7 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
         self.max_iter = max_iter
         self.tol = tol
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _binary_objective(self, K, t):
         n = K.shape[0]
@@ -132,14 +143,13 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
     def _fit_binary(self, K, t):
         objective = self._binary_objective(K, t)
         theta = np.zeros(K.shape[0] + int(self.fit_intercept))
+        progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
-            theta, n_iter, converged = damped_newton(objective, theta, self.max_iter, self.tol)
+            theta, n_iter, converged = damped_newton(objective, theta, self.max_iter, self.tol,
+                                                     progress)
         else:
-            result = minimize(lambda th: objective(th, 1), theta, jac=True, method="L-BFGS-B",
-                              options={"maxiter": self.max_iter, "gtol": self.tol,
-                                       "ftol": _FTOL})
-            theta, n_iter = result.x, result.nit
-            converged = bool(np.max(np.abs(objective(theta, 1)[1])) <= self.tol)
+            theta, n_iter, converged = lbfgs(lambda th: objective(th, 1), theta, self.max_iter,
+                                             self.tol, progress)
         return theta, n_iter, converged, objective(theta, 0)
 
     def _fit_multinomial(self, K, codes):
@@ -154,6 +164,7 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
         model = LogisticRegression(
             C=1.0 / self.alpha, fit_intercept=self.fit_intercept, solver=self.solver,
             multi_class="multinomial", max_iter=self.max_iter, tol=self.tol,
+            verbose=self.verbose,
         ).fit(eigenvectors[:, keep] * root, codes)
         A = (eigenvectors[:, keep] / root) @ model.coef_.T
         return A, model.intercept_, model.n_iter_, model.objective_
@@ -178,18 +189,23 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
         if n_classes < 2:
             raise ValueError(f"KernelLogisticRegression needs at least two classes; got "
                              f"{n_classes} class.")
-        K = self._training_gram(X)
-        n = K.shape[0]
+        n = len(y)
+        with stage(type(self).__name__, self.verbose, f"Gram matrix {n} x {n}"):
+            K = self._training_gram(X)
         if n_classes == 2 or self.multi_class == "ovr":
             targets = [codes == 1] if n_classes == 2 else [codes == k for k in range(n_classes)]
-            fits = [self._fit_binary(K, t.astype(np.float64)) for t in targets]
+            fits = []
+            for k, t in enumerate(targets):
+                start = time.perf_counter()
+                fits.append(self._fit_binary(K, t.astype(np.float64)))
+                report_model(self, model_name(self.classes_, k), fits[-1], start)
             self.dual_coef_ = np.stack([fit[0][:n] for fit in fits], axis=1)
             self.intercept_ = np.array([fit[0][n] if self.fit_intercept else 0.0
                                         for fit in fits])
             self.n_iter_ = np.array([fit[1] for fit in fits], dtype=np.int32)
             converged = all(fit[2] for fit in fits)
             self.objective_ = float(sum(fit[3] for fit in fits))
-        else:   # the inner LogisticRegression warns if it does not converge
+        else:   # the inner LogisticRegression warns if it does not converge, and reports
             self.dual_coef_, self.intercept_, self.n_iter_, self.objective_ = (
                 self._fit_multinomial(K, codes))
             converged = True

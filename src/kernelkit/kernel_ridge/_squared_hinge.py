@@ -8,6 +8,7 @@ problem, and the decision function ``h(x) = Σ_i dual_coef_[i] k(x, X_i)`` evalu
 samples with a non-zero coefficient.
 """
 
+import time
 import warnings
 from numbers import Integral, Real
 
@@ -28,12 +29,15 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["KernelSVC2", "KernelSquaredSVR"]
 
 _EMPTY = np.zeros((0, 0))
+# verbose >= 2: a progress line every this many epochs (verbose 1: lines paced by time).
+_REPORT_EVERY = 10
 
 _COMMON_PARAMETERS = """kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", \
 "exponential", "min", "sinc", "precomputed"}, callable or kernel object, default="rbf"
@@ -64,7 +68,12 @@ _COMMON_PARAMETERS = """kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian
     random_state : int, RandomState instance or None, default=None
         Seeds the random order of the variables in each epoch.
     n_jobs : int, default=None
-        OpenMP threads for long kernel rows and the Gram checks. Results do not depend on it."""
+        OpenMP threads for long kernel rows and the Gram checks. Results do not depend on it.
+    verbose : int, default=0
+        Progress on stderr. 1: one line per dual problem solved (epochs, objective, support
+        vectors, time), and while a problem takes more than a couple of seconds a line every
+        two seconds (epochs, largest projected gradient, active variables); 2: such a line
+        every 10 epochs."""
 
 _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, Exam 2023
        Ex. 4 "Classification à noyau" (squared-hinge SVM without intercept, its dual (P2) and
@@ -96,6 +105,7 @@ class _DualCDBase(BaseEstimator):
         "cache_size": [Interval(Real, 0.0, None, closed="neither")],
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def _prepare(self, X, y, *, classifier):
@@ -120,13 +130,24 @@ class _DualCDBase(BaseEstimator):
         X, sqnorm, gram, diagonal, code = data
         alpha = np.zeros(sign.size)
         history = np.empty(self.max_iter)
+        start = time.perf_counter()
+        progress = iteration_callback(
+            type(self).__name__, self.verbose, _REPORT_EVERY,
+            lambda n_iter, violation, n_active, objective: (
+                f"{sign.size} variables: {n_iter} epochs, objective {objective:.10g}, largest "
+                f"projected gradient {violation:.3g} (tol {self.tol:g}), {n_active} active"),
+            unit="epochs")
         with blas_controller().limit(limits=1, user_api="blas"):
             objective, n_iter, status = dual_cd_solve(
                 X, sqnorm, gram, diagonal, np.ascontiguousarray(sign, dtype=np.float64),
                 np.ascontiguousarray(p, dtype=np.float64), alpha, history, code,
                 float(self._kernel.gamma or 0.0), float(self.coef0), float(self.degree),
                 float(self.lambda_), float(self.tol), int(self.max_iter), int(seed),
-                bool(self.shrinking), float(self.cache_size), n_threads)
+                bool(self.shrinking), float(self.cache_size), n_threads, progress, 1)
+        if self.verbose:
+            report(type(self).__name__,
+                   f"{sign.size} variables: {n_iter} epochs, objective {objective:.10g}, "
+                   f"{np.count_nonzero(alpha)} non-zero", start)
         if status != 0:
             warnings.warn(f"Dual coordinate descent stopped after max_iter={self.max_iter} "
                           f"epochs with a projected gradient above tol={self.tol}; increase "
@@ -232,7 +253,7 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
 
     def __init__(self, lambda_=1.0, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
                  kernel_params=None, tol=1e-3, max_iter=1000, shrinking=True, cache_size=200,
-                 random_state=None, n_jobs=None):
+                 random_state=None, n_jobs=None, verbose=0):
         self.lambda_ = lambda_
         self.kernel = kernel
         self.gamma = gamma
@@ -245,6 +266,7 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
         self.cache_size = cache_size
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -393,7 +415,7 @@ class KernelSquaredSVR(RegressorMixin, _DualCDBase):
 
     def __init__(self, lambda_=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
                  coef0=1.0, kernel_params=None, tol=1e-3, max_iter=1000, shrinking=True,
-                 cache_size=200, random_state=None, n_jobs=None):
+                 cache_size=200, random_state=None, n_jobs=None, verbose=0):
         self.lambda_ = lambda_
         self.epsilon = epsilon
         self.kernel = kernel
@@ -407,6 +429,7 @@ class KernelSquaredSVR(RegressorMixin, _DualCDBase):
         self.cache_size = cache_size
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):

@@ -14,7 +14,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._gram import normalize_gram
-from kernelkit.utils._progress import Progress, report
+from kernelkit.utils._progress import Progress, report, report_stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 
 __all__ = ["StructuredKernel", "fill_gram", "pairwise_structured_kernel"]
@@ -100,9 +100,13 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         return effective_n_threads(self.n_jobs)
 
     def _report(self, message, start):
-        """With ``verbose``, say how long a stage took."""
+        """Say how long a stage took (``verbose >= 2``, or 1 when it was slow)."""
+        report_stage(type(self).__name__, self.verbose, message, start)
+
+    def _report_gram(self, K, start):
+        """The one line of a Gram computation at ``verbose >= 1``."""
         if self.verbose:
-            report(type(self).__name__, f"{message} in {time.perf_counter() - start:.3f} s")
+            report(type(self).__name__, f"Gram matrix {K.shape[0]} x {K.shape[1]}", start)
 
     def _for_pair(self, X, Y):
         """The kernel to compute ``K(X, Y)`` with (the function forms): fitted on ``Y``, it
@@ -140,10 +144,12 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         K : ndarray of shape (n_samples, n_samples_fit)
         """
         check_is_fitted(self, "X_fit_")
+        start = time.perf_counter()
         rep = self._prepare(X, fitting=False)
         K = self._gram(rep, self.X_fit_)
         if self.normalize:
             K = self._normalize(K, self._self_similarity(rep), self.diag_fit_)
+        self._report_gram(K, start)
         return K
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -154,10 +160,12 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         K : ndarray of shape (n_samples, n_samples)
         """
+        start = time.perf_counter()
         rep = self._fit(X)
         K = self._gram(rep, None)
         if self.normalize:
             K = self._normalize(K, self.diag_fit_, self.diag_fit_)
+        self._report_gram(K, start)
         return K
 
     def __sklearn_tags__(self):
@@ -203,7 +211,8 @@ def fill_gram(fill_rows, n_rows, n_cols, symmetric, verbose=0, label="kernel"):
     The compiled pair cores fill any range of rows in parallel (``_core/_gram.pxd``); calling
     them on one range keeps every thread busy, while ``verbose`` calls them on about 20
     successive blocks so that progress can be reported between blocks, at no measurable cost
-    for blocks of this size.
+    for blocks of this size. Lines are paced by time (:class:`~kernelkit.utils._progress.Progress`):
+    a Gram matrix computed within a couple of seconds prints none.
 
     Parameters
     ----------
@@ -226,7 +235,7 @@ def fill_gram(fill_rows, n_rows, n_cols, symmetric, verbose=0, label="kernel"):
         fill_rows(out, 0, n_rows)
         return out
     bounds = _row_blocks(n_rows, n_cols, symmetric, min(n_rows, _N_PROGRESS_BLOCKS))
-    with Progress(n_rows, label, verbose) as progress:
+    with Progress(label, verbose, total=n_rows, unit="rows") as progress:
         for start, stop in zip(bounds[:-1], bounds[1:]):
             fill_rows(out, int(start), int(stop))
             progress.update(int(stop - start))

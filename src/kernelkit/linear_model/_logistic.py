@@ -2,23 +2,28 @@
 §1.2; Peyré, *Mathematical Foundations of Data Sciences*, ch. 16, §16.4.2–16.4.3; Mairal & Vert,
 *Kernel Methods* slides, "Ridge logistic regression", "Solving ridge logistic regression")."""
 
+import time
 import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.utils._logistic import binary_loss, damped_newton, multinomial_loss, softmax
+from kernelkit.utils._logistic import (
+    binary_loss,
+    damped_newton,
+    lbfgs,
+    model_name,
+    multinomial_loss,
+    report_model,
+    softmax,
+    solver_progress,
+)
 from kernelkit.utils._validation import MAX_INT, check_class_labels, check_distance_scale
-
-# L-BFGS-B also stops when the objective decreases by less than ftol relatively (SciPy: 2e-9,
-# far above the gradient tolerance); as scikit-learn, only 64 machine epsilons.
-_FTOL = 64 * np.finfo(np.float64).eps
 
 __all__ = ["LogisticRegression"]
 
@@ -54,6 +59,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     max_iter : int, default=100
     tol : float, default=1e-6
         Stop when the largest entry of the gradient is at most ``tol``.
+    verbose : int, default=0
+        Progress on stderr: 1, a line per fitted model (iterations, objective, time), and
+        lines every two seconds during a long solve; 2, a line per iteration.
 
     Attributes
     ----------
@@ -85,10 +93,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         "multi_class": [StrOptions({"multinomial", "ovr"})],
         "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, C=1.0, *, penalty="l2", fit_intercept=True, solver="newton",
-                 multi_class="multinomial", max_iter=100, tol=1e-6):
+                 multi_class="multinomial", max_iter=100, tol=1e-6, verbose=0):
         self.C = C
         self.penalty = penalty
         self.fit_intercept = fit_intercept
@@ -96,6 +105,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.multi_class = multi_class
         self.max_iter = max_iter
         self.tol = tol
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ objectives
     def _design(self, X):
@@ -149,47 +159,49 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     def _lipschitz(self, A, r, factor):
         return factor * np.linalg.norm(A, 2) ** 2 + (r.max() if r.size else 0.0)
 
-    def _gradient_descent(self, objective, theta, L):
+    def _gradient_descent(self, objective, theta, L, progress):
         step = 1.0 / L
         for n_iter in range(1, self.max_iter + 1):
             value, gradient = objective(theta)
+            if progress is not None:
+                progress(n_iter - 1, value, float(np.max(np.abs(gradient))))
             if np.max(np.abs(gradient)) <= self.tol:
                 return theta, n_iter - 1, True
             theta = theta - step * gradient
-        return theta, self.max_iter, bool(np.max(np.abs(objective(theta)[1])) <= self.tol)
+        value, gradient = objective(theta)
+        if progress is not None:
+            progress(self.max_iter, value, float(np.max(np.abs(gradient))))
+        return theta, self.max_iter, bool(np.max(np.abs(gradient)) <= self.tol)
 
     def _fit_binary(self, A, t):
         r = self._penalty_weights(A.shape[1])
         objective = self._binary_objective(A, t, r)
         theta = np.zeros(A.shape[1])
+        progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
-            theta, n_iter, converged = damped_newton(objective, theta, self.max_iter, self.tol)
+            theta, n_iter, converged = damped_newton(objective, theta, self.max_iter, self.tol,
+                                                     progress)
         elif self.solver == "lbfgs":
-            result = minimize(lambda th: objective(th, 1), theta, jac=True, method="L-BFGS-B",
-                              options={"maxiter": self.max_iter, "gtol": self.tol,
-                                       "ftol": _FTOL})
-            theta, n_iter = result.x, result.nit
-            converged = bool(np.max(np.abs(objective(theta, 1)[1])) <= self.tol)
+            theta, n_iter, converged = lbfgs(lambda th: objective(th, 1), theta, self.max_iter,
+                                             self.tol, progress)
         else:
             theta, n_iter, converged = self._gradient_descent(
-                lambda th: objective(th, 1), theta, self._lipschitz(A, r, 0.25))
+                lambda th: objective(th, 1), theta, self._lipschitz(A, r, 0.25), progress)
         return theta, n_iter, converged, objective(theta, 0)
 
     def _fit_multinomial(self, A, D):
         r = self._penalty_weights(A.shape[1])
         objective = self._multinomial_objective(A, D, r)
         start = np.zeros(A.shape[1] * D.shape[1])
+        progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
-            flat, n_iter, converged = damped_newton(objective, start, self.max_iter, self.tol)
+            flat, n_iter, converged = damped_newton(objective, start, self.max_iter, self.tol,
+                                                    progress)
         elif self.solver == "lbfgs":
-            result = minimize(objective, start, jac=True, method="L-BFGS-B",
-                              options={"maxiter": self.max_iter, "gtol": self.tol,
-                                       "ftol": _FTOL})
-            flat, n_iter = result.x, result.nit
-            converged = bool(np.max(np.abs(objective(flat)[1])) <= self.tol)
+            flat, n_iter, converged = lbfgs(objective, start, self.max_iter, self.tol, progress)
         else:
-            flat, n_iter, converged = self._gradient_descent(objective, start,
-                                                             self._lipschitz(A, r, 0.5))
+            flat, n_iter, converged = self._gradient_descent(
+                objective, start, self._lipschitz(A, r, 0.5), progress)
         return flat.reshape(A.shape[1], D.shape[1]), n_iter, converged, objective(flat, 0)
 
     # ------------------------------------------------------------------ fit
@@ -217,14 +229,21 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         A = self._design(X)
         if n_classes == 2 or self.multi_class == "ovr":
             targets = [codes == 1] if n_classes == 2 else [codes == k for k in range(n_classes)]
-            fits = [self._fit_binary(A, t.astype(np.float64)) for t in targets]
+            fits = []
+            for k, t in enumerate(targets):
+                start = time.perf_counter()
+                fits.append(self._fit_binary(A, t.astype(np.float64)))
+                report_model(self, model_name(self.classes_, k), fits[-1], start)
             Theta = np.stack([fit[0] for fit in fits], axis=1)
             self.n_iter_ = np.array([fit[1] for fit in fits], dtype=np.int32)
             converged = all(fit[2] for fit in fits)
             self.objective_ = float(sum(fit[3] for fit in fits))
         else:
             D = np.eye(n_classes)[codes]
+            start = time.perf_counter()
             Theta, n_iter, converged, self.objective_ = self._fit_multinomial(A, D)
+            report_model(self, "multinomial model", (Theta, n_iter, converged, self.objective_),
+                         start)
             self.n_iter_ = np.array([n_iter], dtype=np.int32)
         p = X.shape[1]
         self.coef_ = Theta[:p].T.copy()

@@ -31,7 +31,8 @@ class _SmacofEmbedding(BaseEstimator):
         Z, history, n_iter, stress, squared = _run(
             D, weights=weights_of(D), n_components=self.n_components, metric=metric, init=init,
             n_init=self.n_init, max_iter=self.max_iter, eps=self.eps,
-            random_state=self.random_state, n_threads=effective_n_threads(self.n_jobs))
+            random_state=self.random_state, n_threads=effective_n_threads(self.n_jobs),
+            verbose=self.verbose, label=type(self).__name__)
         return Z, history, n_iter, stress, squared, D
 
     def fit_transform(self, X, y=None):
@@ -83,6 +84,9 @@ class MDS(_SmacofEmbedding):
         Seed of the random initialisations.
     n_jobs : int or None, default=None
         OpenMP threads of the Guttman pass.
+    verbose : int, default=0
+        Progress on stderr: 1, a line per run (stress, iterations, time), and lines every two
+        seconds during a long one; 2, a line every ten iterations.
 
     Attributes
     ----------
@@ -133,7 +137,7 @@ class MDS(_SmacofEmbedding):
 
     def __init__(self, n_components=2, *, metric=True, n_init=1, max_iter=300, eps=1e-6,
                  dissimilarity="euclidean", init="classical", weights=None, random_state=None,
-                 n_jobs=None):
+                 n_jobs=None, verbose=0):
         self.n_components = n_components
         self.metric = metric
         self.n_init = n_init
@@ -144,6 +148,7 @@ class MDS(_SmacofEmbedding):
         self.weights = weights
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):

@@ -36,6 +36,9 @@ class SammonMapping(_SmacofEmbedding):
     random_state : int, RandomState instance or None, default=None
     n_jobs : int or None, default=None
         OpenMP threads of the Guttman pass.
+    verbose : int, default=0
+        Progress on stderr: 1, a line per run (stress, iterations, time), and lines every two
+        seconds during a long one; 2, a line every ten iterations.
 
     Attributes
     ----------
@@ -73,7 +76,7 @@ class SammonMapping(_SmacofEmbedding):
     }
 
     def __init__(self, n_components=2, *, max_iter=300, eps=1e-6, dissimilarity="euclidean",
-                 init="classical", n_init=1, random_state=None, n_jobs=None):
+                 init="classical", n_init=1, random_state=None, n_jobs=None, verbose=0):
         self.n_components = n_components
         self.max_iter = max_iter
         self.eps = eps
@@ -82,6 +85,7 @@ class SammonMapping(_SmacofEmbedding):
         self.n_init = n_init
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @staticmethod
     def _sammon_weights(D):

@@ -4,6 +4,7 @@ Sangnier, §3.2.3 (Kruskal–Shepard scaling, majorisation derivation, Algorithm
 scaling).
 """
 
+import time
 import warnings
 from numbers import Integral, Real
 
@@ -18,10 +19,14 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 from kernelkit._core import _smacof_guttman
 from kernelkit.manifold._classical_mds import classical_scaling
 from kernelkit.utils._dissimilarity import check_dissimilarities, check_weights
+from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["smacof"]
+
+# verbose >= 2: a line every this many Guttman transforms (verbose 1: lines paced by time).
+_REPORT_EVERY = 10
 
 
 class _WeightedSolver:
@@ -108,8 +113,9 @@ def _initial_configuration(init, dissimilarities, n_components, metric, random_s
     return np.array(init, dtype=np.float64, order="C", copy=True)
 
 
-def _smacof_single(dissimilarities, weights, init, metric, max_iter, eps, n_threads):
-    """One SMACOF run from ``init``.
+def _smacof_single(dissimilarities, weights, init, metric, max_iter, eps, n_threads,
+                   progress=None):
+    """One SMACOF run from ``init``; ``progress(n_iter, stress)`` after every transform.
 
     Returns ``(Z, history, n_iter, stress, squared_distances, converged)`` where ``history[k]``
     is the stress of the k-th configuration (the initial one first; raw for metric runs,
@@ -135,6 +141,8 @@ def _smacof_single(dissimilarities, weights, init, metric, max_iter, eps, n_thre
                                                                 n_threads)
         value = stress if metric else np.sqrt(stress / squared) if squared > 0 else 0.0
         history.append(value)
+        if progress is not None and it > 0:
+            progress(it, value)
         if it > 0 and history[-2] - value <= eps * history[-2]:
             converged = True
             break
@@ -147,8 +155,9 @@ def _smacof_single(dissimilarities, weights, init, metric, max_iter, eps, n_thre
 
 
 def _run(dissimilarities, *, weights, n_components, metric, init, n_init, max_iter, eps,
-         random_state, n_threads):
-    """Best of ``n_init`` runs: ``(Z, history, n_iter, stress, squared_distances)``."""
+         random_state, n_threads, verbose=0, label="smacof"):
+    """Best of ``n_init`` runs: ``(Z, history, n_iter, stress, squared_distances)``; progress
+    lines under ``label`` when ``verbose``."""
     random_state = check_random_state(random_state)
     is_random = isinstance(init, str) and init == "random"
     if not is_random and n_init != 1:
@@ -156,9 +165,20 @@ def _run(dissimilarities, *, weights, n_components, metric, init, n_init, max_it
         warnings.warn(f"n_init={n_init} is ignored: init={name} is deterministic, so a single "
                       "run is made.", UserWarning, stacklevel=3)
     best = None
-    for _ in range(n_init if is_random else 1):
+    n_runs = n_init if is_random else 1
+    kind = "stress" if metric else "stress-1"
+    for index in range(1, n_runs + 1):
+        start = time.perf_counter()
+        progress = iteration_callback(
+            label, verbose, _REPORT_EVERY,
+            lambda n_iter, value, index=index: (
+                f"init {index} of {n_runs}, iteration {n_iter}: {kind} {value:.10g}"))
         Z0 = _initial_configuration(init, dissimilarities, n_components, metric, random_state)
-        result = _smacof_single(dissimilarities, weights, Z0, metric, max_iter, eps, n_threads)
+        result = _smacof_single(dissimilarities, weights, Z0, metric, max_iter, eps, n_threads,
+                                progress)
+        if verbose:
+            report(label, f"init {index} of {n_runs}: {kind} {result[1][-1]:.10g}, "
+                          f"{result[2]} iterations", start)
         if best is None or result[1][-1] < best[1][-1]:
             best = result
     if not best[5]:
@@ -196,13 +216,14 @@ SMACOF_CONSTRAINTS = {
     "weights": ["array-like", None],
     "random_state": ["random_state"],
     "n_jobs": N_JOBS_CONSTRAINT,
+    "verbose": ["verbose"],
 }
 
 
 @validate_params({"dissimilarities": ["array-like"], **SMACOF_CONSTRAINTS,
                   "return_n_iter": ["boolean"]}, prefer_skip_nested_validation=True)
 def smacof(dissimilarities, *, n_components=2, metric=True, init="classical", weights=None,
-           n_init=1, max_iter=300, eps=1e-6, random_state=None, n_jobs=None,
+           n_init=1, max_iter=300, eps=1e-6, random_state=None, n_jobs=None, verbose=0,
            return_n_iter=False):
     """Multidimensional scaling by SMACOF (Scaling by MAjorizing a COmplicated Function).
 
@@ -248,6 +269,9 @@ def smacof(dissimilarities, *, n_components=2, metric=True, init="classical", we
         Seed of the random initialisations.
     n_jobs : int or None, default=None
         OpenMP threads (see :func:`kernelkit.utils._threads.effective_n_threads`).
+    verbose : int, default=0
+        Progress on stderr: 1, a line per run (stress, iterations, time), and lines every two
+        seconds during a long one; 2, a line every ten iterations.
     return_n_iter : bool, default=False
         Also return the number of iterations of the best run.
 
@@ -288,6 +312,6 @@ def smacof(dissimilarities, *, n_components=2, metric=True, init="classical", we
     Z, _, n_iter, stress, squared = _run(
         D, weights=W, n_components=n_components, metric=metric, init=init, n_init=n_init,
         max_iter=max_iter, eps=eps, random_state=random_state,
-        n_threads=effective_n_threads(n_jobs))
+        n_threads=effective_n_threads(n_jobs), verbose=verbose)
     value = stress if metric else (np.sqrt(stress / squared) if squared > 0 else 0.0)
     return (Z, value, n_iter) if return_n_iter else (Z, value)

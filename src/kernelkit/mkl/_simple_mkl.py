@@ -76,8 +76,7 @@ class _BaseSimpleMKL(BaseEstimator):
             gap = duality_gap(d, current.gradient)
             if self.verbose:
                 report(type(self).__name__,
-                       f"iteration {n_iter}: J {current.value:.10g}, gap {gap:.3g}, "
-                       f"{time.perf_counter() - start:.2f} s")
+                       f"iteration {n_iter}: J {current.value:.10g}, gap {gap:.3g}", start)
             if gap <= self.tol * max(abs(current.value), np.finfo(float).tiny):
                 break
             d, current = self._reduced_gradient_step(Ks, d, current)

@@ -41,7 +41,8 @@ def _shuffle(items, n, state):
 
 
 def dual_cd_solve(X, x_sqnorm, gram, diagonal, sign, p, alpha, history, kernel, gamma, coef0,
-                  degree, lambda_, tol, max_iter, seed, shrinking, cache_size, n_threads):
+                  degree, lambda_, tol, max_iter, seed, shrinking, cache_size, n_threads,
+                  progress=None, report_every=0):
     """Dual coordinate descent; same arguments and returns as the compiled
     :func:`kernelkit._core._dual_cd.dual_cd_solve` (``x_sqnorm``, ``cache_size`` and
     ``n_threads`` are accepted for the common signature and ignored).
@@ -104,6 +105,8 @@ def dual_cd_solve(X, x_sqnorm, gram, diagonal, sign, p, alpha, history, kernel, 
             F += sign[t] * step * K[s]
         history[epoch] = objective()
         epoch += 1
+        if progress is not None and epoch % report_every == 0:
+            progress(epoch, violation, n_active, history[epoch - 1])
         if violation <= tol:
             if n_active == n_var:
                 status = 0

@@ -52,8 +52,9 @@ _COMMON_PARAMETERS = """C : float, default=1.0
         Maximum number of SMO steps per dual problem; -1 means no limit other than a guard of
         ``max(10⁷, 100 × n_variables)`` steps. Stopping early issues a ``ConvergenceWarning``.
     verbose : int, default=0
-        When positive, one line on stderr per dual problem solved (steps, objective, support
-        vectors, time).
+        Progress on stderr. 1: one line per dual problem solved (steps, objective, support
+        vectors, time), and while a problem takes more than a couple of seconds a line every
+        two seconds (steps, violating pair gap, active set); 2: such a line every 10 000 steps.
     warm_start : bool, default=False
         Start each dual problem from the previous fit's solution when the problem has the same
         samples, labels and bounds — e.g. refitting on a new Gram matrix of the same training

@@ -10,11 +10,14 @@ the restarts and the convergence warning. Used by :class:`kernelkit.cluster.Gaus
 """
 
 import dataclasses
+import time
 import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
+
+from kernelkit.utils._progress import iteration_callback, report
 
 __all__ = [
     "EMResult",
@@ -26,6 +29,9 @@ __all__ = [
     "run_em",
     "set_em_attributes",
 ]
+
+# verbose >= 2: a line every this many EM iterations (verbose 1: lines paced by time).
+_REPORT_EVERY = 10
 
 
 @dataclasses.dataclass
@@ -59,7 +65,7 @@ def logsumexp_rows(a):
     return np.log(np.exp(a - top[:, None]).sum(axis=1)) + top
 
 
-def run_em(parameters, e_step, m_step, *, max_iter, tol):
+def run_em(parameters, e_step, m_step, *, max_iter, tol, progress=None):
     """EM iterations from ``parameters`` (Sangnier, Algorithm 7).
 
     Parameters
@@ -77,6 +83,8 @@ def run_em(parameters, e_step, m_step, *, max_iter, tol):
         Iterations at most (0: the parameters are returned as given).
     tol : float
         Stop when the mean log-likelihood changes by less than ``tol`` in an iteration.
+    progress : callable, default=None
+        ``progress(n_iter, mean_log_likelihood, change)``, called after every iteration.
 
     Returns
     -------
@@ -91,6 +99,8 @@ def run_em(parameters, e_step, m_step, *, max_iter, tol):
         responsibilities, lower_bound = e_step(parameters)
         history.append(lower_bound)
         parameters = m_step(responsibilities, parameters)
+        if progress is not None:
+            progress(n_iter, lower_bound, lower_bound - previous)
         if abs(lower_bound - previous) < tol:
             converged = True
             break
@@ -98,7 +108,8 @@ def run_em(parameters, e_step, m_step, *, max_iter, tol):
                     n_iter)
 
 
-def fit_em(start, e_step, m_step, *, n_init, max_iter, tol, random_state):
+def fit_em(start, e_step, m_step, *, n_init, max_iter, tol, random_state, verbose=0,
+           label="EM"):
     """The best of ``n_init`` EM runs (highest final log-likelihood, the first on ties).
 
     Parameters
@@ -110,6 +121,11 @@ def fit_em(start, e_step, m_step, *, n_init, max_iter, tol, random_state):
         See :func:`run_em`.
     n_init : int
     random_state : numpy.random.RandomState
+    verbose : int, default=0
+        Progress on stderr: 1, a line per run (log-likelihood, iterations, convergence, time)
+        and lines every two seconds during a long run; 2, a line every ten iterations.
+    label : str, default="EM"
+        Shown in front of the lines (the estimator).
 
     Returns
     -------
@@ -118,8 +134,19 @@ def fit_em(start, e_step, m_step, *, n_init, max_iter, tol, random_state):
         not converge within ``max_iter > 0`` iterations.
     """
     best = None
-    for _ in range(n_init):
-        run = run_em(start(random_state), e_step, m_step, max_iter=max_iter, tol=tol)
+    for index in range(1, n_init + 1):
+        begin = time.perf_counter()
+        progress = iteration_callback(
+            label, verbose, _REPORT_EVERY,
+            lambda n_iter, value, change, index=index: (
+                f"init {index} of {n_init}, iteration {n_iter}: mean log-likelihood "
+                f"{value:.10g}, change {change:.3g}"))
+        run = run_em(start(random_state), e_step, m_step, max_iter=max_iter, tol=tol,
+                     progress=progress)
+        if verbose:
+            report(label, f"init {index} of {n_init}: mean log-likelihood "
+                          f"{run.lower_bound:.10g}, {run.n_iter} iterations, "
+                          f"{'converged' if run.converged else 'not converged'}", begin)
         if best is None or run.lower_bound > best.lower_bound:
             best = run
     if not best.converged and max_iter > 0:

@@ -9,9 +9,17 @@ subtracted first (the "LSE trick"), so no entry overflows even at ``|z| ~ 1e4``.
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve, lstsq
+from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, logsumexp
 
-__all__ = ["binary_loss", "damped_newton", "multinomial_loss", "softmax"]
+from kernelkit.utils._progress import iteration_callback, report
+
+__all__ = ["binary_loss", "damped_newton", "lbfgs", "model_name", "multinomial_loss",
+           "report_model", "softmax", "solver_progress"]
+
+# L-BFGS-B also stops when the objective decreases by less than ftol relatively (SciPy: 2e-9,
+# far above the gradient tolerance); as scikit-learn, only 64 machine epsilons.
+_FTOL = 64 * np.finfo(np.float64).eps
 
 
 def binary_loss(z, t):
@@ -35,7 +43,48 @@ def multinomial_loss(Z, D):
 _ARMIJO = 1e-4
 
 
-def damped_newton(loss_and_derivatives, theta, max_iter, tol):
+def solver_progress(label, verbose):
+    """The ``progress(n_iter, objective, max_gradient)`` callback of the solvers below (None
+    when ``verbose`` is 0): lines paced by time at 1, one per iteration at 2."""
+    def describe(n_iter, value, max_gradient):
+        gradient = "" if max_gradient is None else f", max |gradient| {max_gradient:.3g}"
+        return f"iteration {n_iter}: objective {value:.10g}{gradient}"
+    return iteration_callback(label, verbose, 1, describe)
+
+
+def model_name(classes, k):
+    """What the ``k``-th binary model of a classifier separates: its two classes, or one
+    class from the rest."""
+    return "binary model" if len(classes) == 2 else f"class {classes[k]} against the rest"
+
+
+def report_model(estimator, name, fit, start):
+    """At ``estimator.verbose >= 1``, the line of one fitted model ``fit = (theta, n_iter,
+    converged, objective)`` solved by ``estimator.solver`` since ``start``."""
+    if estimator.verbose:
+        _, n_iter, converged, objective = fit
+        report(type(estimator).__name__,
+               f"{name}: {n_iter} {estimator.solver} iterations, objective {objective:.10g}"
+               + ("" if converged else ", not converged"), start)
+
+
+def lbfgs(value_and_gradient, theta, max_iter, tol, progress=None):
+    """SciPy's L-BFGS-B on ``value_and_gradient(theta) -> (value, gradient)``, stopped at
+    ``‖g‖∞ ≤ tol``; ``progress(n_iter, value, None)`` after each iteration. Returns ``(theta,
+    n_iter, converged)``."""
+    callback = None
+    if progress is not None:
+        count = iter(range(1, max_iter + 1))
+
+        def callback(intermediate_result):
+            progress(next(count), intermediate_result.fun, None)
+    result = minimize(value_and_gradient, theta, jac=True, method="L-BFGS-B", callback=callback,
+                      options={"maxiter": max_iter, "gtol": tol, "ftol": _FTOL})
+    converged = bool(np.max(np.abs(value_and_gradient(result.x)[1])) <= tol)
+    return result.x, result.nit, converged
+
+
+def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None):
     """Damped Newton's method on a convex objective.
 
     ``loss_and_derivatives(theta, order)`` returns the objective, then (``order >= 1``) the
@@ -43,10 +92,13 @@ def damped_newton(loss_and_derivatives, theta, max_iter, tol):
     Cholesky, least squares if H is singular) or a function ``v ↦ Hv`` (truncated conjugate
     gradients, to a relative residual ``min(½, √‖g‖)``: Newton-CG). The step is halved until
     Armijo's condition holds. Returns ``(theta, n_iter, converged)``; converged when
-    ``‖g‖∞ ≤ tol``.
+    ``‖g‖∞ ≤ tol``. ``progress(n_iter, value, max_gradient)`` is called at each evaluation
+    (``n_iter`` steps taken).
     """
     for n_iter in range(1, max_iter + 1):
         value, gradient, hessian = loss_and_derivatives(theta, 2)
+        if progress is not None:
+            progress(n_iter - 1, value, float(np.max(np.abs(gradient))))
         if np.max(np.abs(gradient)) <= tol:
             return theta, n_iter - 1, True
         if callable(hessian):
@@ -66,7 +118,9 @@ def damped_newton(loss_and_derivatives, theta, max_iter, tol):
                > value - _ARMIJO * t * slope + slack):
             t *= 0.5
         theta = theta - t * step
-    gradient = loss_and_derivatives(theta, 1)[1]
+    value, gradient = loss_and_derivatives(theta, 1)
+    if progress is not None:
+        progress(max_iter, value, float(np.max(np.abs(gradient))))
     return theta, max_iter, bool(np.max(np.abs(gradient)) <= tol)
 
 

@@ -60,12 +60,6 @@ class GraphKernel(StructuredKernel):
     def _represent(self, batch, fitting):
         return batch
 
-    def _timed_gram(self, compute):
-        start = time.perf_counter()
-        K = compute()
-        self._report(f"computed the Gram matrix {K.shape}", start)
-        return K
-
 
 class ProductGraphKernel(GraphKernel):
     """Base of the kernels computed pair by pair on the product graph (compiled, threaded).

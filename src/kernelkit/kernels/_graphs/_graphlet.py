@@ -76,7 +76,8 @@ class GraphletKernel(GraphKernel):
     n_jobs : int or None, default=None
         Threads (graphs are processed in parallel).
     verbose : int, default=0
-        Print the time of each stage when positive.
+        0: silent; 1: one line per Gram matrix on stderr, and progress lines while one takes
+        more than a couple of seconds; 2: also the time of every stage.
 
     Attributes
     ----------
@@ -161,7 +162,7 @@ class GraphletKernel(GraphKernel):
         # einsum's loop sums each entry's few classes in one fixed order, whatever the shapes;
         # a BLAS product may block differently for a sub-block and change the last bit, and
         # blocks of a Gram (kernelkit.distributed) must equal the whole Gram's entries
-        return self._timed_gram(lambda: np.einsum("ik,jk->ij", A, A if B is None else B))
+        return np.einsum("ik,jk->ij", A, A if B is None else B)
 
     def _self_similarity(self, A):
         return np.einsum("ij,ij->i", A, A)

@@ -38,7 +38,8 @@ class ShortestPathKernel(GraphKernel):
     n_jobs : int or None, default=None
         Threads (graphs are processed in parallel).
     verbose : int, default=0
-        Print the time of each stage when positive.
+        0: silent; 1: one line per Gram matrix on stderr, and progress lines while one takes
+        more than a couple of seconds; 2: also the time of every stage.
 
     Attributes
     ----------
@@ -117,7 +118,7 @@ class ShortestPathKernel(GraphKernel):
         return count_features(graph_ids, keys, counts, batch.n_samples, self.feature_keys_)
 
     def _gram(self, A, B=None):
-        return self._timed_gram(lambda: A.gram(B, self._n_threads()))
+        return A.gram(B, self._n_threads())
 
     def _self_similarity(self, A):
         return A.squared_norms()

@@ -52,7 +52,8 @@ class SubtreeKernel(ProductGraphKernel):
     n_jobs : int or None, default=None
         Threads (graph pairs are spread over them).
     verbose : int, default=0
-        Print the time of each stage when positive.
+        0: silent; 1: one line per Gram matrix on stderr, and progress lines while one takes
+        more than a couple of seconds; 2: also the time of every stage.
 
     Attributes
     ----------

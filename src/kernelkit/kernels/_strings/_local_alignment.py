@@ -91,7 +91,8 @@ class LocalAlignmentKernel(StringKernel):
     n_jobs : int or None, default=None
         Threads. Results do not depend on it.
     verbose : int, default=0
-        Progress line on stderr when > 0.
+        0: silent; 1: one line per Gram matrix on stderr, and progress lines while one takes
+        more than a couple of seconds; 2: also the time of every stage.
 
     Attributes
     ----------

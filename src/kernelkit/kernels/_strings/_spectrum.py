@@ -46,7 +46,8 @@ class SpectrumKernel(KmerKernel):
     n_jobs : int or None, default=None
         Threads (None: all that OpenMP allows; -1: all CPUs). Results do not depend on it.
     verbose : int, default=0
-        Progress line on stderr when > 0.
+        0: silent; 1: one line per Gram matrix on stderr, and progress lines while one takes
+        more than a couple of seconds; 2: also the time of every stage.
 
     Attributes
     ----------
