@@ -34,6 +34,15 @@ def fasta(tmp_path):
     return path
 
 
+def test_version_and_bare_command(capsys):
+    from kernelkit import __version__
+
+    status, out, _ = _run(["--version"], capsys)
+    assert (status, out) == (0, f"kernelkit {__version__}\n")
+    status, out, _ = _run([], capsys)
+    assert status == 0 and out == _run(["--help"], capsys)[1]
+
+
 def test_help_lists_commands_demos_suites_and_kernels(capsys):
     status, out, _ = _run(["--help"], capsys)
     assert status == 0
@@ -74,7 +83,6 @@ def test_gram_options_come_from_the_kernel_parameters(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    ([], "required: COMMAND"),
     (["nope"], "invalid choice: 'nope'"),
     (["demo", "no-such-demo"], "unknown demo 'no-such-demo'; available: graphs"),
     (["bench", "no-such-suite", "--quick"], "unknown suite 'no-such-suite'; available:"),
@@ -110,7 +118,7 @@ def test_bad_arguments_give_one_line_and_status_2(argv, message, tmp_path, capsy
     status, out, err = _run(argv, capsys)
     assert status == 2
     assert len(err.strip().splitlines()) == 1, err
-    assert err.startswith("python -m kernelkit") and ": error: " in err
+    assert err.startswith("kernelkit") and ": error: " in err
     assert message in err
     assert os.listdir(out_dir) == []  # nothing created
 
@@ -206,3 +214,4 @@ def test_entry_point_runs_as_a_module():
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("kernelkit gram: error: ")

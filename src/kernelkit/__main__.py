@@ -1,6 +1,6 @@
 """kernelkit's command line: demonstrations on shipped data, benchmarks against peer libraries,
-and Gram matrices of string and graph kernels computed from files. Run "COMMAND --help" for the
-names and options of each command."""
+and Gram matrices of string and graph kernels computed from files. Run "kernelkit COMMAND --help"
+for the names and options of each command."""
 
 import argparse
 import ast
@@ -15,6 +15,9 @@ import sys
 import tempfile
 import textwrap
 
+from kernelkit import __version__
+
+PROG = "kernelkit"  # the same name however it is started (script, python -m, a test runner)
 EPILOG_INDENT = "  "
 WIDTH = 90
 
@@ -24,11 +27,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _prog():
-    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    return name if name and name not in ("__main__.py", "-c") else "python -m kernelkit"
 
 
 def _plain(text):
@@ -264,12 +262,12 @@ def _add_gram_parser(sub):
             "(numpy.load reads it) or .zarr (only when the zarr package is importable). Rows "
             "and columns follow the order of the records in the input. A progress line goes "
             "to stderr unless --quiet.",
-            'Run "gram KERNEL --help" for the options of a kernel (its parameters).'),
+            'Run "kernelkit gram KERNEL --help" for the options of a kernel (its parameters).'),
         epilog=_listing("kernels (aliases in brackets)",
                         {labels[name]: text for name, text in summaries.items()})
         + "\n\nexamples:\n"
-        f"{EPILOG_INDENT}gram spectrum --k 5 proteins.fasta -o K.npy\n"
-        f"{EPILOG_INDENT}gram wl --n-iter 3 --normalize path/to/MUTAG -o K.npy",
+        f"{EPILOG_INDENT}{PROG} gram spectrum --k 5 proteins.fasta -o K.npy\n"
+        f"{EPILOG_INDENT}{PROG} gram wl --n-iter 3 --normalize path/to/MUTAG -o K.npy",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     kernels = p_gram.add_subparsers(dest="kernel", metavar="KERNEL", required=True,
                                     help="kernel name (listed below)")
@@ -388,9 +386,10 @@ def _gram(args):
 
 def build_parser():
     """The command-line parser."""
-    parser = _Parser(prog=_prog(), description=_wrap(__doc__),
+    parser = _Parser(prog=PROG, description=_wrap(__doc__),
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p_demo = sub.add_parser(
         "demo", help="short demonstrations on shipped real data",
@@ -425,7 +424,11 @@ def build_parser():
 
 def main(argv=None):
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     return args.func(args)
 
 
