@@ -209,6 +209,28 @@ def test_gram_zarr_output(fasta, tmp_path, capsys, monkeypatch):
     assert not (tmp_path / "L.zarr").exists()
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], [], ["demo", "--help"],
+                                  ["bench", "--help"]], ids=" ".join)
+def test_help_and_version_import_nothing_heavy(argv):
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "kernelkit", *argv],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    imported = {line.split("|")[-1].strip().split(".")[0]
+                for line in result.stderr.splitlines() if line.startswith("import time:")}
+    assert "kernelkit" in imported
+    assert not imported & {"numpy", "scipy", "sklearn", "networkx", "joblib"}
+
+
+def test_console_script_has_the_same_name():
+    script = os.path.join(os.path.dirname(sys.executable), "kernelkit")
+    if not os.path.isfile(script):
+        pytest.skip("the kernelkit script is not installed beside this Python")
+    from kernelkit import __version__
+
+    result = subprocess.run([script, "--version"], capture_output=True, text=True)
+    assert (result.returncode, result.stdout) == (0, f"kernelkit {__version__}\n")
+
+
 def test_entry_point_runs_as_a_module():
     result = subprocess.run([sys.executable, "-m", "kernelkit", "gram", "nope"],
                             capture_output=True, text=True)

@@ -246,30 +246,27 @@ def _add_kernel_options(parser, cls):
                             metavar=None if choices else name.rstrip("_").upper(), help=text)
 
 
-def _add_gram_parser(sub):
+def _fill_gram(parser):
     classes = _kernel_classes()
     summaries = {name: _first_sentence(_first_paragraph(cls.__doc__))
                  for name, (cls, _) in classes.items()}
     labels = {name: f"{name} ({', '.join(aliases)})" if aliases else name
               for name, (_, aliases) in classes.items()}
-    p_gram = sub.add_parser(
-        "gram", help="Gram matrix of a string or graph kernel, from a file into .npy or .zarr",
-        description=_wrap(
-            "Compute the Gram matrix K(X, X) of a string kernel on the sequences of a FASTA "
-            "file, or of a graph kernel on a graph set in the TU Dortmund format (a folder "
-            "holding NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt and "
-            "optionally NAME_node_labels.txt, NAME_edge_labels.txt), and save it as .npy "
-            "(numpy.load reads it) or .zarr (only when the zarr package is importable). Rows "
-            "and columns follow the order of the records in the input. A progress line goes "
-            "to stderr unless --quiet.",
-            'Run "kernelkit gram KERNEL --help" for the options of a kernel (its parameters).'),
-        epilog=_listing("kernels (aliases in brackets)",
-                        {labels[name]: text for name, text in summaries.items()})
+    parser.description = _wrap(
+        "Compute the Gram matrix K(X, X) of a string kernel on the sequences of a FASTA file, "
+        "or of a graph kernel on a graph set in the TU Dortmund format (a folder holding "
+        "NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt and optionally "
+        "NAME_node_labels.txt, NAME_edge_labels.txt), and save it as .npy (numpy.load reads "
+        "it) or .zarr (only when the zarr package is importable). Rows and columns follow the "
+        "order of the records in the input. A progress line goes to stderr unless --quiet.",
+        f'Run "{PROG} gram KERNEL --help" for the options of a kernel (its parameters).')
+    parser.epilog = (
+        _listing("kernels (aliases in brackets)",
+                 {labels[name]: text for name, text in summaries.items()})
         + "\n\nexamples:\n"
         f"{EPILOG_INDENT}{PROG} gram spectrum --k 5 proteins.fasta -o K.npy\n"
-        f"{EPILOG_INDENT}{PROG} gram wl --n-iter 3 --normalize path/to/MUTAG -o K.npy",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    kernels = p_gram.add_subparsers(dest="kernel", metavar="KERNEL", required=True,
+        f"{EPILOG_INDENT}{PROG} gram wl --n-iter 3 --normalize path/to/MUTAG -o K.npy")
+    kernels = parser.add_subparsers(dest="kernel", metavar="KERNEL", required=True,
                                     help="kernel name (listed below)")
     for name, (cls, aliases) in classes.items():
         kind = _input_kind(cls)
@@ -384,47 +381,73 @@ def _gram(args):
 # ---------------------------------------------------------------------------------------- main
 
 
-def build_parser():
-    """The command-line parser."""
+def _fill_demo(parser):
+    parser.description = _wrap("Short demonstrations on the real data shipped with kernelkit "
+                               "(about 20 s in all on 2 cores). Without names, every demo runs.")
+    parser.epilog = _listing("demos", _module_summaries("kernelkit.demos"))
+    parser.add_argument("parts", nargs="*", metavar="DEMO", help="demo names (default: all)")
+    parser.set_defaults(func=_demo, parser=parser)
+
+
+def _fill_bench(parser):
+    parser.description = _wrap(
+        "Time kernelkit against its pure-Python twins and peer libraries in one process, "
+        "alternating runs. Each suite writes a Markdown table SUITE.md (SUITE-quick.md with "
+        "--quick) into the --out folder, which is created when the first table is written; the "
+        "table describes the machine it ran on (CPU, cores, load average before and after). "
+        "Peers missing from this Python are reported as missing (the bench extra of kernelkit "
+        "lists them). Without names, every suite runs.")
+    parser.epilog = _listing("suites", _module_summaries("kernelkit.bench.suites"))
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="small profile (about a minute per suite)")
+    parser.add_argument("--out", default=".", metavar="FOLDER",
+                        help="folder for the Markdown tables (default: the current folder)")
+    parser.set_defaults(func=_bench, parser=parser)
+
+
+# name: (one line for the command list, the function that fills in the command's parser)
+COMMANDS = {
+    "demo": ("short demonstrations on shipped real data", _fill_demo),
+    "bench": ("benchmark suites side by side with peer libraries", _fill_bench),
+    "gram": ("Gram matrix of a string or graph kernel, from a file into .npy or .zarr",
+             _fill_gram),
+}
+
+
+def build_parser(command=None):
+    """The command-line parser.
+
+    Parameters
+    ----------
+    command : str or None, default=None
+        Fill in only this command's parser (its arguments and help); the others keep only their
+        line in the command list. Filling in ``gram`` imports scikit-learn and the kernels
+        (its options are their parameters), which ``--help``, ``--version`` and the other
+        commands do not need. None fills in every command.
+
+    Returns
+    -------
+    parser : argparse.ArgumentParser
+    """
     parser = _Parser(prog=PROG, description=_wrap(__doc__),
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    p_demo = sub.add_parser(
-        "demo", help="short demonstrations on shipped real data",
-        description=_wrap("Short demonstrations on the real data shipped with kernelkit (a few "
-                          "minutes in all on 2 cores). Without names, every demo runs."),
-        epilog=_listing("demos", _module_summaries("kernelkit.demos")),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p_demo.add_argument("parts", nargs="*", metavar="DEMO", help="demo names (default: all)")
-    p_demo.set_defaults(func=_demo, parser=p_demo)
-
-    p_bench = sub.add_parser(
-        "bench", help="benchmark suites side by side with peer libraries",
-        description=_wrap(
-            "Time kernelkit against its pure-Python twins and peer libraries in one process, "
-            "alternating runs. Each suite writes a Markdown table SUITE.md (SUITE-quick.md "
-            "with --quick) into the --out folder, which is created when the first table is "
-            "written; the table describes the machine it ran on (CPU, cores, load average "
-            "before and after). Peers missing from this Python are reported as missing (the "
-            "bench extra of kernelkit lists them). Without names, every suite runs."),
-        epilog=_listing("suites", _module_summaries("kernelkit.bench.suites")),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p_bench.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
-    p_bench.add_argument("--quick", action="store_true",
-                         help="small profile (about a minute per suite)")
-    p_bench.add_argument("--out", default=".", metavar="FOLDER",
-                         help="folder for the Markdown tables (default: the current folder)")
-    p_bench.set_defaults(func=_bench, parser=p_bench)
-
-    _add_gram_parser(sub)
+    for name, (summary, fill) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=summary,
+                                        formatter_class=argparse.RawDescriptionHelpFormatter)
+        if command in (None, name):
+            fill(command_parser)
     return parser
 
 
 def main(argv=None):
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the top-level options take no value: the first other word names the command
+    command = next((word for word in argv if not word.startswith("-")), "")
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
