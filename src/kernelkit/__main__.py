@@ -203,6 +203,7 @@ def _option_type(constraints, default):
     from sklearn.utils._param_validation import Interval, Options, StrOptions
 
     convert, choices = None, None
+    intervals = [constraint for constraint in constraints if isinstance(constraint, Interval)]
     for constraint in constraints:
         if isinstance(constraint, StrOptions):
             choices = sorted(constraint.options)
@@ -220,30 +221,108 @@ def _option_type(constraints, default):
             convert = float
     if convert is None:
         convert = type(default) if default is not None else str
+    if intervals and choices is None:
+        convert = _within(convert, intervals)
     if None in constraints:
         convert = _none_or(convert)
     return convert, choices
 
 
+def _within(convert, intervals):
+    """``convert`` followed by a check against scikit-learn ``Interval`` constraints, whose
+    failure reads "must be an integer ≥ 1" (not "in the range [1, 9223372036854775807)")."""
+    def parse(text):
+        value = convert(text)
+        if not any(interval.is_satisfied_by(value) for interval in intervals):
+            ranges = " or ".join(_describe_interval(interval, value) for interval in intervals)
+            raise argparse.ArgumentTypeError(f"must be {ranges}, got {text}")
+        return value
+    parse.__name__ = convert.__name__  # argparse's "invalid int value" names the type
+    return parse
+
+
+def _describe_interval(interval, value):
+    """``"an integer ≥ 1"``, ``"a number between 0 and 1"``, ``"a number > 0 and ≤ 1"``; an
+    upper bound at the 64-bit limit is left out unless ``value`` is beyond it."""
+    kind = "an integer" if issubclass(interval.type, numbers.Integral) else "a number"
+    left, right = interval.left, interval.right
+    if right is not None and right >= sys.maxsize and value <= right:
+        right = None
+    if left is not None and right is not None and interval.closed == "both":
+        return f"{kind} between {_number(left)} and {_number(right)}"
+    bounds = []
+    if left is not None:
+        bounds.append(("≥ " if interval.closed in ("left", "both") else "> ") + _number(left))
+    if right is not None:
+        bounds.append(("≤ " if interval.closed in ("right", "both") else "< ") + _number(right))
+    return f"{kind} {' and '.join(bounds)}" if bounds else kind
+
+
+def _number(value):
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _add_kernel_options(parser, cls):
     """One option per parameter of ``cls`` (``lambda_`` -> ``--lambda``), described by the first
-    sentence of its docstring entry, with its default."""
+    sentence of its docstring entry, with its default.
+
+    Returns
+    -------
+    options : dict
+        ``{parameter: (flag, is_boolean)}``, for :func:`_as_flags`.
+    """
     constraints = cls._parameter_constraints
     docs = _parameter_docs(cls)
-    for name, param in inspect.signature(cls).parameters.items():
-        default = param.default
-        if name == "verbose" or default == "deprecated":
-            continue
-        flag = "--" + name.rstrip("_").replace("_", "-")
+    options = {name: ("--" + name.rstrip("_").replace("_", "-"),
+                      "boolean" in constraints.get(name, ()))
+               for name, param in inspect.signature(cls).parameters.items()
+               if name != "verbose" and param.default != "deprecated"}
+    for name, (flag, boolean) in options.items():
+        default = inspect.signature(cls).parameters[name].default
         shown = "none" if default is None else default
-        text = f"{docs.get(name, '')} (default: {shown})".lstrip().replace("%", "%%")
-        if "boolean" in constraints.get(name, ()):
+        text = _as_flags(f"{docs.get(name, '')} (default: {shown})".lstrip(), options)
+        text = text.replace("%", "%%")
+        if boolean:
             parser.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
                                 default=default, help=text)
             continue
         convert, choices = _option_type(constraints.get(name, ()), default)
         parser.add_argument(flag, dest=name, type=convert, choices=choices, default=default,
                             metavar=None if choices else name.rstrip("_").upper(), help=text)
+    return options
+
+
+# ``name=value`` in Python syntax: a quoted string, ``...``, or a word or number (a sentence's
+# final "." excluded)
+_KEYWORD_ARGUMENT = re.compile(r"\b([A-Za-z_]\w*)=('[^']*'|\"[^\"]*\"|\.\.\.|[\w.+-]*\w)")
+_SKLEARN_PARAMETER = re.compile(r"\bThe '(\w+)' parameter of \w+")
+
+
+def _as_flags(text, options):
+    """``text`` (a kernel's error message or docstring) with the Python spelling of the command's
+    own options written as flags: ``unknown='skip'`` -> ``--unknown skip``, ``normalize=False``
+    -> ``--no-normalize``, ``node_label=None`` -> ``--node-label none``, ``node_label=...`` ->
+    ``--node-label NODE_LABEL``, scikit-learn's "The 'k' parameter of SpectrumKernel" ->
+    ``--k``. Other names are left as they are."""
+    import shlex
+
+    def keyword(match):
+        name, value = match.groups()
+        if name not in options:
+            return match.group(0)
+        flag, boolean = options[name]
+        if boolean and value in ("True", "False"):
+            return flag if value == "True" else "--no-" + flag[2:]
+        if value == "...":
+            return f"{flag} {name.rstrip('_').upper()}"
+        if value == "None":
+            return f"{flag} none"
+        return f"{flag} {shlex.quote(value.strip(chr(39) + chr(34)))}"
+
+    def parameter(match):
+        return options[match.group(1)][0] if match.group(1) in options else match.group(0)
+
+    return _SKLEARN_PARAMETER.sub(parameter, _KEYWORD_ARGUMENT.sub(keyword, text))
 
 
 def _fill_gram(parser):
@@ -286,8 +365,9 @@ def _fill_gram(parser):
         p_kernel.add_argument("-o", "--output", required=True, metavar="OUT",
                               help="output file, ending in .npy or .zarr")
         p_kernel.add_argument("--quiet", action="store_true", help="no progress lines")
-        _add_kernel_options(p_kernel, cls)
-        p_kernel.set_defaults(func=_gram, kernel_class=cls, input_kind=kind, parser=p_kernel)
+        options = _add_kernel_options(p_kernel, cls)
+        p_kernel.set_defaults(func=_gram, kernel_class=cls, input_kind=kind, options=options,
+                              parser=p_kernel)
 
 
 def _check_gram_output(parser, output):
@@ -364,14 +444,14 @@ def _save_gram(K, output):
 def _gram(args):
     parser = args.parser
     _check_gram_output(parser, args.output)
-    params = {name: getattr(args, name) for name in inspect.signature(args.kernel_class).parameters
-              if hasattr(args, name) and name != "verbose"}
+    params = {name: getattr(args, name) for name in args.options}
     kernel = args.kernel_class(**params, verbose=0 if args.quiet else 1)
     try:
         X, what = _read_gram_input(parser, args)
         K = kernel.fit_transform(X)
-    except (ValueError, OSError) as exc:
-        parser.error(" ".join(str(exc).split()))
+    except (ValueError, OSError, OverflowError) as exc:
+        # the file's or the kernel's complaint, on one line, in the command line's terms
+        parser.exit(2, f"{PROG}: error: {_as_flags(' '.join(str(exc).split()), args.options)}\n")
     _save_gram(K, args.output)
     print(f"{args.kernel_class(**params)!r} on {what}: Gram matrix {K.shape[0]} x "
           f"{K.shape[1]} ({K.dtype}) written to {args.output}")
