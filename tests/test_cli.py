@@ -47,7 +47,7 @@ def test_version_and_bare_command(capsys):
 def test_help_lists_commands_demos_suites_and_kernels(capsys):
     status, out, _ = _run(["--help"], capsys)
     assert status == 0
-    for command in ("demo", "bench", "gram"):
+    for command in ("demo", "bench", "gram", "info"):
         assert f"    {command} " in out
     status, out, _ = _run(["demo", "--help"], capsys)
     assert status == 0
@@ -64,7 +64,7 @@ def test_help_lists_commands_demos_suites_and_kernels(capsys):
         assert f"  {name} " in out
 
 
-@pytest.mark.parametrize("argv", [[], ["demo"], ["bench"], ["gram"], ["gram", "spectrum"],
+@pytest.mark.parametrize("argv", [[], ["demo"], ["bench"], ["info"], ["gram"], ["gram", "spectrum"],
                                   ["gram", "wl"], ["gram", "la"], ["gram", "graphlet"]],
                          ids=" ".join)
 def test_help_is_plain_text(argv, capsys):
@@ -199,6 +199,52 @@ def test_help_texts_use_flags_not_python_keywords(capsys):
         python_names = {option.replace("-", "_") for option in options}
         keywords = set(re.findall(r"\b([a-z][a-z_]*?)_?=", out))
         assert not keywords & python_names, (name, keywords & python_names)
+
+
+def test_info_reports_versions_runtimes_and_optional_packages(capsys, monkeypatch):
+    import importlib.util
+
+    import scipy
+    import sklearn
+    from threadpoolctl import threadpool_info
+
+    from kernelkit import __version__
+    from kernelkit._core._local_alignment_dp import simd_path
+    from kernelkit._core._openmp import openmp_library, openmp_version
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "zarr" else real(name, *a))
+    status, out, _ = _run(["info"], capsys)
+    assert status == 0
+    assert out.startswith(f"kernelkit {__version__} (")
+    lines = out.splitlines()
+    for name, version in [("numpy", np.__version__), ("scipy", scipy.__version__),
+                          ("scikit-learn", sklearn.__version__)]:
+        assert f"  {name} " in out and any(line.split() == [name, version] for line in lines)
+    text = " ".join(out.split())  # unwrapped
+    if openmp_version():
+        assert "OpenMP 4.5" in text or "OpenMP 5" in text
+        if openmp_library() is not None:
+            assert os.path.realpath(openmp_library()) in text
+    blas = [lib for lib in threadpool_info() if lib["user_api"] == "blas"]
+    assert blas and all(f"{lib['internal_api']} {lib['version']}" in text for lib in blas)
+    assert "(SciPy's, which the cores call)" in text
+    assert f"local alignment {simd_path()}: " in text
+    distributed = next(line for line in lines if line.startswith("  distributed"))
+    assert distributed.rstrip().endswith("zarr") and "missing: " in distributed
+    assert "grakel " in text  # a test dependency: installed, with its version
+
+
+def test_simd_path_matches_the_cpu():
+    from kernelkit._core._local_alignment_dp import simd_path
+
+    path = simd_path()
+    assert path in ("avx2", "default", "generic vectors", "scalar")
+    if path in ("avx2", "default") and os.path.exists("/proc/cpuinfo"):
+        with open("/proc/cpuinfo") as f:
+            has_avx2 = " avx2" in f.read()
+        assert (path == "avx2") == has_avx2
 
 
 def test_bench_out_folder_is_created_only_once_a_table_is_written(tmp_path, capsys,

@@ -81,12 +81,16 @@ def _module_summaries(package):
 
 
 def _listing(title, summaries):
-    """A titled two-column list, the text wrapped under its own column."""
+    """A titled two-column list, the text wrapped under its own column; a list of texts is one
+    line each."""
     width = max(map(len, summaries), default=0)
     indent = EPILOG_INDENT + " " * (width + 2)
-    lines = [textwrap.fill(text, WIDTH, initial_indent=f"{EPILOG_INDENT}{name:<{width}}  ",
-                           subsequent_indent=indent)
-             for name, text in summaries.items()]
+    lines = []
+    for name, texts in summaries.items():
+        for i, text in enumerate([texts] if isinstance(texts, str) else texts):
+            first = f"{EPILOG_INDENT}{name:<{width}}  " if i == 0 else indent
+            lines.append(textwrap.fill(text, WIDTH, initial_indent=first,
+                                       subsequent_indent=indent, break_on_hyphens=False))
     return f"{title}:\n" + "\n".join(lines)
 
 
@@ -458,6 +462,116 @@ def _gram(args):
     return 0
 
 
+# ---------------------------------------------------------------------------------------- info
+
+# (shown name, import name)
+DEPENDENCIES = [("numpy", "numpy"), ("scipy", "scipy"), ("scikit-learn", "sklearn"),
+                ("joblib", "joblib"), ("threadpoolctl", "threadpoolctl"),
+                ("networkx", "networkx")]
+# group: import names of the optional packages that kernelkit or its benchmarks use
+OPTIONAL = {
+    "distributed": ("dask", "distributed", "zarr"),
+    "docs": ("sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "matplotlib"),
+    "bench peers": ("grakel", "strkernel", "MKLpy", "kmedoids", "sklearn_extra", "sklearnex",
+                    "lightgbm", "xgboost", "faiss"),
+    "progress bars": ("tqdm",),
+}
+SIMD_PATHS = {
+    "avx2": "the AVX2 clone, picked at load time (this CPU has AVX2)",
+    "default": "the baseline x86-64 clone, picked at load time (this CPU has no AVX2)",
+    "generic vectors": "generic vectors for the compiler's default target (one build)",
+    "scalar": "scalar code (this compiler has no generic vectors)",
+}
+
+
+def _fill_info(parser):
+    parser.description = _wrap(
+        "What this installation of kernelkit runs on: the versions of Python and of the "
+        "dependencies, the OpenMP runtime the compiled cores call and its thread count, the "
+        "BLAS libraries loaded (the cores call SciPy's), the SIMD variant the local alignment "
+        "kernel runs on this CPU, and which optional packages are installed. Paste it into a "
+        "bug report.")
+    parser.set_defaults(func=_info, parser=parser)
+
+
+def _info(args):
+    import importlib.metadata
+    import platform
+
+    import scipy.linalg.cython_blas  # noqa: F401  (loads SciPy's BLAS, which the cores call)
+    from threadpoolctl import threadpool_info
+
+    from kernelkit._core._local_alignment_dp import simd_path
+    from kernelkit._core._openmp import openmp_library, openmp_version
+    from kernelkit.utils._threads import effective_n_threads
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    print(f"{PROG} {__version__} ({package})")
+    print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
+          f"{platform.system()} {platform.machine()}, {os.cpu_count()} logical CPUs")
+    print()
+    print(_listing("dependencies", {name: importlib.import_module(module).__version__
+                                    for name, module in DEPENDENCIES}))
+    print()
+    libraries = threadpool_info()
+    cores = {"OpenMP": _openmp_line(libraries, openmp_library(), openmp_version(),
+                                    effective_n_threads())}
+    cores["BLAS"] = [_blas_line(library) for library in libraries
+                     if library["user_api"] == "blas"] or "none loaded"
+    cores["local alignment"] = f"{simd_path()}: {SIMD_PATHS.get(simd_path(), '')}".rstrip(": ")
+    print(_listing("compiled cores", cores))
+    print()
+    distributions = importlib.metadata.packages_distributions()
+    print(_listing("optional packages", {group: _installed(modules, distributions)
+                                         for group, modules in OPTIONAL.items()}))
+    return 0
+
+
+def _openmp_line(libraries, path, version, n_threads):
+    """The OpenMP runtime the cores call: threadpoolctl's entry for the file they resolve to."""
+    if not version:
+        return "none: the cores were built without OpenMP and run on one thread"
+    names = {201107: "3.1", 201307: "4.0", 201511: "4.5", 201811: "5.0", 202011: "5.1",
+             202111: "5.2", 202411: "6.0"}
+    compiled = f"OpenMP {names.get(version, version)}"
+    runtimes = [library for library in libraries if library["user_api"] == "openmp"]
+    ours = [library for library in runtimes
+            if path and os.path.realpath(library["filepath"]) == os.path.realpath(path)]
+    runtime = ours[0]["prefix"] if ours else "runtime"
+    where = (os.path.realpath(path) if path
+             else ", ".join(library["filepath"] for library in runtimes) or "file not found")
+    return (f"{runtime} ({compiled}), {n_threads} threads by default; {where}"
+            + (f" ({len(runtimes)} OpenMP runtimes loaded)" if len(runtimes) > 1 else ""))
+
+
+def _blas_line(library):
+    """One BLAS from threadpoolctl: implementation, version, architecture, threads, owner."""
+    parts = os.path.normpath(library["filepath"]).split(os.sep)
+    # wheels keep their libraries in <package>.libs (numpy.libs, scipy.libs, ...)
+    owner = next((part[:-len(".libs")] for part in parts if part.endswith(".libs")), "system")
+    note = {"scipy": "SciPy's, which the cores call"}.get(owner, f"{owner}'s")
+    details = ", ".join(str(library[key]) for key in ("version", "architecture")
+                        if library.get(key))
+    return (f"{library['internal_api']} {details}, {library['num_threads']} threads "
+            f"({note})")
+
+
+def _installed(modules, distributions):
+    """``"grakel 0.1.10, tqdm 4.67.1; missing: zarr"`` without importing anything."""
+    import importlib.metadata
+
+    found, missing = [], []
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            missing.append(module)
+            continue
+        versions = {importlib.metadata.version(name)
+                    for name in distributions.get(module, ())}
+        found.append(f"{module} {', '.join(sorted(versions))}".rstrip())
+    return "; ".join(filter(None, [", ".join(found),
+                                   "missing: " + ", ".join(missing) if missing else ""]))
+
+
 # ---------------------------------------------------------------------------------------- main
 
 
@@ -492,6 +606,8 @@ COMMANDS = {
     "bench": ("benchmark suites side by side with peer libraries", _fill_bench),
     "gram": ("Gram matrix of a string or graph kernel, from a file into .npy or .zarr",
              _fill_gram),
+    "info": ("versions, OpenMP, BLAS and SIMD in use, optional packages (for bug reports)",
+             _fill_info),
 }
 
 
