@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import kernelkit.datasets
-from kernelkit.__main__ import main
+from kernelkit.__main__ import build_parser, main
 from kernelkit.bench import _harness
 from kernelkit.bench._harness import Contender, Suite, available_suites
 from kernelkit.kernels import SpectrumKernel, WeisfeilerLehmanKernel
@@ -62,6 +62,11 @@ def test_help_lists_commands_demos_suites_and_kernels(capsys):
     assert status == 0
     for name in ("spectrum", "local-alignment (la)", "weisfeiler-lehman (wl)"):
         assert f"  {name} " in out
+    # built whole, every command's parser is filled in
+    parser = build_parser()
+    for argv in (["demo", "graphs"], ["bench", "--quick"], ["gram", "wl", "x", "-o", "K.npy"],
+                 ["info"]):
+        assert parser.parse_args(argv).command == argv[0]
 
 
 @pytest.mark.parametrize("argv", [[], ["demo"], ["bench"], ["info"], ["gram"], ["gram", "spectrum"],

@@ -1,6 +1,6 @@
 """kernelkit's command line: demonstrations on shipped data, benchmarks against peer libraries,
-and Gram matrices of string and graph kernels computed from files. Run "kernelkit COMMAND --help"
-for the names and options of each command."""
+Gram matrices of string and graph kernels computed from files, and what this installation runs
+on. Run "kernelkit COMMAND --help" for the names and options of each command."""
 
 import argparse
 import ast
@@ -120,6 +120,14 @@ def _writable_folder(parser, path):
 # ---------------------------------------------------------------------------------------- demo
 
 
+def _fill_demo(parser):
+    parser.description = _wrap("Short demonstrations on the real data shipped with kernelkit "
+                               "(about 20 s in all on 2 cores). Without names, every demo runs.")
+    parser.epilog = _listing("demos", _module_summaries("kernelkit.demos"))
+    parser.add_argument("parts", nargs="*", metavar="DEMO", help="demo names (default: all)")
+    parser.set_defaults(func=_demo, parser=parser)
+
+
 def _demo(args):
     parser = args.parser
     available = list(_module_summaries("kernelkit.demos"))
@@ -133,6 +141,23 @@ def _demo(args):
 
 
 # --------------------------------------------------------------------------------------- bench
+
+
+def _fill_bench(parser):
+    parser.description = _wrap(
+        "Time kernelkit against its pure-Python twins and peer libraries in one process, "
+        "alternating runs. Each suite writes a Markdown table SUITE.md (SUITE-quick.md with "
+        "--quick) into the --out folder, which is created when the first table is written; the "
+        "table describes the machine it ran on (CPU, cores, load average before and after). "
+        "Peers missing from this Python are reported as missing (the bench extra of kernelkit "
+        "lists them). Without names, every suite runs.")
+    parser.epilog = _listing("suites", _module_summaries("kernelkit.bench.suites"))
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="small profile (about a minute per suite)")
+    parser.add_argument("--out", default=".", metavar="FOLDER",
+                        help="folder for the Markdown tables (default: the current folder)")
+    parser.set_defaults(func=_bench, parser=parser)
 
 
 def _bench(args):
@@ -518,7 +543,7 @@ def _info(args):
                                     effective_n_threads())}
     cores["BLAS"] = [_blas_line(library) for library in libraries
                      if library["user_api"] == "blas"] or "none loaded"
-    cores["local alignment"] = f"{simd_path()}: {SIMD_PATHS.get(simd_path(), '')}".rstrip(": ")
+    cores["local alignment"] = f"{simd_path()}: {SIMD_PATHS[simd_path()]}"
     print(_listing("compiled cores", cores))
     print()
     distributions = importlib.metadata.packages_distributions()
@@ -550,10 +575,10 @@ def _blas_line(library):
     # wheels keep their libraries in <package>.libs (numpy.libs, scipy.libs, ...)
     owner = next((part[:-len(".libs")] for part in parts if part.endswith(".libs")), "system")
     note = {"scipy": "SciPy's, which the cores call"}.get(owner, f"{owner}'s")
-    details = ", ".join(str(library[key]) for key in ("version", "architecture")
-                        if library.get(key))
-    return (f"{library['internal_api']} {details}, {library['num_threads']} threads "
-            f"({note})")
+    name = " ".join(filter(None, [library["internal_api"], library.get("version")]))
+    details = filter(None, [name, library.get("architecture"),
+                            f"{library['num_threads']} threads"])
+    return f"{', '.join(details)} ({note})"
 
 
 def _installed(modules, distributions):
@@ -573,31 +598,6 @@ def _installed(modules, distributions):
 
 
 # ---------------------------------------------------------------------------------------- main
-
-
-def _fill_demo(parser):
-    parser.description = _wrap("Short demonstrations on the real data shipped with kernelkit "
-                               "(about 20 s in all on 2 cores). Without names, every demo runs.")
-    parser.epilog = _listing("demos", _module_summaries("kernelkit.demos"))
-    parser.add_argument("parts", nargs="*", metavar="DEMO", help="demo names (default: all)")
-    parser.set_defaults(func=_demo, parser=parser)
-
-
-def _fill_bench(parser):
-    parser.description = _wrap(
-        "Time kernelkit against its pure-Python twins and peer libraries in one process, "
-        "alternating runs. Each suite writes a Markdown table SUITE.md (SUITE-quick.md with "
-        "--quick) into the --out folder, which is created when the first table is written; the "
-        "table describes the machine it ran on (CPU, cores, load average before and after). "
-        "Peers missing from this Python are reported as missing (the bench extra of kernelkit "
-        "lists them). Without names, every suite runs.")
-    parser.epilog = _listing("suites", _module_summaries("kernelkit.bench.suites"))
-    parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
-    parser.add_argument("--quick", action="store_true",
-                        help="small profile (about a minute per suite)")
-    parser.add_argument("--out", default=".", metavar="FOLDER",
-                        help="folder for the Markdown tables (default: the current folder)")
-    parser.set_defaults(func=_bench, parser=parser)
 
 
 # name: (one line for the command list, the function that fills in the command's parser)
