@@ -122,7 +122,8 @@ def _writable_folder(parser, path):
 
 def _fill_demo(parser):
     parser.description = _wrap("Short demonstrations on the real data shipped with kernelkit "
-                               "(about 15 s in all on 2 idle cores). Without names, every demo runs.")
+                               "(about 15 s in all on 2 idle cores). Without names, every demo "
+                               "runs.")
     parser.epilog = _listing("demos", _module_summaries("kernelkit.demos"))
     parser.add_argument("parts", nargs="*", metavar="DEMO", help="demo names (default: all)")
     parser.set_defaults(func=_demo, parser=parser)
