@@ -502,6 +502,9 @@ OPTIONAL = {
                     "lightgbm", "xgboost", "faiss"),
     "progress bars": ("tqdm",),
 }
+# the _OPENMP date a compiler defines -> the OpenMP version (MSVC's /openmp is 2.0)
+OPENMP_VERSIONS = {200203: "2.0", 200505: "2.5", 200805: "3.0", 201107: "3.1", 201307: "4.0",
+                   201511: "4.5", 201811: "5.0", 202011: "5.1", 202111: "5.2", 202411: "6.0"}
 SIMD_PATHS = {
     "avx2": "the AVX2 clone, picked at load time (this CPU has AVX2)",
     "default": "the baseline x86-64 clone, picked at load time (this CPU has no AVX2)",
@@ -557,9 +560,7 @@ def _openmp_line(libraries, path, version, n_threads):
     """The OpenMP runtime the cores call: threadpoolctl's entry for the file they resolve to."""
     if not version:
         return "none: the cores were built without OpenMP and run on one thread"
-    names = {201107: "3.1", 201307: "4.0", 201511: "4.5", 201811: "5.0", 202011: "5.1",
-             202111: "5.2", 202411: "6.0"}
-    compiled = f"OpenMP {names.get(version, version)}"
+    compiled = f"OpenMP {OPENMP_VERSIONS.get(version, version)}"
     runtimes = [library for library in libraries if library["user_api"] == "openmp"]
     ours = [library for library in runtimes
             if path and os.path.realpath(library["filepath"]) == os.path.realpath(path)]
