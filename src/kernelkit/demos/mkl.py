@@ -69,9 +69,11 @@ def _print_comparison(title, Ks, y, names):
     print(f"  {'SimpleMKL':<26s} {scores.mean():.3f} ± {scores.std():.3f}   "
           f"({time.perf_counter() - start:.1f} s)")
     weights = np.mean([search.best_estimator_.weights_ for search in result["estimator"]], axis=0)
-    print(textwrap.fill(f"weights (mean of {N_FOLDS} folds): " + ", ".join(
-        f"{name} {w:.2f}" for name, w in zip(names, weights) if w >= 0.005), 90,
-        initial_indent="  ", subsequent_indent="    "))
+    # a no-break space keeps each kernel's name and weight on one line
+    text = textwrap.fill(f"weights (mean of {N_FOLDS} folds): " + ", ".join(
+        f"{name}\xa0{w:.2f}" for name, w in zip(names, weights) if w >= 0.005), 90,
+        initial_indent="  ", subsequent_indent="    ")
+    print(text.replace("\xa0", " "))
 
 
 def main():
