@@ -29,8 +29,10 @@ typedef int64_t la_mask __attribute__((vector_size(LA_WIDTH * sizeof(int64_t))))
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
 #define LA_CLONES __attribute__((target_clones("avx2", "default")))
+#define LA_HAS_CLONES 1
 #else
 #define LA_CLONES
+#define LA_HAS_CLONES 0
 #endif
 
 static inline la_vec la_load(const double *p) {
@@ -132,5 +134,19 @@ static void la_lanes_row(const double *profile, const intptr_t *letters, const d
 }
 
 #endif  /* generic vectors */
+
+/* The variant of la_lanes_row this CPU runs: "avx2" or "default" (baseline x86-64) for the
+   clones, asked as GCC's load-time resolver asks (the clone "avx2" when the CPU has AVX2);
+   "generic vectors" for a single build with them, "scalar" without them. */
+static const char *la_simd_path(void) {
+#if (defined(__GNUC__) || defined(__clang__)) && LA_HAS_CLONES
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? "avx2" : "default";
+#elif defined(__GNUC__) || defined(__clang__)
+    return "generic vectors";
+#else
+    return "scalar";
+#endif
+}
 
 #endif

@@ -48,6 +48,7 @@ cdef extern from "_la_lanes.h" nogil:
                       double *m_row, double *x_row, double *y_row, intp_t width,
                       const double *start, double open_weight, double extend_weight,
                       double *row_sum, double *row_max)
+    const char *la_simd_path()
 
 
 cdef struct AlignmentPair:
@@ -216,6 +217,20 @@ cdef intp_t _la_block(const void *ctx, intp_t i, const intp_t *js, intp_t n_js, 
     for l in range(n_js):
         values[l] = _logaddexp(0.0, log_total[l])
     return 0
+
+
+def simd_path():
+    """The variant of the SIMD row step (``_la_lanes.h``) that this CPU runs.
+
+    Returns
+    -------
+    path : str
+        ``"avx2"`` (the AVX2 clone, picked at load time on CPUs that have AVX2) or
+        ``"default"`` (the baseline x86-64 clone) on x86-64 Linux with GCC; ``"generic vectors"``
+        (one build, the compiler's default target) with other GCC-compatible compilers;
+        ``"scalar"`` otherwise. The values are the same on every path.
+    """
+    return la_simd_path().decode("ascii")
 
 
 def local_alignment_gram(

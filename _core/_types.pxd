@@ -8,3 +8,5 @@ ctypedef Py_ssize_t intp_t
 
 cdef extern from "_omp.h":
     int kk_omp_max_threads() noexcept nogil
+    int kk_omp_version() noexcept nogil
+    const char *kk_omp_library() noexcept nogil

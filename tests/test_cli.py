@@ -1,6 +1,7 @@
 """The command line: help listings, one-line errors with status 2, nothing created on failure,
 bench table names and machine description, and the gram subcommand."""
 
+import numbers
 import os
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import kernelkit.datasets
-from kernelkit.__main__ import main
+from kernelkit.__main__ import build_parser, main
 from kernelkit.bench import _harness
 from kernelkit.bench._harness import Contender, Suite, available_suites
 from kernelkit.kernels import SpectrumKernel, WeisfeilerLehmanKernel
@@ -34,10 +35,19 @@ def fasta(tmp_path):
     return path
 
 
+def test_version_and_bare_command(capsys):
+    from kernelkit import __version__
+
+    status, out, _ = _run(["--version"], capsys)
+    assert (status, out) == (0, f"kernelkit {__version__}\n")
+    status, out, _ = _run([], capsys)
+    assert status == 0 and out == _run(["--help"], capsys)[1]
+
+
 def test_help_lists_commands_demos_suites_and_kernels(capsys):
     status, out, _ = _run(["--help"], capsys)
     assert status == 0
-    for command in ("demo", "bench", "gram"):
+    for command in ("demo", "bench", "gram", "info"):
         assert f"    {command} " in out
     status, out, _ = _run(["demo", "--help"], capsys)
     assert status == 0
@@ -52,9 +62,14 @@ def test_help_lists_commands_demos_suites_and_kernels(capsys):
     assert status == 0
     for name in ("spectrum", "local-alignment (la)", "weisfeiler-lehman (wl)"):
         assert f"  {name} " in out
+    # built whole, every command's parser is filled in
+    parser = build_parser()
+    for argv in (["demo", "graphs"], ["bench", "--quick"], ["gram", "wl", "x", "-o", "K.npy"],
+                 ["info"]):
+        assert parser.parse_args(argv).command == argv[0]
 
 
-@pytest.mark.parametrize("argv", [[], ["demo"], ["bench"], ["gram"], ["gram", "spectrum"],
+@pytest.mark.parametrize("argv", [[], ["demo"], ["bench"], ["info"], ["gram"], ["gram", "spectrum"],
                                   ["gram", "wl"], ["gram", "la"], ["gram", "graphlet"]],
                          ids=" ".join)
 def test_help_is_plain_text(argv, capsys):
@@ -74,7 +89,6 @@ def test_gram_options_come_from_the_kernel_parameters(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    ([], "required: COMMAND"),
     (["nope"], "invalid choice: 'nope'"),
     (["demo", "no-such-demo"], "unknown demo 'no-such-demo'; available: graphs"),
     (["bench", "no-such-suite", "--quick"], "unknown suite 'no-such-suite'; available:"),
@@ -82,8 +96,27 @@ def test_gram_options_come_from_the_kernel_parameters(capsys):
     (["gram", "no-such-kernel", "x", "-o", "K.npy"], "invalid choice: 'no-such-kernel'"),
     (["gram", "spectrum", "{fasta}"], "required: -o/--output"),
     (["gram", "spectrum", "--k", "x", "{fasta}", "-o", "K.npy"], "invalid int value: 'x'"),
-    (["gram", "spectrum", "--k", "0", "{fasta}", "-o", "K.npy"], "'k' parameter"),
-    (["gram", "spectrum", "--alphabet", "dna", "{bad_fasta}", "-o", "K.npy"], "letter"),
+    (["gram", "spectrum", "--k", "0", "{fasta}", "-o", "K.npy"],
+     "argument --k: must be an integer ≥ 1, got 0"),
+    (["gram", "spectrum", "--k", str(2**70), "{fasta}", "-o", "K.npy"],
+     f"argument --k: must be an integer ≥ 1 and < {2**63 - 1}, got {2**70}"),
+    (["gram", "substring", "--lambda", "1.5", "{fasta}", "-o", "K.npy"],
+     "argument --lambda: must be a number > 0 and ≤ 1, got 1.5"),
+    (["gram", "la", "--beta", "0", "{fasta}", "-o", "K.npy"],
+     "argument --beta: must be a number > 0, got 0"),
+    (["gram", "spectrum", "--n-jobs", "0", "{fasta}", "-o", "K.npy"],
+     "argument --n-jobs: must be an integer ≤ -1 or an integer ≥ 1, got 0"),
+    (["gram", "spectrum", "--alphabet", "dna", "{bad_fasta}", "-o", "K.npy"],
+     "kernelkit: error: sequence 0 contains the letter 'U', which is not in the alphabet "
+     "'ACGT'; pass --unknown skip to drop such letters"),
+    (["gram", "spectrum", "{binary}", "-o", "K.npy"],
+     "kernelkit: error: {binary}, line 2: byte 0x93 is not UTF-8 text"),
+    (["gram", "wl", "{toy}", "-o", "K.npy"],
+     "kernelkit: error: {toy}/TOY_A.txt, line 2: expected two integers separated by a comma, "
+     "got 'foo'"),
+    (["gram", "wl", "--name", "HUGE", "{toy}", "-o", "K.npy"],
+     f"kernelkit: error: {{toy}}/HUGE_node_labels.txt, line 1: {2**70} is outside the range of "
+     "64-bit integers"),
     (["gram", "spectrum", "{tmp}/missing.fasta", "-o", "K.npy"], "is not a file"),
     (["gram", "spectrum", "{tmp}", "-o", "K.npy"], "is not a file"),
     (["gram", "spectrum", "{not_fasta}", "-o", "K.npy"], "before the first '>'"),
@@ -91,7 +124,8 @@ def test_gram_options_come_from_the_kernel_parameters(capsys):
     (["gram", "spectrum", "{fasta}", "-o", "{tmp}/no/K.npy"], "does not exist"),
     (["gram", "wl", "{fasta}", "-o", "K.npy"], "is not a folder"),
     (["gram", "wl", "--name", "NOPE", "{mutag}", "-o", "K.npy"], "NOPE_A.txt does not exist"),
-    (["gram", "wl", "--n-iter", "-1", "{mutag}", "-o", "K.npy"], "'n_iter' parameter"),
+    (["gram", "wl", "--n-iter", "-1", "{mutag}", "-o", "K.npy"],
+     "argument --n-iter: must be an integer ≥ 0, got -1"),
 ], ids=lambda v: " ".join(v) if isinstance(v, list) else "")
 def test_bad_arguments_give_one_line_and_status_2(argv, message, tmp_path, capsys,
                                                   monkeypatch):
@@ -102,17 +136,121 @@ def test_bad_arguments_give_one_line_and_status_2(argv, message, tmp_path, capsy
     bad.write_text(">a\nACGU\n")
     not_fasta = tmp_path / "in" / "notes.txt"
     not_fasta.write_text("ACGT\n>a\nACGT\n")
+    binary = tmp_path / "in" / "binary.fasta"
+    binary.write_bytes(b">a\n\x93\x00\x01\n")
+    toy = tmp_path / "in" / "TOY"
+    toy.mkdir()
+    for name, a_lines, node_labels in [("TOY", "1,2\nfoo\n", "0\n0\n"),
+                                       ("HUGE", "1,2\n2,1\n", f"{2**70}\n0\n")]:
+        (toy / f"{name}_A.txt").write_text(a_lines)
+        (toy / f"{name}_graph_indicator.txt").write_text("1\n1\n")
+        (toy / f"{name}_graph_labels.txt").write_text("1\n")
+        (toy / f"{name}_node_labels.txt").write_text(node_labels)
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     monkeypatch.chdir(out_dir)
-    argv = [a.format(fasta=fasta, bad_fasta=bad, not_fasta=not_fasta, tmp=tmp_path / "in",
-                     mutag=MUTAG) for a in argv]
+    paths = dict(fasta=fasta, bad_fasta=bad, not_fasta=not_fasta, binary=binary, toy=toy,
+                 tmp=tmp_path / "in", mutag=MUTAG)
+    argv = [a.format(**paths) for a in argv]
     status, out, err = _run(argv, capsys)
     assert status == 2
     assert len(err.strip().splitlines()) == 1, err
-    assert err.startswith("python -m kernelkit") and ": error: " in err
-    assert message in err
+    assert err.startswith("kernelkit") and ": error: " in err
+    assert message.format(**paths) in err
     assert os.listdir(out_dir) == []  # nothing created
+
+
+def test_python_keyword_arguments_become_flags():
+    from kernelkit.__main__ import _as_flags
+
+    options = {"unknown": ("--unknown", False), "normalize": ("--normalize", True),
+               "node_label": ("--node-label", False), "lambda_": ("--lambda", False),
+               "k": ("--k", False)}
+    assert _as_flags("pass unknown='skip' to drop them.", options) == \
+        "pass --unknown skip to drop them."
+    assert _as_flags('pass normalize=False, or normalize=True.', options) == \
+        "pass --no-normalize, or --normalize."
+    assert _as_flags("name it with node_label=..., or pass node_label=None.", options) == \
+        "name it with --node-label NODE_LABEL, or pass --node-label none."
+    assert _as_flags("lambda_=0.5 and k=3; other=1 stays", options) == \
+        "--lambda 0.5 and --k 3; other=1 stays"
+    assert _as_flags('unknown="two words"', options) == "--unknown 'two words'"
+    assert _as_flags("The 'k' parameter of SpectrumKernel must be", options) == "--k must be"
+
+
+def test_ranges_read_as_bounds():
+    from sklearn.utils._param_validation import Interval
+
+    from kernelkit.__main__ import _describe_interval
+
+    def describe(*args, value=0, **kwargs):
+        return _describe_interval(Interval(*args, **kwargs), value)
+
+    assert describe(numbers.Integral, 1, 2**63 - 1, closed="left") == "an integer ≥ 1"
+    assert describe(numbers.Real, 0, 1, closed="both") == "a number between 0 and 1"
+    assert describe(numbers.Real, 0, 1, closed="right") == "a number > 0 and ≤ 1"
+    assert describe(numbers.Real, 0.0, None, closed="neither") == "a number > 0"
+    assert describe(numbers.Integral, None, -1, closed="right") == "an integer ≤ -1"
+
+
+def test_help_texts_use_flags_not_python_keywords(capsys):
+    import re
+
+    from kernelkit.__main__ import _kernel_classes
+
+    for name in _kernel_classes():
+        _, out, _ = _run(["gram", name, "--help"], capsys)
+        options = re.findall(r"--([a-z][a-z-]*)", out)
+        python_names = {option.replace("-", "_") for option in options}
+        keywords = set(re.findall(r"\b([a-z][a-z_]*?)_?=", out))
+        assert not keywords & python_names, (name, keywords & python_names)
+
+
+def test_info_reports_versions_runtimes_and_optional_packages(capsys, monkeypatch):
+    import importlib.util
+
+    import scipy
+    import sklearn
+    from threadpoolctl import threadpool_info
+
+    from kernelkit import __version__
+    from kernelkit.__main__ import OPENMP_VERSIONS
+    from kernelkit._core._local_alignment_dp import simd_path
+    from kernelkit._core._openmp import openmp_library, openmp_version
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "zarr" else real(name, *a))
+    status, out, _ = _run(["info"], capsys)
+    assert status == 0
+    assert out.startswith(f"kernelkit {__version__} (")
+    lines = out.splitlines()
+    for name, version in [("numpy", np.__version__), ("scipy", scipy.__version__),
+                          ("scikit-learn", sklearn.__version__)]:
+        assert f"  {name} " in out and any(line.split() == [name, version] for line in lines)
+    text = " ".join(out.split())  # unwrapped
+    if openmp_version():
+        assert f"(OpenMP {OPENMP_VERSIONS[openmp_version()]})" in text
+        if openmp_library() is not None:
+            assert os.path.realpath(openmp_library()) in text
+    blas = [lib for lib in threadpool_info() if lib["user_api"] == "blas"]
+    assert blas and all(f"{lib['internal_api']} {lib['version']}" in text for lib in blas)
+    assert "(SciPy's, which the cores call)" in text
+    assert f"local alignment {simd_path()}: " in text
+    distributed = next(line for line in lines if line.startswith("  distributed"))
+    assert distributed.rstrip().endswith("zarr") and "missing: " in distributed
+    assert "grakel " in text  # a test dependency: installed, with its version
+
+
+def test_simd_path_matches_the_cpu():
+    from kernelkit._core._local_alignment_dp import simd_path
+
+    path = simd_path()
+    assert path in ("avx2", "default", "generic vectors", "scalar")
+    if path in ("avx2", "default") and os.path.exists("/proc/cpuinfo"):
+        with open("/proc/cpuinfo") as f:
+            has_avx2 = " avx2" in f.read()
+        assert (path == "avx2") == has_avx2
 
 
 def test_bench_out_folder_is_created_only_once_a_table_is_written(tmp_path, capsys,
@@ -201,8 +339,31 @@ def test_gram_zarr_output(fasta, tmp_path, capsys, monkeypatch):
     assert not (tmp_path / "L.zarr").exists()
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], [], ["demo", "--help"],
+                                  ["bench", "--help"]], ids=" ".join)
+def test_help_and_version_import_nothing_heavy(argv):
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "kernelkit", *argv],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    imported = {line.split("|")[-1].strip().split(".")[0]
+                for line in result.stderr.splitlines() if line.startswith("import time:")}
+    assert "kernelkit" in imported
+    assert not imported & {"numpy", "scipy", "sklearn", "networkx", "joblib"}
+
+
+def test_console_script_has_the_same_name():
+    script = os.path.join(os.path.dirname(sys.executable), "kernelkit")
+    if not os.path.isfile(script):
+        pytest.skip("the kernelkit script is not installed beside this Python")
+    from kernelkit import __version__
+
+    result = subprocess.run([script, "--version"], capture_output=True, text=True)
+    assert (result.returncode, result.stdout) == (0, f"kernelkit {__version__}\n")
+
+
 def test_entry_point_runs_as_a_module():
     result = subprocess.run([sys.executable, "-m", "kernelkit", "gram", "nope"],
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("kernelkit gram: error: ")

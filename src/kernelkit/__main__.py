@@ -1,6 +1,6 @@
 """kernelkit's command line: demonstrations on shipped data, benchmarks against peer libraries,
-and Gram matrices of string and graph kernels computed from files. Run "COMMAND --help" for the
-names and options of each command."""
+Gram matrices of string and graph kernels computed from files, and what this installation runs
+on. Run "kernelkit COMMAND --help" for the names and options of each command."""
 
 import argparse
 import ast
@@ -15,6 +15,9 @@ import sys
 import tempfile
 import textwrap
 
+from kernelkit import __version__
+
+PROG = "kernelkit"  # the same name however it is started (script, python -m, a test runner)
 EPILOG_INDENT = "  "
 WIDTH = 90
 
@@ -24,11 +27,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _prog():
-    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    return name if name and name not in ("__main__.py", "-c") else "python -m kernelkit"
 
 
 def _plain(text):
@@ -83,12 +81,16 @@ def _module_summaries(package):
 
 
 def _listing(title, summaries):
-    """A titled two-column list, the text wrapped under its own column."""
+    """A titled two-column list, the text wrapped under its own column; a list of texts is one
+    line each."""
     width = max(map(len, summaries), default=0)
     indent = EPILOG_INDENT + " " * (width + 2)
-    lines = [textwrap.fill(text, WIDTH, initial_indent=f"{EPILOG_INDENT}{name:<{width}}  ",
-                           subsequent_indent=indent)
-             for name, text in summaries.items()]
+    lines = []
+    for name, texts in summaries.items():
+        for i, text in enumerate([texts] if isinstance(texts, str) else texts):
+            first = f"{EPILOG_INDENT}{name:<{width}}  " if i == 0 else indent
+            lines.append(textwrap.fill(text, WIDTH, initial_indent=first,
+                                       subsequent_indent=indent, break_on_hyphens=False))
     return f"{title}:\n" + "\n".join(lines)
 
 
@@ -118,6 +120,15 @@ def _writable_folder(parser, path):
 # ---------------------------------------------------------------------------------------- demo
 
 
+def _fill_demo(parser):
+    parser.description = _wrap("Short demonstrations on the real data shipped with kernelkit "
+                               "(about 15 s in all on 2 idle cores). Without names, every demo "
+                               "runs.")
+    parser.epilog = _listing("demos", _module_summaries("kernelkit.demos"))
+    parser.add_argument("parts", nargs="*", metavar="DEMO", help="demo names (default: all)")
+    parser.set_defaults(func=_demo, parser=parser)
+
+
 def _demo(args):
     parser = args.parser
     available = list(_module_summaries("kernelkit.demos"))
@@ -131,6 +142,23 @@ def _demo(args):
 
 
 # --------------------------------------------------------------------------------------- bench
+
+
+def _fill_bench(parser):
+    parser.description = _wrap(
+        "Time kernelkit against its pure-Python twins and peer libraries in one process, "
+        "alternating runs. Each suite writes a Markdown table SUITE.md (SUITE-quick.md with "
+        "--quick) into the --out folder, which is created when the first table is written; the "
+        "table describes the machine it ran on (CPU, cores, load average before and after). "
+        "Peers missing from this Python are reported as missing (the bench extra of kernelkit "
+        "lists them). Without names, every suite runs.")
+    parser.epilog = _listing("suites", _module_summaries("kernelkit.bench.suites"))
+    parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="small profile (about a minute per suite)")
+    parser.add_argument("--out", default=".", metavar="FOLDER",
+                        help="folder for the Markdown tables (default: the current folder)")
+    parser.set_defaults(func=_bench, parser=parser)
 
 
 def _bench(args):
@@ -205,6 +233,7 @@ def _option_type(constraints, default):
     from sklearn.utils._param_validation import Interval, Options, StrOptions
 
     convert, choices = None, None
+    intervals = [constraint for constraint in constraints if isinstance(constraint, Interval)]
     for constraint in constraints:
         if isinstance(constraint, StrOptions):
             choices = sorted(constraint.options)
@@ -222,56 +251,131 @@ def _option_type(constraints, default):
             convert = float
     if convert is None:
         convert = type(default) if default is not None else str
+    if intervals and choices is None:
+        convert = _within(convert, intervals)
     if None in constraints:
         convert = _none_or(convert)
     return convert, choices
 
 
+def _within(convert, intervals):
+    """``convert`` followed by a check against scikit-learn ``Interval`` constraints, whose
+    failure reads "must be an integer ≥ 1" (not "in the range [1, 9223372036854775807)")."""
+    def parse(text):
+        value = convert(text)
+        if not any(interval.is_satisfied_by(value) for interval in intervals):
+            ranges = " or ".join(_describe_interval(interval, value) for interval in intervals)
+            raise argparse.ArgumentTypeError(f"must be {ranges}, got {text}")
+        return value
+    parse.__name__ = convert.__name__  # argparse's "invalid int value" names the type
+    return parse
+
+
+def _describe_interval(interval, value):
+    """``"an integer ≥ 1"``, ``"a number between 0 and 1"``, ``"a number > 0 and ≤ 1"``; an
+    upper bound at the 64-bit limit is left out unless ``value`` is beyond it."""
+    kind = "an integer" if issubclass(interval.type, numbers.Integral) else "a number"
+    left, right = interval.left, interval.right
+    if right is not None and right >= sys.maxsize and value <= right:
+        right = None
+    if left is not None and right is not None and interval.closed == "both":
+        return f"{kind} between {_number(left)} and {_number(right)}"
+    bounds = []
+    if left is not None:
+        bounds.append(("≥ " if interval.closed in ("left", "both") else "> ") + _number(left))
+    if right is not None:
+        bounds.append(("≤ " if interval.closed in ("right", "both") else "< ") + _number(right))
+    return f"{kind} {' and '.join(bounds)}" if bounds else kind
+
+
+def _number(value):
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _add_kernel_options(parser, cls):
     """One option per parameter of ``cls`` (``lambda_`` -> ``--lambda``), described by the first
-    sentence of its docstring entry, with its default."""
+    sentence of its docstring entry, with its default.
+
+    Returns
+    -------
+    options : dict
+        ``{parameter: (flag, is_boolean)}``, for :func:`_as_flags`.
+    """
     constraints = cls._parameter_constraints
     docs = _parameter_docs(cls)
-    for name, param in inspect.signature(cls).parameters.items():
-        default = param.default
-        if name == "verbose" or default == "deprecated":
-            continue
-        flag = "--" + name.rstrip("_").replace("_", "-")
+    options = {name: ("--" + name.rstrip("_").replace("_", "-"),
+                      "boolean" in constraints.get(name, ()))
+               for name, param in inspect.signature(cls).parameters.items()
+               if name != "verbose" and param.default != "deprecated"}
+    for name, (flag, boolean) in options.items():
+        default = inspect.signature(cls).parameters[name].default
         shown = "none" if default is None else default
-        text = f"{docs.get(name, '')} (default: {shown})".lstrip().replace("%", "%%")
-        if "boolean" in constraints.get(name, ()):
+        text = _as_flags(f"{docs.get(name, '')} (default: {shown})".lstrip(), options)
+        text = text.replace("%", "%%")
+        if boolean:
             parser.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction,
                                 default=default, help=text)
             continue
         convert, choices = _option_type(constraints.get(name, ()), default)
         parser.add_argument(flag, dest=name, type=convert, choices=choices, default=default,
                             metavar=None if choices else name.rstrip("_").upper(), help=text)
+    return options
 
 
-def _add_gram_parser(sub):
+# ``name=value`` in Python syntax: a quoted string, ``...``, or a word or number (a sentence's
+# final "." excluded)
+_KEYWORD_ARGUMENT = re.compile(r"\b([A-Za-z_]\w*)=('[^']*'|\"[^\"]*\"|\.\.\.|[\w.+-]*\w)")
+_SKLEARN_PARAMETER = re.compile(r"\bThe '(\w+)' parameter of \w+")
+
+
+def _as_flags(text, options):
+    """``text`` (a kernel's error message or docstring) with the Python spelling of the command's
+    own options written as flags: ``unknown='skip'`` -> ``--unknown skip``, ``normalize=False``
+    -> ``--no-normalize``, ``node_label=None`` -> ``--node-label none``, ``node_label=...`` ->
+    ``--node-label NODE_LABEL``, scikit-learn's "The 'k' parameter of SpectrumKernel" ->
+    ``--k``. Other names are left as they are."""
+    import shlex
+
+    def keyword(match):
+        name, value = match.groups()
+        if name not in options:
+            return match.group(0)
+        flag, boolean = options[name]
+        if boolean and value in ("True", "False"):
+            return flag if value == "True" else "--no-" + flag[2:]
+        if value == "...":
+            return f"{flag} {name.rstrip('_').upper()}"
+        if value == "None":
+            return f"{flag} none"
+        return f"{flag} {shlex.quote(value.strip(chr(39) + chr(34)))}"
+
+    def parameter(match):
+        return options[match.group(1)][0] if match.group(1) in options else match.group(0)
+
+    return _SKLEARN_PARAMETER.sub(parameter, _KEYWORD_ARGUMENT.sub(keyword, text))
+
+
+def _fill_gram(parser):
     classes = _kernel_classes()
     summaries = {name: _first_sentence(_first_paragraph(cls.__doc__))
                  for name, (cls, _) in classes.items()}
     labels = {name: f"{name} ({', '.join(aliases)})" if aliases else name
               for name, (_, aliases) in classes.items()}
-    p_gram = sub.add_parser(
-        "gram", help="Gram matrix of a string or graph kernel, from a file into .npy or .zarr",
-        description=_wrap(
-            "Compute the Gram matrix K(X, X) of a string kernel on the sequences of a FASTA "
-            "file, or of a graph kernel on a graph set in the TU Dortmund format (a folder "
-            "holding NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt and "
-            "optionally NAME_node_labels.txt, NAME_edge_labels.txt), and save it as .npy "
-            "(numpy.load reads it) or .zarr (only when the zarr package is importable). Rows "
-            "and columns follow the order of the records in the input. A progress line goes "
-            "to stderr unless --quiet.",
-            'Run "gram KERNEL --help" for the options of a kernel (its parameters).'),
-        epilog=_listing("kernels (aliases in brackets)",
-                        {labels[name]: text for name, text in summaries.items()})
+    parser.description = _wrap(
+        "Compute the Gram matrix K(X, X) of a string kernel on the sequences of a FASTA file, "
+        "or of a graph kernel on a graph set in the TU Dortmund format (a folder holding "
+        "NAME_A.txt, NAME_graph_indicator.txt, NAME_graph_labels.txt and optionally "
+        "NAME_node_labels.txt, NAME_edge_labels.txt), and save it as .npy (numpy.load reads "
+        "it) or .zarr (only when the zarr package is importable). Rows and columns follow the "
+        "order of the records in the input. A progress line goes to stderr unless --quiet.",
+        f'Run "{PROG} gram KERNEL --help" for the options of a kernel (its parameters).')
+    parser.epilog = (
+        _listing("kernels (aliases in brackets)",
+                 {labels[name]: text for name, text in summaries.items()})
         + "\n\nexamples:\n"
-        f"{EPILOG_INDENT}gram spectrum --k 5 proteins.fasta -o K.npy\n"
-        f"{EPILOG_INDENT}gram wl --n-iter 3 --normalize path/to/MUTAG -o K.npy",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    kernels = p_gram.add_subparsers(dest="kernel", metavar="KERNEL", required=True,
+        f"{EPILOG_INDENT}{PROG} gram spectrum --k 5 proteins.fasta -o K.npy\n"
+        f"{EPILOG_INDENT}{PROG} gram wl --n-iter 3 --normalize path/to/MUTAG -o K.npy")
+    kernels = parser.add_subparsers(dest="kernel", metavar="KERNEL", required=True,
                                     help="kernel name (listed below)")
     for name, (cls, aliases) in classes.items():
         kind = _input_kind(cls)
@@ -291,8 +395,9 @@ def _add_gram_parser(sub):
         p_kernel.add_argument("-o", "--output", required=True, metavar="OUT",
                               help="output file, ending in .npy or .zarr")
         p_kernel.add_argument("--quiet", action="store_true", help="no progress lines")
-        _add_kernel_options(p_kernel, cls)
-        p_kernel.set_defaults(func=_gram, kernel_class=cls, input_kind=kind, parser=p_kernel)
+        options = _add_kernel_options(p_kernel, cls)
+        p_kernel.set_defaults(func=_gram, kernel_class=cls, input_kind=kind, options=options,
+                              parser=p_kernel)
 
 
 def _check_gram_output(parser, output):
@@ -369,63 +474,182 @@ def _save_gram(K, output):
 def _gram(args):
     parser = args.parser
     _check_gram_output(parser, args.output)
-    params = {name: getattr(args, name) for name in inspect.signature(args.kernel_class).parameters
-              if hasattr(args, name) and name != "verbose"}
+    params = {name: getattr(args, name) for name in args.options}
     kernel = args.kernel_class(**params, verbose=0 if args.quiet else 1)
     try:
         X, what = _read_gram_input(parser, args)
         K = kernel.fit_transform(X)
-    except (ValueError, OSError) as exc:
-        parser.error(" ".join(str(exc).split()))
+    except (ValueError, OSError, OverflowError) as exc:
+        # the file's or the kernel's complaint, on one line, in the command line's terms
+        parser.exit(2, f"{PROG}: error: {_as_flags(' '.join(str(exc).split()), args.options)}\n")
     _save_gram(K, args.output)
     print(f"{args.kernel_class(**params)!r} on {what}: Gram matrix {K.shape[0]} x "
           f"{K.shape[1]} ({K.dtype}) written to {args.output}")
     return 0
 
 
+# ---------------------------------------------------------------------------------------- info
+
+# (shown name, import name)
+DEPENDENCIES = [("numpy", "numpy"), ("scipy", "scipy"), ("scikit-learn", "sklearn"),
+                ("joblib", "joblib"), ("threadpoolctl", "threadpoolctl"),
+                ("networkx", "networkx")]
+# group: import names of the optional packages that kernelkit or its benchmarks use
+OPTIONAL = {
+    "distributed": ("dask", "distributed", "zarr"),
+    "docs": ("sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "matplotlib"),
+    "bench peers": ("grakel", "strkernel", "MKLpy", "kmedoids", "sklearn_extra", "sklearnex",
+                    "lightgbm", "xgboost", "faiss"),
+    "progress bars": ("tqdm",),
+}
+# the _OPENMP date a compiler defines -> the OpenMP version (MSVC's /openmp is 2.0)
+OPENMP_VERSIONS = {200203: "2.0", 200505: "2.5", 200805: "3.0", 201107: "3.1", 201307: "4.0",
+                   201511: "4.5", 201811: "5.0", 202011: "5.1", 202111: "5.2", 202411: "6.0"}
+SIMD_PATHS = {
+    "avx2": "the AVX2 clone, picked at load time (this CPU has AVX2)",
+    "default": "the baseline x86-64 clone, picked at load time (this CPU has no AVX2)",
+    "generic vectors": "generic vectors for the compiler's default target (one build)",
+    "scalar": "scalar code (this compiler has no generic vectors)",
+}
+
+
+def _fill_info(parser):
+    parser.description = _wrap(
+        "What this installation of kernelkit runs on: the versions of Python and of the "
+        "dependencies, the OpenMP runtime the compiled cores call and its thread count, the "
+        "BLAS libraries loaded (the cores call SciPy's), the SIMD variant the local alignment "
+        "kernel runs on this CPU, and which optional packages are installed. Paste it into a "
+        "bug report.")
+    parser.set_defaults(func=_info, parser=parser)
+
+
+def _info(args):
+    import importlib.metadata
+    import platform
+
+    import scipy.linalg.cython_blas  # noqa: F401  (loads SciPy's BLAS, which the cores call)
+    from threadpoolctl import threadpool_info
+
+    from kernelkit._core._local_alignment_dp import simd_path
+    from kernelkit._core._openmp import openmp_library, openmp_version
+    from kernelkit.utils._threads import effective_n_threads
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    print(f"{PROG} {__version__} ({package})")
+    print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
+          f"{platform.system()} {platform.machine()}, {os.cpu_count()} logical CPUs")
+    print()
+    print(_listing("dependencies", {name: importlib.import_module(module).__version__
+                                    for name, module in DEPENDENCIES}))
+    print()
+    libraries = threadpool_info()
+    cores = {"OpenMP": _openmp_line(libraries, openmp_library(), openmp_version(),
+                                    effective_n_threads())}
+    cores["BLAS"] = [_blas_line(library) for library in libraries
+                     if library["user_api"] == "blas"] or "none loaded"
+    cores["local alignment"] = f"{simd_path()}: {SIMD_PATHS[simd_path()]}"
+    print(_listing("compiled cores", cores))
+    print()
+    distributions = importlib.metadata.packages_distributions()
+    print(_listing("optional packages", {group: _installed(modules, distributions)
+                                         for group, modules in OPTIONAL.items()}))
+    return 0
+
+
+def _openmp_line(libraries, path, version, n_threads):
+    """The OpenMP runtime the cores call: threadpoolctl's entry for the file they resolve to."""
+    if not version:
+        return "none: the cores were built without OpenMP and run on one thread"
+    compiled = f"OpenMP {OPENMP_VERSIONS.get(version, version)}"
+    runtimes = [library for library in libraries if library["user_api"] == "openmp"]
+    ours = [library for library in runtimes
+            if path and os.path.realpath(library["filepath"]) == os.path.realpath(path)]
+    runtime = ours[0]["prefix"] if ours else "runtime"
+    where = (os.path.realpath(path) if path
+             else ", ".join(library["filepath"] for library in runtimes) or "file not found")
+    return (f"{runtime} ({compiled}), {n_threads} threads by default; {where}"
+            + (f" ({len(runtimes)} OpenMP runtimes loaded)" if len(runtimes) > 1 else ""))
+
+
+def _blas_line(library):
+    """One BLAS from threadpoolctl: implementation, version, architecture, threads, owner."""
+    parts = os.path.normpath(library["filepath"]).split(os.sep)
+    # wheels keep their libraries in <package>.libs (numpy.libs, scipy.libs, ...)
+    owner = next((part[:-len(".libs")] for part in parts if part.endswith(".libs")), "system")
+    note = {"scipy": "SciPy's, which the cores call"}.get(owner, f"{owner}'s")
+    name = " ".join(filter(None, [library["internal_api"], library.get("version")]))
+    details = filter(None, [name, library.get("architecture"),
+                            f"{library['num_threads']} threads"])
+    return f"{', '.join(details)} ({note})"
+
+
+def _installed(modules, distributions):
+    """``"grakel 0.1.10, tqdm 4.67.1; missing: zarr"`` without importing anything."""
+    import importlib.metadata
+
+    found, missing = [], []
+    for module in modules:
+        if importlib.util.find_spec(module) is None:
+            missing.append(module)
+            continue
+        versions = {importlib.metadata.version(name)
+                    for name in distributions.get(module, ())}
+        found.append(f"{module} {', '.join(sorted(versions))}".rstrip())
+    return "; ".join(filter(None, [", ".join(found),
+                                   "missing: " + ", ".join(missing) if missing else ""]))
+
+
 # ---------------------------------------------------------------------------------------- main
 
 
-def build_parser():
-    """The command-line parser."""
-    parser = _Parser(prog=_prog(), description=_wrap(__doc__),
+# name: (one line for the command list, the function that fills in the command's parser)
+COMMANDS = {
+    "demo": ("short demonstrations on shipped real data", _fill_demo),
+    "bench": ("benchmark suites side by side with peer libraries", _fill_bench),
+    "gram": ("Gram matrix of a string or graph kernel, from a file into .npy or .zarr",
+             _fill_gram),
+    "info": ("versions, OpenMP, BLAS and SIMD in use, optional packages (for bug reports)",
+             _fill_info),
+}
+
+
+def build_parser(command=None):
+    """The command-line parser.
+
+    Parameters
+    ----------
+    command : str or None, default=None
+        Fill in only this command's parser (its arguments and help); the others keep only their
+        line in the command list. Filling in ``gram`` imports scikit-learn and the kernels
+        (its options are their parameters), which ``--help``, ``--version`` and the other
+        commands do not need. None fills in every command.
+
+    Returns
+    -------
+    parser : argparse.ArgumentParser
+    """
+    parser = _Parser(prog=PROG, description=_wrap(__doc__),
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-
-    p_demo = sub.add_parser(
-        "demo", help="short demonstrations on shipped real data",
-        description=_wrap("Short demonstrations on the real data shipped with kernelkit (a few "
-                          "minutes in all on 2 cores). Without names, every demo runs."),
-        epilog=_listing("demos", _module_summaries("kernelkit.demos")),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p_demo.add_argument("parts", nargs="*", metavar="DEMO", help="demo names (default: all)")
-    p_demo.set_defaults(func=_demo, parser=p_demo)
-
-    p_bench = sub.add_parser(
-        "bench", help="benchmark suites side by side with peer libraries",
-        description=_wrap(
-            "Time kernelkit against its pure-Python twins and peer libraries in one process, "
-            "alternating runs. Each suite writes a Markdown table SUITE.md (SUITE-quick.md "
-            "with --quick) into the --out folder, which is created when the first table is "
-            "written; the table describes the machine it ran on (CPU, cores, load average "
-            "before and after). Peers missing from this Python are reported as missing (the "
-            "bench extra of kernelkit lists them). Without names, every suite runs."),
-        epilog=_listing("suites", _module_summaries("kernelkit.bench.suites")),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p_bench.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
-    p_bench.add_argument("--quick", action="store_true",
-                         help="small profile (about a minute per suite)")
-    p_bench.add_argument("--out", default=".", metavar="FOLDER",
-                         help="folder for the Markdown tables (default: the current folder)")
-    p_bench.set_defaults(func=_bench, parser=p_bench)
-
-    _add_gram_parser(sub)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (summary, fill) in COMMANDS.items():
+        command_parser = sub.add_parser(name, help=summary,
+                                        formatter_class=argparse.RawDescriptionHelpFormatter)
+        if command in (None, name):
+            fill(command_parser)
     return parser
 
 
 def main(argv=None):
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the top-level options take no value: the first other word names the command
+    command = next((word for word in argv if not word.startswith("-")), "")
+    parser = build_parser(command)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     return args.func(args)
 
 

@@ -1,5 +1,7 @@
 """FASTA reader, shipped BLOSUM62 and secreted-protein data."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -16,9 +18,24 @@ def test_read_fasta_joins_lines_and_keeps_headers(tmp_path):
 
 def test_read_fasta_rejects_letters_before_a_header(tmp_path):
     path = tmp_path / "bad.fasta"
-    path.write_text("ACGT\n>x\nACGT\n")
-    with pytest.raises(ValueError, match="line 1 holds sequence letters before the first '>'"):
+    path.write_text("\n; notes\nACGT\n>x\nACGT\n")
+    with pytest.raises(ValueError, match="^" + re.escape(
+            f"{path}, line 3: sequence letters before the first '>' header")):
         read_fasta(path)
+
+
+def test_read_fasta_names_the_file_and_line_of_bytes_that_are_not_utf8(tmp_path):
+    path = tmp_path / "binary.fasta"
+    path.write_bytes(b">a\nACGT\nAC\x93GT\n")
+    with pytest.raises(ValueError, match="^" + re.escape(
+            f"{path}, line 3: byte 0x93 is not UTF-8 text")):
+        read_fasta(path)
+
+
+def test_read_fasta_skips_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.fasta"
+    path.write_bytes("\ufeff>a\r\nACGT\r\n".encode("utf-8"))
+    assert read_fasta(path) == (["a"], ["ACGT"])
 
 
 def test_read_fasta_on_the_shared_peptides(shared_data):

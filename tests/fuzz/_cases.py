@@ -398,6 +398,8 @@ def _tu_files(rng):
         "indicator with a gap": variant(graph_indicator="1\n1\n1\n3\n3\n"),
         "indicator from 0": variant(graph_indicator="0\n0\n0\n1\n1\n"),
         "huge node id": variant(A=f"1, {2**62}\n"),
+        "node label beyond 64 bits": variant(node_labels=f"{2**70}\n1\n0\n2\n2\n"),
+        "whitespace-only lines": variant(A="1, 2\n  \n2, 1\n"),
         "edge labels misaligned": variant(edge_labels="1\n"),
         "string graph labels": variant(graph_labels="active\ninactive\n"),
         "binary junk": variant(A=bytes(range(256)).decode("latin-1")),

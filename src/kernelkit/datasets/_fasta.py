@@ -26,7 +26,8 @@ def read_fasta(path):
     Raises
     ------
     ValueError
-        If sequence letters come before the first header.
+        If the file is not UTF-8 text, or sequence letters come before the first header; the
+        message names the file and the line.
 
     Examples
     --------
@@ -40,9 +41,10 @@ def read_fasta(path):
     (['a first', 'b'], ['ACDEF', 'GH'])
     """
     names, sequences, chunks = [], [], None
-    with open(os.fspath(path), encoding="utf-8") as f:
-        for line_number, line in enumerate(f, start=1):
-            line = line.strip()
+    # bytes, decoded line by line: a decoding error then names its line
+    with open(os.fspath(path), "rb") as f:
+        for line_number, raw in enumerate(f, start=1):
+            line = _decode(raw, path, line_number).strip()
             if not line or line.startswith(";"):
                 continue
             if line.startswith(">"):
@@ -51,12 +53,19 @@ def read_fasta(path):
                 names.append(line[1:].strip())
                 chunks = []
             elif chunks is None:
-                raise ValueError(
-                    f"{path}: line {line_number} holds sequence letters before the first '>' "
-                    "header; is this a FASTA file?"
-                )
+                raise ValueError(f"{path}, line {line_number}: sequence letters before the first "
+                                 "'>' header; is this a FASTA file?")
             else:
                 chunks.append("".join(line.split()))
     if chunks is not None:
         sequences.append("".join(chunks))
     return names, sequences
+
+
+def _decode(raw, path, line_number):
+    try:
+        # utf-8-sig: a byte-order mark (some Windows editors write one) is not part of line 1
+        return raw.decode("utf-8-sig" if line_number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}, line {line_number}: byte 0x{raw[exc.start]:02x} is not UTF-8 "
+                         "text; is this a FASTA file?") from None

@@ -1,6 +1,8 @@
 """Readers of the TU Dortmund graph collection format, and the shipped MUTAG set."""
 
+import io
 import pathlib
+import re
 from importlib import resources
 
 import numpy as np
@@ -8,6 +10,8 @@ import scipy.sparse as sp
 from sklearn.utils import Bunch
 
 __all__ = ["load_mutag", "load_tudataset"]
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def load_tudataset(path, name, *, as_networkx=True):
@@ -37,6 +41,15 @@ def load_tudataset(path, name, *, as_networkx=True):
         ``graphs`` (list), ``target`` (ndarray of shape (n_graphs,)), ``DESCR`` (the set's
         README when present).
 
+    Raises
+    ------
+    FileNotFoundError
+        If a required file is missing.
+    ValueError
+        If a file is not text, a line is not the integers expected, or the files disagree
+        (an edge between two graphs, a label count that is not the node count, ...); the
+        message names the file and, where one line is at fault, the line.
+
     Examples
     --------
     >>> from kernelkit.datasets import load_mutag
@@ -52,38 +65,53 @@ def load_tudataset(path, name, *, as_networkx=True):
 
 def _read_tu(folder, name, as_networkx):
     """The reader behind :func:`load_tudataset`; ``folder`` is a ``pathlib.Path`` or an
-    ``importlib.resources`` Traversable (only ``/``, ``is_file`` and ``read_text`` are used)."""
-
-    def table(suffix, required=True):
-        file = folder / f"{name}_{suffix}.txt"
-        if not file.is_file():
-            if required:
-                raise FileNotFoundError(f"TU data set {name!r}: {file} does not exist.")
-            return None
-        text = file.read_text().replace(",", " ")
-        return np.array(text.split(), dtype=np.int64)
-
-    edges = table("A").reshape(-1, 2) - 1
-    graph_of_node = table("graph_indicator") - 1
-    target = table("graph_labels")
-    node_labels = table("node_labels", required=False)
-    edge_labels = table("edge_labels", required=False)
+    ``importlib.resources`` Traversable (only ``/``, ``is_file``, ``read_bytes`` and
+    ``read_text`` are used)."""
+    a_file = folder / f"{name}_A.txt"
+    indicator_file = folder / f"{name}_graph_indicator.txt"
+    labels_file = folder / f"{name}_graph_labels.txt"
+    node_labels_file = folder / f"{name}_node_labels.txt"
+    edge_labels_file = folder / f"{name}_edge_labels.txt"
+    edges = _read_table(a_file, name, columns=2) - 1
+    graph_of_node = _read_table(indicator_file, name)[:, 0] - 1
+    target = _read_table(labels_file, name)[:, 0]
+    node_labels = _read_table(node_labels_file, name, required=False)
+    edge_labels = _read_table(edge_labels_file, name, required=False)
     n_graphs, n_nodes = len(target), len(graph_of_node)
-    if np.any(np.diff(graph_of_node) < 0) or graph_of_node.min() != 0 or \
-            graph_of_node.max() != n_graphs - 1:
-        raise ValueError(f"TU data set {name!r}: graph_indicator must list graphs 1..{n_graphs} "
-                         "in ascending order.")
+    outside = np.flatnonzero((graph_of_node < 0) | (graph_of_node >= n_graphs))
+    if outside.size:
+        row = outside[0]
+        raise ValueError(f"{_where(indicator_file, row)}: graph {graph_of_node[row] + 1} is "
+                         f"outside 1..{n_graphs} ({labels_file.name} labels {n_graphs} graphs).")
+    after = np.flatnonzero(np.diff(graph_of_node) < 0)
+    if after.size:
+        row = after[0] + 1
+        raise ValueError(f"{_where(indicator_file, row)}: graph {graph_of_node[row] + 1} after "
+                         f"graph {graph_of_node[row - 1] + 1}; the nodes must be listed graph by "
+                         "graph, in ascending order.")
+    empty = np.flatnonzero(np.bincount(graph_of_node, minlength=n_graphs) == 0)
+    if empty.size:
+        raise ValueError(f"{indicator_file}: graph {empty[0] + 1} has no node ({labels_file.name} "
+                         f"labels {n_graphs} graphs).")
     if node_labels is not None and len(node_labels) != n_nodes:
-        raise ValueError(f"TU data set {name!r}: {len(node_labels)} node labels for {n_nodes} "
-                         "nodes.")
+        raise ValueError(f"{node_labels_file}: {len(node_labels)} node labels "
+                         f"for the {n_nodes} nodes of {indicator_file.name}.")
     if edge_labels is not None and len(edge_labels) != len(edges):
-        raise ValueError(f"TU data set {name!r}: {len(edge_labels)} edge labels for "
-                         f"{len(edges)} edges.")
-    if edges.size and (edges.min() < 0 or edges.max() >= n_nodes):
-        raise ValueError(f"TU data set {name!r}: edge endpoints outside 1..{n_nodes}.")
+        raise ValueError(f"{edge_labels_file}: {len(edge_labels)} edge labels "
+                         f"for the {len(edges)} edges of {a_file.name}.")
+    node_labels = None if node_labels is None else node_labels[:, 0]
+    edge_labels = None if edge_labels is None else edge_labels[:, 0]
+    outside = np.flatnonzero(np.any((edges < 0) | (edges >= n_nodes), axis=1))
+    if outside.size:
+        row = outside[0]
+        raise ValueError(f"{_where(a_file, row)}: edge {tuple((edges[row] + 1).tolist())} has an "
+                         f"end outside nodes 1..{n_nodes} (the nodes of {indicator_file.name}).")
     edge_graph = graph_of_node[edges[:, 0]]
-    if np.any(edge_graph != graph_of_node[edges[:, 1]]):
-        raise ValueError(f"TU data set {name!r}: an edge joins two different graphs.")
+    across = np.flatnonzero(edge_graph != graph_of_node[edges[:, 1]])
+    if across.size:
+        row = across[0]
+        raise ValueError(f"{_where(a_file, row)}: edge {tuple((edges[row] + 1).tolist())} joins "
+                         "two different graphs.")
     node_ptr = np.searchsorted(graph_of_node, np.arange(n_graphs + 1))
     # sorted by (row, col): every graph's edges are then a CSR slice
     order = np.lexsort((edges[:, 1], edges[:, 0]))
@@ -98,9 +126,68 @@ def _read_tu(folder, name, as_networkx):
             zip(zip(rows.tolist(), cols.tolist()), edge_labels[mine].tolist()))
         graphs.append((rows, cols, n, labels, elabels))
     readme = folder / "README.txt"
-    descr = readme.read_text() if readme.is_file() else f"TU data set {name}."
+    descr = (readme.read_text(encoding="utf-8", errors="replace") if readme.is_file()
+             else f"TU data set {name}.")
     convert = _to_networkx if as_networkx else _to_tuple
     return Bunch(graphs=[convert(*g) for g in graphs], target=target, DESCR=descr)
+
+
+def _read_table(file, name, columns=1, required=True):
+    """The integers of a TU file as an int64 array of shape (n_rows, columns), one row per
+    non-blank line (values separated by commas, or by whitespace in a file without commas).
+
+    None for a missing optional file; a ValueError naming the file and the first bad line.
+    """
+    if not file.is_file():
+        if required:
+            raise FileNotFoundError(f"TU data set {name!r}: {file} does not exist.")
+        return None
+    data = file.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ValueError(f"{file}, line {line}: byte 0x{data[exc.start]:02x} is not text; is "
+                         "this a TU data set file?") from None
+    delimiter = "," if "," in text else None
+    if text.strip():
+        try:  # numpy's parser is fast, but its errors name neither the file nor the line
+            table = np.loadtxt(io.StringIO(text), delimiter=delimiter, dtype=np.int64, ndmin=2,
+                               comments=None)
+            if table.shape[1] == columns:
+                return table
+        except (ValueError, OverflowError):
+            pass
+    return _parse_lines(file, text, delimiter, columns)
+
+
+def _parse_lines(file, text, delimiter, columns):
+    """:func:`_read_table`'s parser line by line: the tolerant and exact path (whitespace-only
+    lines, the line of an error)."""
+    expected = ("two integers separated by a comma" if columns == 2
+                else "one integer" if columns == 1 else f"{columns} integers")
+    rows = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        fields = [field.strip() for field in line.split(delimiter)]
+        if len(fields) != columns or not all(map(_INTEGER.fullmatch, fields)):
+            raise ValueError(f"{file}, line {number}: expected {expected}, got {line.strip()!r}")
+        row = [int(field) for field in fields]
+        for value in row:
+            if not -2**63 <= value < 2**63:
+                raise ValueError(f"{file}, line {number}: {value} is outside the range of "
+                                 "64-bit integers")
+        rows.append(row)
+    return np.array(rows, dtype=np.int64).reshape(-1, columns)
+
+
+def _where(file, row):
+    """``"FILE, line N"`` for the ``row``-th non-blank line of ``file`` (an error message's
+    start)."""
+    lines = file.read_bytes().decode("utf-8").split("\n")
+    number = [i for i, line in enumerate(lines, start=1) if line.strip()][row]
+    return f"{file}, line {number}"
 
 
 def _to_tuple(rows, cols, n, labels, elabels):

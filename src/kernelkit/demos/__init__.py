@@ -1,1 +1,1 @@
-"""Demonstrations for ``python -m kernelkit demo``: one module each, with a ``main()``."""
+"""Demonstrations for ``kernelkit demo``: one module each, with a ``main()``."""
