@@ -1,6 +1,6 @@
 """Side-by-side benchmarks: kernelkit's compiled cores vs their pure-Python references vs peers.
 
-Run ``python -m kernelkit bench [--quick] [SUITE ...]``. Each suite is a module in
+Run ``kernelkit bench [--quick] [SUITE ...]``. Each suite is a module in
 ``kernelkit.bench.suites`` that defines ``SUITE`` (a :class:`Suite`); the same classes time any
 code of your own: declare a :class:`Suite` of :class:`Contender` objects, then
 :func:`run_suite` and :func:`format_table`.

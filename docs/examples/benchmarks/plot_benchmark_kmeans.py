@@ -2,7 +2,7 @@
 A benchmark, run while this page was built
 ==========================================
 
-``python -m kernelkit bench`` times kernelkit against its pure-Python twin and the library
+``kernelkit bench`` times kernelkit against its pure-Python twin and the library
 people use today, in one process, alternating the contenders so that a busy machine slows them
 all alike. The same harness is a Python API (:mod:`kernelkit.bench`): here the shipped k-means
 suite runs on two small cases of its own, and its median times are drawn as bars. The numbers

@@ -92,7 +92,7 @@ def rip_min_dim(n_features, n_nonzero, *, eps=0.1, delta=0.1):
     ``s``-sparse ``x`` with probability at least ``1 − δ``. With Theorem 71 (``2s`` and
     ``ε < 2/5``), this guarantees the exact recovery of every ``s``-sparse vector by
     :func:`basis_pursuit`. The constant is far from tight: in practice ``p`` of order
-    ``2 s log(d/s)`` suffices (``python -m kernelkit demo sparse_recovery``).
+    ``2 s log(d/s)`` suffices (``kernelkit demo sparse_recovery``).
 
     Parameters
     ----------
