@@ -1,7 +1,7 @@
 """Sphinx configuration of kernelkit's documentation.
 
 Build with ``python -m sphinx -W -b html docs docs/_build/html`` against an installed kernelkit
-(the ``docs`` extra brings Sphinx, numpydoc, sphinx-gallery, the theme and matplotlib).
+(the ``docs`` dependency group brings Sphinx, numpydoc, sphinx-gallery, the theme and matplotlib).
 
 The API reference is generated here, at every build, from the ``__all__`` of each public
 subpackage of kernelkit (see ``write_api_pages``): a new family appears in the reference without
