@@ -26,6 +26,61 @@ def _images(page):
     return [(page.parent / src).resolve() for src in sources if "://" not in src]
 
 
+# a tag that makes the browser fetch something, and the attribute naming it
+_LOADING_TAG = re.compile(
+    r"<(script|link|img|iframe|source|embed|object|audio|video|track)\b[^>]*>", re.IGNORECASE)
+_URL_ATTRIBUTE = re.compile(r"""\s(src|href|data|srcset|poster)\s*=\s*["']?([^"'\s>]+)""",
+                            re.IGNORECASE)
+# link relations that only point somewhere (the browser fetches nothing)
+_NAVIGATION_REL = re.compile(r"""\srel\s*=\s*["']?(canonical|next|prev|index|search|author|license|
+                             alternate|help|top|up|first|last|me)\b""", re.IGNORECASE | re.VERBOSE)
+# CSS (style sheets, <style> elements, style attributes): @import and url(), e.g. web fonts
+_CSS_URL = re.compile(r"""(?:@import\s+(?:url\(\s*)?|url\(\s*)["']?([^"')\s;]+)""", re.IGNORECASE)
+
+
+def _remote(url):
+    return re.match(r"(https?:)?//", url.strip(), re.IGNORECASE) is not None
+
+
+def remote_assets(text, css=False):
+    """The remote URLs that a page (or, with ``css``, a style sheet) loads: scripts, style
+    sheets, fonts, images and frames; plain hyperlinks (``<a href>``) are not loads."""
+    found = [url for url in _CSS_URL.findall(text) if _remote(url)]
+    if css:
+        return found
+    for tag in _LOADING_TAG.finditer(text):
+        if tag.group(1).lower() == "link" and _NAVIGATION_REL.search(tag.group(0)):
+            continue
+        found += [url for _, url in _URL_ATTRIBUTE.findall(tag.group(0)) if _remote(url)]
+    return found
+
+
+def test_remote_assets_are_detected():
+    page = """<link rel="stylesheet" href="https://cdn.example.org/a.css" />
+    <style scoped><link href="//cdn.example.org/b.css" rel="stylesheet" /></style>
+    <script src="http://cdn.example.org/c.js"></script><img alt="" src='https://x.org/d.png'>
+    <style>@font-face { src: url("https://fonts.example.org/e.woff2") }</style>
+    <link rel="canonical" href="https://kernelkit.example.org/" /><a href="https://x.org/">x</a>
+    <script src="_static/local.js"></script><link rel="stylesheet" href="../_static/f.css" />"""
+    assert [u.rsplit("/", 1)[1] for u in remote_assets(page)] == [
+        "e.woff2", "a.css", "b.css", "c.js", "d.png"]
+    assert remote_assets("@import url('https://x.org/g.css'); a { b: url(h.png) }", css=True) \
+        == ["https://x.org/g.css"]
+
+
+def test_no_page_loads_a_remote_asset():
+    """The site works offline: no page or style sheet loads a script, style sheet, font or image
+    from another host."""
+    offenders = {}
+    for path in sorted(HTML.rglob("*.html")):
+        if found := remote_assets(path.read_text(encoding="utf-8")):
+            offenders[str(path.relative_to(HTML))] = found
+    for path in sorted(HTML.rglob("*.css")):
+        if found := remote_assets(path.read_text(encoding="utf-8", errors="replace"), css=True):
+            offenders[str(path.relative_to(HTML))] = found
+    assert not offenders, offenders
+
+
 def test_index_links_the_guide_gallery_and_reference():
     html = (HTML / "index.html").read_text(encoding="utf-8")
     for target in ("user_guide/index.html", "auto_examples/index.html", "api/index.html"):
