@@ -2,6 +2,7 @@
 for every public subpackage. Runs after `python -m sphinx -b html docs docs/_build/html` (CI
 builds it before the tests); skipped when there is no build output."""
 
+import html
 import importlib
 import pathlib
 import pkgutil
@@ -103,6 +104,29 @@ def test_gallery_index_shows_thumbnails():
                   if p.name.endswith("_thumb.png")]
     assert len(thumbnails) >= 12
     assert all(p.is_file() for p in thumbnails)
+
+
+def _gallery_outputs():
+    """``{page: printed output}`` of the gallery's examples, as the pages show it."""
+    outputs = {}
+    for page in sorted((HTML / "auto_examples").rglob("plot_*.html")):
+        blocks = re.findall(r'<div class="sphx-glr-script-out[^"]*">.*?<pre>(.*?)</pre>',
+                            page.read_text(encoding="utf-8"), re.DOTALL)
+        text = html.unescape(re.sub(r"<[^>]+>", "", "\n".join(blocks)))
+        outputs[str(page.relative_to(HTML))] = text
+    return outputs
+
+
+def test_gallery_outputs_are_readable():
+    """What the examples print fits the output box and shows formatted numbers: no NumPy reprs
+    such as ``np.float64(0.5)`` or ``array([...])``, no warnings."""
+    outputs = _gallery_outputs()
+    assert any(outputs.values())
+    for page, text in outputs.items():
+        assert not re.search(r"\bnp\.\w+\(|\barray\(|\bdtype=", text), (page, text)
+        assert "Warning" not in text, (page, text)
+        long_lines = [line for line in text.splitlines() if len(line) > 100]
+        assert not long_lines, (page, long_lines)
 
 
 def test_every_public_subpackage_has_an_api_page():
