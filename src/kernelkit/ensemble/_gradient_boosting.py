@@ -385,7 +385,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         return _SquaredError() if self.loss == "squared_error" else _AbsoluteError()
 
     def predict(self, X):
-        """``f_0 + Σ_m ν γ_m(x)``."""
+        r""":math:`f_0 + \sum_m \nu \gamma_m(x)`."""
         return self._raw_predict(X)[:, 0]
 
     def staged_predict(self, X):
