@@ -261,13 +261,13 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         return (X @ self.coef_.T + self.intercept_) @ self.weights_
 
     def predict_proba(self, X, y=None):
-        """Posterior probabilities of the components (the E step when ``y`` is given).
+        r"""Posterior probabilities of the components (the E step when ``y`` is given).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,), default=None
-            None: the components given ``x`` alone, which are the weights ``π`` (in this model
+            None: the components given ``x`` alone, which are the weights :math:`\pi` (in this model
             the component does not depend on ``x``).
 
         Returns

@@ -219,7 +219,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return np.where(std > 0, std, 1.0)
 
     def transform(self, X):
-        """Scores ``(X − μ) Vᵀ`` (divided by the standard deviations when ``whiten``).
+        r"""Scores :math:`(X - \mu) V^\top` (divided by the standard deviations when ``whiten``).
 
         Parameters
         ----------

@@ -125,7 +125,7 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         return self
 
     def transform(self, X):
-        """Project: ``X Wᵀ``.
+        r"""Project: :math:`X W^\top`.
 
         Parameters
         ----------

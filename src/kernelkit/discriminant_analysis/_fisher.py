@@ -270,7 +270,7 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Fit ``α`` and the rule.
+        r"""Fit :math:`\alpha` and the rule.
 
         Parameters
         ----------

@@ -261,7 +261,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
                    else self.classes_[np.argmax(scores, axis=1)])
 
     def predict_proba(self, X):
-        """Softmax of the class scores divided by ``C − 1`` (scikit-learn's convention)."""
+        """Softmax of the class scores divided by :math:`C - 1` (scikit-learn's convention)."""
         scores = self.decision_function(X)
         if scores.ndim == 1:
             scores = np.column_stack([-scores, scores]) / 2

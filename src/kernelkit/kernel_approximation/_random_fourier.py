@@ -161,7 +161,7 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         return self
 
     def transform(self, X):
-        """Map ``X`` to the random features ``sqrt(2κ(0)/D) cos(X W + b)``.
+        r"""Map ``X`` to the random features :math:`\sqrt{2\kappa(0)/D} \cos(X W + b)`.
 
         Parameters
         ----------
@@ -170,7 +170,7 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         Returns
         -------
         Z : ndarray of shape (n_samples, n_components)
-            ``Z Zᵀ`` approximates the kernel's Gram matrix.
+            :math:`Z Z^\top` approximates the kernel's Gram matrix.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)

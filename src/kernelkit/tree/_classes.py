@@ -131,8 +131,9 @@ _PARAMETERS = """splitter : {"best", "hist"}, default="best"
         Grow best-first (the leaf whose split decreases impurity most is split next) up to
         this many leaves; None: depth-first growth, no limit.
     min_impurity_decrease : float, default=0.0
-        A node is split only if ``W_A/W (D(A) − W_L/W_A D(L) − W_R/W_A D(R)) ≥`` this value
-        (W: weights; W without index: the whole training set).
+        A node is split only if
+        :math:`\\frac{W_A}{W} (D(A) - \\frac{W_L}{W_A} D(L) - \\frac{W_R}{W_A} D(R)) \\ge` this
+        value (:math:`W`: weights; :math:`W` without index: the whole training set).
     max_bins : int, default=255
         Bins per feature of ``splitter="hist"`` (2 to 255).
     n_jobs : int, default=None
