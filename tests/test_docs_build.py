@@ -1,12 +1,14 @@
-"""The built documentation site: the index, gallery pages with their images, and an API page
-for every public subpackage. Runs after `python -m sphinx -b html docs docs/_build/html` (CI
-builds it before the tests); skipped when there is no build output."""
+"""The built documentation site: the index, gallery pages with their images and readable output,
+an API page for every public subpackage, mathematics by the bundled MathJax, and no script, style
+sheet, font or image loaded from another host. Runs after
+`python -m sphinx -b html docs docs/_build/html` (CI builds it before the tests); skipped when
+there is no build output."""
 
-import html
 import importlib
 import pathlib
 import pkgutil
 import re
+from html import unescape
 
 import pytest
 
@@ -82,6 +84,22 @@ def test_no_page_loads_a_remote_asset():
     assert not offenders, offenders
 
 
+def test_mathematics_is_rendered_by_the_bundled_mathjax():
+    """Pages with mathematics (the user guide and API pages) load MathJax from the site itself,
+    and its fonts are there."""
+    mathjax = HTML / "_static" / "mathjax"
+    assert (mathjax / "tex-chtml.js").is_file()
+    assert list((mathjax / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))
+    for name in ("user_guide/svm.html", "api/generated/kernelkit.svm.SVC.html",
+                 "api/generated/kernelkit.cluster.KMeans.html"):
+        page = (HTML / name).read_text(encoding="utf-8")
+        assert 'class="math' in page, f"{name} shows no mathematics"
+        scripts = re.findall(r'<script[^>]*\ssrc="([^"]*mathjax[^"]*)"', page, re.IGNORECASE)
+        assert scripts and not any(_remote(s) for s in scripts), (name, scripts)
+        assert all((HTML / name).parent.joinpath(s.split("?")[0]).resolve().is_file()
+                   for s in scripts)
+
+
 def test_index_links_the_guide_gallery_and_reference():
     html = (HTML / "index.html").read_text(encoding="utf-8")
     for target in ("user_guide/index.html", "auto_examples/index.html", "api/index.html"):
@@ -112,7 +130,7 @@ def _gallery_outputs():
     for page in sorted((HTML / "auto_examples").rglob("plot_*.html")):
         blocks = re.findall(r'<div class="sphx-glr-script-out[^"]*">.*?<pre>(.*?)</pre>',
                             page.read_text(encoding="utf-8"), re.DOTALL)
-        text = html.unescape(re.sub(r"<[^>]+>", "", "\n".join(blocks)))
+        text = unescape(re.sub(r"<[^>]+>", "", "\n".join(blocks)))
         outputs[str(page.relative_to(HTML))] = text
     return outputs
 
