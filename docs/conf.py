@@ -39,7 +39,10 @@ extensions = [
 ]
 
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "README.md", "examples"]  # examples/: sphinx-gallery's sources
+# examples/: sphinx-gallery's sources; sg_execution_times: stale pages of older builds (see
+# "write_computation_times" below)
+exclude_patterns = ["_build", "README.md", "examples", "sg_execution_times.rst",
+                    "auto_examples/**/sg_execution_times.rst"]
 root_doc = "index"
 default_role = "py:obj"  # `KMeans` links to its API page (under .. currentmodule::)
 
@@ -146,6 +149,9 @@ sphinx_gallery_conf = {
     "matplotlib_animations": False,
     "image_srcset": [],
     "min_reported_time": 1,
+    # no sg_execution_times pages: sphinx-gallery loads jQuery and DataTables for them from a
+    # CDN, which breaks offline; the build log still lists the examples' times
+    "write_computation_times": False,
 }
 
 # Matplotlib in the gallery: no GUI, and fonts cached once.

@@ -11,6 +11,7 @@ shared machine, the ratios less so.
 """
 
 import dataclasses
+import textwrap
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -44,6 +45,17 @@ fig.tight_layout()
 plt.show()
 
 # %%
-# The Markdown table the command line would write (``bench kmeans --quick`` writes
-# ``kmeans-quick.md``), with the description of this machine:
-print(table)
+# The report of the command line (``bench kmeans --quick`` writes it as Markdown to
+# ``kmeans-quick.md``): the suite, this machine, then the median times (the Markdown table also
+# lists each contender's results, e.g. the inertia):
+header = table[:table.index("\n| ")]
+for paragraph in header.splitlines():
+    print(textwrap.fill(paragraph, width=88))
+print()
+print(f"{'case':<36} {'contender':<24} {'median':>9} {'ratio':>7}")
+for r in rows:
+    case = ", ".join(f"{k}={v}" for k, v in r["case"].items())
+    if "time" in r:
+        print(f"{case:<36} {r['contender']:<24} {r['time'] * 1e3:>6.3g} ms {r['ratio']:>7.3f}")
+    else:
+        print(f"{case:<36} {r['contender']:<24} {r.get('note', '')}")

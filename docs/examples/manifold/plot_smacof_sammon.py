@@ -21,7 +21,7 @@ X, digit = X[:400], digit[:400]
 
 models = {
     "ClassicalMDS": ClassicalMDS(n_components=2),
-    "MDS (SMACOF)": MDS(n_components=2, max_iter=200, random_state=0),
+    "MDS (SMACOF)": MDS(n_components=2, max_iter=300, random_state=0),
     "SammonMapping": SammonMapping(n_components=2, max_iter=200, random_state=0),
 }
 fig, axes = plt.subplots(1, 4, figsize=(16, 4))

@@ -32,7 +32,9 @@ Ks = np.stack([rbf_kernel(X, gamma=g) for g in gammas] + [rbf_kernel(noise, gamm
 stack = Ks[np.ix_(train, train)]
 mkl = SimpleMKL("precomputed", C=1.0).fit(stack, y[train])
 accuracy = mkl.score(Ks[np.ix_(test, train)], y[test])
-print("weights:", dict(zip(names, np.round(mkl.weights_, 3))))
+print("learned weights:")
+for name, weight in zip(names, mkl.weights_):
+    print(f"  {name:<12s}: η = {weight:.3f}")
 print(f"SimpleMKL test accuracy {accuracy:.3f} after {mkl.n_iter_} iterations")
 for name, m in zip(names, range(Ks.shape[-1])):
     single = SVC(kernel="precomputed", C=1.0).fit(Ks[np.ix_(train, train, [m])][..., 0],

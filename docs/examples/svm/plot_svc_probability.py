@@ -8,12 +8,13 @@ values of an internal 5-fold cross-validation (so the training points do not mak
 over-confident). Left: the probability contours of a Gaussian-kernel SVM on two overlapping
 classes. Right: on held-out data, the fraction of positives among samples grouped by predicted
 probability (a calibrated model follows the diagonal), for kernelkit and scikit-learn's
-LIBSVM-based ``SVC``.
+LIBSVM-based ``SVC`` with the same sigmoid fitted on 5-fold cross-validated decision values
+(``CalibratedClassifierCV(SVC(), ensemble=False)``).
 """
 
 import matplotlib.pyplot as plt
 import numpy as np
-from sklearn.calibration import calibration_curve
+from sklearn.calibration import CalibratedClassifierCV, calibration_curve
 from sklearn.datasets import make_classification
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC as SklearnSVC
@@ -24,7 +25,8 @@ X, y = make_classification(n_samples=1500, n_features=2, n_redundant=0, n_inform
                            class_sep=0.7, flip_y=0.05, random_state=3)
 X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.5, random_state=0)
 model = SVC(kernel="rbf", C=1.0, probability=True, random_state=0).fit(X_train, y_train)
-peer = SklearnSVC(kernel="rbf", C=1.0, probability=True, random_state=0).fit(X_train, y_train)
+peer = CalibratedClassifierCV(SklearnSVC(kernel="rbf", C=1.0), method="sigmoid", cv=5,
+                              ensemble=False).fit(X_train, y_train)
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
 xx, yy = np.meshgrid(np.linspace(X[:, 0].min() - 0.5, X[:, 0].max() + 0.5, 150),

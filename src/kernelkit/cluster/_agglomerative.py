@@ -23,12 +23,13 @@ _PDIST_METRICS = {"euclidean": "euclidean", "manhattan": "cityblock", "cosine": 
 
 
 class AgglomerativeClustering(ClusterMixin, BaseEstimator):
-    """Bottom-up hierarchical clustering with single, complete, average or Ward linkage.
+    r"""Bottom-up hierarchical clustering with single, complete, average or Ward linkage.
 
     Starting from singletons, the two closest clusters are merged until one is left (Sangnier
     §2.3.1), with cluster distance ``min`` (single), ``max`` (complete) or mean (average) of the
-    pairwise distances, or Ward's ``D(A, B) = I(A∪B) − I(A) − I(B)`` (increase of within-cluster
-    inertia). The whole dendrogram is built; ``n_clusters`` or ``distance_threshold`` then cuts it.
+    pairwise distances, or Ward's :math:`D(A, B) = I(A \cup B) - I(A) - I(B)` (increase of
+    within-cluster inertia). The whole dendrogram is built; ``n_clusters`` or
+    ``distance_threshold`` then cuts it.
 
     Single linkage is computed as a minimum spanning tree (Sangnier, §2.3.2) by Prim's algorithm
     with distances computed on the fly: O(n²) time and O(n) memory, without any distance matrix.
@@ -57,7 +58,7 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
     linkage_matrix_ : ndarray of shape (n_samples - 1, 4)
         The dendrogram in SciPy's format (``scipy.cluster.hierarchy.linkage``): row ``k`` merges
         clusters ``Z[k, 0] < Z[k, 1]`` at height ``Z[k, 2]`` into cluster ``n_samples + k`` of
-        ``Z[k, 3]`` samples. Ward heights are SciPy's ``sqrt(2 ΔI)``.
+        ``Z[k, 3]`` samples. Ward heights are SciPy's :math:`\sqrt{2 \Delta I}`.
     children_ : ndarray of shape (n_samples - 1, 2)
         ``linkage_matrix_[:, :2]`` as integers (scikit-learn's attribute).
     distances_ : ndarray of shape (n_samples - 1,)

@@ -36,17 +36,18 @@ _INDEXED_METRICS = {
 
 
 class DBSCAN(ClusterMixin, BaseEstimator):
-    """Density-based spatial clustering of applications with noise (DBSCAN).
+    r"""Density-based spatial clustering of applications with noise (DBSCAN).
 
-    A point is a *core point* when its ε-neighbourhood (``d(x, y) ≤ eps``) holds at least
+    A point is a *core point* when its ε-neighbourhood (:math:`d(x, y) \le \varepsilon`) holds
+    at least
     ``min_samples`` points, itself included. Clusters are the connected groups of core points
     (two core points within ``eps`` of each other are connected) together with the non-core points
     within ``eps`` of one of them (*border points*); everything else is noise (Sangnier, §2.4).
 
-    The course's Algorithm 14 has two slips: it tests ``|N| > m`` for the first
-    point of a cluster but ``|N'| ≥ m`` afterwards, and it never removes a non-core point from
-    the set ``T`` of unvisited points, so the loop does not terminate. This implementation uses
-    ``≥ m`` throughout and visits every point once.
+    The course's Algorithm 14 has two slips: it tests :math:`|N| > m` for the first
+    point of a cluster but :math:`|N'| \ge m` afterwards, and it never removes a non-core point
+    from the set ``T`` of unvisited points, so the loop does not terminate. This implementation
+    uses :math:`\ge m` throughout and visits every point once.
 
     Memory is linear in ``n_samples`` for ``metric`` in {"euclidean", "manhattan", "chebyshev"}:
     neighbourhoods are streamed from a uniform grid (``n_features ≤ 3``) or a KD-tree, one at a
@@ -75,7 +76,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         (unless ``eps`` is so small against the data's extent that the grid would have more than
         2^26 cells a side), blocked GEMM distances ("brute") for the Euclidean metric with at
         least 16 features, the KD-tree otherwise. "brute" (Euclidean only) computes
-        ``‖x‖² + ‖y‖² − 2x·y`` for blocks of rows against all samples (memory
+        :math:`\|x\|^2 + \|y\|^2 - 2 x \cdot y` for blocks of rows against all samples (memory
         ``O(n_samples × block)``, block ≤ 256 rows and ≤ 2^21 distances), recomputes the pairs
         within rounding of ``eps`` by direct differences, and finds the clusters as components
         of core points (plus a copy of the core points: memory linear in n for fixed d).

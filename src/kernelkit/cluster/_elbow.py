@@ -10,12 +10,12 @@ __all__ = ["elbow_curve"]
 
 
 def elbow_curve(X, k_values, *, estimator=None, sample_weight=None):
-    """Within-cluster inertia of k-means for each number of clusters in ``k_values``.
+    r"""Within-cluster inertia of k-means for each number of clusters in ``k_values``.
 
     The elbow — where the curve turns from steep to flat — suggests a number of clusters; it is
     "not always unambiguously identified" (Sangnier, §2.5.1), so no automatic choice is made.
     By Huygens' theorem (Sangnier, Prop 57) the between-cluster part is
-    ``total − inertia`` with ``total = Σ_i w_i ‖x_i − x̄‖²``.
+    ``total − inertia`` with :math:`\mathrm{total} = \sum_i w_i \|x_i - \bar x\|^2`.
 
     Parameters
     ----------

@@ -46,11 +46,12 @@ def _encoded_labels(X, labels):
     prefer_skip_nested_validation=True,
 )
 def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds):
-    """Silhouette coefficient of every sample, computed in row blocks.
+    r"""Silhouette coefficient of every sample, computed in row blocks.
 
-    ``s_i = (b_i − a_i) / max(a_i, b_i)`` with ``a_i`` the mean distance from ``x_i`` to the other
-    members of its cluster and ``b_i`` the smallest mean distance to another cluster
-    (Sangnier, §2.5.2). A sample alone in its cluster has ``s_i = 0`` (the course's 0/0, resolved as
+    :math:`s_i = (b_i - a_i) / \max(a_i, b_i)` with :math:`a_i` the mean distance from
+    :math:`x_i` to the other members of its cluster and :math:`b_i` the smallest mean distance to
+    another cluster (Sangnier, §2.5.2). A sample alone in its cluster has :math:`s_i = 0` (the
+    course's 0/0, resolved as
     in scikit-learn). Distances are computed ``chunk_size`` rows at a time and reduced at once to
     per-cluster sums, so memory is O(n_samples · chunk_size), never the full distance matrix.
 
@@ -140,7 +141,7 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
 )
 def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_state=None,
                      chunk_size=None, **kwds):
-    """Mean silhouette coefficient ``(1/n) Σ_i s_i`` (Sangnier, §2.5.2).
+    r"""Mean silhouette coefficient :math:`\frac1n \sum_i s_i` (Sangnier, §2.5.2).
 
     Parameters
     ----------
@@ -194,11 +195,12 @@ def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_
     prefer_skip_nested_validation=True,
 )
 def calinski_harabasz_score(X, labels):
-    """Calinski–Harabasz (variance-ratio) index ``((n − k)/(k − 1)) · b / w``.
+    r"""Calinski–Harabasz (variance-ratio) index :math:`\frac{n - k}{k - 1} \cdot \frac bw`.
 
-    ``b = Σ_j (|C_j|/n) ‖μ − μ_j‖²`` is the between-cluster and ``w = (1/n) Σ_j Σ_{x∈C_j} ‖x −
-    μ_j‖²`` the within-cluster variance (Sangnier, §2.5.3); the ``1/n`` factors cancel. If every
-    cluster is a single point (``w = 0``) the index is 1, as in scikit-learn.
+    :math:`b = \sum_j (|C_j| / n) \|\mu - \mu_j\|^2` is the between-cluster and
+    :math:`w = \frac1n \sum_j \sum_{x \in C_j} \|x - \mu_j\|^2` the within-cluster variance
+    (Sangnier, §2.5.3); the :math:`1/n` factors cancel. If every cluster is a single point
+    (:math:`w = 0`) the index is 1, as in scikit-learn.
 
     Parameters
     ----------

@@ -30,13 +30,26 @@ _MAX_ESCALATIONS = 12
 
 
 class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
-    """Gaussian mixture model fitted by the EM algorithm.
+    r"""Gaussian mixture model fitted by the EM algorithm.
 
-    The density ``Σ_j π_j φ(x; μ_j, Σ_j)`` is fitted by alternating (Sangnier, Algorithm 8):
+    The density :math:`\sum_j \pi_j \varphi(x; \mu_j, \Sigma_j)` is fitted by alternating
+    (Sangnier, Algorithm 8):
 
-    * E step: responsibilities ``p_ij = π_j φ(x_i; μ_j, Σ_j) / Σ_l π_l φ(x_i; μ_l, Σ_l)``;
-    * M step: ``π_j = (1/n) Σ_i p_ij``, ``μ_j = Σ_i p_ij x_i / Σ_i p_ij``,
-      ``Σ_j = Σ_i p_ij (x_i − μ_j)(x_i − μ_j)ᵀ / Σ_i p_ij + reg_covar · I``.
+    * E step: responsibilities
+
+      .. math::
+
+          p_{ij} = \frac{\pi_j \varphi(x_i; \mu_j, \Sigma_j)}
+                        {\sum_l \pi_l \varphi(x_i; \mu_l, \Sigma_l)};
+
+    * M step:
+
+      .. math::
+
+          \pi_j = \frac1n \sum_i p_{ij}, \qquad \mu_j = \frac{\sum_i p_{ij} x_i}{\sum_i p_{ij}},
+
+          \Sigma_j = \frac{\sum_i p_{ij} (x_i - \mu_j)(x_i - \mu_j)^\top}{\sum_i p_{ij}}
+          + \mathrm{reg\_covar} \cdot I.
 
     The log-likelihood never decreases along the iterations (Sangnier, Theorem 53; exactly so for
     ``reg_covar = 0``). The likelihood is unbounded when a component collapses onto a point
@@ -50,7 +63,8 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     n_components : int, default=1
     covariance_type : {"full", "tied", "diag", "spherical"}, default="full"
         One full matrix per component (the course's model), one full matrix shared by all, one
-        diagonal matrix per component, or ``σ_j² I`` per component (Sangnier, Remark 2.2.4: the
+        diagonal matrix per component, or :math:`\sigma_j^2 I` per component (Sangnier, Remark
+        2.2.4: the
         link to k-means).
     tol : float, default=1e-3
         Stop when the mean log-likelihood gains less than ``tol`` in an iteration.
@@ -83,7 +97,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     precisions_ : ndarray
         Inverses of the covariances, same shape.
     precisions_cholesky_ : ndarray
-        Triangular factors ``U`` of the precisions (``P = U Uᵀ``), same shape.
+        Triangular factors :math:`U` of the precisions (:math:`P = U U^\top`), same shape.
     converged_ : bool
     n_iter_ : int
     lower_bound_ : float
@@ -91,7 +105,8 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     lower_bound_history_ : ndarray of shape (n_iter_,)
         Mean log-likelihood evaluated in each E step of the best run: that of the parameters
         entering the iteration (scikit-learn's ``lower_bounds_``). Non-decreasing. With the exact
-        E step, the lower bound ``F(θ|θ) + H(θ)`` of Sangnier, Prop 52 equals the log-likelihood.
+        E step, the lower bound :math:`F(\theta | \theta) + H(\theta)` of Sangnier, Prop 52
+        equals the log-likelihood.
     log_likelihood_history_ : ndarray of shape (n_iter_,)
         The same array as ``lower_bound_history_`` (this estimator's earlier name).
     reg_covar_ : float

@@ -61,10 +61,11 @@ __all__ = ["KMeans", "kmeans_lloyd", "kmeans_plusplus"]
     prefer_skip_nested_validation=True,
 )
 def kmeans_plusplus(X, n_clusters, *, sample_weight=None, random_state=None, n_local_trials=None):
-    """Choose initial k-means centres by D² sampling (k-means++).
+    r"""Choose initial k-means centres by D² sampling (k-means++).
 
     The first centre is drawn with probability proportional to ``w_i``; each next one is drawn
-    with probability ``w_i D_i² / Σ_j w_j D_j²``, where ``D_i`` is the distance of ``x_i`` to its
+    with probability :math:`w_i D_i^2 / \sum_j w_j D_j^2`, where :math:`D_i` is the distance of
+    :math:`x_i` to its
     nearest centre so far (Sangnier, Algorithm 10). With ``n_local_trials > 1`` (greedy
     k-means++), that many candidates are drawn and the one that lowers the potential most is kept.
 
@@ -331,12 +332,14 @@ def _checked_weights(sample_weight, X):
 class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
     """k-means clustering by Lloyd's algorithm, compiled and parallel.
 
-    Minimises the within-cluster sum of squares ``E = Σ_l Σ_{i: y_i = l} w_i ‖x_i − c_l‖²`` by
+    Minimises the within-cluster sum of squares
+    :math:`E = \\sum_l \\sum_{i: y_i = l} w_i \\|x_i - c_l\\|^2` by
     alternating exact block minimisations (Sangnier, Algorithm 9): assign each sample to its
-    nearest centre, then move each centre to the mean of its cluster. ``E`` never increases
+    nearest centre, then move each centre to the mean of its cluster. :math:`E` never increases
     (Sangnier, Prop 56), except when an empty cluster is re-seeded with the farthest sample.
 
-    The assignment step is one GEMM per chunk of samples (``‖x − c‖² = ‖x‖² − 2x·c + ‖c‖²``)
+    The assignment step is one GEMM per chunk of samples
+    (:math:`\\|x - c\\|^2 = \\|x\\|^2 - 2 x \\cdot c + \\|c\\|^2`)
     fused with the accumulation of the new centres, in OpenMP threads; the result does not
     depend on the number of threads.
 
@@ -355,7 +358,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
     max_iter : int, default=300
         Maximum Lloyd iterations per run.
     tol : float, default=1e-4
-        Relative tolerance: a run stops when ``Σ_l ‖Δc_l‖²`` is at most ``tol`` times the mean
+        Relative tolerance: a run stops when :math:`\\sum_l \\|\\Delta c_l\\|^2` is at most ``tol``
+        times the mean
         per-feature variance of ``X`` (scikit-learn's convention), or when labels are stable.
     random_state : int, RandomState instance or None, default=None
         Seed of the initialisation.
@@ -584,7 +588,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         return euclidean_distances(X, self.cluster_centers_)
 
     def score(self, X, y=None, sample_weight=None):
-        """Opposite of the k-means objective of ``X`` against the fitted centres.
+        r"""Opposite of the k-means objective of ``X`` against the fitted centres.
 
         Parameters
         ----------
@@ -595,7 +599,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         Returns
         -------
         score : float
-            ``−Σ_i w_i min_l ‖x_i − c_l‖²``.
+            :math:`-\sum_i w_i \min_l \|x_i - c_l\|^2`.
         """
         X = self._check_test_data(X)
         labels, sample_weight, centers, n_threads = self._assign(X, sample_weight)

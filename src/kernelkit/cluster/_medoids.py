@@ -97,12 +97,13 @@ def _group_argmin(values, order, offsets, current):
 class KMedoids(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
     """k-medoids clustering: the centres are samples (Sangnier, §2.2.2).
 
-    Minimises ``Σ_i d(x_i, m(x_i))`` over sets of ``n_clusters`` medoids drawn from the samples,
-    ``m(x)`` the nearest medoid. With ``metric="sqeuclidean"`` this is the course's k-medoids
-    objective (``d = ‖·‖²``), with ``metric="euclidean"`` the course's "k-median" objective
-    (``d = ‖·‖``; the course prints ``‖X − μ‖`` for ``‖X_i − μ‖``, a typo), and with
-    ``metric="precomputed"`` any dissimilarity matrix, for example the distance induced by a
-    kernel on strings or graphs, ``d(x, y)² = k(x, x) + k(y, y) − 2 k(x, y)`` (see
+    Minimises :math:`\\sum_i d(x_i, m(x_i))` over sets of ``n_clusters`` medoids drawn from the
+    samples, :math:`m(x)` the nearest medoid. With ``metric="sqeuclidean"`` this is the course's
+    k-medoids objective (:math:`d = \\|\\cdot\\|^2`), with ``metric="euclidean"`` the course's
+    "k-median" objective (:math:`d = \\|\\cdot\\|`; the course prints :math:`\\|X - \\mu\\|` for
+    :math:`\\|X_i - \\mu\\|`, a typo), and with ``metric="precomputed"`` any dissimilarity
+    matrix, for example the distance induced by a kernel on strings or graphs,
+    :math:`d(x, y)^2 = k(x, x) + k(y, y) - 2 k(x, y)` (see
     :func:`kernelkit.kernels.kernel_distances` and the example below).
 
     Methods:
@@ -111,11 +112,12 @@ class KMedoids(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, 
       its nearest medoid, then move each medoid to the member of its cluster with the smallest
       total dissimilarity to the cluster; repeat until the medoids stop moving. The objective
       never increases. The course's update takes the argmin over **all** n samples
-      (``t ∈ argmin_{ℓ∈[n]}``); we search the cluster's **members**, as the usual alternate
+      (:math:`t \\in \\operatorname{argmin}_{\\ell \\in [n]}`); we search the cluster's **members**,
+      as the usual alternate
       method (Park & Jun 2009, scikit-learn-extra) does: over all samples two clusters can pick
-      the same point (one of them then empties), and the search costs ``k n²`` instead of
-      ``Σ_j |C_j|²``. The course's global choice is what PAM optimises, since any sample can be
-      swapped in.
+      the same point (one of them then empties), and the search costs :math:`k n^2` instead of
+      :math:`\\sum_j |C_j|^2`. The course's global choice is what PAM optimises, since any
+      sample can be swapped in.
     * ``"pam"``: PAM's swap phase with the FasterPAM improvements (Schubert & Rousseeuw 2021):
       every candidate sample is evaluated against all medoids at once in O(n) (O(k) fewer
       dissimilarity reads than PAM), and the best swap of a candidate is made as soon as it lowers
@@ -162,7 +164,7 @@ default="k-medoids++"
     labels_ : ndarray of shape (n_samples,)
         Index of each sample's nearest medoid.
     inertia_ : float
-        ``Σ_i d(x_i, m(x_i))``.
+        :math:`\\sum_i d(x_i, m(x_i))`.
     n_iter_ : int
     inertia_history_ : ndarray of shape (n_iter_,)
         Objective of each assignment step ("alternate") or at the start of each pass ("pam"):
@@ -497,10 +499,12 @@ class _Data:
 class KMedians(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
     """k-medians clustering: ℓ1 distances and coordinate-wise medians.
 
-    Minimises ``Σ_i ‖x_i − c_{y_i}‖₁`` by alternating exact block minimisations, as Lloyd's
+    Minimises :math:`\\sum_i \\|x_i - c_{y_i}\\|_1` by alternating exact block minimisations, as
+    Lloyd's
     algorithm does for k-means: assign every sample to the centre nearest in ℓ1 (compiled,
     lowest index on ties), then move each centre to the coordinate-wise median of its cluster —
-    the minimiser of ``Σ_{i∈C} ‖x_i − c‖₁`` since the ℓ1 norm separates over coordinates. The
+    the minimiser of :math:`\\sum_{i \\in C} \\|x_i - c\\|_1` since the ℓ1 norm separates over
+    coordinates. The
     objective never increases while no cluster empties; an empty cluster takes the sample
     farthest from its centre (as :class:`KMeans`). The median ignores the magnitude of outliers,
     which is the point of the method.
@@ -530,7 +534,7 @@ default="k-medians++"
     cluster_centers_ : ndarray of shape (n_clusters, n_features)
     labels_ : ndarray of shape (n_samples,)
     inertia_ : float
-        ``Σ_i ‖x_i − c_{y_i}‖₁``.
+        :math:`\\sum_i \\|x_i - c_{y_i}\\|_1`.
     n_iter_ : int
     inertia_history_ : ndarray of shape (n_iter_,)
         Objective of each assignment step.

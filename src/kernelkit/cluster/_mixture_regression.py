@@ -22,23 +22,36 @@ _LOG_2PI = np.log(2.0 * np.pi)
 
 
 class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
-    """Mixture of linear regressions fitted by the EM algorithm.
+    r"""Mixture of linear regressions fitted by the EM algorithm.
 
-    Model: a hidden component ``Y = j`` is drawn with probability ``π_j``, then
-    ``y | x, Y = j ~ N(xᵀβ_j + c_j, σ_j²)``. EM alternates:
+    Model: a hidden component :math:`Y = j` is drawn with probability :math:`\pi_j`, then
+    :math:`y \mid x, Y = j \sim \mathcal N(x^\top \beta_j + c_j, \sigma_j^2)`. EM alternates:
 
-    * E step: ``p_ij = π_j φ(y_i; x_iᵀβ_j + c_j, σ_j²) / Σ_l π_l φ(y_i; x_iᵀβ_l + c_l, σ_l²)``;
-    * M step: ``π_j = (1/n) Σ_i p_ij``; ``(β, c)`` by least squares weighted by ``p_ij / σ_j²``;
-      ``σ_j² = Σ_i p_ij r_ij² / Σ_i p_ij`` with the residuals ``r_ij = y_i − x_iᵀβ_j − c_j``
-      (pooled over components when the variance is shared), plus ``reg_var``.
+    * E step:
+
+      .. math::
+
+          p_{ij} = \frac{\pi_j \varphi(y_i; x_i^\top \beta_j + c_j, \sigma_j^2)}
+                        {\sum_l \pi_l \varphi(y_i; x_i^\top \beta_l + c_l, \sigma_l^2)};
+
+    * M step: :math:`\pi_j = \frac1n \sum_i p_{ij}`; :math:`(\beta, c)` by least squares weighted
+      by :math:`p_{ij} / \sigma_j^2`; :math:`\sigma_j^2 = \sum_i p_{ij} r_{ij}^2 / \sum_i p_{ij}`
+      with the residuals :math:`r_{ij} = y_i - x_i^\top \beta_j - c_j` (pooled over components
+      when the variance is shared), plus ``reg_var``.
 
     **The exam's model** (Sangnier, Exam 2021 Ex. 2) is a
-    special case: ``X_i | Y_i ~ N(a_iᵀβ_0 + Y_i, σ_0²)`` with ``Y_i ∈ {b_1, b_2}`` known,
-    ``P(Y_i = b_1) = α_0``, one coefficient vector and one variance. It is
+    special case: :math:`X_i \mid Y_i \sim \mathcal N(a_i^\top \beta_0 + Y_i, \sigma_0^2)` with
+    :math:`Y_i \in \{b_1, b_2\}` known, :math:`P(Y_i = b_1) = \alpha_0`, one coefficient vector
+    and one variance. It is
     ``MixtureOfLinearRegressions(2, offsets=[b_1, b_2], shared_coef=True, shared_variance=True,
     fit_intercept=False)`` fitted on ``(A, X)``; its M step is the exam's closed form
-    ``β = (AᵀA)⁻¹Aᵀ(X − (p b_1 + (1 − p) b_2))``, ``σ² = (1/n) Σ_i [p_i r_i1² + (1 − p_i) r_i2²]``,
-    ``α = mean p_i``.
+
+    .. math::
+
+        \beta = (A^\top A)^{-1} A^\top (X - (p b_1 + (1 - p) b_2)),
+
+        \sigma^2 = \frac1n \sum_i [p_i r_{i1}^2 + (1 - p_i) r_{i2}^2], \qquad
+        \alpha = \operatorname{mean}_i p_i.
 
     With ``shared_coef`` and separate variances the coefficient update uses the current
     variances (an ECM step, Meng & Rubin 1993), which keeps the log-likelihood non-decreasing
@@ -48,11 +61,11 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
     ----------
     n_components : int, default=2
     fit_intercept : bool, default=True
-        Learn an intercept ``c_j`` per component (ignored when ``offsets`` is given).
+        Learn an intercept :math:`c_j` per component (ignored when ``offsets`` is given).
     offsets : array-like of shape (n_components,), default=None
-        Known intercepts ``c_j = b_j`` (the exam's ``b_1, b_2``), not learned.
+        Known intercepts :math:`c_j = b_j` (the exam's :math:`b_1, b_2`), not learned.
     shared_coef : bool, default=False
-        One coefficient vector ``β`` for every component (components then differ by their
+        One coefficient vector :math:`\beta` for every component (components then differ by their
         intercepts).
     shared_variance : bool, default=False
         One noise variance for every component.
@@ -78,17 +91,18 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
     Attributes
     ----------
     weights_ : ndarray of shape (n_components,)
-        Mixing proportions ``π``.
+        Mixing proportions :math:`\pi`.
     coef_ : ndarray of shape (n_components, n_features)
-        ``β_j`` (identical rows when ``shared_coef``).
+        :math:`\beta_j` (identical rows when ``shared_coef``).
     intercept_ : ndarray of shape (n_components,)
-        ``c_j``: learned, the given ``offsets``, or zeros.
+        :math:`c_j`: learned, the given ``offsets``, or zeros.
     variances_ : ndarray of shape (n_components,)
-        ``σ_j²`` (identical entries when ``shared_variance``).
+        :math:`\sigma_j^2` (identical entries when ``shared_variance``).
     converged_ : bool
     n_iter_ : int
     lower_bound_ : float
-        Mean conditional log-likelihood ``(1/n) Σ_i log p(y_i | x_i)`` of the best run, as
+        Mean conditional log-likelihood :math:`\frac1n \sum_i \log p(y_i \mid x_i)` of the best
+        run, as
         evaluated in its last E step.
     lower_bound_history_ : ndarray of shape (n_iter_,)
         The same after each E step; non-decreasing.
@@ -107,7 +121,8 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
 
     Examples
     --------
-    The exam's model: two known offsets ``b = (1, −1)``, one β, one σ²:
+    The exam's model: two known offsets :math:`b = (1, -1)`, one :math:`\beta`, one
+    :math:`\sigma^2`:
 
     >>> import numpy as np
     >>> from kernelkit.cluster import MixtureOfLinearRegressions
@@ -238,7 +253,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
                                   self.variances_)
 
     def predict(self, X):
-        """Conditional mean ``E[y | x] = Σ_j π_j (xᵀβ_j + c_j)``.
+        r"""Conditional mean :math:`E[y \mid x] = \sum_j \pi_j (x^\top \beta_j + c_j)`.
 
         Parameters
         ----------
@@ -253,13 +268,13 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         return (X @ self.coef_.T + self.intercept_) @ self.weights_
 
     def predict_proba(self, X, y=None):
-        """Posterior probabilities of the components (the E step when ``y`` is given).
+        r"""Posterior probabilities of the components (the E step when ``y`` is given).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,), default=None
-            None: the components given ``x`` alone, which are the weights ``π`` (in this model
+            None: the components given ``x`` alone, which are the weights :math:`\pi` (in this model
             the component does not depend on ``x``).
 
         Returns
@@ -274,7 +289,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         return np.exp(weighted - logsumexp_rows(weighted)[:, None])
 
     def conditional_log_density(self, X, y):
-        """Conditional log-density ``log p(y_i | x_i)`` of each sample.
+        r"""Conditional log-density :math:`\log p(y_i \mid x_i)` of each sample.
 
         Parameters
         ----------
@@ -295,7 +310,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         return k - 1 + n_coef + n_intercepts + (1 if self.shared_variance else k)
 
     def bic(self, X, y):
-        """Bayesian information criterion ``−2 Σ_i log p(y_i | x_i) + m log n``.
+        r"""Bayesian information criterion :math:`-2 \sum_i \log p(y_i \mid x_i) + m \log n`.
 
         Parameters
         ----------
@@ -310,7 +325,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         return bic(float(log_density.sum()), self._n_parameters(), log_density.size)
 
     def aic(self, X, y):
-        """Akaike information criterion ``−2 Σ_i log p(y_i | x_i) + 2m``.
+        r"""Akaike information criterion :math:`-2 \sum_i \log p(y_i \mid x_i) + 2m`.
 
         Parameters
         ----------

@@ -21,19 +21,22 @@ __all__ = ["PoissonMixture"]
 
 
 class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
-    """Mixture of independent Poisson laws fitted by the EM algorithm.
+    r"""Mixture of independent Poisson laws fitted by the EM algorithm.
 
-    Model: a component ``Y = j`` is drawn with probability ``π_j``, then each count
-    ``X_k | Y = j ~ P(λ_jk)`` independently, so ``log f_j(x) = Σ_k (x_k log λ_jk − λ_jk −
-    log x_k!)``. EM alternates (Sangnier, Exam 2023 Ex. 1):
+    Model: a component :math:`Y = j` is drawn with probability :math:`\pi_j`, then each count
+    :math:`X_k \mid Y = j \sim \mathcal P(\lambda_{jk})` independently, so
+    :math:`\log f_j(x) = \sum_k (x_k \log \lambda_{jk} - \lambda_{jk} - \log x_k!)`. EM
+    alternates (Sangnier, Exam 2023 Ex. 1):
 
-    * E step: ``p_ij = π_j f_j(x_i) / Σ_l π_l f_l(x_i)`` (the law of ``Y | X = x_i``);
-    * M step: ``π_j = (1/n) Σ_i p_ij``, ``λ_j = Σ_i p_ij x_i / Σ_i p_ij``.
+    * E step: :math:`p_{ij} = \pi_j f_j(x_i) / \sum_l \pi_l f_l(x_i)` (the law of
+      :math:`Y \mid X = x_i`);
+    * M step: :math:`\pi_j = \frac1n \sum_i p_{ij}`,
+      :math:`\lambda_j = \sum_i p_{ij} x_i / \sum_i p_{ij}`.
 
-    The exam's model is one count (``n_features = 1``) and two components, ``θ = (π, λ_1,
-    λ_0)``; here any number of components and of independent counts. The log-likelihood never
-    decreases (Sangnier, Theorem 53, the exam's bonus question): the M step is the exact maximiser
-    of the expected complete log-likelihood.
+    The exam's model is one count (``n_features = 1``) and two components,
+    :math:`\theta = (\pi, \lambda_1, \lambda_0)`; here any number of components and of independent
+    counts. The log-likelihood never decreases (Sangnier, Theorem 53, the exam's bonus question):
+    the M step is the exact maximiser of the expected complete log-likelihood.
 
     Parameters
     ----------
@@ -56,9 +59,9 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     Attributes
     ----------
     weights_ : ndarray of shape (n_components,)
-        Mixing proportions ``π``.
+        Mixing proportions :math:`\pi`.
     rates_ : ndarray of shape (n_components, n_features)
-        Poisson means ``λ``.
+        Poisson means :math:`\lambda`.
     converged_ : bool
     n_iter_ : int
     lower_bound_ : float
@@ -74,7 +77,8 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     Notes
     -----
     ``X`` holds counts. Non-negative non-integer values are accepted (the density is then the
-    continuation ``λ^x e^{−λ} / Γ(x + 1)``, which leaves the EM updates unchanged).
+    continuation :math:`\lambda^x e^{-\lambda} / \Gamma(x + 1)`, which leaves the EM updates
+    unchanged).
 
     References
     ----------

@@ -33,14 +33,17 @@ def quantize_density(density, grid, n_centers, *, init="k-means++", max_iter=300
                      random_state=None, n_jobs=None):
     """Quantise a density with ``n_centers`` points by Lloyd's algorithm.
 
-    Minimises the quantisation energy ``Σ_ℓ ∫_{V_ℓ} ‖x − c_ℓ‖² dμ(x)`` over the centres ``c``
-    and the cells ``V`` by alternating the Voronoi cells ``V_ℓ = {x : ‖x − c_ℓ‖ ≤ ‖x − c_ℓ'‖}``
-    and the centroid update ``c_ℓ ← ∫_{V_ℓ} x dμ / ∫_{V_ℓ} dμ`` (Peyré, §16.1.2). The
-    measure μ is discretised on a grid: each grid point carries the mass of its cell, and the
-    iterations are weighted k-means, whose energy never increases. The fixed points are
-    centroidal Voronoi tessellations; for a uniform density in the plane the optimum is the
-    hexagonal lattice (the course's Fig 16.6, top), and for a smooth density the centres
-    concentrate with density ``∝ μ^{d/(d+2)}`` (Zador; ``μ^{1/2}`` in the plane, Fig 16.6 bottom).
+    Minimises the quantisation energy
+    :math:`\\sum_\\ell \\int_{V_\\ell} \\|x - c_\\ell\\|^2 d\\mu(x)` over the centres :math:`c` and
+    the cells :math:`V` by alternating the Voronoi cells
+    :math:`V_\\ell = \\{x : \\|x - c_\\ell\\| \\le \\|x - c_{\\ell'}\\|\\}` and the centroid update
+    :math:`c_\\ell \\leftarrow \\int_{V_\\ell} x \\, d\\mu / \\int_{V_\\ell} d\\mu` (Peyré,
+    §16.1.2). The measure :math:`\\mu` is discretised on a grid: each grid point carries the mass of
+    its cell, and the iterations are weighted k-means, whose energy never increases. The fixed
+    points are centroidal Voronoi tessellations; for a uniform density in the plane the optimum is
+    the hexagonal lattice (the course's Fig 16.6, top), and for a smooth density the centres
+    concentrate with density :math:`\\propto \\mu^{d/(d+2)}` (Zador; :math:`\\mu^{1/2}` in the
+    plane, Fig 16.6 bottom).
 
     Parameters
     ----------
@@ -67,8 +70,8 @@ default="k-means++"
     labels : ndarray of shape (n_points,) or (m_1, ..., m_d)
         The Voronoi cell of every grid point, in the shape of ``density``.
     energy_history : ndarray of shape (n_iter,)
-        The quantisation energy ``Σ_i μ_i ‖x_i − c_{ℓ(i)}‖²`` of each assignment step:
-        non-increasing.
+        The quantisation energy :math:`\\sum_i \\mu_i \\|x_i - c_{\\ell(i)}\\|^2` of each assignment
+        step: non-increasing.
 
     See Also
     --------

@@ -28,29 +28,38 @@ __all__ = ["SpectralClustering"]
 class SpectralClustering(ClusterMixin, BaseEstimator):
     """Spectral clustering: k-means on the minor eigenvectors of a graph Laplacian.
 
-    Builds a similarity graph ``W`` (Sangnier, §2.2.4), takes the ``n_clusters`` eigenvectors of
-    smallest eigenvalue of a Laplacian as the columns of ``H`` and clusters the rows of ``H`` with
-    k-means (Sangnier, §2.2.5–2.2.6):
+    Builds a similarity graph :math:`W` (Sangnier, §2.2.4), takes the ``n_clusters``
+    eigenvectors of smallest eigenvalue of a Laplacian as the columns of :math:`H` and clusters the
+    rows of :math:`H` with k-means (Sangnier, §2.2.5–2.2.6):
 
-    * "unnormalized": ``L = D − W`` (Algorithm 11, relaxed RatioCut);
-    * "random_walk": ``L_w = D⁻¹L``, i.e. ``L u = λ D u`` (Algorithm 12, relaxed NormCut,
-      Shi–Malik);
-    * "symmetric": ``L_s = D^{−1/2} L D^{−1/2}``, rows of ``H`` scaled to unit norm
+    * "unnormalized": :math:`L = D - W` (Algorithm 11, relaxed RatioCut);
+    * "random_walk": :math:`L_w = D^{-1} L`, i.e. :math:`L u = \\lambda D u` (Algorithm 12,
+      relaxed NormCut, Shi–Malik);
+    * "symmetric": :math:`L_s = D^{-1/2} L D^{-1/2}`, rows of :math:`H` scaled to unit norm
       (Algorithm 13, Ng–Jordan–Weiss).
 
-    The course advises normalised Laplacians when degrees vary widely, and ``L_w`` over ``L_s``
-    (Sangnier, §2.2.7), hence the default. Sparse graphs stay sparse through the eigensolver.
+    The course advises normalised Laplacians when degrees vary widely, and :math:`L_w` over
+    :math:`L_s` (Sangnier, §2.2.7), hence the default. Sparse graphs stay sparse through the
+    eigensolver.
 
     ``assign_labels="weighted_kmeans"`` is the NormCut rounding of Sangnier, Exam 2021 Ex. 3: with
-    ``U`` the minor eigenvectors of ``L_s``, the partition ``I`` whose span ``range(D^{1/2} Y_I)``
-    is closest to ``range(U)``, ``L(I) = ½‖P_U − P_I‖²_F``, is found by k-means on the rows ``h_i =
-    u_i/√d_i`` of ``H = D^{−1/2}U`` with sample weights
-    ``d_i``: for each cluster ``min_μ Σ_{i∈I_j} d_i ‖h_i − μ‖² = Σ_{i∈I_j} ‖u_i‖² −
-    (1/vol(I_j)) Σ_{i,ℓ∈I_j} √(d_i d_ℓ) u_iᵀu_ℓ``, so ``L(I)`` is the weighted k-means objective
-    and decreases along its iterations. For two clusters the first column of ``H`` is constant
-    and the rounding thresholds the second generalised eigenvector of ``L u = λ D u``, the
-    solution of the relaxed two-way NormCut ``min fᵀLf`` s.t. ``1ᵀDf = 0``, ``fᵀDf = tr(D)``
-    (Exam 2021 Ex. 3, Part A).
+    :math:`U` the minor eigenvectors of :math:`L_s`, the partition :math:`I` whose span
+    :math:`\\operatorname{range}(D^{1/2} Y_I)` is closest to :math:`\\operatorname{range}(U)`,
+    :math:`L(I) = \\tfrac12 \\|P_U - P_I\\|_F^2`, is found by k-means on the rows
+    :math:`h_i = u_i / \\sqrt{d_i}` of :math:`H = D^{-1/2} U` with sample weights :math:`d_i`: for
+    each cluster
+
+    .. math::
+
+        \\min_\\mu \\sum_{i \\in I_j} d_i \\|h_i - \\mu\\|^2 = \\sum_{i \\in I_j} \\|u_i\\|^2
+        - \\frac{1}{\\operatorname{vol}(I_j)} \\sum_{i, \\ell \\in I_j} \\sqrt{d_i d_\\ell}\\,
+        u_i^\\top u_\\ell,
+
+    so :math:`L(I)` is the weighted k-means objective and decreases along its iterations. For two
+    clusters the first column of :math:`H` is constant and the rounding thresholds the second
+    generalised eigenvector of :math:`L u = \\lambda D u`, the solution of the relaxed two-way
+    NormCut :math:`\\min f^\\top L f` s.t. :math:`\\mathbf 1^\\top D f = 0`,
+    :math:`f^\\top D f = \\operatorname{tr}(D)` (Exam 2021 Ex. 3, Part A).
 
     Parameters
     ----------
@@ -62,10 +71,10 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     laplacian : {"unnormalized", "random_walk", "symmetric"}, default="random_walk"
     assign_labels : {"kmeans", "weighted_kmeans"}, default="kmeans"
         "kmeans": k-means on the rows of the embedding (Sangnier, Algorithms 11–13);
-        "weighted_kmeans": degree-weighted k-means on the rows of ``D^{−1/2}U`` (the NormCut
+        "weighted_kmeans": degree-weighted k-means on the rows of :math:`D^{-1/2} U` (the NormCut
         rounding above; needs a normalised ``laplacian``, whose eigenvectors are then the same).
     gamma : float, default=1.0
-        ``exp(−gamma ‖x − y‖²)`` of the "rbf" graph.
+        :math:`\\gamma` in :math:`\\exp(-\\gamma \\|x - y\\|^2)` of the "rbf" graph.
     n_neighbors : int, default=10
         ``k`` of the k-NN graphs (clipped to ``n_samples − 1``).
     eps : float, default=None
@@ -89,8 +98,8 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
     affinity_matrix_ : ndarray or scipy.sparse.csr_matrix of shape (n_samples, n_samples)
         The similarity graph ``W`` (zero diagonal).
     embedding_ : ndarray of shape (n_samples, n_clusters)
-        The rows clustered by k-means (unit-norm rows for "symmetric" with "kmeans"; ``H =
-        D^{−1/2}U`` for "weighted_kmeans").
+        The rows clustered by k-means (unit-norm rows for "symmetric" with "kmeans";
+        :math:`H = D^{-1/2} U` for "weighted_kmeans").
     eigenvalues_ : ndarray of shape (n_clusters,)
         The ``n_clusters`` smallest Laplacian eigenvalues: a gap after the k-th suggests k
         clusters (eigengap heuristic, Sangnier, §2.2.7).

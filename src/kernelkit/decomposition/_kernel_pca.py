@@ -31,10 +31,12 @@ __all__ = ["KernelPCA"]
 class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Kernel PCA: PCA of the data mapped into a reproducing-kernel feature space.
 
-    The Gram matrix is centred in feature space, ``K_Z = (I − 11ᵀ/n) K (I − 11ᵀ/n)``; its
-    leading unit eigenpairs ``(λ_j, v_j)`` give the training embedding ``U = [√λ_1 v_1 | …]``
-    and the out-of-sample map ``u_j(x) = λ_j^{−1/2} v_jᵀ k_c(x)`` with ``k_c(x)`` the kernel row
-    of ``x`` centred against the training mean (Sangnier, §3.2.1, eq. 3.1). With
+    The Gram matrix is centred in feature space,
+    :math:`K_Z = (I - \\mathbf 1 \\mathbf 1^\\top / n) K (I - \\mathbf 1 \\mathbf 1^\\top / n)`; its
+    leading unit eigenpairs :math:`(\\lambda_j, v_j)` give the training embedding
+    :math:`U = [\\sqrt{\\lambda_1} v_1 \\mid \\dots]` and the out-of-sample map
+    :math:`u_j(x) = \\lambda_j^{-1/2} v_j^\\top k_c(x)` with :math:`k_c(x)` the kernel row of
+    :math:`x` centred against the training mean (Sangnier, §3.2.1, eq. 3.1). With
     ``kernel="precomputed"`` any positive semi-definite Gram matrix works, e.g. one from
     ``kernelkit.kernels``' string and graph kernels — or pass such a kernel object itself as
     ``kernel`` and fit on the strings or graphs.
@@ -79,7 +81,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     eigenvectors_ : ndarray of shape (n_samples, n_components_)
         Unit eigenvectors, largest-magnitude entry positive.
     embedding_ : ndarray of shape (n_samples, n_components_)
-        Training embedding ``v_j √λ_j``.
+        Training embedding :math:`v_j \\sqrt{\\lambda_j}`.
     n_components_ : int
     X_fit_ : ndarray of shape (n_samples, n_features)
         Training data (the Gram matrix when precomputed).
@@ -97,7 +99,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
     See Also
     --------
     PCA : the linear-kernel case.
-    kernelkit.manifold.ClassicalMDS : kernel PCA of ``−½ D∘D``.
+    kernelkit.manifold.ClassicalMDS : kernel PCA of :math:`-\\frac12 D \\circ D`.
 
     Examples
     --------

@@ -21,9 +21,10 @@ __all__ = ["PCA"]
 
 
 class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Principal component analysis.
+    r"""Principal component analysis.
 
-    Centres the data and keeps the leading right singular vectors of ``X − 1 μᵀ`` (Sangnier
+    Centres the data and keeps the leading right singular vectors of
+    :math:`X - \mathbf 1 \mu^\top` (Sangnier
     §3.1, Algorithm 15; Peyré, §16.1.1). The three routes of Algorithm 15 (covariance
     eigendecomposition, Gram eigendecomposition, SVD) give the same components up to signs;
     this class uses the covariance route for tall data and the SVD otherwise, as the course
@@ -53,10 +54,11 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     components_ : ndarray of shape (n_components_, n_features)
         Principal axes, by decreasing variance; each row's largest-magnitude entry is positive.
     explained_variance_ : ndarray of shape (n_components_,)
-        Variance of the scores, with the unbiased ``1/(n_samples − 1)`` (the courses use ``1/n``;
-        ratios do not depend on it).
+        Variance of the scores, with the unbiased :math:`1/(n - 1)` (:math:`n` = ``n_samples``; the
+        courses use :math:`1/n`; ratios do not depend on it).
     explained_variance_ratio_ : ndarray of shape (n_components_,)
-        Share of the total variance (Sangnier, §3.1.3, ``r = Σ_top λ_i / Σ λ_i``).
+        Share of the total variance (Sangnier, §3.1.3,
+        :math:`r = \sum_\mathrm{top} \lambda_i / \sum_i \lambda_i`).
     singular_values_ : ndarray of shape (n_components_,)
     mean_ : ndarray of shape (n_features,)
     n_components_ : int
@@ -217,7 +219,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return np.where(std > 0, std, 1.0)
 
     def transform(self, X):
-        """Scores ``(X − μ) Vᵀ`` (divided by the standard deviations when ``whiten``).
+        r"""Scores :math:`(X - \mu) V^\top` (divided by the standard deviations when ``whiten``).
 
         Parameters
         ----------
@@ -232,7 +234,8 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return self._scores(X)
 
     def inverse_transform(self, X):
-        """Reconstruction ``μ + Σ_k z_k v_k`` (Peyré, §16.1.1), the projection on the PCA space.
+        r"""Reconstruction :math:`\mu + \sum_k z_k v_k` (Peyré, §16.1.1), the projection on the PCA
+        space.
 
         Parameters
         ----------

@@ -26,15 +26,17 @@ __all__ = ["GaussianRandomProjection", "SparseRandomProjection", "johnson_linden
     prefer_skip_nested_validation=True,
 )
 def johnson_lindenstrauss_min_dim(n_samples, *, eps=0.1, delta=None):
-    """Smallest projection dimension that keeps pairwise distances within a factor ``1 ± ε``.
+    r"""Smallest projection dimension that keeps pairwise distances within a factor
+    :math:`1 \pm \varepsilon`.
 
-    With ``delta=None``, the Dasgupta–Gupta bound ``p ≥ 4 log n / (ε²/2 − ε³/3)`` (Sangnier
-    §3.1.5 prints ``ε²/3`` in the denominator's first term, a typo). The bound is rounded up;
+    With ``delta=None``, the Dasgupta–Gupta bound
+    :math:`p \ge 4 \log n / (\varepsilon^2/2 - \varepsilon^3/3)` (Sangnier §3.1.5 prints
+    :math:`\varepsilon^2/3` in the denominator's first term, a typo). The bound is rounded up;
     ``sklearn.random_projection.johnson_lindenstrauss_min_dim`` truncates, so it can return one
     dimension less than the bound. With ``delta``, Sangnier, Theorem 68:
-    ``p ≥ 16 ε⁻² log(n / √δ)`` guarantees the ε-isometry of ``W ~ N(0, 1/p)`` on the
-    ``n`` points with probability at least ``1 − δ`` (``delta=1`` gives Corollary 69's
-    ``16 ε⁻² log n``).
+    :math:`p \ge 16 \varepsilon^{-2} \log(n / \sqrt\delta)` guarantees the ε-isometry of
+    :math:`W \sim \mathcal N(0, 1/p)` on the :math:`n` points with probability at least
+    :math:`1 - \delta` (``delta=1`` gives Corollary 69's :math:`16 \varepsilon^{-2} \log n`).
 
     Parameters
     ----------
@@ -123,7 +125,7 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         return self
 
     def transform(self, X):
-        """Project: ``X Wᵀ``.
+        r"""Project: :math:`X W^\top`.
 
         Parameters
         ----------
@@ -158,11 +160,13 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
 
 
 class GaussianRandomProjection(_BaseRandomProjection):
-    """Gaussian random projection ``x ↦ W x`` with ``W_ij ~ N(0, 1/p)`` iid.
+    r"""Gaussian random projection :math:`x \mapsto W x` with
+    :math:`W_{ij} \sim \mathcal N(0, 1/p)` iid.
 
-    ``E‖Wx‖² = ‖x‖²`` (Sangnier, Remark 3.1.6), and for ``p`` from
-    :func:`johnson_lindenstrauss_min_dim` all pairwise distances of ``n`` points are kept within
-    ``1 ± ε`` with high probability (Theorem 68). Sparse input gives dense output (W is dense).
+    :math:`E\|Wx\|^2 = \|x\|^2` (Sangnier, Remark 3.1.6), and for :math:`p` from
+    :func:`johnson_lindenstrauss_min_dim` all pairwise distances of :math:`n` points are kept within
+    :math:`1 \pm \varepsilon` with high probability (Theorem 68). Sparse input gives dense output (W
+    is dense).
 
     Parameters
     ----------
@@ -211,11 +215,13 @@ class GaussianRandomProjection(_BaseRandomProjection):
 
 
 class SparseRandomProjection(_BaseRandomProjection):
-    """Sparse random projection: ``W_ij = ±1/√(s p)`` with probability ``s/2`` each, else 0.
+    r"""Sparse random projection: :math:`W_{ij} = \pm 1 / \sqrt{s p}` with probability
+    :math:`s/2` each, else 0.
 
-    Entries have mean 0 and variance ``1/p``, so ``E‖Wx‖² = ‖x‖²`` as for the Gaussian matrix
-    (Sangnier, Remark 3.1.6). ``density=1/3`` is Achlioptas' database-friendly projection;
-    "auto" is Li, Hastie and Church's very sparse ``1/√n_features``. ``W`` is stored as CSR and
+    Entries have mean 0 and variance :math:`1/p`, so :math:`E\|Wx\|^2 = \|x\|^2` as for the
+    Gaussian matrix (Sangnier, Remark 3.1.6). ``density=1/3`` is Achlioptas' database-friendly
+    projection; "auto" is Li, Hastie and Church's very sparse :math:`1/\sqrt{d}`
+    (:math:`d` = ``n_features``). ``W`` is stored as CSR and
     sparse input stays sparse unless ``dense_output``.
 
     Parameters

@@ -18,15 +18,16 @@ __all__ = ["basis_pursuit", "rip_min_dim"]
     prefer_skip_nested_validation=True,
 )
 def basis_pursuit(W, y):
-    """The minimal-ℓ1 solution of ``W u = y``: ``argmin ‖u‖₁`` subject to ``W u = y``, by linear
-    programming.
+    r"""The minimal-ℓ1 solution of :math:`W u = y`: :math:`\operatorname{argmin} \|u\|_1` subject
+    to :math:`W u = y`, by linear programming.
 
-    Sangnier, Theorem 71: if ``W`` is ``(ε, 2s)``-RIP with ``ε < 2/5`` (Theorem 70: true with
-    high probability for a Gaussian ``W`` with ``p`` large enough, see :func:`rip_min_dim`),
-    every ``s``-sparse ``x`` is a solution for ``y = W x``: ``x`` is recovered from ``p ≪ d``
-    random projections. The problem is the linear program ``min 1ᵀ(u⁺ + u⁻)`` s.t.
-    ``W(u⁺ − u⁻) = y``, ``u⁺, u⁻ ≥ 0`` (at an optimum ``u⁺_j u⁻_j = 0``, so
-    ``1ᵀ(u⁺ + u⁻) = ‖u‖₁``), solved by SciPy's HiGHS.
+    Sangnier, Theorem 71: if :math:`W` is :math:`(\varepsilon, 2s)`-RIP with
+    :math:`\varepsilon < 2/5` (Theorem 70: true with high probability for a Gaussian :math:`W`
+    with :math:`p` large enough, see :func:`rip_min_dim`), every :math:`s`-sparse :math:`x` is a
+    solution for :math:`y = W x`: :math:`x` is recovered from :math:`p \ll d` random projections.
+    The problem is the linear program :math:`\min \mathbf 1^\top (u^+ + u^-)` s.t.
+    :math:`W (u^+ - u^-) = y`, :math:`u^+, u^- \ge 0` (at an optimum :math:`u^+_j u^-_j = 0`, so
+    :math:`\mathbf 1^\top (u^+ + u^-) = \|u\|_1`), solved by SciPy's HiGHS.
 
     Parameters
     ----------
@@ -42,7 +43,8 @@ def basis_pursuit(W, y):
     Raises
     ------
     ValueError
-        If ``W u = y`` has no solution (``y`` outside the range of ``W``) or the solver fails.
+        If :math:`W u = y` has no solution (:math:`y` outside the range of :math:`W`) or the
+        solver fails.
 
     References
     ----------
@@ -85,14 +87,17 @@ def basis_pursuit(W, y):
     prefer_skip_nested_validation=True,
 )
 def rip_min_dim(n_features, n_nonzero, *, eps=0.1, delta=0.1):
-    """Number of Gaussian projections that make ``W`` (ε, s)-RIP with probability ``1 − δ``.
+    r"""Number of Gaussian projections that make :math:`W` :math:`(\varepsilon, s)`-RIP with
+    probability :math:`1 - \delta`.
 
-    Sangnier, Theorem 70: if ``p ≥ 100 s ε⁻² log(40 d / (δ ε))``, a ``p × d`` matrix with
-    independent ``N(0, 1/p)`` entries satisfies ``(1 − ε)‖x‖² ≤ ‖Wx‖² ≤ (1 + ε)‖x‖²`` for every
-    ``s``-sparse ``x`` with probability at least ``1 − δ``. With Theorem 71 (``2s`` and
-    ``ε < 2/5``), this guarantees the exact recovery of every ``s``-sparse vector by
-    :func:`basis_pursuit`. The constant is far from tight: in practice ``p`` of order
-    ``2 s log(d/s)`` suffices (``kernelkit demo sparse_recovery``).
+    Sangnier, Theorem 70: if :math:`p \ge 100 s \varepsilon^{-2} \log(40 d / (\delta \varepsilon))`,
+    a :math:`p \times d` matrix with independent :math:`\mathcal N(0, 1/p)` entries satisfies
+    :math:`(1 - \varepsilon) \|x\|^2 \le \|Wx\|^2 \le (1 + \varepsilon) \|x\|^2` for every
+    :math:`s`-sparse :math:`x` with probability at least :math:`1 - \delta`. With Theorem 71
+    (:math:`2s` and :math:`\varepsilon < 2/5`), this guarantees the exact recovery of every
+    :math:`s`-sparse vector by :func:`basis_pursuit`. The constant is far from tight: in practice
+    :math:`p` of order :math:`2 s \log(d/s)` suffices (``python -m kernelkit demo
+    sparse_recovery``).
 
     Parameters
     ----------

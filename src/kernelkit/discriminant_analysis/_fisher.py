@@ -66,7 +66,7 @@ class _FisherRule(ClassifierMixin, BaseEstimator):
             self.intercept_ = -0.5 * self._h_means.sum()
 
     def decision_function(self, X):
-        """``h(x) + b``: positive for ``classes_[1]``.
+        """:math:`h(x) + b`: positive for ``classes_[1]``.
 
         Parameters
         ----------
@@ -80,7 +80,7 @@ class _FisherRule(ClassifierMixin, BaseEstimator):
         return self._project(X) + self.intercept_
 
     def predict(self, X):
-        """Class ``classes_[1]`` where ``h(x) + b > 0``, else ``classes_[0]``."""
+        """Class ``classes_[1]`` where :math:`h(x) + b > 0`, else ``classes_[0]``."""
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]
 
@@ -98,15 +98,21 @@ def _binary_classes(stats, estimator):
 
 
 class FisherDiscriminantAnalysis(_FisherRule):
-    """Fisher's linear discriminant for two classes.
+    r"""Fisher's linear discriminant for two classes.
 
-    The direction ``w`` maximises the Rayleigh quotient ``r(w) = π_1 π_0 (wᵀ(μ_1 − μ_0))² /
-    wᵀΣw`` with ``Σ = π_1 Σ_1 + π_0 Σ_0`` (the class covariances by maximum likelihood), whose
-    maximisers are the multiples of ``Σ⁻¹(μ_1 − μ_0)`` (Sangnier, §1.1.3, Proposition 9); a
-    sample is projected to ``h(x) = wᵀx``. ``rule="nearest_centroid"`` assigns it to the
-    class whose projected mean is closer; ``rule="threshold"`` uses the offset ``b`` of least
-    training error, searched over the steps of the error as the course describes. With equal
-    covariances, ``w`` is the LDA direction (Remark 1.1.3).
+    The direction :math:`w` maximises the Rayleigh quotient
+
+    .. math::
+
+        r(w) = \frac{\pi_1 \pi_0 (w^\top (\mu_1 - \mu_0))^2}{w^\top \Sigma w}
+
+    with :math:`\Sigma = \pi_1 \Sigma_1 + \pi_0 \Sigma_0` (the class covariances by maximum
+    likelihood), whose maximisers are the multiples of :math:`\Sigma^{-1} (\mu_1 - \mu_0)`
+    (Sangnier, §1.1.3, Proposition 9); a sample is projected to :math:`h(x) = w^\top x`.
+    ``rule="nearest_centroid"`` assigns it to the class whose projected mean is closer;
+    ``rule="threshold"`` uses the offset :math:`b` of least training error, searched over the
+    steps of the error as the course describes. With equal covariances, :math:`w` is the LDA
+    direction (Remark 1.1.3).
 
     Parameters
     ----------
@@ -118,10 +124,10 @@ class FisherDiscriminantAnalysis(_FisherRule):
     ----------
     classes_ : ndarray of shape (2,)
     coef_ : ndarray of shape (n_features,)
-        The direction ``w = Σ⁻¹(μ_1 − μ_0)`` (pseudo-inverse, with a warning, if Σ is
-        singular).
+        The direction :math:`w = \Sigma^{-1} (\mu_1 - \mu_0)` (pseudo-inverse, with a warning,
+        if :math:`\Sigma` is singular).
     intercept_ : float
-        ``b``: predict ``classes_[1]`` when ``wᵀx + b > 0``.
+        :math:`b`: predict ``classes_[1]`` when :math:`w^\top x + b > 0`.
     means_ : ndarray of shape (2, n_features)
     n_features_in_ : int
 
@@ -178,16 +184,23 @@ class FisherDiscriminantAnalysis(_FisherRule):
 
 
 class KernelFisherDiscriminantAnalysis(_FisherRule):
-    """Kernel Fisher discriminant for two classes (Mika et al. 1999).
+    r"""Kernel Fisher discriminant for two classes (Mika et al. 1999).
 
-    With ``w = Σ_i α_i φ(x_i)``, the Rayleigh quotient becomes ``r(α) = π_1 π_0 (αᵀ(v_1 −
-    v_0))² / αᵀNα`` where ``v_k`` is the column mean of the Gram matrix over class ``k`` and
-    ``N = Σ_k π_k Ψ_k / n_k + μI``, ``Ψ_k = K_k H K_kᵀ`` the within-class scatter in feature
-    space (``K_k`` the Gram columns of class ``k``, ``H`` the centring matrix); so ``α ∝
-    N⁻¹(v_1 − v_0)`` and ``h(x) = Σ_i α_i k(x, x_i)`` (Sangnier, §1.1.4). The ridge ``μ``
-    (``alpha``) is needed: without it the ``n × n`` matrix has rank at most ``n − 2`` and the
-    system the course writes is singular. Dividing ``Ψ_k`` by ``n_k`` makes ``N`` the kernel
-    form of :class:`FisherDiscriminantAnalysis`'s ``Σ``: with a linear kernel and a small
+    With :math:`w = \sum_i \alpha_i \varphi(x_i)`, the Rayleigh quotient becomes
+
+    .. math::
+
+        r(\alpha) = \frac{\pi_1 \pi_0 (\alpha^\top (v_1 - v_0))^2}{\alpha^\top N \alpha}
+
+    where :math:`v_k` is the column mean of the Gram matrix over class :math:`k` and
+    :math:`N = \sum_k \pi_k \Psi_k / n_k + \mu I`, :math:`\Psi_k = K_k H K_k^\top` the
+    within-class scatter in feature space (:math:`K_k` the Gram columns of class :math:`k`,
+    :math:`H` the centring matrix); so :math:`\alpha \propto N^{-1} (v_1 - v_0)` and
+    :math:`h(x) = \sum_i \alpha_i k(x, x_i)` (Sangnier, §1.1.4). The ridge :math:`\mu`
+    (``alpha``) is needed: without it the :math:`n \times n` matrix has rank at most
+    :math:`n - 2` and the system the course writes is singular. Dividing :math:`\Psi_k` by
+    :math:`n_k` makes :math:`N` the kernel form of :class:`FisherDiscriminantAnalysis`'s
+    :math:`\Sigma`: with a linear kernel and a small
     ridge, the projections are proportional to the linear ones. The rules are those of
     :class:`FisherDiscriminantAnalysis`.
 
@@ -197,7 +210,7 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
         A vector kernel name, ``kernel(X, Y) -> Gram``, a precomputed Gram matrix, or a
         kernelkit string or graph kernel such as ``SpectrumKernel(k=3)``.
     alpha : float, default=1e-3
-        The ridge ``μ`` added to ``N``.
+        The ridge :math:`\mu` added to :math:`N`.
     rule : {"nearest_centroid", "threshold"}, default="nearest_centroid"
     gamma, degree, coef0 : float
         Parameters of the vector kernels (``gamma=None``: ``1 / n_features``).
@@ -214,7 +227,7 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
     ----------
     classes_ : ndarray of shape (2,)
     dual_coef_ : ndarray of shape (n_samples_fit,)
-        ``α``.
+        :math:`\alpha`.
     intercept_ : float
     n_features_in_ : int
         For vector input.
@@ -263,7 +276,7 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Fit ``α`` and the rule.
+        r"""Fit :math:`\alpha` and the rule.
 
         Parameters
         ----------

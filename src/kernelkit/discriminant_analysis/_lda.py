@@ -36,31 +36,40 @@ def ledoit_wolf_shrinkage(X):
 
 class LinearDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
                                  GenerativeClassifier):
-    """Linear discriminant analysis: classifier and supervised projection.
+    r"""Linear discriminant analysis: classifier and supervised projection.
 
-    The classes are modelled as Gaussians ``N(μ_k, Σ)`` with one covariance, estimated from the
-    within-class scatter; the Bayes rule is then linear (Sangnier, Proposition 5 and §1.2.1):
-    ``δ_k(x) = xᵀΣ⁻¹μ_k − ½ μ_kᵀΣ⁻¹μ_k + log π_k``, predict ``argmax_k δ_k(x)``; the posterior
-    probabilities are the softmax of ``δ``. For two classes, ``w = Σ⁻¹(μ_1 − μ_0)`` and
-    ``b = ½ (μ_0 + μ_1)ᵀΣ⁻¹(μ_0 − μ_1) + log(π_1/π_0)`` (``coef_`` and ``intercept_``).
+    The classes are modelled as Gaussians :math:`\mathcal N(\mu_k, \Sigma)` with one covariance,
+    estimated from the within-class scatter; the Bayes rule is then linear (Sangnier, Proposition
+    5 and §1.2.1):
 
-    ``transform`` projects on the leading eigenvectors of ``Σ⁻¹M``, ``M = Σ_k π_k (μ_k − μ)
-    (μ_k − μ)ᵀ`` the between-class covariance: at most ``C − 1`` directions, each maximising the
-    Rayleigh quotient ``wᵀMw / wᵀΣw`` (multi-class Fisher discriminant, §1.1.5 and §3.3.2; the
-    course prints the within-class covariance as ``πΣ_i``, which is ``Σ_i π_i Σ_i``).
-    ``rule="projected_centroid"`` classifies by the nearest projected class mean in that space,
-    with unit-norm directions, as §1.1.5 describes (its ``predict_proba`` is then the softmax of
-    ``−½`` the squared distances).
+    .. math::
+
+        \delta_k(x) = x^\top \Sigma^{-1} \mu_k - \tfrac12 \mu_k^\top \Sigma^{-1} \mu_k + \log \pi_k,
+
+    predict :math:`\operatorname{argmax}_k \delta_k(x)`; the posterior probabilities are the
+    softmax of :math:`\delta`. For two classes, :math:`w = \Sigma^{-1} (\mu_1 - \mu_0)` and
+    :math:`b = \frac12 (\mu_0 + \mu_1)^\top \Sigma^{-1} (\mu_0 - \mu_1) + \log(\pi_1 / \pi_0)`
+    (``coef_`` and ``intercept_``).
+
+    ``transform`` projects on the leading eigenvectors of :math:`\Sigma^{-1} M`,
+    :math:`M = \sum_k \pi_k (\mu_k - \mu)(\mu_k - \mu)^\top` the between-class covariance: at most
+    :math:`C - 1` directions, each maximising the Rayleigh quotient
+    :math:`w^\top M w / w^\top \Sigma w` (multi-class Fisher discriminant, §1.1.5 and §3.3.2; the
+    course prints the within-class covariance as :math:`\pi \Sigma_i`, which is
+    :math:`\sum_i \pi_i \Sigma_i`). ``rule="projected_centroid"`` classifies by the nearest
+    projected class mean in that space, with unit-norm directions, as §1.1.5 describes (its
+    ``predict_proba`` is then the softmax of :math:`-\frac12` the squared distances).
 
     Parameters
     ----------
     priors : array-like of shape (n_classes,), default=None
         Class probabilities; None: the class proportions.
     covariance : {"unbiased", "mle"}, default="unbiased"
-        Within-class scatter divided by ``n − C`` (unbiased pooled estimator, §1.1.1) or by
-        ``n`` (maximum likelihood; scikit-learn's estimate when the priors are the proportions).
+        Within-class scatter divided by :math:`n - C` (unbiased pooled estimator, §1.1.1) or by
+        :math:`n` (maximum likelihood; scikit-learn's estimate when the priors are the proportions).
     shrinkage : float in [0, 1], "auto" or None, default=None
-        ``(1 − α) Σ + α (tr Σ / d) I``; "auto" chooses ``α`` by Ledoit & Wolf's formula on the
+        :math:`(1 - \alpha) \Sigma + \alpha (\operatorname{tr} \Sigma / d) I`; "auto" chooses
+        :math:`\alpha` by Ledoit & Wolf's formula on the
         within-class centred data.
     n_components : int, default=None
         Dimensions kept by ``transform`` (at most ``min(C − 1, n_features)``; None: all of
@@ -82,9 +91,9 @@ class LinearDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMix
     scalings_ : ndarray of shape (n_features, n_components)
         Unit-norm directions of the projection, by decreasing eigenvalue.
     explained_variance_ratio_ : ndarray of shape (n_components,)
-        Each direction's share of the eigenvalues of ``Σ⁻¹M``.
+        Each direction's share of the eigenvalues of :math:`\Sigma^{-1} M`.
     xbar_ : ndarray of shape (n_features,)
-        Prior-weighted mean ``Σ_k π_k μ_k``, subtracted before projecting.
+        Prior-weighted mean :math:`\sum_k \pi_k \mu_k`, subtracted before projecting.
     n_features_in_ : int
 
     References

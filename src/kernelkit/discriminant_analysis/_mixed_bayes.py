@@ -15,16 +15,24 @@ __all__ = ["MixedNaiveBayes"]
 
 
 class MixedNaiveBayes(GenerativeClassifier):
-    """Gaussian-Bernoulli Bayes classifier.
+    r"""Gaussian-Bernoulli Bayes classifier.
 
-    ``x = (u, v)`` with ``u`` continuous and ``v ∈ {0, 1}^m``; given the class ``k``, ``u ~
-    N(μ_k, Σ_k)`` independently of ``v``, whose coordinates are independent Bernoulli(``p_kj``).
-    The Bayes rule maximises ``log π_k + log N(u; μ_k, Σ_k) + Σ_j v_j log p_kj + (1 − v_j)
-    log(1 − p_kj)``; for two classes it is the exam's ``sign(½ uᵀQu + αᵀu + βᵀv + b)`` with
-    ``Q = Σ_−⁻¹ − Σ_+⁻¹``, ``α = Σ_+⁻¹μ_+ − Σ_−⁻¹μ_−`` and ``β_j = log(p_j (1 − q_j) / (q_j (1 −
-    p_j)))``. The parameters are the maximum-likelihood estimates (class means, covariances by
-    ``1/n_k`` and frequencies ``p_kj``); without binary features it is
-    ``QuadraticDiscriminantAnalysis``.
+    :math:`x = (u, v)` with :math:`u` continuous and :math:`v \in \{0, 1\}^m`; given the class
+    :math:`k`, :math:`u \sim \mathcal N(\mu_k, \Sigma_k)` independently of :math:`v`, whose
+    coordinates are independent Bernoulli(:math:`p_{kj}`). The Bayes rule maximises
+
+    .. math::
+
+        \log \pi_k + \log \mathcal N(u; \mu_k, \Sigma_k)
+        + \sum_j v_j \log p_{kj} + (1 - v_j) \log(1 - p_{kj});
+
+    for two classes it is the exam's
+    :math:`\operatorname{sign}(\frac12 u^\top Q u + \alpha^\top u + \beta^\top v + b)` with
+    :math:`Q = \Sigma_-^{-1} - \Sigma_+^{-1}`,
+    :math:`\alpha = \Sigma_+^{-1} \mu_+ - \Sigma_-^{-1} \mu_-` and
+    :math:`\beta_j = \log(p_j (1 - q_j) / (q_j (1 - p_j)))`. The parameters are the
+    maximum-likelihood estimates (class means, covariances by :math:`1/n_k` and frequencies
+    :math:`p_{kj}`); without binary features it is ``QuadraticDiscriminantAnalysis``.
 
     Parameters
     ----------
@@ -36,7 +44,8 @@ class MixedNaiveBayes(GenerativeClassifier):
     reg_param : float in [0, 1], default=0.0
         Regularisation of the class covariances, as in :class:`QuadraticDiscriminantAnalysis`.
     alpha : float, default=0.0
-        Additive smoothing of the frequencies, ``(count + α) / (n_k + 2α)``; 0 is the exam's
+        Additive smoothing of the frequencies,
+        :math:`(\mathrm{count} + \alpha) / (n_k + 2\alpha)`; 0 is the exam's
         maximum likelihood (a frequency of 0 or 1 then makes the other value impossible for
         that class: its probability is 0).
 

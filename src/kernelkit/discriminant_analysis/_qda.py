@@ -74,12 +74,19 @@ def gaussian_class_scores(X, means, eigenpairs, priors):
 
 
 class QuadraticDiscriminantAnalysis(GenerativeClassifier):
-    """Quadratic discriminant analysis (Gaussian Bayes classifier).
+    r"""Quadratic discriminant analysis (Gaussian Bayes classifier).
 
-    Each class is a Gaussian ``N(μ_k, Σ_k)`` with its own covariance; the Bayes rule assigns ``x``
-    to ``argmin_k ½ (x − μ_k)ᵀΣ_k⁻¹(x − μ_k) + ½ log|Σ_k| − log π_k`` (Sangnier, Proposition 4),
-    with the plug-in estimates of the means, covariances and proportions. The posterior
-    probabilities are the normalised ``π_k N(x; μ_k, Σ_k)``.
+    Each class is a Gaussian :math:`\mathcal N(\mu_k, \Sigma_k)` with its own covariance; the
+    Bayes rule assigns :math:`x` to
+
+    .. math::
+
+        \operatorname{argmin}_k \tfrac12 (x - \mu_k)^\top \Sigma_k^{-1} (x - \mu_k)
+        + \tfrac12 \log |\Sigma_k| - \log \pi_k
+
+    (Sangnier, Proposition 4), with the plug-in estimates of the means, covariances and
+    proportions. The posterior probabilities are the normalised
+    :math:`\pi_k \mathcal N(x; \mu_k, \Sigma_k)`.
 
     A singular class covariance (constant or collinear features within a class, or fewer samples
     than features, as on the digits or breast-cancer data, where scikit-learn's estimator stops
@@ -91,11 +98,12 @@ class QuadraticDiscriminantAnalysis(GenerativeClassifier):
     priors : array-like of shape (n_classes,), default=None
         Class probabilities; None: the class proportions.
     reg_param : float in [0, 1], default=0.0
-        Each covariance becomes ``(1 − reg_param) Σ_k + reg_param I`` (scikit-learn's
+        Each covariance becomes :math:`(1 - r) \Sigma_k + r I` (:math:`r` = ``reg_param``;
+        scikit-learn's
         convention).
     covariance : {"mle", "unbiased"}, default="mle"
-        Class scatter divided by ``n_k`` (maximum likelihood, the course's plug-in estimate,
-        §1.1.1, and scikit-learn's) or by ``n_k − 1`` (unbiased).
+        Class scatter divided by :math:`n_k` (maximum likelihood, the course's plug-in estimate,
+        §1.1.1, and scikit-learn's) or by :math:`n_k - 1` (unbiased).
 
     Attributes
     ----------

@@ -435,9 +435,9 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
     """criterion : {"squared_error", "friedman_mse", "absolute_error"}, default="squared_error"
         Impurity of the trees' splits.""", "1.0")
 class RandomForestRegressor(RegressorMixin, BaseForest):
-    """Random forest regressor: the mean of bagged CART regression trees with random features.
+    r"""Random forest regressor: the mean of bagged CART regression trees with random features.
 
-    Sangnier, §1.6.3–1.6.4 [1]_: ``g(x) = (1/T) Σ_t g_t(x)`` over trees grown on bootstrap
+    Sangnier, §1.6.3–1.6.4 [1]_: :math:`g(x) = \frac1T \sum_t g_t(x)` over trees grown on bootstrap
     samples, each searching its splits among ``max_features`` features drawn at every node.
 
     Parameters

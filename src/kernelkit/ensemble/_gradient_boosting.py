@@ -314,7 +314,7 @@ class BaseGradientBoosting(BaseEstimator):
 
 
 _SHARED_PARAMETERS = """learning_rate : float, default=0.1
-        Shrinkage ``ν`` of every stage.
+        Shrinkage :math:`\\nu` of every stage.
     n_estimators : int, default=100
         Boosting stages.
     subsample : float in (0, 1], default=1.0
@@ -348,9 +348,9 @@ _SHARED_PARAMETERS = """learning_rate : float, default=0.1
 class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
     __doc__ = f"""Gradient boosting for regression (Sangnier, §1.6.5, Algorithm 3).
 
-    ``f_0`` is the mean (squared error) or the median (absolute error) of the targets; each
+    :math:`f_0` is the mean (squared error) or the median (absolute error) of the targets; each
     stage fits a regression tree to the negative gradients and sets every leaf to the exact line
-    search — the mean, respectively the median, of the residuals in the leaf — times ``ν``.
+    search — the mean, respectively the median, of the residuals in the leaf — times :math:`\\nu`.
 
     Parameters
     ----------
@@ -360,7 +360,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
     Attributes
     ----------
     estimators_ : list of list of Tree
-        The trees of every stage (their leaf values include ``ν``).
+        The trees of every stage (their leaf values include :math:`\\nu`).
     init_ : ndarray of shape (1,)
         ``f_0``.
     train_score_ : ndarray of shape (n_estimators_,)
@@ -399,7 +399,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         return _SquaredError() if self.loss == "squared_error" else _AbsoluteError()
 
     def predict(self, X):
-        """``f_0 + Σ_m ν γ_m(x)``."""
+        r""":math:`f_0 + \sum_m \nu \gamma_m(x)`."""
         return self._raw_predict(X)[:, 0]
 
     def staged_predict(self, X):
@@ -411,10 +411,11 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
 class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
     __doc__ = f"""Gradient boosting for classification (Sangnier, §1.6.5, Algorithm 3).
 
-    ``log_loss``: the binomial deviance (``f_0`` the log-odds; leaves take one Newton step
-    ``Σ r / Σ p(1 − p)``), or for ``K`` classes the softmax deviance with one tree per class
-    and stage (Friedman's step ``(K − 1)/K Σ r / Σ |r|(1 − |r|)``). ``exponential``: AdaBoost's
-    loss ``e^{{−yF}}`` (two classes; ``f_0`` half the log-odds).
+    ``log_loss``: the binomial deviance (:math:`f_0` the log-odds; leaves take one Newton step
+    :math:`\\sum r / \\sum p (1 - p)`), or for :math:`K` classes the softmax deviance with one tree
+    per class and stage (Friedman's step
+    :math:`\\frac{{K - 1}}{{K}} \\sum r / \\sum |r| (1 - |r|)`). ``exponential``: AdaBoost's loss
+    :math:`e^{{-yF}}` (two classes; :math:`f_0` half the log-odds).
 
     Parameters
     ----------

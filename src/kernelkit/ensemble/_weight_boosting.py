@@ -43,19 +43,29 @@ class _CompiledStump:
 
 
 class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
-    """AdaBoost with decision stumps (compiled) or any classifier that accepts sample weights.
+    r"""AdaBoost with decision stumps (compiled) or any classifier that accepts sample weights.
 
-    ``algorithm="binary"`` is the course's Algorithm 2: with ``D_1 = 1/n``, fit ``g_t`` on the
-    weights ``D_t``, ``ε_t = Σ_i D_t(i) 1{g_t(X_i) ≠ Y_i}``, ``w_t = ½ log((1 − ε_t)/ε_t)``,
-    ``D_{t+1}(i) = D_t(i) e^{−w_t Y_i g_t(X_i)} / Z_t`` with ``Z_t = 2√(ε_t(1 − ε_t))``
-    (Property 13), and predict ``sign(Σ_t w_t g_t(x))``; the training error is at most
-    ``Π_t Z_t`` (Theorem 14). ``"SAMME"`` is its multi-class form, ``w_t = log((1 − ε_t)/ε_t)
-    + log(C − 1)`` (equal to the binary algorithm, up to a factor 2 on the weights, for ``C =
-    2``); ``"SAMME.R"`` uses the base learner's class probabilities (Zhu et al. 2009; scikit-learn
-    removed it). ``learning_rate`` multiplies every ``w_t``.
+    ``algorithm="binary"`` is the course's Algorithm 2: with :math:`D_1 = 1/n`, fit :math:`g_t`
+    on the weights :math:`D_t`,
 
-    A base learner without error (``ε_t = 0``) ends the boosting, keeping it with weight 1; one
-    no better than random guessing (``ε_t ≥ (C − 1)/C``) ends it too, and raises a ValueError
+    .. math::
+
+        \varepsilon_t = \sum_i D_t(i) \mathbb 1\{g_t(X_i) \ne Y_i\}, \qquad
+        w_t = \tfrac12 \log \frac{1 - \varepsilon_t}{\varepsilon_t},
+
+        D_{t+1}(i) = D_t(i) e^{-w_t Y_i g_t(X_i)} / Z_t, \qquad
+        Z_t = 2 \sqrt{\varepsilon_t (1 - \varepsilon_t)}
+
+    (Property 13), and predict :math:`\operatorname{sign}(\sum_t w_t g_t(x))`; the training error
+    is at most :math:`\prod_t Z_t` (Theorem 14). ``"SAMME"`` is its multi-class form,
+    :math:`w_t = \log((1 - \varepsilon_t) / \varepsilon_t) + \log(C - 1)` (equal to the binary
+    algorithm, up to a factor 2 on the weights, for :math:`C = 2`); ``"SAMME.R"`` uses the base
+    learner's class probabilities (Zhu et al. 2009; scikit-learn removed it). ``learning_rate``
+    multiplies every :math:`w_t`.
+
+    A base learner without error (:math:`\varepsilon_t = 0`) ends the boosting, keeping it with
+    weight 1; one no better than random guessing (:math:`\varepsilon_t \ge (C - 1)/C`) ends it
+    too, and raises a ValueError
     if it is the first.
 
     Parameters
@@ -78,9 +88,9 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
     estimators_ : list
         The base learners.
     estimator_weights_ : ndarray of shape (n_estimators_,)
-        ``w_t`` (times the learning rate).
+        :math:`w_t` (times the learning rate).
     estimator_errors_ : ndarray of shape (n_estimators_,)
-        ``ε_t``.
+        :math:`\varepsilon_t`.
     n_features_in_ : int
 
     Examples
@@ -229,10 +239,11 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         return weight * (proba * (1 + 1 / (C - 1)) - 1 / (C - 1))
 
     def staged_decision_function(self, X):
-        """Class scores after each stage (a generator): the weighted votes ``Σ_t w_t c_t(x)``
-        with ``c_t`` the vote ``1`` for the predicted class and ``−1/(C − 1)`` for the others,
-        divided by ``Σ_t w_t`` (SAMME.R: the sum of the stages' log-probability scores); for
-        two classes the score of ``classes_[1]`` minus that of ``classes_[0]``."""
+        r"""Class scores after each stage (a generator): the weighted votes
+        :math:`\sum_t w_t c_t(x)` with :math:`c_t` the vote 1 for the predicted class and
+        :math:`-1/(C - 1)` for the others, divided by :math:`\sum_t w_t` (SAMME.R: the sum of the
+        stages' log-probability scores); for two classes the score of ``classes_[1]`` minus that of
+        ``classes_[0]``."""
         check_is_fitted(self)
         X = validate_predict_input(self, X)
         scores = np.zeros((X.shape[0], self.n_classes_))
@@ -245,7 +256,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
             yield current[:, 1] - current[:, 0] if self.n_classes_ == 2 else current.copy()
 
     def decision_function(self, X):
-        """``Σ_t w_t g_t(x)`` as class scores (the difference for two classes)."""
+        r""":math:`\sum_t w_t g_t(x)` as class scores (the difference for two classes)."""
         for scores in self.staged_decision_function(X):
             pass
         return scores
@@ -264,7 +275,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
                    else self.classes_[np.argmax(scores, axis=1)])
 
     def predict_proba(self, X):
-        """Softmax of the class scores divided by ``C − 1`` (scikit-learn's convention)."""
+        """Softmax of the class scores divided by :math:`C - 1` (scikit-learn's convention)."""
         scores = self.decision_function(X)
         if scores.ndim == 1:
             scores = np.column_stack([-scores, scores]) / 2

@@ -130,13 +130,14 @@ def recursive_rls_landmarks(blocks, n_samples, n_landmarks, random_state):
 
 
 class KernelNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Nyström feature map of any kernel: vectors, callables, strings and graphs.
+    r"""Nyström feature map of any kernel: vectors, callables, strings and graphs.
 
-    With landmarks ``L`` (``m`` training samples), ``F(X) = K(X, L) K(L, L)^{-1/2}``, so that
-    ``F(X) F(X)ᵀ = K(X, L) K(L, L)⁺ K(L, X)`` approximates ``K(X, X)`` (Williams & Seeger 2001);
-    it is exact when the landmarks are all the samples (or span the feature space). The inverse
-    square root is a pseudo-inverse: eigenvalues of ``K(L, L)`` below ``m · ε · λ_max`` are cut
-    off. A linear model on ``F(X)`` (kernelkit's ``SVC(kernel="linear")``, ``PCA``, ``KMeans``,
+    With landmarks :math:`L` (:math:`m` training samples), :math:`F(X) = K(X, L) K(L, L)^{-1/2}`,
+    so that :math:`F(X) F(X)^\top = K(X, L) K(L, L)^+ K(L, X)` approximates :math:`K(X, X)`
+    (Williams & Seeger 2001); it is exact when the landmarks are all the samples (or span the
+    feature space). The inverse square root is a pseudo-inverse: eigenvalues of :math:`K(L, L)`
+    below :math:`m \cdot \varepsilon \cdot \lambda_{\max}` are cut off. A linear model on
+    :math:`F(X)` (kernelkit's ``SVC(kernel="linear")``, ``PCA``, ``KMeans``,
     linear models) approximates the kernel method at a cost linear in ``n_samples``.
 
     Parameters
@@ -171,7 +172,7 @@ class KernelNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     components_ : ndarray or list
         The landmarks (rows, or objects).
     normalization_ : ndarray of shape (n_components, n_components)
-        ``K(L, L)^{-1/2}`` (pseudo-inverse square root).
+        :math:`K(L, L)^{-1/2}` (pseudo-inverse square root).
     n_features_in_ : int
         Only for array input.
 

@@ -50,22 +50,27 @@ _SPECTRAL_MEASURES = {
 
 
 class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
-    """Random Fourier features of a translation-invariant kernel (Rahimi & Recht 2007).
+    r"""Random Fourier features of a translation-invariant kernel (Rahimi & Recht 2007).
 
-    By Bochner's theorem a continuous translation-invariant kernel ``k(x, y) = κ(x − y)`` is
-    positive definite iff ``κ = κ(0) E_ω[cos(ωᵀ(x − y))]`` for a probability measure on the
-    frequencies ω, the normalised Fourier transform of κ (Mairal & Vert, "Translation invariant
-    kernels"). Drawing ``ω_1..ω_D`` from it and ``b_j`` uniform on ``[0, 2π]``, the map
-    ``z(x) = sqrt(2κ(0)/D) (cos(ω_jᵀx + b_j))_j`` satisfies ``E[z(x)ᵀz(y)] = k(x, y)``, with an
-    error of order ``κ(0)/sqrt(D)``. A linear model on ``z(X)`` then approximates the kernel
-    machine at a cost linear in ``n_samples``.
+    By Bochner's theorem a continuous translation-invariant kernel
+    :math:`k(x, y) = \kappa(x - y)` is positive definite iff
+    :math:`\kappa = \kappa(0) E_\omega[\cos(\omega^\top (x - y))]` for a probability measure on
+    the frequencies :math:`\omega`, the normalised Fourier transform of :math:`\kappa` (Mairal &
+    Vert, "Translation invariant kernels"). Drawing :math:`\omega_1, \dots, \omega_D` from it and
+    :math:`b_j` uniform on :math:`[0, 2\pi]`, the map
+    :math:`z(x) = \sqrt{2\kappa(0)/D} \, (\cos(\omega_j^\top x + b_j))_j` satisfies
+    :math:`E[z(x)^\top z(y)] = k(x, y)`, with an error of order :math:`\kappa(0) / \sqrt D`. A
+    linear model on :math:`z(X)` then approximates the kernel machine at a cost linear in
+    ``n_samples``.
 
     Spectral measures of kernelkit's translation-invariant kernels:
 
-    * "rbf" ``exp(−γ‖x − y‖²)``: ``ω ~ N(0, 2γ I)``;
-    * "laplacian" ``exp(−γ‖x − y‖₁)``: independent Cauchy coordinates of scale γ;
-    * "sinc" ``Π_k sin(γ(x_k − y_k)) / (π(x_k − y_k))``: ``ω`` uniform on ``[−γ, γ]^d``,
-      ``κ(0) = (γ/π)^d`` (band-limited: the measure has compact support).
+    * "rbf" :math:`\exp(-\gamma \|x - y\|^2)`: :math:`\omega \sim \mathcal N(0, 2\gamma I)`;
+    * "laplacian" :math:`\exp(-\gamma \|x - y\|_1)`: independent Cauchy coordinates of scale
+      :math:`\gamma`;
+    * "sinc" :math:`\prod_k \sin(\gamma (x_k - y_k)) / (\pi (x_k - y_k))`: :math:`\omega` uniform
+      on :math:`[-\gamma, \gamma]^d`, :math:`\kappa(0) = (\gamma / \pi)^d` (band-limited: the
+      measure has compact support).
 
     Parameters
     ----------
@@ -75,16 +80,16 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
     gamma : float or "scale", default=1.0
         γ of the kernel (the band limit Ω of sinc); "scale" is ``1 / (n_features · Var X)``.
     n_components : int, default=100
-        Number of random features ``D``.
+        Number of random features :math:`D`.
     random_state : int, RandomState instance or None, default=None
         Seed of the frequencies and phases.
 
     Attributes
     ----------
     random_weights_ : ndarray of shape (n_features, n_components)
-        The frequencies ``ω_j`` as columns (scikit-learn's ``RBFSampler`` layout).
+        The frequencies :math:`\omega_j` as columns (scikit-learn's ``RBFSampler`` layout).
     random_offset_ : ndarray of shape (n_components,)
-        The phases ``b_j``.
+        The phases :math:`b_j`.
     gamma_ : float
         The resolved γ.
     n_features_in_ : int
@@ -156,7 +161,7 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         return self
 
     def transform(self, X):
-        """Map ``X`` to the random features ``sqrt(2κ(0)/D) cos(X W + b)``.
+        r"""Map ``X`` to the random features :math:`\sqrt{2\kappa(0)/D} \cos(X W + b)`.
 
         Parameters
         ----------
@@ -165,7 +170,7 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         Returns
         -------
         Z : ndarray of shape (n_samples, n_components)
-            ``Z Zᵀ`` approximates the kernel's Gram matrix.
+            :math:`Z Z^\top` approximates the kernel's Gram matrix.
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)

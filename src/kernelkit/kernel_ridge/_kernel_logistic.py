@@ -31,16 +31,18 @@ __all__ = ["KernelLogisticRegression"]
 
 
 class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator):
-    """Logistic regression in a kernel's feature space.
+    r"""Logistic regression in a kernel's feature space.
 
-    ``f(x) = Σ_i a_i k(x_i, x) + b`` minimising ``Σ_i log(1 + e^{−y_i f(x_i)}) + (α/2) aᵀKa``
-    (the RKHS norm ``‖f‖² = aᵀKa``; Peyré, §16.4.3; Mairal & Vert, "ℓ2-regularized methods in
-    RKHS"); ``P(y = 1 | x) = σ(f(x))``. With a linear kernel this is
-    :class:`kernelkit.linear_model.LogisticRegression` with ``C = 1/α`` (``w = Xᵀa``). Several
-    classes: a softmax model ``F = KA + b`` with ``(α/2) tr(AᵀKA)`` (multinomial) or one binary
-    model per class (one-vs-rest).
+    :math:`f(x) = \sum_i a_i k(x_i, x) + b` minimising
+    :math:`\sum_i \log(1 + e^{-y_i f(x_i)}) + \frac\alpha2 a^\top K a` (the RKHS norm
+    :math:`\|f\|^2 = a^\top K a`; Peyré, §16.4.3; Mairal & Vert, "ℓ2-regularized methods in
+    RKHS"); :math:`P(y = 1 \mid x) = \sigma(f(x))`. With a linear kernel this is
+    :class:`kernelkit.linear_model.LogisticRegression` with :math:`C = 1/\alpha`
+    (:math:`w = X^\top a`). Several classes: a softmax model :math:`F = KA + b` with
+    :math:`\frac\alpha2 \operatorname{tr}(A^\top K A)` (multinomial) or one binary model per class
+    (one-vs-rest).
 
-    ``solver="newton"`` is Newton's method in ``(a, b)`` — each step a weighted kernel ridge
+    ``solver="newton"`` is Newton's method in :math:`(a, b)` — each step a weighted kernel ridge
     regression (IRLS, as the slides solve the linear case) — for two classes and one-vs-rest;
     ``"lbfgs"`` is SciPy's L-BFGS-B. The multinomial model is solved on a square root of the
     Gram matrix by the linear model's solvers (Newton-CG or L-BFGS).
@@ -48,7 +50,7 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
     Parameters
     ----------
     alpha : float, default=1.0
-        RKHS regularisation (``1/C``).
+        RKHS regularisation (:math:`1/C`).
     kernel : str, callable, "precomputed" or kernel object, default="rbf"
     gamma, degree, coef0 : float
         Parameters of the vector kernels (``gamma=None``: ``1 / n_features``).

@@ -50,15 +50,16 @@ class KernelModelMixin:
 
 
 class KernelRidge(KernelModelMixin, RegressorMixin, BaseEstimator):
-    """Kernel ridge regression: ``f(x) = Σ_i c_i k(x_i, x) (+ b)`` minimising
-    ``‖y − Kc − b‖² + α cᵀKc``.
+    r"""Kernel ridge regression: :math:`f(x) = \sum_i c_i k(x_i, x) \, (+ b)` minimising
+    :math:`\|y - Kc - b\|^2 + \alpha c^\top K c`.
 
-    The solution is ``c = (K + αI)⁻¹ y`` (Peyré, §16.3.2; Mairal & Vert, "Example: kernel ridge
-    regression", where ``α = nλ``): one Cholesky factorisation, and a clear error when ``K +
-    αI`` is not positive definite (a precomputed matrix that is not a kernel). The fitted values
-    are ``K(K + αI)⁻¹ y``; with a linear kernel this is ridge regression (matrix inversion
-    lemma). With ``fit_intercept=True`` the unpenalised intercept solves ``(K + αI)c + b1 = y``,
-    ``1ᵀc = 0`` — two solves with the same factor (the slides fit without intercept; Sangnier's
+    The solution is :math:`c = (K + \alpha I)^{-1} y` (Peyré, §16.3.2; Mairal & Vert, "Example:
+    kernel ridge regression", where :math:`\alpha = n\lambda`): one Cholesky factorisation, and a
+    clear error when :math:`K + \alpha I` is not positive definite (a precomputed matrix that is
+    not a kernel). The fitted values are :math:`K (K + \alpha I)^{-1} y`; with a linear kernel this
+    is ridge regression (matrix inversion lemma). With ``fit_intercept=True`` the unpenalised
+    intercept solves :math:`(K + \alpha I) c + b \mathbf 1 = y`, :math:`\mathbf 1^\top c = 0` —
+    two solves with the same factor (the slides fit without intercept; Sangnier's
     (P13) with one).
 
     Parameters
@@ -144,7 +145,7 @@ class KernelRidge(KernelModelMixin, RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        """``K(X, X_fit) c + b``.
+        r""":math:`K(X, X_\mathrm{fit}) c + b`.
 
         Parameters
         ----------

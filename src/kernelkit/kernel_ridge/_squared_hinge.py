@@ -56,7 +56,8 @@ _COMMON_PARAMETERS = """kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian
         Extra keyword arguments of a callable kernel.
     tol : float, default=1e-3
         Stop when the largest projected gradient ``|PG_t|`` of an epoch over all variables is
-        at most ``tol`` (the KKT conditions ``α ≥ 0``, ``∇D ≥ 0``, ``α·∇D = 0``).
+        at most ``tol`` (the KKT conditions :math:`\\alpha \\ge 0`, :math:`\\nabla D \\ge 0`,
+        :math:`\\alpha \\cdot \\nabla D = 0`).
     max_iter : int, default=1000
         Maximum number of epochs (passes over the variables); stopping early warns with a
         ``ConvergenceWarning``.
@@ -179,49 +180,65 @@ class _DualCDBase(BaseEstimator):
 
 @_fill_docstring
 class KernelSVC2(ClassifierMixin, _DualCDBase):
-    """Squared-hinge (L2) kernel SVM without intercept, trained by dual coordinate descent.
+    r"""Squared-hinge (L2) kernel SVM without intercept, trained by dual coordinate descent.
 
     The exam's problem [1]_ (the "2" is the squared, L2, hinge): for labels
-    ``Y_i ∈ {−1, +1}``,
+    :math:`Y_i \in \{-1, +1\}`,
 
-    ``(P1)  min_{h ∈ H} (λ/2)‖h‖²_H + ½ Σ_i max(0, 1 − Y_i h(X_i))²``,
+    .. math::
 
-    solved through its dual ``(P2)  min_{α ≥ 0} D(α) = (1/(2λ)) αᵀPα − 1ᵀα`` with
-    ``P = Q + λI``, ``Q_ij = Y_iY_j k(X_i, X_j)`` (the multipliers ``β`` of ``ξ ≥ 0`` vanish at
-    the optimum). Then ``h = (1/λ) Σ_i α_iY_i k(·, X_i)``, the slacks are ``ξ_i = α_i``, and the
-    KKT conditions give ``Y_ih(X_i) > 1 ⇒ α_i = 0``. Coordinate descent minimises ``D`` exactly in
-    one ``α_i`` at a time, ``α_i ← max(0, α_i − λg_i/P_ii)`` with ``g = Pα/λ − 1`` [1]_ [2]_.
+        \text{(P1)} \quad \min_{h \in \mathcal H} \frac\lambda2 \|h\|_{\mathcal H}^2
+        + \frac12 \sum_i \max(0, 1 - Y_i h(X_i))^2,
 
-    **Relation to C.** Dividing (P1) by λ gives liblinear's L2-loss SVM
-    ``½‖w‖² + C Σ_i max(0, 1 − Y_i w·x_i)²`` with ``C = 1/(2λ)`` (``λ = 1/(2C)``); its dual
-    variables are ``α/λ`` and its dual objective ``D/λ``. With a linear kernel this is
+    solved through its dual
+
+    .. math::
+
+        \text{(P2)} \quad \min_{\alpha \ge 0} D(\alpha)
+        = \frac{1}{2\lambda} \alpha^\top P \alpha - \mathbf 1^\top \alpha
+
+    with :math:`P = Q + \lambda I`, :math:`Q_{ij} = Y_i Y_j k(X_i, X_j)` (the multipliers
+    :math:`\beta` of :math:`\xi \ge 0` vanish at the optimum). Then
+    :math:`h = \frac1\lambda \sum_i \alpha_i Y_i k(\cdot, X_i)`, the slacks are
+    :math:`\xi_i = \alpha_i`, and the KKT conditions give
+    :math:`Y_i h(X_i) > 1 \Rightarrow \alpha_i = 0`. Coordinate descent minimises :math:`D`
+    exactly in one :math:`\alpha_i` at a time,
+    :math:`\alpha_i \leftarrow \max(0, \alpha_i - \lambda g_i / P_{ii})` with
+    :math:`g = P\alpha / \lambda - \mathbf 1` [1]_ [2]_.
+
+    **Relation to C.** Dividing (P1) by :math:`\lambda` gives liblinear's L2-loss SVM
+    :math:`\frac12 \|w\|^2 + C \sum_i \max(0, 1 - Y_i w \cdot x_i)^2` with
+    :math:`C = 1/(2\lambda)` (:math:`\lambda = 1/(2C)`); its dual variables are
+    :math:`\alpha / \lambda` and its dual objective :math:`D / \lambda`. With a linear kernel this
+    is
     ``sklearn.svm.LinearSVC(loss="squared_hinge", fit_intercept=False, dual=True, C=1/(2λ))``.
     There is no intercept: add a constant to the kernel (``coef0`` of a polynomial kernel, or a
     constant feature) to learn one.
 
     More than two classes are handled one-vs-rest: one dual problem per class, ``predict`` takes
-    the largest ``h_k(x)``.
+    the largest :math:`h_k(x)`.
 
     Parameters
     ----------
     lambda_ : float, default=1.0
-        Regularisation ``λ > 0`` of (P1).
+        Regularisation :math:`\lambda > 0` of (P1).
     %(common_parameters)s
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
     dual_coef_ : ndarray of shape (n_samples,) or (n_samples, n_classes)
-        ``α_iY_i/λ``, so that ``h(x) = Σ_i dual_coef_[i] k(x, X_i)`` (one column per class
+        :math:`\alpha_i Y_i / \lambda`, so that
+        :math:`h(x) = \sum_i \mathrm{dual\_coef\_}[i] \, k(x, X_i)` (one column per class
         against the rest for more than two classes; positive towards ``classes_[1]`` for two).
     alpha_ : ndarray of shape (n_samples,) or (n_samples, n_classes)
-        The dual variables ``α ≥ 0`` of (P2), equal to the slacks ``ξ_i``.
+        The dual variables :math:`\alpha \ge 0` of (P2), equal to the slacks :math:`\xi_i`.
     support_ : ndarray of shape (n_SV,)
-        Indices of the samples with ``α_i > 0`` (in some one-vs-rest problem).
+        Indices of the samples with :math:`\alpha_i > 0` (in some one-vs-rest problem).
     n_iter_ : ndarray of shape (n_problems,)
         Epochs of each dual problem (one for two classes).
     dual_objective_ : ndarray of shape (n_problems,)
-        ``D(α)`` of (P2) at the solution, ``= −`` the primal optimum of (P1).
+        :math:`D(\alpha)` of (P2) at the solution, :math:`= -` the primal optimum of (P1).
     shape_fit_ : tuple
         Shape of the training ``X``.
     n_features_in_ : int
@@ -344,44 +361,57 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
 
 @_fill_docstring
 class KernelSquaredSVR(RegressorMixin, _DualCDBase):
-    """Squared ε-insensitive kernel SVR without intercept, trained by dual coordinate descent.
+    r"""Squared ε-insensitive kernel SVR without intercept, trained by dual coordinate descent.
 
     The exam's problem [1]_:
 
-    ``(P1)  min_{h ∈ H} (λ/2)‖h‖²_H + Σ_i ½ max(0, |Y_i − h(X_i)| − ε)²``
+    .. math::
+
+        \text{(P1)} \quad \min_{h \in \mathcal H} \frac\lambda2 \|h\|_{\mathcal H}^2
+        + \sum_i \frac12 \max(0, |Y_i - h(X_i)| - \varepsilon)^2
 
     (a sum, not a mean; no intercept), solved through the exam's dual (P3) after eliminating
-    δ: ``min_{α, β ≥ 0} ½αᵀQα + ½βᵀQβ + αᵀPβ + αᵀ(ε1 − Y) + βᵀ(ε1 + Y)`` with ``Q = I + K/λ``,
-    ``P = I − K/λ``, by coordinate descent over the ``2n`` variables. Then
-    ``h = (1/λ) Σ_i (α_i − β_i) k(·, X_i)``. With ``ε = 0`` and ``K + λI`` invertible, (P1) is
-    kernel ridge regression with the unnormalised penalty: ``h = Σ_i b_i k(·, X_i)`` with
-    ``b = (K + λI)⁻¹Y`` (and ``α − β = λb``).
+    :math:`\delta`:
 
-    **Relation to C.** Dividing (P1) by λ gives liblinear's
-    ``½‖w‖² + C Σ_i max(0, |Y_i − w·x_i| − ε)²`` with ``C = 1/(2λ)``: with a linear kernel,
+    .. math::
+
+        \min_{\alpha, \beta \ge 0} \tfrac12 \alpha^\top Q \alpha + \tfrac12 \beta^\top Q \beta
+        + \alpha^\top P \beta + \alpha^\top (\varepsilon \mathbf 1 - Y)
+        + \beta^\top (\varepsilon \mathbf 1 + Y)
+
+    with :math:`Q = I + K / \lambda`, :math:`P = I - K / \lambda`, by coordinate descent over the
+    :math:`2n` variables. Then :math:`h = \frac1\lambda \sum_i (\alpha_i - \beta_i) k(\cdot, X_i)`.
+    With :math:`\varepsilon = 0` and :math:`K + \lambda I` invertible, (P1) is kernel ridge
+    regression with the unnormalised penalty: :math:`h = \sum_i b_i k(\cdot, X_i)` with
+    :math:`b = (K + \lambda I)^{-1} Y` (and :math:`\alpha - \beta = \lambda b`).
+
+    **Relation to C.** Dividing (P1) by :math:`\lambda` gives liblinear's
+    :math:`\frac12 \|w\|^2 + C \sum_i \max(0, |Y_i - w \cdot x_i| - \varepsilon)^2` with
+    :math:`C = 1/(2\lambda)`: with a linear kernel,
     ``sklearn.svm.LinearSVR(loss="squared_epsilon_insensitive", fit_intercept=False,
     dual=True, C=1/(2λ))``.
 
     Parameters
     ----------
     lambda_ : float, default=1.0
-        Regularisation ``λ > 0`` of (P1).
+        Regularisation :math:`\lambda > 0` of (P1).
     epsilon : float, default=0.1
-        Width ``ε ≥ 0`` of the insensitive zone.
+        Width :math:`\varepsilon \ge 0` of the insensitive zone.
     %(common_parameters)s
 
     Attributes
     ----------
     dual_coef_ : ndarray of shape (n_samples,)
-        ``(α_i − β_i)/λ``, so that ``h(x) = Σ_i dual_coef_[i] k(x, X_i)``.
+        :math:`(\alpha_i - \beta_i) / \lambda`, so that
+        :math:`h(x) = \sum_i \mathrm{dual\_coef\_}[i] \, k(x, X_i)`.
     alpha_ : ndarray of shape (2, n_samples)
-        The dual variables ``α`` (row 0) and ``β`` (row 1).
+        The dual variables :math:`\alpha` (row 0) and :math:`\beta` (row 1).
     support_ : ndarray of shape (n_SV,)
         Indices of the samples with a non-zero coefficient (residual outside the tube).
     n_iter_ : int
         Epochs run.
     dual_objective_ : float
-        The minimised dual objective at the solution, ``= −`` the primal optimum of (P1).
+        The minimised dual objective at the solution, :math:`= -` the primal optimum of (P1).
     shape_fit_ : tuple
         Shape of the training ``X``.
     n_features_in_ : int

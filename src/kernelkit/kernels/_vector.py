@@ -27,7 +27,7 @@ __all__ = [
 
 
 def linear_kernel(X, Y=None, *, n_jobs=None):
-    """``K(x, y) = x·y``; see :func:`pairwise_kernels` for the parameters.
+    r""":math:`K(x, y) = x \cdot y`; see :func:`pairwise_kernels` for the parameters.
 
     Examples
     --------
@@ -39,13 +39,15 @@ def linear_kernel(X, Y=None, *, n_jobs=None):
 
 
 def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1, *, n_jobs=None):
-    """``K(x, y) = (γ x·y + coef0)^degree`` (γ = 1/n_features when None)."""
+    r""":math:`K(x, y) = (\gamma x \cdot y + \mathrm{coef0})^\mathrm{degree}`
+    (:math:`\gamma` = 1/n_features when None)."""
     return pairwise_kernels(X, Y, metric="poly", degree=degree, gamma=gamma, coef0=coef0,
                             n_jobs=n_jobs)
 
 
 def rbf_kernel(X, Y=None, gamma=None, *, n_jobs=None):
-    """Gaussian kernel ``K(x, y) = exp(−γ‖x − y‖²)`` (γ = 1/n_features when None).
+    r"""Gaussian kernel :math:`K(x, y) = \exp(-\gamma \|x - y\|^2)` (:math:`\gamma` = 1/n_features
+    when None).
 
     Examples
     --------
@@ -58,26 +60,30 @@ def rbf_kernel(X, Y=None, gamma=None, *, n_jobs=None):
 
 
 def laplacian_kernel(X, Y=None, gamma=None, *, n_jobs=None):
-    """Laplacian kernel ``K(x, y) = exp(−γ‖x − y‖₁)`` (γ = 1/n_features when None)."""
+    r"""Laplacian kernel :math:`K(x, y) = \exp(-\gamma \|x - y\|_1)` (:math:`\gamma` = 1/n_features
+    when None)."""
     return pairwise_kernels(X, Y, metric="laplacian", gamma=gamma, n_jobs=n_jobs)
 
 
 def sigmoid_kernel(X, Y=None, gamma=None, coef0=1, *, n_jobs=None):
-    """``K(x, y) = tanh(γ x·y + coef0)`` (not positive definite in general)."""
+    r""":math:`K(x, y) = \tanh(\gamma x \cdot y + \mathrm{coef0})` (not positive definite in
+    general)."""
     return pairwise_kernels(X, Y, metric="sigmoid", gamma=gamma, coef0=coef0, n_jobs=n_jobs)
 
 
 def cosine_kernel(X, Y=None, *, n_jobs=None):
-    """``K(x, y) = x·y / (‖x‖‖y‖)``, 0 when either vector is 0."""
+    r""":math:`K(x, y) = x \cdot y / (\|x\| \|y\|)`, 0 when either vector is 0."""
     return pairwise_kernels(X, Y, metric="cosine", n_jobs=n_jobs)
 
 
 def exponential_kernel(X, Y=None, gamma=None, *, n_jobs=None):
-    """Exponential (dot-product) kernel ``K(x, y) = exp(γ x·y)``, γ > 0 (1/n_features when None).
+    r"""Exponential (dot-product) kernel :math:`K(x, y) = \exp(\gamma x \cdot y)`,
+    :math:`\gamma > 0` (1/n_features when None).
 
-    The closure rule ``exp(k)`` applied to the linear kernel, hence positive definite, and
+    The closure rule :math:`\exp(k)` applied to the linear kernel, hence positive definite, and
     universal on compact sets (Sangnier, *Introduction to machine learning*, Ex 1.4.2 and Ex 1.4.5).
-    Its values grow like ``exp(γ‖x‖²)``: inputs that would overflow raise in the estimators.
+    Its values grow like :math:`\exp(\gamma \|x\|^2)`: inputs that would overflow raise in the
+    estimators.
 
     Examples
     --------
@@ -91,16 +97,17 @@ def exponential_kernel(X, Y=None, gamma=None, *, n_jobs=None):
 
 
 def min_kernel(X, Y=None, *, n_jobs=None):
-    """Min kernel ``K(x, y) = Σ_k min(x_k, y_k)`` on vectors with non-negative entries.
+    r"""Min kernel :math:`K(x, y) = \sum_k \min(x_k, y_k)` on vectors with non-negative entries.
 
-    In one dimension, ``min(x, y)`` is the covariance of Brownian motion; its RKHS on ``[0, 1]``
-    is ``{f : f absolutely continuous, f(0) = 0, f' ∈ L²}`` with ``‖f‖²_H = ∫_0^1 f'(u)² du``
-    (Mairal & Vert, *Kernel Methods* slides, "Kernel examples" and "Example: Sobolev norm as
-    regularizer"). For vectors we sum over coordinates (the histogram-intersection kernel): a
-    sum of kernels is a kernel, and its RKHS holds the additive functions ``Σ_k f_k(x_k)`` with
-    ``‖f‖² = Σ_k ∫ f_k'²`` (the courses define the kernel on ``R_+`` only; the product over
-    coordinates, the Brownian sheet, would vanish or explode in high dimension). Negative entries
-    raise a ``ValueError``: ``min`` is not positive definite there.
+    In one dimension, :math:`\min(x, y)` is the covariance of Brownian motion; its RKHS on
+    :math:`[0, 1]` is :math:`\{f : f \text{ absolutely continuous}, f(0) = 0, f' \in L^2\}` with
+    :math:`\|f\|_H^2 = \int_0^1 f'(u)^2 \, du` (Mairal & Vert, *Kernel Methods* slides, "Kernel
+    examples" and "Example: Sobolev norm as regularizer"). For vectors we sum over coordinates (the
+    histogram-intersection kernel): a sum of kernels is a kernel, and its RKHS holds the additive
+    functions :math:`\sum_k f_k(x_k)` with :math:`\|f\|^2 = \sum_k \int f_k'^2` (the courses define
+    the kernel on :math:`\mathbb R_+` only; the product over coordinates, the Brownian sheet, would
+    vanish or explode in high dimension). Negative entries raise a ``ValueError``: ``min`` is not
+    positive definite there.
 
     Examples
     --------
@@ -114,12 +121,14 @@ def min_kernel(X, Y=None, *, n_jobs=None):
 
 
 def sinc_kernel(X, Y=None, gamma=None, *, n_jobs=None):
-    """Sinc (band-limited) kernel ``K(x, y) = Π_k sin(Ω(x_k − y_k)) / (π(x_k − y_k))`` with band
-    limit ``Ω = gamma`` (1/n_features when None), and ``Ω/π`` per coordinate where
-    ``x_k = y_k``, so ``K(x, x) = (Ω/π)^n_features``.
+    r"""Sinc (band-limited) kernel
+    :math:`K(x, y) = \prod_k \sin(\Omega (x_k - y_k)) / (\pi (x_k - y_k))` with band limit
+    :math:`\Omega` = ``gamma`` (1/n_features when None), and :math:`\Omega / \pi` per coordinate
+    where :math:`x_k = y_k`, so :math:`K(x, x) = (\Omega / \pi)^d` (:math:`d` = ``n_features``).
 
-    Translation invariant with Fourier transform the indicator of ``[−Ω, Ω]^d`` (Bochner: positive
-    definite); its RKHS is the set of band-limited functions with ``‖f‖²_H ∝ ‖f‖²_{L²}``
+    Translation invariant with Fourier transform the indicator of :math:`[-\Omega, \Omega]^d`
+    (Bochner: positive definite); its RKHS is the set of band-limited functions with
+    :math:`\|f\|_H^2 \propto \|f\|_{L^2}^2`
     (Mairal & Vert, *Kernel Methods* slides, "Example: sinc kernel"). The course defines the
     one-dimensional kernel; the product over coordinates is the band limit on the cube.
 
@@ -153,7 +162,7 @@ class VectorKernel(StructuredKernel):
     degree : float, default=3
     coef0 : float, default=1.0
     normalize : bool, default=False
-        Cosine normalisation ``K(x, y) / sqrt(K(x, x) K(y, y))``.
+        Cosine normalisation :math:`K(x, y) / \\sqrt{K(x, x) K(y, y)}`.
     n_jobs : int, default=None
         OpenMP threads (None: all allowed). Results do not depend on it.
     verbose : int, default=0

@@ -17,13 +17,15 @@ __all__ = ["LeastAbsoluteDeviation"]
 
 
 class LeastAbsoluteDeviation(_LinearRegressor):
-    """Median regression: ``argmin_{β, b} Σ_i |y_i − x_iᵀβ − b| + α‖β‖²``.
+    r"""Median regression:
+    :math:`\operatorname{argmin}_{\beta, b} \sum_i |y_i - x_i^\top \beta - b| + \alpha \|\beta\|^2`.
 
     The absolute loss makes the prediction a conditional median (Sangnier, §1.5.2, Theorem 45),
-    robust to outlying targets. With ``α = 0`` the problem is the linear programme ``min Σ_i
-    (u_i + v_i)`` s.t. ``Xβ + b + u − v = y``, ``u, v ≥ 0``, solved exactly by SciPy's HiGHS;
-    with ``α > 0`` (a quadratic term), by iteratively reweighted least squares: each step a
-    weighted ridge regression with weights ``1/max(|r_i|, ε)``.
+    robust to outlying targets. With :math:`\alpha = 0` the problem is the linear programme
+    :math:`\min \sum_i (u_i + v_i)` s.t. :math:`X\beta + b + u - v = y`, :math:`u, v \ge 0`, solved
+    exactly by SciPy's HiGHS; with :math:`\alpha > 0` (a quadratic term), by iteratively
+    reweighted least squares: each step a weighted ridge regression with weights
+    :math:`1 / \max(|r_i|, \varepsilon)`.
 
     Parameters
     ----------

@@ -68,11 +68,11 @@ class _LinearRegressor(RegressorMixin, BaseEstimator):
 
 
 class LinearRegression(_LinearRegressor):
-    """Ordinary least squares: ``β̂ ∈ argmin ‖y − Xβ − b‖²``.
+    r"""Ordinary least squares: :math:`\hat\beta \in \operatorname{argmin} \|y - X\beta - b\|^2`.
 
-    The normal equations ``Xᵀ(Xβ̂ − y) = 0`` (on centred data when ``fit_intercept``) are
-    solved by LAPACK's least squares, so rank-deficient designs give the minimum-norm
-    solution (Mairal & Vert, "Simple example 1: OLS"; Peyré, §16.3.1).
+    The normal equations :math:`X^\top (X\hat\beta - y) = 0` (on centred data when
+    ``fit_intercept``) are solved by LAPACK's least squares, so rank-deficient designs give the
+    minimum-norm solution (Mairal & Vert, "Simple example 1: OLS"; Peyré, §16.3.1).
 
     Parameters
     ----------
@@ -122,14 +122,18 @@ class LinearRegression(_LinearRegressor):
 
 
 class Ridge(_LinearRegressor):
-    """Ridge regression: ``β̂ = argmin ‖y − Xβ − b‖² + α‖β‖²`` (the intercept not penalised).
+    r"""Ridge regression:
+    :math:`\hat\beta = \operatorname{argmin} \|y - X\beta - b\|^2 + \alpha \|\beta\|^2` (the
+    intercept not penalised).
 
-    Primal form ``β̂ = (XᵀX + αI_p)⁻¹Xᵀy`` (a ``p × p`` system) or, by the matrix inversion
-    lemma, the dual form ``β̂ = Xᵀ(XXᵀ + αI_n)⁻¹y`` (``n × n``); ``solver="auto"`` takes the
-    smaller system, as Mairal & Vert advise ("Ridge regression", "Comparison with standard ridge
-    regression"). Peyré's ch. 16 (§16.3.1) recommends the ``n × n`` form when ``n ≫ p``, which is
-    backwards — it costs ``O(n³)`` instead of ``O(p³)``. ``α`` is scikit-learn's (``α = nλ`` in
-    the slides' ``(1/n)‖y − Xβ‖² + λ‖β‖²``).
+    Primal form :math:`\hat\beta = (X^\top X + \alpha I_p)^{-1} X^\top y` (a :math:`p \times p`
+    system) or, by the matrix inversion lemma, the dual form
+    :math:`\hat\beta = X^\top (X X^\top + \alpha I_n)^{-1} y` (:math:`n \times n`);
+    ``solver="auto"`` takes the smaller system, as Mairal & Vert advise ("Ridge regression",
+    "Comparison with standard ridge regression"). Peyré's ch. 16 (§16.3.1) recommends the
+    :math:`n \times n` form when :math:`n \gg p`, which is backwards — it costs :math:`O(n^3)`
+    instead of :math:`O(p^3)`. :math:`\alpha` is scikit-learn's (:math:`\alpha = n\lambda` in the
+    slides' :math:`\frac1n \|y - X\beta\|^2 + \lambda \|\beta\|^2`).
 
     Parameters
     ----------

@@ -28,20 +28,23 @@ from kernelkit.utils._validation import MAX_INT, check_class_labels, check_dista
 __all__ = ["LogisticRegression"]
 
 class LogisticRegression(ClassifierMixin, BaseEstimator):
-    """Logistic regression with an ℓ2 penalty on the coefficients (not on the intercept).
+    r"""Logistic regression with an ℓ2 penalty on the coefficients (not on the intercept).
 
-    Binary: ``P(y = 1 | x) = σ(wᵀx + b)``, fitted by minimising ``C Σ_i log(1 + e^{−y_i(wᵀx_i +
-    b)}) + ½‖w‖²`` (``y_i = ±1``; Sangnier, §1.2.1; scikit-learn's objective: ``C = 1/(2nλ)``
-    for the slides' ``(1/n)Σ ℓ + λ‖w‖²``). Multinomial (Peyré, §16.4.3): ``P(y = ℓ | x) =
-    softmax(Wx + b)_ℓ`` and ``C Σ_i [LSE(Wx_i + b) − (Wx_i + b)_{y_i}] + ½‖W‖²``, computed with the
-    LSE trick (the row maximum subtracted, so scores of 1e4 do not overflow; Peyré prints the
-    model with ``e^{−⟨x, β_ℓ⟩}``, a sign typo: the objective is the softmax of ``+Xβ``).
+    Binary: :math:`P(y = 1 \mid x) = \sigma(w^\top x + b)`, fitted by minimising
+    :math:`C \sum_i \log(1 + e^{-y_i (w^\top x_i + b)}) + \frac12 \|w\|^2` (:math:`y_i = \pm 1`;
+    Sangnier, §1.2.1; scikit-learn's objective: :math:`C = 1/(2n\lambda)` for the slides'
+    :math:`\frac1n \sum \ell + \lambda \|w\|^2`). Multinomial (Peyré, §16.4.3):
+    :math:`P(y = \ell \mid x) = \operatorname{softmax}(Wx + b)_\ell` and
+    :math:`C \sum_i [\operatorname{LSE}(Wx_i + b) - (Wx_i + b)_{y_i}] + \frac12 \|W\|^2`, computed
+    with the LSE trick (the row maximum subtracted, so scores of 1e4 do not overflow; Peyré prints
+    the model with :math:`e^{-\langle x, \beta_\ell \rangle}`, a sign typo: the objective is the
+    softmax of :math:`+X\beta`).
 
     Solvers: ``"newton"`` — Newton's method, each step a weighted ridge regression (IRLS, as the
     slides derive it) for two classes, truncated Newton-CG with exact Hessian-vector products for
     several;
-    ``"lbfgs"`` — SciPy's L-BFGS-B; ``"gd"`` — gradient descent with the safe step ``1/L``, ``L =
-    C σ_max(X̃)²/4 + 1`` (``/2`` for the softmax), for teaching.
+    ``"lbfgs"`` — SciPy's L-BFGS-B; ``"gd"`` — gradient descent with the safe step :math:`1/L`,
+    :math:`L = C \sigma_{\max}(\tilde X)^2 / 4 + 1` (:math:`/2` for the softmax), for teaching.
 
     Without a penalty, linearly separable classes have no finite maximum-likelihood estimate
     (Sangnier, Remark 1.2.6): the objective decreases to 0 along a separating direction. The fit
@@ -278,7 +281,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return X @ self.coef_.T + self.intercept_
 
     def decision_function(self, X):
-        """``wᵀx + b`` (shape (n_samples,) for two classes) or the class scores."""
+        r""":math:`w^\top x + b` (shape (n_samples,) for two classes) or the class scores."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         scores = self._scores(X)

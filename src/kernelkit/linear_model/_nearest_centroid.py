@@ -21,14 +21,17 @@ __all__ = ["NearestCentroid"]
 
 
 class NearestCentroid(ClassifierMixin, BaseEstimator):
-    """Assign each sample to the class with the nearest mean.
+    r"""Assign each sample to the class with the nearest mean.
 
-    ``g(x) = argmin_j ‖x − μ̂_j‖`` (the Bayes rule of Gaussian classes with identity covariance
-    and equal priors, Sangnier, Remark 1.1.1). With a kernel, the mean of class ``j`` in feature
-    space is ``μ̂_j^φ = (1/n_j) Σ_{i ∈ I_j} φ(x_i)`` and (Exercise 1.10)
+    :math:`g(x) = \operatorname{argmin}_j \|x - \hat\mu_j\|` (the Bayes rule of Gaussian classes
+    with identity covariance and equal priors, Sangnier, Remark 1.1.1). With a kernel, the mean of
+    class :math:`j` in feature space is
+    :math:`\hat\mu_j^\varphi = \frac1{n_j} \sum_{i \in I_j} \varphi(x_i)` and (Exercise 1.10)
 
-    ``‖φ(x) − μ̂_j^φ‖² = k(x, x) − (2/n_j) Σ_{i ∈ I_j} k(x, x_i) + (1/n_j²) Σ_{i, l ∈ I_j}
-    k(x_i, x_l)``,
+    .. math::
+
+        \|\varphi(x) - \hat\mu_j^\varphi\|^2 = k(x, x) - \frac2{n_j} \sum_{i \in I_j} k(x, x_i)
+        + \frac1{n_j^2} \sum_{i, l \in I_j} k(x_i, x_l),
 
     whose first term does not depend on ``j``: only the Gram matrix against the training set is
     needed, so strings and graphs can be classified by their class means.

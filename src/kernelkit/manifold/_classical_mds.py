@@ -49,19 +49,22 @@ def classical_scaling(dissimilarities, n_components):
 
 
 class ClassicalMDS(TransformerMixin, BaseEstimator):
-    """Classical multidimensional scaling (Torgerson–Gower principal coordinates).
+    r"""Classical multidimensional scaling (Torgerson–Gower principal coordinates).
 
-    Double-centres the squared dissimilarities, ``B = −½ H (D∘D) H`` with ``H = I − 11ᵀ/n``
-    (Sangnier, Property 72), and embeds with the leading eigenpairs, ``Z = V_p Λ_p^{1/2}``
+    Double-centres the squared dissimilarities, :math:`B = -\frac12 H (D \circ D) H` with
+    :math:`H = I - \mathbf 1 \mathbf 1^\top / n` (Sangnier, Property 72), and embeds with the
+    leading eigenpairs, :math:`Z = V_p \Lambda_p^{1/2}`
     (Algorithm 16). On Euclidean distances this equals the PCA scores up to column signs
     (Sangnier, §3.2.2).
 
     Negative eigenvalues (non-Euclidean dissimilarities, Sangnier, Remark 3.2.6) are reported in
     ``eigenvalues_``; a selected component with a non-positive eigenvalue gets zero coordinates,
-    and a warning is raised when the negative eigenvalues carry more than 5 % of ``Σ|λ|``.
+    and a warning is raised when the negative eigenvalues carry more than 5 % of
+    :math:`\sum_i |\lambda_i|`.
 
     Unlike the course's remark that classical MDS is transductive, ``transform`` embeds new points
-    by Gower's formula ``z = Λ_p^{−1/2} V_pᵀ b`` where ``b`` is the new point's row of ``−½ D∘D``
+    by Gower's formula :math:`z = \Lambda_p^{-1/2} V_p^\top b` where :math:`b` is the new point's
+    row of :math:`-\frac12 D \circ D`
     centred against the training statistics (Gower 1968); on a training point it returns that
     point's embedding exactly when the dissimilarities are Euclidean.
 

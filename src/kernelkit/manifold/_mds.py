@@ -54,8 +54,9 @@ class _SmacofEmbedding(BaseEstimator):
 class MDS(_SmacofEmbedding):
     """Multidimensional scaling by stress majorisation (SMACOF), metric or nonmetric.
 
-    Metric MDS minimises the raw stress ``σ(Z) = Σ_{i<j} w_ij (D_ij − ‖z_i − z_j‖)²`` (each pair
-    once: half the course's ``S_KS``, equal to scikit-learn's raw stress) by Guttman transforms,
+    Metric MDS minimises the raw stress
+    :math:`\\sigma(Z) = \\sum_{i<j} w_{ij} (D_{ij} - \\|z_i - z_j\\|)^2` (each pair once: half the
+    course's :math:`S_{KS}`, equal to scikit-learn's raw stress) by Guttman transforms,
     which never increase it (Sangnier, §3.2.3, Algorithm 17). Nonmetric MDS fits only the order
     of the dissimilarities: each step first replaces them by the isotonic regression of the
     current distances (Sangnier "Nonmetric scaling"). See :func:`smacof` for the details.
@@ -95,7 +96,7 @@ class MDS(_SmacofEmbedding):
     stress_ : float
         Raw stress of ``embedding_`` (against the final disparities when nonmetric).
     normalized_stress_ : float
-        Kruskal's stress-1, ``sqrt(σ / Σ_{i<j} w_ij ‖z_i − z_j‖²)``.
+        Kruskal's stress-1, :math:`\\sqrt{\\sigma / \\sum_{i<j} w_{ij} \\|z_i - z_j\\|^2}`.
     stress_history_ : ndarray of shape (n_iter_ + 1,)
         Stress of every configuration visited by the best run, the initial one first: raw
         stress (non-increasing) when metric, stress-1 when nonmetric.
@@ -116,7 +117,7 @@ class MDS(_SmacofEmbedding):
     --------
     smacof : the function.
     ClassicalMDS : the closed-form (Torgerson) embedding, with out-of-sample ``transform``.
-    SammonMapping : stress weighted by ``1/D_ij``.
+    SammonMapping : stress weighted by :math:`1/D_{ij}`.
 
     Examples
     --------

@@ -12,12 +12,19 @@ __all__ = ["SammonMapping"]
 class SammonMapping(_SmacofEmbedding):
     """Sammon's nonlinear mapping, minimised by weighted SMACOF.
 
-    Minimises Sammon's stress ``E(Z) = (1/Σ_{i<j} D_ij) Σ_{i<j} (D_ij − ‖z_i − z_j‖)² / D_ij``
-    (Sangnier, §3.2.3 "Sammon scaling", with Sammon's normalisation by ``Σ D_ij``), which is the
-    weighted SMACOF stress with ``w_ij = 1/D_ij``: every Guttman step ``Z ← V⁺ B(Z) Z`` keeps the
-    stress non-increasing, unlike Sammon's original pseudo-Newton step.
+    Minimises Sammon's stress
 
-    Pairs of coincident samples (``D_ij = 0``) have an undefined Sammon term and are left out
+    .. math::
+
+        E(Z) = \\frac{1}{\\sum_{i<j} D_{ij}}
+               \\sum_{i<j} \\frac{(D_{ij} - \\|z_i - z_j\\|)^2}{D_{ij}}
+
+    (Sangnier, §3.2.3 "Sammon scaling", with Sammon's normalisation by :math:`\\sum D_{ij}`),
+    which is the weighted SMACOF stress with :math:`w_{ij} = 1/D_{ij}`: every Guttman step
+    :math:`Z \\leftarrow V^+ B(Z) Z` keeps the stress non-increasing, unlike Sammon's original
+    pseudo-Newton step.
+
+    Pairs of coincident samples (:math:`D_{ij} = 0`) have an undefined Sammon term and are left out
     (weight 0); the remaining pairs must still connect all samples.
 
     Parameters

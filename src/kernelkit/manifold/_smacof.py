@@ -227,20 +227,23 @@ def smacof(dissimilarities, *, n_components=2, metric=True, init="classical", we
            return_n_iter=False):
     """Multidimensional scaling by SMACOF (Scaling by MAjorizing a COmplicated Function).
 
-    Minimises the raw stress ``σ(Z) = Σ_{i<j} w_ij (D_ij − ‖z_i − z_j‖)²`` by the Guttman
-    transform ``Z ← (1/n) B(Z) Z`` (``Z ← V⁺ B(Z) Z`` with weights), Sangnier, Algorithm 17. The
-    stress never increases (Sangnier, §3.2.3: ``S(Z) ≤ M(Z, Y)`` with equality at ``Y = Z``).
-    Each iteration is one compiled pass over the dissimilarities (no n×n temporaries), in
-    parallel over row blocks, with results independent of the thread count.
+    Minimises the raw stress :math:`\\sigma(Z) = \\sum_{i<j} w_{ij} (D_{ij} - \\|z_i - z_j\\|)^2` by
+    the Guttman transform :math:`Z \\leftarrow \\frac1n B(Z) Z` (:math:`Z \\leftarrow V^+ B(Z) Z`
+    with weights), Sangnier, Algorithm 17. The stress never increases (Sangnier, §3.2.3:
+    :math:`S(Z) \\le M(Z, Y)` with equality at :math:`Y = Z`). Each iteration is one compiled pass
+    over the dissimilarities (no n×n temporaries), in parallel over row blocks, with results
+    independent of the thread count.
 
-    Stress convention: each pair counts once, so ``σ`` is half the course's
-    ``S_KS = Σ_{i≠j}(d_ij − δ_ij)²`` and equal to scikit-learn's raw stress.
+    Stress convention: each pair counts once, so :math:`\\sigma` is half the course's
+    :math:`S_{KS} = \\sum_{i \\ne j} (d_{ij} - \\delta_{ij})^2` and equal to scikit-learn's raw
+    stress.
 
     With ``metric=False`` (nonmetric MDS, Sangnier "Nonmetric scaling"), each Guttman step is
     preceded by an isotonic regression of the distances on the order of the dissimilarities
     (``scipy.optimize.isotonic_regression``), and the returned stress is Kruskal's stress-1
-    ``sqrt(Σ w (d̂ − δ)² / Σ w δ²)``. Only the order of the dissimilarities matters, including
-    in the classical initialisation, which then scales the ranks of the dissimilarities.
+    :math:`\\sqrt{\\sum w (\\hat d - \\delta)^2 / \\sum w \\delta^2}`. Only the order of the
+    dissimilarities matters, including in the classical initialisation, which then scales the ranks
+    of the dissimilarities.
 
     Parameters
     ----------
@@ -264,7 +267,8 @@ def smacof(dissimilarities, *, n_components=2, metric=True, init="classical", we
     max_iter : int, default=300
         Maximum number of Guttman transforms per run.
     eps : float, default=1e-6
-        Stop when the relative stress decrease ``(σ_{k−1} − σ_k)/σ_{k−1}`` is at most ``eps``.
+        Stop when the relative stress decrease :math:`(\\sigma_{k-1} - \\sigma_k) / \\sigma_{k-1}`
+        is at most ``eps``.
     random_state : int, RandomState instance or None, default=None
         Seed of the random initialisations.
     n_jobs : int or None, default=None

@@ -28,14 +28,15 @@ __all__ = ["SpectralEmbedding"]
 class SpectralEmbedding(BaseEstimator):
     """Laplacian eigenmaps: embed the samples by minor eigenvectors of a graph Laplacian.
 
-    The rows of the matrix ``H`` of spectral clustering (Sangnier, Algorithms 11–13) are used as
+    The rows of the matrix :math:`H` of spectral clustering (Sangnier, Algorithms 11–13) are used as
     low-dimensional coordinates (Sangnier, §3.3.1): neighbours in the similarity graph get close
-    coordinates, since ``uᵀLu = ½ Σ_ij W_ij (u_i − u_j)²``. With ``drop_first=True`` the first
-    eigenvector, constant for "unnormalized" and "random_walk" on a connected graph, carries no
-    information and is left out.
+    coordinates, since :math:`u^\\top L u = \\frac12 \\sum_{ij} W_{ij} (u_i - u_j)^2`. With
+    ``drop_first=True`` the first eigenvector, constant for "unnormalized" and "random_walk" on a
+    connected graph, carries no information and is left out.
 
-    With ``laplacian="random_walk"`` (``L u = λ D u``, the default) and ``drop_first=True`` this
-    is scikit-learn's ``SpectralEmbedding`` on the same affinity matrix, up to column signs.
+    With ``laplacian="random_walk"`` (:math:`L u = \\lambda D u`, the default) and
+    ``drop_first=True`` this is scikit-learn's ``SpectralEmbedding`` on the same affinity matrix, up
+    to column signs.
 
     Parameters
     ----------
@@ -46,7 +47,7 @@ class SpectralEmbedding(BaseEstimator):
         Similarity graph, as in :class:`kernelkit.cluster.SpectralClustering`.
     laplacian : {"unnormalized", "random_walk", "symmetric"}, default="random_walk"
     gamma : float, default=1.0
-        ``exp(−gamma ‖x − y‖²)`` of the "rbf" graph.
+        :math:`\\gamma` in :math:`\\exp(-\\gamma \\|x - y\\|^2)` of the "rbf" graph.
     n_neighbors : int, default=10
         ``k`` of the k-NN graphs (clipped to ``n_samples − 1``).
     eps : float, default=None

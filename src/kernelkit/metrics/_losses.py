@@ -67,13 +67,15 @@ REGRESSION_LOSSES = tuple(_REGRESSION)
 @validate_params({"u": ["array-like", Real], "loss": [StrOptions(set(MARGIN_LOSSES))]},
                  prefer_skip_nested_validation=True)
 def margin_loss(u, loss="hinge"):
-    """Large-margin loss ``φ(u)`` of the margin ``u = y f(x)`` (``y ∈ {−1, +1}``).
+    """Large-margin loss :math:`\\varphi(u)` of the margin :math:`u = y f(x)`
+    (:math:`y \\in \\{-1, +1\\}`).
 
     The table of Mairal & Vert ("Loss function examples", "Large-margin classifiers"): logistic
-    ``log(1 + e^{−u})``, hinge ``max(1 − u, 0)`` (1-SVM), squared hinge ``max(1 − u, 0)²``
-    (2-SVM), exponential ``e^{−u}`` (boosting), and the exam's ``1/(1 + e^u)²`` (Sangnier, Exam
-    2023 Ex. 3, "squared_sigmoid"). A linear large-margin classifier minimises
-    ``(1/n) Σ φ(y_i βᵀx_i) + λ‖β‖²``.
+    :math:`\\log(1 + e^{-u})`, hinge :math:`\\max(1 - u, 0)` (1-SVM), squared hinge
+    :math:`\\max(1 - u, 0)^2` (2-SVM), exponential :math:`e^{-u}` (boosting), and the exam's
+    :math:`1 / (1 + e^u)^2` (Sangnier, Exam 2023 Ex. 3, "squared_sigmoid"). A linear large-margin
+    classifier minimises
+    :math:`\\frac1n \\sum_i \\varphi(y_i \\beta^\\top x_i) + \\lambda \\|\\beta\\|^2`.
 
     Parameters
     ----------
@@ -100,12 +102,13 @@ default="hinge"
 @validate_params({"u": ["array-like", Real], "loss": [StrOptions(set(MARGIN_LOSSES))]},
                  prefer_skip_nested_validation=True)
 def margin_loss_derivative(u, loss="hinge"):
-    """Derivative ``φ'(u)`` of a large-margin loss (a subgradient where φ has a kink: the hinge
-    takes −1 below 1 and 0 from 1 on).
+    """Derivative :math:`\\varphi'(u)` of a large-margin loss (a subgradient where
+    :math:`\\varphi` has a kink: the hinge takes −1 below 1 and 0 from 1 on).
 
-    The gradient of the regularised risk ``(1/n) Σ φ(y_i βᵀx_i) + λ‖β‖²`` is
-    ``(1/n) Σ φ'(y_i βᵀx_i) y_i x_i + 2λβ`` (Mairal & Vert "Solving large-margin classifiers";
-    Sangnier, Exam 2023 Ex. 3).
+    The gradient of the regularised risk
+    :math:`\\frac1n \\sum_i \\varphi(y_i \\beta^\\top x_i) + \\lambda \\|\\beta\\|^2` is
+    :math:`\\frac1n \\sum_i \\varphi'(y_i \\beta^\\top x_i) y_i x_i + 2\\lambda\\beta` (Mairal &
+    Vert "Solving large-margin classifiers"; Sangnier, Exam 2023 Ex. 3).
 
     Parameters
     ----------
@@ -131,14 +134,17 @@ default="hinge"
     prefer_skip_nested_validation=True,
 )
 def calibration_function(eta, loss="hinge"):
-    """Minimiser ``f*(η)`` of the conditional φ-risk ``η φ(u) + (1 − η) φ(−u)``.
+    """Minimiser :math:`f^*(\\eta)` of the conditional φ-risk
+    :math:`\\eta \\varphi(u) + (1 - \\eta) \\varphi(-u)`.
 
-    ``η = P(Y = 1 | X = x)``; the φ-risk is minimised by ``f*(x) = f*(η(x))``, and a loss is
-    calibrated (classification-consistent) when ``sign f*(η) = sign(2η − 1)``, the Bayes rule:
-    then a small φ-risk ensures a small 0/1 risk (Mairal & Vert "A small φ-risk ensures a small 0/1
-    risk"; Sangnier, Prop 11 and Ex 1.5). Closed forms: logistic and the exam's
-    squared sigmoid ``log(η/(1 − η))``, exponential ``½ log(η/(1 − η))``, squared hinge
-    ``2η − 1``, hinge ``sign(2η − 1)`` (every ``u ∈ [−1, 1]`` at ``η = ½``; 0 is returned).
+    :math:`\\eta = P(Y = 1 \\mid X = x)`; the φ-risk is minimised by :math:`f^*(x) = f^*(\\eta(x))`,
+    and a loss is calibrated (classification-consistent) when
+    :math:`\\operatorname{sign} f^*(\\eta) = \\operatorname{sign}(2\\eta - 1)`, the Bayes rule: then
+    a small φ-risk ensures a small 0/1 risk (Mairal & Vert "A small φ-risk ensures a small 0/1
+    risk"; Sangnier, Prop 11 and Ex 1.5). Closed forms: logistic and the exam's squared sigmoid
+    :math:`\\log(\\eta / (1 - \\eta))`, exponential :math:`\\frac12 \\log(\\eta / (1 - \\eta))`,
+    squared hinge :math:`2\\eta - 1`, hinge :math:`\\operatorname{sign}(2\\eta - 1)` (every
+    :math:`u \\in [-1, 1]` at :math:`\\eta = \\frac12`; 0 is returned).
 
     Parameters
     ----------
@@ -169,14 +175,16 @@ default="hinge"
     prefer_skip_nested_validation=True,
 )
 def conditional_risk(u, eta, loss="hinge"):
-    """Conditional φ-risk ``E[φ(Y u) | η] = η φ(u) + (1 − η) φ(−u)`` (Mairal & Vert "φ-risk").
+    """Conditional φ-risk
+    :math:`E[\\varphi(Y u) \\mid \\eta] = \\eta \\varphi(u) + (1 - \\eta) \\varphi(-u)` (Mairal &
+    Vert "φ-risk").
 
     Parameters
     ----------
     u : array-like or float
         Values of the decision function.
     eta : array-like or float
-        ``P(Y = 1 | X = x)``, broadcast against ``u``.
+        :math:`P(Y = 1 \\mid X = x)`, broadcast against ``u``.
     loss : {"logistic", "hinge", "squared_hinge", "exponential", "squared_sigmoid"}, \
 default="hinge"
 
@@ -206,11 +214,12 @@ _REGRESSION_PARAMS = {
 
 @validate_params(_REGRESSION_PARAMS, prefer_skip_nested_validation=True)
 def regression_loss(y_true, y_pred, loss="squared", *, epsilon=0.1, delta=1.0):
-    """Regression loss ``ℓ(u, y)`` of the prediction ``u`` for the target ``y`` (Mairal & Vert
-    "Losses for regression").
+    r"""Regression loss :math:`\ell(u, y)` of the prediction :math:`u` for the target :math:`y`
+    (Mairal & Vert "Losses for regression").
 
-    Square ``(u − y)²``; ε-insensitive ``(|u − y| − ε)₊`` (the loss of ε-SVR); Huber, "mixed
-    quadratic/linear": ``½ r²`` for ``|r| ≤ δ`` and ``δ(|r| − δ/2)`` beyond, with ``r = u − y``
+    Square :math:`(u - y)^2`; ε-insensitive :math:`(|u - y| - \varepsilon)_+` (the loss of
+    ε-SVR); Huber, "mixed quadratic/linear": :math:`\frac12 r^2` for :math:`|r| \le \delta` and
+    :math:`\delta (|r| - \delta/2)` beyond, with :math:`r = u - y`
     (the course names it without a formula; this is Huber's).
 
     Parameters
@@ -239,7 +248,7 @@ def regression_loss(y_true, y_pred, loss="squared", *, epsilon=0.1, delta=1.0):
 
 @validate_params(_REGRESSION_PARAMS, prefer_skip_nested_validation=True)
 def regression_loss_derivative(y_true, y_pred, loss="squared", *, epsilon=0.1, delta=1.0):
-    """Derivative of :func:`regression_loss` in the prediction ``u`` (a subgradient at the
+    """Derivative of :func:`regression_loss` in the prediction :math:`u` (a subgradient at the
     ε-insensitive loss's kinks: 0 on the tube's edges).
 
     Parameters

@@ -31,21 +31,26 @@ __all__ = [
     prefer_skip_nested_validation=True,
 )
 def bias_variance(estimator, X, f, *, noise_std, X_test=None, n_repeats=200, random_state=None):
-    """Monte-Carlo bias–variance decomposition of the prediction risk at fixed design.
+    r"""Monte-Carlo bias–variance decomposition of the prediction risk at fixed design.
 
-    The model is ``Y = f(x) + ε`` with ``ε ~ N(0, σ²)``. Each repeat draws the training targets
-    ``y = f(X) + ε`` on the fixed inputs ``X``, fits a clone of ``estimator`` and predicts at the
-    test inputs ``x_0``. For a new observation ``Y_0 = f(x_0) + ε_0`` (Mairal & Vert, "The
-    fundamental bias-variance trade-off"):
+    The model is :math:`Y = f(x) + \varepsilon` with
+    :math:`\varepsilon \sim \mathcal N(0, \sigma^2)`. Each repeat draws the training targets
+    :math:`y = f(X) + \varepsilon` on the fixed inputs :math:`X`, fits a clone of ``estimator`` and
+    predicts at the test inputs :math:`x_0`. For a new observation
+    :math:`Y_0 = f(x_0) + \varepsilon_0` (Mairal & Vert, "The fundamental bias-variance trade-off"):
 
-        E(Y_0 − f̂(x_0))² = σ² + (f(x_0) − E f̂(x_0))² + E(f̂(x_0) − E f̂(x_0))²
-                         = noise + bias² + variance,
+    .. math::
 
-    with the expectations over the training noise estimated by the ``n_repeats`` fits (the
-    variance with divisor ``n_repeats``, so that bias² + variance is exactly the mean squared
-    distance of the fits to ``f(x_0)``). ``risk`` is an independent Monte-Carlo estimate of the
-    left-hand side, with fresh ``ε_0`` for each fit and test point; the decomposition agrees with
-    it within a few ``risk_std_error``.
+        E(Y_0 - \hat f(x_0))^2
+        &= \sigma^2 + (f(x_0) - E \hat f(x_0))^2 \\
+        &\quad + E(\hat f(x_0) - E \hat f(x_0))^2 \\
+        &= \text{noise} + \text{bias}^2 + \text{variance},
+
+    with the expectations over the training noise estimated by the ``n_repeats`` fits (the variance
+    with divisor ``n_repeats``, so that bias² + variance is exactly the mean squared distance of the
+    fits to :math:`f(x_0)`). ``risk`` is an independent Monte-Carlo estimate of the left-hand side,
+    with fresh :math:`\varepsilon_0` for each fit and test point; the decomposition agrees with it
+    within a few ``risk_std_error``.
 
     Parameters
     ----------
@@ -56,9 +61,9 @@ def bias_variance(estimator, X, f, *, noise_std, X_test=None, n_repeats=200, ran
     f : callable
         ``f(X) -> ndarray of shape (n_samples,)``: the true regression function.
     noise_std : float
-        ``σ``.
+        :math:`\sigma`.
     X_test : array-like of shape (n_test, n_features), default=None
-        Points ``x_0`` where the risk is decomposed (averaged over them); None: ``X``.
+        Points :math:`x_0` where the risk is decomposed (averaged over them); None: ``X``.
     n_repeats : int, default=200
         Training sets drawn.
     random_state : int, RandomState instance or None, default=None
@@ -66,8 +71,8 @@ def bias_variance(estimator, X, f, *, noise_std, X_test=None, n_repeats=200, ran
     Returns
     -------
     result : Bunch
-        ``bias2``, ``variance``, ``noise`` (= σ²), ``risk`` and ``risk_std_error`` (floats,
-        averaged over ``X_test``); ``predictions`` of shape (n_repeats, n_test).
+        ``bias2``, ``variance``, ``noise`` (:math:`= \sigma^2`), ``risk`` and ``risk_std_error``
+        (floats, averaged over ``X_test``); ``predictions`` of shape (n_repeats, n_test).
 
     References
     ----------
@@ -123,14 +128,16 @@ def _squared_norms(X, precomputed):
     prefer_skip_nested_validation=True,
 )
 def rademacher_bound(X, radius=1.0, *, precomputed=False):
-    """Upper bound ``2B sqrt(E‖X‖²) / sqrt(n)`` on the Rademacher complexity of the ball
-    ``F_B = {x ↦ βᵀx : ‖β‖ ≤ B}``, with ``E‖X‖²`` estimated by the mean over the sample.
+    r"""Upper bound :math:`2B \sqrt{E\|X\|^2} / \sqrt n` on the Rademacher complexity of the
+    ball :math:`F_B = \{x \mapsto \beta^\top x : \|\beta\| \le B\}`, with :math:`E\|X\|^2`
+    estimated by the mean over the sample.
 
     Mairal & Vert, "ERM for bounded linear classifiers" (Theorem; the proof is Cauchy–Schwarz then
-    Jensen); in an RKHS ball ``‖f‖_H ≤ B`` the same holds with ``‖X‖²`` replaced by
-    ``k(X, X)`` ("Basic learning bounds in RKHS balls"): pass the Gram matrix with
+    Jensen); in an RKHS ball :math:`\|f\|_H \le B` the same holds with :math:`\|X\|^2` replaced by
+    :math:`k(X, X)` ("Basic learning bounds in RKHS balls"): pass the Gram matrix with
     ``precomputed=True``. The courses' conventions differ by a factor 2: Mairal & Vert defines
-    ``Rad_n(F) = E sup |(2/n) Σ σ_i f(X_i)|`` (used here), Sangnier, Def 1.3.1 without the 2.
+    :math:`\mathrm{Rad}_n(F) = E \sup |\frac2n \sum_i \sigma_i f(X_i)|` (used here), Sangnier,
+    Def 1.3.1 without the 2.
 
     Parameters
     ----------
@@ -163,11 +170,19 @@ def rademacher_bound(X, radius=1.0, *, precomputed=False):
 )
 def empirical_rademacher_complexity(X, radius=1.0, *, precomputed=False, n_draws=1000,
                                     random_state=None):
-    """Empirical Rademacher complexity of the ball ``{‖β‖ ≤ B}`` on the sample, by Monte Carlo
-    over the signs: ``E_σ sup_β |(2/n) Σ σ_i βᵀx_i| = (2B/n) E_σ ‖Σ σ_i x_i‖`` (the supremum is
-    attained at ``β ∝ Σ σ_i x_i``; Mairal & Vert "ERM for bounded linear classifiers", proof).
+    r"""Empirical Rademacher complexity of the ball :math:`\{\|\beta\| \le B\}` on the sample, by
+    Monte Carlo over the signs:
 
-    With ``precomputed=True``, ``X`` is a Gram matrix and ``‖Σ σ_i φ(x_i)‖ = sqrt(σᵀKσ)``: the
+    .. math::
+
+        E_\sigma \sup_\beta \Big|\frac2n \sum_i \sigma_i \beta^\top x_i\Big|
+        = \frac{2B}n E_\sigma \Big\|\sum_i \sigma_i x_i\Big\|
+
+    (the supremum is attained at :math:`\beta \propto \sum_i \sigma_i x_i`; Mairal & Vert "ERM for
+    bounded linear classifiers", proof).
+
+    With ``precomputed=True``, ``X`` is a Gram matrix and
+    :math:`\|\sum_i \sigma_i \varphi(x_i)\| = \sqrt{\sigma^\top K \sigma}`: the
     complexity of an RKHS ball. By Jensen it is at most :func:`rademacher_bound`.
 
     Parameters
@@ -210,21 +225,24 @@ def empirical_rademacher_complexity(X, radius=1.0, *, precomputed=False, n_draws
     prefer_skip_nested_validation=True,
 )
 def excess_risk_bound(radius, kappa, lipschitz, n_samples):
-    """Estimation-error bound ``8 L_φ κ B / sqrt(n)`` of ERM over a ball of radius ``B``.
+    r"""Estimation-error bound :math:`8 L_\varphi \kappa B / \sqrt n` of ERM over a ball of
+    radius :math:`B`.
 
-    Mairal & Vert, "Basic learning bounds in RKHS balls" (Corollary): if ``‖X‖ ≤ κ`` (or
-    ``k(X, X) ≤ κ²``) and φ is ``L_φ``-Lipschitz, the ERM estimator in ``F_B`` has
-    ``E R_φ(f̂_n) − R_φ* ≤ 8 L_φ κ B / sqrt(n)`` + the approximation error, from
-    ``4 L_φ Rad_n(F_B)`` ("Basic learning bounds") and ``Rad_n(F_B) ≤ 2Bκ/sqrt(n)``.
+    Mairal & Vert, "Basic learning bounds in RKHS balls" (Corollary): if :math:`\|X\| \le \kappa`
+    (or :math:`k(X, X) \le \kappa^2`) and :math:`\varphi` is :math:`L_\varphi`-Lipschitz, the ERM
+    estimator in :math:`F_B` has
+    :math:`E R_\varphi(\hat f_n) - R_\varphi^* \le 8 L_\varphi \kappa B / \sqrt n` + the
+    approximation error, from :math:`4 L_\varphi \mathrm{Rad}_n(F_B)` ("Basic learning bounds")
+    and :math:`\mathrm{Rad}_n(F_B) \le 2B\kappa / \sqrt n`.
 
     Parameters
     ----------
     radius : float
-        ``B``.
+        :math:`B`.
     kappa : float
-        Bound on ``‖X‖``.
+        Bound on :math:`\|X\|`.
     lipschitz : float
-        ``L_φ`` (1 for the hinge and logistic losses).
+        :math:`L_\varphi` (1 for the hinge and logistic losses).
     n_samples : int
 
     Returns

@@ -17,29 +17,40 @@ __all__ = ["GroupLassoMKL"]
 
 
 class GroupLassoMKL(RegressorMixin, BaseEstimator):
-    """Multiple kernel ridge regression with the group-lasso penalty, by alternating on ``η``.
+    r"""Multiple kernel ridge regression with the group-lasso penalty, by alternating on
+    :math:`\eta`.
 
-    Solves ``min_{f_1..f_M} (1/n) Σ_i (Σ_m f_m(x_i) − y_i)² + λ (Σ_m ‖f_m‖^{2r/(r+1)})^{(r+1)/r}``
-    (Mairal & Vert, "MKL revisited", "Extensions (Micchelli et al., 2005)"). For ``r = 1`` the
-    penalty is ``λ (Σ_m ‖f_m‖)²``, the group lasso, and the problem is MKL on the simplex; larger
-    ``r`` spreads the weights (``r → ∞``: the uniform sum kernel). Through the variational identity
-    ``(Σ_m a_m)² = min_{η ∈ Σ_M} Σ_m a_m² / η_m`` (attained at ``η_m = a_m / Σ_j a_j``) it is
-    ``min_η J(K_η)`` over ``{η ≥ 0, Σ η_m^r = 1}``, minimised by alternating:
+    Solves
 
-    1. kernel ridge regression on ``K_η = Σ η_m K_m``: ``γ = (K_η + nλI)⁻¹ y``;
-    2. ``a_m = ‖f_m‖ = η_m sqrt(γᵀ K_m γ)`` and ``η_m ∝ a_m^{2/(r+1)}``, rescaled so that
-       ``Σ η_m^r = 1`` (the minimiser of ``Σ a_m²/η_m`` there).
+    .. math::
 
-    Both steps decrease the same jointly convex objective, so ``J`` never increases.
+        \min_{f_1, \dots, f_M} \frac1n \sum_i \Big(\sum_m f_m(x_i) - y_i\Big)^2
+        + \lambda \Big(\sum_m \|f_m\|^{2r/(r+1)}\Big)^{(r+1)/r}
+
+    (Mairal & Vert, "MKL revisited", "Extensions (Micchelli et al., 2005)"). For :math:`r = 1`
+    the penalty is :math:`\lambda (\sum_m \|f_m\|)^2`, the group lasso, and the problem is MKL on
+    the simplex; larger :math:`r` spreads the weights (:math:`r \to \infty`: the uniform sum
+    kernel). Through the variational identity
+    :math:`(\sum_m a_m)^2 = \min_{\eta \in \Sigma_M} \sum_m a_m^2 / \eta_m` (attained at
+    :math:`\eta_m = a_m / \sum_j a_j`) it is :math:`\min_\eta J(K_\eta)` over
+    :math:`\{\eta \ge 0, \sum_m \eta_m^r = 1\}`, minimised by alternating:
+
+    1. kernel ridge regression on :math:`K_\eta = \sum_m \eta_m K_m`:
+       :math:`\gamma = (K_\eta + n\lambda I)^{-1} y`;
+    2. :math:`a_m = \|f_m\| = \eta_m \sqrt{\gamma^\top K_m \gamma}` and
+       :math:`\eta_m \propto a_m^{2/(r+1)}`, rescaled so that :math:`\sum_m \eta_m^r = 1` (the
+       minimiser of :math:`\sum_m a_m^2 / \eta_m` there).
+
+    Both steps decrease the same jointly convex objective, so :math:`J` never increases.
 
     Parameters
     ----------
     kernels : list or "precomputed"
         As :class:`SimpleMKL`.
     r : float, default=1.0
-        Micchelli–Pontil exponent, ``r ≥ 1``; 1 is MKL.
+        Micchelli–Pontil exponent, :math:`r \ge 1`; 1 is MKL.
     C : float, default=1.0
-        Regularisation, ``C = 1/(2nλ)``.
+        Regularisation, :math:`C = 1/(2n\lambda)`.
     max_iter : int, default=500
     tol : float, default=1e-6
         Stop when no weight moves by more than ``tol`` (relative to the largest).
@@ -48,13 +59,14 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
     Attributes
     ----------
     weights_ : ndarray of shape (n_kernels,)
-        ``η`` (``Σ η^r = 1``).
+        :math:`\eta` (:math:`\sum_m \eta_m^r = 1`).
     dual_coef_ : ndarray of shape (n_samples,)
-        ``γ``: ``f(x) = Σ_j γ_j K_η(x_j, x)``.
+        :math:`\gamma`: :math:`f(x) = \sum_j \gamma_j K_\eta(x_j, x)`.
     block_norms_ : ndarray of shape (n_kernels,)
-        ``‖f_m‖`` of each kernel's component.
+        :math:`\|f_m\|` of each kernel's component.
     objective_history_ : ndarray of shape (n_iter_,)
-        ``J(K_η) = λ yᵀγ`` after each update of ``γ`` (non-increasing).
+        :math:`J(K_\eta) = \lambda y^\top \gamma` after each update of :math:`\gamma`
+        (non-increasing).
     n_iter_ : int
     stack_ : KernelStack
 
@@ -141,7 +153,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         return self
 
     def predict(self, X):
-        """``f(x) = Σ_j γ_j K_η(x_j, x)``.
+        r""":math:`f(x) = \sum_j \gamma_j K_\eta(x_j, x)`.
 
         Returns
         -------

@@ -36,16 +36,17 @@ LOSSES = ("squared", "hinge", "logistic")
 
 @dataclass
 class KernelObjective:
-    """``J(K)`` with its optimal dual variable.
+    r"""``J(K)`` with its optimal dual variable.
 
     Attributes
     ----------
     value : float
-        ``J(K)``.
+        :math:`J(K)`.
     gamma : ndarray of shape (n_samples,)
-        ``γ*``: the optimal function is ``f*(x) = Σ_j γ*_j k(x_j, x) + intercept``.
+        :math:`\gamma^*`: the optimal function is
+        :math:`f^*(x) = \sum_j \gamma^*_j k(x_j, x) + \mathrm{intercept}`.
     intercept : float
-        ``b`` of the hinge loss (0 for the other losses).
+        :math:`b` of the hinge loss (0 for the other losses).
     """
 
     value: float
@@ -53,7 +54,8 @@ class KernelObjective:
     intercept: float = 0.0
 
     def gradient(self, lambda_, Ks):
-        """``∂J/∂η_m = −λ γ*ᵀ K_m γ*`` for each Gram matrix of the stack ``Ks``, shape
+        r"""Gradient :math:`\partial J / \partial \eta_m = -\lambda \gamma^{*\top} K_m \gamma^*`
+        for each Gram matrix of the stack ``Ks``, shape
         ``(n_samples, n_samples, n_kernels)`` (kernels last, as the MKL estimators' input)."""
         return -lambda_ * quadratic_forms(Ks, np.outer(self.gamma, self.gamma))
 
@@ -150,11 +152,12 @@ def solve_hinge(K, y, lambda_, svc=None, *, tol=1e-6):
     prefer_skip_nested_validation=True,
 )
 def kernel_objective(K, y, loss="squared", lambda_=1.0):
-    """``J(K)`` of the kernel-learning problem and its dual variable (Mairal & Vert, D22).
+    r""":math:`J(K)` of the kernel-learning problem and its dual variable (Mairal & Vert, D22).
 
-    ``J(K) = min_{f ∈ H_K} R(f(x_1), …, f(x_n)) + λ‖f‖²`` for the squared, hinge or logistic
-    empirical risk (see the module docstring for the conventions). It is convex in ``K``, and
-    its gradient with respect to ``η`` in ``K = Σ η_m K_m`` is
+    :math:`J(K) = \min_{f \in \mathcal H_K} R(f(x_1), \dots, f(x_n)) + \lambda \|f\|^2` for the
+    squared, hinge or logistic empirical risk (see the module docstring for the conventions). It
+    is convex in :math:`K`, and its gradient with respect to :math:`\eta` in
+    :math:`K = \sum_m \eta_m K_m` is
     :meth:`KernelObjective.gradient`.
 
     Parameters
@@ -166,12 +169,12 @@ def kernel_objective(K, y, loss="squared", lambda_=1.0):
         mapped to −1, +1 in sorted order).
     loss : {"squared", "hinge", "logistic"}, default="squared"
     lambda_ : float, default=1.0
-        Regularisation ``λ > 0``.
+        Regularisation :math:`\lambda > 0`.
 
     Returns
     -------
     KernelObjective
-        ``value`` (``J(K)``), ``gamma`` (``γ*``), ``intercept``.
+        ``value`` (:math:`J(K)`), ``gamma`` (:math:`\gamma^*`), ``intercept``.
 
     References
     ----------

@@ -179,22 +179,25 @@ class _BaseSimpleMKL(BaseEstimator):
 
 
 class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
-    """SimpleMKL classifier: learns the weights ``η`` of ``K_η = Σ_m η_m K_m`` on the simplex.
+    r"""SimpleMKL classifier: learns the weights :math:`\eta` of
+    :math:`K_\eta = \sum_m \eta_m K_m` on the simplex.
 
-    Multiple kernel learning (Lanckriet et al. 2004) minimises ``J(K_η)`` over
-    ``η ∈ Σ_M = {η ≥ 0, Σ η_m = 1}``, where ``J`` is the optimal regularised risk of a
-    single-kernel learner (Mairal & Vert, "Learning the kernel", "MKL"). SimpleMKL (Rakotomamonjy et
-    al. 2008) does it by reduced gradient: the gradient is ``∂J/∂η_m = −λ γ*ᵀ K_m γ*`` from the
-    inner solution ``γ*`` (Mairal & Vert, "simpleMKL"); the direction is projected on the simplex
-    relative to the largest weight; the step first follows the direction to the boundary of the
-    simplex while ``J`` decreases, then a line search finishes. Every evaluation of ``J`` is one
-    inner fit, warm-started from the previous solution. It stops when the duality gap
-    ``Σ η_m g_m − min_m g_m`` (``g = ∂J/∂η``) falls below ``tol · J``, which is also the
-    condition that the gradients are equal on the kernels kept and larger on the others.
+    Multiple kernel learning (Lanckriet et al. 2004) minimises :math:`J(K_\eta)` over
+    :math:`\eta \in \Sigma_M = \{\eta \ge 0, \sum_m \eta_m = 1\}`, where :math:`J` is the optimal
+    regularised risk of a single-kernel learner (Mairal & Vert, "Learning the kernel", "MKL").
+    SimpleMKL (Rakotomamonjy et al. 2008) does it by reduced gradient: the gradient is
+    :math:`\partial J / \partial \eta_m = -\lambda \gamma^{*\top} K_m \gamma^*` from the inner
+    solution :math:`\gamma^*` (Mairal & Vert, "simpleMKL"); the direction is projected on the
+    simplex relative to the largest weight; the step first follows the direction to the boundary of
+    the simplex while :math:`J` decreases, then a line search finishes. Every evaluation of
+    :math:`J` is one inner fit, warm-started from the previous solution. It stops when the duality
+    gap :math:`\sum_m \eta_m g_m - \min_m g_m` (:math:`g = \partial J / \partial \eta`) falls below
+    :math:`\mathrm{tol} \cdot J`, which is also the condition that the gradients are equal on the
+    kernels kept and larger on the others.
 
-    Multiclass problems share one ``η`` across the binary problems (their objectives are summed):
-    the one-vs-one problems of :class:`kernelkit.svm.SVC` for the hinge loss, one-vs-rest for
-    the squared and logistic losses.
+    Multiclass problems share one :math:`\eta` across the binary problems (their objectives are
+    summed): the one-vs-one problems of :class:`kernelkit.svm.SVC` for the hinge loss, one-vs-rest
+    for the squared and logistic losses.
 
     Parameters
     ----------
@@ -210,14 +213,15 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
         Inner learner: kernelkit's SVC (hinge, with intercept, as in SimpleMKL), kernel ridge
         regression on ±1 targets (squared), or kernel logistic regression (logistic).
     C : float, default=1.0
-        Regularisation of the inner learner, ``C = 1/(2nλ)`` in the ``(1/n) Σ loss + λ‖f‖²``
-        scaling of Mairal & Vert (for the SVM, its usual ``C``).
+        Regularisation of the inner learner, :math:`C = 1/(2n\lambda)` in the
+        :math:`\frac1n \sum \mathrm{loss} + \lambda \|f\|^2` scaling of Mairal & Vert (for the SVM,
+        its usual ``C``).
     max_iter : int, default=100
         Reduced-gradient iterations.
     tol : float, default=1e-3
-        Stop when the duality gap is at most ``tol`` times ``J``.
+        Stop when the duality gap is at most ``tol`` times :math:`J`.
     inner_tol : float, default=1e-6
-        Tolerance of the inner SVM (KKT gap); the gradients need an accurate ``γ*``.
+        Tolerance of the inner SVM (KKT gap); the gradients need an accurate :math:`\gamma^*`.
     warm_start : bool, default=True
         Start every inner fit from the previous solution (the reason SimpleMKL is fast). False
         refits from scratch, for comparison.
@@ -229,9 +233,9 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
     Attributes
     ----------
     weights_ : ndarray of shape (n_kernels,)
-        ``η``, on the simplex.
+        :math:`\eta`, on the simplex.
     objective_history_ : ndarray of shape (n_iter_ + 1,)
-        ``J(η)`` at the start and after every iteration (non-increasing).
+        :math:`J(\eta)` at the start and after every iteration (non-increasing).
     duality_gap_ : float
         At the returned weights.
     n_iter_ : int
@@ -239,7 +243,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
     stack_ : KernelStack
         The fitted kernels and their training Gram matrices.
     estimator_ : SVC
-        The inner SVM fitted on ``K_η`` (hinge loss only).
+        The inner SVM fitted on :math:`K_\eta` (hinge loss only).
 
     See Also
     --------
@@ -287,7 +291,7 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Learn the kernel weights and the classifier on ``K_η``.
+        r"""Learn the kernel weights and the classifier on :math:`K_\eta`.
 
         Parameters
         ----------
@@ -383,16 +387,17 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
 
 
 class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
-    """SimpleMKL for regression: the kernel weights of kernel ridge regression.
+    r"""SimpleMKL for regression: the kernel weights of kernel ridge regression.
 
-    The inner learner is kernel ridge regression, ``J(K) = λ yᵀ(K + nλI)⁻¹ y`` in closed form
+    The inner learner is kernel ridge regression,
+    :math:`J(K) = \lambda y^\top (K + n\lambda I)^{-1} y` in closed form
     (Mairal & Vert, D22); the weights follow :class:`SimpleMKL`'s reduced gradient.
 
     Parameters
     ----------
     kernels, C, max_iter, tol, warm_start, n_jobs, verbose
-        As :class:`SimpleMKL` (``C = 1/(2nλ)``; ``inner_tol`` and ``warm_start`` are unused: the
-        inner problem is solved exactly).
+        As :class:`SimpleMKL` (:math:`C = 1/(2n\lambda)`; ``inner_tol`` and ``warm_start`` are
+        unused: the inner problem is solved exactly).
     inner_tol : float, default=1e-6
     warm_start : bool, default=True
 
@@ -401,7 +406,7 @@ class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
     weights_, objective_history_, duality_gap_, n_iter_, stack_
         As :class:`SimpleMKL`.
     dual_coef_ : ndarray of shape (n_samples,)
-        ``γ*``: ``f(x) = Σ_j γ*_j K_η(x_j, x)``.
+        :math:`\gamma^*`: :math:`f(x) = \sum_j \gamma^*_j K_\eta(x_j, x)`.
 
     Examples
     --------
@@ -430,7 +435,7 @@ class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
-        """Learn the kernel weights and the regression function on ``K_η``.
+        r"""Learn the kernel weights and the regression function on :math:`K_\eta`.
 
         Parameters
         ----------
@@ -459,7 +464,7 @@ class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
         return state.gradient(self._lambda, Ks)
 
     def predict(self, X):
-        """``f(x) = Σ_j γ*_j K_η(x_j, x)``.
+        r""":math:`f(x) = \sum_j \gamma^*_j K_\eta(x_j, x)`.
 
         Returns
         -------

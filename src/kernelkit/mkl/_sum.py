@@ -31,10 +31,11 @@ def _checked_weights(weights, n_kernels):
 @validate_params({"Ks": ["array-like", list], "weights": ["array-like", None]},
                  prefer_skip_nested_validation=True)
 def sum_kernel(Ks, weights=None):
-    """``K_η = Σ_m η_m K_m`` (``η = 1`` when ``weights`` is None).
+    r""":math:`K_\eta = \sum_m \eta_m K_m` (:math:`\eta = 1` when ``weights`` is None).
 
-    The sum kernel is the kernel of the concatenated feature maps ``Φ = (Φ_1, …, Φ_M)``; the
-    weights ``η ≥ 0`` scale each block by ``√η_m`` (Mairal & Vert, "Sum kernel and vector
+    The sum kernel is the kernel of the concatenated feature maps
+    :math:`\Phi = (\Phi_1, \dots, \Phi_M)`; the weights :math:`\eta \ge 0` scale each block by
+    :math:`\sqrt{\eta_m}` (Mairal & Vert, "Sum kernel and vector
     concatenation", "The weighted sum kernel").
 
     Parameters
@@ -60,12 +61,12 @@ def sum_kernel(Ks, weights=None):
 
 
 class SumKernel(TransformerMixin, BaseEstimator):
-    """Weighted sum of kernels as one kernel object: ``K(x, y) = Σ_m w_m k_m(x, y)``.
+    r"""Weighted sum of kernels as one kernel object: :math:`K(x, y) = \sum_m w_m k_m(x, y)`.
 
     ``fit(X)`` clones and fits every kernel on ``X``; ``transform(Y)`` returns
-    ``Σ_m w_m K_m(Y, X_fit)`` and ``fit_transform(X)`` the training Gram matrix. So a pipeline, or
-    ``SVC(kernel=SumKernel([...]))``, learns with the sum directly (Mairal & Vert, "Sum kernel",
-    "Example: data integration with the sum kernel"; Yamanishi et al. 2004).
+    :math:`\sum_m w_m K_m(Y, X_\mathrm{fit})` and ``fit_transform(X)`` the training Gram matrix. So
+    a pipeline, or ``SVC(kernel=SumKernel([...]))``, learns with the sum directly (Mairal & Vert,
+    "Sum kernel", "Example: data integration with the sum kernel"; Yamanishi et al. 2004).
 
     Parameters
     ----------
@@ -125,7 +126,7 @@ class SumKernel(TransformerMixin, BaseEstimator):
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
-        """Fit on ``X`` and return the training Gram matrix ``Σ_m w_m K_m(X, X)``.
+        r"""Fit on ``X`` and return the training Gram matrix :math:`\sum_m w_m K_m(X, X)`.
 
         Returns
         -------
@@ -134,7 +135,7 @@ class SumKernel(TransformerMixin, BaseEstimator):
         return self._fit(X)
 
     def transform(self, X):
-        """``Σ_m w_m K_m(X, X_fit)``.
+        r""":math:`\sum_m w_m K_m(X, X_\mathrm{fit})`.
 
         Returns
         -------

@@ -68,15 +68,15 @@ def _bounded_run(X, w, centers, max_iter, tol, assign, move):
 
 
 def kmeans_elkan(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, margin=1e-12):
-    """Elkan's accelerated k-means (Elkan, ICML 2003): the iterations of :func:`kmeans_lloyd`,
+    r"""Elkan's accelerated k-means (Elkan, ICML 2003): the iterations of :func:`kmeans_lloyd`,
     skipping the distances that the triangle inequality proves irrelevant. Twin of
     ``kernelkit.cluster._kmeans.kmeans_lloyd(..., algorithm="elkan")``; same return values.
 
-    Each sample keeps an upper bound ``u`` of its distance to its centre and a lower bound
-    ``l[j]`` to every centre ``j``. After the centres move by ``p[j]``, ``u += p[label]`` and
-    ``l[j] -= p[j]``. Centre ``j`` cannot win if ``u < l[j]`` or ``u < ‖c_label − c_j‖ / 2``. Every
-    test keeps a relative ``margin`` so that rounding cannot turn a near tie the other way: the
-    labels are those of Lloyd's rule (nearest centre, lowest index on ties).
+    Each sample keeps an upper bound ``u`` of its distance to its centre and a lower bound ``l[j]``
+    to every centre ``j``. After the centres move by ``p[j]``, ``u += p[label]`` and ``l[j] -=
+    p[j]``. Centre ``j`` cannot win if ``u < l[j]`` or :math:`u < \|c_\mathrm{label} - c_j\| / 2`.
+    Every test keeps a relative ``margin`` so that rounding cannot turn a near tie the other way:
+    the labels are those of Lloyd's rule (nearest centre, lowest index on ties).
     """
     X = np.asarray(X, dtype=np.float64)
     n_samples = X.shape[0]
@@ -122,10 +122,10 @@ def kmeans_elkan(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, ma
 
 
 def kmeans_hamerly(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, margin=1e-12):
-    """Hamerly's accelerated k-means (Hamerly, SDM 2010): each sample keeps an upper bound ``u``
-    of its distance to its centre and one lower bound ``l`` to all the others; it is
-    re-assigned only when ``u ≥ max(l, s(label))``, ``s(a)`` half the distance from centre ``a``
-    to its nearest other centre. Twin of ``kmeans_lloyd(..., algorithm="hamerly")`` of
+    r"""Hamerly's accelerated k-means (Hamerly, SDM 2010): each sample keeps an upper bound ``u``
+    of its distance to its centre and one lower bound ``l`` to all the others; it is re-assigned
+    only when :math:`u \ge \max(l, s(\mathrm{label}))`, :math:`s(a)` half the distance from centre
+    ``a`` to its nearest other centre. Twin of ``kmeans_lloyd(..., algorithm="hamerly")`` of
     ``kernelkit.cluster._kmeans``; the margins and return values are those of
     :func:`kmeans_elkan`."""
     X = np.asarray(X, dtype=np.float64)

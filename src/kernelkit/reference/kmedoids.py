@@ -110,8 +110,8 @@ def assign_medoids(D, X, sqnorms, metric, medoids, labels, distances, n_threads=
 
 
 def build_medoids(D, X, sqnorms, metric, medoids, n_threads=1):
-    """PAM's BUILD: each medoid in turn minimises ``Σ_o min(dn(o), d(c, o))``, lowest index on
-    ties."""
+    r"""PAM's BUILD: each medoid in turn minimises :math:`\sum_o \min(d_n(o), d(c, o))`, lowest
+    index on ties."""
     D = _matrix(D, X, metric)
     near = np.full(D.shape[0], np.inf)
     for t in range(len(medoids)):
@@ -143,7 +143,8 @@ def dissimilarity_range(D, n_threads=1):
 
 
 def manhattan_assign(X, centers, labels, distances, n_threads=1):
-    """Nearest centre in ℓ1 (lowest index on ties); returns ``Σ ‖x_i − c_{label_i}‖₁``."""
+    r"""Nearest centre in ℓ1 (lowest index on ties); returns
+    :math:`\sum_i \|x_i - c_{\mathrm{label}_i}\|_1`."""
     l1 = np.abs(X[:, None, :] - centers[None, :, :]).sum(axis=2)
     labels[:] = np.argmin(l1, axis=1)
     distances[:] = l1[np.arange(X.shape[0]), labels]

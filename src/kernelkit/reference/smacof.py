@@ -43,7 +43,7 @@ def stress(dissimilarities, weights, Z, n_threads=1):
 
 
 def guttman_transform(dissimilarities, weights, Z, out, scale=1.0, n_threads=1):
-    """``out = scale · B(Z) Z`` with ``B(Z) = V'(Z) / 2``; returns :func:`stress` at ``Z``."""
+    """``out = scale · B(Z) Z`` with :math:`B(Z) = V'(Z) / 2`; returns :func:`stress` at ``Z``."""
     D = np.asarray(dissimilarities, dtype=float)
     Z = np.asarray(Z, dtype=float)
     out[...] = scale * (_v_prime(D, _weights(weights, D.shape[0]), Z) / 2.0) @ Z

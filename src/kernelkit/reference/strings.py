@@ -184,7 +184,8 @@ def _alignment_score(x, y, pairs, S, gap_open, gap_extend):
 
 def local_alignment_kernel_bruteforce(x, y, beta=0.5, gap_open=11, gap_extend=1,
                                       substitution=None):
-    """``K_LA(x, y) = Σ_π exp(β s(π))`` by enumerating all local alignments (length ≤ ~6)."""
+    r""":math:`K_{LA}(x, y) = \sum_\pi e^{\beta s(\pi)}` by enumerating all local alignments
+    (length ≤ ~6)."""
     S = _scores(substitution)
     return math.fsum(
         1.0 if not pairs else math.exp(beta * _alignment_score(x, y, pairs, S, gap_open,
@@ -194,8 +195,8 @@ def local_alignment_kernel_bruteforce(x, y, beta=0.5, gap_open=11, gap_extend=1,
 
 
 def smith_waterman_score(x, y, gap_open=11, gap_extend=1, substitution=None):
-    """``max_π s(π)`` over the same local alignments (the empty one scores 0): Saigo's DP in the
-    (max, +) semiring."""
+    r""":math:`\max_\pi s(\pi)` over the same local alignments (the empty one scores 0): Saigo's
+    DP in the (max, +) semiring."""
     S = _scores(substitution)
     n, m = len(x), len(y)
     NEG = -math.inf

@@ -20,13 +20,18 @@ from kernelkit.utils._validation import check_class_labels
 _PLATT_FOLDS = 5
 
 _COMMON_PARAMETERS = """C : float, default=1.0
-        Box constraint ``0 ≤ α_i ≤ C_i`` of the dual, ``C_i = C × class weight × sample
-        weight``; larger C fits the training data more closely. Must be positive.
+        Box constraint :math:`0 \\le \\alpha_i \\le C_i` of the dual,
+        :math:`C_i = C \\times \\text{class weight} \\times \\text{sample weight}`; larger C fits
+        the training data more closely. Must be positive.
     kernel : {"linear", "poly", "rbf", "sigmoid", "laplacian", "cosine", "exponential", "min", \
 "sinc", "precomputed"}, callable or kernel object, default="rbf"
-        ``x·x'``, ``(γ x·x' + coef0)^degree``, ``exp(−γ‖x − x'‖²)``, ``tanh(γ x·x' + coef0)``,
-        ``exp(−γ‖x − x'‖₁)``, ``x·x'/(‖x‖‖x'‖)``, ``exp(γ x·x')``, ``Σ_k min(x_k, x'_k)``,
-        ``Π_k sin(γ(x_k − x'_k))/(π(x_k − x'_k))`` (see :func:`kernelkit.kernels.pairwise_kernels`);
+        :math:`x \\cdot x'`, :math:`(\\gamma x \\cdot x' + \\mathrm{coef0})^\\mathrm{degree}`,
+        :math:`\\exp(-\\gamma \\|x - x'\\|^2)`,
+        :math:`\\tanh(\\gamma x \\cdot x' + \\mathrm{coef0})`,
+        :math:`\\exp(-\\gamma \\|x - x'\\|_1)`, :math:`x \\cdot x' / (\\|x\\| \\|x'\\|)`,
+        :math:`\\exp(\\gamma x \\cdot x')`, :math:`\\sum_k \\min(x_k, x'_k)`,
+        :math:`\\prod_k \\sin(\\gamma (x_k - x'_k)) / (\\pi (x_k - x'_k))` (see
+        :func:`kernelkit.kernels.pairwise_kernels`);
         ``"precomputed"``: ``X`` is the Gram matrix
         (``(n_samples, n_samples)`` in ``fit``; at prediction ``(n_samples_test,
         n_samples_train)``, or only the columns of the support vectors, ``(n_samples_test,
@@ -37,12 +42,13 @@ _COMMON_PARAMETERS = """C : float, default=1.0
     degree : int, default=3
         Degree of the polynomial kernel.
     gamma : {"scale", "auto"} or float, default="scale"
-        γ of the rbf/poly/sigmoid kernels: ``1 / (n_features × X.var())``, ``1 / n_features``,
-        or the given non-negative value.
+        :math:`\\gamma` of the rbf/poly/sigmoid kernels: ``1 / (n_features × X.var())``,
+        ``1 / n_features``, or the given non-negative value.
     coef0 : float, default=0.0
         Constant of the poly and sigmoid kernels.
     tol : float, default=1e-3
-        Stop when the maximal violating pair gap ``max_{I_up} −y_tG_t − min_{I_low} −y_tG_t``
+        Stop when the maximal violating pair gap
+        :math:`\\max_{t \\in I_\\text{up}} -y_t G_t - \\min_{t \\in I_\\text{low}} -y_t G_t`
         (the KKT violation of Sangnier, Property 40) is below ``tol``.
     cache_size : float, default=200
         Kernel-row cache in MiB (rows are kept in double precision).
@@ -63,13 +69,15 @@ _COMMON_PARAMETERS = """C : float, default=1.0
         How a training Gram matrix (precomputed, callable or kernel object) is checked to be
         positive semi-definite before solving. "fast": completely up to 128 samples (well under
         a millisecond); above, a non-negative diagonal, while the solver tests
-        ``K_ii + K_jj − 2K_ij ≥ 0`` on every pair it considers (free: it computes them anyway)
+        :math:`K_{ii} + K_{jj} - 2 K_{ij} \\ge 0` on every pair it considers (free: it computes
+        them anyway)
         and stops with a ValueError on a violation. "auto": symmetry and every 2×2 minor
         (O(n²)) and, up to 1000 samples, a Cholesky factorisation. "full": all of it at any
         size (O(n³))."""
 
 _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*: §1.4.6 (dual
-       (P11) — printed with ``+½αᵀQα``, a sign typo: the dual maximises ``−½αᵀQα + 1ᵀα``),
+       (P11) — printed with :math:`+\\tfrac12 \\alpha^\\top Q \\alpha`, a sign typo: the dual
+       maximises :math:`-\\tfrac12 \\alpha^\\top Q \\alpha + \\mathbf 1^\\top \\alpha`),
        Algorithm 4 (SMO), Property 40 (KKT); §1.5.3 (ε-SVR, dual (P16)).
     .. [2] Mairal & Vert, *Kernel Methods in Machine Learning*: soft-margin SVM, duality,
        hinge loss.
@@ -95,14 +103,20 @@ def _fill_docstring(cls):
 
 @_fill_docstring
 class SVC(ClassifierMixin, BaseSMO):
-    """C-support vector classification, trained by SMO with second-order working sets.
+    r"""C-support vector classification, trained by SMO with second-order working sets.
 
-    Solves the dual ``min ½αᵀQα − 1ᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α_i ≤ C_i``, with
-    ``Q_ij = y_i y_j k(x_i, x_j)`` [1]_, by sequential minimal optimisation [3]_ with the
+    Solves the dual
+
+    .. math::
+
+        \min_\alpha \tfrac12 \alpha^\top Q \alpha - \mathbf 1^\top \alpha
+        \quad \text{s.t.} \quad y^\top \alpha = 0, \quad 0 \le \alpha_i \le C_i,
+
+    with :math:`Q_{ij} = y_i y_j k(x_i, x_j)` [1]_, by sequential minimal optimisation [3]_ with the
     working-set selection of Fan, Chen & Lin [4]_, shrinking, and a double-precision LRU cache of
     kernel rows (long rows are computed in parallel; a precomputed Gram is read in place).
     Multiclass problems are split one-vs-one, as in LIBSVM [5]_ and scikit-learn. The decision
-    function is ``f(x) = Σ_i α_i y_i k(x_i, x) + b``.
+    function is :math:`f(x) = \sum_i \alpha_i y_i k(x_i, x) + b`.
 
     With ``probability=True``, each one-vs-one decision value is mapped to a probability by
     Platt's sigmoid, fitted on decision values of an internal 5-fold cross-validation (shuffled
@@ -138,26 +152,27 @@ class SVC(ClassifierMixin, BaseSMO):
     class_weight_ : ndarray of shape (n_classes,)
         Multipliers of ``C`` per class.
     support_ : ndarray of shape (n_SV,), int32
-        Indices of the support vectors (``α_i > 0`` in some one-vs-one problem), grouped by
+        Indices of the support vectors (:math:`\alpha_i > 0` in some one-vs-one problem), grouped by
         class in the order of ``classes_``, increasing within a class.
     support_vectors_ : ndarray of shape (n_SV, n_features)
         Their rows of ``X`` (empty for ``kernel="precomputed"``).
     n_support_ : ndarray of shape (n_classes,), int32
         Number of support vectors per class.
     dual_coef_ : ndarray of shape (n_classes − 1, n_SV)
-        ``y_i α_i`` of each support vector in the one-vs-one problems, in scikit-learn's layout
-        (the coefficients of class ``a`` against class ``b`` are in row ``b − 1`` if ``a < b``,
-        else row ``b``). For two classes the sign is that of ``decision_function``: positive
-        towards ``classes_[1]``.
+        :math:`y_i \alpha_i` of each support vector in the one-vs-one problems, in scikit-learn's
+        layout (the coefficients of class ``a`` against class ``b`` are in row ``b − 1`` if
+        ``a < b``, else row ``b``). For two classes the sign is that of ``decision_function``:
+        positive towards ``classes_[1]``.
     intercept_ : ndarray of shape (n_classes (n_classes − 1) / 2,)
         Offsets ``b`` of the one-vs-one decision functions.
     n_iter_ : ndarray of shape (n_classes (n_classes − 1) / 2,), int32
         SMO steps per one-vs-one problem.
     dual_objective_ : ndarray of shape (n_classes (n_classes − 1) / 2,)
-        ``½αᵀQα − 1ᵀα`` at the solution of each one-vs-one problem (LIBSVM's ``obj``).
+        :math:`\tfrac12 \alpha^\top Q \alpha - \mathbf 1^\top \alpha` at the solution of each
+        one-vs-one problem (LIBSVM's ``obj``).
     probA_, probB_ : ndarray of shape (n_classes (n_classes − 1) / 2,)
-        Platt's ``(A, B)`` of each one-vs-one problem: ``P(first class | f) = 1/(1 + e^{A f +
-        B})`` (``probability=True`` only).
+        Platt's :math:`(A, B)` of each one-vs-one problem:
+        :math:`P(\text{first class} \mid f) = 1 / (1 + e^{A f + B})` (``probability=True`` only).
     shape_fit_ : tuple
         Shape of the training ``X``.
     n_features_in_ : int
@@ -400,13 +415,20 @@ class SVC(ClassifierMixin, BaseSMO):
 
 @_fill_docstring
 class SVR(RegressorMixin, BaseSMO):
-    """ε-support vector regression, trained by SMO on the 2n-variable dual.
+    r"""ε-support vector regression, trained by SMO on the 2n-variable dual.
 
-    Solves Sangnier, §1.5.3 (P16) [1]_: with ``β = α⁺ − α⁻``,
-    ``min ½βᵀKβ − yᵀβ + ε1ᵀ(α⁺ + α⁻)`` s.t. ``1ᵀβ = 0``, ``0 ≤ α^± ≤ C_i``, written as one
-    problem over ``(α⁺, α⁻)`` with signs ``(+1, −1)`` and solved by the same SMO as
-    :class:`SVC` [3]_ [4]_ [5]_ (the two variables of a sample share one cached kernel row).
-    The prediction is ``f(x) = Σ_i β_i k(x_i, x) + b``.
+    Solves Sangnier, §1.5.3 (P16) [1]_: with :math:`\beta = \alpha^+ - \alpha^-`,
+
+    .. math::
+
+        \min \tfrac12 \beta^\top K \beta - y^\top \beta + \varepsilon \mathbf 1^\top
+        (\alpha^+ + \alpha^-) \quad \text{s.t.} \quad \mathbf 1^\top \beta = 0, \quad
+        0 \le \alpha^\pm_i \le C_i,
+
+    written as one problem over :math:`(\alpha^+, \alpha^-)` with signs :math:`(+1, -1)` and
+    solved by the same SMO as :class:`SVC` [3]_ [4]_ [5]_ (the two variables of a sample share
+    one cached kernel row).
+    The prediction is :math:`f(x) = \sum_i \beta_i k(x_i, x) + b`.
 
     Parameters
     ----------
@@ -421,18 +443,19 @@ class SVR(RegressorMixin, BaseSMO):
     Attributes
     ----------
     support_ : ndarray of shape (n_SV,), int32
-        Indices of the support vectors (``β_i ≠ 0``), increasing.
+        Indices of the support vectors (:math:`\beta_i \ne 0`), increasing.
     support_vectors_ : ndarray of shape (n_SV, n_features)
         Their rows of ``X`` (empty for ``kernel="precomputed"``).
     n_support_ : ndarray of shape (1,), int32
     dual_coef_ : ndarray of shape (1, n_SV)
-        ``β_i = α⁺_i − α⁻_i``.
+        :math:`\beta_i = \alpha^+_i - \alpha^-_i`.
     intercept_ : ndarray of shape (1,)
         Offset ``b``.
     n_iter_ : int
         SMO steps.
     dual_objective_ : float
-        ``½αᵀQα + pᵀα`` of the 2n-variable problem at the solution (LIBSVM's ``obj``).
+        :math:`\tfrac12 \alpha^\top Q \alpha + p^\top \alpha` of the 2n-variable problem at the
+        solution (LIBSVM's ``obj``).
     shape_fit_ : tuple
     n_features_in_ : int
 
@@ -523,7 +546,7 @@ class SVR(RegressorMixin, BaseSMO):
         return self
 
     def predict(self, X):
-        """``f(x) = Σ_i β_i k(x_i, x) + b``.
+        r""":math:`f(x) = \sum_i \beta_i k(x_i, x) + b`.
 
         Parameters
         ----------

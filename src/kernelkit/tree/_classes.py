@@ -131,8 +131,9 @@ _PARAMETERS = """splitter : {"best", "hist"}, default="best"
         Grow best-first (the leaf whose split decreases impurity most is split next) up to
         this many leaves; None: depth-first growth, no limit.
     min_impurity_decrease : float, default=0.0
-        A node is split only if ``W_A/W (D(A) − W_L/W_A D(L) − W_R/W_A D(R)) ≥`` this value
-        (W: weights; W without index: the whole training set).
+        A node is split only if
+        :math:`\\frac{W_A}{W} (D(A) - \\frac{W_L}{W_A} D(L) - \\frac{W_R}{W_A} D(R)) \\ge` this
+        value (:math:`W`: weights; :math:`W` without index: the whole training set).
     max_bins : int, default=255
         Bins per feature of ``splitter="hist"`` (2 to 255).
     n_jobs : int, default=None
@@ -168,11 +169,12 @@ def _fill_docstring(cls):
 
 @_fill_docstring
 class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecisionTree):
-    """CART classification tree.
+    r"""CART classification tree.
 
     Grows the tree of Sangnier, §1.6.2 [1]_: every node (cell A) is split at the feature and
-    threshold minimising ``W_L/W_A D(L) + W_R/W_A D(R)`` (W: summed sample weights) with the
-    Gini impurity ``D = Σ_y p_y (1 − p_y)`` or the entropy ``D = −Σ_y p_y log₂ p_y``, until a
+    threshold minimising :math:`\frac{W_L}{W_A} D(L) + \frac{W_R}{W_A} D(R)` (:math:`W`: summed
+    sample weights) with the Gini impurity :math:`D = \sum_y p_y (1 - p_y)` or the entropy
+    :math:`D = -\sum_y p_y \log_2 p_y`, until a
     stopping rule holds; a leaf predicts the weighted class fractions of its samples.
 
     Parameters
@@ -272,11 +274,12 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
 
 @_fill_docstring
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
-    """CART regression tree.
+    r"""CART regression tree.
 
     Grows the tree of Sangnier, §1.6.2 [1]_ with a regression impurity: the mean squared error
-    ``D(A) = (1/W_A) Σ w_i (y_i − ȳ_A)²`` (a leaf predicts the weighted mean), Friedman's
-    criterion (the split maximising ``W_L W_R/(W_L + W_R) (ȳ_L − ȳ_R)²``, the same split as the
+    :math:`D(A) = \frac1{W_A} \sum_i w_i (y_i - \bar y_A)^2` (a leaf predicts the weighted mean),
+    Friedman's criterion (the split maximising
+    :math:`\frac{W_L W_R}{W_L + W_R} (\bar y_L - \bar y_R)^2`, the same split as the
     squared error since parent SSE = children SSE + that term; the course prints it as an argmin,
     but it must be maximised), or the mean absolute deviation from the weighted median (a leaf
     predicts the weighted median).

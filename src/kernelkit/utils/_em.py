@@ -186,7 +186,7 @@ class MixtureDensityMixin:
         raise NotImplementedError
 
     def score_samples(self, X):
-        """Log-density ``log Σ_j π_j f_j(x)`` of each sample.
+        r"""Log-density :math:`\log \sum_j \pi_j f_j(x)` of each sample.
 
         Parameters
         ----------
@@ -260,7 +260,7 @@ class MixtureDensityMixin:
         return self.fit(X).predict(X)
 
     def bic(self, X):
-        """Bayesian information criterion ``−2 log m_θ(X) + m log n`` (lower is better).
+        r"""Bayesian information criterion :math:`-2 \log m_\theta(X) + m \log n` (lower is better).
 
         Parameters
         ----------
@@ -274,7 +274,7 @@ class MixtureDensityMixin:
         return bic(float(log_density.sum()), self._n_parameters(), log_density.size)
 
     def aic(self, X):
-        """Akaike information criterion ``−2 log m_θ(X) + 2m`` (lower is better).
+        r"""Akaike information criterion :math:`-2 \log m_\theta(X) + 2m` (lower is better).
 
         Parameters
         ----------

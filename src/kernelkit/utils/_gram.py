@@ -148,11 +148,13 @@ def _check_gram(K, name="K"):
 
 
 def center_gram(K, K_fit=None):
-    """Centre a Gram matrix in feature space.
+    r"""Centre a Gram matrix in feature space.
 
-    ``K_c = (I − 1/n) K (I − 1/n)`` for the training Gram (Mairal & Vert, kernel PCA "centering");
-    for a test block ``K(Y, X_fit)`` the training feature mean is subtracted instead:
-    ``K_c = K − 1_m k̄ᵀ − k̄_Y 1ᵀ + k̄̄`` with ``k̄`` the column means of ``K_fit``.
+    :math:`K_c = (I - \mathbf 1 \mathbf 1^\top / n) K (I - \mathbf 1 \mathbf 1^\top / n)` for the
+    training Gram (Mairal & Vert, kernel PCA "centering"); for a test block
+    :math:`K(Y, X_\mathrm{fit})` the training feature mean is subtracted instead:
+    :math:`K_c = K - \mathbf 1_m \bar k^\top - \bar k_Y \mathbf 1^\top + \bar{\bar k}` with
+    :math:`\bar k` the column means of ``K_fit``.
 
     Parameters
     ----------
@@ -199,7 +201,7 @@ def center_gram(K, K_fit=None):
 
 
 def normalize_gram(K, diag_X=None, diag_Y=None):
-    """Cosine normalisation ``K_ij / sqrt(k(y_i, y_i) k(x_j, x_j))``.
+    r"""Cosine normalisation :math:`K_{ij} / \sqrt{k(y_i, y_i) k(x_j, x_j)}`.
 
     The normalised kernel is again positive definite and has unit diagonal (Mairal & Vert, "kernel
     normalisation"). Rows (or columns) whose self-similarity is zero are left at zero.
@@ -253,8 +255,12 @@ def _self_similarities(K, diag_X, diag_Y):
 
 
 def kernel_distances(K, diag_X=None, diag_Y=None):
-    """Distances in the feature space of a kernel, ``d(y_i, x_j) = ‖φ(y_i) − φ(x_j)‖ =
-    sqrt(k(y_i, y_i) + k(x_j, x_j) − 2 k(y_i, x_j))`` (Mairal & Vert, "kernel distance").
+    r"""Distances in the feature space of a kernel (Mairal & Vert, "kernel distance"):
+
+    .. math::
+
+        d(y_i, x_j) = \|\varphi(y_i) - \varphi(x_j)\|
+        = \sqrt{k(y_i, y_i) + k(x_j, x_j) - 2 k(y_i, x_j)}.
 
     Any kernel — on vectors, strings or graphs — thereby gives a metric for distance-based
     methods such as ``KMedoids(metric="precomputed")`` or ``DBSCAN(metric="precomputed")``.
@@ -291,11 +297,11 @@ def kernel_distances(K, diag_X=None, diag_Y=None):
 
 
 def is_positive_definite(K, tol=1e-8):
-    """Whether a symmetric Gram matrix is positive semi-definite up to ``tol``.
+    r"""Whether a symmetric Gram matrix is positive semi-definite up to ``tol``.
 
-    True when ``K`` is symmetric and its smallest eigenvalue is at least ``−δ``, with
-    ``δ = tol · max(1, Σ_i |K_ii|)`` (:func:`gram_tolerance`; Mairal & Vert, definition of a p.d.
-    kernel: ``Σ a_i a_j K_ij ≥ 0``).
+    True when ``K`` is symmetric and its smallest eigenvalue is at least :math:`-\delta`, with
+    :math:`\delta = \mathrm{tol} \cdot \max(1, \sum_i |K_{ii}|)` (:func:`gram_tolerance`; Mairal &
+    Vert, definition of a p.d. kernel: :math:`\sum_{ij} a_i a_j K_{ij} \ge 0`).
 
     Parameters
     ----------
@@ -326,12 +332,12 @@ def is_positive_definite(K, tol=1e-8):
 
 
 def shift_to_psd(K, tol=0.0):
-    """Add ``s·I`` to a symmetric matrix so that its smallest eigenvalue is at least ``tol``.
+    r"""Add :math:`s I` to a symmetric matrix so that its smallest eigenvalue is at least ``tol``.
 
-    ``s = max(0, tol − λ_min(K))``. This is how Saigo et al. (2004) use the log local alignment
-    kernel, which is not positive definite. Only the training Gram is shifted: the shift amounts
-    to giving every training object a private feature, so test blocks ``K(Y, X_fit)`` are used
-    unchanged.
+    :math:`s = \max(0, \mathrm{tol} - \lambda_{\min}(K))`. This is how Saigo et al. (2004) use the
+    log local alignment kernel, which is not positive definite. Only the training Gram is shifted:
+    the shift amounts to giving every training object a private feature, so test blocks ``K(Y,
+    X_fit)`` are used unchanged.
 
     Parameters
     ----------

@@ -134,7 +134,7 @@ def _vector_gram(X, Y, code, gamma, coef0, degree, n_threads):
 
 
 def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0, n_jobs=None):
-    """Gram matrix ``K[i, j] = k(x_i, y_j)`` of a vector kernel (compiled, threaded).
+    """Gram matrix :math:`K_{ij} = k(x_i, y_j)` of a vector kernel (compiled, threaded).
 
     Parameters
     ----------
@@ -143,11 +143,13 @@ def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0
         None computes ``K(X, X)``, exactly symmetric, each pair once.
     metric : {"linear", "poly", "polynomial", "rbf", "sigmoid", "laplacian", "cosine", \
 "exponential", "min", "sinc"}
-        ``x·y``, ``(γ x·y + coef0)^degree``, ``exp(−γ‖x − y‖²)``, ``tanh(γ x·y + coef0)``,
-        ``exp(−γ‖x − y‖₁)``, ``x·y / (‖x‖‖y‖)`` (Mairal & Vert, "Examples of kernels"),
-        ``exp(γ x·y)`` (Sangnier, Ex 1.4.2), ``Σ_k min(x_k, y_k)`` on non-negative vectors
-        (Mairal & Vert, Brownian motion kernel), ``Π_k sin(γ(x_k − y_k)) / (π(x_k − y_k))``
-        (Mairal & Vert, sinc kernel with band limit Ω = γ).
+        :math:`x \\cdot y`, :math:`(\\gamma x \\cdot y + \\mathrm{coef0})^\\mathrm{degree}`,
+        :math:`\\exp(-\\gamma \\|x - y\\|^2)`, :math:`\\tanh(\\gamma x \\cdot y + \\mathrm{coef0})`,
+        :math:`\\exp(-\\gamma \\|x - y\\|_1)`, :math:`x \\cdot y / (\\|x\\| \\|y\\|)` (Mairal &
+        Vert, "Examples of kernels"), :math:`\\exp(\\gamma x \\cdot y)` (Sangnier, Ex 1.4.2),
+        :math:`\\sum_k \\min(x_k, y_k)` on non-negative vectors (Mairal & Vert, Brownian motion
+        kernel), :math:`\\prod_k \\sin(\\gamma (x_k - y_k)) / (\\pi (x_k - y_k))` (Mairal & Vert,
+        sinc kernel with band limit :math:`\\Omega = \\gamma`).
     gamma : float, default=None
         None means ``1 / n_features``, as in scikit-learn.
     degree : float, default=3

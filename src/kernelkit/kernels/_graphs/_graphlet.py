@@ -52,14 +52,15 @@ def graphlet_classes(k):
 
 
 class GraphletKernel(GraphKernel):
-    """Graphlet kernel: compares the distributions of k-node induced subgraphs.
+    r"""Graphlet kernel: compares the distributions of k-node induced subgraphs.
 
-    ``Φ(G)`` is the frequency of each isomorphism class among the k-node induced subgraphs of
-    ``G`` (connected or not: 4 classes for k=3, 11 for k=4), and ``K = ⟨Φ(G), Φ(G')⟩``. Exact
+    :math:`\Phi(G)` is the frequency of each isomorphism class among the k-node induced subgraphs
+    of :math:`G` (connected or not: 4 classes for k=3, 11 for k=4), and
+    :math:`K = \langle \Phi(G), \Phi(G') \rangle`. Exact
     enumeration visits all ``C(n, k)`` node subsets (compiled, parallel over graphs), which
     suits molecules; ``n_graphlet_samples`` draws that many uniform k-subsets per graph instead
     (the sampling estimator of Shervashidze et al.). Node labels are not used. A graph with fewer
-    than k nodes has ``Φ = 0``.
+    than k nodes has :math:`\Phi = 0`.
 
     Parameters
     ----------

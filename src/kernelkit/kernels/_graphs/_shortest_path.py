@@ -15,10 +15,12 @@ _MIN_PAIRS_FOR_THREADS = 1 << 15
 
 
 class ShortestPathKernel(GraphKernel):
-    """Shortest-path kernel: counts of ``(label(u), label(v), d(u, v))`` over node pairs.
+    r"""Shortest-path kernel: counts of ``(label(u), label(v), d(u, v))`` over node pairs.
 
-    ``Φ(G)`` counts, over the ordered pairs ``(u, v)``, ``u ≠ v``, with ``v`` reachable from
-    ``u``, the triples ``(label(u), label(v), d_sp(u, v))``; ``K = ⟨Φ(G), Φ(G')⟩`` (the
+    :math:`\Phi(G)` counts, over the ordered pairs :math:`(u, v)`, :math:`u \ne v`, with
+    :math:`v` reachable from :math:`u`, the triples
+    :math:`(\mathrm{label}(u), \mathrm{label}(v), d_{sp}(u, v))`;
+    :math:`K = \langle \Phi(G), \Phi(G') \rangle` (the
     delta-kernel instance of Borgwardt & Kriegel's kernel on the shortest-path graph).
     Distances are computed by one BFS per node (the graphs are unweighted: a non-zero adjacency
     entry is an edge; weights are not used) in the compiled core, in parallel over graphs.

@@ -15,22 +15,30 @@ MAX_MATCHING_DEGREE = 16
 
 
 class SubtreeKernel(ProductGraphKernel):
-    """Tree-pattern kernel: pairs of equally labelled branching walks (subtree patterns).
+    r"""Tree-pattern kernel: pairs of equally labelled branching walks (subtree patterns).
 
-    ``K(G1, G2) = Σ_{(u, v) ∈ V(G1 × G2)} T(u, v, depth)`` by dynamic programming over the
-    product graph's vertex pairs, with ``T(u, v, 1) = 1`` and two recursions (the slides
+    :math:`K(G_1, G_2) = \sum_{(u, v) \in V(G_1 \times G_2)} T(u, v, \mathrm{depth})` by dynamic
+    programming over the product graph's vertex pairs, with :math:`T(u, v, 1) = 1` and two
+    recursions (the slides
     admit both readings; both are implemented):
 
     - ``variant="matchings"`` (Ramon & Gärtner 2003; Mahé & Vert 2009): a pattern's children are
-      matched one-to-one, ``T(u, v, h + 1) = Σ_R Π_{(u', v') ∈ R} λ T(u', v', h)`` over the
-      matchings ``R`` between ``N(u)`` and ``N(v)`` (pairs with equal labels, and equal edge
+      matched one-to-one,
+      :math:`T(u, v, h + 1) = \sum_R \prod_{(u', v') \in R} \lambda T(u', v', h)` over the matchings
+      :math:`R` between :math:`N(u)` and :math:`N(v)` (pairs with equal labels, and equal edge
       labels when used), the empty matching included. Computed by a DP over the subsets of the
       smaller neighbour list: degrees up to 16 (fine for molecules).
     - ``variant="subsets"`` (Mairal & Vert, "Extension: branching walks"):
-      ``T(u, v, h + 1) = Σ_{R ⊆ N×(u, v)} Π_{(u', v') ∈ R} λ T(u', v', h)`` over subsets of the
-      product-graph neighbours, which also admits non-injective pairings; computed in its closed
-      form ``Π_{(u', v') ∈ N×(u, v)} (1 + λ T(u', v', h))``. The course leaves the base case and
-      the final sum unstated; the empty set counts 1, as in the matchings variant.
+
+      .. math::
+
+          T(u, v, h + 1) = \sum_{R \subseteq N_\times(u, v)} \prod_{(u', v') \in R}
+          \lambda T(u', v', h)
+
+      over subsets of the product-graph neighbours, which also admits non-injective pairings;
+      computed in its closed form
+      :math:`\prod_{(u', v') \in N_\times(u, v)} (1 + \lambda T(u', v', h))`. The course leaves the
+      base case and the final sum unstated; the empty set counts 1, as in the matchings variant.
 
     ``depth`` counts the levels of a pattern (``depth=1``: equally labelled vertex pairs,
     ``depth=2``: a vertex and any matched set of its neighbours, ...).
@@ -40,7 +48,7 @@ class SubtreeKernel(ProductGraphKernel):
     depth : int, default=3
         Number of levels of the tree patterns, at least 1.
     lambda_ : float, default=1.0
-        Weight of each child in a pattern (``λ < 1`` favours narrow trees).
+        Weight of each child in a pattern (:math:`\lambda < 1` favours narrow trees).
     variant : {"matchings", "subsets"}, default="matchings"
         The recursion, see above.
     node_label : str or None, default="label"

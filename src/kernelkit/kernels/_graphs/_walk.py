@@ -31,12 +31,14 @@ class _IterativeWalkKernel(ProductGraphKernel):
 
 
 class WalkKernel(ProductGraphKernel):
-    """n-th order walk kernel: the number of pairs of equally labelled walks of length n.
+    r"""n-th order walk kernel: the number of pairs of equally labelled walks of length n.
 
-    ``K(G1, G2) = 1ᵀ A×ⁿ 1`` with ``A×`` the adjacency of the label-matched product graph
+    :math:`K(G_1, G_2) = \mathbf 1^\top A_\times^n \mathbf 1` with :math:`A_\times` the adjacency
+    of the label-matched product graph
     (Mairal & Vert, "Walk kernel and product graph", Corollary): by the course's Lemma this counts
     the pairs of walks of ``G1`` and ``G2`` with ``n`` edges and the same label sequence. Computed
-    by ``n`` sparse product-graph mat-vecs per pair without building ``A×`` (compiled, threaded).
+    by ``n`` sparse product-graph mat-vecs per pair without building :math:`A_\times` (compiled,
+    threaded).
 
     Conventions: the length ``n`` counts **edges**, so ``n=0`` gives
     the number of equally labelled vertex pairs; with ``edge_label`` set, matched walks must
@@ -114,22 +116,30 @@ class WalkKernel(ProductGraphKernel):
 
 
 class GeometricWalkKernel(_IterativeWalkKernel):
-    """Geometric walk kernel: walks of every length, weighted by ``λ^length``.
+    r"""Geometric walk kernel: walks of every length, weighted by :math:`\lambda^\mathrm{length}`.
 
-    ``K(G1, G2) = Σ_{n≥0} λⁿ 1ᵀ A×ⁿ 1 = 1ᵀ (I − λ A×)⁻¹ 1`` (Gärtner et al. 2003), solved per pair
-    by conjugate gradients on ``(I − λ A×) x = 1`` with the product-graph mat-vec applied through
+    .. math::
+
+        K(G_1, G_2) = \sum_{n \ge 0} \lambda^n \mathbf 1^\top A_\times^n \mathbf 1
+                    = \mathbf 1^\top (I - \lambda A_\times)^{-1} \mathbf 1
+
+    (Gärtner et al. 2003), solved per pair by conjugate gradients on
+    :math:`(I - \lambda A_\times) x = \mathbf 1` with the product-graph mat-vec applied through
     the Kronecker structure (Vishwanathan et al. 2010) and never materialised: a pair costs
-    ``O(iterations · Σ_{(u,v)} deg u deg v)`` instead of the ``O(|G1|³ |G2|³)`` of a dense inverse.
+    :math:`O(\mathrm{iterations} \cdot \sum_{(u,v)} \deg u \deg v)` instead of the
+    :math:`O(|G_1|^3 |G_2|^3)` of a dense inverse.
 
-    The series converges iff ``λ ρ(A×) < 1``. Since ``A×`` is entrywise below ``A1 ⊗ A2``,
-    ``ρ(A×) ≤ ρ(A1) ρ(A2) ≤ Δ1 Δ2`` (Δ the largest degree); the kernel requires
-    ``λ Δ_X Δ_Y < 1`` over the graphs compared, a sufficient condition that also makes the
+    The series converges iff :math:`\lambda \rho(A_\times) < 1`. Since :math:`A_\times` is
+    entrywise below :math:`A_1 \otimes A_2`,
+    :math:`\rho(A_\times) \le \rho(A_1) \rho(A_2) \le \Delta_1 \Delta_2` (:math:`\Delta` the
+    largest degree); the kernel requires :math:`\lambda \Delta_X \Delta_Y < 1` over the graphs
+    compared, a sufficient condition that also makes the
     system positive definite, and raises otherwise.
 
     Parameters
     ----------
     lambda_ : float, default=0.01
-        Decay per edge, ``0 < λ``.
+        Decay per edge, :math:`0 < \lambda`.
     tol : float, default=1e-10
         Relative residual at which conjugate gradients stop.
     max_iter : int, default=1000
@@ -215,19 +225,28 @@ class GeometricWalkKernel(_IterativeWalkKernel):
 
 
 class RandomWalkKernel(_IterativeWalkKernel):
-    """Marginalised random-walk kernel: probability that two random walks emit the same labels.
+    r"""Marginalised random-walk kernel: probability that two random walks emit the same labels.
 
     Kashima et al. (2003), with the stopping model the slides leave implicit: a walk starts at a
     uniform vertex, at each vertex stops with probability ``p_stop`` (always at an isolated vertex)
-    or moves to a uniform neighbour. With ``t(u) = (1 − p_stop)/deg(u)`` and ``s(u)`` the stopping
-    probability,
+    or moves to a uniform neighbour. With :math:`t(u) = (1 - p_\mathrm{stop}) / \deg(u)` and
+    :math:`s(u)` the stopping probability,
 
-    ``K(G1, G2) = 1/(|G1||G2|) · 1ᵀ (I − diag(t⊗t) A×)⁻¹ (s⊗s)``,
+    .. math::
+
+        K(G_1, G_2) = \frac{1}{|G_1| |G_2|} \mathbf 1^\top
+        (I - \operatorname{diag}(t \otimes t) A_\times)^{-1} (s \otimes s),
 
     summed over the product graph's vertices: the probability that independent walks on
     ``G1`` and ``G2`` have the same label sequence. Solved per pair by Jacobi-preconditioned
     conjugate gradients on the equivalent symmetric, diagonally dominant system
-    ``(diag(t⊗t)⁻¹ − A×) x = diag(t⊗t)⁻¹ (s⊗s)``; converges for every ``p_stop`` in (0, 1).
+
+    .. math::
+
+        (\operatorname{diag}(t \otimes t)^{-1} - A_\times) x
+        = \operatorname{diag}(t \otimes t)^{-1} (s \otimes s);
+
+    converges for every ``p_stop`` in (0, 1).
 
     Parameters
     ----------
@@ -251,7 +270,8 @@ class RandomWalkKernel(_IterativeWalkKernel):
 
     See Also
     --------
-    GeometricWalkKernel : walks weighted by ``λ^length`` instead of probabilities.
+    GeometricWalkKernel : walks weighted by :math:`\lambda^\mathrm{length}` instead of
+        probabilities.
 
     References
     ----------

@@ -19,12 +19,13 @@ _MIN_NODES_PER_THREAD = 50_000
 
 
 class WeisfeilerLehmanKernel(GraphKernel):
-    """Weisfeiler–Lehman subtree kernel: label histograms along WL relabelling iterations.
+    r"""Weisfeiler–Lehman subtree kernel: label histograms along WL relabelling iterations.
 
     Iteration 0 counts the node labels; each further iteration relabels every node by its
     signature ``(label, sorted multiset of neighbour labels)`` compressed to a new integer, and
-    counts the new labels. ``Φ(G)`` concatenates the ``n_iter + 1`` histograms and
-    ``K(G, G') = Σ_{h=0}^{n_iter} ⟨φ_h(G), φ_h(G')⟩``. Signatures never seen at ``fit`` get
+    counts the new labels. :math:`\Phi(G)` concatenates the ``n_iter + 1`` histograms and
+    :math:`K(G, G') = \sum_{h=0}^{n_\mathrm{iter}} \langle \phi_h(G), \phi_h(G') \rangle`.
+    Signatures never seen at ``fit`` get
     labels of their own, so at ``transform`` they match nothing in the fitted graphs.
 
     Relabelling is compiled (sort-based compression, no hashing, so no collisions); the feature

@@ -191,10 +191,11 @@ class KmerKernel(StringKernel):
         return squared_norms(A)
 
     def transform_features(self, X):
-        """Explicit feature vectors ``Φ(x)``: k-mer counts as a sparse matrix.
+        r"""Explicit feature vectors :math:`\Phi(x)`: k-mer counts as a sparse matrix.
 
-        Column ``c`` is the k-mer whose letters ``a_1 … a_k`` (as indices into ``alphabet_``)
-        give ``c = Σ_t a_t |A|^{k−t}``. Since ``K(x, y) = Φ(x)·Φ(y)``, a linear model trained on
+        Column :math:`c` is the k-mer whose letters :math:`a_1 \dots a_k` (as indices into
+        ``alphabet_``) give :math:`c = \sum_t a_t |A|^{k - t}`. Since
+        :math:`K(x, y) = \Phi(x) \cdot \Phi(y)`, a linear model trained on
         these features scores a new sequence in O(|x|) (Mairal & Vert, "Spectrum kernel (2/2)").
 
         Parameters

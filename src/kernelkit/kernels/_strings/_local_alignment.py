@@ -52,42 +52,45 @@ def _substitution_matrix(substitution):
 
 
 class LocalAlignmentKernel(StringKernel):
-    """Local alignment kernel: a sum over all local alignments, ``Σ_π exp(β s(π))``.
+    r"""Local alignment kernel: a sum over all local alignments, :math:`\sum_\pi e^{\beta s(\pi)}`.
 
-    ``K_LA(x, y) = Σ_π exp(β s_{S,g}(x, y, π))`` over every local alignment π of x and y (including
-    the empty one), with substitution scores S and affine gap costs ``g(n) = d + e(n − 1)`` paid
-    for the gap in each sequence between consecutive aligned pairs. Unlike the Smith–Waterman
-    score ``max_π s(π)``, which is not a kernel, K_LA is positive definite (Mairal & Vert, "LA
-    kernel is p.d.").
+    :math:`K_{LA}(x, y) = \sum_\pi \exp(\beta s_{S,g}(x, y, \pi))` over every local alignment
+    :math:`\pi` of x and y (including the empty one), with substitution scores :math:`S` and affine
+    gap costs :math:`g(n) = d + e(n - 1)` paid for the gap in each sequence between consecutive
+    aligned pairs. Unlike the Smith–Waterman score :math:`\max_\pi s(\pi)`, which is not a kernel,
+    :math:`K_{LA}` is positive definite (Mairal & Vert, "LA kernel is p.d.").
 
     Computed by Saigo's dynamic programme in Cython, O(|x| |y|) per pair, in rescaled linear
     arithmetic (rows multiplied by powers of two and the exponent tracked), so sequences of
     thousands of letters neither overflow nor lose precision, at about ten flops per DP cell.
-    K_LA itself grows like ``exp(β SW(x, y))`` and overflows float64 for long similar sequences
+    :math:`K_{LA}` itself grows like :math:`\exp(\beta\, \mathrm{SW}(x, y))` and overflows float64
+    for long similar sequences
     (e.g. a 400-letter protein against itself): hence ``normalize=True`` by default, which is
     done in log space; ``normalize=False`` raises if a value overflows.
 
     Parameters
     ----------
     beta : float, default=0.5
-        Inverse temperature, > 0. As β grows, ``(1/β) log K_LA`` tends to the Smith–Waterman score.
-        ``β · (max(S, 0) − min(S, 0) + gap_open + gap_extend)`` must stay below about 680.
+        Inverse temperature, > 0. As :math:`\beta` grows, :math:`\frac1\beta \log K_{LA}` tends to
+        the Smith–Waterman score. :math:`\beta \cdot (\max(S, 0) - \min(S, 0) + d + e)` (:math:`d`
+        = ``gap_open``, :math:`e` = ``gap_extend``) must stay below about 680.
     gap_open : float, default=11
-        Cost d ≥ 0 of a gap of length 1.
+        Cost :math:`d \ge 0` of a gap of length 1.
     gap_extend : float, default=1
-        Cost e ≥ 0 of each further position of a gap.
+        Cost :math:`e \ge 0` of each further position of a gap.
     substitution : "blosum62" or (str, array-like), default="blosum62"
         BLOSUM62 (shipped, 20 amino acids plus B, Z, X, *), or a pair ``(letters, scores)``: a
         string of n distinct letters and an (n, n) symmetric score matrix. Its letters are the
         alphabet.
     log : bool, default=False
-        Return ``(1/β) log K_LA`` (normalised: ``(1/β) log`` of the normalised kernel), the
+        Return :math:`\frac1\beta \log K_{LA}` (normalised: :math:`\frac1\beta \log` of the
+        normalised kernel), the
         practical variant of Saigo et al. This matrix is **not** guaranteed positive definite;
         use :func:`kernelkit.kernels.shift_to_psd` on the training Gram before a kernel machine.
     unknown : {"error", "skip"}, default="error"
         Letters outside the substitution matrix raise a ValueError, or are removed.
     normalize : bool, default=True
-        Cosine normalisation ``K(x, y) / sqrt(K(x, x) K(y, y))``, computed in log space.
+        Cosine normalisation :math:`K(x, y) / \sqrt{K(x, x) K(y, y)}`, computed in log space.
     n_jobs : int or None, default=None
         Threads. Results do not depend on it.
     verbose : int, default=0
@@ -114,7 +117,8 @@ class LocalAlignmentKernel(StringKernel):
     ----------
     Mairal & Vert (Mairal & Vert, *Kernel Methods* slides), "Local alignment kernel (Saigo et al.,
     2004)", "LA kernel is p.d.: proof (1/2), (2/2)" (the course adds the gap costs in K_g, a sign
-    slip: they are subtracted here, ``exp(−β(g(|x|) + g(|y|)))``, and the n = 0 term is the empty
+    slip: they are subtracted here, :math:`\exp(-\beta (g(|x|) + g(|y|)))`, and the
+    :math:`n = 0` term is the empty
     alignment, weight 1). H. Saigo, J.-P. Vert, N. Ueda, T. Akutsu, "Protein homology detection
     using string alignment kernels", Bioinformatics 20(11):1682–1689, 2004.
 

@@ -12,11 +12,12 @@ __all__ = ["MismatchKernel", "mismatch_kernel"]
 
 
 class MismatchKernel(KmerKernel):
-    """(k, m)-mismatch kernel: k-mers counted up to m substitutions.
+    r"""(k, m)-mismatch kernel: k-mers counted up to m substitutions.
 
-    ``Φ_u(x) = #{i : Hamming(x_{i..i+k−1}, u) ≤ m}`` for ``u ∈ A^k`` and ``K = Σ_u Φ_u(x) Φ_u(y)``.
-    Every window of x is expanded into its Hamming ball of radius m (the leaves a mismatch-tree
-    traversal reaches; ``Σ_{j≤m} C(k,j)(|A|−1)^j`` k-mers each), the balls are counted as in the
+    :math:`\Phi_u(x) = \#\{i : \mathrm{Hamming}(x_{i..i+k-1}, u) \le m\}` for
+    :math:`u \in A^k` and :math:`K = \sum_u \Phi_u(x) \Phi_u(y)`. Every window of x is expanded
+    into its Hamming ball of radius m (the leaves a mismatch-tree traversal reaches;
+    :math:`\sum_{j \le m} \binom kj (|A| - 1)^j` k-mers each), the balls are counted as in the
     spectrum kernel, and the Gram is the spectrum Gram of these counts. So ``m=0`` is exactly the
     spectrum kernel. Memory is O(total length × ball size): for proteins, 96 k-mers per window at
     (k, m) = (5, 1), 3 706 at (5, 2).
@@ -29,7 +30,7 @@ class MismatchKernel(KmerKernel):
     k : int, default=5
         Length of the k-mers, ≥ 1.
     m : int, default=1
-        Mismatches allowed, 0 ≤ m < k.
+        Mismatches allowed, :math:`0 \le m < k`.
     alphabet : str or None, default=None
         ``None`` infers the letters from the training sequences; ``"protein"``, ``"dna"``, or a
         string of distinct letters.

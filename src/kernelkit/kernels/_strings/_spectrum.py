@@ -12,13 +12,14 @@ __all__ = ["SpectrumKernel", "spectrum_kernel"]
 
 
 class SpectrumKernel(KmerKernel):
-    """k-spectrum kernel ``K(x, y) = Σ_{u ∈ A^k} Φ_u(x) Φ_u(y)``, Φ_u(x) = occurrences of u in x.
+    r"""k-spectrum kernel :math:`K(x, y) = \sum_{u \in A^k} \Phi_u(x) \Phi_u(y)`, :math:`\Phi_u(x)`
+    = occurrences of u in x.
 
     A scikit-learn transformer: ``fit(X)`` stores the k-mer spectra of the training sequences,
     ``transform(Y)`` returns the Gram matrix ``K(Y, X_fit)``; so it goes in front of
     ``SVC(kernel="precomputed")`` in a pipeline.
 
-    k-mers are coded as integers by a rolling base-|A| code, exact whenever ``|A|^k < 2^64``
+    k-mers are coded as integers by a rolling base-|A| code, exact whenever :math:`|A|^k < 2^{64}`
     (k ≤ 14 for proteins, k ≤ 31 for DNA); beyond that the code is a 64-bit polynomial hash, and two
     distinct k-mers collide with probability about 2^-64. Each spectrum is sorted and run-length
     encoded, so memory is O(total length + n²), never O(n |A|^k). The Gram is a parallel
@@ -37,12 +38,12 @@ class SpectrumKernel(KmerKernel):
         (so k-mers then run across the removed letter).
     algorithm : {"sparse", "merge"}, default="sparse"
         Gram algorithm; both give the same values. "sparse" is the inverted-index product
-        ``F_X F_Yᵀ`` of the k-mer count matrices, whose cost is the number of shared k-mer
+        :math:`F_X F_Y^\top` of the k-mer count matrices, whose cost is the number of shared k-mer
         occurrences; "merge" merge-joins the two sorted spectra of every pair, O(|x| + |y|) per
         pair as in the course. Measured, "sparse" is 13× (DNA, k = 4) to 33× (proteins, k = 3)
         faster and never measurably slower (``bench/results/strings.md``).
     normalize : bool, default=False
-        Cosine normalisation ``K(x, y) / sqrt(K(x, x) K(y, y))``.
+        Cosine normalisation :math:`K(x, y) / \sqrt{K(x, x) K(y, y)}`.
     n_jobs : int or None, default=None
         Threads (None: all that OpenMP allows; -1: all CPUs). Results do not depend on it.
     verbose : int, default=0

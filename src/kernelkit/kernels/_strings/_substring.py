@@ -15,16 +15,17 @@ __all__ = ["SubstringKernel", "substring_kernel"]
 
 
 class SubstringKernel(StringKernel):
-    """Gap-weighted subsequence kernel: common subsequences of length k, decayed by their span.
+    r"""Gap-weighted subsequence kernel: common subsequences of length k, decayed by their span.
 
-    ``Φ_u(s) = Σ_{i: s[i] = u} λ^{i_k − i_1 + 1}`` over all index tuples ``i_1 < … < i_k`` spelling
-    ``u ∈ A^k``, and ``K(s, t) = Σ_u Φ_u(s) Φ_u(t)``, computed by Lodhi's O(k |s| |t|) dynamic
+    :math:`\Phi_u(s) = \sum_{i: s[i] = u} \lambda^{i_k - i_1 + 1}` over all index tuples
+    :math:`i_1 < \dots < i_k` spelling :math:`u \in A^k`, and
+    :math:`K(s, t) = \sum_u \Phi_u(s) \Phi_u(t)`, computed by Lodhi's O(k |s| |t|) dynamic
     programme in Cython (one pair per thread, each pair computed once).
 
-    Convention: this is Lodhi et al.'s decay by the span ``i_k − i_1 + 1``. The course's wording
-    ("decaying with the number of gaps") would use the span minus k, which multiplies every
-    feature by ``λ^{−k}`` and the kernel by ``λ^{−2k}``: the two kernels differ by that constant
-    factor, so they are equal after normalisation.
+    Convention: this is Lodhi et al.'s decay by the span :math:`i_k - i_1 + 1`. The course's wording
+    ("decaying with the number of gaps") would use the span minus k, which multiplies every feature
+    by :math:`\lambda^{-k}` and the kernel by :math:`\lambda^{-2k}`: the two kernels differ by that
+    constant factor, so they are equal after normalisation.
 
     Parameters
     ----------
