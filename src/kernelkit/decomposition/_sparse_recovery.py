@@ -96,8 +96,7 @@ def rip_min_dim(n_features, n_nonzero, *, eps=0.1, delta=0.1):
     :math:`s`-sparse :math:`x` with probability at least :math:`1 - \delta`. With Theorem 71
     (:math:`2s` and :math:`\varepsilon < 2/5`), this guarantees the exact recovery of every
     :math:`s`-sparse vector by :func:`basis_pursuit`. The constant is far from tight: in practice
-    :math:`p` of order :math:`2 s \log(d/s)` suffices (``python -m kernelkit demo
-    sparse_recovery``).
+    :math:`p` of order :math:`2 s \log(d/s)` suffices (``kernelkit demo sparse_recovery``).
 
     Parameters
     ----------
