@@ -367,3 +367,11 @@ def test_entry_point_runs_as_a_module():
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith("kernelkit gram: error: ")
+
+
+def test_listing_keeps_long_paths_whole():
+    from kernelkit.__main__ import _listing
+
+    path = "/a/very/long/site-packages/kernelkit.libs/" + "x" * 120 + "-f9a9ad78.so.1.0.0"
+    out = _listing("compiled cores", {"OpenMP": f"libgomp, 2 threads; {path} (loaded)"})
+    assert path in out.split()

@@ -90,7 +90,8 @@ def _listing(title, summaries):
         for i, text in enumerate([texts] if isinstance(texts, str) else texts):
             first = f"{EPILOG_INDENT}{name:<{width}}  " if i == 0 else indent
             lines.append(textwrap.fill(text, WIDTH, initial_indent=first,
-                                       subsequent_indent=indent, break_on_hyphens=False))
+                                       subsequent_indent=indent, break_on_hyphens=False,
+                                       break_long_words=False))  # file paths stay whole
     return f"{title}:\n" + "\n".join(lines)
 
 
