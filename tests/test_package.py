@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import kernelkit
-from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._threads import _usable_cpus, effective_n_threads
 
 
 def test_unbuilt_source_tree_explains_how_to_build(tmp_path):
@@ -27,7 +27,10 @@ def test_unbuilt_source_tree_explains_how_to_build(tmp_path):
 
 def test_effective_n_threads():
     assert effective_n_threads(1) == 1
-    assert effective_n_threads(3) == 3
+    cpus = _usable_cpus()
+    assert effective_n_threads(3) == min(3, cpus)
+    assert effective_n_threads(10**6) == cpus      # never more threads than usable CPUs
+    assert effective_n_threads(2**62) == cpus
     assert effective_n_threads(-1) >= 1
     assert effective_n_threads(None) >= 1
     with pytest.raises(ValueError, match="n_jobs"):
@@ -37,7 +40,7 @@ def test_effective_n_threads():
     with pytest.raises(ValueError, match="n_jobs"):
         effective_n_threads(True)
     # grid searches pass numpy integers
-    assert effective_n_threads(np.int64(2)) == 2
+    assert effective_n_threads(np.int64(2)) == min(2, cpus)
     assert type(effective_n_threads(np.int64(2))) is int
 
 

@@ -266,3 +266,11 @@ def test_bagging_verbose_prints_ten_blocks_and_changes_nothing(Model, binary, ca
     lines = capsys.readouterr().err.splitlines()
     assert [line.split(",")[0] for line in lines] == [
         f"[{Model.__name__}] {n}/20 estimators" for n in range(2, 21, 2)]
+
+
+def test_gradient_boosting_with_absurd_n_jobs():
+    # n_jobs is clamped to the usable CPUs (10**9 once asked for one tree workspace per thread)
+    X, y = make_classification(200, 6, random_state=0)
+    expected = GradientBoostingClassifier(n_estimators=5, random_state=0, n_jobs=1).fit(X, y)
+    got = GradientBoostingClassifier(n_estimators=5, random_state=0, n_jobs=10**9).fit(X, y)
+    np.testing.assert_array_equal(got.decision_function(X), expected.decision_function(X))

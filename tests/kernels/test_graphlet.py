@@ -72,3 +72,12 @@ def test_n_samples_is_a_deprecated_alias():
         old = GraphletKernel(k=3, n_samples=30, random_state=0).fit([graph]).X_fit_
     new = GraphletKernel(k=3, n_graphlet_samples=30, random_state=0).fit([graph]).X_fit_
     np.testing.assert_array_equal(old, new)
+
+
+@pytest.mark.parametrize("params", [dict(k=3), dict(k=4), dict(k=4, n_graphlet_samples=50)],
+                         ids=["k3", "k4", "sampled"])
+def test_absurd_n_jobs_uses_the_usable_cpus(params, make_graphs):
+    graphs = make_graphs(6, min_nodes=4, max_nodes=9)
+    expected = GraphletKernel(**params, random_state=0, n_jobs=1).fit_transform(graphs)
+    got = GraphletKernel(**params, random_state=0, n_jobs=10**6).fit_transform(graphs)
+    np.testing.assert_array_equal(got, expected)

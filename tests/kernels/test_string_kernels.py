@@ -151,3 +151,13 @@ def test_pipeline_with_svc_cross_validation_and_grid_search(secreted_proteins):
     search = GridSearchCV(pipe, {"spectrumkernel__k": [1, 2, 3]}, cv=cv).fit(sequences, labels)
     assert search.best_params_["spectrumkernel__k"] in (1, 2, 3)
     assert search.predict(sequences[:5]).shape == (5,)
+
+
+@pytest.mark.parametrize("kernel", [SpectrumKernel(k=3), MismatchKernel(k=3, m=1)],
+                         ids=lambda k: type(k).__name__)
+def test_absurd_n_jobs_uses_the_usable_cpus(kernel):
+    # n_jobs beyond the CPUs is clamped (10**5 threads would exhaust the process limit)
+    sequences = ["ACDEFGHIK", "CDEFGHIKL", "ACACACAC"]
+    expected = clone(kernel).set_params(n_jobs=1).fit_transform(sequences)
+    got = clone(kernel).set_params(n_jobs=10**5).fit_transform(sequences)
+    np.testing.assert_array_equal(got, expected)

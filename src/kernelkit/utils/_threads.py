@@ -29,7 +29,8 @@ def effective_n_threads(n_jobs=None):
     n_jobs : int or None
         ``None`` means every thread the OpenMP runtime allows (``OMP_NUM_THREADS`` and
         ``threadpoolctl.threadpool_limits`` are honoured); a positive value asks for that many
-        threads; ``-1`` means all CPUs, ``-2`` all but one, and so on, as in joblib.
+        threads, at most one per usable CPU; ``-1`` means all CPUs, ``-2`` all but one, and so
+        on, as in joblib.
 
     Returns
     -------
@@ -47,7 +48,9 @@ def effective_n_threads(n_jobs=None):
     elif n_jobs < 0:
         n_threads = max(1, n_cpus + 1 + n_jobs)
     else:
-        n_threads = int(n_jobs)
+        # more threads than CPUs only add contention (and n_jobs=10**6 would ask the OpenMP
+        # runtime for threads it cannot create)
+        n_threads = min(int(n_jobs), n_cpus)
     return max(1, int(n_threads))
 
 
