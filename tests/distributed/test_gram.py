@@ -108,7 +108,7 @@ def test_a_worker_killed_mid_run_gives_the_identical_matrix(client):
 def test_inner_threads_are_the_threads_of_each_tile(client):
     kernel = WeisfeilerLehmanKernel(n_iter=2)
     expected = clone(kernel).fit_transform(GRAPHS)
-    for inner_threads in (1, 2):
+    for inner_threads in (1, 2, 10**6):   # beyond the CPUs: as many threads as there are
         K = gram(kernel, GRAPHS, tile=6, client=client, inner_threads=inner_threads)
         # every tile task computes with the kernel as shipped, whose n_jobs sizes the OpenMP
         # team of its compiled core and the BLAS limit of the tile
