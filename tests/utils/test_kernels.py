@@ -4,6 +4,7 @@ import pickle
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.metrics import pairwise as sklearn_pairwise
 from sklearn.pipeline import make_pipeline
 
@@ -11,7 +12,10 @@ from kernelkit._core._gram import VECTOR_KERNELS, check_gram, vector_gram
 from kernelkit._core._smo_solver import PRECOMPUTED_KERNEL
 from kernelkit.datasets import load_mutag, load_secreted_proteins
 from kernelkit.decomposition import KernelPCA
+from kernelkit.kernel_ridge import KernelRidge
 from kernelkit.kernels import SpectrumKernel, WeisfeilerLehmanKernel, pairwise_kernels
+from kernelkit.linear_model import NearestCentroid
+from kernelkit.neighbors import KNeighborsClassifier
 from kernelkit.reference.gram import KERNEL_CODES
 from kernelkit.reference.gram import check_gram as reference_check_gram
 from kernelkit.reference.gram import vector_gram as reference_vector_gram
@@ -198,3 +202,30 @@ def test_kernel_object_errors():
         SVC(kernel=SpectrumKernel(k=2)).fit(sequences, labels[:-1])
     with pytest.raises(TypeError, match="sequence of objects"):
         SVC(kernel=SpectrumKernel(k=2)).fit("ACGT", [0])
+
+
+def _sparse_linear(A, B):
+    return sp.csr_matrix(A @ B.T)
+
+
+@pytest.mark.parametrize("make", [
+    lambda kernel: SVC(kernel=kernel),
+    lambda kernel: KernelPCA(2, kernel=kernel),
+    lambda kernel: KernelRidge(kernel=kernel),
+    lambda kernel: KNeighborsClassifier(3, kernel=kernel),
+    lambda kernel: NearestCentroid(kernel=kernel),
+], ids=["SVC", "KernelPCA", "KernelRidge", "KNeighborsClassifier", "NearestCentroid"])
+def test_a_kernel_callable_may_return_a_sparse_gram(make, rng):
+    X = rng.normal(size=(30, 4))
+    y = (X[:, 0] > 0).astype(int)
+    dense = make(lambda A, B: A @ B.T).fit(X, y)
+    sparse = make(_sparse_linear).fit(X, y)
+    method = "transform" if hasattr(dense, "transform") else "predict"
+    np.testing.assert_allclose(getattr(sparse, method)(X), getattr(dense, method)(X))
+
+
+@pytest.mark.parametrize("returned", [None, "a string", [[1, "x"], [2, 3]]])
+def test_a_kernel_callable_returning_no_matrix_is_named(returned, rng):
+    X = rng.normal(size=(2, 3))
+    with pytest.raises(ValueError, match="kernel callable"):
+        SVC(kernel=lambda A, B: returned).fit(X, [0, 1])

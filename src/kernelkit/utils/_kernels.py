@@ -21,6 +21,7 @@ Fisher analysis, kernel nearest neighbours, MKL) accepts the same four kinds of 
 """
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_array, check_consistent_length, validate_data
@@ -223,7 +224,7 @@ class FittedKernel:
                                 self.degree, self.n_threads)
         if self.kind == "callable":
             B = A if B is None else B
-            K = np.asarray(self.function(A, B, **self.kernel_params), dtype=np.float64)
+            K = _as_gram(self.function(A, B, **self.kernel_params), "The kernel callable")
             if K.shape != (A.shape[0], B.shape[0]):
                 raise ValueError(f"The kernel callable returned shape {K.shape}; expected "
                                  f"({A.shape[0]}, {B.shape[0]}).")
@@ -290,8 +291,24 @@ class FittedKernel:
             return self.gram(X, self.rows)
         if self.kind == "precomputed":
             return np.ascontiguousarray(X[:, self.rows])
-        K = np.asarray(self.estimator.transform(X), dtype=np.float64)
+        K = _as_gram(self.estimator.transform(X), f"{type(self.estimator).__name__}.transform")
         return np.ascontiguousarray(K[:, self.rows])
+
+
+def _as_gram(K, source):
+    """``K`` as a float64 array: a scipy.sparse Gram is densified; anything that is not a
+    matrix of numbers is a ValueError naming ``source``."""
+    if sp.issparse(K):
+        K = K.toarray()
+    try:
+        K = np.asarray(K, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{source} returned {type(K).__name__}, not a matrix of numbers: "
+                         f"{exc}") from None
+    if K.ndim != 2:
+        raise ValueError(f"{source} returned an array of {K.ndim} dimensions; expected a "
+                         "2-D Gram matrix.")
+    return K
 
 
 def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
@@ -341,7 +358,7 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
         K, name, finite = X, "Precomputed Gram matrix", True   # validate_kernel_data checked X
     else:
         estimator = clone(kernel)
-        K = np.asarray(estimator.fit_transform(X), dtype=np.float64)
+        K = _as_gram(estimator.fit_transform(X), f"{type(kernel).__name__}.fit_transform")
         name, finite = f"The Gram matrix of {type(kernel).__name__}", False
         if K.shape != (len(X), len(X)):
             raise ValueError(f"{type(kernel).__name__}.fit_transform returned shape {K.shape}; "
