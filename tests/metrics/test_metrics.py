@@ -140,3 +140,25 @@ def test_bad_input():
         bias_variance(Ridge(), np.ones((5, 2)), lambda X: np.ones(3), noise_std=1.0)
     with pytest.raises(ValueError):
         margin_loss(0.0, "no-such-loss")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: margin_loss(np.array([1.0, None], dtype=object)),
+    lambda: margin_loss([0.5, np.nan], "logistic"),
+    lambda: margin_loss_derivative(["a"]),
+    lambda: conditional_risk(0.0, np.nan),
+    lambda: calibration_function([0.2, None]),
+    lambda: regression_loss([1.0, np.nan], [1.0, 2.0]),
+], ids=["object-None", "nan", "string", "nan-eta", "None-eta", "nan-target"])
+def test_losses_refuse_values_that_are_not_numbers(call):
+    with pytest.raises(ValueError, match="NaN|numbers"):
+        call()
+
+
+def test_losses_name_mismatched_lengths():
+    with pytest.raises(ValueError, match=r"y_pred of shape \(4,\) and y_true of shape \(5,\)"):
+        regression_loss(np.zeros(5), np.zeros(4))
+    with pytest.raises(ValueError, match=r"u of shape \(3,\) and eta of shape \(2,\)"):
+        conditional_risk(np.zeros(3), [0.1, 0.2])
+    # broadcasting a single value stays allowed
+    np.testing.assert_array_equal(regression_loss(np.zeros(3), 1.0), np.ones(3))

@@ -24,6 +24,28 @@ __all__ = [
 ]
 
 
+def _values(x, name):
+    """``x`` as float64 values; a ValueError naming ``name`` for anything that is not numbers
+    (None, strings) or is NaN, so that no loss is silently NaN."""
+    try:
+        values = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers, got {x!r:.80}.") from None
+    if np.isnan(values).any():
+        raise ValueError(f"{name} has NaN (or None) values.")
+    return values
+
+
+def _broadcastable(a, name_a, b, name_b):
+    """``a, b`` unchanged, or a ValueError naming both when their shapes do not broadcast."""
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(f"{name_a} of shape {a.shape} and {name_b} of shape {b.shape} do not "
+                         "match (one value per sample, or a single value).") from None
+    return a, b
+
+
 def _logit(eta):
     with np.errstate(divide="ignore"):
         return np.log(eta) - np.log1p(-eta)
@@ -96,7 +118,7 @@ default="hinge"
     >>> float(margin_loss(0.0, "logistic"))   # log 2
     0.6931471805599453
     """
-    return _MARGIN[loss][0](np.asarray(u, dtype=np.float64))
+    return _MARGIN[loss][0](_values(u, "u"))
 
 
 @validate_params({"u": ["array-like", Real], "loss": [StrOptions(set(MARGIN_LOSSES))]},
@@ -126,7 +148,7 @@ default="hinge"
     >>> margin_loss_derivative([0.0, 2.0], "squared_hinge")
     array([-2., -0.])
     """
-    return _MARGIN[loss][1](np.asarray(u, dtype=np.float64))
+    return _MARGIN[loss][1](_values(u, "u"))
 
 
 @validate_params(
@@ -163,7 +185,7 @@ default="hinge"
     >>> calibration_function([0.25, 0.5, 0.9], "squared_hinge")
     array([-0.5,  0. ,  0.8])
     """
-    eta = np.asarray(eta, dtype=np.float64)
+    eta = _values(eta, "eta")
     if np.any((eta < 0) | (eta > 1)):
         raise ValueError("eta must lie in [0, 1].")
     return _MARGIN[loss][2](eta)
@@ -198,8 +220,7 @@ default="hinge"
     >>> float(conditional_risk(0.0, 0.3, "exponential"))
     1.0
     """
-    u = np.asarray(u, dtype=np.float64)
-    eta = np.asarray(eta, dtype=np.float64)
+    u, eta = _broadcastable(_values(u, "u"), "u", _values(eta, "eta"), "eta")
     phi = _MARGIN[loss][0]
     return eta * phi(u) + (1.0 - eta) * phi(-u)
 
@@ -242,7 +263,8 @@ def regression_loss(y_true, y_pred, loss="squared", *, epsilon=0.1, delta=1.0):
     >>> regression_loss([0.0, 0.0], [0.5, 3.0], "huber", delta=1.0)
     array([0.125, 2.5  ])
     """
-    residual = np.asarray(y_pred, dtype=np.float64) - np.asarray(y_true, dtype=np.float64)
+    residual = np.subtract(*_broadcastable(_values(y_pred, "y_pred"), "y_pred",
+                                           _values(y_true, "y_true"), "y_true"))
     return _REGRESSION[loss][0](residual, float(epsilon), float(delta))
 
 
@@ -268,5 +290,6 @@ def regression_loss_derivative(y_true, y_pred, loss="squared", *, epsilon=0.1, d
     >>> regression_loss_derivative([0.0, 0.0], [0.5, 3.0], "huber", delta=1.0)
     array([0.5, 1. ])
     """
-    residual = np.asarray(y_pred, dtype=np.float64) - np.asarray(y_true, dtype=np.float64)
+    residual = np.subtract(*_broadcastable(_values(y_pred, "y_pred"), "y_pred",
+                                           _values(y_true, "y_true"), "y_true"))
     return _REGRESSION[loss][1](residual, float(epsilon), float(delta))
