@@ -168,11 +168,24 @@ def test_planner_limits():
     assert plan_tile(10**6, 10**6, 1e-3, symmetric=True, n_threads=64) == 2236
 
 
+@pytest.mark.parametrize("bad", [dict(n_threads=0), dict(itemsize=0), dict(n_rows=-5),
+                                 dict(target_seconds=-1.0), dict(target_seconds=float("nan")),
+                                 dict(seconds_per_pair=-1e-6)], ids=str)
+def test_planner_names_a_bad_argument(bad):
+    arguments = dict(n_rows=100, n_cols=100, seconds_per_pair=1e-6, symmetric=True,
+                     n_threads=2) | bad
+    with pytest.raises(ValueError, match=next(iter(bad))):
+        plan_tile(**arguments)
+
+
 def test_bad_arguments():
     with pytest.raises(TypeError, match="string or graph kernel"):
         gram("rbf", SEQUENCES)
     with pytest.raises(ValueError, match="tile"):
         gram(SpectrumKernel(), SEQUENCES, tile=0)
+    for seconds in (-1, 0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="target_seconds"):
+            gram(SpectrumKernel(), SEQUENCES, target_seconds=seconds)
     with pytest.raises(ValueError, match="non-finite|overflow"):
         gram(WalkKernel(n=400), [GRAPHS[0]] * 3, tile=2).compute(scheduler="sync")
 

@@ -14,6 +14,7 @@ import copy
 import math
 import os
 import time
+from numbers import Integral, Real
 
 import dask
 import dask.array as da
@@ -22,6 +23,7 @@ import zarr
 from dask.sizeof import sizeof
 from sklearn.base import clone
 from sklearn.utils import get_tags
+from sklearn.utils._param_validation import Interval, validate_params
 
 from kernelkit.kernels import PackedGraphs, PackedSequences, StructuredKernel
 from kernelkit.utils._gram import blas_controller
@@ -108,6 +110,17 @@ def _n_threads(client):
     return os.cpu_count() or 1
 
 
+_POSITIVE_INTEGER = [Interval(Integral, 1, None, closed="left")]
+_POSITIVE_SECONDS = [Interval(Real, 0, math.inf, closed="neither")]   # NaN and inf refused
+
+
+@validate_params(
+    {"n_rows": _POSITIVE_INTEGER, "n_cols": _POSITIVE_INTEGER,
+     "seconds_per_pair": [Interval(Real, 0, math.inf, closed="left")],
+     "symmetric": ["boolean"], "n_threads": _POSITIVE_INTEGER,
+     "target_seconds": _POSITIVE_SECONDS, "itemsize": _POSITIVE_INTEGER},
+    prefer_skip_nested_validation=True,
+)
 def plan_tile(n_rows, n_cols, seconds_per_pair, *, symmetric, n_threads, target_seconds=10.0,
               itemsize=8):
     """Side of the square tiles: about ``target_seconds`` of work each, within the limits.
@@ -230,6 +243,10 @@ def gram(kernel, X, Y=None, *, client=None, tile="auto", target_seconds=10, stor
         raise ValueError(f"retries must be a non-negative integer, got {retries!r}.")
     if not isinstance(inner_threads, (int, np.integer)) or inner_threads < 1:
         raise ValueError(f"inner_threads must be a positive integer, got {inner_threads!r}.")
+    if (isinstance(target_seconds, bool) or not isinstance(target_seconds, Real)
+            or not 0 < target_seconds < math.inf):
+        raise ValueError(f"target_seconds must be a positive number of seconds, got "
+                         f"{target_seconds!r}.")
     dtype = np.dtype(dtype)
     X = _pack(kernel, X)
     Y = None if Y is None else _pack(kernel, Y)
