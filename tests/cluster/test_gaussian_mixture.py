@@ -159,6 +159,13 @@ def test_bad_input():
         GaussianMixture(2, means_init=np.zeros((3, 2))).fit(X)
     with pytest.raises(ValueError, match="precisions_init"):
         GaussianMixture(2, covariance_type="diag", precisions_init=np.ones((2, 3))).fit(X)
+    not_positive_definite = {
+        "full": np.zeros((2, 2, 2)), "tied": np.array([[1.0, 2.0], [2.0, 1.0]]),
+        "diag": np.array([[1.0, 0.0], [1.0, 1.0]]), "spherical": np.array([1.0, -1.0])}
+    for covariance_type, precisions in not_positive_definite.items():
+        with pytest.raises(ValueError, match="positive definite"):
+            GaussianMixture(2, covariance_type=covariance_type,
+                            precisions_init=precisions).fit(X)
     with pytest.raises(ValueError, match="covariance_type"):
         GaussianMixture(covariance_type="block").fit(X)
     with pytest.raises(ValueError, match="reg_covar"):

@@ -262,6 +262,11 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
                 raise ValueError(f"precisions_init must have shape {expected} for "
                                  f"covariance_type={self.covariance_type!r}, "
                                  f"got {precisions.shape}.")
+            if not _positive_definite(precisions, self.covariance_type):
+                raise ValueError("precisions_init must hold positive definite precisions "
+                                 "(symmetric matrices for 'full' and 'tied', positive values "
+                                 f"for 'diag' and 'spherical'); covariance_type="
+                                 f"{self.covariance_type!r}.")
         return dict(weights=weights, means=means, precisions=precisions)
 
     # ------------------------------------------------------------------------------------------
@@ -315,6 +320,21 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
 
 # ----------------------------------------------------------------------------------------------
 # EM steps (functions of arrays, shared by fitting and the fitted model)
+
+
+def _positive_definite(precisions, covariance_type):
+    """Whether every precision of ``precisions`` (in ``covariance_type``'s layout) is positive
+    definite."""
+    if covariance_type in ("diag", "spherical"):
+        return bool(np.all(precisions > 0))
+    matrices = precisions.reshape(-1, *precisions.shape[-2:])
+    if not np.allclose(matrices, np.swapaxes(matrices, 1, 2)):
+        return False
+    try:
+        np.linalg.cholesky(matrices)
+    except np.linalg.LinAlgError:
+        return False
+    return True
 
 
 def _covariance_shape(covariance_type, n_components, n_features):
