@@ -216,3 +216,16 @@ def test_bad_input_is_refused_clearly():
         KNeighborsClassifier(kernel="precomputed").fit(X @ X.T, y).kneighbors(X[:3] @ X.T)
     with pytest.raises(ValueError, match="metric"):
         KNeighborsClassifier(kernel="rbf", metric="precomputed").fit(X, y)
+
+
+@pytest.mark.parametrize("estimator", [KNeighborsClassifier, KNeighborsRegressor])
+def test_overflowing_kernel_distances_are_named(estimator):
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.arange(30) % 2
+    with pytest.raises(ValueError, match="would overflow"):    # the training Gram
+        estimator(3, kernel=lambda A, B: np.full((len(A), len(B)), 1e308)).fit(X, y)
+    # training values in range, query values beyond: the distances overflow at predict
+    fitted = estimator(3, kernel=lambda A, B: np.full((len(A), len(B)),
+                                                      1.0 if A is B else 1e308)).fit(X, y)
+    with pytest.raises(ValueError, match="kernel distances .* overflow"):
+        fitted.predict(X[:5])

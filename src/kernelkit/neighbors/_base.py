@@ -217,7 +217,14 @@ class NeighborsBase(BaseEstimator):
             queries = X[start:stop]
             K = self._kernel.cross(queries)
             diagonal = self._kernel.query_diagonal(queries)
-        squared = diagonal[:, None] + self._train_diagonal[None, :] - 2.0 * K
+        with np.errstate(over="ignore", invalid="ignore"):   # checked below
+            squared = diagonal[:, None] + self._train_diagonal[None, :] - 2.0 * K
+        if not np.all(np.isfinite(squared)):
+            # k(x, x) + k(y, y) − 2k(x, y) overflows (inf − inf) when the kernel's values are
+            # near the largest double
+            raise ValueError("The kernel distances k(x, x) + k(y, y) - 2 k(x, y) overflow "
+                             "float64: the kernel's values are too large; rescale the kernel "
+                             "or its input.")
         return np.ascontiguousarray(np.maximum(squared, 0.0))
 
     # ------------------------------------------------------------------ weights

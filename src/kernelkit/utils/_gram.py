@@ -107,6 +107,7 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         )
     if n_samples is not None and K.shape[0] != n_samples:
         raise ValueError(f"{name} has {K.shape[0]} rows but y has {n_samples} samples.")
+    _check_gram_scale(K, name)
     atol = gram_tolerance(K)
     if not psd:
         if not np.allclose(K, K.T, rtol=GRAM_RTOL, atol=atol):
@@ -141,6 +142,19 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
                 "indefinite similarity)."
             ) from None
     return K
+
+
+def _check_gram_scale(K, name):
+    """A ValueError when ``K``'s values are so large that the solvers' sums over the samples
+    (distances ``k(x, x) + k(y, y) − 2k(x, y)``, row sums, the Cholesky factor) overflow."""
+    if K.size == 0:
+        return
+    largest = max(float(K.max()), -float(K.min()))
+    limit = np.finfo(np.float64).max / (4.0 * K.shape[0])
+    if largest > limit:
+        raise ValueError(f"{name} has values up to {largest:.3g}, beyond {limit:.3g}: sums over "
+                         f"its {K.shape[0]} samples would overflow float64. Rescale the kernel "
+                         "(or its parameters, e.g. a smaller gamma or degree).")
 
 
 def _check_gram(K, name="K"):
