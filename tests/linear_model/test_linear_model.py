@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy.optimize import approx_fprime
+from scipy.special import logsumexp
 from sklearn import linear_model as sk
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, make_blobs
 from sklearn.exceptions import ConvergenceWarning
@@ -33,6 +34,86 @@ def test_normal_equations_hold():
     residual = model.predict(X) - y
     np.testing.assert_allclose(X.T @ residual, 0, atol=1e-8)
     assert abs(residual.sum()) < 1e-8
+
+
+def collinear_design(kind, rng, n=1000):
+    """A rank-deficient design (exactly one dependent column) and whether to fit the intercept:
+    a one-hot category next to the intercept (fitted, or an explicit column of ones), a
+    duplicated column, a column computed as a combination of others (rounding leaves its
+    singular value between ε·σ_max and max(n, p)·ε·σ_max, where LAPACK's default cutoff
+    counted it)."""
+    X = rng.normal(size=(n, 4)) * [1.0, 10.0, 100.0, 0.1]
+    one_hot = np.eye(4)[rng.integers(0, 4, n)]
+    if kind == "one-hot":
+        return np.hstack([X, one_hot]), True
+    if kind == "one-hot, explicit intercept":
+        return np.hstack([np.ones((n, 1)), X, one_hot]), False
+    if kind == "duplicate":
+        return np.hstack([X, X[:, [1]]]), True
+    return np.hstack([X, 0.1 * X[:, [0]] + X[:, [1]] / 3 - 0.7 * X[:, [2]]]), True
+
+
+@pytest.mark.parametrize("noisy", [False, True])
+@pytest.mark.parametrize("kind", ["one-hot", "one-hot, explicit intercept", "duplicate",
+                                  "combination"])
+def test_collinear_designs_give_scikit_learns_minimum_norm_solution(kind, noisy):
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        X, fit_intercept = collinear_design(kind, rng)
+        n, p = X.shape
+        y = X @ rng.normal(size=p) + 3.0 + (rng.normal(size=n) if noisy else 0.0)
+        ours = LinearRegression(fit_intercept=fit_intercept).fit(X, y)
+        theirs = sk.LinearRegression(fit_intercept=fit_intercept).fit(X, y)
+        # one singular value is (numerically) zero, and only one
+        Xc = X - X.mean(axis=0) if fit_intercept else X
+        singular = np.linalg.svd(Xc, compute_uv=False)
+        cutoff = max(n, p) * np.finfo(np.float64).eps
+        assert ours.rank_ == theirs.rank_ == p - 1
+        assert ours.rank_ == np.sum(singular > cutoff * singular[0])
+        np.testing.assert_allclose(ours.singular_, singular, rtol=1e-10, atol=1e-10 * singular[0])
+        # the minimum-norm least-squares solution, as scikit-learn's
+        yc = y - y.mean() if fit_intercept else y
+        minimum_norm = np.linalg.pinv(Xc, rcond=cutoff) @ yc
+        scale = np.abs(minimum_norm).max()
+        np.testing.assert_allclose(ours.coef_, minimum_norm, rtol=1e-9, atol=1e-9 * scale)
+        np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-8, atol=1e-8 * scale)
+        np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-8, atol=1e-8)
+        np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-9,
+                                   atol=1e-9 * np.abs(y).max())
+        rss_ours = np.sum((y - ours.predict(X)) ** 2)
+        rss_theirs = np.sum((y - theirs.predict(X)) ** 2)
+        assert rss_ours <= rss_theirs * (1 + 1e-10) + 1e-20 * np.sum(y**2)
+
+
+def test_rank_revealing_cutoff_with_multiple_targets():
+    rng = np.random.default_rng(5)
+    X, _ = collinear_design("combination", rng)
+    Y = np.column_stack([X @ rng.normal(size=X.shape[1]), rng.normal(size=len(X))])
+    ours = LinearRegression().fit(X, Y)
+    theirs = sk.LinearRegression().fit(X, Y)
+    assert ours.rank_ == theirs.rank_ == X.shape[1] - 1
+    assert ours.coef_.shape == theirs.coef_.shape
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-8, atol=1e-8)
+
+
+def test_one_hot_category_next_to_the_intercept():
+    # LAPACK's default cutoff (ε·σ_max) kept a rounding-level singular value of this design
+    # (OpenBLAS; the rounding depends on the BLAS):
+    # rank 10 instead of 9, coefficients of 1.8e14 and a larger training RSS than scikit-learn's
+    rng = np.random.default_rng(73)
+    n, k, q = (int(rng.integers(low, high)) for low, high in ((50, 2000), (2, 12), (1, 6)))
+    category = rng.integers(0, k, n)
+    X = np.hstack([rng.normal(size=(n, q)) * rng.choice([1, 10, 100, 1000]),
+                   np.eye(k)[category]])
+    y = X[:, :q] @ rng.normal(size=q) + rng.normal(size=n) * 5 + category
+    ours = LinearRegression().fit(X, y)
+    theirs = sk.LinearRegression().fit(X, y)
+    assert ours.rank_ == theirs.rank_ == q + k - 1
+    assert np.abs(ours.coef_).max() < 1e3
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-8, atol=1e-8)
+    rss_ours = np.sum((y - ours.predict(X)) ** 2)
+    assert rss_ours <= np.sum((y - theirs.predict(X)) ** 2) * (1 + 1e-12)
 
 
 def test_primal_and_dual_ridge_agree_and_match_scikit_learn():
@@ -99,6 +180,30 @@ def test_logistic_objective_equals_scikit_learn(solver):
     assert ours.objective_ <= theirs_value * (1 + (1e-9 if solver == "newton" else 1e-7))
     np.testing.assert_allclose(ours.objective_, theirs_value, rtol=1e-6)
     np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-5)
+
+
+@pytest.mark.parametrize("penalty", ["l2", None])
+@pytest.mark.parametrize("n_classes, multi_class", [(2, "multinomial"), (3, "multinomial"),
+                                                    (3, "ovr")])
+def test_objective_is_the_documented_formula(n_classes, multi_class, penalty):
+    # Σ_i loss_i + ‖w‖²/(2C): scikit-learn's C Σ loss + ‖w‖²/2 divided by C
+    X, y = make_blobs(60, 3, centers=n_classes, cluster_std=3.0, random_state=1)
+    C = 0.3
+    model = LogisticRegression(C=C, penalty=penalty, multi_class=multi_class, tol=1e-10).fit(X, y)
+    W, b = model.coef_, model.intercept_
+    penalty_term = 0.0 if penalty is None else np.sum(W**2) / (2 * C)
+    scores = X @ W.T + b
+    if n_classes == 2:
+        sign = np.where(y == model.classes_[1], 1.0, -1.0)
+        expected = np.sum(np.logaddexp(0.0, -sign * scores[:, 0])) + penalty_term
+    elif multi_class == "multinomial":
+        expected = np.sum(logsumexp(scores, axis=1) - scores[np.arange(len(y)), y]) + penalty_term
+    else:
+        sign = np.where(y[:, None] == model.classes_, 1.0, -1.0)
+        expected = np.sum(np.logaddexp(0.0, -sign * scores)) + penalty_term
+    np.testing.assert_allclose(model.objective_, expected, rtol=1e-12)
+    # and it is not the C-scaled form (C Σ loss + ‖w‖²/2)
+    assert not np.isclose(model.objective_, C * expected)
 
 
 def test_multinomial_equals_scikit_learn_on_digits():

@@ -71,8 +71,13 @@ class LinearRegression(_LinearRegressor):
     r"""Ordinary least squares: :math:`\hat\beta \in \operatorname{argmin} \|y - X\beta - b\|^2`.
 
     The normal equations :math:`X^\top (X\hat\beta - y) = 0` (on centred data when
-    ``fit_intercept``) are solved by LAPACK's least squares, so rank-deficient designs give the
-    minimum-norm solution (Mairal & Vert, "Simple example 1: OLS"; Peyré, §16.3.1).
+    ``fit_intercept``) are solved by LAPACK's SVD least squares (``gelsd``), so rank-deficient
+    designs give the minimum-norm solution :math:`\hat\beta = X^+ y` (Mairal & Vert, "Simple
+    example 1: OLS"; Peyré, §16.3.1). Singular values below
+    :math:`\max(n, p)\,\varepsilon\,\sigma_{\max}` (:math:`\varepsilon` the float64 machine
+    epsilon, NumPy's ``lstsq`` default cutoff) are treated as zero: collinear columns — a one-hot
+    encoded category next to the intercept, a duplicated column — leave singular values at
+    rounding level, and inverting them instead gives huge coefficients and a worse fit.
 
     Parameters
     ----------
@@ -83,7 +88,10 @@ class LinearRegression(_LinearRegressor):
     coef_ : ndarray of shape (n_features,) or (n_targets, n_features)
     intercept_ : float or ndarray of shape (n_targets,)
     rank_ : int
-        Rank of the (centred) design.
+        Numerical rank of the (centred) design: the number of singular values above the cutoff
+        :math:`\max(n, p)\,\varepsilon\,\sigma_{\max}`.
+    singular_ : ndarray of shape (min(n_samples, n_features),)
+        Singular values of the (centred) design, in decreasing order.
     n_features_in_ : int
 
     Examples
@@ -117,7 +125,11 @@ class LinearRegression(_LinearRegressor):
         return self._fit_linear(X, y)
 
     def _solve(self, Xc, yc):
-        beta, _, self.rank_, _ = lstsq(Xc, yc, check_finite=False)
+        # the cutoff is relative to the largest singular value of the matrix decomposed (the
+        # centred design when fit_intercept), as numpy.linalg.lstsq's default rcond
+        cond = max(Xc.shape) * np.finfo(np.float64).eps
+        beta, _, self.rank_, self.singular_ = lstsq(Xc, yc, cond=cond, check_finite=False,
+                                                    lapack_driver="gelsd")
         return beta
 
 

@@ -38,7 +38,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     :math:`C \sum_i [\operatorname{LSE}(Wx_i + b) - (Wx_i + b)_{y_i}] + \frac12 \|W\|^2`, computed
     with the LSE trick (the row maximum subtracted, so scores of 1e4 do not overflow; Peyré prints
     the model with :math:`e^{-\langle x, \beta_\ell \rangle}`, a sign typo: the objective is the
-    softmax of :math:`+X\beta`).
+    softmax of :math:`+X\beta`). The solvers minimise these objectives divided by :math:`C`
+    (same minimiser), :math:`\sum_i \ell_i + \frac{1}{2C} \|w\|^2`, and report that value as
+    ``objective_``.
 
     Solvers: ``"newton"`` — Newton's method, each step a weighted ridge regression (IRLS, as the
     slides derive it) for two classes, truncated Newton-CG with exact Hessian-vector products for
@@ -73,7 +75,14 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     intercept_ : ndarray of shape (1,) or (n_classes,)
     n_iter_ : ndarray of shape (1,) or (n_classes,)
     objective_ : float
-        The minimised objective (summed over the classes for one-vs-rest).
+        The minimised objective at ``coef_``, ``intercept_``, in the solvers' scaling: the one
+        above divided by ``C`` (same minimiser; it stays the negative log-likelihood as ``C``
+        grows). Binary, with :math:`y_i = +1` for ``classes_[1]`` and :math:`-1` otherwise,
+        :math:`\sum_i \log(1 + e^{-y_i (w^\top x_i + b)}) + \frac{1}{2C} \|w\|^2`;
+        multinomial, :math:`\sum_i [\operatorname{LSE}(Wx_i + b) - (Wx_i + b)_{y_i}] +
+        \frac{1}{2C} \|W\|_F^2`; one-vs-rest, the sum of the binary objectives of the classes
+        against the rest. With ``penalty=None`` the penalty term is absent (the negative
+        log-likelihood); the intercept is never penalised.
     n_features_in_ : int
 
     Examples
