@@ -8,7 +8,7 @@ from scipy.optimize import approx_fprime
 from scipy.special import logsumexp
 from sklearn import linear_model as sk
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_digits, make_blobs
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.preprocessing import StandardScaler
 
 from kernelkit.linear_model import (
@@ -291,6 +291,41 @@ def test_kernel_nearest_centroid_on_graphs():
     model = NearestCentroid(kernel=WeisfeilerLehmanKernel(n_iter=3, normalize=True))
     folds = StratifiedKFold(3, shuffle=True, random_state=0)
     assert cross_val_score(model, mutag.graphs, mutag.target, cv=folds).mean() > 0.7
+
+
+@pytest.mark.parametrize(("params", "changed"), [
+    ({}, {"kernel": "rbf"}),
+    ({"kernel": "rbf"}, {"kernel": None}),
+    ({"kernel": "rbf"}, {"gamma": 0.5}),
+    ({"kernel": "poly"}, {"degree": 2}),
+    ({"kernel": "poly"}, {"coef0": 0.0}),
+])
+def test_nearest_centroid_asks_for_a_refit_after_a_kernel_change(params, changed):
+    X, y = standardised(load_digits, 200)
+    model = NearestCentroid(**params).fit(X, y).set_params(**changed)
+    name = next(iter(changed))
+    with pytest.raises(NotFittedError, match=f"must be refitted after changing {name} "):
+        model.predict(X)
+    np.testing.assert_array_equal(model.fit(X, y).predict(X),
+                                  NearestCentroid(**{**params, **changed}).fit(X, y).predict(X))
+
+
+def test_nearest_centroid_asks_for_a_refit_after_a_nested_kernel_change():
+    from kernelkit.kernels import SpectrumKernel
+
+    X = ["ACGTAC", "ACGTTT", "GGGCCA", "GGCCCA", "ACGAAC", "GGCGCA"]
+    y = [0, 0, 1, 1, 0, 1]
+    model = NearestCentroid(kernel=SpectrumKernel(k=2)).fit(X, y)
+    model.set_params(kernel__normalize=True)
+    with pytest.raises(NotFittedError, match="kernel__normalize"):
+        model.predict(X)
+
+
+def test_nearest_centroid_n_jobs_can_change_after_fit():
+    X, y = standardised(load_digits, 200)
+    model = NearestCentroid(kernel="rbf").fit(X, y)
+    expected = model.predict(X)
+    np.testing.assert_array_equal(model.set_params(n_jobs=1).predict(X), expected)
 
 
 # ----------------------------------------------------------------- bad input

@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.utils._gram import normalize_gram
 from kernelkit.utils._progress import Progress, report, report_stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import check_fit_params, record_fit_params
 
 __all__ = ["StructuredKernel", "fill_gram", "pairwise_structured_kernel"]
 
@@ -39,7 +40,16 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     ``_normalize(K, diag_rows, diag_cols)`` may be overridden (e.g. to work in log space).
     Learned state: ``X_fit_`` (the representation), ``n_samples_fit_``, and ``diag_fit_`` when
     ``normalize`` is true.
+
+    Parameters after ``fit``: those in ``_refit_free_params`` (``normalize``, ``n_jobs``,
+    ``verbose``, and e.g. ``log`` or ``algorithm`` in subclasses) are read when the Gram is
+    computed, so ``set_params`` may change them on a fitted kernel (the diagonal that
+    ``normalize=True`` divides by is then computed on first use). Every other parameter shapes
+    the fitted state (alphabet, k-mer spectra, label maps, feature space): after changing one,
+    ``transform`` raises NotFittedError naming it until the kernel is refitted.
     """
+
+    _refit_free_params = frozenset({"normalize", "n_jobs", "verbose"})
 
     _parameter_constraints: dict = {
         "normalize": ["boolean"],
@@ -74,7 +84,7 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     def _block_diagonal(self, X):
         """``k(x, x)`` of the objects ``X`` with the fitted state: what ``transform(X)``
         divides by under ``normalize`` (log ``k`` for kernels computed in log space)."""
-        check_is_fitted(self, "X_fit_")
+        self._check_fitted()
         return np.asarray(self._self_similarity(self._prepare(X, fitting=False)),
                           dtype=np.float64)
 
@@ -87,7 +97,7 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         ``K(X, X)`` as ``fit_transform`` does; ``diag_X``, ``diag_Y`` are the blocks'
         :meth:`_block_diagonal` (needed under ``normalize``).
         """
-        check_is_fitted(self, "X_fit_")
+        self._check_fitted()
         A = self._prepare(X, fitting=False)
         B = None if Y is None else self._prepare(Y, fitting=False)
         K = self._gram(A, B)
@@ -95,6 +105,22 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
             K = self._normalize(K, np.asarray(diag_X, dtype=np.float64),
                                 np.asarray(diag_X if Y is None else diag_Y, dtype=np.float64))
         return self._output(K)
+
+    def _check_fitted(self):
+        """NotFittedError if not fitted, or fitted with other values of the parameters the fitted
+        state depends on (changed since by ``set_params``)."""
+        check_is_fitted(self, "X_fit_")
+        check_fit_params(self, getattr(self, "_fit_params", None))
+
+    def _diag_fit(self):
+        """``k(x, x)`` of the training objects: computed at ``fit`` under ``normalize``, else
+        on first use (``normalize`` switched on after ``fit``), from the same representation
+        so with the same values."""
+        diag = getattr(self, "diag_fit_", None)
+        if diag is None:
+            diag = self.diag_fit_ = np.asarray(self._self_similarity(self.X_fit_),
+                                               dtype=np.float64)
+        return diag
 
     def _n_threads(self):
         return effective_n_threads(self.n_jobs)
@@ -126,6 +152,9 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
 
     def _fit(self, X):
         rep = self._prepare(X, fitting=True)
+        self._fit_params = record_fit_params(self, self._refit_free_params)
+        if hasattr(self, "diag_fit_"):
+            del self.diag_fit_  # a previous fit's, whatever normalize is now
         self.X_fit_ = rep
         self.n_samples_fit_ = _length(rep)
         if self.normalize:
@@ -143,12 +172,12 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         -------
         K : ndarray of shape (n_samples, n_samples_fit)
         """
-        check_is_fitted(self, "X_fit_")
+        self._check_fitted()
         start = time.perf_counter()
         rep = self._prepare(X, fitting=False)
         K = self._gram(rep, self.X_fit_)
         if self.normalize:
-            K = self._normalize(K, self._self_similarity(rep), self.diag_fit_)
+            K = self._normalize(K, self._self_similarity(rep), self._diag_fit())
         self._report_gram(K, start)
         return K
 

@@ -14,8 +14,8 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import check_class_labels
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import check_class_labels, check_fit_params, record_fit_params
 
 __all__ = ["NearestCentroid"]
 
@@ -44,6 +44,10 @@ class NearestCentroid(ClassifierMixin, BaseEstimator):
         Parameters of the vector kernels.
     kernel_params : dict, default=None
     n_jobs : int, default=None
+
+    ``n_jobs`` may be changed by ``set_params`` after ``fit``; the other parameters (the kernel
+    and its parameters) define the fitted class means, so changing one requires a refit
+    (``predict`` raises NotFittedError naming it until then).
 
     Attributes
     ----------
@@ -97,6 +101,7 @@ class NearestCentroid(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_kernel_data(self, X, y, kind=self._kind())
         check_class_labels(y)
+        self._fit_params = record_fit_params(self, refit_free={"n_jobs"})
         self.classes_, codes = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
             raise ValueError(f"NearestCentroid needs at least two classes; got "
@@ -118,10 +123,12 @@ class NearestCentroid(ClassifierMixin, BaseEstimator):
     def _distances(self, X):
         """Squared distances to the class means, up to a per-sample constant."""
         check_is_fitted(self)
+        check_fit_params(self, getattr(self, "_fit_params", None))
         if self.kernel is None:
             X = validate_kernel_data(self, X, reset=False, kind="vector")
             return ((X[:, None, :] - self.centroids_[None]) ** 2).sum(axis=2)
         X = validate_kernel_data(self, X, reset=False, n_samples_fit=len(self._membership))
+        self._kernel.n_threads = effective_n_threads(self.n_jobs)
         return self._centroid_norms - 2.0 * self._kernel.cross(X) @ self._membership
 
     def predict(self, X):

@@ -4,10 +4,11 @@ import os
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.exceptions import NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 
 __all__ = ["MAX_INT", "check_class_labels", "check_distance_scale", "check_finite_result",
-           "check_memory_request"]
+           "check_fit_params", "check_memory_request", "record_fit_params"]
 
 # Upper bound of every integer hyper-parameter: larger Python ints pass an unbounded
 # ``Interval(Integral, ...)`` and then overflow when they reach the compiled cores (issue 17).
@@ -104,3 +105,52 @@ def check_memory_request(n_bytes, what, fix):
             f"{what} would need about {n_bytes / 2**30:.1f} GiB of memory, more than this "
             f"machine's {total / 2**30:.1f} GiB; {fix}"
         )
+
+
+def _same_value(a, b):
+    """Whether a parameter still has the value it had at ``fit`` (arrays compared by content)."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # arrays: an elementwise comparison
+        try:
+            return bool(np.array_equal(a, b))
+        except (TypeError, ValueError):
+            return False
+
+
+def record_fit_params(estimator, refit_free=()):
+    """The parameters the fitted state of ``estimator`` depends on, to store at ``fit``.
+
+    Every parameter (nested ones of a kernel object included) except those in ``refit_free``,
+    which the estimator reads at prediction time and whose change after ``fit`` it honours.
+    :func:`check_fit_params` compares them with the current ones.
+    """
+    return {name: value for name, value in estimator.get_params(deep=True).items()
+            if name.split("__", 1)[0] not in refit_free}
+
+
+def check_fit_params(estimator, recorded):
+    """Raise NotFittedError when ``set_params`` changed a parameter the fit depends on.
+
+    ``recorded`` is what :func:`record_fit_params` returned at ``fit`` (None: nothing to check).
+    The fitted state (vocabularies, feature maps, class means ...) was computed with the
+    recorded values, so using it with new ones would mix two models: the estimator must be
+    refitted instead.
+    """
+    if recorded is None:
+        return
+    current = estimator.get_params(deep=True)
+    missing = object()
+    changed = [name for name, value in recorded.items()
+               if not _same_value(current.get(name, missing), value)]
+    if not changed:
+        return
+    described = ", ".join(
+        f"{name}={recorded[name]!r} at fit, now {current.get(name, '<unset>')!r}"
+        for name in changed)
+    raise NotFittedError(
+        f"This {type(estimator).__name__} instance must be refitted after changing "
+        f"{', '.join(changed)} with set_params ({described}): call 'fit' again before using it."
+    )

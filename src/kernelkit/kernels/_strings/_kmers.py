@@ -11,7 +11,6 @@ from math import comb
 
 import numpy as np
 from scipy import sparse
-from sklearn.utils.validation import check_is_fitted
 
 from kernelkit._core import _gram, _mismatch_neighborhood, _spectrum_gram
 from kernelkit.kernels._base import fill_gram
@@ -168,6 +167,9 @@ class KmerKernel(StringKernel):
     Subclasses set ``_mismatches()`` (the Hamming radius m of the feature map).
     """
 
+    # the spectra of the training sequences do not depend on the algorithm of the product
+    _refit_free_params = StringKernel._refit_free_params | {"algorithm"}
+
     def _mismatches(self):
         return 0
 
@@ -206,7 +208,7 @@ class KmerKernel(StringKernel):
         -------
         features : scipy.sparse.csr_array of shape (n_samples, len(alphabet_) ** k), dtype float64
         """
-        check_is_fitted(self, "X_fit_")
+        self._check_fitted()
         n_columns = len(self.alphabet_) ** self.k
         if n_columns > np.iinfo(np.int64).max:
             raise ValueError(

@@ -153,6 +153,9 @@ class LocalAlignmentKernel(StringKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+    # log only chooses the output form of the Gram
+    _refit_free_params = StringKernel._refit_free_params | {"log"}
+
     def _fit_alphabet(self, sequences):
         letters, scores = _substitution_matrix(self.substitution)
         self.substitution_scores_ = scores
