@@ -298,7 +298,9 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
                                           coef0=self.coef0, kernel_params=self.kernel_params,
                                           n_jobs=self.n_jobs)
             K = self._kernel.training_gram()
-        with stage(label, self.verbose, "within-class matrix"):
+        # overflow of the products of kernel values is refused by name just below
+        with stage(label, self.verbose, "within-class matrix"), np.errstate(over="ignore",
+                                                                           invalid="ignore"):
             N = self.alpha * np.eye(n)
             v = np.empty((2, n))
             for k in range(2):
@@ -306,6 +308,7 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
                 v[k] = columns.mean(axis=1)
                 N += stats.priors[k] * (columns @ columns.T / stats.counts[k]
                                         - np.outer(v[k], v[k]))
+        self._kernel.check_finite(N, "entries of the within-class matrix")
         try:
             with stage(label, self.verbose, "Cholesky solve"):
                 self.dual_coef_ = cho_solve(cho_factor(N), v[1] - v[0])
@@ -313,6 +316,7 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
             raise ValueError(
                 f"The within-class matrix N with alpha={self.alpha} is singular (it has rank at "
                 "most n - 2 without the ridge): use a positive alpha.") from None
+        self._kernel.check_finite(self.dual_coef_, "dual coefficients")
         self.classes_ = stats.classes
         self._fit_rule(K @ self.dual_coef_, stats.y_index == 1)
         return self

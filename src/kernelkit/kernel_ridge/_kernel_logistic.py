@@ -211,6 +211,8 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
             self.dual_coef_, self.intercept_, self.n_iter_, self.objective_ = (
                 self._fit_multinomial(K, codes))
             converged = True
+        self._kernel.check_finite(np.append(self.dual_coef_, self.intercept_),
+                                  "dual coefficients and intercepts")
         if not converged:
             warnings.warn(
                 f"The {self.solver} solver did not reach tol={self.tol} in max_iter="

@@ -142,6 +142,7 @@ class KernelRidge(KernelModelMixin, RegressorMixin, BaseEstimator):
         else:
             self.dual_coef_ = cho_solve(factor, y, check_finite=False)
             self.intercept_ = 0.0 if y.ndim == 1 else np.zeros(y.shape[1])
+        self._kernel.check_finite(self.dual_coef_, "dual coefficients")
         return self
 
     def predict(self, X):

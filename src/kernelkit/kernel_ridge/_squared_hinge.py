@@ -149,6 +149,7 @@ class _DualCDBase(BaseEstimator):
             report(type(self).__name__,
                    f"{sign.size} variables: {n_iter} epochs, objective {objective:.10g}, "
                    f"{np.count_nonzero(alpha)} non-zero", start)
+        self._kernel.check_finite(alpha, "dual coefficients")
         if status != 0:
             warnings.warn(f"Dual coordinate descent stopped after max_iter={self.max_iter} "
                           f"epochs with a projected gradient above tol={self.tol}; increase "

@@ -40,7 +40,19 @@ def linear_kernel(X, Y=None, *, n_jobs=None):
 
 def polynomial_kernel(X, Y=None, degree=3, gamma=None, coef0=1, *, n_jobs=None):
     r""":math:`K(x, y) = (\gamma x \cdot y + \mathrm{coef0})^\mathrm{degree}`
-    (:math:`\gamma` = 1/n_features when None)."""
+    (:math:`\gamma` = 1/n_features when None).
+
+    A non-integer degree is defined only where :math:`\gamma x \cdot y + \mathrm{coef0} \ge 0`
+    (a negative number has no real non-integer power): elsewhere a ``ValueError`` names
+    ``degree`` and ``coef0`` (scikit-learn returns NaN). It is positive definite for an integer
+    degree and :math:`\mathrm{coef0} \ge 0`.
+
+    Examples
+    --------
+    >>> from kernelkit.kernels import polynomial_kernel
+    >>> polynomial_kernel([[1.0, 2.0]], [[3.0, 4.0]], degree=2, gamma=1.0, coef0=1.0)
+    array([[144.]])
+    """
     return pairwise_kernels(X, Y, metric="poly", degree=degree, gamma=gamma, coef0=coef0,
                             n_jobs=n_jobs)
 

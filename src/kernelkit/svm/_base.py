@@ -140,6 +140,8 @@ class BaseSMO(BaseEstimator):
             report(type(self).__name__,
                    f"{n_variables} variables: {n_iter} SMO steps, objective {objective:.10g}, "
                    f"{np.count_nonzero(alpha)} support vectors", start)
+        self._fitted_kernel.check_finite(np.append(alpha, rho),
+                                         "dual coefficients and intercept")
         if status != 0:
             warnings.warn(
                 f"Solver terminated early (max_iter={max_iter}) before reaching tol="

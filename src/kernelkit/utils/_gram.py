@@ -8,6 +8,26 @@ estimator with ``kernel="precomputed"`` runs.
 Tolerance policy (one for the whole library): a Gram matrix ``K`` is compared with its mirror and
 its eigenvalues with zero up to ``δ = GRAM_RTOL · max(1, Σ_i |K_ii|)`` — absolute errors of
 kernel values scale with their size, and the trace bounds every eigenvalue.
+
+Training Gram policy (:func:`check_precomputed_gram` for a Gram matrix, :func:`check_gram_range`
+and the same function on a sample of rows for a vector kernel), run before any solver:
+
+1. values are finite;
+2. scale: no value beyond ``max double / (4 n)``, where the solvers' sums over the ``n`` samples
+   would overflow;
+3. dynamic range: the median of the non-zero ``|K_ii|`` is at least ``ε² · max |K_ij|`` (``ε``
+   the float64 machine epsilon). Row ``i`` can hold values up to ``sqrt(K_ii max K)``
+   (Cauchy–Schwarz), so below that most samples' self-similarities are under the rounding error
+   of their own rows' sums, and a solve is rounding noise (``exp(γ x·y)`` with a large ``γ``
+   spans 1 to 1e300);
+4. definiteness, by the solver: a solver that assumes a p.s.d. kernel and diverges otherwise
+   (dual coordinate descent, a Cholesky factorisation, kernel Fisher analysis) requires that
+   ``K + δI`` has a Cholesky factor (``psd="auto"``, ``"full"``); SMO bounds every step by the
+   curvature of the pair it updates (libsvm's clipping of ``K_ii + K_jj − 2K_ij``), so it checks
+   the small Grams only (``"fast"``); kernel PCA and Nystroem accept indefinite similarities
+   (``False``). Above ``PSD_CHECK_MAX_SAMPLES`` samples, ``"auto"`` factorises an evenly
+   spaced principal submatrix of that size: a principal submatrix of a p.s.d. matrix is p.s.d.,
+   so a failure proves the matrix indefinite, at a fixed cost.
 """
 
 import functools
@@ -25,7 +45,9 @@ __all__ = [
     "PSD_CHECK_MAX_SAMPLES",
     "blas_controller",
     "center_gram",
+    "check_gram_range",
     "check_precomputed_gram",
+    "definiteness_sample",
     "gram_tolerance",
     "is_positive_definite",
     "kernel_distances",
@@ -35,8 +57,9 @@ __all__ = [
 
 GRAM_RTOL = 1e-8
 # psd="auto": up to this size a precomputed Gram is checked to be p.s.d. by a Cholesky
-# factorisation; above, the O(n³) check would cost as much as most fits, and only O(n²) necessary
-# conditions are checked (a non-negative diagonal, symmetry, every 2×2 principal minor).
+# factorisation; above, the O(n³) check would cost as much as most fits: O(n²) necessary
+# conditions are checked (a non-negative diagonal, symmetry, every 2×2 principal minor), and the
+# Cholesky factorisation of a principal submatrix of this many evenly spaced samples.
 PSD_CHECK_MAX_SAMPLES = 1000
 # psd="fast": the whole check up to this size, where it costs under 0.1 ms (measured: Cholesky
 # 0.08 ms and the O(n²) scan 0.01 ms at n = 128 on one core of the benchmark machine; 0.3 and
@@ -62,11 +85,13 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
     """Validate a training Gram matrix given with ``kernel="precomputed"``.
 
     Checks that ``K`` is a finite, square float matrix (``(n_samples, n_samples)`` when
-    ``n_samples`` is given), then, by ``psd``:
+    ``n_samples`` is given) whose values neither overflow nor span a meaningless range
+    (:func:`check_gram_range`), then, by ``psd``:
 
     * ``"auto"``: symmetry up to :func:`gram_tolerance`, a non-negative diagonal and
       ``|K_ij| ≤ sqrt(K_ii K_jj)`` (necessary conditions for positive semi-definiteness, O(n²)),
-      and up to ``PSD_CHECK_MAX_SAMPLES`` samples a Cholesky factorisation of ``K + δI``;
+      and a Cholesky factorisation of ``K + δI`` (of an evenly spaced principal submatrix of
+      ``PSD_CHECK_MAX_SAMPLES`` samples above that size);
     * ``"full"``: the same with the Cholesky factorisation at any size;
     * ``"fast"``: all of it up to ``FAST_CHECK_MAX_SAMPLES`` samples, only a non-negative
       diagonal above — for solvers that test the 2×2 minors they use themselves (SMO);
@@ -99,7 +124,9 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
     """
     if not (finite and isinstance(K, np.ndarray) and K.dtype == np.float64 and K.ndim == 2
             and K.flags.c_contiguous):
-        K = check_array(K, dtype=np.float64, order="C", input_name="X")
+        K = check_array(K, dtype=np.float64, order="C", ensure_all_finite=False, input_name="X")
+        if not np.isfinite(K).all():
+            raise ValueError(f"{name} has NaN or infinite values.")
     if K.shape[0] != K.shape[1]:
         raise ValueError(
             f"{name} should be square, got shape {K.shape}; with kernel=\"precomputed\", X must "
@@ -130,31 +157,79 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         raise ValueError(
             f"{name} violates |K_ij| <= sqrt(K_ii K_jj): it is not positive semi-definite."
         )
-    if psd == "full" or K.shape[0] <= PSD_CHECK_MAX_SAMPLES:
-        try:
-            # One BLAS thread: at this size threading gains little and stalls on a busy machine.
-            with blas_controller().limit(limits=1, user_api="blas"):
-                cholesky(K + atol * np.eye(K.shape[0]), lower=True, check_finite=False)
-        except LinAlgError:
-            raise ValueError(
-                f"{name} is not positive semi-definite (it has a negative eigenvalue); this "
-                "estimator needs a p.d. kernel (kernelkit.kernels.shift_to_psd can repair an "
-                "indefinite similarity)."
-            ) from None
+    sample = definiteness_sample(K.shape[0], psd)
+    _check_cholesky(K if sample is None else K[np.ix_(sample, sample)], atol, name)
     return K
 
 
+def definiteness_sample(n_samples, psd):
+    """The samples whose principal submatrix the definiteness test factorises: None (all of
+    them) for ``psd="full"`` or up to ``PSD_CHECK_MAX_SAMPLES``, else that many evenly spaced
+    indices (deterministic, so a fit does not depend on a random draw)."""
+    if psd == "full" or n_samples <= PSD_CHECK_MAX_SAMPLES:
+        return None
+    return np.linspace(0, n_samples - 1, PSD_CHECK_MAX_SAMPLES).round().astype(np.intp)
+
+
+def _check_cholesky(K, atol, name):
+    """A ValueError naming ``name`` unless ``K + atol·I`` has a Cholesky factor, i.e. unless the
+    smallest eigenvalue of ``K`` is at least ``−atol`` (up to rounding)."""
+    try:
+        # One BLAS thread: at this size threading gains little and stalls on a busy machine.
+        with blas_controller().limit(limits=1, user_api="blas"):
+            cholesky(K + atol * np.eye(K.shape[0]), lower=True, check_finite=False)
+    except LinAlgError:
+        raise ValueError(
+            f"{name} is not positive semi-definite (it has a negative eigenvalue below -{atol:.3g},"
+            " beyond rounding); this estimator's solver needs a p.d. kernel and would diverge. "
+            "Use a positive definite kernel or other kernel parameters (kernelkit.kernels."
+            "shift_to_psd can repair an indefinite Gram matrix)."
+        ) from None
+
+
+def check_gram_range(largest, diagonal, n_samples, name):
+    """Refuse a Gram matrix whose values overflow the solvers' sums or span a range that makes
+    a solve meaningless (points 2 and 3 of the module's policy).
+
+    Parameters
+    ----------
+    largest : float
+        ``max |K_ij|`` (for a p.s.d. kernel, ``max_i K_ii`` by Cauchy–Schwarz).
+    diagonal : ndarray of shape (n_samples,)
+        ``K_ii``.
+    n_samples : int
+    name : str
+        How the matrix is called in error messages (the kernel and its parameters).
+
+    Raises
+    ------
+    ValueError
+        When ``largest > max double / (4 n_samples)``, or when the median of the non-zero
+        ``|K_ii|`` is below ``ε² · largest``.
+    """
+    limit = np.finfo(np.float64).max / (4.0 * max(n_samples, 1))
+    if largest > limit:
+        raise ValueError(f"{name} has values up to {largest:.3g}, beyond {limit:.3g}: sums over "
+                         f"its {n_samples} samples would overflow float64. Rescale the kernel "
+                         "(or its parameters, e.g. a smaller gamma or degree).")
+    magnitudes = np.abs(diagonal[diagonal != 0])
+    if magnitudes.size == 0:
+        return
+    typical = float(np.median(magnitudes))
+    if typical < np.finfo(np.float64).eps ** 2 * largest:
+        raise ValueError(
+            f"{name} spans values from {typical:.3g} (median |k(x, x)|) to {largest:.3g}: most "
+            "samples' self-similarities are below the rounding error of their kernel rows, so a "
+            "solve on it is rounding noise. Rescale X or use a smaller gamma or degree."
+        )
+
+
 def _check_gram_scale(K, name):
-    """A ValueError when ``K``'s values are so large that the solvers' sums over the samples
-    (distances ``k(x, x) + k(y, y) − 2k(x, y)``, row sums, the Cholesky factor) overflow."""
+    """:func:`check_gram_range` on a whole Gram matrix."""
     if K.size == 0:
         return
     largest = max(float(K.max()), -float(K.min()))
-    limit = np.finfo(np.float64).max / (4.0 * K.shape[0])
-    if largest > limit:
-        raise ValueError(f"{name} has values up to {largest:.3g}, beyond {limit:.3g}: sums over "
-                         f"its {K.shape[0]} samples would overflow float64. Rescale the kernel "
-                         "(or its parameters, e.g. a smaller gamma or degree).")
+    check_gram_range(largest, np.diagonal(K), K.shape[0], name)
 
 
 def _check_gram(K, name="K"):

@@ -27,7 +27,12 @@ from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_array, check_consistent_length, validate_data
 
 from kernelkit._core._gram import VECTOR_KERNELS, vector_gram, vector_gram_diagonal
-from kernelkit.utils._gram import blas_controller, check_precomputed_gram
+from kernelkit.utils._gram import (
+    blas_controller,
+    check_gram_range,
+    check_precomputed_gram,
+    definiteness_sample,
+)
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import check_distance_scale
 
@@ -111,6 +116,31 @@ def _check_kernel_domain(name, X, input_name="X"):
         )
 
 
+def _kernel_description(name, gamma, coef0, degree):
+    """``"the sigmoid kernel (gamma=2, coef0=1)"``: a vector kernel and the parameters it uses,
+    for error messages."""
+    parameters = []
+    if name in ("poly", "polynomial", "rbf", "sigmoid", "laplacian", "exponential", "sinc"):
+        parameters.append(f"gamma={gamma:.6g}")
+    if name in ("poly", "polynomial", "sigmoid"):
+        parameters.append(f"coef0={coef0:.6g}")
+    if name in ("poly", "polynomial"):
+        parameters.append(f"degree={degree:.6g}")
+    return f"the {name} kernel" + (f" ({', '.join(parameters)})" if parameters else "")
+
+
+def _definite_by_construction(name, coef0, degree):
+    """Whether the vector kernel is positive definite for any input it accepts: all but sigmoid
+    (``tanh`` of a dot product is not a kernel in general) and the polynomial kernel with
+    ``coef0 < 0`` or a non-integer degree (its power series then has negative coefficients).
+    The min kernel refuses negative entries, where it would not be."""
+    if name == "sigmoid":
+        return False
+    if name in ("poly", "polynomial"):
+        return coef0 >= 0 and float(degree).is_integer()
+    return True
+
+
 def resolve_gamma(gamma, X):
     """``γ`` of the vector kernels: ``"scale"`` is ``1 / (n_features · Var X)`` (1 when X is
     constant), ``"auto"`` and None are ``1 / n_features``, a number is itself."""
@@ -123,15 +153,31 @@ def resolve_gamma(gamma, X):
     return float(gamma)
 
 
-def _vector_gram(X, Y, code, gamma, coef0, degree, n_threads):
+def _vector_gram(X, Y, name, gamma, coef0, degree, n_threads):
+    """``K(X, Y)`` of a vector kernel; a ValueError naming the kernel and its parameters when a
+    value is NaN or infinite (overflow, or a negative base to a non-integer degree)."""
     X = np.ascontiguousarray(X, dtype=np.float64)
     symmetric = Y is None
     Y = X if symmetric else np.ascontiguousarray(Y, dtype=np.float64)
     out = np.empty((X.shape[0], Y.shape[0]))
     # The blocks call BLAS inside OpenMP threads: BLAS's own threads are switched off.
     with blas_controller().limit(limits=1, user_api="blas"):
-        vector_gram(X, Y, symmetric, code, gamma, coef0, degree, out, n_threads)
+        vector_gram(X, Y, symmetric, VECTOR_KERNELS[name], gamma, coef0, degree, out, n_threads)
+    if not np.isfinite(out).all():
+        raise _non_finite_gram(name, gamma, coef0, degree)
     return out
+
+
+def _non_finite_gram(name, gamma, coef0, degree):
+    """The ValueError for a vector kernel with a NaN or infinite value, naming its parameters."""
+    description = _kernel_description(name, gamma, coef0, degree)
+    if name in ("poly", "polynomial") and not float(degree).is_integer():
+        return ValueError(
+            f"The Gram matrix of {description} has NaN values: gamma x·y + coef0 is negative "
+            "for some pairs, and a negative number has no real non-integer power. Use an "
+            "integer degree, or coef0 >= gamma · max|x·y| (e.g. non-negative features).")
+    return ValueError(f"The Gram matrix of {description} has NaN or infinite values "
+                      "(overflow): rescale X or use a smaller gamma or degree.")
 
 
 def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0, n_jobs=None):
@@ -162,6 +208,13 @@ def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0
     -------
     K : ndarray of shape (n_samples_X, n_samples_Y)
 
+    Raises
+    ------
+    ValueError
+        When a value is NaN or infinite, naming the kernel and its parameters: an overflow, or
+        the polynomial kernel with a non-integer degree where :math:`\\gamma x \\cdot y +
+        \\mathrm{coef0} < 0` (scikit-learn returns NaN there).
+
     Examples
     --------
     >>> from kernelkit.kernels import pairwise_kernels
@@ -178,8 +231,8 @@ def pairwise_kernels(X, Y=None, metric="rbf", *, gamma=None, degree=3, coef0=1.0
         if Y.shape[1] != X.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features but Y has {Y.shape[1]}.")
         _check_kernel_domain(metric, Y, "Y")
-    return _vector_gram(X, Y, VECTOR_KERNELS[metric], resolve_gamma(gamma, X), float(coef0),
-                        float(degree), effective_n_threads(n_jobs))
+    return _vector_gram(X, Y, metric, resolve_gamma(gamma, X), float(coef0), float(degree),
+                        effective_n_threads(n_jobs))
 
 
 class FittedKernel:
@@ -220,8 +273,8 @@ class FittedKernel:
     def gram(self, A, B=None):
         """``K(A, B)`` (``K(A, A)`` when ``B`` is None) for vector and callable kernels."""
         if self.kind == "vector":
-            return _vector_gram(A, B, VECTOR_KERNELS[self.name], self.gamma, self.coef0,
-                                self.degree, self.n_threads)
+            return _vector_gram(A, B, self.name, self.gamma, self.coef0, self.degree,
+                                self.n_threads)
         if self.kind == "callable":
             B = A if B is None else B
             K = _as_gram(self.function(A, B, **self.kernel_params), "The kernel callable")
@@ -229,9 +282,32 @@ class FittedKernel:
                 raise ValueError(f"The kernel callable returned shape {K.shape}; expected "
                                  f"({A.shape[0]}, {B.shape[0]}).")
             if not np.all(np.isfinite(K)):
-                raise ValueError("The kernel callable returned NaN or infinite values.")
+                raise ValueError(f"The kernel callable {self.description()} returned NaN or "
+                                 "infinite values.")
             return np.ascontiguousarray(K)
         raise TypeError(f"gram(A, B) is not available for a {self.kind} kernel.")
+
+    def description(self):
+        """The kernel and its parameters, for error messages."""
+        if self.kind == "vector":
+            return _kernel_description(self.name, self.gamma, self.coef0, self.degree)
+        if self.kind == "callable":
+            name = getattr(self.function, "__name__", repr(self.function))
+            return f"{name}(**{self.kernel_params!r})"
+        if self.kind == "precomputed":
+            return "the precomputed Gram matrix"
+        return f"the kernel {self.estimator!r}"
+
+    def check_finite(self, values, what):
+        """``values`` (the fitted coefficients or predictions) unchanged, or a ValueError naming
+        the kernel and its parameters when one is NaN or infinite: the last guard after the
+        checks of :func:`resolve_kernel`, so that no fit ends in silent NaN."""
+        if not np.isfinite(values).all():
+            raise ValueError(
+                f"The {what} are not finite with {self.description()}: the problem is "
+                "numerically meaningless for this kernel (indefinite or badly scaled). Use "
+                "other kernel parameters, rescale X, or increase the regularisation.")
+        return values
 
     def training_gram(self):
         """``K(X_fit, X_fit)`` over the kept training samples."""
@@ -246,7 +322,7 @@ class FittedKernel:
     def diagonal(self):
         """``k(x, x)`` of the kept training samples (vector kernels)."""
         out = np.empty(self.rows.shape[0])
-        vector_gram_diagonal(self.rows, VECTOR_KERNELS[self.name], self.gamma, self.coef0,
+        vector_gram_diagonal(np.ascontiguousarray(self.rows), VECTOR_KERNELS[self.name], self.gamma, self.coef0,
                              self.degree, out)
         return out
 
@@ -282,11 +358,7 @@ class FittedKernel:
         if self.kind == "vector":
             check_distance_scale(X)
             _check_kernel_domain(self.name, X)
-            K = self.gram(X, self.rows)
-            if not np.all(np.isfinite(K)):
-                raise ValueError(f"The {self.name} kernel overflows float64 between X and the "
-                                 "training samples; rescale X or use a smaller gamma/degree.")
-            return K
+            return self.gram(X, self.rows)
         if self.kind == "callable":
             return self.gram(X, self.rows)
         if self.kind == "precomputed":
@@ -333,6 +405,10 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
     psd : {"auto", "full", "fast"} or False, default="auto"
         How a training Gram matrix (precomputed, callable, kernel object) is checked for
         positive semi-definiteness (see :func:`kernelkit.utils._gram.check_precomputed_gram`).
+        A vector kernel's Gram is tested with ``"auto"`` and ``"full"`` (on the rows
+        of :func:`~kernelkit.utils._gram.definiteness_sample`) unless the kernel is positive
+        definite by construction; its diagonal is checked for overflow and a meaningless
+        dynamic range (:func:`~kernelkit.utils._gram.check_gram_range`) in every case.
 
     Returns
     -------
@@ -347,8 +423,10 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
         _check_kernel_domain(kernel, X)
         gamma = resolve_gamma(gamma, X)
         _check_kernel_bound(kernel, gamma, float(coef0), float(degree), X)
-        return FittedKernel(kind, X, X.shape[0], name=kernel, gamma=gamma, coef0=float(coef0),
-                            degree=float(degree), n_threads=n_threads)
+        fitted = FittedKernel(kind, X, X.shape[0], name=kernel, gamma=gamma, coef0=float(coef0),
+                              degree=float(degree), n_threads=n_threads)
+        _check_vector_gram(fitted, psd)
+        return fitted
     if kind == "callable":
         fitted = FittedKernel(kind, X, X.shape[0], function=kernel, kernel_params=kernel_params,
                               n_threads=n_threads)
@@ -368,6 +446,27 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
     fitted._training_gram = check_precomputed_gram(K, psd=psd, n_threads=n_threads, name=name,
                                                     finite=finite)
     return fitted
+
+
+def _check_vector_gram(fitted, psd):
+    """The training Gram policy of :mod:`kernelkit.utils._gram` for a vector kernel without
+    forming its Gram: the range from the diagonal (``max |K_ij| = max K_ii`` for a p.d. kernel,
+    by Cauchy–Schwarz; O(n)), and for ``psd`` "auto" or "full" the definiteness test on the
+    Gram of :func:`~kernelkit.utils._gram.definiteness_sample`'s rows, unless the kernel is
+    positive definite by construction."""
+    if fitted.rows.shape[0] == 0:
+        return
+    name = f"The Gram matrix of {fitted.description()}"
+    diagonal = fitted.diagonal()
+    if not np.isfinite(diagonal).all():
+        raise _non_finite_gram(fitted.name, fitted.gamma, fitted.coef0, fitted.degree)
+    check_gram_range(float(np.abs(diagonal).max()), diagonal, fitted.rows.shape[0], name)
+    if psd in ("auto", "full") and not _definite_by_construction(fitted.name, fitted.coef0,
+                                                                 fitted.degree):
+        sample = definiteness_sample(fitted.rows.shape[0], psd)
+        rows = fitted.rows if sample is None else fitted.rows[sample]
+        check_precomputed_gram(fitted.gram(rows), psd="full", n_threads=fitted.n_threads,
+                               name=name, finite=True)
 
 
 def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_samples_fit=None,
