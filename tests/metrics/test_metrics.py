@@ -142,17 +142,35 @@ def test_bad_input():
         margin_loss(0.0, "no-such-loss")
 
 
-@pytest.mark.parametrize("call", [
-    lambda: margin_loss(np.array([1.0, None], dtype=object)),
-    lambda: margin_loss([0.5, np.nan], "logistic"),
-    lambda: margin_loss_derivative(["a"]),
-    lambda: conditional_risk(0.0, np.nan),
-    lambda: calibration_function([0.2, None]),
-    lambda: regression_loss([1.0, np.nan], [1.0, 2.0]),
-], ids=["object-None", "nan", "string", "nan-eta", "None-eta", "nan-target"])
-def test_losses_refuse_values_that_are_not_numbers(call):
-    with pytest.raises(ValueError, match="NaN|numbers"):
+@pytest.mark.parametrize("call, name", [
+    (lambda: margin_loss(np.array([1.0, None], dtype=object)), "u"),
+    (lambda: margin_loss_derivative(["a"]), "u"),
+    (lambda: margin_loss(np.array([1.0, "2"], dtype=object)), "u"),
+    (lambda: margin_loss([1.0, 1j]), "u"),
+    (lambda: calibration_function([0.2, None]), "eta"),
+    (lambda: conditional_risk([0.0], np.array([None], dtype=object)), "eta"),
+    (lambda: regression_loss([1.0, 2.0], np.array([1.0, None], dtype=object)), "y_pred"),
+], ids=["object-None", "string", "object-string", "complex", "None-eta", "object-None-eta",
+        "None-prediction"])
+def test_losses_refuse_values_that_are_not_numbers(call, name):
+    with pytest.raises(TypeError, match=f"^{name} must hold real numbers"):
         call()
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: margin_loss([0.5, np.nan], "logistic"), "u"),
+    (lambda: conditional_risk(0.0, np.nan), "eta"),
+    (lambda: conditional_risk(np.zeros(2), [0.5, np.nan]), "eta"),
+    (lambda: regression_loss([1.0, np.nan], [1.0, 2.0]), "y_true"),
+], ids=["nan", "nan-eta", "nan-eta-array", "nan-target"])
+def test_losses_refuse_nan(call, name):
+    with pytest.raises(ValueError, match=f"^{name} has NaN values"):
+        call()
+
+
+def test_losses_accept_an_object_array_of_numbers():
+    np.testing.assert_array_equal(margin_loss(np.array([0.0, 2], dtype=object)),
+                                  margin_loss([0.0, 2.0]))
 
 
 def test_losses_name_mismatched_lengths():
@@ -162,3 +180,14 @@ def test_losses_name_mismatched_lengths():
         conditional_risk(np.zeros(3), [0.1, 0.2])
     # broadcasting a single value stays allowed
     np.testing.assert_array_equal(regression_loss(np.zeros(3), 1.0), np.ones(3))
+
+
+@pytest.mark.parametrize("K, problem", [
+    (-np.eye(3), "negative diagonal"),
+    (np.array([[1.0, 2.0], [2.0, 1.0]]), "not positive semi-definite"),
+    (np.array([[1.0, 0.5], [0.0, 1.0]]), "not symmetric"),
+], ids=["negative-identity", "indefinite", "asymmetric"])
+def test_rademacher_bound_refuses_a_gram_that_is_not_psd(K, problem):
+    # the bound 2B sqrt(mean k(x, x)) / sqrt(n) holds for a kernel only (it would be NaN here)
+    with pytest.raises(ValueError, match=f"The Gram matrix X .*{problem}"):
+        rademacher_bound(K, precomputed=True)

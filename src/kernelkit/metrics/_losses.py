@@ -25,14 +25,20 @@ __all__ = [
 
 
 def _values(x, name):
-    """``x`` as float64 values; a ValueError naming ``name`` for anything that is not numbers
-    (None, strings) or is NaN, so that no loss is silently NaN."""
-    try:
-        values = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must hold numbers, got {x!r:.80}.") from None
+    """``x`` as float64 values, so that no loss is silently NaN: a TypeError naming ``name`` for
+    anything that is not a real number (None, strings, complex numbers, also inside an object
+    array, which NumPy would turn into NaN or parse), a ValueError for NaN."""
+    values = np.asarray(x)
+    if values.dtype.kind not in "biuf":
+        not_real = [v for v in values.flat if isinstance(v, (bool, np.bool_))
+                    or not isinstance(v, (Real, np.integer, np.floating))]
+        if values.dtype.kind != "O" or not_real:
+            example = not_real[0] if not_real else values.flat[0] if values.size else None
+            raise TypeError(f"{name} must hold real numbers, got {values.dtype} values such as "
+                            f"{example!r:.40}.")
+    values = values.astype(np.float64)
     if np.isnan(values).any():
-        raise ValueError(f"{name} has NaN (or None) values.")
+        raise ValueError(f"{name} has NaN values.")
     return values
 
 

@@ -14,6 +14,7 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, validate_params
 from sklearn.utils.validation import check_array
 
+from kernelkit.utils._gram import check_precomputed_gram
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = [
@@ -145,6 +146,8 @@ def rademacher_bound(X, radius=1.0, *, precomputed=False):
     radius : float, default=1.0
         ``B``.
     precomputed : bool, default=False
+        ``X`` is a Gram matrix; it must be positive semi-definite (a ValueError otherwise, see
+        :func:`kernelkit.utils._gram.check_precomputed_gram`).
 
     Returns
     -------
@@ -159,6 +162,9 @@ def rademacher_bound(X, radius=1.0, *, precomputed=False):
     """
     X = check_array(X, dtype=np.float64, input_name="X")
     squared = _squared_norms(X, precomputed)
+    if precomputed:
+        # the trace bound takes sqrt(k(x, x)) and Cauchy–Schwarz in the RKHS: a p.s.d. K only
+        check_precomputed_gram(X, name="The Gram matrix X", finite=True)
     return float(2.0 * radius * np.sqrt(squared.mean()) / np.sqrt(X.shape[0]))
 
 
