@@ -181,9 +181,9 @@ def _check_cholesky(K, atol, name):
     except LinAlgError:
         raise ValueError(
             f"{name} is not positive semi-definite (it has a negative eigenvalue below -{atol:.3g},"
-            " beyond rounding); this estimator's solver needs a p.d. kernel and would diverge. "
-            "Use a positive definite kernel or other kernel parameters (kernelkit.kernels."
-            "shift_to_psd can repair an indefinite Gram matrix)."
+            " beyond rounding); this estimator needs a p.d. kernel (its solver would diverge, or "
+            "its kernel distances be undefined). Use a positive definite kernel or other kernel "
+            "parameters (kernelkit.kernels.shift_to_psd can repair an indefinite Gram matrix)."
         ) from None
 
 

@@ -322,8 +322,8 @@ class FittedKernel:
     def diagonal(self):
         """``k(x, x)`` of the kept training samples (vector kernels)."""
         out = np.empty(self.rows.shape[0])
-        vector_gram_diagonal(np.ascontiguousarray(self.rows), VECTOR_KERNELS[self.name], self.gamma, self.coef0,
-                             self.degree, out)
+        vector_gram_diagonal(np.ascontiguousarray(self.rows), VECTOR_KERNELS[self.name],
+                             self.gamma, self.coef0, self.degree, out)
         return out
 
     def query_diagonal(self, X):
