@@ -205,3 +205,18 @@ def test_the_final_guard_names_the_kernel_and_its_parameters():
                                          r"kernel \(gamma=2, coef0=-1\)"):
         fitted.check_finite(np.array([1.0, np.inf]), "dual coefficients")
     assert pairwise_kernels(X, metric="sigmoid", gamma=2.0, coef0=-1.0).shape == (30, 30)
+
+
+class _NaNKernel(VectorKernel):
+    """A kernel object whose Gram has a NaN (as a faulty string or graph kernel could)."""
+
+    def _gram(self, A, B=None):
+        K = super()._gram(A, B)
+        K[0, -1] = np.nan
+        return K
+
+
+@pytest.mark.parametrize("name", list(KERNEL_ESTIMATORS))
+def test_a_kernel_object_returning_nan_is_refused_with_its_parameters(name):
+    with pytest.raises(ValueError, match=re.escape("_NaNKernel(gamma=0.5)") + " has NaN"):
+        _fit(name, _NaNKernel(gamma=0.5))

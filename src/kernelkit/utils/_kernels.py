@@ -430,14 +430,15 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
     if kind == "callable":
         fitted = FittedKernel(kind, X, X.shape[0], function=kernel, kernel_params=kernel_params,
                               n_threads=n_threads)
-        K, name, finite = fitted.gram(X), "The Gram matrix returned by the kernel callable", True
+        K, finite = fitted.gram(X), True
+        name = f"The Gram matrix returned by the kernel callable {fitted.description()}"
     elif kind == "precomputed":
         fitted = FittedKernel(kind, np.arange(X.shape[0]), X.shape[0], n_threads=n_threads)
         K, name, finite = X, "Precomputed Gram matrix", True   # validate_kernel_data checked X
     else:
         estimator = clone(kernel)
         K = _as_gram(estimator.fit_transform(X), f"{type(kernel).__name__}.fit_transform")
-        name, finite = f"The Gram matrix of {type(kernel).__name__}", False
+        name, finite = f"The Gram matrix of {kernel!r}", False
         if K.shape != (len(X), len(X)):
             raise ValueError(f"{type(kernel).__name__}.fit_transform returned shape {K.shape}; "
                              f"a kernel object must return the ({len(X)}, {len(X)}) Gram matrix.")
