@@ -72,8 +72,10 @@ _COMMON_PARAMETERS = """C : float, default=1.0
         :math:`K_{ii} + K_{jj} - 2 K_{ij} \\ge 0` on every pair it considers (free: it computes
         them anyway)
         and stops with a ValueError on a violation. "auto": symmetry and every 2×2 minor
-        (O(n²)) and, up to 1000 samples, a Cholesky factorisation. "full": all of it at any
-        size (O(n³))."""
+        (O(n²)) and a Cholesky factorisation, above 1000 samples of the principal submatrix of
+        1000 evenly spaced samples. "full": all of it at any size (O(n³)). A vector kernel's
+        Gram is not tested (SMO stays bounded on an indefinite kernel such as the sigmoid, as
+        libsvm); its diagonal is checked for a range that would make the solve meaningless."""
 
 _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*: §1.4.6 (dual
        (P11) — printed with :math:`+\\tfrac12 \\alpha^\\top Q \\alpha`, a sign typo: the dual
