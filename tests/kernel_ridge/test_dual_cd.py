@@ -294,8 +294,13 @@ def test_bad_input(cancer):
     with pytest.raises(ValueError, match="epsilon"):
         KernelSquaredSVR(epsilon=-0.1).fit(X, y)
     indefinite = np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    # eigenvalues 3, 1, -1: the dual is convex (P = Q + λI p.d.) only when λ > 1
     with pytest.raises(ValueError, match="positive semi-definite"):
-        KernelSVC2(kernel="precomputed").fit(indefinite, [0, 1, 1])
+        KernelSVC2(kernel="precomputed", lambda_=0.5).fit(indefinite, [0, 1, 1])
+    with pytest.raises(ValueError, match="positive semi-definite"):
+        KernelSquaredSVR(kernel="precomputed", lambda_=2.0).fit(indefinite, [0.0, 1.0, 1.0])
+    clf = KernelSVC2(kernel="precomputed", lambda_=2.0).fit(indefinite, [0, 1, 1])
+    assert np.isfinite(clf.decision_function(indefinite)).all()
     K = pairwise_kernels(X, metric="rbf")
     clf = KernelSVC2(kernel="precomputed").fit(K, y)
     with pytest.raises(ValueError, match="Gram matrix against the 50 training"):

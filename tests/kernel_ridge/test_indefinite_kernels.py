@@ -14,7 +14,6 @@ from kernelkit.kernel_ridge import (
     KernelSVC2,
 )
 from kernelkit.kernels import pairwise_kernels, sigmoid_kernel
-from kernelkit.utils._gram import gram_tolerance
 
 
 def _data():
@@ -53,16 +52,21 @@ def test_precomputed_indefinite_gram_is_refused(make):
     ("poly", {"degree": 2.5, "gamma": 0.5, "coef0": 0.0}),
     ("poly", {"degree": 2, "coef0": 1.0}), ("rbf", {"gamma": 0.5}),
 ])
-def test_refusal_agrees_with_the_smallest_eigenvalue(kernel, params):
-    # oracle: the eigenvalues of the Gram, against the library's tolerance δ (on non-negative
-    # data, so that a non-integer degree is defined)
+@pytest.mark.parametrize("alpha", [1e-3, 1.0])
+def test_refusal_agrees_with_the_smallest_eigenvalue(kernel, params, alpha):
+    # oracle: the eigenvalues of K + alpha·I, the matrix kernel ridge factorises (on non-negative
+    # data, so that a non-integer degree is defined); an indefinite similarity that alpha
+    # outweighs is accepted and solved exactly
     X, _, values = _data()
     X = np.abs(X)
     K = pairwise_kernels(X, metric=kernel, **params)
-    indefinite = np.linalg.eigvalsh(K)[0] < -gram_tolerance(K)
-    model = KernelRidge(kernel=kernel, **params)
-    if indefinite:
+    smallest = np.linalg.eigvalsh(K)[0] + alpha
+    assert abs(smallest) > 1e-6    # no borderline case
+    model = KernelRidge(alpha=alpha, kernel=kernel, **params)
+    if smallest < 0:
         with pytest.raises(ValueError, match="not positive semi-definite"):
             model.fit(X, values)
     else:
-        assert np.isfinite(model.fit(X, values).predict(X)).all()
+        expected = K @ np.linalg.solve(K + alpha * np.eye(len(K)), values)
+        np.testing.assert_allclose(model.fit(X, values).predict(X), expected, rtol=1e-7,
+                                   atol=1e-9)

@@ -33,11 +33,12 @@ class KernelModelMixin:
         "n_jobs": N_JOBS_CONSTRAINT,
     }
 
-    def _training_gram(self, X):
-        """Resolve the kernel on the training input; returns ``K(X, X)``."""
+    def _training_gram(self, X, ridge=0.0):
+        """Resolve the kernel on the training input; returns ``K(X, X)``, checked to make
+        ``K + ridge·I`` positive semi-definite."""
         self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
                                       coef0=self.coef0, kernel_params=self.kernel_params,
-                                      n_jobs=self.n_jobs)
+                                      n_jobs=self.n_jobs, ridge=ridge)
         return self._kernel.training_gram()
 
     def _test_gram(self, X):
@@ -126,7 +127,7 @@ class KernelRidge(KernelModelMixin, RegressorMixin, BaseEstimator):
         X, y = validate_kernel_data(self, X, y, y_numeric=True, multi_output=True)
         y = np.asarray(y, dtype=np.float64)
         # a copy: a precomputed Gram is the caller's own array
-        K = np.array(self._training_gram(X), dtype=np.float64, copy=True)
+        K = np.array(self._training_gram(X, ridge=self.alpha), dtype=np.float64, copy=True)
         K.flat[::K.shape[0] + 1] += self.alpha
         try:
             factor = cho_factor(K, lower=True, check_finite=False)

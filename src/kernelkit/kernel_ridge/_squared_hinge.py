@@ -115,7 +115,7 @@ class _DualCDBase(BaseEstimator):
         self.shape_fit_ = X.shape if hasattr(X, "shape") else (len(X),)
         self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
                                       coef0=self.coef0, kernel_params=self.kernel_params,
-                                      n_jobs=self.n_jobs, psd="auto")
+                                      n_jobs=self.n_jobs, psd="auto", ridge=self._ridge())
         if self._kernel.kind == "vector":
             rows = self._kernel.rows
             data = (rows, np.einsum("ij,ij->i", rows, rows), _EMPTY, self._kernel.diagonal(),
@@ -287,6 +287,10 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
         self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
+    def _ridge(self):
+        # P = Q + λI is the dual's Hessian (times λ): it is convex when K + λI is p.s.d.
+        return float(self.lambda_)
+
     def fit(self, X, y):
         """Fit the classifier.
 
@@ -463,6 +467,10 @@ class KernelSquaredSVR(RegressorMixin, _DualCDBase):
         self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
+    def _ridge(self):
+        # the dual's Hessian is 2K/λ in the direction α − β: K itself must be p.s.d.
+        return 0.0
+
     def fit(self, X, y):
         """Fit the regressor.
 

@@ -81,7 +81,7 @@ def gram_tolerance(K, rtol=GRAM_RTOL):
 
 
 def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
-                           name="Precomputed Gram matrix", finite=False):
+                           name="Precomputed Gram matrix", finite=False, ridge=0.0):
     """Validate a training Gram matrix given with ``kernel="precomputed"``.
 
     Checks that ``K`` is a finite, square float matrix (``(n_samples, n_samples)`` when
@@ -98,7 +98,10 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
     * ``False``: symmetry only (kernel PCA accepts indefinite similarities and reports their
       negative eigenvalues).
 
-    ``n_threads`` OpenMP threads scan the matrix.
+    ``n_threads`` OpenMP threads scan the matrix. With ``ridge > 0`` the definiteness conditions
+    are those of ``K + ridge·I``, the matrix a regularised solver factorises (kernel ridge,
+    the squared-hinge SVM's dual), so an indefinite similarity whose negative eigenvalues the
+    regularisation outweighs is accepted.
 
     Parameters
     ----------
@@ -112,6 +115,8 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
     finite : bool, default=False
         ``K`` is already a finite float64 C-contiguous ndarray (validated by the caller): skip
         the conversion and the finiteness scan.
+    ridge : float, default=0.0
+        Diagonal shift added by the solver before it relies on definiteness.
 
     Returns
     -------
@@ -140,12 +145,18 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         if not np.allclose(K, K.T, rtol=GRAM_RTOL, atol=atol):
             raise ValueError(f"{name} is not symmetric, so it is not a valid kernel.")
         return K
+    shifted = K
+    if ridge:
+        # the Cholesky test below adds atol back: K + ridge·I itself must be positive definite
+        # (the regularised solvers diverge along a null direction)
+        shifted = K.copy()
+        shifted.flat[::K.shape[0] + 1] += ridge - atol
     if psd == "fast" and K.shape[0] > FAST_CHECK_MAX_SAMPLES:
-        if np.any(np.diagonal(K) < -atol):
+        if np.any(np.diagonal(shifted) < -atol):
             raise ValueError(f"{name} has negative diagonal entries k(x, x) < 0: it is not "
                              "positive semi-definite.")
         return K
-    code = check_gram(K, atol, n_threads)
+    code = check_gram(shifted, atol, n_threads)
     if code == 1:
         raise ValueError(
             f"{name} has negative diagonal entries k(x, x) < 0: it is not positive "
@@ -158,7 +169,7 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
             f"{name} violates |K_ij| <= sqrt(K_ii K_jj): it is not positive semi-definite."
         )
     sample = definiteness_sample(K.shape[0], psd)
-    _check_cholesky(K if sample is None else K[np.ix_(sample, sample)], atol, name)
+    _check_cholesky(shifted if sample is None else shifted[np.ix_(sample, sample)], atol, name)
     return K
 
 

@@ -384,7 +384,7 @@ def _as_gram(K, source):
 
 
 def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                   n_jobs=None, psd="auto"):
+                   n_jobs=None, psd="auto", ridge=0.0):
     """Resolve an estimator's ``kernel`` parameter on the training input ``X``.
 
     Parameters
@@ -409,6 +409,9 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
         of :func:`~kernelkit.utils._gram.definiteness_sample`) unless the kernel is positive
         definite by construction; its diagonal is checked for overflow and a meaningless
         dynamic range (:func:`~kernelkit.utils._gram.check_gram_range`) in every case.
+    ridge : float, default=0.0
+        Diagonal shift the solver adds to the Gram matrix: definiteness is that of
+        ``K + ridge·I``.
 
     Returns
     -------
@@ -425,7 +428,7 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
         _check_kernel_bound(kernel, gamma, float(coef0), float(degree), X)
         fitted = FittedKernel(kind, X, X.shape[0], name=kernel, gamma=gamma, coef0=float(coef0),
                               degree=float(degree), n_threads=n_threads)
-        _check_vector_gram(fitted, psd)
+        _check_vector_gram(fitted, psd, ridge)
         return fitted
     if kind == "callable":
         fitted = FittedKernel(kind, X, X.shape[0], function=kernel, kernel_params=kernel_params,
@@ -445,11 +448,11 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
         fitted = FittedKernel(kind, np.arange(len(X)), len(X), estimator=estimator,
                               n_threads=n_threads)
     fitted._training_gram = check_precomputed_gram(K, psd=psd, n_threads=n_threads, name=name,
-                                                    finite=finite)
+                                                    finite=finite, ridge=ridge)
     return fitted
 
 
-def _check_vector_gram(fitted, psd):
+def _check_vector_gram(fitted, psd, ridge):
     """The training Gram policy of :mod:`kernelkit.utils._gram` for a vector kernel without
     forming its Gram: the range from the diagonal (``max |K_ij| = max K_ii`` for a p.d. kernel,
     by Cauchy–Schwarz; O(n)), and for ``psd`` "auto" or "full" the definiteness test on the
@@ -467,7 +470,7 @@ def _check_vector_gram(fitted, psd):
         sample = definiteness_sample(fitted.rows.shape[0], psd)
         rows = fitted.rows if sample is None else fitted.rows[sample]
         check_precomputed_gram(fitted.gram(rows), psd="full", n_threads=fitted.n_threads,
-                               name=name, finite=True)
+                               name=name, finite=True, ridge=ridge)
 
 
 def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_samples_fit=None,
