@@ -279,8 +279,8 @@ def gram(kernel, X, Y=None, *, client=None, tile="auto", target_seconds=10, stor
         row_bounds, col_bounds = _bounds(shape[0], side), _bounds(shape[1], side)
     # one tile in float64 and its copy in dtype (a Zarr write holds the whole chunk)
     check_memory_request((8.0 + dtype.itemsize) * min(side, shape[0]) * min(side, shape[1]),
-                         f"gram(tile={tile!r}) with tiles of side {side} of a {shape[0]} × {shape[1]} "
-                         "Gram matrix",
+                         f"gram(tile={tile!r}) with tiles of side {side} of a "
+                         f"{shape[0]} × {shape[1]} Gram matrix",
                          "pass a smaller tile (or tile='auto'), or a Zarr store with smaller "
                          "chunks.")
     with dask.annotate(retries=retries):

@@ -7,8 +7,9 @@ import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 
-__all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale", "check_finite_result",
-           "check_fit_params", "check_memory_request", "record_fit_params"]
+__all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale",
+           "check_finite_result", "check_fit_params", "check_memory_request",
+           "kernel_cache_megabytes", "record_fit_params"]
 
 # Upper bound of every integer hyper-parameter: larger Python ints pass an unbounded
 # ``Interval(Integral, ...)`` and then overflow when they reach the compiled cores (issue 17).
@@ -252,6 +253,31 @@ def check_memory_request(n_bytes, what, fix):
             f"{what} would need about {_format_bytes(n_bytes)} of memory, more than the "
             f"{_format_bytes(available)} this process can get (limited by {source}); {fix}"
         )
+
+
+def kernel_cache_megabytes(cache_size, n_rows, what):
+    """The kernel-row cache, in MiB, a dual solver over ``n_rows`` variables can fill.
+
+    The cache never holds more than every row (``8 n_rows²`` bytes), so a larger ``cache_size``
+    is clamped to that (the solver behaves the same, and its ``intp`` budget cannot overflow);
+    what remains must fit in memory.
+
+    Parameters
+    ----------
+    cache_size : float
+        Requested size in MiB.
+    n_rows : int
+    what : str
+        The solver and problem, for the message.
+
+    Returns
+    -------
+    megabytes : float
+    """
+    megabytes = min(float(cache_size), 8.0 * n_rows * n_rows / 2**20)
+    check_memory_request(megabytes * 2**20, f"{what} with cache_size={cache_size:g} MiB",
+                         "lower cache_size (in MiB).")
+    return megabytes
 
 
 def _same_value(a, b):
