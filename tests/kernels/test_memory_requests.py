@@ -64,3 +64,9 @@ def test_weisfeiler_lehman_iterations_larger_than_memory_are_refused_before_rela
     with pytest.raises(ValueError, match=r"WeisfeilerLehmanKernel\(n_iter=1000000000000\) on "
                                          r"graphs of 3 nodes in all.*TiB of memory.*lower n_iter"):
         WeisfeilerLehmanKernel(n_iter=10**12).fit([triangle])
+
+
+def test_a_mismatch_ball_beyond_the_float_range_is_refused_not_overflowing():
+    with pytest.raises(ValueError, match=r"about 10\^468 k-mers .* more than 1e308 bytes of "
+                                         r"memory"):
+        MismatchKernel(k=500, m=250).fit(["ACDEFGHIKLMNPQRSTVWY" * 30])

@@ -20,9 +20,14 @@ def test_a_request_beyond_the_available_memory_is_refused_with_estimate_bound_an
     check_memory_request(available // 2, "Thing(size=half)", "unused")
 
 
-@pytest.mark.parametrize("n_bytes", [float("nan"), float("inf"), 10**30])
-def test_nan_infinite_and_huge_integer_estimates_are_refused(n_bytes):
-    with pytest.raises(ValueError, match="would need about"):
+@pytest.mark.parametrize("n_bytes, amount", [
+    (float("nan"), r"an incalculable amount \(NaN\)"),
+    (float("inf"), "more than 1e308 bytes"),
+    (10**30, r"about 9.09e\+17 TiB"),
+    (10**400, "more than 1e308 bytes"),           # an exact int beyond the float range
+])
+def test_nan_infinite_and_huge_integer_estimates_are_refused(n_bytes, amount):
+    with pytest.raises(ValueError, match=rf"Thing\(\) would need {amount} of memory"):
         check_memory_request(n_bytes, "Thing()", "fix.")
 
 

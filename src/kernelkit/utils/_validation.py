@@ -1,6 +1,7 @@
 """Input checks shared by the estimators, beyond scikit-learn's ``validate_data``."""
 
 import os
+from math import inf
 
 import numpy as np
 import scipy.sparse as sp
@@ -219,6 +220,14 @@ def _format_bytes(n_bytes):
     return f"{n_bytes / 2**20:.2g} MiB"
 
 
+def _format_estimate(n_bytes):
+    if n_bytes == inf:
+        return "more than 1e308 bytes"
+    if n_bytes != n_bytes:
+        return "an incalculable amount (NaN)"
+    return f"about {_format_bytes(n_bytes)}"
+
+
 def check_memory_request(n_bytes, what, fix):
     """Refuse up front, with the estimate, a request larger than the memory this process can get.
 
@@ -231,7 +240,7 @@ def check_memory_request(n_bytes, what, fix):
     Parameters
     ----------
     n_bytes : int or float
-        Estimated peak memory of the request.
+        Estimated peak memory of the request (an int may exceed the float range).
     what : str
         What needs it, naming the parameters, e.g. ``"MismatchKernel(k=10, m=5) on 12
         sequences"``.
@@ -244,13 +253,16 @@ def check_memory_request(n_bytes, what, fix):
         When ``n_bytes`` exceeds the available memory; the message gives the estimate, the
         bound and what sets it, and ``fix``.
     """
-    n_bytes = float(n_bytes)
+    try:
+        n_bytes = float(n_bytes)
+    except OverflowError:                     # an exact int beyond the float range
+        n_bytes = inf
     if n_bytes <= _SMALL_REQUEST:
         return
     available, source = available_memory()
     if not n_bytes <= available:              # NaN estimates are refused too
         raise ValueError(
-            f"{what} would need about {_format_bytes(n_bytes)} of memory, more than the "
+            f"{what} would need {_format_estimate(n_bytes)} of memory, more than the "
             f"{_format_bytes(available)} this process can get (limited by {source}); {fix}"
         )
 

@@ -65,9 +65,11 @@ def kmer_spectra(batch, k, m, n_threads):
     size = ball_size(k, m, n_letters)
     # peak per expanded k-mer: its code (uint64) and count (float64), then the three int64
     # temporaries that select each sequence's distinct codes below
-    check_memory_request(40.0 * window_offsets[-1] * size,
+    # exact integers: the ball of a large k and m exceeds the float range
+    size_text = str(size) if size < 10**15 else f"about 10^{len(str(size)) - 1}"
+    check_memory_request(40 * int(window_offsets[-1]) * size,
                          f"the k-mer spectra with k={k}, m={m} of {batch.n_samples} sequences "
-                         f"({window_offsets[-1]} windows × {size} k-mers in each window's "
+                         f"({window_offsets[-1]} windows × {size_text} k-mers in each window's "
                          f"Hamming ball over {n_letters} letters)",
                          "lower m or k (a ball holds sum over i <= m of C(k, i)(|A| - 1)^i "
                          "k-mers: each mismatch multiplies it by about k·|A|).")
