@@ -100,4 +100,4 @@ def test_a_lowered_address_space_limit_is_reported_by_the_real_process(under_add
         headroom=2**30)
     assert result.returncode == 0, result.stderr
     assert "ValueError: Thing(size=3) would need about 3 GiB" in result.stdout
-    assert "RLIMIT_AS limit (ulimit -v)" in result.stdout and "accepted" not in result.stdout
+    assert "address-space limit RLIMIT_AS (ulimit -v)" in result.stdout and "accepted" not in result.stdout

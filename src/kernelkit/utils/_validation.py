@@ -127,7 +127,8 @@ def _rlimit_headroom():
     except ImportError:                       # Windows
         return []
     limits = []
-    for name, field, option in (("RLIMIT_AS", "VmSize", "-v"), ("RLIMIT_DATA", "VmData", "-d")):
+    for name, field, option, kind in (("RLIMIT_AS", "VmSize", "-v", "address-space"),
+                                      ("RLIMIT_DATA", "VmData", "-d", "data-segment")):
         if not hasattr(resource, name):
             continue
         soft = resource.getrlimit(getattr(resource, name))[0]
@@ -135,8 +136,8 @@ def _rlimit_headroom():
             continue
         used = _proc_status_bytes(field) or 0
         limits.append((max(soft - used, 0),
-                       f"the {name} limit (ulimit {option}) of {_format_bytes(soft)} minus the "
-                       f"{_format_bytes(used)} already mapped"))
+                       f"the {kind} limit {name} (ulimit {option}) of {_format_bytes(soft)} "
+                       f"minus the {_format_bytes(used)} already mapped"))
     return limits
 
 
