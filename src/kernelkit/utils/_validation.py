@@ -198,7 +198,7 @@ def available_memory():
     The smallest of: the physical memory; the soft ``RLIMIT_AS`` (``ulimit -v``) and
     ``RLIMIT_DATA`` (``ulimit -d``) minus the address space and data already mapped; the
     cgroup v2/v1 memory limit (a container's ``memory.max``) minus its usage. Reads a few
-    ``/proc`` and ``/sys`` files (tens of microseconds); where they or :mod:`resource` do not
+    ``/proc`` and ``/sys`` files (0.1-0.3 ms); where they or :mod:`resource` do not
     exist (macOS without ``/proc``, Windows), the physical memory or the bare limits.
 
     Returns
