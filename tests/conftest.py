@@ -2,6 +2,9 @@
 
 import os
 import pathlib
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -42,6 +45,46 @@ def shared_data():
     if not path.is_dir():
         pytest.skip("large data sets of ../shared/data are not available")
     return path
+
+
+_UNDER_ADDRESS_LIMIT = """
+import resource
+
+{setup}
+
+def mapped():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+
+resource.setrlimit(resource.RLIMIT_AS, (mapped() + {headroom}, resource.getrlimit(resource.RLIMIT_AS)[1]))
+try:
+{request}
+except ValueError as error:
+    print("ValueError:", error)
+"""
+
+
+@pytest.fixture
+def under_address_limit():
+    """Run code in a child process whose address space (``ulimit -v``) is capped.
+
+    ``run(setup, request, headroom)`` executes ``setup`` (imports, data), sets ``RLIMIT_AS`` to
+    what is then mapped plus ``headroom`` bytes, runs ``request`` and prints a ``ValueError`` it
+    raises. Returns the ``subprocess.CompletedProcess`` (a ``MemoryError`` or a kill shows as a
+    non-zero return code).
+    """
+    if not pathlib.Path("/proc/self/status").exists():
+        pytest.skip("needs Linux /proc to measure the mapped address space")
+
+    def run(setup, request, headroom=2**30):
+        code = _UNDER_ADDRESS_LIMIT.format(setup=textwrap.dedent(setup), headroom=int(headroom),
+                                           request=textwrap.indent(textwrap.dedent(request), "    "))
+        # one thread: each OpenMP/BLAS thread maps its own stack and arena
+        env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              env=env, timeout=600)
+
+    return run
 
 
 def pytest_addoption(parser):

@@ -2,7 +2,6 @@
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from scipy.cluster.hierarchy import is_valid_linkage
 
 from kernelkit._core._linkage import mst_single_linkage, nn_chain_linkage
@@ -193,21 +192,6 @@ def test_ctrl_c_stops_a_long_nogil_loop(loop):
     finally:
         proc.kill()
     assert out.strip() == "interrupted"
-
-
-def test_absurd_requests_are_refused_with_an_estimate():
-    # item 7: these ran out of memory or looped for hours, uninterruptibly
-    from kernelkit.decomposition import SparseRandomProjection
-    from kernelkit.kernels import MismatchKernel, ShortestPathKernel
-
-    with pytest.raises(ValueError, match=r"GiB of memory.*lower m"):
-        MismatchKernel(k=10, m=5, alphabet="protein").fit(["ACDEFGHIKLMNPQ"] * 200)
-    n = 10**5
-    path = sp.diags_array([np.ones(n - 1), np.ones(n - 1)], offsets=[-1, 1], format="csr")
-    with pytest.raises(ValueError, match=r"graphs of up to 100000 nodes would need .* GiB"):
-        ShortestPathKernel().fit([(path, [0] * n)])
-    with pytest.raises(ValueError, match=r"n_components=1000000000 .*GiB"):
-        SparseRandomProjection(n_components=10**9).fit(np.ones((3, 1000)))
 
 
 @pytest.mark.parametrize("make", [

@@ -41,6 +41,7 @@ from kernelkit.kernels import (  # noqa: E402
     WeisfeilerLehmanKernel,
 )
 from kernelkit.kernels._base import pairwise_structured_kernel  # noqa: E402
+from kernelkit.utils._threads import effective_n_threads  # noqa: E402
 
 pytestmark = pytest.mark.distributed
 
@@ -108,13 +109,14 @@ def test_a_worker_killed_mid_run_gives_the_identical_matrix(client):
 def test_inner_threads_are_the_threads_of_each_tile(client):
     kernel = WeisfeilerLehmanKernel(n_iter=2)
     expected = clone(kernel).fit_transform(GRAPHS)
-    for inner_threads in (1, 2, 10**6):   # beyond the CPUs: as many threads as there are
+    for inner_threads in (1, 2, 10**6):   # beyond the CPUs: as many threads as there are CPUs
         K = gram(kernel, GRAPHS, tile=6, client=client, inner_threads=inner_threads)
         # every tile task computes with the kernel as shipped, whose n_jobs sizes the OpenMP
         # team of its compiled core and the BLAS limit of the tile
         nodes = [getattr(v, "value", v) for v in dict(K.__dask_graph__()).values()]
         shipped = [v for v in nodes if isinstance(v, WeisfeilerLehmanKernel)]
-        assert shipped and all(k.n_jobs == inner_threads for k in shipped)
+        assert shipped and all(k.n_jobs == effective_n_threads(inner_threads) for k in shipped)
+        assert all(k.n_jobs <= os.cpu_count() for k in shipped)
         np.testing.assert_array_equal(K.compute(), expected)
     with pytest.raises(ValueError, match="inner_threads"):
         gram(kernel, GRAPHS, inner_threads=0)
@@ -188,6 +190,25 @@ def test_bad_arguments():
             gram(SpectrumKernel(), SEQUENCES, target_seconds=seconds)
     with pytest.raises(ValueError, match="non-finite|overflow"):
         gram(WalkKernel(n=400), [GRAPHS[0]] * 3, tile=2).compute(scheduler="sync")
+
+
+def test_a_tile_larger_than_memory_is_refused_and_one_larger_than_the_matrix_is_clamped(
+        tmp_path, under_address_limit):
+    # one 10⁴ × 10⁴ tile in float64 and its float32 copy: 1.12 GiB, refused under a 512 MiB
+    # address-space headroom before any work (instead of a MemoryError or a kill)
+    result = under_address_limit(
+        "from kernelkit.distributed import gram\n"
+        "from kernelkit.kernels import SpectrumKernel",
+        "gram(SpectrumKernel(k=2), ['ACGT'] * 10_000, tile=10**9, dtype='float32')",
+        headroom=512 << 20)
+    assert result.returncode == 0, result.stderr
+    assert "ValueError: gram(tile=1000000000) with tiles of side 10000 " in result.stdout
+    assert "1.12 GiB of memory" in result.stdout and "smaller tile" in result.stdout
+    # on a small matrix the same tile is the whole matrix, also as a Zarr chunk
+    K = gram(SpectrumKernel(k=2), SEQUENCES[:5], tile=10**9, store=tmp_path / "gram.zarr")
+    assert K.chunks == ((5,), (5,))
+    np.testing.assert_array_equal(K.compute(scheduler="sync"),
+                                  SpectrumKernel(k=2).fit_transform(SEQUENCES[:5]))
 
 
 def test_grid_search_with_the_dask_joblib_backend(client):

@@ -17,7 +17,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_array, check_consistent_length
 
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = ["silhouette_samples", "silhouette_score", "calinski_harabasz_score"]
 
@@ -98,6 +98,11 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
                              "diagonal; the silhouette needs d(x, x) = 0.")
     if chunk_size is None:
         chunk_size = max(1, _BLOCK_BYTES // (8 * max(n_samples, 1)))
+    # a block of distances, its temporaries and its per-cluster sums
+    check_memory_request(8.0 * min(chunk_size, n_samples) * (3.0 * n_samples + n_labels),
+                         f"silhouette_samples(chunk_size={chunk_size}) on {n_samples} samples",
+                         "lower chunk_size (or leave it None: blocks of about "
+                         f"{_BLOCK_BYTES >> 20} MiB).")
     cluster_sizes = np.bincount(codes, minlength=n_labels).astype(np.float64)
     membership = sp.csr_matrix(
         (np.ones(n_samples), (np.arange(n_samples), codes)), shape=(n_samples, n_labels))

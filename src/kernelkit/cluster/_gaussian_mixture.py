@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
 from kernelkit.utils._em import MixtureDensityMixin, fit_em, logsumexp_rows, set_em_attributes
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_memory_request
 
 __all__ = ["GaussianMixture"]
 
@@ -199,6 +199,17 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
                              f"n_samples={X.shape[0]}.")
         initial = self._checked_initial_parameters(X.shape[1])
         covariance_type = self.covariance_type
+        n_samples, n_features, k = X.shape[0], X.shape[1], self.n_components
+        covariance_entries = {"full": k * n_features**2, "tied": n_features**2,
+                              "diag": k * n_features, "spherical": k}[covariance_type]
+        # three parameter sets alive (current, new, best), each with covariances and their
+        # Cholesky factors; the responsibilities and the E-step's log-densities
+        check_memory_request(8.0 * (6.0 * covariance_entries + 4.0 * n_samples * k),
+                             f"GaussianMixture(n_components={k}, covariance_type="
+                             f"'{covariance_type}') on {n_samples} samples of {n_features} "
+                             "features",
+                             "lower n_components, or use covariance_type='diag' (n_features "
+                             "numbers a component instead of n_features²).")
 
         def e_step(parameters):
             weights, means, _, precisions_cholesky, _ = parameters

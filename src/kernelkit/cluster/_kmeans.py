@@ -41,7 +41,7 @@ from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_memory_request
 
 __all__ = ["KMeans", "kmeans_lloyd", "kmeans_plusplus"]
 
@@ -119,6 +119,11 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
     n_samples, n_features = X.shape
     if n_local_trials is None:
         n_local_trials = 2 + int(np.log(n_clusters))
+    # each step: the candidates' rows and their squared distances to every sample (with the
+    # temporaries of the distance computation)
+    check_memory_request(8.0 * n_local_trials * (3.0 * n_samples + n_features),
+                         f"kmeans_plusplus(n_local_trials={n_local_trials}) on {n_samples} "
+                         "samples", "lower n_local_trials (2 + log(n_clusters) is the usual).")
     centers = np.empty((n_clusters, n_features), dtype=X.dtype)
     indices = np.empty(n_clusters, dtype=np.intp)
 

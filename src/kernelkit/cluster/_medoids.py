@@ -38,7 +38,7 @@ from kernelkit._core._kmedoids import (
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import iteration_callback, report, stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_memory_request
 
 __all__ = ["KMedians", "KMedoids"]
 
@@ -329,6 +329,9 @@ default="k-medoids++"
         n = data.n_samples
         labels = np.empty(n, dtype=np.int32)
         distances = np.empty(n)
+        # the loss after each swap pass
+        check_memory_request(8.0 * self.max_iter, f"KMedoids(max_iter={self.max_iter}) loss "
+                             "history", "lower max_iter.")
         history = np.empty(self.max_iter)
         medoids = np.array(medoids, dtype=np.intp, copy=True)
         inertia, n_iter, n_swaps = fasterpam(*data.dissimilarities(), medoids, labels, distances,

@@ -118,7 +118,8 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         else:
             k = self.n_components
         check_memory_request(self._draw_bytes(k, n_features),
-                             f"{type(self).__name__} with n_components={k}",
+                             f"{type(self).__name__}(n_components={k}) on {n_features} "
+                             "features",
                              "ask for fewer components (about log(n_samples) / eps² suffice).")
         self.n_components_ = k
         self.components_ = self._draw(k, n_features, check_random_state(self.random_state))
@@ -138,6 +139,10 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32],
                           reset=False)
+        check_memory_request(8.0 * X.shape[0] * self.n_components_,
+                             f"{type(self).__name__}(n_components={self.n_components_}) "
+                             f"projections of {X.shape[0]} samples",
+                             "transform fewer samples at a time, or ask for fewer components.")
         with np.errstate(over="ignore", invalid="ignore"):   # refused just below
             out = X @ self.components_.T.astype(X.dtype, copy=False)
         check_finite_result(out, "X @ components_.T")

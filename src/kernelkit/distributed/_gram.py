@@ -28,6 +28,7 @@ from sklearn.utils._param_validation import Interval, validate_params
 from kernelkit.kernels import PackedGraphs, PackedSequences, StructuredKernel
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["gram", "plan_tile"]
 
@@ -206,6 +207,7 @@ def gram(kernel, X, Y=None, *, client=None, tile="auto", target_seconds=10, stor
         Side of the square tiles. "auto" times a pilot tile and aims at ``target_seconds`` per
         tile, within 128 MiB per tile, at least 4 tiles per worker thread and at most 10⁵
         tasks (:func:`plan_tile`). With a Zarr array as ``store``, its chunks are the tiles.
+        A tile (in float64, and its copy in ``dtype``) must fit in memory.
     target_seconds : float, default=10
     store : str, path or zarr.Array, default=None
         None returns a lazy ``dask.array`` whose chunks are the tiles. Otherwise the workers
@@ -218,7 +220,7 @@ def gram(kernel, X, Y=None, *, client=None, tile="auto", target_seconds=10, stor
         Retries of a failed tile task (e.g. a lost worker).
     inner_threads : int, default=1
         Threads of each tile's compiled core (and BLAS): the cluster's parallelism comes from
-        its workers, so one thread per task avoids oversubscription.
+        its workers, so one thread per task avoids oversubscription. At most the usable CPUs.
 
     Returns
     -------
@@ -243,6 +245,8 @@ def gram(kernel, X, Y=None, *, client=None, tile="auto", target_seconds=10, stor
         raise ValueError(f"retries must be a non-negative integer, got {retries!r}.")
     if not isinstance(inner_threads, (int, np.integer)) or inner_threads < 1:
         raise ValueError(f"inner_threads must be a positive integer, got {inner_threads!r}.")
+    # more threads than CPUs would only ask the runtimes for threads they cannot create
+    inner_threads = effective_n_threads(int(inner_threads))
     if (isinstance(target_seconds, bool) or not isinstance(target_seconds, Real)
             or not 0 < target_seconds < math.inf):
         raise ValueError(f"target_seconds must be a positive number of seconds, got "
@@ -261,7 +265,9 @@ def gram(kernel, X, Y=None, *, client=None, tile="auto", target_seconds=10, stor
                          symmetric=symmetric, n_threads=_n_threads(client),
                          target_seconds=target_seconds, itemsize=8)
     else:
-        side = int(tile)
+        # a tile larger than the matrix is the whole matrix (and a Zarr chunk that large
+        # would be allocated in full on the first write)
+        side = min(int(tile), max(shape))
     # what the tasks need: the fitted state without the training representation
     light = copy.copy(fitted)
     light.X_fit_ = None
@@ -271,6 +277,12 @@ def gram(kernel, X, Y=None, *, client=None, tile="auto", target_seconds=10, stor
     if store is not None:
         array, side = _open_store(store, shape, side, dtype, symmetric)
         row_bounds, col_bounds = _bounds(shape[0], side), _bounds(shape[1], side)
+    # one tile in float64 and its copy in dtype (a Zarr write holds the whole chunk)
+    check_memory_request((8.0 + dtype.itemsize) * min(side, shape[0]) * min(side, shape[1]),
+                         f"gram(tile={tile!r}) with tiles of side {side} of a "
+                         f"{shape[0]} × {shape[1]} Gram matrix",
+                         "pass a smaller tile (or tile='auto'), or a Zarr store with smaller "
+                         "chunks.")
     with dask.annotate(retries=retries):
         kernel_d = dask.delayed(light, pure=True)
         row_blocks = [dask.delayed(X[a:b], pure=True)

@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from kernelkit.utils._progress import in_blocks
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._trees import draw_tree_seed
+from kernelkit.utils._trees import check_ensemble_size, draw_tree_seed
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = ["BaggingClassifier", "BaggingRegressor"]
@@ -69,6 +69,8 @@ class BaseBagging(BaseEstimator):
             raise ValueError(f"max_samples={self.max_samples} is larger than the {n} samples.")
         random_state = check_random_state(self.random_state)
         base = self.estimator if self.estimator is not None else self._default_estimator()
+        # each estimator's clone and its sample indices
+        check_ensemble_size(self, self.n_estimators, 8.0 * size)
         estimators, self.estimators_samples_ = [], []
         for _ in range(self.n_estimators):
             estimator = clone(base)

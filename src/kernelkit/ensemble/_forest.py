@@ -24,6 +24,7 @@ from kernelkit.utils._trees import (
     STOPPING_RULE_CONSTRAINTS,
     ProbabilityVoteMixin,
     TreeTrainingSet,
+    check_ensemble_size,
     draw_tree_seed,
     growth_params,
     sum_tree_values,
@@ -124,6 +125,8 @@ class BaseForest(BaseEstimator):
         random_state = check_random_state(self.random_state)
         # one random state per tree, drawn up front as scikit-learn's _set_random_states: the
         # forest does not depend on the order in which threads grow the trees
+        # each tree's bootstrap counts (a byte a sample) are drawn up front
+        check_ensemble_size(self, self.n_estimators, n_samples if self.bootstrap else 0)
         states = [random_state.randint(MAX_SEED) for _ in range(self.n_estimators)]
         self._n_samples_bootstrap = (
             n_samples_bootstrap(n_samples, self.max_samples, sample_weight)

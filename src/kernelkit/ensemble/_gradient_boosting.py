@@ -23,6 +23,7 @@ from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     STOPPING_RULE_CONSTRAINTS,
     TreeTrainingSet,
+    check_ensemble_size,
     draw_tree_seed,
     growth_params,
     sum_tree_values,
@@ -218,6 +219,7 @@ class BaseGradientBoosting(BaseEstimator):
         if validation is not None:
             F_valid = np.tile(self.init_, (len(validation), 1))
             best, stall = np.inf, 0
+        check_ensemble_size(self, self.n_estimators * self._loss.n_columns)
         self.estimators_, self.train_score_ = [], []
         n_bag = max(1, int(round(self.subsample * len(rows))))
         points = report_points(self.verbose, self.n_estimators)

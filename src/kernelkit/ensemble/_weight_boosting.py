@@ -16,6 +16,7 @@ from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     GrowthParams,
     TreeTrainingSet,
+    check_ensemble_size,
     draw_tree_seed,
     validate_fit_input,
     validate_predict_input,
@@ -146,6 +147,7 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         D = np.full(len(codes), 1.0 / len(codes)) if sample_weight is None \
             else sample_weight / sample_weight.sum()
         random_state = check_random_state(self.random_state)
+        check_ensemble_size(self, self.n_estimators)
         fit_learner = self._learner_factory(X, codes, random_state)
         self.estimators_, weights, errors = [], [], []
         points = report_points(self.verbose, self.n_estimators)

@@ -19,7 +19,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._kernels import resolve_gamma
-from kernelkit.utils._validation import MAX_INT, check_finite_result
+from kernelkit.utils._validation import MAX_INT, check_finite_result, check_memory_request
 
 __all__ = ["RandomFourierFeatures"]
 
@@ -155,6 +155,10 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         if not np.isfinite(self._scale):
             raise ValueError(f"The {self.kernel} kernel's k(x, x) overflows float64 with "
                              f"gamma={self.gamma_:g} and {n_features} features.")
+        # the (n_features, n_components) frequencies and the sampler's temporary of that size
+        check_memory_request(16.0 * (n_features + 1) * self.n_components,
+                             f"RandomFourierFeatures(n_components={self.n_components}) on "
+                             f"{n_features} features", "lower n_components.")
         self.random_weights_ = sample(self.gamma_, (n_features, self.n_components), random_state)
         self.random_offset_ = random_state.uniform(0.0, 2.0 * np.pi, self.n_components)
         self._n_features_out = self.n_components
@@ -174,6 +178,10 @@ class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        check_memory_request(8.0 * X.shape[0] * self.n_components,
+                             f"RandomFourierFeatures(n_components={self.n_components}) features "
+                             f"of {X.shape[0]} samples",
+                             "transform fewer samples at a time, or lower n_components.")
         with np.errstate(over="ignore", invalid="ignore"):   # refused just below
             projection = X @ self.random_weights_
         check_finite_result(projection, "X @ random_weights_")

@@ -31,7 +31,7 @@ from kernelkit.utils._kernels import (
 )
 from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.utils._validation import MAX_INT, check_memory_request, kernel_cache_megabytes
 
 __all__ = ["KernelSVC2", "KernelSquaredSVR"]
 
@@ -130,7 +130,12 @@ class _DualCDBase(BaseEstimator):
         """One dual problem: ``(α, D(α), epochs, D after each epoch)``."""
         X, sqnorm, gram, diagonal, code = data
         alpha = np.zeros(sign.size)
+        # the dual objective after each epoch
+        check_memory_request(8.0 * self.max_iter, f"{type(self).__name__}(max_iter="
+                             f"{self.max_iter}) objective history", "lower max_iter.")
         history = np.empty(self.max_iter)
+        cache_size = kernel_cache_megabytes(self.cache_size, sign.size,
+                                            f"{type(self).__name__} on {sign.size} samples")
         start = time.perf_counter()
         progress = iteration_callback(
             type(self).__name__, self.verbose, _REPORT_EVERY,
@@ -144,7 +149,7 @@ class _DualCDBase(BaseEstimator):
                 np.ascontiguousarray(p, dtype=np.float64), alpha, history, code,
                 float(self._kernel.gamma or 0.0), float(self.coef0), float(self.degree),
                 float(self.lambda_), float(self.tol), int(self.max_iter), int(seed),
-                bool(self.shrinking), float(self.cache_size), n_threads, progress, 1)
+                bool(self.shrinking), cache_size, n_threads, progress, 1)
         if self.verbose:
             report(type(self).__name__,
                    f"{sign.size} variables: {n_iter} epochs, objective {objective:.10g}, "

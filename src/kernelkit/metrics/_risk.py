@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, validate_param
 from sklearn.utils.validation import check_array
 
 from kernelkit.utils._gram import check_precomputed_gram
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = [
     "bias_variance",
@@ -98,6 +98,11 @@ def bias_variance(estimator, X, f, *, noise_std, X_test=None, n_repeats=200, ran
     f_test = np.asarray(f(X_test), dtype=np.float64)
     if f_train.shape != (X.shape[0],) or f_test.shape != (X_test.shape[0],):
         raise ValueError("f must map (n, n_features) inputs to an array of shape (n,).")
+    # the predictions, the fresh noise, the errors and their squares: (n_repeats, n_test) each
+    check_memory_request(32.0 * n_repeats * X_test.shape[0],
+                         f"bias_variance(n_repeats={n_repeats}) on {X_test.shape[0]} test points",
+                         "lower n_repeats (the Monte Carlo error decreases as "
+                         "1/sqrt(n_repeats)).")
     predictions = np.empty((n_repeats, X_test.shape[0]))
     for r in range(n_repeats):
         y = f_train + noise_std * rng.standard_normal(X.shape[0])
@@ -215,6 +220,10 @@ def empirical_rademacher_complexity(X, radius=1.0, *, precomputed=False, n_draws
     n = X.shape[0]
     if precomputed:
         _squared_norms(X, True)
+    # the signs, the sampler's index array and σ X (or σ K), each (n_draws, n) or (n_draws, d)
+    check_memory_request(8.0 * n_draws * (2 * n + X.shape[1]),
+                         f"empirical_rademacher_complexity(n_draws={n_draws}) on {n} samples",
+                         "lower n_draws (the Monte Carlo error decreases as 1/sqrt(n_draws)).")
     signs = check_random_state(random_state).choice([-1.0, 1.0], size=(n_draws, n))
     if precomputed:
         norms = np.sqrt(np.maximum(np.einsum("ri,ij,rj->r", signs, X, signs), 0.0))

@@ -32,7 +32,7 @@ from kernelkit.utils._kernels import (
 )
 from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.utils._validation import MAX_INT, kernel_cache_megabytes
 
 # With max_iter=-1 the solver still stops after max(10⁷, 100 l) steps (libsvm's own guard).
 ITER_GUARD = 10_000_000
@@ -133,7 +133,10 @@ class BaseSMO(BaseEstimator):
             # a Gram matrix must be p.s.d.: the solver tests the 2×2 minors it reads
             gram is not None, kernel,
             self._gamma, float(self.coef0), float(self.degree), float(self.tol),
-            bool(self.shrinking), float(self.cache_size), int(max_iter), n_threads,
+            bool(self.shrinking),
+            kernel_cache_megabytes(self.cache_size, n_variables,
+                                   f"{type(self).__name__} on {n_variables} dual variables"),
+            int(max_iter), n_threads,
             progress, max(1, _REPORT_EVERY // 10),
         )
         if self.verbose:

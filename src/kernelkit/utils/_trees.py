@@ -30,7 +30,7 @@ from kernelkit._core._tree_builder import grow_trees as _grow_trees
 from kernelkit._core._tree_builder import presort as _presort
 from kernelkit._core._tree_predict import apply_tree, sum_forest
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import MAX_INT, check_class_labels
+from kernelkit.utils._validation import MAX_INT, check_class_labels, check_memory_request
 
 __all__ = [
     "CRITERIA",
@@ -42,6 +42,7 @@ __all__ = [
     "STOPPING_RULE_CONSTRAINTS",
     "Tree",
     "TreeTrainingSet",
+    "check_ensemble_size",
     "check_max_features",
     "draw_tree_seed",
     "growth_params",
@@ -484,6 +485,31 @@ def validate_predict_input(estimator, X):
     the training's number of features."""
     check_is_fitted(estimator)
     return validate_data(estimator, X, dtype=np.float32, order="C", reset=False)
+
+
+# Least memory of one fitted tree: its Tree object with the headers of its eight node arrays
+# (about 1.2 KiB by sys.getsizeof) and a root node.
+_TREE_BYTES = 1024.0
+
+
+def check_ensemble_size(estimator, n_trees, per_tree_bytes=0.0):
+    """Refuse, before any tree grows, an ensemble whose ``n_trees`` trees cannot fit in memory.
+
+    The estimate is a lower bound, ``n_trees (1 KiB + per_tree_bytes)``: the nodes grow with
+    the data and are not known in advance, but an absurd ``n_estimators`` is refused at once
+    instead of drawing seeds and growing trees until memory runs out.
+
+    Parameters
+    ----------
+    estimator : ensemble estimator with ``n_estimators``
+    n_trees : int
+        Trees (or base estimators) it will hold.
+    per_tree_bytes : float, default=0.0
+        What each tree needs beyond the tree itself (its bootstrap counts, sample indices).
+    """
+    check_memory_request(n_trees * (_TREE_BYTES + per_tree_bytes),
+                         f"{type(estimator).__name__}(n_estimators={estimator.n_estimators}) "
+                         f"({n_trees} trees)", "lower n_estimators.")
 
 
 def growth_params(estimator, n_samples, n_features):

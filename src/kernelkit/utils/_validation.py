@@ -1,18 +1,24 @@
 """Input checks shared by the estimators, beyond scikit-learn's ``validate_data``."""
 
 import os
+from math import inf
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 
-__all__ = ["MAX_INT", "check_class_labels", "check_distance_scale", "check_finite_result",
-           "check_fit_params", "check_memory_request", "record_fit_params"]
+__all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale",
+           "check_finite_result", "check_fit_params", "check_memory_request",
+           "kernel_cache_megabytes", "record_fit_params"]
 
 # Upper bound of every integer hyper-parameter: larger Python ints pass an unbounded
 # ``Interval(Integral, ...)`` and then overflow when they reach the compiled cores (issue 17).
 MAX_INT = int(np.iinfo(np.intp).max)
+
+# Requests up to this size are not checked: reading the limits would cost more than the work of
+# most fits, and any process that runs Python has this much to spare.
+_SMALL_REQUEST = 2**24
 
 
 def check_class_labels(y):
@@ -83,28 +89,208 @@ def _physical_memory():
         return 2**40
 
 
+def _read_text(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _read_int(path):
+    text = _read_text(path)
+    try:
+        return int(text)
+    except (TypeError, ValueError):           # missing, or "max" (no limit)
+        return None
+
+
+def _proc_status_bytes(field):
+    """A ``kB`` field of ``/proc/self/status`` (``VmSize``, ``VmData``) in bytes, or None."""
+    text = _read_text("/proc/self/status") or ""
+    for line in text.splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) * 1024
+    return None
+
+
+def _rlimit_headroom():
+    """``[(bytes left, source), ...]`` under the soft RLIMIT_AS and RLIMIT_DATA.
+
+    ``ulimit -v`` (RLIMIT_AS) caps the address space (``VmSize``), ``ulimit -d`` (RLIMIT_DATA)
+    the private writable mappings (``VmData``, Linux ≥ 4.7); a large numpy array is such a
+    mapping, so what is left is the limit minus what is already mapped. Without ``/proc`` the
+    limit itself is the bound.
+    """
+    try:
+        import resource
+    except ImportError:                       # Windows
+        return []
+    limits = []
+    for name, field, option, kind in (("RLIMIT_AS", "VmSize", "-v", "address-space"),
+                                      ("RLIMIT_DATA", "VmData", "-d", "data-segment")):
+        if not hasattr(resource, name):
+            continue
+        soft = resource.getrlimit(getattr(resource, name))[0]
+        if soft == resource.RLIM_INFINITY or soft < 0:
+            continue
+        used = _proc_status_bytes(field) or 0
+        limits.append((max(soft - used, 0),
+                       f"the {kind} limit {name} (ulimit {option}) of {_format_bytes(soft)} "
+                       f"minus the {_format_bytes(used)} already mapped"))
+    return limits
+
+
+def _cgroup_headroom(proc_cgroup="/proc/self/cgroup", mount="/sys/fs/cgroup"):
+    """``[(bytes left, source)]`` under the tightest cgroup memory limit, or ``[]``.
+
+    Linux only: the process's cgroup (``/proc/self/cgroup``) and its ancestors under the usual
+    mount points, v2 (``memory.max`` − ``memory.current``) or v1 (``memory.limit_in_bytes`` −
+    ``memory.usage_in_bytes``). The inactive page cache (``memory.stat``) is reclaimable, so it
+    does not count as used. A limit at or above the physical memory is no limit.
+    """
+    text = _read_text(proc_cgroup)
+    if not text:
+        return []
+    physical = _physical_memory()
+    best = None
+    for line in text.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        if parts[0] == "0" and parts[1] == "":
+            roots = (mount, os.path.join(mount, "unified"))
+            files = ("memory.max", "memory.current", "inactive_file")
+        elif "memory" in parts[1].split(","):
+            roots = (os.path.join(mount, "memory"),)
+            files = ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file")
+        else:
+            continue
+        limit_file, usage_file, inactive_key = files
+        for root in roots:
+            # the cgroup itself and every ancestor (a limit may be set higher up); inside a
+            # container the path may be outside its namespace, so the root is tried too
+            path = parts[2].strip().strip("/")
+            while True:
+                directory = os.path.join(root, path) if path else root
+                limit = _read_int(os.path.join(directory, limit_file))
+                if limit is not None and limit < physical:
+                    usage = _read_int(os.path.join(directory, usage_file)) or 0
+                    stat = _read_text(os.path.join(directory, "memory.stat")) or ""
+                    for entry in stat.splitlines():
+                        key, _, value = entry.partition(" ")
+                        if key == inactive_key and value.isdigit():
+                            usage -= min(int(value), usage)
+                    left = max(limit - usage, 0)
+                    if best is None or left < best[0]:
+                        best = (left, f"the cgroup memory limit of {_format_bytes(limit)} "
+                                      f"({os.path.join(directory, limit_file)}) minus the "
+                                      f"{_format_bytes(usage)} in use")
+                if not path:
+                    break
+                path = os.path.dirname(path)
+    return [] if best is None else [best]
+
+
+def available_memory():
+    """Bytes this process can still allocate, and what limits it.
+
+    The smallest of: the physical memory; the soft ``RLIMIT_AS`` (``ulimit -v``) and
+    ``RLIMIT_DATA`` (``ulimit -d``) minus the address space and data already mapped; the
+    cgroup v2/v1 memory limit (a container's ``memory.max``) minus its usage. Reads a few
+    ``/proc`` and ``/sys`` files (0.1-0.3 ms); where they or :mod:`resource` do not
+    exist (macOS without ``/proc``, Windows), the physical memory or the bare limits.
+
+    Returns
+    -------
+    n_bytes : int
+    source : str
+        What sets the bound, for messages.
+    """
+    physical = _physical_memory()
+    candidates = [(physical, f"the machine's physical memory of {_format_bytes(physical)}")]
+    candidates += _rlimit_headroom() + _cgroup_headroom()
+    return min(candidates, key=lambda candidate: candidate[0])
+
+
+def _format_bytes(n_bytes):
+    n_bytes = float(n_bytes)
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.3g} {unit}"
+    return f"{n_bytes / 2**20:.2g} MiB"
+
+
+def _format_estimate(n_bytes):
+    if n_bytes == inf:
+        return "more than 1e308 bytes"
+    if n_bytes != n_bytes:
+        return "an incalculable amount (NaN)"
+    return f"about {_format_bytes(n_bytes)}"
+
+
 def check_memory_request(n_bytes, what, fix):
-    """Refuse up front, with the estimate, a request larger than the machine's memory.
+    """Refuse up front, with the estimate, a request larger than the memory this process can get.
 
     Absurd parameters (a mismatch ball of millions of k-mers per window, all node pairs of a
-    huge graph, a billion projection rows) would otherwise swap, be killed, or run in a loop
-    that cannot be interrupted.
+    huge graph, a billion projection rows) would otherwise swap, be killed by the OOM killer,
+    fail with a ``MemoryError`` after minutes of work, or run in a loop that cannot be
+    interrupted. The bound is :func:`available_memory`: physical memory, ``ulimit -v``/``-d``
+    and the cgroup limit, net of what is already used.
 
     Parameters
     ----------
     n_bytes : int or float
-        Estimated memory of the request.
+        Estimated peak memory of the request (an int may exceed the float range).
     what : str
-        What needs it, e.g. ``"MismatchKernel(k=10, m=5) on 12 sequences"``.
+        What needs it, naming the parameters, e.g. ``"MismatchKernel(k=10, m=5) on 12
+        sequences"``.
     fix : str
         What to change.
+
+    Raises
+    ------
+    ValueError
+        When ``n_bytes`` exceeds the available memory; the message gives the estimate, the
+        bound and what sets it, and ``fix``.
     """
-    total = _physical_memory()
-    if n_bytes > total:
+    try:
+        n_bytes = float(n_bytes)
+    except OverflowError:                     # an exact int beyond the float range
+        n_bytes = inf
+    if n_bytes <= _SMALL_REQUEST:
+        return
+    available, source = available_memory()
+    if not n_bytes <= available:              # NaN estimates are refused too
         raise ValueError(
-            f"{what} would need about {n_bytes / 2**30:.1f} GiB of memory, more than this "
-            f"machine's {total / 2**30:.1f} GiB; {fix}"
+            f"{what} would need {_format_estimate(n_bytes)} of memory, more than the "
+            f"{_format_bytes(available)} this process can get (limited by {source}); {fix}"
         )
+
+
+def kernel_cache_megabytes(cache_size, n_rows, what):
+    """The kernel-row cache, in MiB, a dual solver over ``n_rows`` variables can fill.
+
+    The cache never holds more than every row (``8 n_rows²`` bytes), so a larger ``cache_size``
+    is clamped to that (the solver behaves the same, and its ``intp`` budget cannot overflow);
+    what remains must fit in memory.
+
+    Parameters
+    ----------
+    cache_size : float
+        Requested size in MiB.
+    n_rows : int
+    what : str
+        The solver and problem, for the message.
+
+    Returns
+    -------
+    megabytes : float
+    """
+    megabytes = min(float(cache_size), 8.0 * n_rows * n_rows / 2**20)
+    check_memory_request(megabytes * 2**20, f"{what} with cache_size={cache_size:g} MiB",
+                         "lower cache_size (in MiB).")
+    return megabytes
 
 
 def _same_value(a, b):

@@ -8,7 +8,7 @@ from sklearn.utils._param_validation import Interval
 from kernelkit._core import _wl_relabel
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = ["WeisfeilerLehmanKernel", "weisfeiler_lehman_kernel"]
 
@@ -103,6 +103,14 @@ class WeisfeilerLehmanKernel(GraphKernel):
         n_threads = self._n_threads() if batch.n_nodes >= _MIN_NODES_PER_THREAD else 1
         labels = batch.node_labels
         n_known = len(self.node_label_codes_)
+        # per node and iteration: its key, graph id, column and the sparse counts built from
+        # them (about 128 bytes); per adjacency entry and iteration: the signature tables
+        n_entries = batch.n_nodes + batch.indices.shape[0]
+        check_memory_request((self.n_iter + 1.0) * (128.0 * batch.n_nodes + 12.0 * n_entries),
+                             f"WeisfeilerLehmanKernel(n_iter={self.n_iter}) on graphs of "
+                             f"{batch.n_nodes} nodes in all",
+                             "lower n_iter (the labels stop refining after at most as many "
+                             "iterations as the largest graph has nodes).")
         # node i's signature starts at indptr[i] + i: its label, then its neighbours'.
         sig_ptr = batch.indptr + np.arange(batch.n_nodes + 1)
         signatures = np.empty(sig_ptr[-1], dtype=np.int32)

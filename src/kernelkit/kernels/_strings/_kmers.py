@@ -63,10 +63,16 @@ def kmer_spectra(batch, k, m, n_threads):
     window_offsets = np.zeros(batch.n_samples + 1, dtype=np.intp)
     np.cumsum(n_windows, out=window_offsets[1:])
     size = ball_size(k, m, n_letters)
-    # the expanded k-mer codes (uint64) and their sorted copy
-    check_memory_request(16.0 * window_offsets[-1] * size,
-                         f"the (k={k}, m={m}) mismatch balls ({size} k-mers per window)",
-                         "lower m (each mismatch multiplies the ball by about k·|A|).")
+    # peak per expanded k-mer: its code (uint64) and count (float64), then the three int64
+    # temporaries that select each sequence's distinct codes below
+    # exact integers: the ball of a large k and m exceeds the float range
+    size_text = str(size) if size < 10**15 else f"about 10^{len(str(size)) - 1}"
+    check_memory_request(40 * int(window_offsets[-1]) * size,
+                         f"the k-mer spectra with k={k}, m={m} of {batch.n_samples} sequences "
+                         f"({window_offsets[-1]} windows × {size_text} k-mers in each window's "
+                         f"Hamming ball over {n_letters} letters)",
+                         "lower m or k (a ball holds sum over i <= m of C(k, i)(|A| - 1)^i "
+                         "k-mers: each mismatch multiplies it by about k·|A|).")
     if window_offsets[-1] * size < _PARALLEL_MIN_KMERS:
         n_threads = 1
     windows = np.empty(window_offsets[-1], dtype=np.uint64)

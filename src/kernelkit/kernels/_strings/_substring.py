@@ -9,7 +9,7 @@ from sklearn.utils._param_validation import Interval
 from kernelkit._core import _substring_dp
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
 from kernelkit.kernels._strings._base import StringKernel
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = ["SubstringKernel", "substring_kernel"]
 
@@ -97,10 +97,20 @@ class SubstringKernel(StringKernel):
                 "letters), so every kernel value would be zero."
             )
 
+    def _check_dp_rows(self, columns, n_threads):
+        # each thread's DP holds the k rows K'_1..K'_k over the longest column sequence
+        longest = int(columns.lengths.max(initial=0))
+        check_memory_request(8.0 * self.k * (longest + 1) * n_threads,
+                             f"SubstringKernel(k={self.k}) on sequences of up to {longest} "
+                             f"letters ({n_threads} threads)",
+                             "lower k, or n_jobs (each thread keeps k rows of the sequence's "
+                             "length).")
+
     def _gram(self, A, B=None):
         symmetric = B is None
         other = A if symmetric else B
         n_threads = self._n_threads()
+        self._check_dp_rows(other, n_threads)
 
         def fill_rows(out, start, stop):
             _substring_dp.substring_gram(A.codes, A.offsets, other.codes, other.offsets, self.k,
@@ -111,8 +121,10 @@ class SubstringKernel(StringKernel):
 
     def _self_similarity(self, A):
         diag = np.empty(A.n_samples, dtype=np.float64)
+        n_threads = self._n_threads()
+        self._check_dp_rows(A, n_threads)
         _substring_dp.substring_diagonal(A.codes, A.offsets, self.k, float(self.lambda_), diag,
-                                         self._n_threads())
+                                         n_threads)
         # a sequence with k letters has K(x, x) ≥ λ^{2k} > 0: a zero is an underflow, and the
         # normalised Gram would be silently zero (reliability issue 17, item 4)
         underflow = (diag == 0.0) & (A.lengths >= self.k)
