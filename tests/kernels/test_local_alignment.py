@@ -207,3 +207,23 @@ def test_informative_gram_does_not_warn(params):
         K = LocalAlignmentKernel(**params).fit_transform(X)
     if params.get("log") is None:
         assert np.median(K[~np.eye(len(X), dtype=bool)]) > 0.1
+
+
+@pytest.mark.parametrize("score", [1000.0, 1e300])
+def test_large_scores_are_finite_or_refused(score):
+    # scores all equal (spread 0) passed the spread check, then exp(beta * S) or the rows it
+    # multiplies overflowed: a NaN Gram (1000) or an overflow warning (1e300)
+    letters = "ACDEFG"
+    substitution = (letters, np.full((6, 6), score))
+    sequences = ["ACDEFG", "ACD", "GFE"]
+    if score > 1e3:
+        with pytest.raises(ValueError, match="too large for these scores"):
+            LocalAlignmentKernel(substitution=substitution).fit(sequences)
+        return
+    K = LocalAlignmentKernel(substitution=substitution, log=True, normalize=False)
+    log_k = K.fit_transform(sequences)
+    assert np.isfinite(log_k).all()
+    # the best alignment of x with itself matches all its letters: log K >= beta * score * |x|
+    assert log_k[0, 0] >= 0.5 * score * 6
+    normalized = LocalAlignmentKernel(substitution=substitution).fit_transform(sequences)
+    np.testing.assert_allclose(np.diag(normalized), 1.0)
