@@ -12,7 +12,7 @@ from sklearn.utils._param_validation import Interval
 from kernelkit._core._openmp import openmp_max_threads, openmp_probe_threads
 from kernelkit.utils._validation import MAX_INT
 
-__all__ = ["N_JOBS_CONSTRAINT", "effective_n_threads"]
+__all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "effective_n_threads"]
 
 # The ``_parameter_constraints`` entry of every ``n_jobs``: None or a non-zero integer (numpy
 # integers included, as grid searches pass them).
@@ -21,6 +21,10 @@ N_JOBS_CONSTRAINT = [
     Interval(Integral, None, -1, closed="right"),
     Interval(Integral, 1, MAX_INT, closed="left"),
 ]
+
+
+class ThreadStartError(RuntimeError):
+    """The system refuses to create the threads of an OpenMP team (a process or memory limit)."""
 
 
 def effective_n_threads(n_jobs=None):
@@ -41,8 +45,8 @@ def effective_n_threads(n_jobs=None):
 
     Raises
     ------
-    RuntimeError
-        When the system cannot create that many threads (a process limit, ``ulimit -u``, or a
+    ThreadStartError
+        A RuntimeError, when the system cannot create that many threads (a process limit, ``ulimit -u``, or a
         memory limit, ``ulimit -v``, too small for their stacks): the OpenMP runtime would
         otherwise end the process without an exception.
     """
@@ -89,7 +93,7 @@ def _check_team_can_start(n_threads):
         if error:
             stack = (f"{stack_size / 2**20:g} MiB set by OMP_STACKSIZE" if stack_size
                      else "the size set by `ulimit -s`")
-            raise RuntimeError(
+            raise ThreadStartError(
                 f"cannot start {n_threads} OpenMP threads: the system refuses to create "
                 f"them ({os.strerror(error)}): a process limit (`ulimit -u`) or a memory limit "
                 f"(`ulimit -v`; each thread reserves a stack of {stack}). Pass a smaller "
