@@ -24,4 +24,52 @@ static inline const char *kk_omp_library(void) {
 #else
 static inline const char *kk_omp_library(void) { return NULL; }
 #endif
+
+#if defined(_OPENMP) && !defined(_WIN32)
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+/* libgomp creates its workers with pthread_create and, when that fails, prints "Thread creation
+   failed" and calls exit(): the process ends without a Python exception. This starts the
+   n_threads workers a team would need, with the stack size the runtime gives them (0: the
+   system default, which is what libgomp uses when OMP_STACKSIZE is unset), keeps them all alive
+   at once (a stack and a task each, as the team does), then joins them. Returns 0, or the
+   pthread_create error (EAGAIN: a process or memory limit). */
+static void *kk_probe_worker(void *gate) {
+    /* block until every worker has been created, so that all of them exist together */
+    pthread_mutex_lock((pthread_mutex_t *)gate);
+    pthread_mutex_unlock((pthread_mutex_t *)gate);
+    return NULL;
+}
+static inline int kk_omp_probe_threads(int n_threads, size_t stack_size) {
+    pthread_mutex_t gate = PTHREAD_MUTEX_INITIALIZER;
+    pthread_attr_t attr;
+    pthread_t *workers;
+    int err = 0, started = 0, i;
+    if (n_threads <= 0)
+        return 0;
+    workers = (pthread_t *)malloc((size_t)n_threads * sizeof(pthread_t));
+    if (workers == NULL)
+        return ENOMEM;
+    pthread_attr_init(&attr);
+    /* a size the system refuses is ignored, as libgomp ignores it (with a message) */
+    if (stack_size > 0)
+        pthread_attr_setstacksize(&attr, stack_size);
+    pthread_mutex_lock(&gate);
+    for (; started < n_threads; started++) {
+        err = pthread_create(&workers[started], &attr, kk_probe_worker, &gate);
+        if (err != 0)
+            break;
+    }
+    pthread_mutex_unlock(&gate);
+    for (i = 0; i < started; i++)
+        pthread_join(workers[i], NULL);
+    pthread_attr_destroy(&attr);
+    free(workers);
+    return err;
+}
+#else
+/* without OpenMP (or on Windows) no runtime can exit on a failed thread creation */
+static inline int kk_omp_probe_threads(int n_threads, size_t stack_size) { return 0; }
+#endif
 #endif

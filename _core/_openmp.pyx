@@ -1,5 +1,6 @@
 """What the OpenMP runtime offers: used to pick a thread count for the cores."""
-from _types cimport kk_omp_library, kk_omp_max_threads, kk_omp_version
+from _types cimport (kk_omp_library, kk_omp_max_threads, kk_omp_probe_threads,
+                    kk_omp_version)
 
 
 def openmp_max_threads():
@@ -24,3 +25,25 @@ def openmp_library():
     """
     path = kk_omp_library()
     return None if path == NULL else path.decode()
+
+
+def openmp_probe_threads(int n_workers, size_t stack_size):
+    """Start and join ``n_workers`` threads as the OpenMP runtime would for a team.
+
+    Parameters
+    ----------
+    n_workers : int
+        Threads to start besides the calling one (a team of ``n`` needs ``n - 1``).
+    stack_size : int
+        Stack of each thread in bytes (``OMP_STACKSIZE``), 0 for the system default.
+
+    Returns
+    -------
+    error : int
+        0 when every thread started, else the ``errno`` of the failed ``pthread_create``
+        (always 0 without OpenMP).
+    """
+    cdef int error
+    with nogil:
+        error = kk_omp_probe_threads(n_workers, stack_size)
+    return error

@@ -10,3 +10,4 @@ cdef extern from "_omp.h":
     int kk_omp_max_threads() noexcept nogil
     int kk_omp_version() noexcept nogil
     const char *kk_omp_library() noexcept nogil
+    int kk_omp_probe_threads(int n_threads, size_t stack_size) noexcept nogil

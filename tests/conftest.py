@@ -90,3 +90,15 @@ def under_address_limit():
 def pytest_addoption(parser):
     parser.addoption("--fuzz-long", action="store_true", default=False,
                      help="tests/fuzz: ten times more generated cases per estimator")
+
+
+@pytest.fixture
+def near_float_max():
+    """``make(value=1e200)``: five normal samples and five at ``value`` in every feature, whose
+    squared distances overflow float64."""
+
+    def make(value=1e200):
+        rng = np.random.default_rng(0)
+        return np.vstack([rng.normal(size=(5, 3)), np.full((5, 3), value)])
+
+    return make

@@ -375,3 +375,33 @@ def test_listing_keeps_long_paths_whole():
     path = "/a/very/long/site-packages/kernelkit.libs/" + "x" * 120 + "-f9a9ad78.so.1.0.0"
     out = _listing("compiled cores", {"OpenMP": f"libgomp, 2 threads; {path} (loaded)"})
     assert path in out.split()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's RLIMIT_NPROC")
+@pytest.mark.skipif(os.cpu_count() < 2, reason="one CPU: n_jobs=2 runs one thread")
+def test_gram_names_threads_the_system_refuses(tmp_path):
+    # libgomp ended the process with status 1 and no message of ours when it could not create
+    # its threads; the command line now says which option to lower, with status 2. The child
+    # counts as one process of its user, so a limit of 1 refuses every thread (root is exempt:
+    # a root child first becomes user "nobody", writing to a folder of its own).
+    script = f"""
+import os, resource, sys, tempfile
+from kernelkit.__main__ import main
+argv = ["gram", "wl", "--quiet", {str(MUTAG)!r}, "-o"]
+assert main(argv + [{str(tmp_path / "K.npy")!r}, "--n-jobs", "1"]) == 0   # imports done
+os.geteuid() == 0 and os.setuid(65534)
+resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
+folder = tempfile.mkdtemp()
+try:
+    status = main(argv + [os.path.join(folder, "K.npy"), "--n-jobs", "2"])
+except SystemExit as exc:
+    status = exc.code
+assert not os.listdir(folder)                        # nothing written
+os.rmdir(folder)
+sys.exit(status)
+"""
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=300)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("kernelkit: error: cannot start 2 OpenMP threads")
+    assert "--n-jobs 1" in result.stderr and "Thread creation failed" not in result.stderr

@@ -475,12 +475,14 @@ def _save_gram(K, output):
 def _gram(args):
     parser = args.parser
     _check_gram_output(parser, args.output)
+    from kernelkit.utils._threads import ThreadStartError
+
     params = {name: getattr(args, name) for name in args.options}
     kernel = args.kernel_class(**params, verbose=0 if args.quiet else 1)
     try:
         X, what = _read_gram_input(parser, args)
         K = kernel.fit_transform(X)
-    except (ValueError, OSError, OverflowError) as exc:
+    except (ValueError, OSError, OverflowError, ThreadStartError) as exc:
         # the file's or the kernel's complaint, on one line, in the command line's terms
         parser.exit(2, f"{PROG}: error: {_as_flags(' '.join(str(exc).split()), args.options)}\n")
     _save_gram(K, args.output)

@@ -3,7 +3,7 @@ greedy closest-pair loop), Ward's inertia identity and the MST facts of seed 003
 
 import numpy as np
 import pytest
-from scipy.cluster.hierarchy import fcluster, linkage
+from scipy.cluster.hierarchy import fcluster, is_valid_linkage, linkage
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components, minimum_spanning_tree
 from scipy.spatial.distance import pdist, squareform
@@ -168,3 +168,26 @@ def test_verbose_prints_the_stages_and_changes_nothing(linkage, n_lines, capsys)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == n_lines
     assert lines[-1].startswith(f"[AgglomerativeClustering] {linkage} linkage of 150 samples, ")
+
+
+def test_prim_with_infinite_distances_gives_a_valid_tree():
+    # with no finite distance from the tree to the remaining points, the nearest tree point was
+    # left uninitialised and used as an index (a segfault); the infinite edge is merged last
+    D = np.ones((6, 6))
+    D[:3, 3:] = D[3:, :3] = np.inf
+    np.fill_diagonal(D, 0.0)
+    Z = np.empty((5, 4))
+    _linkage.mst_single_linkage(D, Z, "precomputed")
+    assert is_valid_linkage(Z)
+    assert np.sum(np.isinf(Z[:, 2])) == 1 and Z[-1, 3] == 6
+
+
+@pytest.mark.parametrize("method", ["complete", "average", "ward"])
+def test_nn_chain_with_no_finite_distance_merges_distinct_clusters(method):
+    # with every distance infinite, a stale index read past the condensed matrix and merged a
+    # cluster with itself
+    n = 5
+    Z = np.empty((n - 1, 4))
+    _linkage.nn_chain_linkage(np.full(n * (n - 1) // 2, np.inf), n, Z, method)
+    assert is_valid_linkage(Z)
+    assert np.all(Z[:, 0] != Z[:, 1]) and Z[-1, 3] == n

@@ -250,3 +250,10 @@ def test_verbose_prints_one_line_and_changes_nothing(metric, capsys):
                                 f"{quiet.core_sample_indices_.size} core samples, ")
     # a metric without a compiled index builds the neighbourhood graph in its own stage
     assert len(lines) == (1 if metric == "euclidean" else 2)
+
+
+def test_tiny_eps_falls_back_from_the_grid():
+    # (range / eps) grid cells overflowed int64 in the grid's extent (OverflowError)
+    X = np.random.default_rng(0).normal(size=(30, 2))
+    np.testing.assert_array_equal(DBSCAN(eps=1e-300, min_samples=1).fit(X).labels_,
+                                  np.arange(30))

@@ -245,3 +245,12 @@ def test_verbose_reports_one_line_per_init_and_iterations_at_2(capsys):
     assert sum(line.startswith("[KMeans] init ") for line in lines) == 2
     assert len(iterations) >= detailed.n_iter_ and "objective" in iterations[-1]
     assert len(iterations) + 2 == len(lines)
+
+
+def test_fewer_weighted_samples_than_clusters_raises():
+    # empty clusters were re-seeded with weightless samples, whose centres were then 0 / 0 (NaN)
+    X = np.random.default_rng(0).normal(size=(50, 2))
+    weights = np.zeros(50)
+    weights[:3] = 1.0
+    with pytest.raises(ValueError, match="Only 3 samples have a positive weight"):
+        KMeans(5, random_state=0).fit(X, sample_weight=weights)

@@ -358,3 +358,12 @@ def test_kmedians_verbose_prints_one_line_then_iterations_at_2(capsys):
     assert len(lines) == quiet.n_iter_ + 1
     assert all(line.startswith(f"[KMedians] iteration {i}: loss ")
                for i, line in enumerate(lines[:-1], 1))
+
+
+@pytest.mark.parametrize("X", [np.ones((10, 2)), np.repeat([[0.0, 0.0], [1.0, 1.0]], 5, axis=0)])
+def test_kmedoids_on_duplicated_points(X):
+    # with every cluster unchanged, the selection of clusters to update is empty: the bounds-
+    # checked build stopped at its first row; in-cluster costs of no sample now return at once
+    model = KMedoids(n_clusters=3, random_state=0).fit(X)
+    assert model.inertia_ == 0.0
+    assert set(np.unique(model.labels_)) <= {0, 1, 2}

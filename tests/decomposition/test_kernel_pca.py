@@ -108,3 +108,11 @@ def test_verbose_prints_its_stages_and_changes_nothing(eigen_solver, name, capsy
     assert [line.split(",")[0] for line in capsys.readouterr().err.splitlines()] == [
         "[KernelPCA] Gram matrix 80 x 80", f"[KernelPCA] 3 leading eigenpairs ({name})",
         "[KernelPCA] pre-image regression"]
+
+
+@pytest.mark.parametrize("X", [np.zeros((12, 3)), np.ones((12, 3))])
+def test_arpack_on_identical_samples(X):
+    # the centred Gram of identical samples is zero: ARPACK's Krylov space collapsed and scipy's
+    # ArpackError ("Starting vector is zero") escaped; every component is 0
+    Z = KernelPCA(2, kernel="rbf", eigen_solver="arpack", random_state=0).fit_transform(X)
+    np.testing.assert_array_equal(Z, np.zeros((12, 2)))

@@ -94,3 +94,9 @@ def test_bad_input(rng):
         pca.transform(X[:, :2])
     with pytest.raises(ValueError, match="expected scores"):
         pca.inverse_transform(np.ones((2, 3)))
+
+
+def test_values_near_the_float_maximum_are_refused(near_float_max):
+    # the covariance overflowed to inf and the eigendecomposition returned NaN components
+    with pytest.raises(ValueError, match="overflow float64"):
+        PCA(2).fit(near_float_max())

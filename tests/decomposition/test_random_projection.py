@@ -94,3 +94,17 @@ def test_bad_input(rng):
         SparseRandomProjection(n_components=2, density=0.0).fit(rng.normal(size=(3, 4)))
     with pytest.raises(ValueError, match="features"):
         GaussianRandomProjection(n_components=2).fit(np.ones((3, 4))).transform(np.ones((3, 5)))
+
+
+@pytest.mark.parametrize("model", [GaussianRandomProjection(3, random_state=0),
+                                   SparseRandomProjection(3, random_state=0)],
+                         ids=lambda model: type(model).__name__)
+def test_projections_that_overflow_are_refused(model):
+    X = np.random.default_rng(0).normal(size=(10, 5))
+    W = model.fit(X).components_
+    W = W.toarray() if sp.issparse(W) else W
+    # a row aligned with the signs of the heaviest component: x·w = 1.7e308 Σ|w| overflows
+    component = np.argmax(np.abs(W).sum(axis=1))
+    assert np.abs(W[component]).sum() > 1.1
+    with pytest.raises(ValueError, match="overflows float64"):
+        model.transform(1.7e308 * np.sign(W[component])[None, :])

@@ -274,3 +274,12 @@ def test_gradient_boosting_with_absurd_n_jobs():
     expected = GradientBoostingClassifier(n_estimators=5, random_state=0, n_jobs=1).fit(X, y)
     got = GradientBoostingClassifier(n_estimators=5, random_state=0, n_jobs=10**9).fit(X, y)
     np.testing.assert_array_equal(got.decision_function(X), expected.decision_function(X))
+
+
+@pytest.mark.parametrize("loss", ["squared_error", "absolute_error"])
+def test_gradient_boosting_with_an_overflowing_step_raises(loss):
+    # learning_rate=1e300 made the staged predictions inf, then NaN residuals
+    X = np.random.default_rng(0).normal(size=(50, 3))
+    with pytest.raises(ValueError, match="learning_rate"):
+        GradientBoostingRegressor(n_estimators=5, learning_rate=1e300, loss=loss).fit(
+            X, X[:, 0])

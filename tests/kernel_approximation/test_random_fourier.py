@@ -39,3 +39,22 @@ def test_scale_gamma_and_shapes(rng):
     assert list(rff.get_feature_names_out()) == [f"randomfourierfeatures{i}" for i in range(7)]
     with pytest.raises(ValueError, match="features"):
         rff.transform(X[:, :2])
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "sinc"])
+def test_features_that_overflow_are_refused(kernel):
+    X = np.random.default_rng(0).normal(size=(10, 5))
+    model = RandomFourierFeatures(kernel=kernel, random_state=0).fit(X)
+    W = model.random_weights_
+    # a row aligned with the signs of the heaviest frequency: x·w = 1.7e308 Σ|w| overflows
+    column = np.argmax(np.abs(W).sum(axis=0))
+    assert np.abs(W[:, column]).sum() > 1.1
+    with pytest.raises(ValueError, match="overflows float64"):
+        model.transform(1.7e308 * np.sign(W[:, column])[None, :])
+
+
+def test_sinc_normalisation_that_overflows_is_refused():
+    # k(x, x) = (γ/π)^d of the sinc kernel: a ValueError, not Python's OverflowError
+    X = np.random.default_rng(0).normal(size=(10, 5))
+    with pytest.raises(ValueError, match="overflows float64"):
+        RandomFourierFeatures(kernel="sinc", gamma=1e300).fit(X)

@@ -116,3 +116,15 @@ def ptc_mr():
     from kernelkit.datasets import load_tudataset
 
     return load_tudataset(DATA, "PTC_MR", as_networkx=False)
+
+
+@pytest.fixture
+def unlabelled_graph():
+    """``make(n_nodes, complete=False)``: a path (or complete) graph, ``(adjacency, labels)``."""
+
+    def make(n_nodes, complete=False):
+        A = (np.ones((n_nodes, n_nodes)) - np.eye(n_nodes) if complete
+             else np.diag(np.ones(n_nodes - 1), 1))
+        return np.maximum(A, A.T), [0] * n_nodes
+
+    return make

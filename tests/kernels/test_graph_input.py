@@ -109,3 +109,14 @@ def test_edge_labels_must_be_given_and_symmetric():
         WalkKernel(edge_label="label").fit([(adjacency, [0, 0], np.array([[0, 1], [2, 0]]))])
     with pytest.raises(ValueError, match=r"edge \(0, 1\) has no edge label"):
         WalkKernel(edge_label="label").fit([(adjacency, [0, 0], {(5, 6): 1})])
+
+
+def test_a_single_graph_instead_of_a_list_is_named():
+    # a networkx graph iterates over its nodes, and the error read "graph 0 is a int"
+    g = nx.path_graph(4)
+    nx.set_node_attributes(g, "a", "label")
+    single = (np.eye(3), ["a", "b", "a"])
+    for X in (g, single):
+        with pytest.raises(TypeError, match="single graph"):
+            WeisfeilerLehmanKernel().fit_transform(X)
+    assert WeisfeilerLehmanKernel().fit_transform([g]).shape == (1, 1)

@@ -2,6 +2,7 @@
 long sequences, the log variant and its eigenvalue shift."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -178,3 +179,51 @@ def test_simd_lanes_give_the_scalar_values_bit_for_bit(symmetric):
         results.append(out)
     np.testing.assert_array_equal(results[1], results[0])
     assert np.all(np.isfinite(results[0])) and np.all(results[0] > 0)
+
+
+def _peptides(n_samples, length):
+    rng = np.random.default_rng(0)
+    return ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), length)) for _ in range(n_samples)]
+
+
+def test_identity_gram_of_a_too_large_beta_warns():
+    # At beta = 0.5 the normalised kernel of unrelated 20-letter peptides is about
+    # exp(-0.5 * 80): the Gram is the identity to working precision and a kernel machine can only
+    # predict the majority class. The fit says so and points at beta.
+    X = _peptides(40, 20)
+    with pytest.warns(UserWarning, match=r"numerically the identity.*smaller beta"):
+        K = LocalAlignmentKernel(beta=0.5).fit_transform(X)
+    off_diagonal = K[~np.eye(len(X), dtype=bool)]
+    assert off_diagonal.max() < 1e-12
+    np.testing.assert_array_equal(np.diag(K), 1.0)   # the diagonal was restored after the check
+
+
+@pytest.mark.parametrize("params", [dict(beta=0.05), dict(beta=0.5, log=True),
+                                    dict(beta=0.5, normalize=False, log=True)])
+def test_informative_gram_does_not_warn(params):
+    X = _peptides(40, 20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        K = LocalAlignmentKernel(**params).fit_transform(X)
+    if params.get("log") is None:
+        assert np.median(K[~np.eye(len(X), dtype=bool)]) > 0.1
+
+
+@pytest.mark.parametrize("score", [1000.0, 1e300])
+def test_large_scores_are_finite_or_refused(score):
+    # scores all equal (spread 0) passed the spread check, then exp(beta * S) or the rows it
+    # multiplies overflowed: a NaN Gram (1000) or an overflow warning (1e300)
+    letters = "ACDEFG"
+    substitution = (letters, np.full((6, 6), score))
+    sequences = ["ACDEFG", "ACD", "GFE"]
+    if score > 1e3:
+        with pytest.raises(ValueError, match="too large for these scores"):
+            LocalAlignmentKernel(substitution=substitution).fit(sequences)
+        return
+    K = LocalAlignmentKernel(substitution=substitution, log=True, normalize=False)
+    log_k = K.fit_transform(sequences)
+    assert np.isfinite(log_k).all()
+    # the best alignment of x with itself matches all its letters: log K >= beta * score * |x|
+    assert log_k[0, 0] >= 0.5 * score * 6
+    normalized = LocalAlignmentKernel(substitution=substitution).fit_transform(sequences)
+    np.testing.assert_allclose(np.diag(normalized), 1.0)

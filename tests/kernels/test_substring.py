@@ -56,3 +56,9 @@ def test_lambda_must_be_in_zero_one():
     for lam in (0.0, 1.5, -0.1):
         with pytest.raises(ValueError, match="'lambda_' parameter"):
             SubstringKernel(lambda_=lam).fit(["abc"])
+
+
+def test_underflow_is_reported():
+    # λ^(2k) underflows: the normalised Gram was silently all zero
+    with pytest.raises(ValueError, match="underflows float64"):
+        SubstringKernel(k=40, lambda_=1e-5, normalize=True).fit_transform(["ACDEFGHIKL" * 5])

@@ -44,3 +44,16 @@ def test_subsets_variant_is_not_positive_definite_beyond_depth_2(mutag):
     K = SubtreeKernel(depth=3, lambda_=0.5, normalize=True).fit_transform(mutag.graphs)
     assert np.linalg.eigvalsh(K)[0] > -1e-12
     assert is_positive_definite(K)
+
+
+def test_subtree_checks_the_degree_of_new_graphs_with_normalize(unlabelled_graph):
+    # a dense new graph sized a 2^degree matching table and the transform hung
+    model = SubtreeKernel(depth=2, normalize=True).fit([unlabelled_graph(3)])
+    with pytest.raises(ValueError, match="variant='subsets'"):
+        model.transform([unlabelled_graph(40, complete=True)])
+
+
+def test_overflowing_subtree_counts_raise(unlabelled_graph):
+    model = SubtreeKernel(depth=200, lambda_=50.0, variant="subsets")
+    with pytest.raises(ValueError, match="overflow float64"):
+        model.fit_transform([unlabelled_graph(12, complete=True)])

@@ -3,9 +3,11 @@
 import itertools
 from collections import Counter
 
+import networkx as nx
 import numpy as np
 import pytest
 
+from kernelkit.datasets import load_mutag
 from kernelkit.kernels import GeometricWalkKernel, RandomWalkKernel, WalkKernel
 
 
@@ -95,3 +97,39 @@ def test_random_walk_kernel_matches_monte_carlo(rng):
     hits = np.mean([walk(g1) == walk(g2) for _ in range(n)])
     K = RandomWalkKernel(p_stop=q).fit([g2]).transform([g1])[0, 0]
     assert abs(hits - K) < 4 * np.sqrt(K * (1 - K) / n)
+
+
+def test_geometric_walk_checks_the_new_graphs_with_themselves(unlabelled_graph):
+    # with normalize, K(test, test) of a denser new graph diverged and cosines came out above 1:
+    # λ·1·5 < 1 with the training graph, but λ·5·5 > 1 for the new graph with itself
+    model = GeometricWalkKernel(lambda_=0.1, normalize=True).fit([unlabelled_graph(2)])
+    with pytest.raises(ValueError, match="too large"):
+        model.transform([unlabelled_graph(6, complete=True)])
+
+
+def test_overflowing_walk_counts_raise(unlabelled_graph):
+    with pytest.raises(ValueError, match="overflow float64"):
+        WalkKernel(n=400).fit_transform([unlabelled_graph(12, complete=True)])
+
+
+@pytest.mark.filterwarnings("ignore:RandomWalkKernel. conjugate gradients did not reach")
+def test_random_walk_with_a_tolerance_below_rounding_is_finite():
+    # with tol=1e-300 the residual underflowed to zero and conjugate gradients divided 0 by 0
+    # (314 NaN entries of 400 on these molecules)
+    graphs = load_mutag().graphs[:20]
+    K = RandomWalkKernel(tol=1e-300).fit_transform(graphs)
+    assert np.all(np.isfinite(K))
+    np.testing.assert_allclose(K, RandomWalkKernel(tol=1e-12).fit_transform(graphs), rtol=1e-6)
+
+
+def test_absurd_walk_lengths_end_early():
+    # WalkKernel(n=10**9) ran 10⁹ mat-vecs per pair, uninterruptibly; the counts are
+    # non-negative, so once they overflow (any path) or vanish (no edges) the walk stops
+    path = nx.path_graph(3)
+    empty = nx.empty_graph(3)
+    for g in (path, empty):
+        nx.set_node_attributes(g, "a", "label")
+    with pytest.raises(ValueError, match="overflow"):
+        WalkKernel(n=10**9).fit_transform([path, path])
+    np.testing.assert_array_equal(WalkKernel(n=10**9).fit_transform([empty, empty]),
+                                  np.zeros((2, 2)))

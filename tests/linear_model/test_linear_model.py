@@ -148,7 +148,8 @@ def test_logistic_gradient_and_hessian_by_finite_differences():
     X, y = standardised(load_breast_cancer, 120)
     model = LogisticRegression(C=0.5)
     A = np.hstack([X[:, :5], np.ones((120, 1))])
-    objective = model._binary_objective(A, y.astype(float), model._penalty_weights(6))
+    objective = model._binary_objective(A, y.astype(float), model._penalty_weights(6),
+                                        np.ones(120))
     theta = np.random.default_rng(2).normal(size=6) * 0.3
     _, gradient, hessian = objective(theta, 2)
     np.testing.assert_allclose(gradient, approx_fprime(theta, lambda t: objective(t, 0), 1e-6),
@@ -175,7 +176,7 @@ def test_logistic_objective_equals_scikit_learn(solver):
     theirs = sk.LogisticRegression(C=0.7, tol=1e-12, max_iter=10_000).fit(X, y)
     check = LogisticRegression(C=0.7)
     objective = check._binary_objective(np.hstack([X, np.ones((len(X), 1))]), y.astype(float),
-                                        check._penalty_weights(X.shape[1] + 1))
+                                        check._penalty_weights(X.shape[1] + 1), np.ones(len(X)))
     theirs_value = objective(np.r_[theirs.coef_[0], theirs.intercept_], 0)
     assert ours.objective_ <= theirs_value * (1 + (1e-9 if solver == "newton" else 1e-7))
     np.testing.assert_allclose(ours.objective_, theirs_value, rtol=1e-6)
@@ -224,7 +225,7 @@ def test_two_class_softmax_is_binary_logistic_with_twice_c():
     X, y = standardised(load_breast_cancer, 200)
     multinomial = LogisticRegression(C=0.4, tol=1e-10)
     A = np.hstack([X, np.ones((200, 1))])
-    Theta = multinomial._fit_multinomial(A, np.eye(2)[y])[0]
+    Theta = multinomial._fit_multinomial(A, np.eye(2)[y], np.ones(len(y)))[0]
     beta = Theta[:, 1] - Theta[:, 0]
     binary = LogisticRegression(C=0.8, tol=1e-10).fit(X, y)
     np.testing.assert_allclose(beta[:-1], binary.coef_[0], rtol=1e-5, atol=1e-7)

@@ -61,3 +61,14 @@ def test_verbose_prints_one_line_and_changes_nothing(capsys):
     assert len(lines) == 1
     assert lines[0].startswith("[SammonMapping] init 1 of 1: stress ")
     assert f", {quiet.n_iter_} iterations, " in lines[0]
+
+
+def test_sammon_mapping_of_tiny_distances():
+    # weights 1/D of 1e160 rounded away the 11ᵀ/n term of the weighted SMACOF solver and the
+    # Cholesky factorisation raised numpy's LinAlgError; Sammon's stress is scale-invariant
+    X = np.random.default_rng(0).normal(size=(15, 3))
+    expected = SammonMapping(random_state=0).fit(X)
+    model = SammonMapping(random_state=0).fit(X * 1e-160)
+    assert np.isfinite(model.embedding_).all()
+    # same stress up to the stopping rule's tolerance
+    np.testing.assert_allclose(model.stress_, expected.stress_, rtol=1e-2)

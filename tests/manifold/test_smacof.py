@@ -315,3 +315,9 @@ def test_verbose_prints_one_line_per_init_and_iteration_blocks_at_2(metric, caps
     np.testing.assert_array_equal(Z, quiet.embedding_)
     assert [line.split(":")[0] for line in capsys.readouterr().err.splitlines()] == [
         "[smacof] init 1 of 2", "[smacof] init 2 of 2"]
+
+
+def test_values_near_the_float_maximum_are_refused(near_float_max):
+    # the distances overflowed to inf and the stress to NaN
+    with pytest.raises(ValueError, match="overflow float64"):
+        MDS(random_state=0).fit(near_float_max())

@@ -82,3 +82,9 @@ def test_bad_input():
         SpectralEmbedding().fit(np.array([[np.nan, 0.0], [1.0, 1.0], [2.0, 2.0]]))
     with pytest.raises(ValueError, match="symmetric"):
         SpectralEmbedding(affinity="precomputed").fit(np.triu(np.ones((5, 5))))
+
+
+def test_values_near_the_float_maximum_are_refused(near_float_max):
+    # the epsilon graph's squared distances overflowed to inf (a NaN radius)
+    with pytest.raises(ValueError, match="overflow float64"):
+        SpectralEmbedding(affinity="epsilon", random_state=0).fit(near_float_max())

@@ -352,3 +352,11 @@ def test_precomputed_stack_in_cross_validation(rng):
     direct = cross_val_score(SimpleMKL([VectorKernel("rbf", gamma=g) for g in (0.05, 0.5, 5.0)],
                                        C=1.0), X, y, cv=cv)
     np.testing.assert_allclose(scores, direct)
+
+
+def test_simple_mkl_regressor_refuses_targets_whose_objective_overflows():
+    # the boundary moves of the reduced gradient looped forever on NaN objectives
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    y = np.where(np.arange(20) % 2, 1e300, -1e300)
+    with pytest.raises(ValueError, match="y has entries as large as"):
+        SimpleMKLRegressor(["linear", "rbf"]).fit(X, y)

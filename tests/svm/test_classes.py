@@ -380,3 +380,15 @@ def test_validate_gram_options_agree_on_a_valid_gram(breast_cancer):
     fits = [SVC(kernel="precomputed", validate_gram=v).fit(K, y) for v in ("fast", "auto", "full")]
     for fit in fits[1:]:
         np.testing.assert_array_equal(fit.dual_coef_, fits[0].dual_coef_)
+
+
+@pytest.mark.parametrize("y_kind", ["constant", "inside the tube"])
+def test_svr_without_support_vectors_predicts_the_intercept(y_kind):
+    # every sample inside the ε-tube leaves no support vector: the prediction is the intercept
+    X = np.random.default_rng(0).normal(size=(30, 3))
+    y = np.full(30, 2.5) if y_kind == "constant" else 0.01 * X[:, 0]
+    model = SVR(epsilon=1.0).fit(X, y)
+    assert model.support_.size == 0
+    prediction = model.predict(X)
+    assert np.isfinite(prediction).all() and np.ptp(prediction) == 0.0
+    assert abs(prediction[0] - np.median(y)) <= 1.0 + 1e-12

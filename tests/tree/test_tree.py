@@ -247,6 +247,65 @@ def test_hist_with_one_bin_per_value_equals_exact_in_regression(criterion, rng):
         assert_same_tree(hist.tree_, exact.tree_)
 
 
+def _tied_data(n_samples, seed):
+    # few values, a duplicated and a mirrored feature: many splits with equal impurity decrease
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(n_samples, 3)).astype(float)
+    return np.hstack([X, X[:, :1], 3.0 - X[:, 2:]]), rng
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_hist_breaks_ties_as_exact_when_the_sums_are_exact(seed):
+    # integer weights, class labels and integer targets: every weight sum is exact, so both
+    # splitters compute the same decreases and keep the same first maximum
+    X, rng = _tied_data(40, seed)
+    weights = rng.integers(1, 4, size=40).astype(float)
+    labels, targets = rng.integers(0, 3, size=40), rng.integers(-3, 4, size=40).astype(float)
+    for model, y in [(DecisionTreeClassifier(random_state=seed), labels),
+                     (DecisionTreeClassifier(random_state=seed, max_features=2), labels),
+                     (DecisionTreeRegressor(random_state=seed), targets)]:
+        exact = model.fit(X, y, sample_weight=weights).tree_
+        hist = model.set_params(splitter="hist").fit(X, y, sample_weight=weights).tree_
+        assert_same_tree(hist, exact)
+
+
+def _split_decrease(tree, node):
+    left, right = tree.children_left[node], tree.children_right[node]
+    weight = tree.weighted_n_node_samples
+    return (weight[node] * tree.impurity[node] - weight[left] * tree.impurity[left]
+            - weight[right] * tree.impurity[right])
+
+
+def test_hist_ties_differ_from_exact_only_by_rounding():
+    # real-valued targets: the sums are rounded in another order, so a tie may go the other
+    # way; the first split that differs then decreases the impurity equally, to rounding
+    n_differing = 0
+    for seed in range(40):
+        X, rng = _tied_data(30, seed)
+        y = rng.normal(size=30)
+        exact = DecisionTreeRegressor(random_state=seed).fit(X, y).tree_
+        hist = DecisionTreeRegressor(splitter="hist", random_state=seed).fit(X, y).tree_
+        differing = [node for node in range(min(exact.node_count, hist.node_count))
+                     if (exact.feature[node], exact.threshold[node])
+                     != (hist.feature[node], hist.threshold[node])]
+        if differing:
+            n_differing += 1
+            node = differing[0]          # preorder: same tree above it
+            np.testing.assert_allclose(_split_decrease(hist, node), _split_decrease(exact, node),
+                                       rtol=1e-12)
+    assert n_differing > 0               # the data do hold ties broken differently
+
+
+def test_hist_counts_values_closer_than_1e7_as_one():
+    # the exact splitter never cuts between values less than 1e-7 apart; nor do the bins
+    X = np.array([[0.0], [1e-8], [0.0], [1e-8], [1.0], [1.0]])
+    y = np.array([0, 1, 0, 1, 1, 1])
+    exact = DecisionTreeClassifier().fit(X, y).tree_
+    hist = DecisionTreeClassifier(splitter="hist").fit(X, y).tree_
+    assert_same_tree(hist, exact)
+    assert exact.node_count == 3 and exact.threshold[0] == pytest.approx(0.5, abs=1e-7)
+
+
 def test_hist_bins_are_quantiles_and_thresholds_midpoints(rng):
     X = rng.normal(size=(5000, 2))
     X[:, 1] = np.round(X[:, 1], 1)                 # about 70 distinct values

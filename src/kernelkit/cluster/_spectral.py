@@ -192,7 +192,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         label = type(self).__name__
         with stage(label, self.verbose, f"similarity graph ({self.affinity})"):
             W = similarity_graph(X, self.affinity, gamma=self.gamma,
-                                 n_neighbors=self.n_neighbors, eps=self.eps)
+                                 n_neighbors=self.n_neighbors, eps=self.eps, n_jobs=self.n_jobs)
         n_components = n_graph_components(W)
         if n_components > self.n_clusters:
             warnings.warn(

@@ -11,7 +11,7 @@ from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from kernelkit.utils._logistic import (
     binary_loss,
@@ -31,16 +31,18 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     r"""Logistic regression with an ℓ2 penalty on the coefficients (not on the intercept).
 
     Binary: :math:`P(y = 1 \mid x) = \sigma(w^\top x + b)`, fitted by minimising
-    :math:`C \sum_i \log(1 + e^{-y_i (w^\top x_i + b)}) + \frac12 \|w\|^2` (:math:`y_i = \pm 1`;
+    :math:`C \sum_i s_i \log(1 + e^{-y_i (w^\top x_i + b)}) + \frac12 \|w\|^2`
+    (:math:`y_i = \pm 1`, :math:`s_i` the ``sample_weight`` of ``fit``, 1 by default;
     Sangnier, §1.2.1; scikit-learn's objective: :math:`C = 1/(2n\lambda)` for the slides'
     :math:`\frac1n \sum \ell + \lambda \|w\|^2`). Multinomial (Peyré, §16.4.3):
     :math:`P(y = \ell \mid x) = \operatorname{softmax}(Wx + b)_\ell` and
-    :math:`C \sum_i [\operatorname{LSE}(Wx_i + b) - (Wx_i + b)_{y_i}] + \frac12 \|W\|^2`, computed
-    with the LSE trick (the row maximum subtracted, so scores of 1e4 do not overflow; Peyré prints
-    the model with :math:`e^{-\langle x, \beta_\ell \rangle}`, a sign typo: the objective is the
-    softmax of :math:`+X\beta`). The solvers minimise these objectives divided by :math:`C`
-    (same minimiser), :math:`\sum_i \ell_i + \frac{1}{2C} \|w\|^2`, and report that value as
-    ``objective_``.
+    :math:`C \sum_i s_i [\operatorname{LSE}(Wx_i + b) - (Wx_i + b)_{y_i}] + \frac12 \|W\|^2`,
+    computed with the LSE trick (the row maximum subtracted, so scores of 1e4 do not overflow;
+    Peyré prints the model with :math:`e^{-\langle x, \beta_\ell \rangle}`, a sign typo: the
+    objective is the softmax of :math:`+X\beta`). The solvers minimise these objectives divided
+    by :math:`C` (same minimiser), :math:`\sum_i s_i \ell_i + \frac{1}{2C} \|w\|^2`, and
+    report that value as ``objective_``. An integer weight counts a sample that many times, a
+    zero weight drops it.
 
     Solvers: ``"newton"`` — Newton's method, each step a weighted ridge regression (IRLS, as the
     slides derive it) for two classes, truncated Newton-CG with exact Hessian-vector products for
@@ -78,8 +80,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         The minimised objective at ``coef_``, ``intercept_``, in the solvers' scaling: the one
         above divided by ``C`` (same minimiser; it stays the negative log-likelihood as ``C``
         grows). Binary, with :math:`y_i = +1` for ``classes_[1]`` and :math:`-1` otherwise,
-        :math:`\sum_i \log(1 + e^{-y_i (w^\top x_i + b)}) + \frac{1}{2C} \|w\|^2`;
-        multinomial, :math:`\sum_i [\operatorname{LSE}(Wx_i + b) - (Wx_i + b)_{y_i}] +
+        :math:`\sum_i s_i \log(1 + e^{-y_i (w^\top x_i + b)}) + \frac{1}{2C} \|w\|^2`;
+        multinomial, :math:`\sum_i s_i [\operatorname{LSE}(Wx_i + b) - (Wx_i + b)_{y_i}] +
         \frac{1}{2C} \|W\|_F^2`; one-vs-rest, the sum of the binary objectives of the classes
         against the rest. With ``penalty=None`` the penalty term is absent (the negative
         log-likelihood); the intercept is never penalised.
@@ -131,10 +133,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             weights[-1] = 0.0
         return weights
 
-    def _binary_objective(self, A, t, r):
+    def _binary_objective(self, A, t, r, s):
         def objective(theta, order):
             z = A @ theta
-            loss, dz, curvature = binary_loss(z, t)
+            loss, dz, curvature = binary_loss(z, t, s)
             value = loss + 0.5 * float(r @ theta**2)
             if order == 0:
                 return value
@@ -146,30 +148,34 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             return value, gradient, hessian
         return objective
 
-    def _multinomial_objective(self, A, D, r):
+    def _multinomial_objective(self, A, D, r, s):
         shape = (A.shape[1], D.shape[1])
 
         def objective(flat, order=1):
             Theta = flat.reshape(shape)
             Z = A @ Theta
-            loss, dZ = multinomial_loss(Z, D)
+            loss, dZ = multinomial_loss(Z, D, s)
             value = loss + 0.5 * float(np.sum(r[:, None] * Theta**2))
             if order == 0:
                 return value
             gradient = (A.T @ dZ + r[:, None] * Theta).ravel()
             if order == 1:
                 return value, gradient
-            S = dZ + D                                   # the softmax
+            S = softmax(Z)
 
             def hessian_product(vector):
+                # Σ_i s_i A_iᵀ (diag(S_i) − S_i S_iᵀ) (A_i V): one sample's softmax Hessian each
                 V = vector.reshape(shape)
                 SM = S * (A @ V)
-                return (A.T @ (SM - S * SM.sum(axis=1, keepdims=True)) + r[:, None] * V).ravel()
+                return (A.T @ (s[:, None] * (SM - S * SM.sum(axis=1, keepdims=True)))
+                        + r[:, None] * V).ravel()
             return value, gradient, hessian_product
         return objective
 
-    def _lipschitz(self, A, r, factor):
-        return factor * np.linalg.norm(A, 2) ** 2 + (r.max() if r.size else 0.0)
+    def _lipschitz(self, A, r, s, factor):
+        # the loss's Hessian is at most factor · Aᵀ diag(s) A
+        return (factor * np.linalg.norm(A * np.sqrt(s)[:, None], 2) ** 2
+                + (r.max() if r.size else 0.0))
 
     def _gradient_descent(self, objective, theta, L, progress):
         step = 1.0 / L
@@ -185,9 +191,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             progress(self.max_iter, value, float(np.max(np.abs(gradient))))
         return theta, self.max_iter, bool(np.max(np.abs(gradient)) <= self.tol)
 
-    def _fit_binary(self, A, t):
+    def _fit_binary(self, A, t, s):
         r = self._penalty_weights(A.shape[1])
-        objective = self._binary_objective(A, t, r)
+        objective = self._binary_objective(A, t, r, s)
         theta = np.zeros(A.shape[1])
         progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
@@ -198,12 +204,12 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
                                              self.tol, progress)
         else:
             theta, n_iter, converged = self._gradient_descent(
-                lambda th: objective(th, 1), theta, self._lipschitz(A, r, 0.25), progress)
+                lambda th: objective(th, 1), theta, self._lipschitz(A, r, s, 0.25), progress)
         return theta, n_iter, converged, objective(theta, 0)
 
-    def _fit_multinomial(self, A, D):
+    def _fit_multinomial(self, A, D, s):
         r = self._penalty_weights(A.shape[1])
-        objective = self._multinomial_objective(A, D, r)
+        objective = self._multinomial_objective(A, D, r, s)
         start = np.zeros(A.shape[1] * D.shape[1])
         progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
@@ -213,18 +219,21 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             flat, n_iter, converged = lbfgs(objective, start, self.max_iter, self.tol, progress)
         else:
             flat, n_iter, converged = self._gradient_descent(
-                objective, start, self._lipschitz(A, r, 0.5), progress)
+                objective, start, self._lipschitz(A, r, s, 0.5), progress)
         return flat.reshape(A.shape[1], D.shape[1]), n_iter, converged, objective(flat, 0)
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit by the chosen solver.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weight :math:`s_i` multiplying each sample's loss; None weighs every
+            sample 1. Every class needs a sample of positive weight.
 
         Returns
         -------
@@ -233,18 +242,27 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_class_labels(y)
         check_distance_scale(X)
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                             ensure_non_negative=True)
         self.classes_, codes = np.unique(y, return_inverse=True)
         n_classes = self.classes_.size
         if n_classes < 2:
             raise ValueError(f"LogisticRegression needs at least two classes; got {n_classes} "
                              "class.")
+        class_weights = np.bincount(codes, weights=sample_weight, minlength=n_classes)
+        if not np.all(class_weights > 0):
+            missing = self.classes_[np.flatnonzero(class_weights <= 0)[0]].tolist()
+            raise ValueError(
+                f"class {missing!r} has no sample of positive weight: its probability would be "
+                "fitted to 0 with an infinite intercept. Drop the class from y or give one of "
+                "its samples a positive sample_weight.")
         A = self._design(X)
         if n_classes == 2 or self.multi_class == "ovr":
             targets = [codes == 1] if n_classes == 2 else [codes == k for k in range(n_classes)]
             fits = []
             for k, t in enumerate(targets):
                 start = time.perf_counter()
-                fits.append(self._fit_binary(A, t.astype(np.float64)))
+                fits.append(self._fit_binary(A, t.astype(np.float64), sample_weight))
                 report_model(self, model_name(self.classes_, k), fits[-1], start)
             Theta = np.stack([fit[0] for fit in fits], axis=1)
             self.n_iter_ = np.array([fit[1] for fit in fits], dtype=np.int32)
@@ -253,14 +271,16 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         else:
             D = np.eye(n_classes)[codes]
             start = time.perf_counter()
-            Theta, n_iter, converged, self.objective_ = self._fit_multinomial(A, D)
+            Theta, n_iter, converged, self.objective_ = self._fit_multinomial(A, D, sample_weight)
             report_model(self, "multinomial model", (Theta, n_iter, converged, self.objective_),
                          start)
             self.n_iter_ = np.array([n_iter], dtype=np.int32)
         p = X.shape[1]
         self.coef_ = Theta[:p].T.copy()
         self.intercept_ = Theta[p].copy() if self.fit_intercept else np.zeros(Theta.shape[1])
-        self._warn(X, codes, converged)
+        # zero-weight samples take no part in the fit, nor in its separability
+        weighted = sample_weight > 0
+        self._warn(X[weighted], codes[weighted], converged)
         return self
 
     def _warn(self, X, codes, converged):

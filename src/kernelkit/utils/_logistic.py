@@ -22,12 +22,17 @@ __all__ = ["binary_loss", "damped_newton", "lbfgs", "model_name", "multinomial_l
 _FTOL = 64 * np.finfo(np.float64).eps
 
 
-def binary_loss(z, t):
-    """``Σ_i log(1 + e^{−y_i z_i})`` and its derivative ``p − t`` with respect to ``z``
-    (``p = σ(z)``), and the curvature ``p (1 − p)``."""
+def binary_loss(z, t, sample_weight=None):
+    """``Σ_i s_i log(1 + e^{−y_i z_i})`` and its derivative ``s (p − t)`` with respect to ``z``
+    (``p = σ(z)``), and the curvature ``s p (1 − p)``; the weights ``s`` are 1 when
+    ``sample_weight`` is None."""
     y = 2.0 * t - 1.0
     p = expit(z)
-    return float(np.sum(np.logaddexp(0.0, -y * z))), p - t, p * (1.0 - p)
+    losses = np.logaddexp(0.0, -y * z)
+    if sample_weight is None:
+        return float(np.sum(losses)), p - t, p * (1.0 - p)
+    return (float(sample_weight @ losses), sample_weight * (p - t),
+            sample_weight * (p * (1.0 - p)))
 
 
 def softmax(Z):
@@ -35,9 +40,14 @@ def softmax(Z):
     return np.exp(log_softmax(Z, axis=1))
 
 
-def multinomial_loss(Z, D):
-    """``Σ_i LSE(Z_i) − ⟨Z_i, D_i⟩`` (``D`` one-hot) and its gradient ``softmax(Z) − D``."""
-    return float(np.sum(logsumexp(Z, axis=1)) - np.sum(Z * D)), softmax(Z) - D
+def multinomial_loss(Z, D, sample_weight=None):
+    """``Σ_i s_i (LSE(Z_i) − ⟨Z_i, D_i⟩)`` (``D`` one-hot) and its gradient
+    ``s (softmax(Z) − D)``, row by row; the weights ``s`` are 1 when ``sample_weight`` is
+    None."""
+    if sample_weight is None:
+        return float(np.sum(logsumexp(Z, axis=1)) - np.sum(Z * D)), softmax(Z) - D
+    losses = logsumexp(Z, axis=1) - np.sum(Z * D, axis=1)
+    return float(sample_weight @ losses), sample_weight[:, None] * (softmax(Z) - D)
 
 
 _ARMIJO = 1e-4

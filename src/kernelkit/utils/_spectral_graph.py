@@ -35,7 +35,7 @@ LAPLACIANS = ("unnormalized", "random_walk", "symmetric")
 _DENSE_SOLVER_MAX_SAMPLES = 1000
 
 
-def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None):
+def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None, n_jobs=None):
     """Symmetric, non-negative similarity matrix ``W`` with a zero diagonal (Sangnier, §2.2.4).
 
     Parameters
@@ -56,6 +56,8 @@ def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None):
     eps : float or None
         Radius of "epsilon". None: the longest edge of the Euclidean minimum spanning tree, the
         smallest radius that connects the graph (Sangnier, §2.2.7), found in O(n) memory.
+    n_jobs : int or None
+        Threads of the "rbf" Gram matrix; None: every thread the OpenMP runtime allows.
 
     Returns
     -------
@@ -65,7 +67,7 @@ def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None):
         return _checked_affinity(X)
     n_samples = X.shape[0]
     if affinity == "rbf":
-        W = pairwise_kernels(X, metric="rbf", gamma=gamma)   # exactly symmetric
+        W = pairwise_kernels(X, metric="rbf", gamma=gamma, n_jobs=n_jobs)   # exactly symmetric
         np.fill_diagonal(W, 0.0)
         return W
     if affinity in ("nearest_neighbors", "mutual_nearest_neighbors"):

@@ -58,6 +58,9 @@ CLASSIFICATION_CRITERIA = ("gini", "entropy", "log_loss")
 REGRESSION_CRITERIA = ("squared_error", "friedman_mse", "absolute_error")
 # Largest number of bins per feature of the histogram splitter (uint8 codes).
 MAX_BINS = 255
+# Consecutive sorted values at most this far apart (in float32 arithmetic) are one value: the
+# exact splitter never cuts between them (the builder's FEATURE_THRESHOLD, as scikit-learn's).
+FEATURE_THRESHOLD = np.float32(1e-7)
 # Seeds of the feature draws live in [0, 2³¹ − 1), as scikit-learn's rand_r seeds.
 RAND_R_MAX = 2**31 - 1
 INT32_MAX = np.iinfo(np.int32).max
@@ -249,7 +252,7 @@ class TreeTrainingSet:
         searched over midpoints of consecutive distinct values. ``"hist"``: every feature is cut
         into at most ``max_bins`` bins holding about equal numbers of samples (one bin per
         distinct value when there are at most ``max_bins``), and splits are searched between
-        bins from per-node histograms.
+        bins from per-node histograms. Both count sorted values less than 1e-7 apart as one.
     max_bins : int, default=255
         At most 255.
     n_threads : int, default=1
@@ -295,7 +298,8 @@ class TreeTrainingSet:
 
     def _bin(self):
         """Quantile bins from the sorted rows: a bin ends after the distinct value at which the
-        cumulative count first reaches k·n/max_bins."""
+        cumulative count first reaches k·n/max_bins. A distinct value is a run of sorted values
+        whose consecutive gaps are at most FEATURE_THRESHOLD, as the exact splitter sees them."""
         n, d = self.n_samples, self.n_features
         self.binned = np.empty((d, n), dtype=np.uint8)
         self.bin_lower = np.zeros((d, MAX_BINS), dtype=np.float32)
@@ -305,9 +309,10 @@ class TreeTrainingSet:
             values = self.X_T[f, self.sorted_samples[f]]
             new_value = np.empty(n, dtype=bool)
             new_value[0] = True
-            np.not_equal(values[1:], values[:-1], out=new_value[1:])
+            np.greater(values[1:], values[:-1] + FEATURE_THRESHOLD, out=new_value[1:])
             distinct_id = np.cumsum(new_value) - 1            # per sorted position
             starts = np.flatnonzero(new_value)                 # first position of each value
+            ends = np.append(starts[1:] - 1, n - 1)            # last position of each value
             n_distinct = starts.size
             if n_distinct <= self.max_bins:
                 last_of_bin = np.arange(n_distinct)
@@ -320,9 +325,8 @@ class TreeTrainingSet:
             first_of_bin = np.concatenate([[0], last_of_bin[:-1] + 1])
             n_bins = last_of_bin.size
             self.n_bins[f] = n_bins
-            distinct_values = values[starts]
-            self.bin_lower[f, :n_bins] = distinct_values[first_of_bin]
-            self.bin_upper[f, :n_bins] = distinct_values[last_of_bin]
+            self.bin_lower[f, :n_bins] = values[starts[first_of_bin]]
+            self.bin_upper[f, :n_bins] = values[ends[last_of_bin]]
             bin_of_distinct = np.searchsorted(last_of_bin, np.arange(n_distinct), side="left")
             self.binned[f, self.sorted_samples[f]] = bin_of_distinct[distinct_id]
         # the histogram splitter reads neither X nor the presort

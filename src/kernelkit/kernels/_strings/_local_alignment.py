@@ -1,6 +1,7 @@
 """The local alignment kernel (Saigo, Vert, Ueda & Akutsu 2004)."""
 
 import math
+import warnings
 from numbers import Real
 
 import numpy as np
@@ -14,6 +15,8 @@ __all__ = ["LocalAlignmentKernel", "local_alignment_kernel"]
 
 # Largest finite log of a float64: exp of anything above overflows.
 _LOG_MAX_FLOAT = math.log(np.finfo(np.float64).max)
+# A normalised Gram whose off-diagonal entries all lie below this is the identity to any solver.
+_LOG_NEGLIGIBLE = math.log(1e-12)
 
 
 def _substitution_matrix(substitution):
@@ -74,6 +77,18 @@ class LocalAlignmentKernel(StringKernel):
         Inverse temperature, > 0. As :math:`\beta` grows, :math:`\frac1\beta \log K_{LA}` tends to
         the Smith–Waterman score. :math:`\beta \cdot (\max(S, 0) - \min(S, 0) + d + e)` (:math:`d`
         = ``gap_open``, :math:`e` = ``gap_extend``) must stay below about 680.
+
+        How to choose it: the normalised kernel is about
+        :math:`\exp(-\beta\,[\tfrac12(\mathrm{SW}(x, x) + \mathrm{SW}(y, y)) - \mathrm{SW}(x, y)])`,
+        and that Smith–Waterman score gap grows with the sequence length (about 5 per letter
+        of an unrelated pair under BLOSUM62). Take :math:`\beta` so that :math:`\beta` times
+        the gap is a few units, i.e. :math:`\beta` of the order of :math:`1 / (\text{score
+        per letter} \times \text{length})`: about 0.05 for peptides of 10–20 letters, smaller
+        for proteins of hundreds. Saigo et al. (2004) keep :math:`\beta \approx 0.5` with the
+        ``log=True`` variant, which keeps the differences instead. A too large :math:`\beta`
+        makes the normalised Gram numerically the identity (every sequence similar only to
+        itself; a kernel machine then predicts the majority class): ``fit_transform`` warns
+        when no off-diagonal entry reaches :math:`10^{-12}`.
     gap_open : float, default=11
         Cost :math:`d \ge 0` of a gap of length 1.
     gap_extend : float, default=1
@@ -268,8 +283,38 @@ class LocalAlignmentKernel(StringKernel):
         Returns
         -------
         K : ndarray of shape (n_samples, n_samples)
+
+        Warns
+        -----
+        UserWarning
+            When ``normalize=True`` and every off-diagonal entry is below :math:`10^{-12}`: the
+            Gram is numerically the identity and ``beta`` too large for these sequences.
         """
-        return self._from_log(super().fit_transform(X))
+        log_k = super().fit_transform(X)
+        if self.normalize and not self.log:
+            self._warn_if_identity(log_k)
+        return self._from_log(log_k)
+
+    def _warn_if_identity(self, log_k):
+        """Warn when the normalised Gram ``exp(log_k)`` is the identity to working precision."""
+        n_samples = log_k.shape[0]
+        if n_samples < 2:
+            return
+        diagonal = log_k.diagonal().copy()
+        np.fill_diagonal(log_k, -np.inf)
+        largest = log_k.max()
+        np.fill_diagonal(log_k, diagonal)
+        if largest < _LOG_NEGLIGIBLE:
+            warnings.warn(
+                f"LocalAlignmentKernel(beta={self.beta}): the normalised Gram matrix is "
+                f"numerically the identity (largest off-diagonal entry {math.exp(largest):.1e}): "
+                "beta is too large for sequences this long and every sequence is similar only to "
+                "itself. Use a smaller beta (beta times the score gap between a sequence's "
+                "self-alignment and an unrelated alignment should be a few units: about 0.05 for "
+                "peptides of 10-20 letters under BLOSUM62, less for longer ones) or log=True.",
+                UserWarning,
+                stacklevel=3,
+            )
 
 
 def local_alignment_kernel(X, Y=None, beta=0.5, gap_open=11, gap_extend=1,
