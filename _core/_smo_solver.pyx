@@ -42,6 +42,7 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport intp_t, int32_t
 from _vector_kernels cimport kernel_row
 
@@ -51,13 +52,14 @@ cdef enum:
     PRECOMPUTED = -1
 PRECOMPUTED_KERNEL = PRECOMPUTED
 
-# Status codes returned to Python (raised / warned about there, never in nogil code).
+# Status codes returned to Python (raised / warned about there, never in nogil code), besides
+# _interrupt.pxd's INTERRUPTED (-2).
 cdef enum:
     CONVERGED = 0
     MAX_ITER_REACHED = 1
     OUT_OF_MEMORY = -1
-    NEGATIVE_CURVATURE = -2
     CALLBACK_RAISED = -3
+    NEGATIVE_CURVATURE = -4
 
 # Position of α_t in its box.
 cdef enum:
@@ -552,9 +554,15 @@ cdef class _SMOSolver:
         # -1: never equal to a step count (no callback)
         cdef long next_report = self.report_every if self.report_every > 0 else -1
         cdef int found
+        cdef InterruptState interrupt
+        interrupt_init(&interrupt)
         if self._warm_start() < 0:
             return OUT_OF_MEMORY
         while it < max_iter:
+            # up to 1e7 steps of O(active_size) each: a clock read per step is noise
+            if interrupted(&interrupt):
+                n_iter[0] = it
+                return INTERRUPTED
             if it == next_report:
                 next_report += self.report_every
                 if self._report(it) < 0:
@@ -748,6 +756,8 @@ def smo_solve(
         solver.rows[s] = NULL
     with nogil:
         status = solver._solve(tol, shrinking, max_iter, &n_iter)
+    if status == INTERRUPTED:
+        raise_pending()
     if status == CALLBACK_RAISED:
         raise solver.error
     if status == OUT_OF_MEMORY:
