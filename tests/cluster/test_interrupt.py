@@ -1,0 +1,40 @@
+"""Ctrl-C stops the clustering loops (the ``ctrl_c`` fixture of tests/conftest.py): each run
+below would take minutes; after KeyboardInterrupt a second, small fit still works."""
+
+import pytest
+
+_AFTER = """
+    print(len(model.fit(X[:1000]).labels_) == 1000)
+"""
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("algorithm", [
+    "kd_tree",   # eps spans the data: counting stops at min_samples, the expansion is O(n²)
+    "brute",     # blocked GEMM distances: O(n²) in the counting pass
+])
+def test_ctrl_c_stops_dbscan(ctrl_c, algorithm, n_jobs):
+    setup = f"""
+        import numpy as np
+        from kernelkit.cluster import DBSCAN
+        X = np.random.default_rng(0).normal(size=(300_000, 3))
+        model = DBSCAN(eps=100.0, algorithm="{algorithm}", n_jobs={n_jobs})
+        run = lambda: model.fit(X)
+    """
+    assert ctrl_c(setup, _AFTER) == ["interrupted", "True"]
+
+
+@pytest.mark.parametrize("init", [
+    "build",          # O(k n²) greedy initialisation
+    "k-medoids++",    # then FasterPAM's swap passes, O(n²) each
+])
+def test_ctrl_c_stops_kmedoids(ctrl_c, init):
+    setup = f"""
+        import numpy as np
+        from kernelkit.cluster import KMedoids
+        X = np.random.default_rng(0).normal(size=(40_000, 5))
+        model = KMedoids(n_clusters=300, method="pam", init="{init}", max_iter=1000,
+                         random_state=0, n_jobs=2)
+        run = lambda: model.fit(X)
+    """
+    assert ctrl_c(setup, _AFTER) == ["interrupted", "True"]
