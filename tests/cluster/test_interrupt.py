@@ -38,3 +38,15 @@ def test_ctrl_c_stops_kmedoids(ctrl_c, init):
         run = lambda: model.fit(X)
     """
     assert ctrl_c(setup, _AFTER) == ["interrupted", "True"]
+
+
+def test_ctrl_c_stops_single_linkage(ctrl_c):
+    # Prim's O(n²) minimum spanning tree over 100 000 samples
+    setup = """
+        import numpy as np
+        from kernelkit.cluster import AgglomerativeClustering
+        X = np.random.default_rng(0).normal(size=(100_000, 3))
+        model = AgglomerativeClustering(linkage="single")
+        run = lambda: model.fit(X)
+    """
+    assert ctrl_c(setup, _AFTER) == ["interrupted", "True"]
