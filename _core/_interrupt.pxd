@@ -9,6 +9,7 @@
 cdef extern from "Python.h":
     # declared without `except`: the exception it may set is left for raise_pending()
     int PyErr_CheckSignals() noexcept
+    void *PyErr_Occurred() noexcept
 
 cdef extern from "_interrupt.h" nogil:
     int kk_team_leader() noexcept
@@ -28,16 +29,24 @@ cdef enum:
 ctypedef struct InterruptState:
     double next_check
     volatile int stop
+    # NULL, or a flag that another thread sets to stop the loop: a loop run from a Python
+    # worker thread (a thread pool) never sees the signals, which only the main thread handles;
+    # the main thread, on KeyboardInterrupt, sets the flag instead
+    volatile char *cancel
 
 
 cdef inline void interrupt_init(InterruptState *state) noexcept nogil:
     state.next_check = kk_seconds() + CHECK_MILLISECONDS * 1e-3
     state.stop = 0
+    state.cancel = NULL
 
 
 cdef inline bint interrupted(InterruptState *state) noexcept nogil:
     """Whether a signal handler raised; cheap (a clock read) between the checks."""
     if state.stop:
+        return True
+    if state.cancel != NULL and state.cancel[0]:
+        state.stop = 1
         return True
     if not kk_team_leader():
         return False
@@ -78,5 +87,8 @@ cdef inline void leave_team(InterruptState *state, Py_ssize_t *n_done) noexcept 
 
 
 cdef inline int raise_pending() except -1:
-    """Propagate the exception left by a signal handler (call with the GIL, after INTERRUPTED)."""
+    """Propagate the exception left by a signal handler (call with the GIL, after INTERRUPTED),
+    or raise KeyboardInterrupt when the ``cancel`` flag stopped the loop."""
+    if PyErr_Occurred() == NULL:
+        raise KeyboardInterrupt("cancelled: the main thread was interrupted")
     return -1

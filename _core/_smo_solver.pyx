@@ -109,6 +109,7 @@ cdef class _SMOSolver:
     # Progress callback, called every `report_every` steps (None: never), and what it raised.
     cdef object progress, error
     cdef long report_every
+    cdef char *cancel            # NULL, or set by another thread to stop (_interrupt.pxd)
     # LRU cache of kernel rows, one slot per sample position; slot `sentinel` heads the list.
     cdef double **rows
     cdef intp_t[::1] row_len, lru_prev, lru_next
@@ -556,6 +557,7 @@ cdef class _SMOSolver:
         cdef int found
         cdef InterruptState interrupt
         interrupt_init(&interrupt)
+        interrupt.cancel = self.cancel
         if self._warm_start() < 0:
             return OUT_OF_MEMORY
         while it < max_iter:
@@ -621,6 +623,7 @@ def smo_solve(
     int n_threads,
     progress=None,
     long report_every=0,
+    signed char[::1] cancel=None,        # IN (1,) or None: set to 1 by another thread to stop
 ):
     """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO.
 
@@ -681,6 +684,9 @@ def smo_solve(
         Whatever it raises stops the solver and is raised here.
     report_every : int, default=0
         Steps between two calls of ``progress`` (positive when ``progress`` is given).
+    cancel : ndarray of shape (1,), dtype int8, default=None
+        A flag that another thread sets (to 1) to stop the solver, which then raises
+        KeyboardInterrupt: solvers run in a thread pool cannot see Ctrl-C themselves.
 
     Returns
     -------
@@ -722,6 +728,7 @@ def smo_solve(
     solver.degree = degree
     solver.n_threads = max(1, n_threads)
     solver.progress = progress
+    solver.cancel = <char *>&cancel[0] if cancel is not None else NULL
     solver.report_every = report_every if progress is not None else 0
     solver.active_size = l
     solver.unshrink = False
