@@ -43,8 +43,10 @@ WORKLOADS = {
     "forest": ("_tree_builder", """
         from kernelkit.ensemble import RandomForestRegressor
         rng = np.random.default_rng(0)
-        X, y = rng.normal(size=(20_000, 10)), rng.normal(size=20_000)
-        run = lambda: RandomForestRegressor(n_estimators=5000, n_jobs={n_jobs}).fit(X, y)
+        # no bootstrap: the per-tree seeds and counts, drawn in Python, stay short
+        X, y = rng.normal(size=(50_000, 10)), rng.normal(size=50_000)
+        run = lambda: RandomForestRegressor(n_estimators=500, bootstrap=False, max_features=0.5,
+                                            n_jobs={n_jobs}).fit(X, y)
     """),
     "deep-tree": ("_tree_builder", """
         from kernelkit.tree import DecisionTreeRegressor
@@ -96,8 +98,10 @@ WORKLOADS = {
     """),
     "smacof": ("_smacof_guttman", """
         from kernelkit.manifold import MDS
+        # a random start: the classical one is a LAPACK eigensolver call of seconds, which
+        # would hold the KeyboardInterrupt back (not a kernelkit loop)
         X = np.random.default_rng(0).normal(size=(6000, 10))
-        run = lambda: MDS(max_iter=100_000, eps=0.0, n_init=1, random_state=0,
+        run = lambda: MDS(max_iter=100_000, eps=0.0, init="random", n_init=1, random_state=0,
                           n_jobs={n_jobs}).fit(X)
     """),
     "knn-brute": ("_knn_brute", """

@@ -8,10 +8,9 @@ _AFTER = """
 """
 
 
-@pytest.mark.parametrize("n_jobs", [1, 2])
-@pytest.mark.parametrize("algorithm", [
-    "kd_tree",   # eps spans the data: counting stops at min_samples, the expansion is O(n²)
-    "brute",     # blocked GEMM distances: O(n²) in the counting pass
+@pytest.mark.parametrize("algorithm, n_jobs", [
+    ("kd_tree", 1),   # eps spans the data: counting stops at min_samples, the expansion is O(n²)
+    ("brute", 2),     # blocked GEMM distances: O(n²) in the counting pass, on two threads
 ])
 def test_ctrl_c_stops_dbscan(ctrl_c, algorithm, n_jobs):
     setup = f"""
@@ -50,3 +49,19 @@ def test_ctrl_c_stops_single_linkage(ctrl_c):
         run = lambda: model.fit(X)
     """
     assert ctrl_c(setup, _AFTER) == ["interrupted", "True"]
+
+
+def test_ctrl_c_stops_kmeans_within_an_iteration(ctrl_c):
+    # one Lloyd iteration over 200 000 samples and 2 000 centres is 2e10 multiply-adds
+    setup = """
+        import numpy as np
+        from kernelkit.cluster import KMeans
+        X = np.random.default_rng(0).normal(size=(200_000, 50))
+        model = KMeans(2000, init="random", n_init=1, max_iter=1000, tol=0, random_state=0,
+                       n_jobs=2)
+        run = lambda: model.fit(X)
+    """
+    after = """
+        print(len(model.set_params(n_clusters=3).fit(X[:1000]).labels_) == 1000)
+    """
+    assert ctrl_c(setup, after) == ["interrupted", "True"]

@@ -35,7 +35,8 @@ _LONG_LOOPS = {
     from kernelkit.kernels import GraphletKernel
     A = sp.triu(sp.random_array((3000, 3000), density=0.01, random_state=0), k=1)
     A = sp.csr_array(((A + A.T) > 0).astype(float))
-    run = lambda: GraphletKernel(k=4, n_jobs=2).fit_transform([(A[:9, :9], [0] * 9), (A, [0] * 3000)])
+    graphs = [(A[:9, :9], [0] * 9), (A, [0] * 3000)]
+    run = lambda: GraphletKernel(k=4, n_jobs=2).fit_transform(graphs)
     """,
     # one pair: 100 mat-vecs of ~5e8 multiply-adds on a product graph of 2.25e6 vertices
     "walk": """

@@ -4,13 +4,15 @@ import pytest
 
 
 def test_ctrl_c_stops_a_forest(ctrl_c):
-    # 5 000 trees on two threads, each taking trees by hand; afterwards a small fit works
+    # 500 full-depth trees on two threads taking trees by hand (no bootstrap: the Python-side
+    # draws stay short, the signal lands in the compiled builder); afterwards a small fit works
     setup = """
         import numpy as np
         from kernelkit.ensemble import RandomForestRegressor
         rng = np.random.default_rng(0)
-        X, y = rng.normal(size=(20_000, 10)), rng.normal(size=20_000)
-        model = RandomForestRegressor(n_estimators=5000, n_jobs=2)
+        X, y = rng.normal(size=(50_000, 10)), rng.normal(size=50_000)
+        model = RandomForestRegressor(n_estimators=500, bootstrap=False, max_features=0.5,
+                                      n_jobs=2)
         run = lambda: model.fit(X, y)
     """
     after = """
