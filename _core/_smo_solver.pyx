@@ -42,7 +42,8 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
-from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
+from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending,
+                        steps_per_check)
 from _types cimport intp_t, int32_t
 from _vector_kernels cimport kernel_row
 
@@ -556,15 +557,20 @@ cdef class _SMOSolver:
         cdef long next_report = self.report_every if self.report_every > 0 else -1
         cdef int found
         cdef InterruptState interrupt
+        cdef intp_t until_check = 1
         interrupt_init(&interrupt)
         interrupt.cancel = self.cancel
         if self._warm_start() < 0:
             return OUT_OF_MEMORY
         while it < max_iter:
-            # up to 1e7 steps of O(active_size) each: a clock read per step is noise
-            if interrupted(&interrupt):
-                n_iter[0] = it
-                return INTERRUPTED
+            # up to 1e7 steps of O(active_size) each: look at the signals every ~CHECK_WORK
+            # units of work (a clock read per step of a small problem would cost ~4 %)
+            until_check -= 1
+            if until_check == 0:
+                until_check = steps_per_check(self.active_size)
+                if interrupted(&interrupt):
+                    n_iter[0] = it
+                    return INTERRUPTED
             if it == next_report:
                 next_report += self.report_every
                 if self._report(it) < 0:
