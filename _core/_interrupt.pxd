@@ -1,10 +1,12 @@
 # Ctrl-C in long nogil loops. A loop calls `interrupted(&state)` between units of work (a pair,
-# a tile, an iteration); about every CHECK_MILLISECONDS the team's first thread (the caller's thread,
-# which alone may run Python's signal handlers) takes the GIL back and calls
-# PyErr_CheckSignals. When a handler raised (KeyboardInterrupt), the exception stays set, every
-# thread sees `stop` and leaves its loop, the nogil function returns INTERRUPTED and its `def`
-# wrapper calls `raise_pending()`, which propagates the exception (STYLE.md: status codes in
-# nogil code, exceptions in the wrapper).
+# a tile, an iteration), and inside one long unit every `steps_per_check(work per step)` steps;
+# about every CHECK_MILLISECONDS the team's first thread (the caller's thread, which alone may run
+# Python's signal handlers) takes the GIL back and calls PyErr_CheckSignals. When a handler
+# raised (KeyboardInterrupt), the exception stays set, every thread sees `stop` and leaves its
+# loop, the nogil function returns INTERRUPTED and its `def` wrapper calls `raise_pending()`,
+# which propagates the exception: status codes in nogil code, exceptions in the wrapper. Threads
+# that take their items with `next_item` and end with `leave_team` keep the first thread looking
+# at the signals while another one finishes a long item.
 
 cdef extern from "Python.h":
     # declared without `except`: the exception it may set is left for raise_pending()

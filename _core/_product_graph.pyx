@@ -20,7 +20,7 @@ from libc.math cimport INFINITY
 from libc.string cimport memset
 
 from _gram cimport fill_diagonal, fill_gram_rows
-from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending
+from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 from _types cimport intp_t, int32_t
 
 # Status codes of a pair (0: ok).
@@ -58,14 +58,22 @@ cdef inline bint _matched(const Batch *a, intp_t u, const Batch *b, intp_t v) no
 
 cdef void _product_matvec(
     const Batch *a, intp_t f1, intp_t n1, const Batch *b, intp_t f2, intp_t n2,
-    const double *x, double *y,
+    const double *x, double *y, InterruptState *interrupt,
 ) noexcept nogil:
-    """``y = A× x`` on the product graph (see the module docstring); ``x`` vanishes off it."""
+    """``y = A× x`` on the product graph (see the module docstring); ``x`` vanishes off it.
+    One product of two large graphs may take seconds: it looks at the signals every few rows
+    of ``u`` and stops early (``y`` unfinished) when interrupted."""
     cdef intp_t u, v, ka, kb
     cdef int32_t edge_label
     cdef const double *row
     cdef double s
+    # work of a row u: n2 label tests, deg(u) · deg(v) edge pairs for every matched v
+    cdef intp_t rows_per_check = steps_per_check(
+        n2 + (a.indptr[f1 + n1] - a.indptr[f1]) // max(n1, 1)
+        * (b.indptr[f2 + n2] - b.indptr[f2]))
     for u in range(n1):
+        if u % rows_per_check == 0 and interrupted(interrupt):
+            return
         for v in range(n2):
             s = 0.0
             if _matched(a, f1 + u, b, f2 + v):
@@ -106,7 +114,7 @@ cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
     for step in range(p.n_steps):
         if interrupted(interrupt):
             break
-        _product_matvec(a, f1, n1, b, f2, n2, x, y)
+        _product_matvec(a, f1, n1, b, f2, n2, x, y, interrupt)
         swap = x
         x = y
         y = swap
@@ -154,7 +162,7 @@ cdef int _pcg(
     for it in range(max_iter):
         if interrupted(interrupt):
             return 0        # any value: the driver reports INTERRUPTED
-        _product_matvec(a, f1, n1, b, f2, n2, d, q)
+        _product_matvec(a, f1, n1, b, f2, n2, d, q, interrupt)
         dq = 0.0
         for k in range(dim):
             q[k] = diag[k] * d[k] - lambda_ * q[k]

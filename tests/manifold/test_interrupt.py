@@ -2,12 +2,12 @@
 
 
 def test_ctrl_c_stops_smacof(ctrl_c):
-    # 100 000 Guttman transforms of 6 000 points (1.8e7 pairs each), from a random start (the
+    # 100 000 Guttman transforms of 3 000 points (4.5e6 pairs each), from a random start (the
     # classical one is an eigensolver call of seconds); a small fit afterwards
     setup = """
         import numpy as np
         from kernelkit.manifold import MDS
-        X = np.random.default_rng(0).normal(size=(6000, 10))
+        X = np.random.default_rng(0).normal(size=(3000, 10))
         model = MDS(max_iter=100_000, eps=0.0, init="random", n_init=1, random_state=0,
                     n_jobs=2)
         run = lambda: model.fit(X)
