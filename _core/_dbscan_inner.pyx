@@ -46,6 +46,7 @@ from _dbscan_neighbors cimport (
     _reduced_distance,
     _visit,
 )
+from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport floating, intp_t, int64_t, uint8_t, uint64_t
 
 cdef extern from *:
@@ -85,13 +86,16 @@ cdef intp_t _dbscan(const Neighbourhoods *nb, intp_t min_samples, const intp_t *
                     const intp_t *sample_at, uint8_t *is_core_position, intp_t *labels,
                     uint8_t *is_core, int n_threads) noexcept nogil:
     """Core counting then expansion. ``position_of[i]``: position of sample i (NULL: identity);
-    ``sample_at[p]``: its inverse. Returns the number of clusters, or -1 on allocation failure.
+    ``sample_at[p]``: its inverse. Returns the number of clusters, -1 on allocation failure, or
+    INTERRUPTED (a signal handler raised; _interrupt.pxd).
     """
     cdef intp_t n = nb.n_points
     cdef intp_t i, p, q, r, j, head, tail, n_clusters = 0
     cdef intp_t *label_at = NULL
     cdef intp_t *queue = NULL
     cdef PositionBuffer buf
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     buf.size = 0
     buf.capacity = 64
     buf.data = <intp_t*>malloc(buf.capacity * sizeof(intp_t))
@@ -101,10 +105,14 @@ cdef intp_t _dbscan(const Neighbourhoods *nb, intp_t min_samples, const intp_t *
         n_clusters = -1
     else:
         for p in prange(n, schedule='dynamic', chunksize=COUNT_BLOCK, num_threads=n_threads):
-            is_core_position[p] = _visit(nb, p, min_samples, NULL) >= min_samples
+            # a visit may cost O(n) (a large eps): the first thread looks at the signals
+            if not interrupted(&interrupt):
+                is_core_position[p] = _visit(nb, p, min_samples, NULL) >= min_samples
+        if interrupt.stop:
+            n_clusters = INTERRUPTED
         for p in range(n):
             label_at[p] = -1
-        for i in range(n):
+        for i in range(n if n_clusters >= 0 else 0):
             p = position_of[i] if position_of != NULL else i
             if not is_core_position[p] or label_at[p] != -1:
                 continue
@@ -113,6 +121,9 @@ cdef intp_t _dbscan(const Neighbourhoods *nb, intp_t min_samples, const intp_t *
             head = 0
             tail = 1
             while head < tail:
+                if interrupted(&interrupt):
+                    n_clusters = INTERRUPTED
+                    break
                 q = queue[head]
                 head += 1
                 buf.size = 0
@@ -261,6 +272,8 @@ def dbscan_dense(
             else:
                 n_clusters = _dbscan_gemm(&X[0, 0], &X[0, 0], n, d, eps * eps, min_samples,
                                           &labels[0], &is_core[0], max_graph_bytes, n_threads)
+        if n_clusters == INTERRUPTED:
+            raise_pending()
         if n_clusters < 0:
             raise MemoryError("DBSCAN could not allocate its blocks of distances.")
         return n_clusters
@@ -304,6 +317,8 @@ def dbscan_dense(
                     position_of[sample_at[k]] = k
                 n_clusters = _dbscan(&nb, min_samples, position_of, sample_at,
                                      is_core_position, &labels[0], &is_core[0], n_threads)
+        if n_clusters == INTERRUPTED:
+            raise_pending()
         if status < 0 or n_clusters < 0:
             raise MemoryError("DBSCAN could not allocate its neighbour index or buffers.")
     finally:
@@ -330,6 +345,8 @@ cdef intp_t _run_on_distances(
         with nogil:
             n_clusters = _dbscan(nb, min_samples, NULL, NULL, is_core_position, &labels[0],
                                  &is_core[0], n_threads)
+        if n_clusters == INTERRUPTED:
+            raise_pending()
         if n_clusters < 0:
             raise MemoryError("DBSCAN could not allocate its buffers.")
     finally:
@@ -498,14 +515,16 @@ cdef intp_t _find(intp_t *parent, intp_t i) noexcept nogil:
 
 cdef int _count_pass(const double *X, const floating *Xg, const double *norms, intp_t n,
                      intp_t d, double radius, double largest, intp_t block, intp_t *counts,
-                     uint64_t *adjacency, int n_threads) noexcept nogil:
+                     uint64_t *adjacency, InterruptState *interrupt,
+                     int n_threads) noexcept nogil:
     """``counts[i]`` = number of neighbours of sample ``i`` (itself included), from the upper
     triangle of the distance matrix only: block ``b`` of rows is compared with the samples from
     its first row on, and each pair found counts for both of its samples in the thread's own
     counts (summed at the end, so the result does not depend on the schedule). ``norms`` holds
     ``‖x‖²`` then ``‖x‖`` (2n values). Unless NULL, ``adjacency`` (n rows of ``⌈n/64⌉`` zeroed
     words) receives bit ``j`` of row ``i`` for every pair ``i < j`` of neighbours (a row is
-    written by the thread of its block only). Returns -1 when an allocation failed."""
+    written by the thread of its block only). Returns -1 when an allocation failed, or
+    INTERRUPTED."""
     cdef intp_t n_blocks = (n + block - 1) // block
     cdef intp_t b, r, j, i, t, start, stop, n_cols, total
     cdef intp_t words = (n + 63) // 64
@@ -529,7 +548,7 @@ cdef int _count_pass(const double *X, const floating *Xg, const double *norms, i
         if dist == NULL or rows_copy == NULL:
             status_ptr[0] = -1
         for b in prange(n_blocks, schedule='dynamic'):
-            if dist == NULL or rows_copy == NULL:
+            if dist == NULL or rows_copy == NULL or interrupted(interrupt):
                 continue
             start = b * block
             stop = start + block if start + block < n else n
@@ -556,7 +575,7 @@ cdef int _count_pass(const double *X, const floating *Xg, const double *norms, i
         counts[i] = total
     free(identity)
     free(thread_counts)
-    return status
+    return INTERRUPTED if interrupt.stop and status == 0 else status
 
 
 cdef void _union(intp_t *parent, intp_t a, intp_t b) noexcept nogil:
@@ -622,12 +641,12 @@ cdef int _border_pass(const double *X, const floating *Xg, const double *norms,
                       const floating *Yg, const double *y_norms, double y_largest,
                       const intp_t *column_sample, intp_t n_cols, intp_t n, intp_t d,
                       double radius, intp_t block, intp_t *labels,
-                      int n_threads) noexcept nogil:
+                      InterruptState *interrupt, int n_threads) noexcept nogil:
     """Each row ``selected[:n_rows]`` (a non-core point) takes the lowest label of its
     neighbouring columns ``Y`` (core point ``column_sample[j]``), or keeps -1: rows in parallel
     blocks, each independent of the others. ``norms`` holds ``‖x‖²`` then ``‖x‖`` (2n values),
     ``y_norms`` the same for the columns. Returns -1 when a thread could not allocate its
-    block."""
+    block, or INTERRUPTED."""
     cdef intp_t n_blocks = (n_rows + block - 1) // block
     cdef intp_t b, r, j, start, stop, best, v
     cdef int status = 0
@@ -640,7 +659,7 @@ cdef int _border_pass(const double *X, const floating *Xg, const double *norms,
         if dist == NULL or rows_copy == NULL:
             status_ptr[0] = -1
         for b in prange(n_blocks, schedule='dynamic'):
-            if dist == NULL or rows_copy == NULL:
+            if dist == NULL or rows_copy == NULL or interrupted(interrupt):
                 continue
             start = b * block
             stop = start + block if start + block < n_rows else n_rows
@@ -657,18 +676,18 @@ cdef int _border_pass(const double *X, const floating *Xg, const double *norms,
                 labels[selected[start + r]] = best
         free(dist)
         free(rows_copy)
-    return status
+    return INTERRUPTED if interrupt.stop and status == 0 else status
 
 
 cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const double *norms,
                                   intp_t n, intp_t d, double radius, intp_t block,
                                   const uint8_t *is_core, intp_t *parent, intp_t *cluster_of,
                                   intp_t *labels, intp_t *n_clusters,
-                                  int n_threads) noexcept nogil:
+                                  InterruptState *interrupt, int n_threads) noexcept nogil:
     """Clusters and border points in two more GEMM passes, against a copy of the core points
     only (memory O(n + block · n)): unions of neighbouring core points (upper triangle), then
     the border points. ``labels`` holds the neighbour counts on entry. Returns -1 when an
-    allocation failed."""
+    allocation failed, or INTERRUPTED."""
     cdef intp_t n_blocks, b, r, j, i, start, stop, n_rows, n_core = 0, round_start, n_round
     cdef intp_t n_cols
     cdef int status = 0
@@ -711,6 +730,9 @@ cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const dou
         n_blocks = (n_core + block - 1) // block
         round_start = 0
         while round_start < n_blocks:
+            if interrupted(interrupt):       # between rounds, outside the threads
+                status = INTERRUPTED
+                break
             n_round = n_blocks - round_start if n_blocks - round_start < n_threads else n_threads
             for b in prange(n_round, schedule='static', num_threads=n_round):
                 start = (round_start + b) * block
@@ -730,6 +752,7 @@ cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const dou
                         if dists[b * block * n_core + r * n_cols + j] != 0:
                             _union(parent, core_sample[start + r], core_sample[start + j])
             round_start += n_threads
+    if status == 0:
         # border candidates: non-core points with a neighbour besides themselves
         n_rows = 0
         for i in range(n):
@@ -738,10 +761,10 @@ cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const dou
                 n_rows += 1
         _number_clusters(n, is_core, parent, cluster_of, labels, n_clusters)
         # border points: the lowest cluster among their core neighbours
-        if n_core > 0 and _border_pass(X, Xg, norms, selected, n_rows, core_points,
-                                       core_points_g, core_norms, core_largest, core_sample,
-                                       n_core, n, d, radius, block, labels, n_threads) < 0:
-            status = -1
+        if n_core > 0:
+            status = _border_pass(X, Xg, norms, selected, n_rows, core_points, core_points_g,
+                                  core_norms, core_largest, core_sample, n_core, n, d, radius,
+                                  block, labels, interrupt, n_threads)
     free(selected)
     free(core_sample)
     free(core_points)
@@ -763,7 +786,7 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
     expansion: clusters are the components of core points, numbered by their smallest sample
     index (the order in which the expansion starts them), and a border point joins the
     lowest-numbered cluster among its core neighbours (the first cluster that reaches it).
-    Returns the number of clusters, or -1 (allocation failure).
+    Returns the number of clusters, -1 (allocation failure) or INTERRUPTED.
     """
     cdef intp_t block = GEMM_BLOCK_BUDGET // n if n > 0 else 1
     cdef intp_t words = (n + 63) // 64
@@ -774,6 +797,8 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
     cdef intp_t *cluster_of = <intp_t*>malloc(n * sizeof(intp_t))
     cdef uint64_t *adjacency = NULL
     cdef double s, largest = 0.0
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     if block < 1:
         block = 1
     if block > 256:
@@ -798,7 +823,7 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
             cluster_of[i] = -1
         # neighbour counts (in labels for now)
         status = _count_pass(X, Xg, norms, n, d, radius, largest, block, labels, adjacency,
-                             n_threads)
+                             &interrupt, n_threads)
     if status == 0:
         for i in range(n):
             is_core[i] = labels[i] >= min_samples
@@ -807,9 +832,10 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
                                      &n_clusters)
         else:
             status = _clusters_by_core_passes(X, Xg, norms, n, d, radius, block, is_core, parent,
-                                              cluster_of, labels, &n_clusters, n_threads)
+                                              cluster_of, labels, &n_clusters, &interrupt,
+                                              n_threads)
     free(norms)
     free(parent)
     free(cluster_of)
     free(adjacency)
-    return n_clusters if status == 0 else -1
+    return n_clusters if status == 0 else status

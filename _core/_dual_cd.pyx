@@ -42,6 +42,7 @@ from libc.stdlib cimport free, malloc
 
 import numpy as np
 
+from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport intp_t
 from _vector_kernels cimport kernel_row
 
@@ -49,13 +50,14 @@ cdef enum:
     PRECOMPUTED = -1
 PRECOMPUTED_KERNEL = PRECOMPUTED
 
-# Status codes returned to Python (raised / warned about there, never in nogil code).
+# Status codes returned to Python (raised / warned about there, never in nogil code), besides
+# _interrupt.pxd's INTERRUPTED (-2).
 cdef enum:
     CONVERGED = 0
     MAX_ITER_REACHED = 1
     OUT_OF_MEMORY = -1
-    NON_POSITIVE_CURVATURE = -2
     CALLBACK_RAISED = -3
+    NON_POSITIVE_CURVATURE = -4
 
 
 
@@ -182,6 +184,8 @@ cdef class _DualCD:
         cdef uint64_t state = seed
         cdef double G, PG, step, curvature, violation, pg_max, pg_max_old = INFINITY
         cdef int status = MAX_ITER_REACHED
+        cdef InterruptState interrupt
+        interrupt_init(&interrupt)
         for s in range(self.n):
             if self.diagonal[s] / self.lam + 1.0 <= 0.0:
                 return NON_POSITIVE_CURVATURE
@@ -234,6 +238,13 @@ cdef class _DualCD:
                 if self._move(s, self.sign[t] * step) < 0:
                     free(active)
                     return OUT_OF_MEMORY
+                # after a move (O(n), maybe a kernel row) only: the cheap coordinates of an
+                # epoch skip the clock read
+                if interrupted(&interrupt):
+                    status = INTERRUPTED
+                    break
+            if status == INTERRUPTED:
+                break
             history[epoch] = self._objective()
             epoch += 1
             self._release_zero_rows()
@@ -392,6 +403,8 @@ def dual_cd_solve(
             solver.rows[s] = NULL
     with nogil:
         status = solver._solve(tol, max_iter, <uint64_t>seed, shrinking, &history[0], &n_iter)
+    if status == INTERRUPTED:
+        raise_pending()
     if status == CALLBACK_RAISED:
         raise solver.error
     if status == OUT_OF_MEMORY:

@@ -14,21 +14,30 @@
 # reduction across threads (the count of marked pairs is an integer sum), so the result does not
 # depend on the thread count or the schedule. That is why the schedule may be dynamic: pair costs
 # vary with object sizes (O(|x||y|) DPs, product graphs) and a static split would leave threads
-# idle.
-from cython.parallel cimport parallel, prange
+# idle. The threads take their items (tiles, rows, objects) one at a time by hand rather than by
+# prange: a thread out of items waits in leave_team (_interrupt.pxd), where the team's first
+# thread keeps looking at the signals while another one is still inside one long pair.
+#
+# Ctrl-C: the driver looks at the signals between pairs; a kernel whose single pair may run long
+# (a DP over two long sequences, an iterative solver) calls `interrupted(interrupt)` between
+# steps of its own and may then return any value: the driver reports INTERRUPTED and the
+# `def` wrapper raises.
+from cython.parallel cimport parallel
 from libc.stdlib cimport malloc, free
 
-from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted
+from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, kk_fetch_add,
+                        leave_team, next_item)
 from _types cimport intp_t
 
 ctypedef int (*pair_kernel_t)(const void *ctx, intp_t i, intp_t j, double *work,
-                              double *value) noexcept nogil
+                              double *value, InterruptState *interrupt) noexcept nogil
 
 # A kernel that computes one row object against a block of up to `block` column objects at once
 # (SIMD lanes across pairs): k(i, js[l]) for l < n_js written to values[l]; returns the number of
 # marked pairs.
 ctypedef intp_t (*block_kernel_t)(const void *ctx, intp_t i, const intp_t *js, intp_t n_js,
-                                  double *work, double *values) noexcept nogil
+                                  double *work, double *values,
+                                  InterruptState *interrupt) noexcept nogil
 
 cdef enum:
     PAIRS_TILE = 16
@@ -48,7 +57,7 @@ cdef inline intp_t _fill_tile(
         for j in range(j0 if not symmetric or j0 > i else i, j1):
             if interrupted(interrupt):
                 return marked
-            marked += kernel(ctx, i, j, work, &value) != 0
+            marked += kernel(ctx, i, j, work, &value, interrupt) != 0
             out[i, j] = value
             if symmetric and j != i:
                 out[j, i] = value
@@ -70,7 +79,7 @@ cdef inline int fill_gram_rows(
     cdef intp_t n_row_tiles = (row_stop - row_start + PAIRS_TILE - 1) // PAIRS_TILE
     cdef intp_t n_col_tiles = (n_cols + PAIRS_TILE - 1) // PAIRS_TILE
     cdef intp_t n_tiles = n_row_tiles * n_col_tiles
-    cdef intp_t t, i0, i1, j0, j1, marked = 0
+    cdef intp_t t, i0, i1, j0, j1, marked = 0, next_tile = 0, n_done = 0
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef double *work = NULL       # allocated per thread inside the parallel block
@@ -85,7 +94,10 @@ cdef inline int fill_gram_rows(
         work = <double *>malloc((work_size if work_size > 0 else 1) * sizeof(double))
         if work == NULL:
             status_ptr[0] = -1
-        for t in prange(n_tiles, schedule='dynamic'):
+        while True:
+            t = next_item(&next_tile)
+            if t >= n_tiles or work == NULL or interrupt.stop:
+                break
             i0 = row_start + (t // n_col_tiles) * PAIRS_TILE
             i1 = i0 + PAIRS_TILE
             if i1 > row_stop:
@@ -95,10 +107,11 @@ cdef inline int fill_gram_rows(
             if j1 > n_cols:
                 j1 = n_cols
             # symmetric: tiles entirely below the diagonal are mirrored from above
-            if work != NULL and not interrupt.stop and not (symmetric and j1 <= i0):
-                marked += _fill_tile(kernel, ctx, out, i0, i1, j0, j1, symmetric, work,
-                                     &interrupt)
+            if not (symmetric and j1 <= i0):
+                kk_fetch_add(&marked, _fill_tile(kernel, ctx, out, i0, i1, j0, j1, symmetric,
+                                                 work, &interrupt))
         free(work)
+        leave_team(&interrupt, &n_done)
     n_marked[0] = marked
     return INTERRUPTED if interrupt.stop and status == 0 else status
 
@@ -113,7 +126,7 @@ cdef inline int fill_diagonal(
     """Self-similarities (for normalisation); returns 0, -1 when scratch memory ran out, or
     INTERRUPTED."""
     cdef intp_t n = out.shape[0]
-    cdef intp_t i, marked = 0
+    cdef intp_t i, marked = 0, next_object = 0, n_done = 0
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef double *work = NULL       # allocated per thread inside the parallel block
@@ -128,10 +141,13 @@ cdef inline int fill_diagonal(
         work = <double *>malloc((work_size if work_size > 0 else 1) * sizeof(double))
         if work == NULL:
             status_ptr[0] = -1
-        for i in prange(n, schedule='dynamic'):
-            if work != NULL and not interrupted(&interrupt):
-                marked += kernel(ctx, i, i, work, &out[i]) != 0
+        while True:
+            i = next_item(&next_object)
+            if i >= n or work == NULL or interrupted(&interrupt):
+                break
+            kk_fetch_add(&marked, kernel(ctx, i, i, work, &out[i], &interrupt) != 0)
         free(work)
+        leave_team(&interrupt, &n_done)
     n_marked[0] = marked
     return INTERRUPTED if interrupt.stop and status == 0 else status
 
@@ -153,7 +169,7 @@ cdef inline int fill_gram_rows_blocked(
     entry is written
     once, so the result depends neither on the thread count nor on the schedule."""
     cdef intp_t n_cols = out.shape[1]
-    cdef intp_t i, k, c, j, n_js, marked = 0
+    cdef intp_t i, k, c, j, n_js, marked = 0, next_row = row_start, n_done = 0
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef double *work = NULL       # allocated per thread inside the parallel block
@@ -172,25 +188,28 @@ cdef inline int fill_gram_rows_blocked(
         values = <double *>malloc(block * sizeof(double))
         if work == NULL or js == NULL or values == NULL:
             status_ptr[0] = -1
-        for i in prange(row_start, row_stop, schedule='dynamic'):
-            if work != NULL and js != NULL and values != NULL:
-                n_js = 0
-                for c in range(n_cols):
-                    j = col_order[c]
-                    if not symmetric or j >= i:
-                        js[n_js] = j
-                        n_js = n_js + 1
-                k = 0
-                while k < n_js and not interrupted(&interrupt):
-                    c = min(block, n_js - k)
-                    marked += kernel(ctx, i, js + k, c, work, values)
-                    for j in range(c):
-                        out[i, js[k + j]] = values[j]
-                        if symmetric:
-                            out[js[k + j], i] = values[j]
-                    k = k + block
+        while True:
+            i = next_item(&next_row)
+            if i >= row_stop or work == NULL or js == NULL or values == NULL or interrupt.stop:
+                break
+            n_js = 0
+            for c in range(n_cols):
+                j = col_order[c]
+                if not symmetric or j >= i:
+                    js[n_js] = j
+                    n_js = n_js + 1
+            k = 0
+            while k < n_js and not interrupted(&interrupt):
+                c = min(block, n_js - k)
+                kk_fetch_add(&marked, kernel(ctx, i, js + k, c, work, values, &interrupt))
+                for j in range(c):
+                    out[i, js[k + j]] = values[j]
+                    if symmetric:
+                        out[js[k + j], i] = values[j]
+                k = k + block
         free(values)
         free(js)
         free(work)
+        leave_team(&interrupt, &n_done)
     n_marked[0] = marked
     return INTERRUPTED if interrupt.stop and status == 0 else status

@@ -19,6 +19,7 @@ from scipy.linalg.cython_blas cimport dgemm
 
 import numpy as np
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport intp_t, int32_t
 from _vector_kernels cimport (
     COSINE,
@@ -132,6 +133,7 @@ def vector_gram(
     cdef intp_t b, i, j, i0, i1
     cdef double *sqnorm_x = NULL
     cdef double *sqnorm_y = NULL
+    cdef InterruptState interrupt
     if cols.shape[1] != n_features:
         raise ValueError(f"X has {n_features} features but Y has {cols.shape[1]}.")
     if out.shape[0] != n_rows or out.shape[1] != n_cols:
@@ -147,21 +149,26 @@ def vector_gram(
     try:
         if sqnorm_x == NULL or sqnorm_y == NULL:
             raise MemoryError()
+        interrupt_init(&interrupt)
         with nogil:
             _squared_norms(X, sqnorm_x)
             if not symmetric:
                 _squared_norms(cols, sqnorm_y)
             # Blocks above the diagonal shrink along the triangle: dynamic scheduling.
             for b in prange(n_blocks, schedule='dynamic', num_threads=n_threads):
+                if interrupted(&interrupt):     # a block is O(BLOCK n_cols n_features)
+                    continue
                 i0 = b * BLOCK
                 i1 = min(i0 + BLOCK, n_rows)
                 _gram_block(&X[0, 0], &cols[0, 0], n_features, n_cols, sqnorm_x, sqnorm_y,
                             i0, i1, i0 if symmetric else 0, kernel, gamma, coef0, degree,
                             &out[0, 0])
-            if symmetric:
+            if symmetric and not interrupt.stop:
                 for i in prange(1, n_rows, schedule='dynamic', chunksize=16, num_threads=n_threads):
                     for j in range(i):
                         out[i, j] = out[j, i]
+        if interrupt.stop:
+            raise_pending()
     finally:
         if not symmetric:
             free(sqnorm_y)
@@ -300,9 +307,15 @@ def sparse_gram(
     n_threads : int
     """
     cdef intp_t i
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     with nogil:
         for i in prange(row_start, row_stop, schedule='dynamic', num_threads=n_threads):
-            _sparse_row(i, indptr_a, indices_a, data_a, colptr_b, rows_b, data_b, out)
+            # a row costs its shared (i, j, u) triples: up to n_b times its features
+            if not interrupted(&interrupt):
+                _sparse_row(i, indptr_a, indices_a, data_a, colptr_b, rows_b, data_b, out)
+    if interrupt.stop:
+        raise_pending()
 
 
 cdef void _sparse_row(

@@ -30,6 +30,8 @@ from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy, memset
 from scipy.linalg.cython_blas cimport sgemm, dgemm
 
+from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
+                        raise_pending)
 from _types cimport floating, intp_t, int32_t
 
 # Type of the GEMM that ranks the centres before the exact check: float32 halves its cost, and
@@ -377,6 +379,8 @@ cdef int _run_chunks(
     cdef double norm, max_center_norm = 0.0, max_shift = 0.0
     cdef int status = 0
     cdef int *status_ptr = &status
+    cdef InterruptState interrupt
+    cdef intp_t next_group = 0, n_done = 0
     cdef floating *center_squared_norms = <floating*>malloc(n_clusters * sizeof(floating))
     cdef float *centers32 = NULL
     cdef float *center_squared_norms32 = NULL
@@ -417,6 +421,7 @@ cdef int _run_chunks(
         n_threads = <int>min(n_threads, n_groups,
                              max(1.0, 2.0 * n_samples * n_clusters * n_features
                                  / MIN_FLOPS_PER_THREAD))
+        interrupt_init(&interrupt)
         with nogil, parallel(num_threads=n_threads):
             dist = NULL
             dist32 = NULL
@@ -441,12 +446,20 @@ cdef int _run_chunks(
                 if (gathered == NULL or gathered_index == NULL or gathered_bounds == NULL
                         or (screen32 and gathered32 == NULL)):
                     status_ptr[0] = -1
-            # Groups hold equal numbers of chunks (±1); dynamic scheduling keeps both cores busy
-            # when the machine is shared, and cannot change the result (ordered reduction).
-            for g in prange(n_groups, schedule='dynamic'):
-                if status_ptr[0] != 0:
-                    continue
+            # Groups hold equal numbers of chunks (±1); taken one at a time (a dynamic schedule,
+            # by hand) they keep both cores busy when the machine is shared, and cannot change
+            # the result (ordered reduction). A thread out of groups waits in leave_team, where
+            # the first thread keeps looking at the signals.
+            while True:
+                g = next_item(&next_group)
+                if g >= n_groups or status_ptr[0] != 0 or interrupt.stop:
+                    break
                 for c in range(g * n_chunks // n_groups, (g + 1) * n_chunks // n_groups):
+                    # one iteration over many samples and clusters may take seconds: look at
+                    # the signals between chunks (the labels and bounds are then half updated;
+                    # the caller's fit starts afresh)
+                    if interrupted(&interrupt):
+                        break
                     start = c * CHUNK
                     stop = min(start + CHUNK, n_samples)
                     if hamerly and screen32:
@@ -509,6 +522,9 @@ cdef int _run_chunks(
             free(gathered32)
             free(gathered_index)
             free(gathered_bounds)
+            leave_team(&interrupt, &n_done)
+        if interrupt.stop:
+            raise_pending()
         if status != 0:
             raise MemoryError(f"k-means could not allocate {CHUNK}×{n_clusters} distances per "
                               "thread.")

@@ -42,6 +42,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 from scipy.linalg.cython_blas cimport dgemm
 
+from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _sort cimport sort_pairs
 from _types cimport floating, int32_t, int64_t, intp_t
 
@@ -53,7 +54,7 @@ cdef enum:
 
 METRICS = {"precomputed": PRECOMPUTED, "euclidean": EUCLIDEAN, "sqeuclidean": SQEUCLIDEAN}
 
-# Status codes (raised in the def wrappers).
+# Status codes (raised in the def wrappers), besides _interrupt.pxd's INTERRUPTED.
 cdef enum:
     OK = 0
     OUT_OF_MEMORY = -1
@@ -288,6 +289,8 @@ cdef int _fasterpam(
     cdef double *change = <double*>malloc(max_window * sizeof(double))
     cdef intp_t *slots = <intp_t*>malloc(max_window * sizeof(intp_t))
     cdef intp_t m
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     if n < PARALLEL_MIN_SAMPLES:
         max_window = window = 1
     if src.X != NULL:
@@ -300,9 +303,14 @@ cdef int _fasterpam(
             if src.X == NULL:
                 med_rows[m] = D + medoids[m] * n
             else:
+                # the row comes with its tile of ROWS rows: O(ROWS · n · n_features) each
+                if interrupted(&interrupt):
+                    status = INTERRUPTED
+                    break
                 memcpy(med_buffer + m * n, _row(D, src, n, medoids[m], n_threads),
                        n * sizeof(double))
                 med_rows[m] = <const floating *>(med_buffer + m * n)
+    if status == OK:
         loss[0] = _assign(med_rows, medoids, n_medoids, n, near_i, near_d, seco_i, seco_d,
                           n_threads)
         _removal_loss(near_i, near_d, seco_d, n, n_medoids, removal)
@@ -315,6 +323,9 @@ cdef int _fasterpam(
             lastloss = loss[0]
             j = 0
             while j < n and j != lastswap:
+                if interrupted(&interrupt):      # a window costs O(window · n)
+                    status = INTERRUPTED
+                    break
                 # the window ends at the last swap of the previous pass (the pass stops there),
                 # and within one tile of computed rows
                 limit = lastswap if lastswap > j else n
@@ -357,7 +368,8 @@ cdef int _fasterpam(
                 lastswap = c
                 j = c + 1
                 window = max(window // 2, n_threads if max_window > 1 else 1)
-            if n_swaps[0] == swaps_before or loss[0] >= lastloss:
+            if (status == INTERRUPTED or n_swaps[0] == swaps_before
+                    or loss[0] >= lastloss):
                 break
     free(med_rows)
     free(med_buffer)
@@ -380,6 +392,8 @@ cdef int _build(
     cdef double total, best_total
     cdef double *totals = <double*>malloc(n * sizeof(double))
     cdef const floating *row
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     if totals == NULL:
         return OUT_OF_MEMORY
     for o in range(n):
@@ -387,6 +401,9 @@ cdef int _build(
     for t in range(n_medoids):
         tile_start = 0
         while tile_start < n:
+            if interrupted(&interrupt):          # a tile costs O(ROWS · n), O(n²) precomputed
+                free(totals)
+                return INTERRUPTED
             tile_stop = min(tile_start + ROWS, n) if src.X != NULL else n
             if src.X != NULL:
                 _row(D, src, n, tile_start, n_threads)
@@ -530,6 +547,8 @@ def fasterpam(
                                     &medoids[0], &labels[0], &distances[0], seco_i, seco_d,
                                     &history[0] if max_iter > 0 else NULL, max_iter, n_threads,
                                     &n_iter, &n_swaps, &loss)
+        if status == INTERRUPTED:
+            raise_pending()
         if status == OUT_OF_MEMORY:
             raise MemoryError(f"FasterPAM could not allocate its buffers for {n} samples and "
                               f"{k} medoids.")
@@ -638,6 +657,8 @@ def build_medoids(
         with nogil:
             status = _build(&D[0, 0] if src.X == NULL else NULL, &src, n, medoids.shape[0],
                             &medoids[0], near_d, n_threads)
+        if status == INTERRUPTED:
+            raise_pending()
         if status == OUT_OF_MEMORY:
             raise MemoryError()
     finally:

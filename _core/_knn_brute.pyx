@@ -18,6 +18,8 @@ from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport free, malloc
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
+from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
+                        raise_pending)
 from _types cimport floating, intp_t
 
 cdef enum:
@@ -94,7 +96,7 @@ cdef void _query_block(
     intp_t q0, intp_t q1, intp_t n_train, int d, intp_t k,
     floating *dots, double *out_dist, intp_t *out_idx,
     const double *Q64, const double *X64, const double *q_lengths, const double *x_lengths,
-    double slack,
+    double slack, InterruptState *interrupt,
 ) noexcept nogil:
     """Neighbours of queries ``[q0, q1)``, heaps in ``out_dist``/``out_idx`` rows.
 
@@ -102,7 +104,8 @@ cdef void _query_block(
     (float32 ``Q``/``X``, their float64 originals ``Q64``/``X64``), the products only screen the
     candidates: one whose distance, less its error bound ``slack ‖q‖ ‖x‖``, cannot beat the
     current k-th best is skipped; the others get their exact distance ``Σ_j (q_j − x_j)²`` in
-    double precision, the value the heap compares.
+    double precision, the value the heap compares. Looks at the signals between training blocks
+    and stops early (the rows are then unfinished) when interrupted.
     """
     cdef char trans = b'T'
     cdef char no_trans = b'N'
@@ -117,6 +120,8 @@ cdef void _query_block(
         _reset(out_dist + qi * k, out_idx + qi * k, k, n_train)
     t0 = 0
     while t0 < n_train:
+        if interrupted(interrupt):
+            return
         t1 = min(t0 + TRAIN_BLOCK, n_train)
         nt = <int>(t1 - t0)
         # dots[qi * nt + tj] = q_qi · x_tj (column-major dotsᵀ = X_block · Q_blockᵀ)
@@ -161,7 +166,8 @@ def knn_brute(
     cdef intp_t n_q = Q.shape[0], n_train = X.shape[0], k = out_idx.shape[1]
     cdef int d = <int>Q.shape[1]
     cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
-    cdef intp_t b, q0
+    cdef intp_t b, q0, next_block = 0, n_done = 0
+    cdef InterruptState interrupt
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef floating *dots = NULL
@@ -176,6 +182,7 @@ def knn_brute(
     try:
         if q_norms == NULL or x_norms == NULL:
             raise MemoryError("could not allocate the squared norms of the k-NN search")
+        interrupt_init(&interrupt)
         with nogil:
             _squared_norms(&Q[0, 0], n_q, d, q_norms)
             _squared_norms(&X[0, 0], n_train, d, x_norms)
@@ -183,14 +190,21 @@ def knn_brute(
                 dots = <floating*>malloc(QUERY_BLOCK * TRAIN_BLOCK * sizeof(floating))
                 if dots == NULL:
                     status_ptr[0] = -1
-                for b in prange(n_blocks, schedule='dynamic'):
-                    if dots != NULL:
-                        q0 = b * QUERY_BLOCK
-                        _query_block(&Q[0, 0], &X[0, 0], q_norms, x_norms, q0,
-                                     min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
-                                     &out_dist[0, 0], &out_idx[0, 0], NULL, NULL, NULL, NULL,
-                                     0.0)
+                # query blocks taken by hand (not prange): a thread out of blocks waits in
+                # leave_team, where the first thread keeps looking at the signals
+                while dots != NULL:
+                    b = next_item(&next_block)
+                    if b >= n_blocks or interrupt.stop:
+                        break
+                    q0 = b * QUERY_BLOCK
+                    _query_block(&Q[0, 0], &X[0, 0], q_norms, x_norms, q0,
+                                 min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
+                                 &out_dist[0, 0], &out_idx[0, 0], NULL, NULL, NULL, NULL,
+                                 0.0, &interrupt)
                 free(dots)
+                leave_team(&interrupt, &n_done)
+        if interrupt.stop:
+            raise_pending()
         if status != 0:
             raise MemoryError("could not allocate the per-thread distance block of the k-NN search")
     finally:
@@ -217,7 +231,8 @@ def knn_brute_screened(
     cdef intp_t n_q = Q.shape[0], n_train = X.shape[0], k = out_idx.shape[1]
     cdef int d = <int>Q.shape[1]
     cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
-    cdef intp_t b, q0, i
+    cdef intp_t b, q0, i, next_block = 0, n_done = 0
+    cdef InterruptState interrupt
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef float *dots = NULL
@@ -237,6 +252,7 @@ def knn_brute_screened(
             raise MemoryError("could not allocate the squared norms of the k-NN search")
         q_lengths = q_norms + n_q
         x_lengths = x_norms + n_train
+        interrupt_init(&interrupt)
         with nogil:
             _squared_norms(&Q[0, 0], n_q, d, q_norms)
             _squared_norms(&X[0, 0], n_train, d, x_norms)
@@ -248,14 +264,21 @@ def knn_brute_screened(
                 dots = <float*>malloc(QUERY_BLOCK * TRAIN_BLOCK * sizeof(float))
                 if dots == NULL:
                     status_ptr[0] = -1
-                for b in prange(n_blocks, schedule='dynamic'):
-                    if dots != NULL:
-                        q0 = b * QUERY_BLOCK
-                        _query_block(&Q32[0, 0], &X32[0, 0], q_norms, x_norms, q0,
-                                     min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
-                                     &out_dist[0, 0], &out_idx[0, 0], &Q[0, 0], &X[0, 0],
-                                     q_lengths, x_lengths, slack)
+                # query blocks taken by hand (not prange): a thread out of blocks waits in
+                # leave_team, where the first thread keeps looking at the signals
+                while dots != NULL:
+                    b = next_item(&next_block)
+                    if b >= n_blocks or interrupt.stop:
+                        break
+                    q0 = b * QUERY_BLOCK
+                    _query_block(&Q32[0, 0], &X32[0, 0], q_norms, x_norms, q0,
+                                 min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
+                                 &out_dist[0, 0], &out_idx[0, 0], &Q[0, 0], &X[0, 0],
+                                 q_lengths, x_lengths, slack, &interrupt)
                 free(dots)
+                leave_team(&interrupt, &n_done)
+        if interrupt.stop:
+            raise_pending()
         if status != 0:
             raise MemoryError("could not allocate the per-thread distance block of the k-NN search")
     finally:

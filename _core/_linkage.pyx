@@ -20,6 +20,7 @@ sort of the merges by height; the lower index wins a nearest-neighbour tie).
 from libc.math cimport sqrt, fabs, INFINITY
 from libc.stdlib cimport malloc, free
 
+from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _sort cimport sort_pairs
 from _types cimport intp_t
 
@@ -136,7 +137,7 @@ cdef int _prim(const double[:, ::1] X, int metric, Merge *merges) noexcept nogil
 
     Sequential on purpose: each of the n−1 steps does only O(n·d) work, too little to pay for
     an OpenMP region per step. The update of the outside vertices' distances and the search of
-    the nearest one are fused into one pass.
+    the nearest one are fused into one pass. Returns 0, -1 (no memory) or INTERRUPTED.
     """
     cdef intp_t n = X.shape[0], n_outside = n - 1, k, t, j, best, last = 0
     cdef double best_distance, d
@@ -144,6 +145,9 @@ cdef int _prim(const double[:, ::1] X, int metric, Merge *merges) noexcept nogil
     cdef double *to_tree = <double*>malloc(n * sizeof(double))
     cdef intp_t *nearest = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *outside = <intp_t*>malloc(n * sizeof(intp_t))
+    cdef int status = 0
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     if metric == COSINE:
         norms = <double*>malloc(n * sizeof(double))
     if to_tree == NULL or nearest == NULL or outside == NULL or (metric == COSINE and norms == NULL):
@@ -164,6 +168,9 @@ cdef int _prim(const double[:, ::1] X, int metric, Merge *merges) noexcept nogil
         # a vertex at infinite (or NaN) distance from every tree vertex joins vertex 0
         nearest[j + 1] = 0
     for k in range(n - 1):
+        if interrupted(&interrupt):
+            status = INTERRUPTED
+            break
         best = 0
         best_distance = INFINITY
         for t in range(n_outside):
@@ -188,7 +195,7 @@ cdef int _prim(const double[:, ::1] X, int metric, Merge *merges) noexcept nogil
     free(nearest)
     free(outside)
     free(norms)
-    return 0
+    return status
 
 
 def mst_single_linkage(
@@ -227,6 +234,8 @@ def mst_single_linkage(
             status = _prim(X, code, merges)
             if status == 0:
                 status = _merges_to_linkage(merges, n, Z)
+        if status == INTERRUPTED:
+            raise_pending()
         if status < 0:
             raise MemoryError("single linkage could not allocate its O(n) buffers.")
     finally:
@@ -260,10 +269,13 @@ cdef inline double _lance_williams(int method, double d_xk, double d_yk, double 
 
 
 cdef int _nn_chain(double *D, intp_t n, int method, Merge *merges) noexcept nogil:
+    """The n − 1 merges, D updated in place; returns 0, -1 (no memory) or INTERRUPTED."""
     cdef intp_t *size = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *chain = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t chain_length = 0, k, i, x = 0, y = 0, t
     cdef double current, d
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     if size == NULL or chain == NULL:
         free(size)
         free(chain)
@@ -278,6 +290,11 @@ cdef int _nn_chain(double *D, intp_t n, int method, Merge *merges) noexcept nogi
                     chain_length = 1
                     break
         while True:
+            # a chain step costs O(n); a chain may grow to n steps
+            if interrupted(&interrupt):
+                free(size)
+                free(chain)
+                return INTERRUPTED
             x = chain[chain_length - 1]
             # start from the previous chain element so that a tie ends the chain
             if chain_length > 1:
@@ -354,6 +371,8 @@ def nn_chain_linkage(
             status = _nn_chain(&distances[0], n_samples, code, merges)
             if status == 0:
                 status = _merges_to_linkage(merges, n_samples, Z)
+        if status == INTERRUPTED:
+            raise_pending()
         if status < 0:
             raise MemoryError("NN-chain linkage could not allocate its buffers.")
     finally:

@@ -35,7 +35,7 @@ import numpy as np
 
 from _types cimport intp_t, int32_t
 from _gram cimport fill_diagonal, fill_gram_rows, fill_gram_rows_blocked
-from _interrupt cimport INTERRUPTED, raise_pending
+from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 
 # Pairs computed side by side in SIMD lanes (one row sequence against LANES column sequences of
 # similar lengths; the row step is C with generic vectors, _la_lanes.h): the DP of one pair is a
@@ -77,19 +77,21 @@ cdef inline double _logaddexp(double a, double b) noexcept nogil:
 
 
 cdef int _la_pair(const void *ctx, intp_t i, intp_t j, double *work,
-                  double *value) noexcept nogil:
+                  double *value, InterruptState *interrupt) noexcept nogil:
     cdef const AlignmentPair *ap = <const AlignmentPair *>ctx
     value[0] = log_la(ap.codes_a + ap.offsets_a[i], ap.offsets_a[i + 1] - ap.offsets_a[i],
                       ap.codes_b + ap.offsets_b[j], ap.offsets_b[j + 1] - ap.offsets_b[j],
                       ap.exp_scores, ap.n_letters, ap.open_weight, ap.extend_weight,
-                      ap.scale_bits, work)
+                      ap.scale_bits, work, interrupt)
     return 0
 
 
 cdef double log_la(const int32_t *x, intp_t len_x, const int32_t *y, intp_t len_y,
                    const double *exp_scores, intp_t n_letters, double open_weight,
-                   double extend_weight, int scale_bits, double *work) noexcept nogil:
-    """log K_LA(x, y); ``work`` holds 3 * (len_y + 1) doubles (rows of M, X, Y)."""
+                   double extend_weight, int scale_bits, double *work,
+                   InterruptState *interrupt) noexcept nogil:
+    """log K_LA(x, y); ``work`` holds 3 * (len_y + 1) doubles (rows of M, X, Y). Stops early
+    (any value) when ``interrupted(interrupt)``."""
     cdef double *m_row = work
     cdef double *x_row = work + (len_y + 1)
     cdef double *y_row = work + 2 * (len_y + 1)
@@ -102,11 +104,14 @@ cdef double log_la(const int32_t *x, intp_t len_x, const int32_t *y, intp_t len_
     cdef double m_diag, x_diag, y_diag, m_up, x_up, m_new, x_new, y_new, m_left, x_left, y_left
     cdef double row_sum, row_max, factor
     cdef intp_t i, q
+    cdef intp_t rows_per_check = steps_per_check(len_y)
     cdef int shift = 0                  # E: stored value = true value · 2^{−E}
     cdef int exponent
     for q in range(3 * (len_y + 1)):
         work[q] = 0.0
     for i in range(len_x):
+        if i % rows_per_check == 0 and interrupted(interrupt):
+            break
         profile = exp_scores + x[i] * n_letters
         start = ldexp(1.0, -shift)
         m_diag = 0.0
@@ -147,13 +152,14 @@ cdef double log_la(const int32_t *x, intp_t len_x, const int32_t *y, intp_t len_
     return _logaddexp(0.0, log_total)
 
 cdef intp_t _la_block(const void *ctx, intp_t i, const intp_t *js, intp_t n_js, double *work,
-                      double *values) noexcept nogil:
+                      double *values, InterruptState *interrupt) noexcept nogil:
     """``log K_LA(a_i, b_js[l])`` for ``l < n_js <= LANES``, the pairs in SIMD lanes.
 
     Lane ``l`` runs :func:`log_la` on its pair; lanes shorter than the longest are padded with a
     letter of weight 0 and a mask that zeroes their gap states, so padding cells stay 0 and never
     reach a real cell (every state flows right or down). ``work`` holds
-    ``(4 (longest_b + 1) + longest_b) LANES`` doubles.
+    ``(4 (longest_b + 1) + longest_b) LANES`` doubles. Stops early (any values) when
+    ``interrupted(interrupt)``; the SIMD row step itself never looks.
     """
     cdef const AlignmentPair *ap = <const AlignmentPair *>ctx
     cdef intp_t stride = (ap.longest_b + 1) * LANES
@@ -165,7 +171,7 @@ cdef intp_t _la_block(const void *ctx, intp_t i, const intp_t *js, intp_t n_js, 
     cdef const int32_t *x = ap.codes_a + ap.offsets_a[i]
     cdef intp_t len_x = ap.offsets_a[i + 1] - ap.offsets_a[i]
     cdef intp_t n_cols = ap.n_letters + 1
-    cdef intp_t width = 0, length, q, l, row
+    cdef intp_t width = 0, length, q, l, row, rows_per_check
     cdef const int32_t *y
     cdef double open_weight = ap.open_weight, extend_weight = ap.extend_weight
     cdef double high = ldexp(1.0, ap.scale_bits)
@@ -198,7 +204,10 @@ cdef intp_t _la_block(const void *ctx, intp_t i, const intp_t *js, intp_t n_js, 
         m_row[q] = 0.0
         x_row[q] = 0.0
         y_row[q] = 0.0
+    rows_per_check = steps_per_check(width * LANES)
     for row in range(len_x):
+        if row % rows_per_check == 0 and interrupted(interrupt):
+            break
         for l in range(LANES):
             start[l] = ldexp(1.0, -shift[l])
         la_lanes_row(ap.padded_scores + x[row] * n_cols, letters, mask, m_row, x_row, y_row,

@@ -13,6 +13,7 @@ the spectrum Gram of these counts; m = 0 gives back the spectrum kernel exactly.
 
 from cython.parallel cimport prange
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending, steps_per_check
 from _types cimport intp_t, int32_t, uint64_t
 
 
@@ -43,12 +44,19 @@ def mismatch_codes(
     """
     cdef intp_t n_samples = offsets.shape[0] - 1
     cdef intp_t s, w, start
+    cdef intp_t windows_per_check = steps_per_check(ball_size)
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     with nogil:
         for s in prange(n_samples, schedule='dynamic', num_threads=n_threads):
             start = offsets[s]
             for w in range(window_offsets[s], window_offsets[s + 1]):
+                if (w - window_offsets[s]) % windows_per_check == 0 and interrupted(&interrupt):
+                    break
                 _ball(windows[w], &codes[start + w - window_offsets[s]], 0, k, m, n_letters,
                       &powers[0], &out[w * ball_size], 0)
+    if interrupt.stop:
+        raise_pending()
 
 
 cdef intp_t _ball(uint64_t h, const int32_t *letters, int first, int k, int m_left,

@@ -20,7 +20,7 @@ from libc.math cimport INFINITY
 from libc.string cimport memset
 
 from _gram cimport fill_diagonal, fill_gram_rows
-from _interrupt cimport INTERRUPTED, raise_pending
+from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 from _types cimport intp_t, int32_t
 
 # Status codes of a pair (0: ok).
@@ -45,8 +45,11 @@ cdef struct Params:
     intp_t max_small_degree   # subtree matchings: sizes the table of neighbour subsets
 
 
+# A product-graph kernel of one pair; it looks at the signals between its mat-vecs (or CG
+# iterations, subtree levels) and returns early, with any value, when interrupted.
 ctypedef int (*PairKernel)(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                           const Params *p, double *work, double *value) noexcept nogil
+                           const Params *p, double *work, double *value,
+                           InterruptState *interrupt) noexcept nogil
 
 
 cdef inline bint _matched(const Batch *a, intp_t u, const Batch *b, intp_t v) noexcept nogil:
@@ -55,14 +58,22 @@ cdef inline bint _matched(const Batch *a, intp_t u, const Batch *b, intp_t v) no
 
 cdef void _product_matvec(
     const Batch *a, intp_t f1, intp_t n1, const Batch *b, intp_t f2, intp_t n2,
-    const double *x, double *y,
+    const double *x, double *y, InterruptState *interrupt,
 ) noexcept nogil:
-    """``y = A× x`` on the product graph (see the module docstring); ``x`` vanishes off it."""
+    """``y = A× x`` on the product graph (see the module docstring); ``x`` vanishes off it.
+    One product of two large graphs may take seconds: it looks at the signals every few rows
+    of ``u`` and stops early (``y`` unfinished) when interrupted."""
     cdef intp_t u, v, ka, kb
     cdef int32_t edge_label
     cdef const double *row
     cdef double s
+    # work of a row u: n2 label tests, deg(u) · deg(v) edge pairs for every matched v
+    cdef intp_t rows_per_check = steps_per_check(
+        n2 + (a.indptr[f1 + n1] - a.indptr[f1]) // max(n1, 1)
+        * (b.indptr[f2 + n2] - b.indptr[f2]))
     for u in range(n1):
+        if u % rows_per_check == 0 and interrupted(interrupt):
+            return
         for v in range(n2):
             s = 0.0
             if _matched(a, f1 + u, b, f2 + v):
@@ -88,7 +99,8 @@ cdef intp_t _match_indicator(
 
 
 cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                    const Params *p, double *work, double *value) noexcept nogil:
+                    const Params *p, double *work, double *value,
+                    InterruptState *interrupt) noexcept nogil:
     """n-th order walk kernel ``1ᵀ A×ⁿ 1`` by n mat-vecs (Mairal & Vert, "Computation of the nth-order
     walk kernel")."""
     cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
@@ -100,7 +112,9 @@ cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
     cdef double total = 0.0
     _match_indicator(a, f1, n1, b, f2, n2, x)
     for step in range(p.n_steps):
-        _product_matvec(a, f1, n1, b, f2, n2, x, y)
+        if interrupted(interrupt):
+            break
+        _product_matvec(a, f1, n1, b, f2, n2, x, y, interrupt)
         swap = x
         x = y
         y = swap
@@ -123,7 +137,7 @@ cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
 cdef int _pcg(
     const Batch *a, intp_t f1, intp_t n1, const Batch *b, intp_t f2, intp_t n2,
     const double *diag, const double *rhs, double lambda_, double tol, intp_t max_iter,
-    double *x, double *work,
+    double *x, double *work, InterruptState *interrupt,
 ) noexcept nogil:
     """Solve ``(diag(c) − λ A×) x = rhs`` by Jacobi-preconditioned conjugate gradients.
 
@@ -146,7 +160,9 @@ cdef int _pcg(
     if bb == 0.0:
         return 0
     for it in range(max_iter):
-        _product_matvec(a, f1, n1, b, f2, n2, d, q)
+        if interrupted(interrupt):
+            return 0        # any value: the driver reports INTERRUPTED
+        _product_matvec(a, f1, n1, b, f2, n2, d, q, interrupt)
         dq = 0.0
         for k in range(dim):
             q[k] = diag[k] * d[k] - lambda_ * q[k]
@@ -174,7 +190,8 @@ cdef int _pcg(
 
 
 cdef int _geometric_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                         const Params *p, double *work, double *value) noexcept nogil:
+                         const Params *p, double *work, double *value,
+                         InterruptState *interrupt) noexcept nogil:
     """Geometric walk kernel ``1ᵀ (I − λ A×)⁻¹ 1`` (Gärtner et al. 2003)."""
     cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
     cdef intp_t f2 = b.node_ptr[j], n2 = b.node_ptr[j + 1] - f2
@@ -188,7 +205,7 @@ cdef int _geometric_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
     for k in range(dim):
         diag[k] = 1.0
     status = _pcg(a, f1, n1, b, f2, n2, diag, rhs, p.lambda_, p.tol, p.max_iter, x,
-                  work + 3 * dim)
+                  work + 3 * dim, interrupt)
     for k in range(dim):
         total += x[k]
     value[0] = total
@@ -196,7 +213,8 @@ cdef int _geometric_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
 
 
 cdef int _random_walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                           const Params *p, double *work, double *value) noexcept nogil:
+                           const Params *p, double *work, double *value,
+                           InterruptState *interrupt) noexcept nogil:
     """Marginalised random-walk kernel (Kashima et al. 2003).
 
     Walks start uniformly, stop at each vertex with probability ``q`` (always at an isolated
@@ -225,7 +243,8 @@ cdef int _random_walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
             if d1 > 0 and d2 > 0:
                 diag[k] = <double>(d1 * d2) / ((1.0 - q) * (1.0 - q))
             rhs[k] = diag[k] * s1 * s2 if _matched(a, f1 + u, b, f2 + v) else 0.0
-    status = _pcg(a, f1, n1, b, f2, n2, diag, rhs, 1.0, p.tol, p.max_iter, x, work + 3 * dim)
+    status = _pcg(a, f1, n1, b, f2, n2, diag, rhs, 1.0, p.tol, p.max_iter, x, work + 3 * dim,
+                  interrupt)
     for k in range(dim):
         total += x[k]
     value[0] = total / (<double>n1 * n2)
@@ -277,7 +296,8 @@ cdef double _matching_sum(
 
 
 cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                       const Params *p, double *work, double *value) noexcept nogil:
+                       const Params *p, double *work, double *value,
+                       InterruptState *interrupt) noexcept nogil:
     """Tree-pattern kernel ``Σ_{(u, v)} T(u, v, depth)`` (Mairal & Vert, "Extension: branching walks").
 
     ``T(·, 1) = 1`` on the product graph. Subsets (the slides' recursion in its product form): ``T(u, v, h + 1) = Π_{(u', v') ∈ N×(u, v)} (1 + λ T(u', v', h))``.
@@ -294,6 +314,8 @@ cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
     cdef double prod, total = 0.0
     _match_indicator(a, f1, n1, b, f2, n2, t_prev)
     for step in range(p.n_steps - 1):
+        if interrupted(interrupt):
+            break
         for u in range(n1):
             for v in range(n2):
                 k = u * n2 + v
@@ -341,10 +363,10 @@ cdef struct Context:
 
 
 cdef int _context_pair(const void *ctx, intp_t i, intp_t j, double *work,
-                       double *value) noexcept nogil:
+                       double *value, InterruptState *interrupt) noexcept nogil:
     """The pair driver's signature around a product-graph kernel."""
     cdef const Context *c = <const Context *>ctx
-    return c.kernel(&c.a, i, &c.b, j, &c.params, work, value)
+    return c.kernel(&c.a, i, &c.b, j, &c.params, work, value, interrupt)
 
 
 cdef Batch _batch(const intp_t[::1] node_ptr, const intp_t[::1] indptr,

@@ -27,6 +27,7 @@ from cython.parallel cimport parallel, prange, threadid
 from libc.math cimport sqrt
 from libc.stdlib cimport malloc, free
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport intp_t
 
 # Rows (and columns) per tile: a tile's ratios and column sums stay in L1/L2.
@@ -193,6 +194,8 @@ cdef int _pass(
     cdef double *col_parts = NULL
     cdef double *Zt = NULL
     cdef double *thread_scratch = NULL
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     stress[0] = 0.0
     squared_distances[0] = 0.0
     if n == 0 or p == 0:
@@ -237,6 +240,9 @@ cdef int _pass(
                 # a descheduled thread's tiles go to the others. The result does not depend on
                 # which thread runs a tile.
                 for t in prange(n_pairs, schedule='dynamic'):
+                    # one pass reads the n × n dissimilarities: seconds for large n
+                    if interrupted(&interrupt):
+                        continue
                     _tile(dissimilarities, weights, weighted, Zt, n, p,
                           tile_I[t] * TILE, min((tile_I[t] + 1) * TILE, n),
                           tile_J[t] * TILE, min((tile_J[t] + 1) * TILE, n),
@@ -246,7 +252,7 @@ cdef int _pass(
                           tile_sums + 2 * t)
                 # Same parallel region (one wake-up of the threads): the loop above ends with a
                 # barrier, so every tile's sums are in place.
-                if update:
+                if update and not interrupt.stop:
                     # Row i of B(Z) Z = (Σ_j b_ij) z_i − Σ_j b_ij z_j, gathered from the tiles
                     # of its row block in a fixed order (see _gather).
                     for R in prange(n_tiles, schedule='dynamic'):
@@ -258,9 +264,11 @@ cdef int _pass(
                                     row_parts, col_parts, R, n_tiles, part,
                                     k * TILE + i - R * TILE))
             # Ordered reduction of the stress over tiles; each pair was counted once.
-            for t in range(n_pairs):
+            for t in range(n_pairs if not interrupt.stop else 0):
                 stress[0] += tile_sums[2 * t]
                 squared_distances[0] += tile_sums[2 * t + 1]
+        if interrupt.stop:
+            raise_pending()
     finally:
         free(tile_I)
         free(tile_J)

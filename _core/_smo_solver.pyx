@@ -42,6 +42,8 @@ from libc.stdlib cimport free, malloc, realloc
 
 import numpy as np
 
+from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending,
+                        steps_per_check)
 from _types cimport intp_t, int32_t
 from _vector_kernels cimport kernel_row
 
@@ -51,13 +53,14 @@ cdef enum:
     PRECOMPUTED = -1
 PRECOMPUTED_KERNEL = PRECOMPUTED
 
-# Status codes returned to Python (raised / warned about there, never in nogil code).
+# Status codes returned to Python (raised / warned about there, never in nogil code), besides
+# _interrupt.pxd's INTERRUPTED (-2).
 cdef enum:
     CONVERGED = 0
     MAX_ITER_REACHED = 1
     OUT_OF_MEMORY = -1
-    NEGATIVE_CURVATURE = -2
     CALLBACK_RAISED = -3
+    NEGATIVE_CURVATURE = -4
 
 # Position of α_t in its box.
 cdef enum:
@@ -107,6 +110,7 @@ cdef class _SMOSolver:
     # Progress callback, called every `report_every` steps (None: never), and what it raised.
     cdef object progress, error
     cdef long report_every
+    cdef char *cancel            # NULL, or set by another thread to stop (_interrupt.pxd)
     # LRU cache of kernel rows, one slot per sample position; slot `sentinel` heads the list.
     cdef double **rows
     cdef intp_t[::1] row_len, lru_prev, lru_next
@@ -552,9 +556,21 @@ cdef class _SMOSolver:
         # -1: never equal to a step count (no callback)
         cdef long next_report = self.report_every if self.report_every > 0 else -1
         cdef int found
+        cdef InterruptState interrupt
+        cdef intp_t until_check = 1
+        interrupt_init(&interrupt)
+        interrupt.cancel = self.cancel
         if self._warm_start() < 0:
             return OUT_OF_MEMORY
         while it < max_iter:
+            # up to 1e7 steps of O(active_size) each: look at the signals every ~CHECK_WORK
+            # units of work (a clock read per step of a small problem would cost ~4 %)
+            until_check -= 1
+            if until_check == 0:
+                until_check = steps_per_check(self.active_size)
+                if interrupted(&interrupt):
+                    n_iter[0] = it
+                    return INTERRUPTED
             if it == next_report:
                 next_report += self.report_every
                 if self._report(it) < 0:
@@ -613,6 +629,7 @@ def smo_solve(
     int n_threads,
     progress=None,
     long report_every=0,
+    signed char[::1] cancel=None,        # IN (1,) or None: set to 1 by another thread to stop
 ):
     """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO.
 
@@ -673,6 +690,9 @@ def smo_solve(
         Whatever it raises stops the solver and is raised here.
     report_every : int, default=0
         Steps between two calls of ``progress`` (positive when ``progress`` is given).
+    cancel : ndarray of shape (1,), dtype int8, default=None
+        A flag that another thread sets (to 1) to stop the solver, which then raises
+        KeyboardInterrupt: solvers run in a thread pool cannot see Ctrl-C themselves.
 
     Returns
     -------
@@ -714,6 +734,7 @@ def smo_solve(
     solver.degree = degree
     solver.n_threads = max(1, n_threads)
     solver.progress = progress
+    solver.cancel = <char *>&cancel[0] if cancel is not None else NULL
     solver.report_every = report_every if progress is not None else 0
     solver.active_size = l
     solver.unshrink = False
@@ -748,6 +769,8 @@ def smo_solve(
         solver.rows[s] = NULL
     with nogil:
         status = solver._solve(tol, shrinking, max_iter, &n_iter)
+    if status == INTERRUPTED:
+        raise_pending()
     if status == CALLBACK_RAISED:
         raise solver.error
     if status == OUT_OF_MEMORY:

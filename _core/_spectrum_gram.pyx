@@ -23,7 +23,7 @@ from cython.parallel cimport parallel, prange
 
 from _types cimport intp_t, int32_t, uint64_t
 from _gram cimport fill_gram_rows
-from _interrupt cimport INTERRUPTED, raise_pending
+from _interrupt cimport INTERRUPTED, InterruptState, raise_pending
 from _sort cimport sort
 
 
@@ -125,7 +125,7 @@ cdef struct SpectraPair:
 
 
 cdef int _merge_pair(const void *ctx, intp_t i, intp_t j, double *work,
-                     double *value) noexcept nogil:
+                     double *value, InterruptState *interrupt) noexcept nogil:
     """Merge-join of two sorted spectra: ``Σ_u c_x(u) c_y(u)`` in O(U_x + U_y)."""
     cdef const SpectraPair *sp = <const SpectraPair *>ctx
     cdef intp_t p = sp.indptr_a[i]

@@ -17,7 +17,7 @@ that level i−1 still holds row p−1 when level i reads it.
 
 from _types cimport intp_t, int32_t
 from _gram cimport fill_diagonal, fill_gram_rows
-from _interrupt cimport INTERRUPTED, raise_pending
+from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 
 
 cdef struct SubstringPair:
@@ -30,20 +30,23 @@ cdef struct SubstringPair:
 
 
 cdef int _substring_pair(const void *ctx, intp_t i, intp_t j, double *work,
-                         double *value) noexcept nogil:
+                         double *value, InterruptState *interrupt) noexcept nogil:
     cdef const SubstringPair *sp = <const SubstringPair *>ctx
     cdef const int32_t *s = sp.codes_a + sp.offsets_a[i]
     cdef const int32_t *t = sp.codes_b + sp.offsets_b[j]
     value[0] = gap_weighted(s, sp.offsets_a[i + 1] - sp.offsets_a[i],
-                            t, sp.offsets_b[j + 1] - sp.offsets_b[j], sp.k, sp.lambda_, work)
+                            t, sp.offsets_b[j + 1] - sp.offsets_b[j], sp.k, sp.lambda_, work,
+                            interrupt)
     return 0
 
 
 cdef double gap_weighted(const int32_t *s, intp_t len_s, const int32_t *t, intp_t len_t, int k,
-                         double lam, double *work) noexcept nogil:
-    """K_k(s, t); ``work`` holds k * (len_t + 1) doubles (row q of K'_i at work[i*(len_t+1)+q])."""
+                         double lam, double *work, InterruptState *interrupt) noexcept nogil:
+    """K_k(s, t); ``work`` holds k * (len_t + 1) doubles (row q of K'_i at work[i*(len_t+1)+q]).
+    Stops early (any value) when ``interrupted(interrupt)``."""
     cdef intp_t width = len_t + 1
     cdef intp_t p, q
+    cdef intp_t rows_per_check = steps_per_check(k * len_t)
     cdef int level
     cdef double lam2 = lam * lam
     cdef double result = 0.0
@@ -58,6 +61,8 @@ cdef double gap_weighted(const int32_t *s, intp_t len_s, const int32_t *t, intp_
     for q in range(width, k * width):
         work[q] = 0.0                       # K'_i(0, q) = 0 for i ≥ 1
     for p in range(1, len_s + 1):
+        if p % rows_per_check == 0 and interrupted(interrupt):
+            break
         letter = s[p - 1]
         lower = work + (k - 1) * width      # K'_{k−1}(p−1, ·)
         for q in range(1, len_t + 1):

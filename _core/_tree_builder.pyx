@@ -59,6 +59,8 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
+from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
+                        next_item, raise_pending)
 from _tree cimport TREE_LEAF, TREE_UNDEFINED, kk_prefetch
 from _types cimport int32_t, intp_t, uint8_t
 
@@ -140,6 +142,7 @@ cdef struct Problem:
     double min_weight_fraction_leaf
     double min_impurity_decrease
     double l2_regularization
+    InterruptState *interrupt       # Ctrl-C, looked at between two nodes (_interrupt.pxd)
 
 cdef struct TreeBuffer:
     # Growing flat tree (see _tree.pxd); freed after conversion to numpy arrays.
@@ -1145,7 +1148,8 @@ cdef void _record_leaf(const Problem *pb, Workspace *ws, const NodeRecord *rec,
 
 cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
                            NodeRecord *root, index_t *rows) noexcept nogil:
-    """scikit-learn's DepthFirstTreeBuilder: a stack, left child on top, node ids in preorder."""
+    """scikit-learn's DepthFirstTreeBuilder: a stack, left child on top, node ids in preorder.
+    Returns 0, -1 (out of memory) or INTERRUPTED."""
     cdef NodeRecord rec, child
     cdef NodeStats st
     cdef Split split
@@ -1154,10 +1158,16 @@ cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
     cdef bint is_leaf, need_children
     cdef double *hist_left
     cdef double *hist_right
+    cdef intp_t k
     ws.n_records = 0
     if _push_record(ws, root) != 0:
         return -1
     while ws.n_records > 0:
+        if interrupted(pb.interrupt):
+            for k in range(ws.n_records):
+                free(ws.records[k].hist)
+            ws.n_records = 0
+            return INTERRUPTED
         ws.n_records -= 1
         rec = ws.records[ws.n_records]
         n_node = rec.end - rec.start
@@ -1287,7 +1297,7 @@ cdef int _add_frontier(const Problem *pb, Workspace *ws, TreeBuffer *tree,
 cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
                           NodeRecord *root, index_t *rows) noexcept nogil:
     """scikit-learn's BestFirstTreeBuilder: split the frontier node of largest impurity decrease
-    until ``max_leaf_nodes`` leaves."""
+    until ``max_leaf_nodes`` leaves. Returns 0, -1 (out of memory) or INTERRUPTED."""
     cdef NodeRecord rec, child
     cdef intp_t max_split_nodes = pb.max_leaf_nodes - 1, k
     cdef int status = 0
@@ -1298,6 +1308,9 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
         free(root.hist)
         return -1
     while ws.n_records > 0:
+        if interrupted(pb.interrupt):
+            status = INTERRUPTED
+            break
         _heap_pop(ws, &rec)
         if rec.depth > tree.max_depth:
             tree.max_depth = rec.depth
@@ -1504,7 +1517,8 @@ cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
 cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights,
                    const uint8_t *counts, uint32_t seed, TreeBuffer *tree,
                    int32_t *train_leaves) noexcept nogil:
-    """Grow one tree into ``tree`` (initialised here); 0, or -1 when out of memory."""
+    """Grow one tree into ``tree`` (initialised here); 0, -1 when out of memory, or
+    INTERRUPTED."""
     if pb.compact:
         return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
                               <const uint16_t *>pb.sorted_samples)
@@ -1625,6 +1639,8 @@ def grow_trees(
     cdef int n_outer = 1, n_inner = n_threads
     cdef Workspace *ws = NULL
     cdef int32_t *leaves = NULL
+    cdef InterruptState interrupt
+    cdef intp_t next_tree = 0, n_done = 0
     cdef intp_t[::1] bin_offset = np.zeros(n_features + 1, dtype=np.intp)
     cdef const uint16_t[:, ::1] sorted16
     cdef const int32_t[:, ::1] sorted32
@@ -1680,6 +1696,8 @@ def grow_trees(
     pb.min_weight_fraction_leaf = min_weight_fraction_leaf
     pb.min_impurity_decrease = min_impurity_decrease
     pb.l2_regularization = l2_regularization
+    pb.interrupt = &interrupt
+    interrupt_init(&interrupt)
     if n_trees == 1 and train_leaves.shape[0] == n_samples:
         leaves = &train_leaves[0]
     if n_trees > 1 and n_threads > 1:
@@ -1692,9 +1710,14 @@ def grow_trees(
             raise MemoryError()
         with nogil:
             if n_outer > 1:
+                # trees taken one at a time by hand (not prange): a thread out of trees waits
+                # in leave_team, where the first thread keeps looking at the signals
                 with parallel(num_threads=n_outer):
                     ws = _workspace_new(&pb, 1)
-                    for t in prange(n_trees, schedule='dynamic'):
+                    while True:
+                        t = next_item(&next_tree)
+                        if t >= n_trees or interrupt.stop:
+                            break
                         if ws == NULL:
                             status[t] = -1
                         else:
@@ -1703,9 +1726,12 @@ def grow_trees(
                                 &tree_counts[t, 0] if with_counts else NULL, seeds[t],
                                 &trees[t], NULL)
                     _workspace_free(ws)
+                    leave_team(&interrupt, &n_done)
             else:
                 ws = _workspace_new(&pb, n_inner)
                 for t in range(n_trees):
+                    if interrupt.stop:
+                        break
                     if ws == NULL:
                         status[t] = -1
                     else:
@@ -1714,6 +1740,8 @@ def grow_trees(
                             &tree_counts[t, 0] if with_counts else NULL, seeds[t],
                             &trees[t], leaves)
                 _workspace_free(ws)
+        if interrupt.stop:
+            raise_pending()
         for t in range(n_trees):
             if status[t] != 0:
                 raise MemoryError("out of memory while growing a decision tree")

@@ -9,6 +9,7 @@ depend on the thread count.
 
 from cython.parallel cimport prange
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _tree cimport TREE_LEAF
 from _types cimport int32_t, intp_t
 
@@ -83,6 +84,7 @@ def sum_forest(
     """Sum over trees of the leaf values of every row of ``X`` (trees concatenated)."""
     cdef intp_t n_samples = X.shape[0], n_trees = node_offset.shape[0] - 1
     cdef intp_t n_values = value.shape[1], n_blocks, b, i1
+    cdef InterruptState interrupt
     if n_samples == 0:
         return
     n_blocks = (n_samples + BLOCK - 1) // BLOCK
@@ -90,10 +92,16 @@ def sum_forest(
         n_threads = 1
     if n_threads > n_blocks:
         n_threads = <int>n_blocks
+    interrupt_init(&interrupt)
     with nogil:
         for b in prange(n_blocks, num_threads=n_threads, schedule='static'):
+            # a block walks every tree: a large forest makes it long
+            if interrupted(&interrupt):
+                continue
             i1 = (b + 1) * BLOCK
             if i1 > n_samples:
                 i1 = n_samples
             _sum_block(&children_left[0], &children_right[0], &feature[0], &threshold[0],
                        &value[0, 0], &node_offset[0], n_trees, n_values, X, b * BLOCK, i1, out)
+    if interrupt.stop:
+        raise_pending()

@@ -102,3 +102,47 @@ def near_float_max():
         return np.vstack([rng.normal(size=(5, 3)), np.full((5, 3), value)])
 
     return make
+
+
+_CTRL_C_SCRIPT = '''
+import signal
+# Python's Ctrl-C handler, also when the test runs in a background job (which ignores SIGINT)
+signal.signal(signal.SIGINT, signal.default_int_handler)
+{setup}
+print("ready", flush=True)
+try:
+    run()
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted")
+{after}
+'''
+
+
+@pytest.fixture
+def ctrl_c():
+    """``ctrl_c(setup, after="")``: run ``setup`` (Python source defining ``run()``, a call that
+    would take far longer than the timeout) in a subprocess, send SIGINT 0.5 s into ``run()``,
+    and return the lines it printed: ``"interrupted"`` when ``run()`` raised KeyboardInterrupt,
+    then whatever ``after`` (source run after it, e.g. a second, short fit) prints. A loop that
+    never looks at the signals runs into the timeout instead."""
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+    import time
+
+    def run(setup, after="", timeout=60):
+        script = _CTRL_C_SCRIPT.format(setup=textwrap.dedent(setup), after=textwrap.dedent(after))
+        proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout.readline().strip() == "ready"
+            time.sleep(0.5)                   # inside the compiled loop by now
+            proc.send_signal(signal.SIGINT)
+            out, _ = proc.communicate(timeout=timeout)
+        finally:
+            proc.kill()
+            proc.wait()
+        return out.split()
+
+    return run

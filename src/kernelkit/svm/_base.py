@@ -106,11 +106,13 @@ class BaseSMO(BaseEstimator):
         return (rows, np.einsum("ij,ij->i", rows, rows), position,
                 np.ascontiguousarray(kernel.diagonal()[position]), VECTOR_KERNELS[self.kernel])
 
-    def _solve(self, n_threads, gram, sample_index, signs, linear_term, upper_bound, start=None):
+    def _solve(self, n_threads, gram, sample_index, signs, linear_term, upper_bound, start=None,
+               cancel=None):
         """Run the compiled SMO on one dual problem; return ``(alpha, rho, objective, n_iter)``.
 
         ``gram`` is the training Gram matrix (None for a vector kernel); ``start`` a feasible
-        starting ``α`` (None: zeros). Warns with ``ConvergenceWarning`` when ``max_iter`` stops
+        starting ``α`` (None: zeros); ``cancel`` a flag (int8 array of shape (1,)) that stops
+        the solver when set, for solvers run in worker threads. Warns with ``ConvergenceWarning`` when ``max_iter`` stops
         the solver.
         """
         n_variables = signs.shape[0]
@@ -137,7 +139,7 @@ class BaseSMO(BaseEstimator):
             kernel_cache_megabytes(self.cache_size, n_variables,
                                    f"{type(self).__name__} on {n_variables} dual variables"),
             int(max_iter), n_threads,
-            progress, max(1, _REPORT_EVERY // 10),
+            progress, max(1, _REPORT_EVERY // 10), cancel,
         )
         if self.verbose:
             report(type(self).__name__,
@@ -194,10 +196,19 @@ class BaseSMO(BaseEstimator):
                 solutions = [self._solve(inner_threads, *problem, start=start)
                              for problem, start in zip(problems, starts)]
             else:
+                # Ctrl-C reaches the main thread only, waiting here: it sets the flag that
+                # stops the solvers in the workers, so that the pool's shutdown does not wait
+                # for them to finish
+                cancel = np.zeros(1, dtype=np.int8)
                 with ThreadPoolExecutor(max_workers=n_workers) as pool:
-                    solutions = list(pool.map(
-                        lambda job: self._solve(inner_threads, *job[0], start=job[1]),
-                        zip(problems, starts)))
+                    try:
+                        solutions = list(pool.map(
+                            lambda job: self._solve(inner_threads, *job[0], start=job[1],
+                                                    cancel=cancel),
+                            zip(problems, starts)))
+                    except BaseException:
+                        cancel[0] = 1
+                        raise
         if remember:
             self._warm_starts = [(problem[1], problem[2], problem[4], solution[0])
                                  for problem, solution in zip(problems, solutions)]

@@ -1,0 +1,54 @@
+"""Ctrl-C stops the kernels' compiled loops (the ``ctrl_c`` fixture of tests/conftest.py), also
+inside one long pair and while one thread holds the only long item."""
+
+import pytest
+
+_PROTEINS = """
+    import numpy as np
+    rng = np.random.default_rng(0)
+    letters = list("ACDEFGHIKLMNPQRSTVWY")
+"""
+
+_LONG_LOOPS = {
+    # ~45 000 pairs of the pair driver: many minutes
+    "substring": _PROTEINS + """
+    from kernelkit.kernels import SubstringKernel
+    X = ["".join(rng.choice(letters, 1000)) for _ in range(300)]
+    run = lambda: SubstringKernel(k=5, n_jobs=2).fit_transform(X)
+    """,
+    # three proteins of 60 000 letters: six pairs of 3.6e9 DP cells each, on one and two threads
+    # (the pairs outnumber neither thread by much: one thread ends up alone in a long pair)
+    "local alignment, 1 thread": _PROTEINS + """
+    from kernelkit.kernels import LocalAlignmentKernel
+    X = ["".join(rng.choice(letters, 60_000)) for _ in range(3)]
+    run = lambda: LocalAlignmentKernel(n_jobs=1).fit_transform(X)
+    """,
+    "local alignment, 2 threads": _PROTEINS + """
+    from kernelkit.kernels import LocalAlignmentKernel
+    X = ["".join(rng.choice(letters, 60_000)) for _ in range(3)]
+    run = lambda: LocalAlignmentKernel(n_jobs=2).fit_transform(X)
+    """,
+    # C(3000, 4) = 3.4e12 induced 4-node subgraphs of a graph: hours; two threads: the first may
+    # finish the small graph while the other one enumerates
+    "graphlets": """
+    import numpy as np, scipy.sparse as sp
+    from kernelkit.kernels import GraphletKernel
+    A = sp.triu(sp.random_array((3000, 3000), density=0.01, random_state=0), k=1)
+    A = sp.csr_array(((A + A.T) > 0).astype(float))
+    graphs = [(A[:9, :9], [0] * 9), (A, [0] * 3000)]
+    run = lambda: GraphletKernel(k=4, n_jobs=2).fit_transform(graphs)
+    """,
+    # one pair: 100 mat-vecs of ~5e8 multiply-adds on a product graph of 2.25e6 vertices
+    "walk": """
+    import numpy as np, scipy.sparse as sp
+    from kernelkit.kernels import WalkKernel
+    A = sp.triu(sp.random_array((1500, 1500), density=0.01, random_state=0), k=1)
+    A = sp.csr_array(((A + A.T) > 0).astype(float))
+    run = lambda: WalkKernel(n=100, n_jobs=2).fit_transform([(A, [0] * 1500)])
+    """,
+}
+
+
+@pytest.mark.parametrize("loop", sorted(_LONG_LOOPS))
+def test_ctrl_c_stops_a_kernel(ctrl_c, loop):
+    assert ctrl_c(_LONG_LOOPS[loop]) == ["interrupted"]
