@@ -20,6 +20,7 @@ from kernelkit.utils._logistic import (
     model_name,
     multinomial_loss,
     report_model,
+    row_space_reduction,
     softmax,
     solver_progress,
 )
@@ -185,14 +186,37 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             progress(self.max_iter, value, float(np.max(np.abs(gradient))))
         return theta, self.max_iter, bool(np.max(np.abs(gradient)) <= self.tol)
 
+    def _newton(self, make_objective, A, r, n_outputs, progress):
+        """Newton's method on ``make_objective(A, r)`` from 0 (``n_outputs`` coefficient
+        columns); with more features than samples, on the reduced problem of
+        :func:`~kernelkit.utils._logistic.row_space_reduction`: the same iterates, at a cost
+        that follows ``n_samples`` instead of ``n_features``."""
+        n_features = A.shape[1] - self.fit_intercept
+        if n_features <= A.shape[0]:
+            return damped_newton(make_objective(A, r), np.zeros(A.shape[1] * n_outputs),
+                                 self.max_iter, self.tol, progress)
+        reduced, expand = row_space_reduction(A, n_features)
+        shape = (reduced.shape[1], n_outputs)
+
+        def original(flat):
+            return expand(flat.reshape(shape)).ravel()
+        # the coefficients share one penalty weight; the intercept keeps its own
+        r_reduced = np.r_[np.full(A.shape[0], r[0]), r[n_features:]]
+        flat, n_iter, converged = damped_newton(
+            make_objective(reduced, r_reduced), np.zeros(reduced.shape[1] * n_outputs),
+            self.max_iter, self.tol, progress,
+            max_gradient=lambda gradient: float(np.max(np.abs(original(gradient)))))
+        return original(flat), n_iter, converged
+
     def _fit_binary(self, A, t):
         r = self._penalty_weights(A.shape[1])
         objective = self._binary_objective(A, t, r)
         theta = np.zeros(A.shape[1])
         progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
-            theta, n_iter, converged = damped_newton(objective, theta, self.max_iter, self.tol,
-                                                     progress)
+            theta, n_iter, converged = self._newton(
+                lambda design, weights: self._binary_objective(design, t, weights), A, r, 1,
+                progress)
         elif self.solver == "lbfgs":
             theta, n_iter, converged = lbfgs(lambda th: objective(th, 1), theta, self.max_iter,
                                              self.tol, progress)
@@ -207,8 +231,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         start = np.zeros(A.shape[1] * D.shape[1])
         progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
-            flat, n_iter, converged = damped_newton(objective, start, self.max_iter, self.tol,
-                                                    progress)
+            flat, n_iter, converged = self._newton(
+                lambda design, weights: self._multinomial_objective(design, D, weights), A, r,
+                D.shape[1], progress)
         elif self.solver == "lbfgs":
             flat, n_iter, converged = lbfgs(objective, start, self.max_iter, self.tol, progress)
         else:
