@@ -228,3 +228,19 @@ def test_fisher_direction_is_the_pseudo_inverse_of_the_dense_covariance(n, d, rn
                                atol=1e-8 * np.abs(expected).max())
     np.testing.assert_allclose(model.intercept_, -0.5 * (X[y == 0] @ expected).mean()
                                - 0.5 * (X[y == 1] @ expected).mean(), rtol=1e-8)
+
+
+@pytest.mark.parametrize("estimator", [QuadraticDiscriminantAnalysis(),
+                                       LinearDiscriminantAnalysis(),
+                                       FisherDiscriminantAnalysis()])
+def test_a_factorisation_too_long_to_interrupt_is_announced(estimator, rng, monkeypatch):
+    from kernelkit.utils import _validation
+
+    X, y = labelled(20, 50, rng, n_classes=2)
+    monkeypatch.setattr(_validation, "LONG_FACTORISATION_FLOPS", 1e9)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        estimator.fit(X[:, :5], y)
+    monkeypatch.setattr(_validation, "LONG_FACTORISATION_FLOPS", 1e3)
+    with pytest.warns(UserWarning, match="does not stop on Ctrl-C"):
+        estimator.fit(X, y)

@@ -106,3 +106,12 @@ def test_reduced_newton_with_duplicated_rows(rng):
     reference, _, _ = full_space_newton(model, X, y)
     np.testing.assert_allclose(model.coef_[0], reference[:-1, 0], rtol=1e-8,
                                atol=1e-8 * np.abs(reference).max())
+
+
+def test_a_newton_solve_too_long_to_interrupt_is_announced(rng, monkeypatch):
+    from kernelkit.utils import _validation
+
+    X, y = noisy_labels(20, 50, rng)
+    monkeypatch.setattr(_validation, "LONG_FACTORISATION_FLOPS", 1e3)
+    with pytest.warns(UserWarning, match="does not stop on Ctrl-C"):
+        LogisticRegression().fit(X, y)

@@ -6,7 +6,11 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import validate_data
 
-from kernelkit.utils._validation import check_class_labels, check_distance_scale
+from kernelkit.utils._validation import (
+    check_class_labels,
+    check_distance_scale,
+    warn_long_factorisation,
+)
 
 __all__ = ["ClassStatistics", "SpikedCovariance", "validated_statistics"]
 
@@ -87,6 +91,9 @@ class SpikedCovariance:
 
     def __init__(self, rows, divisor, shrinkage, what):
         n_rows, d = rows.shape
+        warn_long_factorisation(4.0 * n_rows * d * min(n_rows, d),
+                                f"The {what} of {n_rows} samples x {d} features",
+                                "reduce the number of features first (PCA, feature selection).")
         if n_rows < d:
             _, singular_values, vt = np.linalg.svd(rows, full_matrices=False)
             eigenvalues, self.eigenvectors = singular_values**2 / divisor, vt.T

@@ -11,7 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit.discriminant_analysis._base import GenerativeClassifier
 from kernelkit.discriminant_analysis._class_statistics import validated_statistics
-from kernelkit.utils._validation import check_memory_request
+from kernelkit.utils._validation import check_memory_request, warn_long_factorisation
 
 __all__ = ["ClassCovariancesMixin", "EigenGaussian", "LowRankGaussian",
            "QuadraticDiscriminantAnalysis", "class_covariances", "gaussian_class_scores"]
@@ -145,6 +145,11 @@ def class_covariances(stats, columns, reg_param, unbiased):
     (``Σ_k = R_kᵀR_k``, kept factored) and the Gaussians used to score (regularised where
     singular, with one warning naming the classes)."""
     roots, gaussians, singular = [], [], []
+    d = len(columns)
+    warn_long_factorisation(
+        sum(4.0 * count * d * min(count, d) for count in stats.counts),
+        f"The class covariances of {stats.counts.sum()} samples x {d} features",
+        "reduce the number of features first (PCA, feature selection).")
     # each feature's variance over all classes: within-class plus between-class parts
     variance = stats.centred[:, columns].var(axis=0) + np.repeat(
         stats.means[:, columns], stats.counts, axis=0).var(axis=0)

@@ -24,7 +24,12 @@ from kernelkit.utils._logistic import (
     softmax,
     solver_progress,
 )
-from kernelkit.utils._validation import MAX_INT, check_class_labels, check_distance_scale
+from kernelkit.utils._validation import (
+    MAX_INT,
+    check_class_labels,
+    check_distance_scale,
+    warn_long_factorisation,
+)
 
 __all__ = ["LogisticRegression"]
 
@@ -192,6 +197,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         :func:`~kernelkit.utils._logistic.row_space_reduction`: the same iterates, at a cost
         that follows ``n_samples`` instead of ``n_features``."""
         n_features = A.shape[1] - self.fit_intercept
+        # a Hessian (two classes) or the row-space basis (wide data) of min(n, d + 1) rows
+        warn_long_factorisation(
+            2.0 * max(A.shape) * min(A.shape) ** 2,
+            f"Newton's method on {A.shape[0]} samples x {n_features} features",
+            "use solver='lbfgs' or reduce the number of features.")
         if n_features <= A.shape[0]:
             return damped_newton(make_objective(A, r), np.zeros(A.shape[1] * n_outputs),
                                  self.max_iter, self.tol, progress)

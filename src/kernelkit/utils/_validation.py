@@ -1,6 +1,7 @@
 """Input checks shared by the estimators, beyond scikit-learn's ``validate_data``."""
 
 import os
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -8,7 +9,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 
 __all__ = ["MAX_INT", "check_class_labels", "check_distance_scale", "check_finite_result",
-           "check_fit_params", "check_memory_request", "record_fit_params"]
+           "check_fit_params", "check_memory_request", "record_fit_params",
+           "warn_long_factorisation"]
 
 # Upper bound of every integer hyper-parameter: larger Python ints pass an unbounded
 # ``Interval(Integral, ...)`` and then overflow when they reach the compiled cores (issue 17).
@@ -105,6 +107,32 @@ def check_memory_request(n_bytes, what, fix):
             f"{what} would need about {n_bytes / 2**30:.1f} GiB of memory, more than this "
             f"machine's {total / 2**30:.1f} GiB; {fix}"
         )
+
+
+# LAPACK factorisations (SVD, eigendecompositions, Cholesky) do not return to Python until
+# they finish, so Ctrl-C waits for them; above this many floating-point operations (about a
+# minute on one core) a fit says so before starting one.
+LONG_FACTORISATION_FLOPS = 1e12
+
+
+def warn_long_factorisation(n_flops, what, fix):
+    """Warn, before it starts, of a factorisation of about ``n_flops`` operations that would
+    run for minutes without answering Ctrl-C.
+
+    Parameters
+    ----------
+    n_flops : float
+        Estimated floating-point operations (``min(n, d)² max(n, d)`` for a thin SVD).
+    what : str
+        What is factorised, e.g. ``"the within-class covariance of 20000 samples x 20000
+        features"``.
+    fix : str
+        What to change.
+    """
+    if n_flops > LONG_FACTORISATION_FLOPS:
+        warnings.warn(
+            f"{what} needs about {n_flops:.1e} floating-point operations in LAPACK, which does "
+            f"not stop on Ctrl-C until it finishes; {fix}", UserWarning, stacklevel=3)
 
 
 def _same_value(a, b):
