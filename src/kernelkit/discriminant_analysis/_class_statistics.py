@@ -107,10 +107,10 @@ class SpikedCovariance:
         tol = d * np.finfo(np.float64).eps * largest
         self.keep = self.eigenvalues > tol
         self.keep_complement = bool(self.complement) and self.floor > tol
-        rank = int(self.keep.sum()) + self.complement * self.keep_complement
-        if rank < d:
+        self.rank = int(self.keep.sum()) + self.complement * self.keep_complement
+        if self.rank < d:
             warnings.warn(
-                f"The {what} is singular (rank {rank} < {d} features: constant or collinear "
+                f"The {what} is singular (rank {self.rank} < {d} features: constant or collinear "
                 "features, or fewer samples than features): its pseudo-inverse is used. "
                 "Regularise it (shrinkage or reg_param) or remove the redundant features.",
                 UserWarning, stacklevel=3)

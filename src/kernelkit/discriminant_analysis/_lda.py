@@ -191,9 +191,7 @@ class LinearDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMix
         roots = np.sqrt(self.priors_)
         solved = self._covariance.solve(deviations)              # D Σ⁺
         values, vectors = np.linalg.eigh(roots[:, None] * (solved @ deviations.T) * roots)
-        rank = int(self._covariance.keep.sum()
-                   + self._covariance.complement * self._covariance.keep_complement)
-        order = np.argsort(values)[::-1][:min(n_classes - 1, d, rank)]
+        order = np.argsort(values)[::-1][:min(n_classes - 1, d, self._covariance.rank)]
         n_components = self.n_components or len(order)
         directions = solved.T @ (roots[:, None] * vectors[:, order[:n_components]])
         norms = np.linalg.norm(directions, axis=0)
