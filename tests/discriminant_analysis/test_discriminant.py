@@ -19,7 +19,7 @@ from kernelkit.discriminant_analysis import (
     QuadraticDiscriminantAnalysis,
 )
 from kernelkit.discriminant_analysis._fisher import best_threshold
-from kernelkit.discriminant_analysis._qda import gaussian_class_scores
+from kernelkit.discriminant_analysis._qda import EigenGaussian, gaussian_class_scores
 
 
 def gaussian_classes(n_per_class=(60, 80), d=3, seed=0, shared=True):
@@ -114,7 +114,7 @@ def test_binary_qda_formula_equals_the_multiclass_argmin():
 def test_identity_covariances_and_equal_priors_give_the_nearest_centroid():
     rng = np.random.default_rng(6)
     X, means = rng.normal(size=(200, 4)), rng.normal(size=(3, 4))
-    identity = [(np.ones(4), np.eye(4))] * 3
+    identity = [EigenGaussian(np.ones(4), np.eye(4))] * 3
     scores = gaussian_class_scores(X, means, identity, np.full(3, 1 / 3))
     distances = ((X[:, None, :] - means[None]) ** 2).sum(axis=2)
     np.testing.assert_array_equal(scores.argmax(axis=1), distances.argmin(axis=1))
@@ -263,7 +263,7 @@ def test_mixed_model_error_matches_the_exam_closed_form():
 
     model = MixedNaiveBayes(priors=[0.5, 0.5]).fit(*sample(200_000))
     # the exam's true-parameter rule: identity covariances, so give the fitted model them
-    model._eigenpairs = [(np.ones(d), np.eye(d))] * 2
+    model._gaussians = [EigenGaussian(np.ones(d), np.eye(d))] * 2
     model.means_ = np.array([[-delta / 2, 0.0], [delta / 2, 0.0]])
     model.feature_prob_ = np.array([[q] * m, [p] * m])
     X, y = sample(400_000)

@@ -6,9 +6,13 @@ import warnings
 import numpy as np
 from sklearn.utils.validation import validate_data
 
-from kernelkit.utils._validation import check_class_labels, check_distance_scale
+from kernelkit.utils._validation import (
+    check_class_labels,
+    check_distance_scale,
+    warn_long_factorisation,
+)
 
-__all__ = ["ClassStatistics", "inverse_and_logdet", "validated_statistics"]
+__all__ = ["ClassStatistics", "SpikedCovariance", "validated_statistics"]
 
 
 def validated_statistics(estimator, X, y):
@@ -64,25 +68,66 @@ class ClassStatistics:
         """Centred rows of class ``k`` (a view)."""
         return self.centred[self._bounds[k]:self._bounds[k + 1]]
 
-    def within_scatter(self):
-        """``Σ_k Σ_{i: y_i = k} (x_i − μ_k)(x_i − μ_k)ᵀ``."""
-        return self.centred.T @ self.centred
 
+class SpikedCovariance:
+    """A symmetric p.s.d. ``Σ = (1 − α) RᵀR / m + c I`` (``c = α tr(RᵀR / m) / d``: shrinkage
+    towards the mean eigenvalue) known by its spectrum, ``Σ = V diag(λ) Vᵀ + c (I − VVᵀ)``.
 
-def inverse_and_logdet(covariance, what, tol=None):
-    """Pseudo-inverse and log pseudo-determinant of a symmetric p.s.d. ``covariance``, and its
-    rank; a rank deficit (constant or collinear features) warns, naming ``what``."""
-    eigenvalues, eigenvectors = np.linalg.eigh(covariance)
-    if tol is None:
-        tol = covariance.shape[0] * np.finfo(np.float64).eps * max(eigenvalues.max(), 0.0)
-    keep = eigenvalues > tol
-    rank = int(keep.sum())
-    if rank < covariance.shape[0]:
-        warnings.warn(
-            f"The {what} is singular (rank {rank} < {covariance.shape[0]} features: constant or "
-            "collinear features): its pseudo-inverse is used. Regularise it (shrinkage or "
-            "reg_param) or remove the redundant features.", UserWarning, stacklevel=3)
-    V = eigenvectors[:, keep]
-    inverse = (V / eigenvalues[keep]) @ V.T
-    return inverse, float(np.sum(np.log(eigenvalues[keep]))), rank
+    With fewer rows than features, ``V`` (d × n_rows) comes from the thin SVD of ``R`` (rank
+    ``< d``: ``c`` is the eigenvalue of the complement of ``V``'s span), so the cost is
+    O(n_rows² d) instead of the O(d³) eigendecomposition of the d × d matrix; otherwise ``V``
+    holds all the eigenvectors of ``Σ``.
 
+    Parameters
+    ----------
+    rows : ndarray of shape (n_rows, n_features)
+    divisor : float
+        ``m``.
+    shrinkage : float in [0, 1]
+        ``α``.
+    what : str
+        What the matrix is, for the warning on a singular one.
+    """
+
+    def __init__(self, rows, divisor, shrinkage, what):
+        n_rows, d = rows.shape
+        warn_long_factorisation(4.0 * n_rows * d * min(n_rows, d),
+                                f"The {what} of {n_rows} samples x {d} features",
+                                "reduce the number of features first (PCA, feature selection).")
+        if n_rows < d:
+            _, singular_values, vt = np.linalg.svd(rows, full_matrices=False)
+            eigenvalues, self.eigenvectors = singular_values**2 / divisor, vt.T
+        else:
+            eigenvalues, self.eigenvectors = np.linalg.eigh(rows.T @ rows / divisor)
+        self.complement = d - eigenvalues.size            # dimension of the complement of V
+        self.floor = shrinkage * np.sum(eigenvalues) / d if d else 0.0
+        self.eigenvalues = (1 - shrinkage) * eigenvalues + self.floor
+        largest = max(self.eigenvalues.max(initial=0.0),
+                      self.floor if self.complement else 0.0)
+        tol = d * np.finfo(np.float64).eps * largest
+        self.keep = self.eigenvalues > tol
+        self.keep_complement = bool(self.complement) and self.floor > tol
+        self.rank = int(self.keep.sum()) + self.complement * self.keep_complement
+        if self.rank < d:
+            warnings.warn(
+                f"The {what} is singular (rank {self.rank} < {d} features: constant or collinear "
+                "features, or fewer samples than features): its pseudo-inverse is used. "
+                "Regularise it (shrinkage or reg_param) or remove the redundant features.",
+                UserWarning, stacklevel=3)
+
+    def solve(self, B):
+        """``B Σ⁺`` for rows ``B`` of shape (k, d): ``Σ⁺`` inverts the eigenvalues above
+        ``d · eps · λ_max`` and ignores the others (pseudo-inverse)."""
+        V = self.eigenvectors
+        coordinates = B @ V
+        result = (coordinates[:, self.keep] / self.eigenvalues[self.keep]) @ V[:, self.keep].T
+        if self.keep_complement:
+            result += (B - coordinates @ V.T) / self.floor
+        return result
+
+    def matrix(self):
+        """``Σ`` as a dense d × d array."""
+        V = self.eigenvectors
+        dense = (V * (self.eigenvalues - self.floor)) @ V.T
+        dense.flat[::V.shape[0] + 1] += self.floor
+        return dense

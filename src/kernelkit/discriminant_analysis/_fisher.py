@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.discriminant_analysis._class_statistics import (
     ClassStatistics,
-    inverse_and_logdet,
+    SpikedCovariance,
     validated_statistics,
 )
 from kernelkit.utils._kernels import (
@@ -170,11 +170,12 @@ class FisherDiscriminantAnalysis(_FisherRule):
         """
         X, stats = validated_statistics(self, X, y)
         _binary_classes(stats, type(self).__name__)
-        covariance = sum(stats.priors[k] * stats.class_rows(k).T @ stats.class_rows(k)
-                         / stats.counts[k] for k in range(2))
-        precision, _, _ = inverse_and_logdet(covariance, "within-class covariance")
+        # Σ = Σ_k π_k R_kᵀR_k / n_k = RᵀR with R the rows of class k scaled by √(π_k / n_k)
+        weights = np.sqrt(stats.priors / stats.counts)
+        covariance = SpikedCovariance(stats.centred * np.repeat(weights, stats.counts)[:, None],
+                                      1.0, 0.0, "within-class covariance")
         self.classes_, self.means_ = stats.classes, stats.means
-        self.coef_ = precision @ (stats.means[1] - stats.means[0])
+        self.coef_ = covariance.solve((stats.means[1] - stats.means[0])[None, :])[0]
         self._fit_rule(X @ self.coef_, stats.y_index == 1)
         return self
 

@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.discriminant_analysis._base import GenerativeClassifier
 from kernelkit.discriminant_analysis._class_statistics import (
-    inverse_and_logdet,
+    SpikedCovariance,
     validated_statistics,
 )
 from kernelkit.utils._validation import MAX_INT
@@ -21,14 +21,17 @@ __all__ = ["LinearDiscriminantAnalysis", "ledoit_wolf_shrinkage"]
 
 def ledoit_wolf_shrinkage(X):
     """Ledoit & Wolf's (2004) optimal weight ``α`` of ``(1 − α) S + α (tr S / d) I`` for the
-    covariance ``S = XᵀX / n`` of centred rows ``X``."""
+    covariance ``S = XᵀX / n`` of centred rows ``X``, without forming the d × d ``S``:
+    ``tr S = ‖X‖²/n``, ``Σ S_jk² = ‖XXᵀ‖²_F / n²`` (the Gram matrix of the shorter side) and
+    ``Σ_jk Σ_i x_ij² x_ik² = Σ_i ‖x_i‖⁴``."""
     n, d = X.shape
-    S = X.T @ X / n
-    mu = np.trace(S) / d
-    squared = X**2
+    gram = X @ X.T if n < d else X.T @ X
+    trace = np.sum(X**2) / n
+    mu = trace / d
+    sum_squares = np.sum(gram**2) / n**2
     # the variance of the entries of S (beta) against their spread around mu I (delta)
-    beta = (np.sum(squared.T @ squared) / n - np.sum(S**2)) / n
-    delta = np.sum(S**2) - 2 * mu * np.trace(S) + d * mu**2
+    beta = (np.sum(np.sum(X**2, axis=1) ** 2) / n - sum_squares) / n
+    delta = sum_squares - 2 * mu * trace + d * mu**2
     if delta <= 0:
         return 0.0
     return float(min(beta, delta) / delta)
@@ -151,17 +154,15 @@ class LinearDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMix
         if self.n_components is not None and self.n_components > min(n_classes - 1, d):
             raise ValueError(f"n_components={self.n_components} is larger than min(n_classes - "
                              f"1, n_features) = {min(n_classes - 1, d)}.")
-        covariance = stats.within_scatter() / (n - n_classes if self.covariance == "unbiased"
-                                               else n)
         shrinkage = (ledoit_wolf_shrinkage(stats.centred) if self.shrinkage == "auto"
                      else float(self.shrinkage or 0.0))
-        if shrinkage > 0:
-            covariance = ((1 - shrinkage) * covariance
-                          + shrinkage * np.trace(covariance) / d * np.eye(d))
-        precision, _, _ = inverse_and_logdet(covariance, "within-class covariance")
+        # the within-class covariance has rank at most n − C: kept by its spectrum
+        self._covariance = SpikedCovariance(
+            stats.centred, n - n_classes if self.covariance == "unbiased" else n, shrinkage,
+            "within-class covariance")
         self.classes_, self.priors_, self.means_ = stats.classes, stats.priors, stats.means
-        self.covariance_, self.shrinkage_ = covariance, shrinkage
-        coef = self.means_ @ precision
+        self.shrinkage_ = shrinkage
+        coef = self._covariance.solve(self.means_)
         intercept = -0.5 * np.einsum("kd,kd->k", coef, self.means_) + np.log(self.priors_)
         self._class_coef, self._class_intercept = coef, intercept
         if n_classes == 2:
@@ -169,22 +170,33 @@ class LinearDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMix
             self.intercept_ = np.array([intercept[1] - intercept[0]])
         else:
             self.coef_, self.intercept_ = coef, intercept
-        self._fit_projection(covariance, n_classes, d)
+        self._fit_projection(n_classes, d)
         return self
 
-    def _fit_projection(self, covariance, n_classes, d):
-        """Generalised eigenvectors ``M v = λ Σ v`` through the whitening on Σ's range."""
+    @property
+    def covariance_(self):
+        return self._covariance.matrix()
+
+    def _fit_projection(self, n_classes, d):
+        """Generalised eigenvectors ``M v = λ Σ v`` on Σ's range.
+
+        With ``M = DᵀΠD`` (``D`` the class deviations, ``Π = diag(π)``) and ``W`` a whitening
+        of Σ's range (``WWᵀ = Σ⁺``), the eigenvectors of ``WᵀMW = BᵀB``,
+        ``B = Π^½ D W``, are ``Bᵀu / √λ`` for the eigenpairs ``(λ, u)`` of the C × C matrix
+        ``BBᵀ = Π^½ D Σ⁺ Dᵀ Π^½``: the directions ``W Bᵀu ∝ Σ⁺ Dᵀ Π^½ u`` cost O(C d) per
+        class besides ``Σ⁺``'s spectrum.
+        """
         self.xbar_ = self.priors_ @ self.means_
         deviations = self.means_ - self.xbar_
-        between = (deviations * self.priors_[:, None]).T @ deviations
-        eigenvalues, eigenvectors = np.linalg.eigh(covariance)
-        keep = eigenvalues > d * np.finfo(np.float64).eps * eigenvalues.max()
-        whitening = eigenvectors[:, keep] / np.sqrt(eigenvalues[keep])
-        values, vectors = np.linalg.eigh(whitening.T @ between @ whitening)
-        order = np.argsort(values)[::-1][:min(n_classes - 1, d)]
+        roots = np.sqrt(self.priors_)
+        solved = self._covariance.solve(deviations)              # D Σ⁺
+        values, vectors = np.linalg.eigh(roots[:, None] * (solved @ deviations.T) * roots)
+        order = np.argsort(values)[::-1][:min(n_classes - 1, d, self._covariance.rank)]
         n_components = self.n_components or len(order)
-        directions = whitening @ vectors[:, order[:n_components]]
-        directions /= np.linalg.norm(directions, axis=0)
+        directions = solved.T @ (roots[:, None] * vectors[:, order[:n_components]])
+        norms = np.linalg.norm(directions, axis=0)
+        # a direction of zero discriminant power (equal class means) may vanish: keep it zero
+        directions /= np.where(norms > 0, norms, 1.0)
         values = np.maximum(values[order], 0.0)
         self.scalings_ = directions
         self.explained_variance_ratio_ = (values[:n_components] / values.sum() if values.sum() > 0

@@ -9,12 +9,16 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit.discriminant_analysis._base import GenerativeClassifier
 from kernelkit.discriminant_analysis._class_statistics import validated_statistics
-from kernelkit.discriminant_analysis._qda import class_covariances, gaussian_class_scores
+from kernelkit.discriminant_analysis._qda import (
+    ClassCovariancesMixin,
+    class_covariances,
+    gaussian_class_scores,
+)
 
 __all__ = ["MixedNaiveBayes"]
 
 
-class MixedNaiveBayes(GenerativeClassifier):
+class MixedNaiveBayes(ClassCovariancesMixin, GenerativeClassifier):
     r"""Gaussian-Bernoulli Bayes classifier.
 
     :math:`x = (u, v)` with :math:`u` continuous and :math:`v \in \{0, 1\}^m`; given the class
@@ -132,7 +136,8 @@ class MixedNaiveBayes(GenerativeClassifier):
         self.classes_, self.priors_ = stats.classes, stats.priors
         U = self.continuous_features_
         self.means_ = stats.means[:, U]
-        self.covariance_, self._eigenpairs = class_covariances(stats, U, self.reg_param, False)
+        self._covariance_roots, self._gaussians = class_covariances(stats, U, self.reg_param,
+                                                                   False)
         ones = np.zeros((len(self.classes_), self.binary_features_.size))
         np.add.at(ones, stats.y_index, X[:, self.binary_features_])
         self.feature_prob_ = (ones + self.alpha) / (stats.counts[:, None] + 2 * self.alpha)
@@ -141,7 +146,7 @@ class MixedNaiveBayes(GenerativeClassifier):
     def _scores(self, X):
         if self.continuous_features_.size:
             scores = gaussian_class_scores(X[:, self.continuous_features_], self.means_,
-                                           self._eigenpairs, self.priors_)
+                                           self._gaussians, self.priors_)
         else:
             scores = np.tile(np.log(self.priors_), (X.shape[0], 1))
         V = X[:, self.binary_features_]

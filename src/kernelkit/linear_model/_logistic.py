@@ -20,10 +20,16 @@ from kernelkit.utils._logistic import (
     model_name,
     multinomial_loss,
     report_model,
+    row_space_reduction,
     softmax,
     solver_progress,
 )
-from kernelkit.utils._validation import MAX_INT, check_class_labels, check_distance_scale
+from kernelkit.utils._validation import (
+    MAX_INT,
+    check_class_labels,
+    check_distance_scale,
+    warn_long_factorisation,
+)
 
 __all__ = ["LogisticRegression"]
 
@@ -191,14 +197,42 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             progress(self.max_iter, value, float(np.max(np.abs(gradient))))
         return theta, self.max_iter, bool(np.max(np.abs(gradient)) <= self.tol)
 
+    def _newton(self, make_objective, A, r, n_outputs, progress):
+        """Newton's method on ``make_objective(A, r)`` from 0 (``n_outputs`` coefficient
+        columns); with more features than samples, on the reduced problem of
+        :func:`~kernelkit.utils._logistic.row_space_reduction`: the same iterates, at a cost
+        that follows ``n_samples`` instead of ``n_features``."""
+        n_features = A.shape[1] - self.fit_intercept
+        # a Hessian (two classes) or the row-space basis (wide data) of min(n, d + 1) rows
+        warn_long_factorisation(
+            2.0 * max(A.shape) * min(A.shape) ** 2,
+            f"Newton's method on {A.shape[0]} samples x {n_features} features",
+            "use solver='lbfgs' or reduce the number of features.")
+        if n_features <= A.shape[0]:
+            return damped_newton(make_objective(A, r), np.zeros(A.shape[1] * n_outputs),
+                                 self.max_iter, self.tol, progress)
+        reduced, expand = row_space_reduction(A, n_features)
+        shape = (reduced.shape[1], n_outputs)
+
+        def original(flat):
+            return expand(flat.reshape(shape)).ravel()
+        # the coefficients share one penalty weight; the intercept keeps its own
+        r_reduced = np.r_[np.full(A.shape[0], r[0]), r[n_features:]]
+        flat, n_iter, converged = damped_newton(
+            make_objective(reduced, r_reduced), np.zeros(reduced.shape[1] * n_outputs),
+            self.max_iter, self.tol, progress,
+            max_gradient=lambda gradient: float(np.max(np.abs(original(gradient)))))
+        return original(flat), n_iter, converged
+
     def _fit_binary(self, A, t, s):
         r = self._penalty_weights(A.shape[1])
         objective = self._binary_objective(A, t, r, s)
         theta = np.zeros(A.shape[1])
         progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
-            theta, n_iter, converged = damped_newton(objective, theta, self.max_iter, self.tol,
-                                                     progress)
+            theta, n_iter, converged = self._newton(
+                lambda design, weights: self._binary_objective(design, t, weights, s), A, r, 1,
+                progress)
         elif self.solver == "lbfgs":
             theta, n_iter, converged = lbfgs(lambda th: objective(th, 1), theta, self.max_iter,
                                              self.tol, progress)
@@ -213,8 +247,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         start = np.zeros(A.shape[1] * D.shape[1])
         progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
-            flat, n_iter, converged = damped_newton(objective, start, self.max_iter, self.tol,
-                                                    progress)
+            flat, n_iter, converged = self._newton(
+                lambda design, weights: self._multinomial_objective(design, D, weights, s), A,
+                r,
+                D.shape[1], progress)
         elif self.solver == "lbfgs":
             flat, n_iter, converged = lbfgs(objective, start, self.max_iter, self.tol, progress)
         else:

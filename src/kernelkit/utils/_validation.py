@@ -1,6 +1,7 @@
 """Input checks shared by the estimators, beyond scikit-learn's ``validate_data``."""
 
 import os
+import warnings
 from math import inf
 
 import numpy as np
@@ -10,10 +11,10 @@ from sklearn.utils.multiclass import check_classification_targets
 
 __all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale",
            "check_finite_result", "check_fit_params", "check_memory_request",
-           "kernel_cache_megabytes", "record_fit_params"]
+           "kernel_cache_megabytes", "record_fit_params", "warn_long_factorisation"]
 
 # Upper bound of every integer hyper-parameter: larger Python ints pass an unbounded
-# ``Interval(Integral, ...)`` and then overflow when they reach the compiled cores (issue 17).
+# ``Interval(Integral, ...)`` and then overflow when they reach the compiled cores.
 MAX_INT = int(np.iinfo(np.intp).max)
 
 # Requests up to this size are not checked: reading the limits would cost more than the work of
@@ -291,6 +292,32 @@ def kernel_cache_megabytes(cache_size, n_rows, what):
     check_memory_request(megabytes * 2**20, f"{what} with cache_size={cache_size:g} MiB",
                          "lower cache_size (in MiB).")
     return megabytes
+
+
+# LAPACK factorisations (SVD, eigendecompositions, Cholesky) do not return to Python until
+# they finish, so Ctrl-C waits for them; above this many floating-point operations (about a
+# minute on one core) a fit says so before starting one.
+LONG_FACTORISATION_FLOPS = 1e12
+
+
+def warn_long_factorisation(n_flops, what, fix):
+    """Warn, before it starts, of a factorisation of about ``n_flops`` operations that would
+    run for minutes without answering Ctrl-C.
+
+    Parameters
+    ----------
+    n_flops : float
+        Estimated floating-point operations (``min(n, d)² max(n, d)`` for a thin SVD).
+    what : str
+        What is factorised, e.g. ``"the within-class covariance of 20000 samples x 20000
+        features"``.
+    fix : str
+        What to change.
+    """
+    if n_flops > LONG_FACTORISATION_FLOPS:
+        warnings.warn(
+            f"{what} needs about {n_flops:.1e} floating-point operations in LAPACK, which does "
+            f"not stop on Ctrl-C until it finishes; {fix}", UserWarning, stacklevel=3)
 
 
 def _same_value(a, b):
