@@ -54,6 +54,21 @@ def test_zero_weights_equal_dropped_rows(solver, n_classes, multi_class):
 
 
 @pytest.mark.parametrize("n_classes, multi_class", MODELS)
+def test_weights_in_the_row_space_of_wide_data(n_classes, multi_class):
+    # more features than (repeated) samples: Newton solves in the row space of X, where the
+    # weights must act as on the full problem
+    X, y = make_blobs(24, 60, centers=n_classes, cluster_std=8.0, random_state=0)
+    counts = np.random.default_rng(1).integers(1, 3, size=len(y))
+    counts[::4] = 0
+    kept = counts > 0
+    weighted = _fit(X, y, SOLVERS[0], multi_class, counts)
+    repeated = _fit(np.repeat(X, counts, axis=0), np.repeat(y, counts), SOLVERS[0],
+                    multi_class)
+    _assert_same_model(weighted, repeated, atol=1e-6)
+    assert np.repeat(X, counts, axis=0).shape[0] < X.shape[1] and kept.sum() < len(y)
+
+
+@pytest.mark.parametrize("n_classes, multi_class", MODELS)
 def test_uniform_weight_scales_c(n_classes, multi_class):
     # Σ 2 ℓ_i + ‖w‖²/(2C) = 2 (Σ ℓ_i + ‖w‖²/(4C)): the minimiser of C' = 2C
     X, y = _data(n_classes)

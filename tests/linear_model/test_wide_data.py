@@ -42,11 +42,11 @@ def full_space_newton(model, X, y):
     A = np.hstack([X, np.ones((len(X), 1))]) if model.fit_intercept else X
     r = model._penalty_weights(A.shape[1])
     if model.classes_.size == 2:
-        objective = model._binary_objective(A, (y == model.classes_[1]).astype(float), r)
+        objective = model._binary_objective(A, (y == model.classes_[1]).astype(float), r, np.ones(len(y)))
         start = np.zeros(A.shape[1])
     else:
         D = (y[:, None] == model.classes_[None]).astype(float)
-        objective = model._multinomial_objective(A, D, r)
+        objective = model._multinomial_objective(A, D, r, np.ones(len(y)))
         start = np.zeros(A.shape[1] * D.shape[1])
     theta, n_iter, _ = damped_newton(objective, start, model.max_iter, model.tol)
     return theta.reshape(A.shape[1], -1), n_iter, objective(theta, 0)
