@@ -179,6 +179,57 @@ def test_summary_table_counts_by_class():
     assert table[4] == "| all | 3 | 2 | 0 | 1 | 0 | 0 | 1 |"
 
 
+def test_judge_classifies_outcomes():
+    import numpy as np
+    from _worker import judge
+
+    def raises(exc):
+        def thunk():
+            raise exc
+        return thunk
+
+    assert judge(raises(ValueError("gamma must be finite, got inf")))[0] == "pass"
+    assert judge(raises(ValueError("operands could not be broadcast together")))[0] == "unclear"
+    assert judge(raises(IndexError("index 3 is out of bounds")))[0] == "unclear"
+    assert judge(raises(MemoryError()))[0] == "unclear"
+    assert judge(raises(np.linalg.LinAlgError("Singular matrix")))[0] == "unclear"
+    assert judge(lambda: np.array([1.0, np.nan]))[0] == "nonfinite"
+    assert judge(lambda: np.array([1e152]))[0] == "pass"
+    assert judge(lambda: np.array([1e152]), "interplay")[0] == "nonfinite"
+
+
+def _in_worker(code):
+    """Run ``code`` in a fresh interpreter set up as a worker (its path and environment)."""
+    return subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(HERE)!r})\n"
+                           + code], env=_worker_env(), capture_output=True, text=True,
+                          check=True).stdout.split()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="no /proc")
+def test_worker_sees_a_thread_count_that_is_not_clamped():
+    # the compiled Gram core given more threads than CPUs, as an unclamped n_jobs would
+    before, after, allowed = map(int, _in_worker(
+        "import numpy as np\n"
+        "from _worker import n_threads\n"
+        "from kernelkit._core._gram import vector_gram\n"
+        "from kernelkit.utils._threads import effective_n_threads\n"
+        "X = np.random.default_rng(0).normal(size=(600, 50))\n"
+        "before = n_threads()\n"
+        "vector_gram(X, X, True, 2, 1.0, 0.0, 3.0, np.empty((600, 600)),\n"
+        "            4 * effective_n_threads(-1) + 4)\n"
+        "print(before, n_threads(), 2 * effective_n_threads(-1))"))
+    assert after - before > allowed
+
+
+def test_worker_memory_limit_makes_a_huge_allocation_unclear():
+    outcome = _in_worker(
+        "import numpy as np\n"
+        "from _worker import judge, limit_memory\n"
+        "limit_memory(2)\n"
+        "print(judge(lambda: np.ones(2**29))[0])")       # 4 GiB
+    assert outcome == ["unclear"]
+
+
 @pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="no /proc")
 def test_cpu_seconds_counts_this_process():
     before = _cpu_seconds(os.getpid())
