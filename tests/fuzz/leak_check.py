@@ -70,9 +70,9 @@ def cases():
         "RandomForestClassifier": ("ensemble", lambda: RandomForestClassifier(
             n_estimators=5, random_state=0).fit(small, small_y).predict(small)),
         "KNeighborsClassifier": ("neighbors", lambda: KNeighborsClassifier().fit(X, y).predict(X)),
-        "PCA": ("decomposition", lambda: PCA(10).fit(X).transform(X)),
+        "PCA": ("decomposition", lambda: PCA(10).fit(small).transform(small)),
         "LinearDiscriminantAnalysis": ("discriminant_analysis", lambda: (
-            LinearDiscriminantAnalysis().fit(X, y).predict(X))),
+            LinearDiscriminantAnalysis().fit(small, small_y).predict(small))),
         "RandomFourierFeatures": ("kernel_approximation", lambda: RandomFourierFeatures(
             n_components=100, random_state=0).fit(X).transform(X)),
         "KernelRidge": ("kernel_ridge", lambda: KernelRidge(kernel="rbf").fit(
