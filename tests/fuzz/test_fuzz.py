@@ -89,18 +89,24 @@ def run_group(group, scale, tmp_path):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 env=_worker_env())
         last, last_cpu, lines, hung = time.monotonic(), 0.0, seen, False
-        while proc.poll() is None:
-            time.sleep(0.05)
-            now, cpu = len(progress.read_text(encoding="utf-8").splitlines()), _cpu_seconds(proc.pid)
-            if now != lines:
-                lines, last, last_cpu = now, time.monotonic(), cpu
-            # the import (an editable install may rebuild the cores) is not a case: its own limit
-            elif lines == seen:
-                hung = time.monotonic() - last > STARTUP_TIMEOUT
-            else:
-                hung = (cpu - last_cpu > CASE_CPU_BUDGET
-                        or time.monotonic() - last > CASE_WALL_LIMIT)
-            if hung:
+        try:
+            while proc.poll() is None:
+                time.sleep(0.05)
+                now = len(progress.read_text(encoding="utf-8").splitlines())
+                cpu = _cpu_seconds(proc.pid)
+                if now != lines:
+                    lines, last, last_cpu = now, time.monotonic(), cpu
+                # the import (an editable install may rebuild the cores) is not a case: its own
+                # limit
+                elif lines == seen:
+                    hung = time.monotonic() - last > STARTUP_TIMEOUT
+                else:
+                    hung = (cpu - last_cpu > CASE_CPU_BUDGET
+                            or time.monotonic() - last > CASE_WALL_LIMIT)
+                if hung:
+                    break
+        finally:        # a hang, or the run interrupted: no worker is left behind
+            if proc.poll() is None:
                 proc.kill()
                 proc.wait()
         stderr = proc.stderr.read().decode(errors="replace")
