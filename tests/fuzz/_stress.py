@@ -93,7 +93,8 @@ def interplay_cases(est, run, rng, scale):
             chosen = rng.choice(numeric, min(size, len(numeric)), replace=False)
             setting = {} if kernel is None else {"kernel": kernel}
             for name in sorted(chosen):
-                setting[name] = INTERPLAY_VALUES[name][int(rng.integers(len(INTERPLAY_VALUES[name])))]
+                values = INTERPLAY_VALUES[name]
+                setting[name] = values[int(rng.integers(len(values)))]
             settings.append(setting)
     return [(", ".join(f"{k}={v!r}" for k, v in setting.items()),
              lambda setting=setting: run(clone(est).set_params(**setting)))
@@ -123,7 +124,7 @@ def _alternatives(est, name, value):
         candidates += [value * 2 or 1.0, value / 2]
     kept = []
     for candidate in candidates:
-        if candidate is value or candidate == value or isinstance(candidate, type(None)):
+        if candidate is None or candidate is value or candidate == value:
             continue
         try:
             validate_parameter_constraints({name: constraints}, {name: candidate}, "fuzz")
