@@ -1,9 +1,11 @@
-"""Generated bad and extreme inputs for every public estimator, kernel and loader.
+"""Generated bad and extreme inputs for every public estimator, kernel, function and loader.
 
-A *group* is one estimator class (all its ``INSTANCES`` variants from ``tests/test_common.py``)
-or ``"loaders"``. ``cases(group, scale, tmp)`` returns ``(name, thunk)`` pairs; a thunk runs one
-case and returns what it computed (checked for NaN/inf by the worker). Everything is seeded, so
-case ``i`` of a group is the same on every run and can be resumed by index after a crash.
+A *group* is one estimator class (all its ``INSTANCES`` variants from ``tests/test_common.py``),
+``"functions"`` (the public functions of the subpackages) or ``"loaders"``.
+``cases(group, scale, tmp)`` returns ``(kind, name, thunk)`` triples: ``kind`` is the class of
+misuse (``_stress.CLASSES``: bad inputs here, the others in ``_stress.py``), a thunk runs one case
+and returns what it computed (checked for NaN/inf by the worker). Everything is seeded, so case
+``i`` of a group is the same on every run and can be resumed by index after a crash.
 """
 
 import inspect
@@ -21,7 +23,13 @@ TESTS = pathlib.Path(__file__).resolve().parents[1]
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 
-from test_common import INSTANCES, public_estimators  # noqa: E402  (the shared tables)
+from test_common import (  # noqa: E402  (the shared tables)
+    INSTANCES,
+    NOT_ESTIMATOR_PACKAGES,
+    public_estimators,
+)
+
+import _stress  # noqa: E402
 
 # Extreme values tried for every numeric hyper-parameter (and the parameter's type is kept, so
 # an int parameter is tried with ints only: float values are a validation case of their own).
@@ -31,8 +39,25 @@ COUNT_WORDS = ("iter", "n_init", "estimators", "restarts", "max_", "n_neighbors"
 
 
 def groups():
-    """Group names: every public estimator class, then the loaders."""
-    return [cls.__name__ for cls in public_estimators()] + ["loaders"]
+    """Group names: every public estimator class, then the functions and the loaders."""
+    return [cls.__name__ for cls in public_estimators()] + ["functions", "loaders"]
+
+
+def public_functions():
+    """Every public function: the plain functions in the subpackages' ``__all__``."""
+    import importlib
+    import pkgutil
+
+    import kernelkit
+
+    found = []
+    for module in pkgutil.iter_modules(kernelkit.__path__):
+        if module.name.startswith("_") or module.name in NOT_ESTIMATOR_PACKAGES:
+            continue
+        package = importlib.import_module(f"kernelkit.{module.name}")
+        found += [getattr(package, name) for name in getattr(package, "__all__", [])
+                  if inspect.isfunction(getattr(package, name))]
+    return sorted(found, key=lambda f: (f.__module__, f.__name__))
 
 
 def _instances(cls):
@@ -160,8 +185,9 @@ def _array_cases(est, rng, scale):
         ("predict on object", after_fit(X.astype(object))),
         ("predict unfitted", lambda: _output(clone(est), X)),
     ]
-    cases += _param_cases(est, lambda e: _fit_output(e, X, y_for(X)))
-    return cases
+    y = y_for(X)
+    cases += _param_cases(est, lambda e: _fit_output(e, X, y))
+    return cases, _stress.Base(X, y, lambda e: _fit_output(e, X, y), vectors=not pairwise)
 
 
 def _read_only(X):
@@ -204,11 +230,15 @@ def _transform_case(est, base):
     return lambda Xt: (lambda: clone(est).fit(base).transform(Xt))
 
 
-def _string_cases(est, rng, scale):
+def _proteins(rng, n=8, lo=5, hi=30):
+    """``n`` random protein sequences of length ``lo`` to ``hi - 1``."""
     letters = np.array(list("ACDEFGHIKLMNPQRSTVWY"))
+    return ["".join(rng.choice(letters, int(rng.integers(lo, hi)))) for _ in range(n)]
 
+
+def _string_cases(est, rng, scale):
     def strings(n=8, lo=5, hi=30):
-        return ["".join(rng.choice(letters, int(rng.integers(lo, hi)))) for _ in range(n)]
+        return _proteins(rng, n, lo, hi)
 
     fit = _fit_transform_case(est)
 
@@ -245,20 +275,27 @@ def _string_cases(est, rng, scale):
         ("transform unfitted", lambda: clone(est).transform(base)),
     ]
     cases += _param_cases(est, lambda e: e.fit_transform(base))
-    return cases
+    return cases, _stress.Base(base, None, lambda e: e.fit_transform(base), vectors=False)
 
 
 # ---------------------------------------------------------------------------------------------
 # graph kernels
 
+def _random_graph(rng, n, p=0.4, labels=3):
+    """A random graph of ``n`` nodes with integer node and edge labels."""
+    import networkx as nx
+
+    g = nx.gnp_random_graph(n, p, seed=int(rng.integers(2**31)))
+    nx.set_node_attributes(g, {v: int(rng.integers(labels)) for v in g}, "label")
+    nx.set_edge_attributes(g, {e: int(rng.integers(2)) for e in g.edges}, "label")
+    return g
+
+
 def _graph_cases(est, rng, scale):
     import networkx as nx
 
     def graph(n, p=0.4, labels=3):
-        g = nx.gnp_random_graph(n, p, seed=int(rng.integers(2**31)))
-        nx.set_node_attributes(g, {v: int(rng.integers(labels)) for v in g}, "label")
-        nx.set_edge_attributes(g, {e: int(rng.integers(2)) for e in g.edges}, "label")
-        return g
+        return _random_graph(rng, n, p, labels)
 
     def labelled(g):
         nx.set_node_attributes(g, {v: 0 for v in g}, "label")
@@ -328,7 +365,7 @@ def _graph_cases(est, rng, scale):
         ("transform unfitted", lambda: clone(est).transform(base)),
     ]
     cases += _param_cases(est, lambda e: e.fit_transform(base))
-    return cases
+    return cases, _stress.Base(base, None, lambda e: e.fit_transform(base), vectors=False)
 
 
 def _drop_label(g):
@@ -445,24 +482,83 @@ def _tu_output(data):
 
 # ---------------------------------------------------------------------------------------------
 
+def _stress_cases(est, base, rng, scale):
+    """``(kind, name, thunk)`` of the misuse classes of ``_stress.py`` that apply to ``est``."""
+    found = [("threads", case) for case in _stress.thread_cases(est, base.run, rng, scale)]
+    found += [("interplay", case) for case in _stress.interplay_cases(est, base.run, rng, scale)]
+    found += [("sequences", case) for case in _stress.sequence_cases(est, base, rng, scale)]
+    found += [("sizes", case) for case in _stress.size_cases(est, base.run, rng, scale)]
+    if base.vectors:
+        found += [("wide", case) for case in _stress.wide_cases(est, rng, scale)]
+    found += [("kernels", case) for case in _stress.kernel_cases(est, base.run, rng, scale)]
+    return [(kind, name, thunk) for kind, (name, thunk) in found]
+
+
+def _function_data(func, rng):
+    """Good arguments for the required parameters of ``func``, chosen by parameter name (and,
+    for ``X`` of a structured kernel's function form, by the input tags of its class); None
+    when a required parameter has no generator."""
+    from kernelkit import kernels
+
+    n = 20
+    X = rng.normal(size=(n, 3))
+    K = X @ X.T
+    twin = getattr(kernels, func.__name__.title().replace("_", ""), None)
+    if twin is not None and get_tags(twin()).input_tags.string:
+        X = _proteins(rng)
+    elif twin is not None and not get_tags(twin()).input_tags.two_d_array:
+        X = [_random_graph(rng, int(rng.integers(3, 9))) for _ in range(5)]
+    known = {"X": X, "K": K, "Ks": [K, K + np.eye(n)],
+             "dissimilarities": np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+             if isinstance(X, np.ndarray) else None,
+             "labels": np.arange(n) % 3, "y": np.where(np.arange(n) % 2, 1.0, -1.0),
+             "n_clusters": 3, "k_values": [1, 2, 3], "n_samples": 100, "n_features": 100,
+             "n_nonzero": 5, "u": np.linspace(-3, 3, n), "eta": np.linspace(0, 1, n),
+             "y_true": rng.normal(size=n), "y_pred": rng.normal(size=n)}
+    data = {}
+    for name, param in inspect.signature(func).parameters.items():
+        if param.default is not inspect.Parameter.empty or param.kind in (
+                param.VAR_KEYWORD, param.VAR_POSITIONAL):
+            continue
+        if known.get(name) is None:
+            return None
+        data[name] = known[name]
+    return data
+
+
+def _functions_cases(rng, scale):
+    out = []
+    for func in public_functions():
+        data = _function_data(func, rng)
+        if data is not None:
+            out += [(kind, f"{func.__name__}: {name}", thunk)
+                    for kind, name, thunk in _stress.function_cases(func, data, rng, scale)]
+    return out
+
+
 def cases(group, scale, tmp):
-    """The ``(name, thunk)`` cases of one group, the same on every run."""
+    """The ``(kind, name, thunk)`` cases of one group, the same on every run."""
     rng = np.random.default_rng(abs(hash_name(group)))
     if group == "loaders":
-        return _loader_cases(rng, scale, pathlib.Path(tmp))
+        return [("inputs", name, thunk)
+                for name, thunk in _loader_cases(rng, scale, pathlib.Path(tmp))]
+    if group == "functions":
+        return _functions_cases(rng, scale)
     cls = {c.__name__: c for c in public_estimators()}[group]
     out = []
     for i, est in enumerate(_instances(cls)):
         tags = get_tags(est).input_tags
         if tags.string:
-            found = _string_cases(est, rng, scale)
+            found, base = _string_cases(est, rng, scale)
         elif tags.two_d_array:
-            found = _array_cases(est, rng, scale)
+            found, base = _array_cases(est, rng, scale)
         else:
-            found = _graph_cases(est, rng, scale)
+            found, base = _graph_cases(est, rng, scale)
+        found = [("inputs", name, thunk) for name, thunk in found]
+        found += _stress_cases(est, base, rng, scale)
         # one line: a long repr wraps, and the progress file has a line per record
         prefix = " ".join(repr(est).split()) + ": " if len(_instances(cls)) > 1 else ""
-        out += [(prefix + name, thunk) for name, thunk in found]
+        out += [(kind, prefix + name, thunk) for kind, name, thunk in found]
     return out
 
 
