@@ -116,3 +116,21 @@ def test_arpack_on_identical_samples(X):
     # ArpackError ("Starting vector is zero") escaped; every component is 0
     Z = KernelPCA(2, kernel="rbf", eigen_solver="arpack", random_state=0).fit_transform(X)
     np.testing.assert_array_equal(Z, np.zeros((12, 2)))
+
+
+def test_pre_image_parameters_changed_after_fit_need_a_refit():
+    from sklearn.exceptions import NotFittedError
+
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    kpca = KernelPCA(2, kernel="rbf").fit(X)
+    kpca.set_params(fit_inverse_transform=True)
+    with pytest.raises(NotFittedError, match="fit_inverse_transform"):
+        kpca.inverse_transform(kpca.transform(X))
+    kpca.set_params(fit_inverse_transform=False, n_jobs=1)   # back to the fitted value
+    assert kpca.transform(X).shape == (20, 2)
+
+
+def test_singular_pre_image_regression_names_alpha():
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    with pytest.raises(ValueError, match="alpha=1e-300"):
+        KernelPCA(2, kernel="linear", fit_inverse_transform=True, alpha=1e-300).fit(X)

@@ -3,7 +3,7 @@
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.linalg import solve
+from scipy.linalg import LinAlgError, solve
 from sklearn.base import (
     BaseEstimator,
     ClassNamePrefixFeaturesOutMixin,
@@ -23,7 +23,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._progress import stage
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.utils._validation import MAX_INT, check_fit_params, record_fit_params
 
 __all__ = ["KernelPCA"]
 
@@ -194,7 +194,15 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                     coef0=self.coef0, kernel_params=self.kernel_params)
                 K_embedding = self._embedding_kernel.training_gram()
                 K_embedding.flat[:: n + 1] += self.alpha
-                self.dual_coef_ = solve(K_embedding, X, assume_a="pos", overwrite_a=True)
+                try:
+                    self.dual_coef_ = solve(K_embedding, X, assume_a="pos", overwrite_a=True)
+                except LinAlgError:
+                    raise ValueError(
+                        f"the pre-image regression's K + alpha·I is singular (alpha={self.alpha:g}"
+                        "): the kernel on the embedding is rank-deficient; use a larger alpha."
+                    ) from None
+        # the projection and the pre-image map were computed with these parameters
+        self._fit_params = record_fit_params(self, refit_free={"n_jobs", "verbose"})
         return self
 
     def fit_transform(self, X, y=None):
@@ -224,6 +232,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         X_new : ndarray of shape (n_new, n_components_)
         """
         check_is_fitted(self)
+        check_fit_params(self, self._fit_params)
         X = validate_kernel_data(self, X, reset=False, n_samples_fit=self._fit_gram.shape[0])
         return center_gram(self._kernel.cross(X), K_fit=self._fit_gram) @ self._projection
 
@@ -239,6 +248,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
         X_original : ndarray of shape (n_new, n_features)
         """
         check_is_fitted(self)
+        check_fit_params(self, self._fit_params)
         if not self.fit_inverse_transform:
             raise ValueError("inverse_transform needs fit_inverse_transform=True.")
         X = np.asarray(X, dtype=np.float64)
