@@ -126,7 +126,7 @@ def test_pre_image_parameters_changed_after_fit_need_a_refit():
     kpca.set_params(fit_inverse_transform=True)
     with pytest.raises(NotFittedError, match="fit_inverse_transform"):
         kpca.inverse_transform(kpca.transform(X))
-    kpca.set_params(fit_inverse_transform=False, n_jobs=1)   # back to the fitted value
+    kpca.set_params(fit_inverse_transform=False, verbose=0)   # back to the fitted value
     assert kpca.transform(X).shape == (20, 2)
 
 

@@ -202,7 +202,7 @@ class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
                         "): the kernel on the embedding is rank-deficient; use a larger alpha."
                     ) from None
         # the projection and the pre-image map were computed with these parameters
-        self._fit_params = record_fit_params(self, refit_free={"n_jobs", "verbose"})
+        self._fit_params = record_fit_params(self, refit_free={"verbose"})
         return self
 
     def fit_transform(self, X, y=None):
