@@ -337,10 +337,25 @@ cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
         swap = t_prev
         t_prev = t_next
         t_next = swap
+        if _settled(t_prev, t_next, dim):
+            break
     for k in range(dim):
         total += t_prev[k]
     value[0] = total
     return 0
+
+
+cdef bint _settled(const double *t, const double *t_before, intp_t dim) noexcept nogil:
+    """Whether a depth step left the table unchanged (a fixed point: no edges, or a small λ
+    whose recursion has converged) or overflowed (refused by the wrapper): every further level
+    gives the same, so an absurd depth ends early."""
+    cdef intp_t k
+    cdef bint same = True
+    for k in range(dim):
+        if t[k] == INFINITY:
+            return True
+        same = same and t[k] == t_before[k]
+    return same
 
 
 # Pair kernels by code (the values of ``PRODUCT_GRAPH_KERNELS``) and the scratch each needs:

@@ -57,3 +57,20 @@ def test_overflowing_subtree_counts_raise(unlabelled_graph):
     model = SubtreeKernel(depth=200, lambda_=50.0, variant="subsets")
     with pytest.raises(ValueError, match="overflow float64"):
         model.fit_transform([unlabelled_graph(12, complete=True)])
+
+
+@pytest.mark.parametrize("variant", ["matchings", "subsets"])
+def test_absurd_depths_end_at_a_fixed_point_or_an_overflow(variant):
+    # SubtreeKernel(depth=10**9) ran 10⁹ levels per pair; once a level leaves the table unchanged
+    # every later level does too, and an overflow stays infinite, so the recursion stops early
+    import networkx as nx
+
+    empty, cycle = nx.empty_graph(3), nx.cycle_graph(5)
+    for g in (empty, cycle):
+        nx.set_node_attributes(g, "a", "label")
+    for graphs, lambda_ in (([empty, empty], 1.0), ([cycle, cycle], 0.01)):
+        deep = SubtreeKernel(depth=10**9, lambda_=lambda_, variant=variant).fit_transform(graphs)
+        settled = SubtreeKernel(depth=200, lambda_=lambda_, variant=variant).fit_transform(graphs)
+        np.testing.assert_array_equal(deep, settled)
+    with pytest.raises(ValueError, match="overflow"):
+        SubtreeKernel(depth=10**9, variant=variant).fit_transform([cycle, cycle])
