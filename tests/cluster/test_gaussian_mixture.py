@@ -183,3 +183,20 @@ def test_pickle_round_trip_is_bit_identical(covariance_type):
     restored = pickle.loads(pickle.dumps(model))
     np.testing.assert_array_equal(restored.score_samples(X), model.score_samples(X))
     assert restored.precisions_cholesky_.flags.c_contiguous
+
+
+@pytest.mark.parametrize("covariance_type", ["full", "tied"])
+def test_wide_data_with_full_covariances_warns_before_the_long_factorisations(covariance_type):
+    # d × d covariances factorised every EM iteration: minutes at d = 3000 (Ctrl-C waits for
+    # each LAPACK call); the fit says so before it starts and names the cheaper models
+    import warnings
+
+    X = np.random.default_rng(0).normal(size=(20, 3000))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")    # stop at the warning instead of running the fit
+        with pytest.raises(UserWarning, match="covariance_type='diag'"):
+            GaussianMixture(2, covariance_type=covariance_type, max_iter=500,
+                            random_state=0).fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        GaussianMixture(2, covariance_type="diag", random_state=0).fit(X)

@@ -19,7 +19,12 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
 from kernelkit.utils._em import MixtureDensityMixin, fit_em, logsumexp_rows, set_em_attributes
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_memory_request
+from kernelkit.utils._validation import (
+    MAX_INT,
+    check_distance_scale,
+    check_memory_request,
+    warn_long_factorisation,
+)
 
 __all__ = ["GaussianMixture"]
 
@@ -210,6 +215,16 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
                              "features",
                              "lower n_components, or use covariance_type='diag' (n_features "
                              "numbers a component instead of n_features²).")
+        if covariance_type in ("full", "tied"):
+            # each EM iteration forms and factorises the d × d covariances (n d² + d³ / 3 each)
+            n_matrices = k if covariance_type == "full" else 1
+            warn_long_factorisation(
+                self.n_init * max(self.max_iter, 1) * n_matrices
+                * (n_samples * n_features**2 + n_features**3 / 3.0),
+                f"Up to max_iter={self.max_iter} EM iterations of GaussianMixture(covariance_type="
+                f"'{covariance_type}') on {n_samples} samples x {n_features} features",
+                "use covariance_type='diag' or 'spherical', or reduce the features (e.g. PCA) "
+                "first.")
 
         def e_step(parameters):
             weights, means, _, precisions_cholesky, _ = parameters
