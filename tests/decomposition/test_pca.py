@@ -100,3 +100,17 @@ def test_values_near_the_float_maximum_are_refused(near_float_max):
     # the covariance overflowed to inf and the eigendecomposition returned NaN components
     with pytest.raises(ValueError, match="overflow float64"):
         PCA(2).fit(near_float_max())
+
+
+def test_covariance_eigh_on_wide_data_warns_before_the_eigendecomposition():
+    # a d x d eigendecomposition at d = 5000: minutes in LAPACK, which Ctrl-C cannot stop
+    import warnings
+
+    X = np.random.default_rng(0).normal(size=(20, 5000))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")    # stop at the warning instead of running the fit
+        with pytest.raises(UserWarning, match="svd_solver='full' or 'randomized'"):
+            PCA(2, svd_solver="covariance_eigh").fit(X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert PCA(2).fit(X).components_.shape == (2, 5000)

@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.decomposition._randomized_svd import randomized_svd
 from kernelkit.utils._eigen import flip_signs
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale, warn_long_factorisation
 
 __all__ = ["PCA"]
 
@@ -172,6 +172,10 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if solver == "covariance_eigh":
             # Algorithm 15 route (a) on centred data, without forming X − 1μᵀ:
             # (X − 1μᵀ)ᵀ(X − 1μᵀ) = XᵀX − n μμᵀ. Its eigenvalues are σ_i².
+            warn_long_factorisation(
+                n_samples * n_features**2 + 9.0 * n_features**3,   # XᵀX, then eigh with vectors
+                f"svd_solver='covariance_eigh' on {n_samples} samples x {n_features} features",
+                "it suits n_samples >> n_features; use svd_solver='full' or 'randomized'.")
             scatter = X.T @ X - n_samples * np.outer(mean, mean)
             values, vectors = eigh(scatter, overwrite_a=True, check_finite=False)
             squared = np.maximum(values[::-1], 0.0)  # rounding can make zeros slightly negative
