@@ -102,12 +102,18 @@ cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
                     const Params *p, double *work, double *value,
                     InterruptState *interrupt) noexcept nogil:
     """n-th order walk kernel ``1ᵀ A×ⁿ 1`` by n mat-vecs (Mairal & Vert, "Computation of the nth-order
-    walk kernel")."""
+    walk kernel").
+
+    The product graph's adjacency ``A×`` is a symmetric 0/1 matrix, so its walk counts either
+    vanish (no edge), or overflow (spectral radius at least √2), or repeat with period 2 (radius
+    1: every component a single edge, ``A×² x = x``). The counts are compared with those of two
+    steps before, so an absurd ``n`` ends early in every case."""
     cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
     cdef intp_t f2 = b.node_ptr[j], n2 = b.node_ptr[j + 1] - f2
-    cdef intp_t step, k
-    cdef double *x = work
-    cdef double *y = work + n1 * n2
+    cdef intp_t step, k, dim = n1 * n2
+    cdef double *x = work               # counts after `step` steps
+    cdef double *y = work + dim         # after step + 1
+    cdef double *z = work + 2 * dim     # after step − 1
     cdef double *swap
     cdef double total = 0.0
     _match_indicator(a, f1, n1, b, f2, n2, x)
@@ -115,23 +121,40 @@ cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
         if interrupted(interrupt):
             break
         _product_matvec(a, f1, n1, b, f2, n2, x, y, interrupt)
-        swap = x
+        if step >= 1 and _same_counts(y, z, dim):
+            # from step − 1 on, the counts alternate between z and x
+            if (p.n_steps - step + 1) % 2 == 1:
+                z = x
+            for k in range(dim):
+                total += z[k]
+            value[0] = total
+            return 0
+        swap = z
+        z = x
         x = y
         y = swap
         if step % 32 == 31:
             # the counts are non-negative: all zero stays zero, and an overflow stays infinite
-            # (refused by the wrapper), so an absurd n ends early in both cases
+            # (refused by the wrapper)
             total = 0.0
-            for k in range(n1 * n2):
+            for k in range(dim):
                 total += x[k]
             if total == 0.0 or total == INFINITY:
                 value[0] = total
                 return 0
     total = 0.0
-    for k in range(n1 * n2):
+    for k in range(dim):
         total += x[k]
     value[0] = total
     return 0
+
+
+cdef inline bint _same_counts(const double *u, const double *v, intp_t dim) noexcept nogil:
+    cdef intp_t k
+    for k in range(dim):
+        if u[k] != v[k]:
+            return False
+    return True
 
 
 cdef int _pcg(
@@ -407,7 +430,7 @@ cdef intp_t _max_nodes(const intp_t[::1] node_ptr):
 cdef intp_t _work_size(int kernel, intp_t max_a, intp_t max_b, const Params *params):
     """Doubles of scratch per thread for a pair of graphs of at most max_a and max_b nodes."""
     if kernel == WALK:
-        return 2 * max_a * max_b
+        return 3 * max_a * max_b
     if kernel == SUBTREE:
         return 2 * max_a * max_b + (((<intp_t>1) << params.max_small_degree)
                                     if params.matchings else 0)

@@ -27,7 +27,10 @@ from kernelkit._core._gram import VECTOR_KERNELS
 CLASSES = ("inputs", "threads", "interplay", "sequences", "sizes", "wide", "kernels")
 
 # Repetition counts: a huge value legitimately runs for ever, so they are not sizes.
-REPEAT_WORDS = ("iter", "n_init", "estimators", "restarts", "repeats", "epochs")
+# Repetition counts: the work grows linearly with them, every repetition answers Ctrl-C, and a
+# large value legitimately runs for ever (sampled graphlets included: one sample is O(k²)).
+REPEAT_WORDS = ("iter", "n_init", "estimators", "restarts", "repeats", "epochs",
+                "graphlet_samples")
 SIZE_VALUES = (10**9, 10**12)
 # Prediction methods called after a fit (``predict_log_proba`` is left out: the log of a zero
 # probability, as a pure leaf gives, is -inf by definition, not a silent overflow).

@@ -65,15 +65,23 @@ def n_threads():
         return 1
 
 
-def judge(thunk, kind="inputs"):
+def judge(thunk, kind="inputs", announce=None):
     """``(outcome, detail)`` of one case: ``"pass"`` for a finite result, a warning, or a clear
     ValueError/TypeError; ``"unclear"`` for any other exception (LinAlgError, MemoryError,
     IndexError, a message of numpy/scipy internals); ``"nonfinite"`` for NaN/inf (or, in
-    ``interplay`` cases, values beyond ``HUGE``) without a warning."""
+    ``interplay`` cases, values beyond ``HUGE``) without a warning. ``announce(text)`` is called
+    at once for each warning, so that a case that warns and then runs long is known to have
+    warned before it was stopped."""
     from numpy.linalg import LinAlgError
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
+        if announce is not None:
+            def showwarning(message, category, filename, lineno, file=None, line=None):
+                caught.append(warnings.WarningMessage(message, category, filename, lineno,
+                                                      file, line))
+                announce(f"{category.__name__}: {message}")
+            warnings.showwarning = showwarning     # restored by catch_warnings
         np.seterr(all="ignore")
         try:
             result = thunk()
@@ -149,7 +157,8 @@ def main():
             out.write(f"start\t{i}\t{kind}\t{name}\n")
             out.flush()
             os.fsync(out.fileno())
-            outcome, detail = judge(thunk, kind)
+            outcome, detail = judge(thunk, kind, announce=lambda text, i=i: out.write(
+                "warned\t{}\t{}\n".format(i, " ".join(text.split())[:300])))
             excess = n_threads() > allowed
             if outcome == "pass" and excess:
                 outcome, detail = "threads", (f"{n_threads()} threads after the case, more "

@@ -133,3 +133,10 @@ def test_absurd_walk_lengths_end_early():
         WalkKernel(n=10**9).fit_transform([path, path])
     np.testing.assert_array_equal(WalkKernel(n=10**9).fit_transform([empty, empty]),
                                   np.zeros((2, 2)))
+    # single edges: the product graph's walk counts repeat with period 2 and never overflow
+    edges = nx.Graph([(0, 1), (2, 3)])
+    nx.add_path(edges, [4])
+    nx.set_node_attributes(edges, dict(zip(range(5), "abbab")), "label")
+    for n in (10**9, 10**9 + 1):
+        np.testing.assert_array_equal(WalkKernel(n=n).fit_transform([edges, edges]),
+                                      WalkKernel(n=4 + n % 2).fit_transform([edges, edges]))
