@@ -371,7 +371,8 @@ cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
 cdef bint _settled(const double *t, const double *t_before, intp_t dim) noexcept nogil:
     """Whether a depth step left the table unchanged (a fixed point: no edges, or a small λ
     whose recursion has converged) or overflowed (refused by the wrapper): every further level
-    gives the same, so an absurd depth ends early."""
+    gives the same, so the recursion stops there. (Counts that grow polynomially, as along a
+    single product edge with λ = 1, do neither: depth remains a repetition count.)"""
     cdef intp_t k
     cdef bint same = True
     for k in range(dim):

@@ -29,8 +29,17 @@ CLASSES = ("inputs", "threads", "interplay", "sequences", "sizes", "wide", "kern
 # Repetition counts: a huge value legitimately runs for ever, so they are not sizes.
 # Repetition counts: the work grows linearly with them, every repetition answers Ctrl-C, and a
 # large value legitimately runs for ever (sampled graphlets included: one sample is O(k²)).
+# The subtree kernel's ``depth`` is one too: its levels can grow without bound but only
+# polynomially (a single product edge with lambda_=1 counts h at level h), so neither an
+# overflow nor a fixed point ends them early.
 REPEAT_WORDS = ("iter", "n_init", "estimators", "restarts", "repeats", "epochs",
                 "graphlet_samples")
+REPEAT_NAMES = ("depth",)
+
+
+def is_repetition(name):
+    """Whether parameter ``name`` counts repetitions of the same work (see ``REPEAT_WORDS``)."""
+    return name in REPEAT_NAMES or any(word in name for word in REPEAT_WORDS)
 SIZE_VALUES = (10**9, 10**12)
 # Prediction methods called after a fit (``predict_log_proba`` is left out: the log of a zero
 # probability, as a pure leaf gives, is -inf by definition, not a silent overflow).
@@ -223,7 +232,7 @@ def size_params(est):
     other than repetition counts."""
     found = []
     for name, value in sorted(est.get_params(deep=False).items()):
-        if isinstance(value, bool) or any(word in name for word in REPEAT_WORDS):
+        if isinstance(value, bool) or is_repetition(name):
             continue
         if name in thread_params(est) or name in ("verbose", "random_state"):
             continue
@@ -363,7 +372,7 @@ def function_cases(func, data, rng, scale):
         sized = (name in data and isinstance(data[name], numbers.Integral)) or (
             isinstance(default, numbers.Integral) and not isinstance(default, bool)) or (
             default is None and (name.startswith("n_") or name in ("k", "m")))
-        if (not sized or any(word in name for word in REPEAT_WORDS)
+        if (not sized or is_repetition(name)
                 or name in ("n_jobs", "verbose", "random_state")):
             continue
         for value in SIZE_VALUES:
