@@ -3,8 +3,10 @@ bench table names and machine description, and the gram subcommand."""
 
 import numbers
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -384,10 +386,15 @@ def test_gram_names_threads_the_system_refuses(tmp_path):
     # its threads; the command line now says which option to lower, with status 2. The child
     # counts as one process of its user, so a limit of 1 refuses every thread (root is exempt:
     # a root child first becomes user "nobody", writing to a folder of its own).
+    # a copy of the data that user "nobody" can read (the installed package may sit in a
+    # folder private to root, as a CI venv in a private temporary folder does)
+    public = tempfile.mkdtemp()
+    os.chmod(public, 0o755)
+    data = shutil.copytree(MUTAG, os.path.join(public, "MUTAG"))
     script = f"""
 import os, resource, sys, tempfile
 from kernelkit.__main__ import main
-argv = ["gram", "wl", "--quiet", {str(MUTAG)!r}, "-o"]
+argv = ["gram", "wl", "--quiet", {data!r}, "-o"]
 assert main(argv + [{str(tmp_path / "K.npy")!r}, "--n-jobs", "1"]) == 0   # imports done
 os.geteuid() == 0 and os.setuid(65534)
 resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
@@ -400,8 +407,11 @@ assert not os.listdir(folder)                        # nothing written
 os.rmdir(folder)
 sys.exit(status)
 """
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                            env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=300)
+    try:
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                                env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=300)
+    finally:
+        shutil.rmtree(public)
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith("kernelkit: error: cannot start 2 OpenMP threads")
     assert "--n-jobs 1" in result.stderr and "Thread creation failed" not in result.stderr

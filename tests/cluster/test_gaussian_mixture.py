@@ -200,3 +200,26 @@ def test_wide_data_with_full_covariances_warns_before_the_long_factorisations(co
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         GaussianMixture(2, covariance_type="diag", random_state=0).fit(X)
+
+
+@pytest.mark.parametrize("change, free", [({"covariance_type": "diag"}, False),
+                                          ({"n_components": 3}, False),
+                                          ({"max_iter": 5, "tol": 1.0, "verbose": 0}, True)])
+def test_set_params_after_fit(change, free):
+    # covariance_type changed after fit once met the fitted full covariances in predict
+    # (a numpy broadcast error); what the fitted model depends on now needs a refit, what only
+    # steers the EM run does not
+    from sklearn.exceptions import NotFittedError
+
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    gmm = GaussianMixture(2, random_state=0).fit(X)
+    labels = gmm.predict(X)
+    gmm.set_params(**change)
+    if free:
+        np.testing.assert_array_equal(gmm.predict(X), labels)
+    else:
+        for method in (gmm.predict, gmm.predict_proba, gmm.score_samples):
+            with pytest.raises(NotFittedError, match=next(iter(change))):
+                method(X)
+        with pytest.raises(NotFittedError, match=next(iter(change))):
+            gmm.sample(3)

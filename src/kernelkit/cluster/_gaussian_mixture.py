@@ -14,10 +14,16 @@ from sklearn.base import BaseEstimator, DensityMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, validate_data
 
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
-from kernelkit.utils._em import MixtureDensityMixin, fit_em, logsumexp_rows, set_em_attributes
+from kernelkit.utils._em import (
+    MixtureDensityMixin,
+    check_fitted_mixture,
+    fit_em,
+    logsumexp_rows,
+    set_em_attributes,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import (
     MAX_INT,
@@ -320,7 +326,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         y : ndarray of shape (n_samples,)
             Component of each draw, grouped by component.
         """
-        check_is_fitted(self)
+        check_fitted_mixture(self)
         if n_samples < 1:
             raise ValueError(f"n_samples must be at least 1, got {n_samples}.")
         rng = check_random_state(random_state)

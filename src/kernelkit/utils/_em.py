@@ -18,12 +18,14 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._progress import iteration_callback, report
+from kernelkit.utils._validation import check_fit_params, record_fit_params
 
 __all__ = [
     "EMResult",
     "MixtureDensityMixin",
     "aic",
     "bic",
+    "check_fitted_mixture",
     "fit_em",
     "logsumexp_rows",
     "run_em",
@@ -162,6 +164,20 @@ def set_em_attributes(estimator, result):
     estimator.n_iter_ = result.n_iter
     estimator.lower_bound_ = result.lower_bound
     estimator.lower_bound_history_ = result.history
+    estimator._fit_params = record_fit_params(estimator, refit_free=FIT_ONLY_PARAMS)
+
+
+# Parameters that steer the EM run only; the fitted model does not depend on them after ``fit``
+# (any other change, e.g. ``covariance_type``, needs a refit).
+FIT_ONLY_PARAMS = frozenset({"init_params", "max_iter", "n_init", "n_jobs", "random_state",
+                             "tol", "verbose", "weights_init", "means_init", "precisions_init"})
+
+
+def check_fitted_mixture(estimator):
+    """``check_is_fitted``, and a NotFittedError naming a parameter changed since ``fit`` that
+    the fitted model depends on."""
+    check_is_fitted(estimator)
+    check_fit_params(estimator, getattr(estimator, "_fit_params", None))
 
 
 def bic(total_log_likelihood, n_parameters, n_samples):
@@ -196,7 +212,7 @@ class MixtureDensityMixin:
         -------
         log_density : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
+        check_fitted_mixture(self)
         return logsumexp_rows(self._weighted_log_prob(self._checked_X(X)))
 
     def score(self, X, y=None):
@@ -226,7 +242,7 @@ class MixtureDensityMixin:
         proba : ndarray of shape (n_samples, n_components)
             Rows sum to 1.
         """
-        check_is_fitted(self)
+        check_fitted_mixture(self)
         weighted = self._weighted_log_prob(self._checked_X(X))
         return np.exp(weighted - logsumexp_rows(weighted)[:, None])
 
@@ -241,7 +257,7 @@ class MixtureDensityMixin:
         -------
         labels : ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
+        check_fitted_mixture(self)
         return np.argmax(self._weighted_log_prob(self._checked_X(X)), axis=1)
 
     def fit_predict(self, X, y=None):
