@@ -16,7 +16,13 @@ from kernelkit.mkl._objective import solve_logistic, solve_squared
 from kernelkit.svm import SVC
 from kernelkit.utils._progress import report
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import MAX_INT, check_class_labels, check_distance_scale
+from kernelkit.utils._validation import (
+    MAX_INT,
+    check_class_labels,
+    check_distance_scale,
+    check_fit_params,
+    record_fit_params,
+)
 
 __all__ = ["SimpleMKL", "SimpleMKLRegressor"]
 
@@ -86,6 +92,10 @@ class _BaseSimpleMKL(BaseEstimator):
         self.objective_history_ = np.asarray(history)
         self.duality_gap_ = duality_gap(d, current.gradient)
         self._solution = self._final_solution(Ks, d, current.state)
+        # what only steers the optimisation may change after fit; the loss, C and the kernels
+        # shape the fitted solution, which prediction reads
+        self._fit_params = record_fit_params(self, refit_free={
+            "max_iter", "tol", "inner_tol", "warm_start", "n_jobs", "verbose"})
         return self
 
     def _final_solution(self, Ks, d, state):
@@ -169,6 +179,7 @@ class _BaseSimpleMKL(BaseEstimator):
     # ------------------------------------------------------------------ prediction
     def _test_gram(self, X):
         check_is_fitted(self, "weights_")
+        check_fit_params(self, self._fit_params)
         X = validate_mkl_data(self, X, reset=False)
         return combine(self.stack_.test_grams(X), self.weights_)
 
