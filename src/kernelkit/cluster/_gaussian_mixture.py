@@ -245,7 +245,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
                       verbose=self.verbose, label=type(self).__name__)
         (weights, means, covariances, precisions_cholesky, self.reg_covar_) = best.parameters
         # C-contiguous copies: a pickle round trip keeps the layout, hence bit-identical scores
-        # (reliability issue 17, item 10: the Fortran-ordered factors came back C-ordered)
+        # (Fortran-ordered factors would come back C-ordered)
         (self.weights_, self.means_, self.covariances_, self.precisions_cholesky_) = (
             np.ascontiguousarray(array) for array in (weights, means, covariances,
                                                       precisions_cholesky))

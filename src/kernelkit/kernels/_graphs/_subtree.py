@@ -116,8 +116,8 @@ class SubtreeKernel(ProductGraphKernel):
     def _represent(self, batch, fitting):
         batch = super()._represent(batch, fitting)
         degree = max_degree(batch.indptr)
-        # with normalize, the new graphs are also matched with themselves (reliability issue
-        # 17, item 4: a dense new graph made a 2^degree table and the fit hung)
+        # with normalize, the new graphs are also matched with themselves: a dense new graph
+        # would need a 2^degree table
         smaller = degree if self.normalize else min(degree, self.max_degree_fit_)
         if self.variant == "matchings" and smaller > MAX_MATCHING_DEGREE:
             raise ValueError(
