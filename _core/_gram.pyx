@@ -144,6 +144,9 @@ def vector_gram(
     if n_rows * n_cols * (n_features + 16) < PARALLEL_MIN_WORK * n_threads:
         n_threads = 1
     n_threads = max(1, min(n_threads, n_blocks))
+    # the first elements (never read without features, where &X[0, 0] is out of bounds)
+    cdef const double *x_first = &X[0, 0] if n_features else NULL
+    cdef const double *cols_first = &cols[0, 0] if n_features else NULL
     sqnorm_x = <double*>malloc(n_rows * sizeof(double))
     sqnorm_y = sqnorm_x if symmetric else <double*>malloc(n_cols * sizeof(double))
     try:
@@ -160,7 +163,7 @@ def vector_gram(
                     continue
                 i0 = b * BLOCK
                 i1 = min(i0 + BLOCK, n_rows)
-                _gram_block(&X[0, 0], &cols[0, 0], n_features, n_cols, sqnorm_x, sqnorm_y,
+                _gram_block(x_first, cols_first, n_features, n_cols, sqnorm_x, sqnorm_y,
                             i0, i1, i0 if symmetric else 0, kernel, gamma, coef0, degree,
                             &out[0, 0])
             if symmetric and not interrupt.stop:
