@@ -10,11 +10,11 @@ import tempfile
 
 import numpy as np
 import pytest
+from kernelkit.bench import _harness
+from kernelkit.bench._harness import Contender, Suite, available_suites
 
 import kernelkit.datasets
 from kernelkit.__main__ import build_parser, main
-from kernelkit.bench import _harness
-from kernelkit.bench._harness import Contender, Suite, available_suites
 from kernelkit.kernels import SpectrumKernel, WeisfeilerLehmanKernel
 
 MUTAG = os.path.join(os.path.dirname(kernelkit.datasets.__file__), "data", "MUTAG")
@@ -181,9 +181,8 @@ def test_python_keyword_arguments_become_flags():
 
 
 def test_ranges_read_as_bounds():
-    from sklearn.utils._param_validation import Interval
-
     from kernelkit.__main__ import _describe_interval
+    from kernelkit.utils._sklearn_compat import Interval
 
     def describe(*args, value=0, **kwargs):
         return _describe_interval(Interval(*args, **kwargs), value)
@@ -213,12 +212,12 @@ def test_info_reports_versions_runtimes_and_optional_packages(capsys, monkeypatc
 
     import scipy
     import sklearn
+    from kernelkit._core._local_alignment_dp import simd_path
+    from kernelkit._core._openmp import openmp_library, openmp_version
     from threadpoolctl import threadpool_info
 
     from kernelkit import __version__
     from kernelkit.__main__ import OPENMP_VERSIONS
-    from kernelkit._core._local_alignment_dp import simd_path
-    from kernelkit._core._openmp import openmp_library, openmp_version
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",

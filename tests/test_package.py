@@ -46,9 +46,8 @@ def test_effective_n_threads():
 
 @pytest.mark.parametrize("n_jobs, valid", [(np.int64(2), True), (-1, True), (0, False)])
 def test_n_jobs_constraint(n_jobs, valid):
-    from sklearn.utils._param_validation import InvalidParameterError
-
     from kernelkit.cluster import KMeans
+    from kernelkit.utils._sklearn_compat import InvalidParameterError
 
     X = np.arange(12.0).reshape(6, 2)
     model = KMeans(n_clusters=2, random_state=0, n_jobs=n_jobs)

@@ -231,7 +231,7 @@ def _none_or(convert):
 
 def _option_type(constraints, default):
     """The argparse ``type``/``choices`` of one parameter, from its scikit-learn constraints."""
-    from sklearn.utils._param_validation import Interval, Options, StrOptions
+    from kernelkit.utils._sklearn_compat import Interval, Options, StrOptions
 
     convert, choices = None, None
     intervals = [constraint for constraint in constraints if isinstance(constraint, Interval)]

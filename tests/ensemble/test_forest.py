@@ -6,10 +6,10 @@ import pytest
 from sklearn import ensemble as sklearn_ensemble
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, make_classification
 from sklearn.utils import compute_sample_weight
-from sklearn.utils._param_validation import InvalidParameterError
 
 from kernelkit.ensemble import RandomForestClassifier, RandomForestRegressor
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from kernelkit.utils._sklearn_compat import InvalidParameterError
 
 TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "n_node_samples")
 

@@ -17,10 +17,10 @@ from typing import Any, Callable
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import clone, is_classifier, is_regressor
-from sklearn.utils._param_validation import InvalidParameterError, validate_parameter_constraints
-
 from kernelkit._core._gram import VECTOR_KERNELS
+from sklearn.base import clone, is_classifier, is_regressor
+
+from kernelkit.utils._sklearn_compat import InvalidParameterError, validate_parameter_constraints
 
 # Public names of the defect classes, in the order of the summary table ("inputs" are the cases
 # of ``_cases.py``: bad and extreme data and single hyper-parameters).

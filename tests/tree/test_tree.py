@@ -14,12 +14,12 @@ from sklearn.datasets import (
     make_classification,
     make_regression,
 )
-from sklearn.utils._param_validation import InvalidParameterError
 
 from kernelkit.reference import cart_tree
 from kernelkit.reference.tree import impurity
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from kernelkit.utils import _trees as trees_module
+from kernelkit.utils._sklearn_compat import InvalidParameterError
 from kernelkit.utils._trees import GrowthParams, TreeTrainingSet
 
 TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "n_node_samples")

@@ -7,12 +7,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.spatial.distance import pdist, squareform
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
 from kernelkit.utils._progress import stage
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["AgglomerativeClustering"]

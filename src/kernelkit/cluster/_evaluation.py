@@ -14,9 +14,9 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import pairwise_distances
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_array, check_consistent_length
 
+from kernelkit.utils._sklearn_compat import Interval, validate_params
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = ["silhouette_samples", "silhouette_score", "calinski_harabasz_score"]

@@ -10,10 +10,9 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import cholesky
-from sklearn.base import BaseEstimator, DensityMixin, _fit_context
+from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, validate_data
 
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
@@ -24,6 +23,7 @@ from kernelkit.utils._em import (
     logsumexp_rows,
     set_em_attributes,
 )
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import (
     MAX_INT,

@@ -16,19 +16,12 @@ from sklearn.base import (
     ClassNamePrefixFeaturesOutMixin,
     ClusterMixin,
     TransformerMixin,
-    _fit_context,
 )
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.extmath import row_norms
-from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_array,
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from kernelkit._core._kmeans_lloyd import (
     center_geometry,
@@ -40,6 +33,13 @@ from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    StrOptions,
+    _check_sample_weight,
+    _fit_context,
+    validate_params,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_memory_request
 

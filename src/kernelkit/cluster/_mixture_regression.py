@@ -6,13 +6,13 @@ Seed-methods B10. The EM loop is the shared driver of :mod:`kernelkit.utils._em`
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
 from kernelkit.utils._em import aic, bic, fit_em, logsumexp_rows, set_em_attributes
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 

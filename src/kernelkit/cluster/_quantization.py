@@ -8,9 +8,9 @@ k-means (:class:`kernelkit.cluster.KMeans` with ``sample_weight``) — no second
 from numbers import Integral
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from kernelkit.cluster._kmeans import KMeans
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 

@@ -5,12 +5,13 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClusterMixin, _fit_context
+from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from kernelkit.cluster._kmeans import KMeans
+from kernelkit.utils._progress import stage
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._spectral_graph import (
     AFFINITIES,
     LAPLACIANS,
@@ -18,7 +19,6 @@ from kernelkit.utils._spectral_graph import (
     n_graph_components,
     similarity_graph,
 )
-from kernelkit.utils._progress import stage
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 

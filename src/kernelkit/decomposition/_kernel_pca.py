@@ -4,13 +4,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import LinAlgError, solve
-from sklearn.base import (
-    BaseEstimator,
-    ClassNamePrefixFeaturesOutMixin,
-    TransformerMixin,
-    _fit_context,
-)
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
@@ -23,6 +17,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._progress import stage
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import MAX_INT, check_fit_params, record_fit_params
 
 __all__ = ["KernelPCA"]

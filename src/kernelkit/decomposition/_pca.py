@@ -4,17 +4,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.linalg import eigh, svd
-from sklearn.base import (
-    BaseEstimator,
-    ClassNamePrefixFeaturesOutMixin,
-    TransformerMixin,
-    _fit_context,
-)
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.decomposition._randomized_svd import randomized_svd
 from kernelkit.utils._eigen import flip_signs
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import MAX_INT, check_distance_scale, warn_long_factorisation
 
 __all__ = ["PCA"]

@@ -5,9 +5,9 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import linprog
-from sklearn.utils._param_validation import Interval, validate_params
 from sklearn.utils.validation import check_array
 
+from kernelkit.utils._sklearn_compat import Interval, validate_params
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["basis_pursuit", "rip_min_dim"]

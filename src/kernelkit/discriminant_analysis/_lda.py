@@ -5,8 +5,7 @@ multi-class Fisher projection (Sangnier, *Introduction to machine learning*, §1
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.discriminant_analysis._base import GenerativeClassifier
@@ -14,6 +13,7 @@ from kernelkit.discriminant_analysis._class_statistics import (
     SpikedCovariance,
     validated_statistics,
 )
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["LinearDiscriminantAnalysis", "ledoit_wolf_shrinkage"]

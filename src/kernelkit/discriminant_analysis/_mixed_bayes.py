@@ -4,8 +4,6 @@
 from numbers import Real
 
 import numpy as np
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit.discriminant_analysis._base import GenerativeClassifier
 from kernelkit.discriminant_analysis._class_statistics import validated_statistics
@@ -14,6 +12,7 @@ from kernelkit.discriminant_analysis._qda import (
     class_covariances,
     gaussian_class_scores,
 )
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 
 __all__ = ["MixedNaiveBayes"]
 

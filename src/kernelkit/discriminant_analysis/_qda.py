@@ -6,11 +6,10 @@ from numbers import Real
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit.discriminant_analysis._base import GenerativeClassifier
 from kernelkit.discriminant_analysis._class_statistics import validated_statistics
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import check_memory_request, warn_long_factorisation
 
 __all__ = ["ClassCovariancesMixin", "EigenGaussian", "LowRankGaussian",

@@ -23,10 +23,10 @@ import zarr
 from dask.sizeof import sizeof
 from sklearn.base import clone
 from sklearn.utils import get_tags
-from sklearn.utils._param_validation import Interval, validate_params
 
 from kernelkit.kernels import PackedGraphs, PackedSequences, StructuredKernel
 from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._sklearn_compat import Interval, validate_params
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import check_memory_request
 

@@ -6,12 +6,12 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._progress import report, report_points
+from kernelkit.utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._trees import (
     GrowthParams,

@@ -8,9 +8,8 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, StrOptions
 
 from kernelkit.kernel_ridge._kernel_ridge import KernelModelMixin
 from kernelkit.linear_model import LogisticRegression
@@ -25,6 +24,7 @@ from kernelkit.utils._logistic import (
     solver_progress,
 )
 from kernelkit.utils._progress import stage
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = ["KernelLogisticRegression"]

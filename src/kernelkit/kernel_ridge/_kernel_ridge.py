@@ -6,8 +6,7 @@ from numbers import Real
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
-from sklearn.utils._param_validation import Interval
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._kernels import (
@@ -16,6 +15,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._sklearn_compat import Interval, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["KernelRidge", "KernelModelMixin"]

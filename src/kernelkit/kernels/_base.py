@@ -10,11 +10,12 @@ import time
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._gram import normalize_gram
 from kernelkit.utils._progress import Progress, report, report_stage
+from kernelkit.utils._sklearn_compat import _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import check_fit_params, record_fit_params
 

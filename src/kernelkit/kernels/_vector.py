@@ -5,12 +5,12 @@ compiled Gram core: functions with the names and defaults of ``sklearn.metrics.p
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._gram import VECTOR_KERNELS, vector_gram_diagonal
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.utils._kernels import pairwise_kernels, resolve_gamma
+from kernelkit.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = [
     "VectorKernel",

@@ -6,11 +6,10 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
-from sklearn.base import _fit_context
-from sklearn.utils._param_validation import Interval
 
 from kernelkit.linear_model._least_squares import _LinearRegressor
 from kernelkit.utils._ridge import solve_positive_definite
+from kernelkit.utils._sklearn_compat import Interval, _fit_context
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["LeastAbsoluteDeviation"]

@@ -6,11 +6,11 @@ from numbers import Real
 
 import numpy as np
 from scipy.linalg import lstsq
-from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._ridge import solve_positive_definite
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["LinearRegression", "Ridge", "centred_data"]

@@ -8,10 +8,9 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import expit
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._logistic import (
     binary_loss,
@@ -24,6 +23,7 @@ from kernelkit.utils._logistic import (
     softmax,
     solver_progress,
 )
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _check_sample_weight, _fit_context
 from kernelkit.utils._validation import (
     MAX_INT,
     check_class_labels,

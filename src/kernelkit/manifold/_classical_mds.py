@@ -5,13 +5,13 @@ from numbers import Integral
 
 import numpy as np
 from scipy.linalg import eigvalsh
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._dissimilarity import cross_dissimilarities, fit_dissimilarities
 from kernelkit.utils._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
 from kernelkit.utils._gram import center_gram
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["ClassicalMDS", "classical_scaling"]

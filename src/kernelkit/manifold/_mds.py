@@ -1,11 +1,11 @@
 """Metric and nonmetric MDS by SMACOF: the estimator."""
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import StrOptions
+from sklearn.base import BaseEstimator
 
 from kernelkit.manifold._smacof import SMACOF_CONSTRAINTS, _run, check_init, check_n_components
 from kernelkit.utils._dissimilarity import check_weights, fit_dissimilarities
+from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["MDS"]

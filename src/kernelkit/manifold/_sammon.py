@@ -1,10 +1,10 @@
 """Sammon mapping by weighted SMACOF."""
 
 import numpy as np
-from sklearn.base import _fit_context
 
 from kernelkit.manifold._mds import MDS, _SmacofEmbedding
 from kernelkit.utils._dissimilarity import check_weights
+from kernelkit.utils._sklearn_compat import _fit_context
 
 __all__ = ["SammonMapping"]
 

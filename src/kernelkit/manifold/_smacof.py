@@ -14,12 +14,12 @@ from scipy.optimize import isotonic_regression
 from scipy.stats import rankdata
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from kernelkit._core import _smacof_guttman
 from kernelkit.manifold._classical_mds import classical_scaling
 from kernelkit.utils._dissimilarity import check_dissimilarities, check_weights
 from kernelkit.utils._progress import iteration_callback, report
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 

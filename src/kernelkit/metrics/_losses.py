@@ -10,7 +10,8 @@ from numbers import Real
 
 import numpy as np
 from scipy.special import expit
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = [
     "MARGIN_LOSSES",

@@ -11,10 +11,10 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import Bunch, check_random_state
-from sklearn.utils._param_validation import HasMethods, Interval, validate_params
 from sklearn.utils.validation import check_array
 
 from kernelkit.utils._gram import check_precomputed_gram
+from kernelkit.utils._sklearn_compat import HasMethods, Interval, validate_params
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = [

@@ -23,11 +23,11 @@ from numbers import Real
 
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve, solve
-from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.validation import check_array, check_consistent_length
 
 from kernelkit.mkl._kernels import quadratic_forms
 from kernelkit.svm import SVC
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = ["KernelObjective", "kernel_objective", "solve_logistic", "solve_squared"]
 

@@ -2,8 +2,7 @@
 kernel"): data integration by adding Gram matrices."""
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import validate_params
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.mkl._kernels import (
@@ -13,6 +12,7 @@ from kernelkit.mkl._kernels import (
     input_kind,
     validate_mkl_data,
 )
+from kernelkit.utils._sklearn_compat import _fit_context, validate_params
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["SumKernel", "sum_kernel"]

@@ -6,7 +6,6 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit._core._knn_brute import knn_brute, knn_brute_screened, knn_select
@@ -18,6 +17,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._screening import float32_screening_copy
+from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 

@@ -3,10 +3,11 @@ learning*, §1.6.1; Peyré, *Mathematical Foundations of Data Sciences*, ch. 16,
 §16.5.2)."""
 
 import numpy as np
-from sklearn.base import ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.neighbors._base import NeighborsBase
+from kernelkit.utils._sklearn_compat import _fit_context
 from kernelkit.utils._validation import check_class_labels
 
 __all__ = ["KNeighborsClassifier", "KNeighborsRegressor"]

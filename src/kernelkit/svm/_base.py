@@ -18,8 +18,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, Options, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted
+from sklearn.utils.validation import check_array, check_is_fitted
 
 from kernelkit._core._gram import VECTOR_KERNELS
 from kernelkit._core._smo_solver import PRECOMPUTED_KERNEL, smo_solve
@@ -31,6 +30,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._progress import iteration_callback, report
+from kernelkit.utils._sklearn_compat import Interval, Options, StrOptions, _check_sample_weight
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, kernel_cache_megabytes
 

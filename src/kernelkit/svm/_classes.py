@@ -4,16 +4,20 @@ from itertools import combinations
 from numbers import Real
 
 import numpy as np
-from sklearn.base import ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import _ovr_decision_function
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.svm._base import BaseSMO
 from kernelkit.svm._platt import couple_pairwise_probabilities, fit_sigmoid, sigmoid_probability
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    StrOptions,
+    _fit_context,
+    _ovr_decision_function,
+)
 from kernelkit.utils._validation import check_class_labels
 
 # Folds of the internal cross-validation that fits Platt's sigmoids (LIBSVM's choice).

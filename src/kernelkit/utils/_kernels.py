@@ -23,7 +23,6 @@ Fisher analysis, kernel nearest neighbours, MKL) accepts the same four kinds of 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
-from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_array, check_consistent_length, validate_data
 
 from kernelkit._core._gram import VECTOR_KERNELS, vector_gram, vector_gram_diagonal
@@ -33,6 +32,7 @@ from kernelkit.utils._gram import (
     check_precomputed_gram,
     definiteness_sample,
 )
+from kernelkit.utils._sklearn_compat import HasMethods, StrOptions
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import check_distance_scale
 

@@ -7,9 +7,9 @@ import threading
 from numbers import Integral
 
 from joblib import cpu_count
-from sklearn.utils._param_validation import Interval
 
 from kernelkit._core._openmp import openmp_max_threads, openmp_probe_threads
+from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "effective_n_threads"]

@@ -23,12 +23,12 @@ from math import ceil
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit._core._tree_builder import grow_trees as _grow_trees
 from kernelkit._core._tree_builder import presort as _presort
 from kernelkit._core._tree_predict import apply_tree, sum_forest
+from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _check_sample_weight
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT, check_class_labels, check_memory_request
 

@@ -8,11 +8,11 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from kernelkit._core import _graphlet_counts
 from kernelkit.kernels._base import StructuredKernel, pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel
+from kernelkit.utils._sklearn_compat import Interval, Options, StrOptions
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GraphletKernel", "graphlet_classes", "graphlet_kernel"]

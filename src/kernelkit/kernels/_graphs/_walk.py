@@ -4,10 +4,10 @@ import warnings
 from numbers import Integral, Real
 
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
+from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = [

@@ -3,11 +3,11 @@
 from numbers import Integral
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from kernelkit._core import _wl_relabel
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
+from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = ["WeisfeilerLehmanKernel", "weisfeiler_lehman_kernel"]

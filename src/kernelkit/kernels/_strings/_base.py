@@ -9,9 +9,9 @@ compiled cores read. A letter's code is its position in the alphabet string.
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.utils._param_validation import StrOptions
 
 from kernelkit.kernels._base import StructuredKernel
+from kernelkit.utils._sklearn_compat import StrOptions
 
 __all__ = ["ALPHABETS", "SequenceBatch", "StringKernel", "check_sequences", "encode",
            "infer_alphabet", "resolve_alphabet"]

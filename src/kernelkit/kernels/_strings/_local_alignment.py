@@ -5,11 +5,11 @@ import warnings
 from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from kernelkit._core import _local_alignment_dp
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
 from kernelkit.kernels._strings._base import StringKernel
+from kernelkit.utils._sklearn_compat import Interval
 
 __all__ = ["LocalAlignmentKernel", "local_alignment_kernel"]
 

@@ -2,10 +2,9 @@
 
 from numbers import Integral
 
-from sklearn.utils._param_validation import Interval, StrOptions
-
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._strings._kmers import KmerKernel
+from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["MismatchKernel", "mismatch_kernel"]

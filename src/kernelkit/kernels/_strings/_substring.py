@@ -4,11 +4,11 @@
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from kernelkit._core import _substring_dp
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
 from kernelkit.kernels._strings._base import StringKernel
+from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = ["SubstringKernel", "substring_kernel"]

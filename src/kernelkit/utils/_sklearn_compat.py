@@ -1,0 +1,40 @@
+"""Every private name kernelkit takes from scikit-learn, in one place.
+
+scikit-learn's estimator conventions (parameter constraints checked once by ``_fit_context``,
+the ``Interval``/``StrOptions`` vocabulary, ``_check_sample_weight``) live in private modules:
+a release may move or change them without a deprecation cycle. kernelkit imports them here
+and nowhere else, so a change upstream is one edit in this file. ``pyproject.toml`` bounds
+scikit-learn from above, and CI runs the suite against the oldest supported release.
+
+The public names scikit-learn documents (``sklearn.base.BaseEstimator``, the mixins,
+``sklearn.utils.validation.check_array``/``validate_data``/``check_is_fitted``) are imported
+directly where they are used.
+"""
+
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import (
+    HasMethods,
+    Interval,
+    InvalidParameterError,
+    Options,
+    RealNotInt,
+    StrOptions,
+    validate_parameter_constraints,
+    validate_params,
+)
+from sklearn.utils.multiclass import _ovr_decision_function
+from sklearn.utils.validation import _check_sample_weight
+
+__all__ = [
+    "HasMethods",
+    "Interval",
+    "InvalidParameterError",
+    "Options",
+    "RealNotInt",
+    "StrOptions",
+    "_check_sample_weight",
+    "_fit_context",
+    "_ovr_decision_function",
+    "validate_parameter_constraints",
+    "validate_params",
+]
