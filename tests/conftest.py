@@ -1,4 +1,5 @@
-"""Shared fixtures: seeds, hypothesis profile, and the optional large data sets in ../shared."""
+"""Shared fixtures: seeds, the hypothesis profile, the optional large benchmark data sets, and the
+harnesses for Ctrl-C and address-space limits."""
 
 import os
 import pathlib
@@ -10,7 +11,8 @@ import numpy as np
 import pytest
 from hypothesis import settings
 
-# Deterministic property tests (STYLE.md): same examples every run, no example database.
+# Deterministic property tests: the same examples every run, no example database (a failure seen
+# once is seen again, on every machine).
 settings.register_profile("kernelkit", derandomize=True, database=None, max_examples=40,
                           deadline=None)
 settings.load_profile("kernelkit")
@@ -40,10 +42,11 @@ def _progress_paced_by_time_off(monkeypatch):
 
 @pytest.fixture(scope="session")
 def shared_data():
-    """``../shared/data`` beside the checkout (benchmark-size sets); skips when absent."""
+    """The benchmark-size data sets: ``$KERNELKIT_SHARED_DATA``, by default ``shared/data`` beside
+    the checkout (they are too large to ship); skips when absent."""
     path = pathlib.Path(os.environ.get("KERNELKIT_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
     if not path.is_dir():
-        pytest.skip("large data sets of ../shared/data are not available")
+        pytest.skip(f"the large benchmark data sets are not available ({path}; set KERNELKIT_SHARED_DATA)")
     return path
 
 

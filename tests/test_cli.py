@@ -8,10 +8,10 @@ import subprocess
 import sys
 import tempfile
 
+import kernelkit.bench
 import numpy as np
 import pytest
-from kernelkit.bench import _harness
-from kernelkit.bench._harness import Contender, Suite, available_suites
+from kernelkit.bench import Contender, Suite, available_suites
 
 import kernelkit.datasets
 from kernelkit.__main__ import build_parser, main
@@ -265,8 +265,8 @@ def test_bench_out_folder_is_created_only_once_a_table_is_written(tmp_path, caps
     broken = Suite(name="broken", description="Fails.", cases=lambda quick: [dict(n=3)],
                    setup=lambda p: p["n"], contenders=[Contender("kernelkit", failing)])
     suites = {"toy": toy, "broken": broken}
-    monkeypatch.setattr(_harness, "available_suites", lambda: sorted(suites))
-    monkeypatch.setattr(_harness, "load_suite", suites.__getitem__)
+    monkeypatch.setattr(kernelkit.bench, "available_suites", lambda: sorted(suites))
+    monkeypatch.setattr(kernelkit.bench, "load_suite", suites.__getitem__)
 
     out = tmp_path / "results" / "quick"
     with pytest.raises(RuntimeError, match="boom"):

@@ -163,7 +163,7 @@ def _fill_bench(parser):
 
 
 def _bench(args):
-    from kernelkit.bench._harness import available_suites, format_table, load_suite, run_suite
+    from kernelkit.bench import available_suites, format_table, load_suite, run_suite
 
     available = available_suites()
     _check_names(args.parser, "suite", args.suites, available)

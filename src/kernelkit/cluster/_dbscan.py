@@ -9,7 +9,7 @@ from numbers import Integral, Real
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClusterMixin
-from sklearn.metrics.pairwise import _VALID_METRICS, pairwise_distances_chunked
+from sklearn.metrics.pairwise import pairwise_distances_chunked
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._dbscan_inner import (
@@ -21,7 +21,7 @@ from kernelkit._core._dbscan_inner import (
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import _VALID_METRICS, Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 

@@ -12,6 +12,7 @@ directly where they are used.
 """
 
 from sklearn.base import _fit_context
+from sklearn.metrics.pairwise import _VALID_METRICS
 from sklearn.utils._param_validation import (
     HasMethods,
     Interval,
@@ -32,6 +33,7 @@ __all__ = [
     "Options",
     "RealNotInt",
     "StrOptions",
+    "_VALID_METRICS",
     "_check_sample_weight",
     "_fit_context",
     "_ovr_decision_function",
