@@ -42,7 +42,7 @@ from kernelkit.reference.strings import (
     substring_kernel,
     substring_kernel_bruteforce,
 )
-from kernelkit.reference.tree import cart_tree
+from kernelkit.reference.tree import cart_tree, histogram_bins, tree_apply, tree_predict
 
 __all__ = [
     "PRODUCT_GRAPH_KERNELS",
@@ -58,6 +58,7 @@ __all__ = [
     "dual_cd_solve",
     "fasterpam",
     "graphlet_counts",
+    "histogram_bins",
     "guttman_transform",
     "in_cluster_costs",
     "knn_brute",
@@ -81,5 +82,7 @@ __all__ = [
     "spectrum_kernel",
     "substring_kernel",
     "substring_kernel_bruteforce",
+    "tree_apply",
+    "tree_predict",
     "vector_gram",
 ]
