@@ -10,7 +10,7 @@ from kernelkit.reference.dbscan import (
     dbscan_precomputed_sparse,
 )
 from kernelkit.reference.dual_cd import dual_cd_solve
-from kernelkit.reference.gram import check_gram, vector_gram
+from kernelkit.reference.gram import check_gram, sparse_gram, vector_gram
 from kernelkit.reference.graphs import (
     PRODUCT_GRAPH_KERNELS,
     compress_signatures,
@@ -79,6 +79,7 @@ __all__ = [
     "shortest_path_counts",
     "smith_waterman_score",
     "smo_solve",
+    "sparse_gram",
     "spectrum_kernel",
     "substring_kernel",
     "substring_kernel_bruteforce",
