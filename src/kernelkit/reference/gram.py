@@ -78,7 +78,17 @@ def sparse_gram(indptr_a, indices_a, data_a, colptr_b, rows_b, data_b, out, row_
     ``K[i, j] = Σ_u A[i, u] B[j, u]``: row ``i`` walks its features ``u`` and, for each, the rows
     ``j`` of B holding ``u``, adding ``A[i, u] B[j, u]`` to ``out[i, j]``; pairs sharing no
     feature are never visited. The products of an entry are added in the order of row ``i``'s
-    features, as the compiled product adds them. ``n_threads`` ignored.
+    features, as the compiled product adds them.
+
+    Parameters
+    ----------
+    indptr_a, indices_a, data_a : CSR arrays of A (feature ids increasing within a row)
+    colptr_b, rows_b, data_b : CSC arrays of B over the same feature ids
+    out : ndarray of shape (n_a, n_b), float64
+        Receives ``out[i] += (A Bᵀ)[i]`` for ``row_start ≤ i < row_stop``.
+    row_start, row_stop : int
+    n_threads : int
+        Ignored.
     """
     for i in range(row_start, row_stop):
         for p in range(indptr_a[i], indptr_a[i + 1]):
