@@ -55,14 +55,16 @@ def test_fasterpam_equals_the_twin(rng, dtype, k):
     X = rng.normal(size=(150, 3))
     D = pairwise_distances(X).astype(dtype)
     init = rng.choice(150, k, replace=False)
-    fast = _pam(core, D, init)
+    fast = KMedoids(k, metric="precomputed", method="pam", init=init, max_iter=100).fit(D)
     slow = _pam(twin, D, init)
-    np.testing.assert_array_equal(fast[0], slow[0])
-    np.testing.assert_array_equal(fast[1], slow[1])
-    assert fast[3] == pytest.approx(slow[3], rel=1e-6 if dtype == np.float32 else 1e-12)
-    assert fast[4:6] == slow[4:6]
-    assert fast[3] == pytest.approx(_loss(D.astype(np.float64), fast[0]), rel=1e-6)
-    assert _is_swap_optimal(D.astype(np.float64), fast[0])
+    rel = 1e-6 if dtype == np.float32 else 1e-12
+    np.testing.assert_array_equal(fast.medoid_indices_, slow[0])
+    np.testing.assert_array_equal(fast.labels_, slow[1])
+    assert fast.inertia_ == pytest.approx(slow[3], rel=rel)
+    assert (fast.n_iter_, fast.n_swaps_) == slow[4:6]
+    np.testing.assert_allclose(fast.inertia_history_, slow[6], rtol=rel)
+    assert fast.inertia_ == pytest.approx(_loss(D.astype(np.float64), slow[0]), rel=1e-6)
+    assert _is_swap_optimal(D.astype(np.float64), slow[0])
 
 
 def test_fasterpam_on_the_fly_equals_the_precomputed_matrix(rng):

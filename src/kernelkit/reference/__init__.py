@@ -1,7 +1,54 @@
 """Pure-Python/NumPy twins of kernelkit's compiled cores: readable, slow, used as test oracles.
 
-Each function has the signature of the compiled entry it mirrors. This package imports neither
-``kernelkit._core`` nor the estimator API.
+This package imports neither ``kernelkit._core`` nor the estimator API: the tests do the
+comparing. A twin is of one of two kinds.
+
+**Twins of a compiled entry point** take the core's arguments (outputs passed in and filled)
+and return what it returns; arguments that only tune speed (thread counts, caches, float32
+copies) are accepted and ignored. The tests call the twin and the core, directly or through the
+estimator built on it, on the same arrays:
+
+- :mod:`~kernelkit.reference.gram` (``vector_gram``, ``check_gram``, ``sparse_gram``):
+  ``_core._gram``; ``tests/utils/test_kernels.py``, ``tests/kernels/test_reference_sparse_gram.py``;
+- :mod:`~kernelkit.reference.dbscan`: ``_core._dbscan_inner`` (``dbscan_dense`` without the
+  core's optional ``X32`` and ``max_graph_bytes``); ``tests/cluster/test_dbscan.py``,
+  ``tests/cluster/test_dbscan_gemm.py``;
+- :mod:`~kernelkit.reference.dual_cd`: ``_core._dual_cd``; ``tests/kernel_ridge/test_dual_cd.py``;
+- :mod:`~kernelkit.reference.smo`: ``_core._smo_solver`` (the arguments up to ``n_threads``,
+  then the seed of the course's random choice of the second variable instead of ``progress``,
+  ``report_every`` and ``cancel``); ``tests/svm/test_smo.py``;
+- :mod:`~kernelkit.reference.kmedoids`: ``_core._kmedoids``; ``tests/cluster/test_medoids.py``;
+- :mod:`~kernelkit.reference.knn`: ``_core._knn_brute``; ``tests/neighbors/test_knn.py``;
+- :mod:`~kernelkit.reference.linkage`: ``_core._linkage``; ``tests/cluster/test_agglomerative.py``;
+- :mod:`~kernelkit.reference.smacof` (``guttman_transform``, ``stress``):
+  ``_core._smacof_guttman``; ``tests/manifold/test_smacof.py``;
+- :mod:`~kernelkit.reference.graphs`: ``_core._wl_relabel``, ``_core._shortest_path_bfs``,
+  ``_core._graphlet_counts``, ``_core._product_graph``; ``tests/kernels/test_graph_kernels.py``,
+  ``tests/kernels/test_graph_properties.py``, ``tests/kernels/test_subtree.py``,
+  ``tests/kernels/test_walk.py``.
+
+**Twins of a method** take the method's arguments (data and hyper-parameters, as the course
+states them) and are compared with the public estimator or function that runs the cores:
+
+- :mod:`~kernelkit.reference.tree` (``cart_tree``: exact and histogram splitters, depth-first
+  and best-first growth; ``tree_apply``, ``tree_predict``): the ``tree_`` arrays and predictions
+  of :mod:`kernelkit.tree` and :mod:`kernelkit.ensemble` estimators;
+  ``tests/tree/test_reference_tree.py``, ``tests/tree/test_tree.py``;
+- :mod:`~kernelkit.reference.kmeans` (Lloyd; Elkan's and Hamerly's bounds as their papers
+  state them): ``KMeans(algorithm=...)``; ``tests/cluster/test_reference_kmeans.py``,
+  ``tests/cluster/test_kmeans.py``, ``tests/cluster/test_kmeans_elkan.py``;
+- :mod:`~kernelkit.reference.strings` (spectrum, mismatch, substring and local alignment Gram
+  matrices, with brute-force versions): ``SpectrumKernel``, ``MismatchKernel``,
+  ``SubstringKernel``, ``LocalAlignmentKernel``; ``tests/kernels/test_spectrum.py``,
+  ``tests/kernels/test_mismatch.py``, ``tests/kernels/test_substring.py``,
+  ``tests/kernels/test_local_alignment.py``;
+- ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
+  :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
+  ``tests/manifold/test_sammon.py``.
+
+The cores of the string kernels' features (``_spectrum_gram``, ``_mismatch_neighborhood``,
+``_substring_dp``, ``_local_alignment_dp``), the tree builder (``_tree_builder``) and the
+prediction (``_tree_predict``) are checked through these method twins, not entry by entry.
 """
 
 from kernelkit.reference.dbscan import (
@@ -10,7 +57,7 @@ from kernelkit.reference.dbscan import (
     dbscan_precomputed_sparse,
 )
 from kernelkit.reference.dual_cd import dual_cd_solve
-from kernelkit.reference.gram import check_gram, vector_gram
+from kernelkit.reference.gram import check_gram, sparse_gram, vector_gram
 from kernelkit.reference.graphs import (
     PRODUCT_GRAPH_KERNELS,
     compress_signatures,
@@ -42,7 +89,7 @@ from kernelkit.reference.strings import (
     substring_kernel,
     substring_kernel_bruteforce,
 )
-from kernelkit.reference.tree import cart_tree
+from kernelkit.reference.tree import cart_tree, histogram_bins, tree_apply, tree_predict
 
 __all__ = [
     "PRODUCT_GRAPH_KERNELS",
@@ -58,6 +105,7 @@ __all__ = [
     "dual_cd_solve",
     "fasterpam",
     "graphlet_counts",
+    "histogram_bins",
     "guttman_transform",
     "in_cluster_costs",
     "knn_brute",
@@ -78,8 +126,11 @@ __all__ = [
     "shortest_path_counts",
     "smith_waterman_score",
     "smo_solve",
+    "sparse_gram",
     "spectrum_kernel",
     "substring_kernel",
     "substring_kernel_bruteforce",
+    "tree_apply",
+    "tree_predict",
     "vector_gram",
 ]

@@ -1,12 +1,14 @@
-"""Twin of ``kernelkit._core._gram``: vector-kernel Gram matrices and the Gram check, in NumPy.
+"""Twin of ``kernelkit._core._gram``: vector-kernel Gram matrices, the Gram check and the Gram
+matrix of sparse explicit features, in NumPy and Python loops.
 
 Same entry points and arguments as the compiled module; written for reading (whole matrices, no
-blocks or threads).
+blocks or threads). Compared with the compiled module in ``tests/utils/test_kernels.py`` and
+``tests/kernels/test_reference_sparse_gram.py``.
 """
 
 import numpy as np
 
-__all__ = ["KERNEL_CODES", "check_gram", "kernel_matrix", "vector_gram"]
+__all__ = ["KERNEL_CODES", "check_gram", "kernel_matrix", "sparse_gram", "vector_gram"]
 
 # The codes of kernelkit._core._gram.VECTOR_KERNELS (a test checks they agree) and of a
 # precomputed Gram (kernelkit._core._smo_solver.PRECOMPUTED_KERNEL).
@@ -66,3 +68,30 @@ def check_gram(K, atol, n_threads=1):
     if np.any((np.abs(K) > (1.0 + 1e-8) * np.outer(root, root) + atol) & upper):
         return 3
     return 0
+
+
+def sparse_gram(indptr_a, indices_a, data_a, colptr_b, rows_b, data_b, out, row_start, row_stop,
+                n_threads):
+    """Add ``A Bᵀ`` to rows ``[row_start, row_stop)`` of ``out`` by an inverted index; A in CSR
+    form, B in CSC form (the posting list of every feature: the rows of B holding it).
+
+    ``K[i, j] = Σ_u A[i, u] B[j, u]``: row ``i`` walks its features ``u`` and, for each, the rows
+    ``j`` of B holding ``u``, adding ``A[i, u] B[j, u]`` to ``out[i, j]``; pairs sharing no
+    feature are never visited. The products of an entry are added in the order of row ``i``'s
+    features, as the compiled product adds them.
+
+    Parameters
+    ----------
+    indptr_a, indices_a, data_a : CSR arrays of A (feature ids increasing within a row)
+    colptr_b, rows_b, data_b : CSC arrays of B over the same feature ids
+    out : ndarray of shape (n_a, n_b), float64
+        Receives ``out[i] += (A Bᵀ)[i]`` for ``row_start ≤ i < row_stop``.
+    row_start, row_stop : int
+    n_threads : int
+        Ignored.
+    """
+    for i in range(row_start, row_stop):
+        for p in range(indptr_a[i], indptr_a[i + 1]):
+            u, a_iu = indices_a[p], data_a[p]
+            for q in range(colptr_b[u], colptr_b[u + 1]):
+                out[i, rows_b[q]] += a_iu * data_b[q]

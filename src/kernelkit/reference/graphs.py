@@ -1,9 +1,12 @@
 """Pure-Python/NumPy twins of the graph-kernel cores (``_wl_relabel``, ``_shortest_path_bfs``,
-``_product_graph``, ``_graphlet_counts``): the same signatures, written the slow, obvious way.
+``_product_graph``, ``_graphlet_counts``): the same signatures, written the slow, obvious way;
+the arguments that only tune speed (``tol``, ``max_iter``, ``max_small_degree``, ``n_threads``)
+are accepted and ignored.
 
 Product-graph kernels build the dense product graph and take explicit matrix powers or dense
 solves; subtree kernels enumerate matchings and neighbour subsets explicitly; shortest paths use
-Floyd–Warshall instead of BFS; graphlets enumerate ``itertools.combinations``.
+Floyd–Warshall instead of BFS; graphlets enumerate ``itertools.combinations`` (or, when
+sampling, draw with the core's splitmix64 sampler, so that both count the same samples).
 """
 
 import itertools
@@ -25,7 +28,7 @@ __all__ = [
 # --- Weisfeiler–Lehman relabelling -----------------------------------------------------------
 
 def node_signatures(indptr, indices, labels, signatures, n_threads=1):
-    """Twin of ``_wl.node_signatures``: label, then sorted neighbour labels, per node."""
+    """Twin of ``_wl_relabel.node_signatures``: label, then sorted neighbour labels, per node."""
     for i in range(len(labels)):
         neighbours = sorted(labels[indices[k]] for k in range(indptr[i], indptr[i + 1]))
         start = indptr[i] + i
@@ -37,7 +40,7 @@ def _row(signatures, sig_ptr, r):
 
 
 def compress_signatures(signatures, sig_ptr, rows, codes, first_code=0):
-    """Twin of ``_wl.compress_signatures``: codes are ranks of distinct signatures."""
+    """Twin of ``_wl_relabel.compress_signatures``: codes are ranks of distinct signatures."""
     if len(rows) == 0:
         return 0
     keyed = sorted(((_row(signatures, sig_ptr, r), position, r) for position, r in enumerate(rows)))
@@ -50,7 +53,7 @@ def compress_signatures(signatures, sig_ptr, rows, codes, first_code=0):
 
 
 def lookup_signatures(signatures, sig_ptr, table, table_ptr, codes, n_threads=1):
-    """Twin of ``_wl.lookup_signatures``: code of each signature in the table, -1 if absent."""
+    """Twin of ``_wl_relabel.lookup_signatures``: code of each signature in the table, -1 if absent."""
     index = {_row(table, table_ptr, t): t for t in range(len(table_ptr) - 1)}
     for r in range(len(sig_ptr) - 1):
         codes[r] = index.get(_row(signatures, sig_ptr, r), -1)
@@ -75,7 +78,7 @@ def _graphs(node_ptr, indptr, indices, labels, edge_labels=None):
 
 def shortest_path_counts(node_ptr, indptr, indices, labels, key_ptr, keys, counts, n_distinct,
                          n_threads=1):
-    """Twin of ``_shortest_path.shortest_path_counts`` by Floyd–Warshall."""
+    """Twin of ``_shortest_path_bfs.shortest_path_counts`` by Floyd–Warshall."""
     for g, (adjacency, lab, _) in enumerate(_graphs(node_ptr, indptr, indices, labels)):
         n = len(lab)
         dist = np.where(adjacency, 1.0, np.inf)
@@ -211,7 +214,7 @@ def _splitmix64(state):
 
 def graphlet_counts(node_ptr, indptr, indices, k, class_of_mask, n_samples, seeds, counts,
                     n_threads=1):
-    """Twin of ``_graphlets.graphlet_counts``: ``itertools.combinations`` or the same sampler."""
+    """Twin of ``_graphlet_counts.graphlet_counts``: every k-subset, or the same sampler."""
     pairs = list(itertools.combinations(range(k), 2))
     for g, (adjacency, _, _) in enumerate(_graphs(node_ptr, indptr, indices,
                                                   np.zeros(node_ptr[-1], dtype=np.int64))):

@@ -1,7 +1,54 @@
-"""Lloyd's k-means, written for reading (Sangnier, Algorithm 9). Twin of
-``kernelkit.cluster._kmeans.kmeans_lloyd`` (which drives ``kernelkit._core._kmeans_lloyd``)."""
+"""k-means, written for reading: Lloyd's iterations (Sangnier, Algorithm 9) and the two
+accelerations that skip the distances the triangle inequality proves useless, as their papers
+state them: Elkan (ICML 2003), one lower bound per sample and centre, and Hamerly (SDM 2010), one
+lower bound per sample.
+
+Twins of :class:`kernelkit.cluster.KMeans` with ``algorithm="lloyd"``, ``"elkan"`` and
+``"hamerly"``, compared in ``tests/cluster/test_reference_kmeans.py`` (through the estimator),
+``tests/cluster/test_kmeans.py`` and ``tests/cluster/test_kmeans_elkan.py``. They take the
+method's arguments (data, initial centres, ``max_iter``, ``tol``, weights) and return
+``(centers, labels, inertia, n_iter, inertia_history)``.
+
+The loop around the assignment step is the estimator's: the inertia of each assignment is
+recorded, the centres move to the weighted means of their clusters (an empty cluster takes the
+sample farthest from its centre), and the run stops when the labels repeat or the summed
+squared shift of the centres is at most ``tol``; in the latter case the labels are then those
+of the final centres.
+
+Exact bounds in rounded arithmetic. The papers' bound tests are exact statements: a skipped
+centre is provably no closer. Evaluated in floating point they decide ties by the rounding of
+the bounds, and Elkan's rule keeps the current centre on an exact tie where Lloyd's rule takes
+the lowest index. So on data whose distances are well separated the three methods give the
+same labels, while near ties may go another way than Lloyd's; the compiled core widens every
+bound test by a relative margin so that a near tie is always decided by Lloyd's rule.
+"""
 
 import numpy as np
+
+__all__ = ["kmeans_elkan", "kmeans_hamerly", "kmeans_lloyd"]
+
+
+def _prepared(X, centers_init, sample_weight):
+    X = np.asarray(X, dtype=np.float64)
+    w = np.ones(X.shape[0]) if sample_weight is None else np.asarray(sample_weight, float)
+    return X, w, np.array(centers_init, dtype=np.float64)
+
+
+def _distances(A, B):
+    """Euclidean distance of every row of ``A`` to every row of ``B``, directly."""
+    return np.sqrt(((A[:, None, :] - B[None, :, :]) ** 2).sum(axis=2))
+
+
+def _half_center_distances(centers):
+    """``½ d(c, c')`` for every pair of centres, +∞ on the diagonal."""
+    half = 0.5 * _distances(centers, centers)
+    np.fill_diagonal(half, np.inf)
+    return half
+
+
+def _nearest(X, centers):
+    """Lloyd's rule: the nearest centre by squared distance, the lowest index on ties."""
+    return np.argmin(((X[:, None, :] - centers[None, :, :]) ** 2).sum(axis=2), axis=1)
 
 
 def _new_centers(X, w, centers, labels):
@@ -23,27 +70,12 @@ def _new_centers(X, w, centers, labels):
     return sums / weights[:, None]
 
 
-def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
-    """Lloyd iterations from ``centers_init``; returns ``(centers, labels, inertia, n_iter,
-    objective_history)`` with the conventions of the compiled version (ties to the lowest
-    index, empty cluster takes the farthest sample, stop on stable labels or shift ≤ tol)."""
-    X = np.asarray(X, dtype=np.float64)
-    n_samples = X.shape[0]
-    w = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, float)
-    centers = np.array(centers_init, dtype=np.float64)
+def _run(X, w, centers, max_iter, tol, assign, move):
+    """The loop shared by the three methods.
 
-    def assign(n_iter, centers):
-        # squared distance of every sample to every centre, directly
-        d2 = np.stack([((X - c) ** 2).sum(axis=1) for c in centers], axis=1)
-        return np.argmin(d2, axis=1)  # argmin keeps the first (lowest) index on ties
-
-    return _bounded_run(X, w, centers, max_iter, tol, assign, lambda shifts, labels: None)
-
-
-def _bounded_run(X, w, centers, max_iter, tol, assign, move):
-    """The loop of the twins: ``assign(n_iter, centers)`` returns the labels (bounds, if any,
-    kept by the caller), ``move(shifts, labels)`` widens the bounds after the centres moved by
-    ``shifts``. Stops on stable labels or a summed squared shift ≤ tol, then re-assigns."""
+    ``assign(n_iter, centers)`` returns the labels of iteration ``n_iter`` (keeping whatever
+    bounds it needs); ``move(shifts, labels)`` is told how far each centre moved.
+    """
     labels_old = np.full(X.shape[0], -1)
     history = []
     stable = False
@@ -62,109 +94,127 @@ def _bounded_run(X, w, centers, max_iter, tol, assign, move):
             break
         labels_old = labels.copy()
     if not stable:
-        labels = np.argmin(((X[:, None, :] - centers[None, :, :]) ** 2).sum(-1), axis=1)
+        labels = _nearest(X, centers)
     inertia = float(w @ ((X - centers[labels]) ** 2).sum(axis=1))
     return centers, labels, inertia, n_iter, np.asarray(history)
 
 
-def kmeans_elkan(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, margin=1e-12):
-    r"""Elkan's accelerated k-means (Elkan, ICML 2003): the iterations of :func:`kmeans_lloyd`,
-    skipping the distances that the triangle inequality proves irrelevant. Twin of
-    ``kernelkit.cluster._kmeans.kmeans_lloyd(..., algorithm="elkan")``; same return values.
+def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
+    """Lloyd's iterations from ``centers_init``: every sample to its nearest centre (the lowest
+    index on ties), every centre to the weighted mean of its samples.
 
-    Each sample keeps an upper bound ``u`` of its distance to its centre and a lower bound ``l[j]``
-    to every centre ``j``. After the centres move by ``p[j]``, ``u += p[label]`` and ``l[j] -=
-    p[j]``. Centre ``j`` cannot win if ``u < l[j]`` or :math:`u < \|c_\mathrm{label} - c_j\| / 2`.
-    Every test keeps a relative ``margin`` so that rounding cannot turn a near tie the other way:
-    the labels are those of Lloyd's rule (nearest centre, lowest index on ties).
+    Returns
+    -------
+    centers, labels, inertia, n_iter, inertia_history
     """
-    X = np.asarray(X, dtype=np.float64)
-    n_samples = X.shape[0]
-    w = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, float)
-    centers = np.array(centers_init, dtype=np.float64)
-    k = centers.shape[0]
-    grow, shrink = 1.0 + margin, 1.0 - margin
-    # first step: all distances (the bounds start tight); squared distances decide, as in Lloyd
-    d2 = ((X[:, None, :] - centers[None, :, :]) ** 2).sum(-1)
-    labels = np.argmin(d2, axis=1)
-    lower = np.sqrt(d2) * shrink
-    upper = np.sqrt(d2[np.arange(n_samples), labels]) * grow
+    X, w, centers = _prepared(X, centers_init, sample_weight)
+    return _run(X, w, centers, max_iter, tol, lambda n_iter, centers: _nearest(X, centers),
+                lambda shifts, labels: None)
+
+
+def kmeans_elkan(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
+    r"""Elkan's k-means (Elkan, "Using the triangle inequality to accelerate k-means", ICML 2003,
+    Algorithm of §3): Lloyd's iterations without the distances the bounds rule out.
+
+    Every sample ``x`` keeps an upper bound ``u(x)`` of its distance to its centre ``c(x)`` and a
+    lower bound ``l(x, c)`` of its distance to every centre; ``r(x)`` says whether ``u(x)`` may
+    be loose. With :math:`s(c) = \frac12 \min_{c' \ne c} d(c, c')`:
+
+    2. samples with :math:`u(x) \le s(c(x))` keep their centre;
+    3. otherwise every centre ``c ≠ c(x)`` with :math:`u(x) > l(x, c)` and
+       :math:`u(x) > \frac12 d(c(x), c)` is examined: (a) if ``r(x)``, ``u(x) = d(x, c(x))``
+       is computed; (b) if still :math:`u(x) > l(x, c)` or :math:`u(x) > \frac12 d(c(x), c)`,
+       ``d(x, c)`` is computed, and ``x`` moves to ``c`` if it is strictly closer;
+    5–6. after the centres move by ``p(c)``: :math:`l(x, c) = \max(l(x, c) - p(c), 0)`,
+    :math:`u(x) = u(x) + p(c(x))`, ``r(x)`` true.
+
+    The first assignment computes every distance (all bounds tight). Same returns as
+    :func:`kmeans_lloyd`.
+    """
+    X, w, centers = _prepared(X, centers_init, sample_weight)
+    n_samples, n_clusters = X.shape[0], centers.shape[0]
+    lower = _distances(X, centers)
+    labels = np.argmin(lower, axis=1)
+    upper = lower[np.arange(n_samples), labels]
+    loose = np.zeros(n_samples, dtype=bool)
 
     def assign(n_iter, centers):
         if n_iter == 1:
             return labels
-        half = 0.5 * np.sqrt(((centers[:, None, :] - centers[None, :, :]) ** 2).sum(-1))
-        half *= shrink
+        half = _half_center_distances(centers)
+        s = half.min(axis=1)
         for i in range(n_samples):
-            a, tight = labels[i], False
-            for j in range(k):
-                if j == a or upper[i] < half[a, j] or upper[i] * grow < lower[i, j] * shrink:
-                    continue  # centre j is provably farther than centre a
-                if not tight:
-                    d_a = float(((X[i] - centers[a]) ** 2).sum())
-                    upper[i], lower[i, a] = np.sqrt(d_a) * grow, np.sqrt(d_a) * shrink
-                    tight = True
-                    if upper[i] < half[a, j] or upper[i] * grow < lower[i, j] * shrink:
-                        continue
-                d_j = float(((X[i] - centers[j]) ** 2).sum())
-                lower[i, j] = np.sqrt(d_j) * shrink
-                if d_j < d_a or (d_j == d_a and j < a):
-                    a, d_a, upper[i] = j, d_j, np.sqrt(d_j) * grow
-            labels[i] = a
+            if upper[i] <= s[labels[i]]:
+                continue                                    # step 2
+            for c in range(n_clusters):
+                a = labels[i]
+                if c == a or upper[i] <= lower[i, c] or upper[i] <= half[a, c]:
+                    continue                                # step 3: c cannot be closer
+                if loose[i]:                                # step 3a
+                    upper[i] = lower[i, a] = np.linalg.norm(X[i] - centers[a])
+                    loose[i] = False
+                if upper[i] > lower[i, c] or upper[i] > half[a, c]:     # step 3b
+                    lower[i, c] = d = np.linalg.norm(X[i] - centers[c])
+                    if d < upper[i]:
+                        labels[i], upper[i] = c, d
         return labels
 
     def move(shifts, labels):
-        # the triangle inequality moves the bounds by the centres' shifts
-        upper[:] = (upper + shifts[labels] * grow) * grow
-        lower[:] = np.maximum((lower - shifts[None, :] * grow) * shrink, 0.0)
+        lower[:] = np.maximum(lower - shifts[None, :], 0.0)     # step 5
+        upper[:] = upper + shifts[labels]                       # step 6
+        loose[:] = True
 
-    return _bounded_run(X, w, centers, max_iter, tol, assign, move)
+    return _run(X, w, centers, max_iter, tol, assign, move)
 
 
-def kmeans_hamerly(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, margin=1e-12):
-    r"""Hamerly's accelerated k-means (Hamerly, SDM 2010): each sample keeps an upper bound ``u``
-    of its distance to its centre and one lower bound ``l`` to all the others; it is re-assigned
-    only when :math:`u \ge \max(l, s(\mathrm{label}))`, :math:`s(a)` half the distance from centre
-    ``a`` to its nearest other centre. Twin of ``kmeans_lloyd(..., algorithm="hamerly")`` of
-    ``kernelkit.cluster._kmeans``; the margins and return values are those of
-    :func:`kmeans_elkan`."""
-    X = np.asarray(X, dtype=np.float64)
+def kmeans_hamerly(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
+    r"""Hamerly's k-means (Hamerly, "Making k-means even faster", SDM 2010, Algorithm 2): one
+    upper bound ``u(x)`` of the distance to the sample's centre ``a(x)`` and one lower bound
+    ``l(x)`` of the distance to every other centre.
+
+    With :math:`s(c) = \frac12 \min_{c' \ne c} d(c, c')` and :math:`m = \max(s(a(x)), l(x))`: a
+    sample with :math:`u(x) \le m` keeps its centre; otherwise ``u(x) = d(x, a(x))`` is computed
+    and, if still :math:`u(x) > m`, all distances of ``x`` are (``Point-All-Ctrs``: the nearest
+    centre, the lowest index on ties, and the second nearest set ``u`` and ``l``). After the
+    centres move by ``p(c)`` (``Update-Bounds``): :math:`u(x) = u(x) + p(a(x))` and
+    :math:`l(x) = l(x) - p(r)`, ``r`` the centre that moved most, or the second most if
+    ``r = a(x)``.
+
+    The first assignment computes every distance. Same returns as :func:`kmeans_lloyd`.
+    """
+    X, w, centers = _prepared(X, centers_init, sample_weight)
     n_samples = X.shape[0]
-    w = np.ones(n_samples) if sample_weight is None else np.asarray(sample_weight, float)
-    centers = np.array(centers_init, dtype=np.float64)
-    grow, shrink = 1.0 + margin, 1.0 - margin
     labels = np.zeros(n_samples, dtype=np.intp)
     upper = np.empty(n_samples)
-    second = np.empty(n_samples)
+    lower = np.empty(n_samples)
 
-    def reassign(i, centers):
-        """Lloyd's rule for sample i, with its two bounds."""
-        d2 = ((X[i] - centers) ** 2).sum(axis=1)
-        labels[i] = int(np.argmin(d2))
-        upper[i] = np.sqrt(d2[labels[i]]) * grow
-        others = np.delete(d2, labels[i])
-        second[i] = np.sqrt(others.min()) * shrink if others.size else np.inf
+    def point_all_centers(i, centers):
+        d = np.linalg.norm(X[i] - centers, axis=1)
+        labels[i] = np.argmin(d)
+        upper[i] = d[labels[i]]
+        lower[i] = np.min(np.delete(d, labels[i]), initial=np.inf)
 
     def assign(n_iter, centers):
         if n_iter == 1:
             for i in range(n_samples):
-                reassign(i, centers)
+                point_all_centers(i, centers)
             return labels
-        half = 0.5 * np.sqrt(((centers[:, None, :] - centers[None, :, :]) ** 2).sum(-1))
-        np.fill_diagonal(half, np.inf)
-        nearest_half = half.min(axis=1) * shrink
+        s = _half_center_distances(centers).min(axis=1)
         for i in range(n_samples):
-            a = labels[i]
-            if upper[i] < nearest_half[a] or upper[i] * grow < second[i] * shrink:
-                continue  # every other centre is provably farther
-            upper[i] = np.sqrt(((X[i] - centers[a]) ** 2).sum()) * grow
-            if upper[i] < nearest_half[a] or upper[i] * grow < second[i] * shrink:
+            m = max(s[labels[i]], lower[i])
+            if upper[i] <= m:
                 continue
-            reassign(i, centers)
+            upper[i] = np.linalg.norm(X[i] - centers[labels[i]])
+            if upper[i] <= m:
+                continue
+            point_all_centers(i, centers)
         return labels
 
     def move(shifts, labels):
-        upper[:] = (upper + shifts[labels] * grow) * grow
-        second[:] = np.maximum((second - shifts.max() * grow) * shrink, 0.0)
+        upper[:] = upper + shifts[labels]
+        by_shift = np.argsort(-shifts, kind="stable")
+        most = by_shift[0]
+        second_shift = shifts[by_shift[1]] if shifts.size > 1 else 0.0
+        lower[:] = lower - np.where(labels == most, second_shift, shifts[most])
 
-    return _bounded_run(X, w, centers, max_iter, tol, assign, move)
+    return _run(X, w, centers, max_iter, tol, assign, move)

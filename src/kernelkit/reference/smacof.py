@@ -1,7 +1,10 @@
 """SMACOF as the course writes it: explicit matrices ``V``, ``V'(Z)`` and the Moore–Penrose ``V⁺``.
 
-Twin of ``kernelkit._core._smacof_guttman`` (Sangnier, §3.2.3, Property 77 and Algorithm 17). Every
-iteration builds n×n matrices; that is the point: it is the readable oracle, not the fast path.
+Sangnier, §3.2.3, Property 77 and Algorithm 17. :func:`guttman_transform` and :func:`stress` are
+twins of ``kernelkit._core._smacof_guttman`` (same arguments); :func:`smacof` is the course's
+whole run, the twin of :class:`kernelkit.manifold.MDS` and :func:`kernelkit.manifold.smacof`.
+Every iteration builds n×n matrices; that is the point: it is the readable oracle, not the fast
+path.
 """
 
 import numpy as np

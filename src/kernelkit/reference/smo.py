@@ -1,6 +1,8 @@
 """Simplified SMO (Sangnier, Algorithm 4): the readable twin of ``kernelkit._core._smo_solver``.
 
-Same problem and signature as the compiled :func:`kernelkit._core._smo_solver.smo_solve`::
+Same problem as the compiled :func:`kernelkit._core._smo_solver.smo_solve`, whose arguments up
+to ``n_threads`` it takes (then ``random_state``, the seed of the course's random choice of the
+second variable, instead of ``progress``, ``report_every`` and ``cancel``)::
 
     min_α ½ αᵀQα + pᵀα   s.t.   yᵀα = 0,   0 ≤ α_t ≤ C_t,     Q_ts = y_t y_s K(x_t, x_s),
 
@@ -10,7 +12,7 @@ KKT conditions (Sangnier, Property 40, in the gradient form "``i`` belongs to a 
 pick ``j ≠ i`` at random and solve the problem in ``(α_i, α_j)`` exactly with Platt's analytic
 step (clip ``α_j`` to ``[L, H]``, then move ``α_i`` to keep ``yᵀα``). It stops when the maximal
 violating pair gap is below ``tol`` — the same criterion as the compiled solver, so both reach
-the same optimum. The full matrix ``Q`` is built: this is for small problems only. The offset
+the same optimum up to ``tol`` (by different paths). The full matrix ``Q`` is built: this is for small problems only. The offset
 is read off Property 40 (mean of ``y_t G_t`` over free variables, else the middle of the
 feasible interval) rather than Platt's running ``b1/b2`` update, which it equals at the optimum.
 """
@@ -50,8 +52,8 @@ def _rho(alpha, y, G, C):
 def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regression,
               check_curvature, kernel, gamma, coef0, degree, tol, shrinking, cache_size,
               max_iter, n_threads, random_state=0):
-    """Sangnier, Algorithm 4 on the general SVM dual; same arguments and returns as the compiled
-    :func:`kernelkit._core._smo_solver.smo_solve`.
+    """Sangnier, Algorithm 4 on the general SVM dual; the arguments (up to ``n_threads``) and
+    returns of the compiled :func:`kernelkit._core._smo_solver.smo_solve`.
 
     ``x_sqnorm``, ``diagonal`` and ``regression`` (implied by ``col``), ``check_curvature``,
     ``shrinking``, ``cache_size`` and ``n_threads`` are accepted for the common signature and

@@ -1,4 +1,10 @@
-"""Readable twins of the string-kernel cores (slow; test oracles only).
+"""Readable twins of the string kernels (slow; test oracles only).
+
+Twins of the methods, not of the compiled entries: they take the kernels' arguments (lists of
+``str``, ``k``, ...) and return Gram matrices, compared with ``SpectrumKernel``,
+``MismatchKernel``, ``SubstringKernel`` and ``LocalAlignmentKernel`` of :mod:`kernelkit.kernels`,
+which run the cores ``_spectrum_gram``, ``_mismatch_neighborhood``, ``_substring_dp`` and
+``_local_alignment_dp``.
 
 Spectrum and mismatch kernels by explicit feature dictionaries; the gap-weighted subsequence
 kernel by Lodhi's recursion written as printed and by brute-force enumeration of index tuples;
