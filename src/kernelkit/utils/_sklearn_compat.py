@@ -6,11 +6,16 @@ a release may move or change them without a deprecation cycle. kernelkit imports
 and nowhere else, so a change upstream is one edit in this file. ``pyproject.toml`` bounds
 scikit-learn from above, and CI runs the suite against the oldest supported release.
 
+Where a private function's contract changed between supported releases, the function here gives
+the newest contract on every release (``_check_sample_weight`` refuses all-zero weights, which
+scikit-learn's own check does only in its later releases).
+
 The public names scikit-learn documents (``sklearn.base.BaseEstimator``, the mixins,
 ``sklearn.utils.validation.check_array``/``validate_data``/``check_is_fitted``) are imported
 directly where they are used.
 """
 
+import numpy as np
 from sklearn.base import _fit_context
 from sklearn.metrics.pairwise import _VALID_METRICS
 from sklearn.utils._param_validation import (
@@ -24,7 +29,21 @@ from sklearn.utils._param_validation import (
     validate_params,
 )
 from sklearn.utils.multiclass import _ovr_decision_function
-from sklearn.utils.validation import _check_sample_weight
+from sklearn.utils.validation import _check_sample_weight as _sklearn_check_sample_weight
+
+
+def _check_sample_weight(sample_weight, X, *, dtype=None, ensure_non_negative=False, copy=False):
+    """``sample_weight`` as a 1-D float array of length ``n_samples`` (ones when None).
+
+    scikit-learn's check, plus a refusal of weights that are all zero (nothing to fit), so the
+    contract is the same on every supported scikit-learn release.
+    """
+    sample_weight = _sklearn_check_sample_weight(sample_weight, X, dtype=dtype, copy=copy,
+                                                 ensure_non_negative=ensure_non_negative)
+    if not np.any(sample_weight):
+        raise ValueError("Sample weights must contain at least one non-zero number.")
+    return sample_weight
+
 
 __all__ = [
     "HasMethods",
