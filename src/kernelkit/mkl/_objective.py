@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve, solve
+from scipy.linalg import solve
 from sklearn.utils.validation import check_array, check_consistent_length
 
 from kernelkit.mkl._kernels import quadratic_forms
 from kernelkit.svm import SVC
+from kernelkit.utils._ridge import solve_positive_definite
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = ["KernelObjective", "kernel_objective", "solve_logistic", "solve_squared"]
@@ -68,14 +69,9 @@ def solve_squared(K, y, lambda_):
     KernelObjective
         ``J = λ yᵀγ``.
     """
-    n = K.shape[0]
-    system = K + n * lambda_ * np.eye(n)
-    try:
-        gamma = cho_solve(cho_factor(system, lower=True, check_finite=False), y,
-                          check_finite=False)
-    except LinAlgError:
-        raise ValueError("K + nλI is not positive definite: K is not a p.d. kernel "
-                         "(kernelkit.kernels.shift_to_psd can repair it).") from None
+    gamma = solve_positive_definite(
+        K, y, "K + nλI", shift=K.shape[0] * lambda_, lower=True,
+        advice=": K is not a p.d. kernel (kernelkit.kernels.shift_to_psd can repair it).")
     return KernelObjective(float(lambda_ * (y @ gamma)), gamma)
 
 
