@@ -15,6 +15,7 @@ from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._spectral_graph import (
     AFFINITIES,
     LAPLACIANS,
+    graph_input_tags,
     laplacian_eigenvectors,
     n_graph_components,
     similarity_graph,
@@ -167,7 +168,4 @@ class SpectralEmbedding(BaseEstimator):
         return self.fit(X, y).embedding_
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.affinity == "precomputed"
-        tags.input_tags.sparse = self.affinity == "precomputed"
-        return tags
+        return graph_input_tags(super().__sklearn_tags__(), self.affinity)

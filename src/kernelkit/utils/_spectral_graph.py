@@ -25,6 +25,7 @@ from kernelkit.utils._validation import check_distance_scale
 __all__ = [
     "AFFINITIES",
     "LAPLACIANS",
+    "graph_input_tags",
     "similarity_graph",
     "graph_laplacian",
     "n_graph_components",
@@ -49,6 +50,14 @@ def validate_graph_data(estimator, X):
     if not precomputed:
         check_distance_scale(X)
     return X
+
+
+def graph_input_tags(tags, affinity):
+    """``tags`` of an estimator built on :func:`similarity_graph`: a "precomputed" affinity is
+    a pairwise matrix, and may be sparse."""
+    tags.input_tags.pairwise = affinity == "precomputed"
+    tags.input_tags.sparse = affinity == "precomputed"
+    return tags
 
 
 def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None, n_jobs=None):
