@@ -93,7 +93,7 @@ def solve_logistic(K, y, lambda_, gamma0=None, *, tol=1e-10, max_iter=100):
     """
     n = K.shape[0]
     gamma = np.zeros(n) if gamma0 is None else np.array(gamma0, dtype=np.float64)
-    identity = 2.0 * lambda_ * np.eye(n)
+    ridge = 2.0 * lambda_ * np.eye(n)
 
     def objective(gamma, order):
         f = K @ gamma
@@ -105,7 +105,7 @@ def solve_logistic(K, y, lambda_, gamma0=None, *, tol=1e-10, max_iter=100):
         if order == 1:
             return value, gradient
         w = p * (1.0 - p) / n
-        return value, gradient, w[:, None] * K + identity
+        return value, gradient, w[:, None] * K + ridge
 
     gamma, _, _ = damped_newton(objective, gamma, max_iter, tol, metric=K.__matmul__)
     return KernelObjective(objective(gamma, 0), gamma)
