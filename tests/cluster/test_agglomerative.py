@@ -171,8 +171,8 @@ def test_verbose_prints_the_stages_and_changes_nothing(linkage, n_lines, capsys)
 
 
 def test_prim_with_infinite_distances_gives_a_valid_tree():
-    # with no finite distance from the tree to the remaining points, the nearest tree point was
-    # left uninitialised and used as an index (a segfault); the infinite edge is merged last
+    # with no finite distance from the tree to the remaining points, Prim's step still needs a
+    # valid nearest tree point to index with; the infinite edge is merged last
     D = np.ones((6, 6))
     D[:3, 3:] = D[3:, :3] = np.inf
     np.fill_diagonal(D, 0.0)

@@ -195,7 +195,7 @@ def test_identity_gram_of_a_too_large_beta_warns():
         K = LocalAlignmentKernel(beta=0.5).fit_transform(X)
     off_diagonal = K[~np.eye(len(X), dtype=bool)]
     assert off_diagonal.max() < 1e-12
-    np.testing.assert_array_equal(np.diag(K), 1.0)   # the diagonal was restored after the check
+    np.testing.assert_array_equal(np.diag(K), 1.0)   # the diagonal is restored after the check
 
 
 @pytest.mark.parametrize("params", [dict(beta=0.05), dict(beta=0.5, log=True),

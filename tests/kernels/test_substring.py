@@ -59,6 +59,6 @@ def test_lambda_must_be_in_zero_one():
 
 
 def test_underflow_is_reported():
-    # λ^(2k) underflows: the normalised Gram was silently all zero
+    # λ^(2k) underflows: refused, instead of a normalised Gram silently all zero
     with pytest.raises(ValueError, match="underflows float64"):
         SubstringKernel(k=40, lambda_=1e-5, normalize=True).fit_transform(["ACDEFGHIKL" * 5])

@@ -120,6 +120,19 @@ def test_inner_solvers_are_kernel_ridge_and_kernel_logistic_regression(rng):
     np.testing.assert_allclose(solution.value, logistic.objective_ / n, rtol=1e-9)
 
 
+
+def test_logistic_dual_variable_on_a_singular_kernel(rng):
+    """On a rank-one K the Newton steps divided by K still converge to the dual variable
+    γ = y ∘ σ(−y Kγ) / (2λn), null-space component included (it is what the gradient in the
+    other kernels of an MKL problem reads)."""
+    X, y = _classification(rng)
+    K = np.outer(X[:, 0], X[:, 0])
+    n, lambda_ = len(y), 0.01
+    signs = np.where(y == y.max(), 1.0, -1.0)
+    gamma = kernel_objective(K, y, "logistic", lambda_).gamma
+    p = 1.0 / (1.0 + np.exp(signs * (K @ gamma)))
+    np.testing.assert_allclose(gamma, signs * p / (2 * lambda_ * n), rtol=1e-9, atol=1e-12)
+
 def _primal(K, y, loss, lambda_, solution):
     f = K @ solution.gamma + solution.intercept
     risk = {"squared": np.mean((f - y) ** 2),

@@ -7,8 +7,8 @@ from kernelkit.mkl import SimpleMKL
 
 
 def test_loss_changed_after_fit_needs_a_refit():
-    # set_params(loss='hinge') after a logistic fit met the fitted per-class solutions where an
-    # SVC was expected (AttributeError: 'list' object has no attribute 'predict')
+    # after a logistic fit the fitted state holds per-class solutions, not an SVC: with
+    # set_params(loss='hinge') it must ask for a refit rather than be read as an SVC
     from sklearn.exceptions import NotFittedError
 
     from kernelkit.kernels import VectorKernel

@@ -11,6 +11,7 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
+from kernelkit.utils._dissimilarity import check_dissimilarities
 from kernelkit.utils._progress import stage
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
@@ -135,7 +136,7 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
                 f"n_clusters={self.n_clusters} is larger than n_samples={n_samples}.")
         metric = "precomputed" if self.metric == "precomputed" else _METRICS[self.metric]
         if metric == "precomputed":
-            _check_distance_matrix(X)
+            X = check_dissimilarities(X, "metric='precomputed': the distance matrix")
 
         Z = np.empty((n_samples - 1, 4))
         label = type(self).__name__
@@ -169,16 +170,3 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
         tags.input_tags.pairwise = self.metric == "precomputed"
         return tags
 
-
-def _check_distance_matrix(D):
-    """A precomputed distance matrix must be square, symmetric, non-negative, zero-diagonal."""
-    if D.ndim != 2 or D.shape[0] != D.shape[1]:
-        raise ValueError(
-            f"metric='precomputed' needs a square distance matrix, got shape {D.shape}.")
-    if D.min() < 0:
-        raise ValueError("metric='precomputed': the distance matrix has negative entries.")
-    scale = max(float(np.abs(D).max()), 1.0)
-    if not np.allclose(D, D.T, rtol=0, atol=1e-10 * scale):
-        raise ValueError("metric='precomputed': the distance matrix is not symmetric.")
-    if np.any(np.diag(D) != 0):
-        raise ValueError("metric='precomputed': the distance matrix has a non-zero diagonal.")

@@ -7,7 +7,6 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import validate_data
 
 from kernelkit.cluster._kmeans import KMeans
 from kernelkit.utils._progress import stage
@@ -15,12 +14,14 @@ from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._spectral_graph import (
     AFFINITIES,
     LAPLACIANS,
+    graph_input_tags,
     laplacian_eigenvectors,
     n_graph_components,
     similarity_graph,
+    validate_graph_data,
 )
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["SpectralClustering"]
 
@@ -176,11 +177,7 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         -------
         self : SpectralClustering
         """
-        precomputed = self.affinity == "precomputed"
-        X = validate_data(self, X, accept_sparse="csr" if precomputed else False,
-                          dtype=np.float64, ensure_min_samples=2)
-        if not precomputed:
-            check_distance_scale(X)
+        X = validate_graph_data(self, X)
         if self.n_clusters > X.shape[0]:
             raise ValueError(
                 f"n_clusters={self.n_clusters} is larger than n_samples={X.shape[0]}.")
@@ -224,7 +221,4 @@ class SpectralClustering(ClusterMixin, BaseEstimator):
         return self
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.affinity == "precomputed"
-        tags.input_tags.sparse = self.affinity == "precomputed"
-        return tags
+        return graph_input_tags(super().__sklearn_tags__(), self.affinity)

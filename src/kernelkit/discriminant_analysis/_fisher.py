@@ -5,7 +5,6 @@ the projections."""
 from numbers import Real
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -21,6 +20,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._progress import stage
+from kernelkit.utils._ridge import solve_positive_definite
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import check_class_labels
@@ -310,13 +310,10 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
                 N += stats.priors[k] * (columns @ columns.T / stats.counts[k]
                                         - np.outer(v[k], v[k]))
         self._kernel.check_finite(N, "entries of the within-class matrix")
-        try:
-            with stage(label, self.verbose, "Cholesky solve"):
-                self.dual_coef_ = cho_solve(cho_factor(N), v[1] - v[0])
-        except LinAlgError:
-            raise ValueError(
-                f"The within-class matrix N with alpha={self.alpha} is singular (it has rank at "
-                "most n - 2 without the ridge): use a positive alpha.") from None
+        with stage(label, self.verbose, "Cholesky solve"):
+            self.dual_coef_ = solve_positive_definite(
+                N, v[1] - v[0], f"The within-class matrix N with alpha={self.alpha}",
+                advice=" (N has rank at most n - 2 without the ridge): use a positive alpha.")
         self._kernel.check_finite(self.dual_coef_, "dual coefficients")
         self.classes_ = stats.classes
         self._fit_rule(K @ self.dual_coef_, stats.y_index == 1)

@@ -5,7 +5,6 @@ Mairal & Vert, *Kernel Methods* slides, "Example: kernel ridge regression"; Sang
 from numbers import Real
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -15,6 +14,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._ridge import positive_definite_solver
 from kernelkit.utils._sklearn_compat import Interval, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
@@ -126,22 +126,19 @@ class KernelRidge(KernelModelMixin, RegressorMixin, BaseEstimator):
         """
         X, y = validate_kernel_data(self, X, y, y_numeric=True, multi_output=True)
         y = np.asarray(y, dtype=np.float64)
-        # a copy: a precomputed Gram is the caller's own array
-        K = np.array(self._training_gram(X, ridge=self.alpha), dtype=np.float64, copy=True)
-        K.flat[::K.shape[0] + 1] += self.alpha
-        try:
-            factor = cho_factor(K, lower=True, check_finite=False)
-        except LinAlgError:
-            raise ValueError(
-                f"K + alpha·I is not positive definite (alpha={self.alpha}): the Gram matrix is "
-                "not positive semi-definite; check the kernel or increase alpha.") from None
+        K = np.asarray(self._training_gram(X, ridge=self.alpha), dtype=np.float64)
+        # the ridge is added to a copy: a precomputed Gram is the caller's own array
+        solve = positive_definite_solver(
+            K, "K + alpha·I", shift=self.alpha, lower=True,
+            advice=f" (alpha={self.alpha}): the Gram matrix is not positive semi-definite; check "
+                   "the kernel or increase alpha.")
         if self.fit_intercept:
-            ones = cho_solve(factor, np.ones(K.shape[0]), check_finite=False)
-            solution = cho_solve(factor, y, check_finite=False)
+            ones = solve(np.ones(K.shape[0]))
+            solution = solve(y)
             self.intercept_ = solution.sum(axis=0) / ones.sum()
             self.dual_coef_ = solution - np.multiply.outer(ones, self.intercept_)
         else:
-            self.dual_coef_ = cho_solve(factor, y, check_finite=False)
+            self.dual_coef_ = solve(y)
             self.intercept_ = 0.0 if y.ndim == 1 else np.zeros(y.shape[1])
         self._kernel.check_finite(self.dual_coef_, "dual coefficients")
         return self

@@ -9,7 +9,7 @@ from scipy.optimize import linprog
 
 from kernelkit.linear_model._least_squares import _LinearRegressor
 from kernelkit.utils._ridge import solve_positive_definite
-from kernelkit.utils._sklearn_compat import Interval, _fit_context
+from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["LeastAbsoluteDeviation"]
@@ -68,21 +68,6 @@ class LeastAbsoluteDeviation(_LinearRegressor):
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit the median regression.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-
-        Returns
-        -------
-        self : LeastAbsoluteDeviation
-        """
-        return self._fit_linear(X, y)
 
     def _solve(self, Xc, yc):
         if self.alpha == 0:

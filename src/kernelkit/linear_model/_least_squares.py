@@ -32,7 +32,22 @@ class _LinearRegressor(RegressorMixin, BaseEstimator):
 
     _multi_output = True
 
-    def _fit_linear(self, X, y):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit ``coef_`` and ``intercept_``: the estimator's solver on the data centred when
+        ``fit_intercept``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            One target only for :class:`LeastAbsoluteDeviation`.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=self._multi_output,
                              y_numeric=True)
         check_distance_scale(X)
@@ -109,21 +124,6 @@ class LinearRegression(_LinearRegressor):
     def __init__(self, *, fit_intercept=True):
         self.fit_intercept = fit_intercept
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit by least squares.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,) or (n_samples, n_targets)
-
-        Returns
-        -------
-        self : LinearRegression
-        """
-        return self._fit_linear(X, y)
-
     def _solve(self, Xc, yc):
         # the cutoff is relative to the largest singular value of the matrix decomposed (the
         # centred design when fit_intercept), as numpy.linalg.lstsq's default rcond
@@ -183,21 +183,6 @@ class Ridge(_LinearRegressor):
         self.alpha = alpha
         self.fit_intercept = fit_intercept
         self.solver = solver
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit the ridge coefficients.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,) or (n_samples, n_targets)
-
-        Returns
-        -------
-        self : Ridge
-        """
-        return self._fit_linear(X, y)
 
     def _solve(self, Xc, yc):
         n, p = Xc.shape

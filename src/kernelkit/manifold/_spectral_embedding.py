@@ -10,17 +10,18 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import validate_data
 
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._spectral_graph import (
     AFFINITIES,
     LAPLACIANS,
+    graph_input_tags,
     laplacian_eigenvectors,
     n_graph_components,
     similarity_graph,
+    validate_graph_data,
 )
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["SpectralEmbedding"]
 
@@ -128,11 +129,7 @@ class SpectralEmbedding(BaseEstimator):
         -------
         self : SpectralEmbedding
         """
-        precomputed = self.affinity == "precomputed"
-        X = validate_data(self, X, accept_sparse="csr" if precomputed else False,
-                          dtype=np.float64, ensure_min_samples=2)
-        if not precomputed:
-            check_distance_scale(X)
+        X = validate_graph_data(self, X)
         n_vectors = self.n_components + int(self.drop_first)
         if n_vectors > X.shape[0]:
             raise ValueError(f"n_components={self.n_components} (+1 with drop_first) is larger "
@@ -171,7 +168,4 @@ class SpectralEmbedding(BaseEstimator):
         return self.fit(X, y).embedding_
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.pairwise = self.affinity == "precomputed"
-        tags.input_tags.sparse = self.affinity == "precomputed"
-        return tags
+        return graph_input_tags(super().__sklearn_tags__(), self.affinity)

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from numbers import Real
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve, solve
 from sklearn.utils.validation import check_array, check_consistent_length
 
 from kernelkit.mkl._kernels import quadratic_forms
 from kernelkit.svm import SVC
+from kernelkit.utils._logistic import damped_newton
+from kernelkit.utils._ridge import solve_positive_definite
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
 
 __all__ = ["KernelObjective", "kernel_objective", "solve_logistic", "solve_squared"]
@@ -68,29 +69,23 @@ def solve_squared(K, y, lambda_):
     KernelObjective
         ``J = λ yᵀγ``.
     """
-    n = K.shape[0]
-    system = K + n * lambda_ * np.eye(n)
-    try:
-        gamma = cho_solve(cho_factor(system, lower=True, check_finite=False), y,
-                          check_finite=False)
-    except LinAlgError:
-        raise ValueError("K + nλI is not positive definite: K is not a p.d. kernel "
-                         "(kernelkit.kernels.shift_to_psd can repair it).") from None
+    gamma = solve_positive_definite(
+        K, y, "K + nλI", shift=K.shape[0] * lambda_, lower=True,
+        advice=": K is not a p.d. kernel (kernelkit.kernels.shift_to_psd can repair it).")
     return KernelObjective(float(lambda_ * (y @ gamma)), gamma)
-
-
-def _logistic_objective(f, y, gamma, K_gamma, lambda_):
-    margins = y * f
-    return float(np.mean(np.logaddexp(0.0, -margins)) + lambda_ * gamma @ K_gamma)
 
 
 def solve_logistic(K, y, lambda_, gamma0=None, *, tol=1e-10, max_iter=100):
     """Kernel logistic regression ``min_γ (1/n) Σ log(1 + e^{−y_i (Kγ)_i}) + λ γᵀKγ`` by
     Newton's method (Mairal & Vert, kernel logistic regression by IRLS), from ``gamma0``.
 
-    With ``f = Kγ``, ``p_i = σ(−y_i f_i)`` and ``w_i = p_i (1 − p_i) / n``, the Newton step
-    ``Δ`` solves ``(W K + 2λ I) Δ = y ∘ p / n − 2λγ`` (the Newton system multiplied by
-    ``K⁻¹``, valid for a singular K too); steps are halved until the objective decreases.
+    With ``f = Kγ``, ``p_i = σ(−y_i f_i)`` and ``w_i = p_i (1 − p_i) / n``, the gradient is
+    ``K g`` with ``g = 2λγ − y ∘ p / n`` and the Hessian ``K (W K + 2λ I)``: the Newton step
+    ``Δ`` solves ``(W K + 2λ I) Δ = g`` (the Newton system divided by ``K``, valid for a
+    singular K too), damped until Armijo's condition holds, until ``max |g| ≤ tol``. At the
+    optimum ``γ = y ∘ p / (2λn)`` exactly, the dual variable whose quadratic forms
+    ``γᵀK_mγ`` give the gradient of ``J`` in every kernel, including the kernels absent from
+    ``K``.
 
     Returns
     -------
@@ -98,30 +93,22 @@ def solve_logistic(K, y, lambda_, gamma0=None, *, tol=1e-10, max_iter=100):
     """
     n = K.shape[0]
     gamma = np.zeros(n) if gamma0 is None else np.array(gamma0, dtype=np.float64)
-    f = K @ gamma
-    value = _logistic_objective(f, y, gamma, f, lambda_)
-    for _ in range(max_iter):
+    ridge = 2.0 * lambda_ * np.eye(n)
+
+    def objective(gamma, order):
+        f = K @ gamma
+        value = float(np.mean(np.logaddexp(0.0, -y * f)) + lambda_ * gamma @ f)
+        if order == 0:
+            return value
         p = 0.5 * (1.0 - np.tanh(0.5 * y * f))          # σ(−y f), computed without overflow
-        rhs = y * p / n - 2.0 * lambda_ * gamma
-        if np.max(np.abs(rhs)) <= tol:
-            break
+        gradient = 2.0 * lambda_ * gamma - y * p / n
+        if order == 1:
+            return value, gradient
         w = p * (1.0 - p) / n
-        step = solve(w[:, None] * K + 2.0 * lambda_ * np.eye(n), rhs, check_finite=False)
-        t = 1.0
-        while t > 1e-10:
-            candidate = gamma + t * step
-            f_candidate = K @ candidate
-            new_value = _logistic_objective(f_candidate, y, candidate, f_candidate, lambda_)
-            if new_value <= value:
-                break
-            t *= 0.5
-        else:
-            break
-        gamma, f, converged = candidate, f_candidate, value - new_value <= tol * max(1.0, value)
-        value = new_value
-        if converged:
-            break
-    return KernelObjective(value, gamma)
+        return value, gradient, w[:, None] * K + ridge
+
+    gamma, _, _ = damped_newton(objective, gamma, max_iter, tol, metric=K.__matmul__)
+    return KernelObjective(objective(gamma, 0), gamma)
 
 
 def solve_hinge(K, y, lambda_, svc=None, *, tol=1e-6):

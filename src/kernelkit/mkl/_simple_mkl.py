@@ -13,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.mkl._kernels import KernelStack, combine, quadratic_forms, validate_mkl_data
 from kernelkit.mkl._objective import solve_logistic, solve_squared
 from kernelkit.svm import SVC
+from kernelkit.utils._one_vs_one import unpack_dual_coef
 from kernelkit.utils._progress import report
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
@@ -535,21 +536,12 @@ class _SVMSolution:
     def __init__(self, svc):
         self.svc = svc
         self.support = svc.support_.copy()
-        self.n_classes = svc.classes_.size
-        # β_p = y ∘ α of each pair p, read from dual_coef_ in scikit-learn's layout: for classes
-        # a < b, the class-a coefficients of the pair are in row b − 1, the class-b ones in row a
-        owner = np.repeat(np.arange(self.n_classes), svc.n_support_)
-        self.betas = []
-        for a in range(self.n_classes):
-            for b in range(a + 1, self.n_classes):
-                beta = np.zeros(self.support.size)
-                beta[owner == a] = svc.dual_coef_[b - 1, owner == a]
-                beta[owner == b] = svc.dual_coef_[a, owner == b]
-                self.betas.append(beta)
+        # β_p = y ∘ α of each pair p, one column per pair
+        self.betas = unpack_dual_coef(svc.dual_coef_, svc.n_support_)
 
     def quadratic_forms(self, Ks):
         """``Σ_p β_pᵀ K_m β_p`` for every Gram matrix of ``Ks``: one pass over the stack with
         ``B = Σ_p β_p β_pᵀ``."""
-        betas = np.zeros((Ks.shape[0], len(self.betas)))
-        betas[self.support] = np.column_stack(self.betas)
+        betas = np.zeros((Ks.shape[0], self.betas.shape[1]))
+        betas[self.support] = self.betas
         return quadratic_forms(Ks, betas @ betas.T)

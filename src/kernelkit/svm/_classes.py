@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.svm._base import BaseSMO
 from kernelkit.svm._platt import couple_pairwise_probabilities, fit_sigmoid, sigmoid_probability
+from kernelkit.utils._one_vs_one import pack_dual_coef
 from kernelkit.utils._sklearn_compat import (
     Interval,
     StrOptions,
@@ -298,12 +299,7 @@ class SVC(ClassifierMixin, BaseSMO):
         self.n_iter_ = np.array([n_iter for _, _, _, n_iter in solutions], dtype=np.int32)
         self.dual_objective_ = np.array([objective for _, _, objective, _ in solutions])
 
-        support_class = y_index[support]
-        dual_coef = np.zeros((n_classes - 1, support.size))
-        for k, (a, b) in enumerate(pairs):
-            in_a, in_b = support_class == a, support_class == b
-            dual_coef[b - 1, in_a] = self._pair_coef[in_a, k]
-            dual_coef[a, in_b] = self._pair_coef[in_b, k]
+        dual_coef = pack_dual_coef(self._pair_coef, self.n_support_)
         # Two classes: scikit-learn's sign, positive towards classes_[1].
         sign = -1.0 if n_classes == 2 else 1.0
         self.dual_coef_ = sign * dual_coef

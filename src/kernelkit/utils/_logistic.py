@@ -8,7 +8,7 @@ subtracted first (the "LSE trick"), so no entry overflows even at ``|z| ~ 1e4``.
 """
 
 import numpy as np
-from scipy.linalg import LinAlgError, cho_factor, cho_solve, lstsq
+from scipy.linalg import LinAlgError, cho_factor, cho_solve, lstsq, solve
 from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, logsumexp
 
@@ -98,7 +98,8 @@ def _max_abs(gradient):
     return float(np.max(np.abs(gradient)))
 
 
-def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None, max_gradient=None):
+def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None, max_gradient=None,
+                  metric=None):
     """Damped Newton's method on a convex objective.
 
     ``loss_and_derivatives(theta, order)`` returns the objective, then (``order >= 1``) the
@@ -109,6 +110,13 @@ def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None, max
     ``max_gradient(g) ≤ tol`` (default ``‖g‖∞``; a reparametrised problem passes the norm of
     the gradient in the original coordinates). ``progress(n_iter, value, max_gradient)`` is
     called at each evaluation (``n_iter`` steps taken).
+
+    With ``metric``, a function ``v ↦ Kv`` of a symmetric p.s.d. ``K``, the method runs in
+    ``K``'s geometry, as the dual of a kernel model (``θ = γ``, scores ``Kγ``): the gradient
+    returned is ``g`` with ``∇ = K g`` and the Hessian ``M`` with ``∇² = K M`` (not symmetric in
+    general). The step solves ``M Δ = g`` (LU), which stays well posed when ``K`` is singular
+    and the Hessian is not invertible; Armijo's slope is ``(K g)ᵀΔ``, and convergence is
+    tested on ``g``.
     """
     norm = _max_abs if max_gradient is None else max_gradient
     for n_iter in range(1, max_iter + 1):
@@ -118,7 +126,9 @@ def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None, max
             progress(n_iter - 1, value, largest)
         if largest <= tol:
             return theta, n_iter - 1, True
-        if callable(hessian):
+        if metric is not None:
+            step = solve(hessian, gradient, check_finite=False)
+        elif callable(hessian):
             step = _conjugate_gradients(hessian, gradient)
         else:
             try:
@@ -126,7 +136,7 @@ def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None, max
                                  check_finite=False)
             except LinAlgError:
                 step = lstsq(hessian, gradient, check_finite=False)[0]
-        slope = float(gradient @ step)
+        slope = float((gradient if metric is None else metric(gradient)) @ step)
         # Armijo's condition, up to the rounding of the objective: near the optimum the decrease
         # is below it and the full Newton step is taken
         slack = 1e-12 * max(abs(value), 1.0)

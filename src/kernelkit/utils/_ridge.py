@@ -1,20 +1,51 @@
-"""Regularised least squares shared by ridge, kernel ridge and the Newton (IRLS) steps of the
-logistic models: one Cholesky factorisation per system, with a clear error when the matrix is
-not positive definite."""
+"""Regularised least squares shared by ridge, kernel ridge, kernel Fisher discriminants, the
+kernel-learning objective and the Newton (IRLS) steps of the logistic models: one Cholesky
+factorisation per system, with a clear error when the matrix is not positive definite."""
 
+import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 
-__all__ = ["solve_positive_definite"]
+__all__ = ["positive_definite_solver", "solve_positive_definite"]
+
+_ADVICE = (" (a Gram matrix that is not p.s.d., or a regularisation of 0 on rank-deficient "
+           "data): increase the regularisation or check the kernel.")
 
 
-def solve_positive_definite(A, B, what):
-    """``A⁻¹ B`` for a symmetric positive definite ``A`` (Cholesky); ``what`` names ``A`` in the
-    ValueError raised when it is not positive definite."""
+def positive_definite_solver(A, what, *, shift=0.0, lower=False, advice=_ADVICE):
+    """Factorise the symmetric positive definite ``A + shift·I`` once (Cholesky) and return
+    ``solve(B) -> (A + shift·I)⁻¹ B``, for as many right-hand sides ``B`` (vectors or matrices)
+    as the caller needs.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n, n)
+        Symmetric matrix, finite (not checked); never modified.
+    what : str
+        The name of ``A + shift·I`` in the error message.
+    shift : float, default=0.0
+        Ridge added to the diagonal (on a copy of ``A``); adding it off the diagonal too would
+        only add zeros.
+    lower : bool, default=False
+        Factorise from the lower triangle (``LLᵀ``) instead of the upper one (``UᵀU``); the two
+        agree up to rounding, each caller keeps one so that its results are reproducible.
+    advice : str, default: a Gram matrix that is not p.s.d. or a zero regularisation
+        Ends the message of the ValueError raised when ``A + shift·I`` is not positive
+        definite: ``f"{what} is not positive definite{advice}"``.
+    """
+    if shift:
+        A = np.array(A, dtype=np.float64, copy=True)
+        A.flat[::A.shape[0] + 1] += shift
     try:
-        factor = cho_factor(A, lower=False, check_finite=False)
+        factor = cho_factor(A, lower=lower, check_finite=False)
     except LinAlgError:
-        raise ValueError(
-            f"{what} is not positive definite (a Gram matrix that is not p.s.d., or a "
-            "regularisation of 0 on rank-deficient data): increase the regularisation or check "
-            "the kernel.") from None
-    return cho_solve(factor, B, check_finite=False)
+        raise ValueError(f"{what} is not positive definite{advice}") from None
+
+    def solve(B):
+        return cho_solve(factor, B, check_finite=False)
+    return solve
+
+
+def solve_positive_definite(A, B, what, **options):
+    """``(A + shift·I)⁻¹ B`` for one right-hand side ``B``; ``options`` (``shift``, ``lower``,
+    ``advice``) and the error are those of :func:`positive_definite_solver`."""
+    return positive_definite_solver(A, what, **options)(B)

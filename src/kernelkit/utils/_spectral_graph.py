@@ -16,23 +16,48 @@ from scipy.sparse.csgraph import connected_components
 from scipy.sparse.linalg import eigsh, lobpcg
 from scipy.spatial import cKDTree
 from sklearn.utils import check_random_state
+from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import mst_single_linkage
 from kernelkit.utils._kernels import pairwise_kernels
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = [
     "AFFINITIES",
     "LAPLACIANS",
+    "graph_input_tags",
     "similarity_graph",
     "graph_laplacian",
     "n_graph_components",
     "laplacian_eigenvectors",
+    "validate_graph_data",
 ]
 
 AFFINITIES = ("rbf", "nearest_neighbors", "mutual_nearest_neighbors", "epsilon", "precomputed")
 LAPLACIANS = ("unnormalized", "random_walk", "symmetric")
 # Graphs up to this size are solved densely: LAPACK beats ARPACK's start-up there.
 _DENSE_SOLVER_MAX_SAMPLES = 1000
+
+
+def validate_graph_data(estimator, X):
+    """``X`` validated by ``estimator`` (float64, at least two samples) for
+    :func:`similarity_graph` with ``estimator.affinity``: samples, whose scale is checked
+    before distances are taken, or an affinity matrix, dense or CSR, when the affinity is
+    "precomputed"."""
+    precomputed = estimator.affinity == "precomputed"
+    X = validate_data(estimator, X, accept_sparse="csr" if precomputed else False,
+                      dtype=np.float64, ensure_min_samples=2)
+    if not precomputed:
+        check_distance_scale(X)
+    return X
+
+
+def graph_input_tags(tags, affinity):
+    """``tags`` of an estimator built on :func:`similarity_graph`: a "precomputed" affinity is
+    a pairwise matrix, and may be sparse."""
+    tags.input_tags.pairwise = affinity == "precomputed"
+    tags.input_tags.sparse = affinity == "precomputed"
+    return tags
 
 
 def similarity_graph(X, affinity="rbf", *, gamma=1.0, n_neighbors=10, eps=None, n_jobs=None):

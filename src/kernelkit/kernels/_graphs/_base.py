@@ -73,9 +73,17 @@ class ProductGraphKernel(GraphKernel):
     _core_kernel = None
 
     def _represent(self, batch, fitting):
+        degree = max_degree(batch.indptr)
         if fitting:
-            self.max_degree_fit_ = max_degree(batch.indptr)
+            self.max_degree_fit_ = degree
+        self._check_degree(degree)
         return batch
+
+    def _check_degree(self, degree):
+        """Refuse, before any pair is computed, a batch of largest degree ``degree`` that the
+        core cannot handle against the fitted graphs (largest degree ``max_degree_fit_``) or,
+        with ``normalize``, against itself (its self-similarities are computed too). Nothing
+        to refuse by default."""
 
     def _core_params(self, A, B):
         raise NotImplementedError

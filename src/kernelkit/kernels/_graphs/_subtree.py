@@ -112,9 +112,7 @@ class SubtreeKernel(ProductGraphKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _represent(self, batch, fitting):
-        batch = super()._represent(batch, fitting)
-        degree = max_degree(batch.indptr)
+    def _check_degree(self, degree):
         # with normalize, the new graphs are also matched with themselves: a dense new graph
         # would need a 2^degree table
         smaller = degree if self.normalize else min(degree, self.max_degree_fit_)
@@ -124,7 +122,6 @@ class SubtreeKernel(ProductGraphKernel):
                 f"the two graph sets; these have largest degrees {self.max_degree_fit_} and "
                 f"{degree}. Use variant='subsets' for graphs of high degree."
             )
-        return batch
 
     _core_kernel = "subtree"
 

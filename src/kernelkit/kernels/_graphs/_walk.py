@@ -6,7 +6,7 @@ from numbers import Integral, Real
 from sklearn.exceptions import ConvergenceWarning
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
+from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
@@ -198,15 +198,12 @@ class GeometricWalkKernel(_IterativeWalkKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _represent(self, batch, fitting):
-        batch = super()._represent(batch, fitting)
-        degree = max_degree(batch.indptr)
+    def _check_degree(self, degree):
         self._check_convergence(self.max_degree_fit_, degree)
         if self.normalize:
-            # the new graphs' self-similarities are computed too (reliability issue 17, item 4:
-            # cosines above 1 when only the pairs with the training graphs were checked)
+            # the series of each new graph with itself must converge too: a diverging
+            # self-similarity would give cosines above 1
             self._check_convergence(degree, degree)
-        return batch
 
     def _check_convergence(self, max_degree_a, max_degree_b):
         bound = float(max_degree_a) * float(max_degree_b)

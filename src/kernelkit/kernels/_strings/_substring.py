@@ -126,7 +126,7 @@ class SubstringKernel(StringKernel):
         _substring_dp.substring_diagonal(A.codes, A.offsets, self.k, float(self.lambda_), diag,
                                          n_threads)
         # a sequence with k letters has K(x, x) ≥ λ^{2k} > 0: a zero is an underflow, and the
-        # normalised Gram would be silently zero (reliability issue 17, item 4)
+        # normalised Gram would be silently zero
         underflow = (diag == 0.0) & (A.lengths >= self.k)
         if np.any(underflow):
             raise ValueError(
