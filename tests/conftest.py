@@ -90,6 +90,20 @@ def under_address_limit():
     return run
 
 
+def pytest_runtest_setup(item):
+    """``@pytest.mark.scikit_learn("1.9", reason=...)``: the test compares with a behaviour of
+    scikit-learn that releases before 1.9 do not have (an attribute, a changed algorithm); it is
+    skipped on those, with the reason. kernelkit itself supports every release ``pyproject.toml``
+    allows: only the comparison needs the newer peer."""
+    for marker in item.iter_markers(name="scikit_learn"):
+        import sklearn
+        from packaging.version import Version
+
+        if Version(sklearn.__version__) < Version(marker.args[0]):
+            pytest.skip(f"compares with scikit-learn >= {marker.args[0]}: "
+                        f"{marker.kwargs['reason']} (installed: {sklearn.__version__})")
+
+
 def pytest_addoption(parser):
     parser.addoption("--fuzz-long", action="store_true", default=False,
                      help="tests/fuzz: ten times more generated cases per estimator")
