@@ -65,34 +65,46 @@ cdef struct Stat:
     double h    # weight; Newton: weight × hessian
     double v    # class code (classification), w·y (regression), −w·gradient (Newton)
 
-cdef struct Problem:
-    # Read-only description of the training set and the growth parameters, shared by all trees.
-    intp_t n_samples
-    intp_t n_features
-    intp_t n_rows            # exact: presorted rows (n_features, + the y order for abs. error)
-    int criterion
-    bint classification
-    bint hist
-    intp_t n_classes
-    intp_t n_values          # per-node outputs: n_classes or 1
-    intp_t n_stats           # doubles per histogram bin: n_classes + 1, or 3 (v, h, count)
+cdef struct PresortedRows:
+    # The exact splitter's training set.
     const float *X_T                # (n_features, n_samples): X feature by feature
     const void *sorted_samples      # (n_features, n_samples) index_t
     const void *y_order             # (n_samples,) index_t, absolute_error only
     bint compact                    # index_t is uint16_t
-    const uint8_t *binned           # (n_features, n_samples)
-    const float *bin_lower          # (n_features, MAX_BINS): smallest training value of a bin
-    const float *bin_upper          # (n_features, MAX_BINS): largest
+    intp_t n_rows                   # presorted rows (n_features, + the y order for abs. error)
+
+cdef struct BinnedColumns:
+    # The histogram splitter's training set.
+    const uint8_t *codes            # (n_features, n_samples): bin of every value
+    const float *lower              # (n_features, MAX_BINS): smallest training value of a bin
+    const float *upper              # (n_features, MAX_BINS): largest
     const int32_t *n_bins           # (n_features,)
-    const intp_t *bin_offset        # (n_features + 1,): first bin of each feature's histogram
-    intp_t total_bins
+    const intp_t *offset            # (n_features + 1,): first bin of each feature's histogram
+    intp_t total                    # bins of all features
+    intp_t n_stats                  # doubles per bin: n_classes + 1, or 3 (v, h, count)
+
+cdef union TrainingData:
+    # Tagged by Problem.hist: the representation of the splitter in use.
+    PresortedRows rows
+    BinnedColumns bins
+
+cdef struct Problem:
+    # Read-only description of the training set and the growth parameters, shared by all trees.
+    intp_t n_samples
+    intp_t n_features
+    int criterion
+    bint classification
+    bint hist                       # the histogram splitter: data.bins, else data.rows
+    TrainingData data
+    intp_t n_classes
+    intp_t n_values                 # per-node outputs: n_classes or 1
     const double *y                 # (n_samples,) class codes, targets or gradients
     const double *hessian           # (n_samples,) Newton only
     intp_t max_depth
     intp_t min_samples_split
     intp_t min_samples_leaf
     intp_t max_features
-    intp_t max_leaf_nodes    # <= 0: depth-first growth
+    intp_t max_leaf_nodes           # <= 0: depth-first growth
     double min_weight_fraction_leaf
     double min_impurity_decrease
     double l2_regularization
@@ -138,15 +150,45 @@ cdef struct NodeRecord:
     int is_leaf
     Split split
 
+cdef struct RowScratch:
+    void *tmp_entries    # (n_samples,) index_t, partition of a row
+    double *fen_w        # (n_samples + 1,) absolute_error Fenwick trees
+    double *fen_wy
+    double *ae_left      # (n_samples,) absolute_error prefix and suffix deviations
+    double *ae_right
+
+cdef struct BinScratch:
+    int32_t *tmp_samples # (n_samples,) partition of the samples (first thread only)
+
+cdef union SplitterScratch:
+    # Tagged by Problem.hist.
+    RowScratch rows
+    BinScratch bins
+
 cdef struct Scratch:
     # Per-thread buffers of the node-level parallel loops.
     double *counts       # (n_classes,)
-    void *tmp_entries    # (n_samples,) index_t, exact partition
-    int32_t *tmp_samples # (n_samples,) hist partition
-    double *fen_w        # (n_samples + 1,) absolute_error Fenwick trees
-    double *fen_wy
-    double *ae_left      # (n_samples,)
-    double *ae_right
+    SplitterScratch of
+
+cdef struct RowState:
+    # The exact splitter's per-tree state.
+    void *entries                # (n_rows, stride) index_t, the samples of each row
+    intp_t stride                # n_active, the row length
+    intp_t entries_capacity      # allocated rows × stride
+    uint8_t *goes_left           # (n_samples,) side of every sample in the split applied
+    uint8_t *skip_row            # (n_rows,) rows the split applied leaves alone
+    int32_t *rank                # absolute_error: node-local rank of a sample's y
+    double *sorted_y             # absolute_error: the node's y in increasing order
+
+cdef struct BinState:
+    # The histogram splitter's per-tree state.
+    int32_t *samples             # (n_samples,) sample ids, each node a slice
+    Stat *ordered                # stats of a node's samples in slice order
+
+cdef union SplitterState:
+    # Tagged by Problem.hist.
+    RowState rows
+    BinState bins
 
 cdef struct Workspace:
     # Everything one tree needs while it grows; one per thread, reused across its trees.
@@ -154,11 +196,9 @@ cdef struct Workspace:
     intp_t n_active              # samples of positive weight
     Stat *stat                   # (n_samples,)
     double *weight               # (n_samples,)
-    uint8_t *goes_left           # (n_samples,)
     intp_t *features             # (n_features,) Fisher–Yates state of the feature draws
     intp_t *constant_features    # (n_features,)
     intp_t *to_eval              # (n_features,) features drawn at the current node
-    uint8_t *skip_row            # (n_rows,)
     Candidate *cand              # (n_features,)
     double *node_counts          # (n_classes,)
     double *child_counts         # (n_classes,)
@@ -166,13 +206,7 @@ cdef struct Workspace:
     uint32_t rand_state
     double h_total               # Σ h over the tree: normaliser of impurity decreases
     double min_weight_leaf
-    void *entries                # exact: (n_rows, stride) index_t, the samples of each row
-    intp_t stride                # exact: n_active, the row length
-    intp_t entries_capacity      # exact: allocated rows × stride
-    int32_t *rank                # absolute_error: node-local rank of a sample's y
-    double *sorted_y             # absolute_error: the node's y in increasing order
-    int32_t *samples             # hist: (n_samples,) sample ids, each node a slice
-    Stat *ordered                # hist: stats of a node's samples in slice order
+    SplitterState of
     Scratch *scratch             # (n_threads,)
     int32_t *train_leaves        # OUT (n_samples,) or NULL
     NodeRecord *records          # depth-first stack or best-first heap

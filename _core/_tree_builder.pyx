@@ -40,7 +40,8 @@ from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupte
                         next_item, raise_pending)
 from _sort cimport radix_argsort_float32
 from _tree cimport (PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
-                    NodeStats, Problem, Scratch, Split, Stat, Workspace, index_t)
+                    NodeStats, Problem, RowScratch, RowState, Scratch, Split, Stat,
+                    Workspace, index_t)
 from _tree_criterion cimport (ABSOLUTE_ERROR, ENTROPY, FRIEDMAN_MSE, GINI, NEWTON,
                               SQUARED_ERROR, _absolute_deviation,
                               _fenwick_add, _impurity, _node_value)
@@ -160,8 +161,8 @@ cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *r
 cdef inline int32_t _sample_at(const Problem *pb, const Workspace *ws, intp_t row,
                                intp_t p, const index_t *rows) noexcept nogil:
     if pb.hist:
-        return ws.samples[p]
-    return <int32_t>rows[row * ws.stride + p]
+        return ws.of.bins.samples[p]
+    return <int32_t>rows[row * ws.of.rows.stride + p]
 
 
 cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t start,
@@ -192,31 +193,32 @@ cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t
 cdef void _node_ranks(const Problem *pb, Workspace *ws, intp_t start, intp_t end,
                       const index_t *rows) noexcept nogil:
     """Node-local ranks of y from the node's slice of the y-order row (absolute error)."""
-    cdef const index_t *e = rows + pb.n_features * ws.stride
+    cdef const index_t *e = rows + pb.n_features * ws.of.rows.stride
     cdef intp_t p
     cdef int32_t s
     for p in range(start, end):
         s = e[p]
-        ws.rank[s] = <int32_t>(p - start)
-        ws.sorted_y[p - start] = pb.y[s]
+        ws.of.rows.rank[s] = <int32_t>(p - start)
+        ws.of.rows.sorted_y[p - start] = pb.y[s]
 
 
 cdef double _node_absolute_error(const Problem *pb, Workspace *ws, intp_t row, intp_t start,
                                  intp_t end, double *median, const index_t *rows) noexcept nogil:
-    """``Σ w |y − median|`` of a node whose ranks are in ``ws.rank``."""
-    cdef Scratch *sc = &ws.scratch[0]
+    """``Σ w |y − median|`` of a node whose ranks are in ``ws.of.rows.rank``."""
     cdef intp_t n = end - start, p
     cdef int32_t s
     cdef double w, total_w = 0.0, total_wy = 0.0
-    memset(sc.fen_w, 0, (n + 1) * sizeof(double))
-    memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
+    cdef RowScratch *fenwick = &ws.scratch[0].of.rows
+    memset(fenwick.fen_w, 0, (n + 1) * sizeof(double))
+    memset(fenwick.fen_wy, 0, (n + 1) * sizeof(double))
     for p in range(start, end):
         s = _sample_at(pb, ws, row, p, rows)
         w = ws.weight[s]
-        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
+        _fenwick_add(fenwick.fen_w, fenwick.fen_wy, n, ws.of.rows.rank[s], w, w * pb.y[s])
         total_w += w
         total_wy += w * pb.y[s]
-    return _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy, ws.sorted_y, median)
+    return _absolute_deviation(fenwick.fen_w, fenwick.fen_wy, n, total_w, total_wy,
+                               ws.of.rows.sorted_y, median)
 
 
 cdef double _node_impurity_value(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -634,56 +636,100 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
 # ------------------------------------------------------------------------------------------
 # One tree, workspaces
 
-cdef void _workspace_free(Workspace *ws) noexcept nogil:
+cdef void _workspace_free(const Problem *pb, Workspace *ws) noexcept nogil:
     cdef intp_t t
+    cdef RowState *rows
+    cdef RowScratch *row_scratch
     if ws == NULL:
         return
     free(ws.stat)
     free(ws.weight)
-    free(ws.goes_left)
     free(ws.features)
     free(ws.constant_features)
     free(ws.to_eval)
-    free(ws.skip_row)
     free(ws.cand)
     free(ws.node_counts)
     free(ws.child_counts)
     free(ws.value_buf)
-    free(ws.entries)
-    free(ws.rank)
-    free(ws.sorted_y)
-    free(ws.samples)
-    free(ws.ordered)
     free(ws.records)
+    if pb.hist:
+        free(ws.of.bins.samples)
+        free(ws.of.bins.ordered)
+    else:
+        rows = &ws.of.rows
+        free(rows.entries)
+        free(rows.goes_left)
+        free(rows.skip_row)
+        free(rows.rank)
+        free(rows.sorted_y)
     if ws.scratch != NULL:
         for t in range(ws.n_threads):
             free(ws.scratch[t].counts)
-            free(ws.scratch[t].tmp_entries)
-            free(ws.scratch[t].tmp_samples)
-            free(ws.scratch[t].fen_w)
-            free(ws.scratch[t].fen_wy)
-            free(ws.scratch[t].ae_left)
-            free(ws.scratch[t].ae_right)
+            if pb.hist:
+                free(ws.scratch[t].of.bins.tmp_samples)
+            else:
+                row_scratch = &ws.scratch[t].of.rows
+                free(row_scratch.tmp_entries)
+                free(row_scratch.fen_w)
+                free(row_scratch.fen_wy)
+                free(row_scratch.ae_left)
+                free(row_scratch.ae_right)
         free(ws.scratch)
     free(ws)
+
+
+cdef bint _row_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
+    """The exact splitter's buffers (the presorted rows themselves are sized per tree in
+    _prepare_tree: a bootstrap keeps ~63 %); False when out of memory."""
+    cdef intp_t n = pb.n_samples, t
+    cdef RowState *rows = &ws.of.rows
+    cdef RowScratch *sc
+    cdef bint ok
+    rows.goes_left = <uint8_t *>malloc(n * sizeof(uint8_t))
+    rows.skip_row = <uint8_t *>calloc(pb.data.rows.n_rows + 1, sizeof(uint8_t))
+    ok = rows.goes_left != NULL and rows.skip_row != NULL
+    if pb.criterion == ABSOLUTE_ERROR:
+        rows.rank = <int32_t *>malloc(n * sizeof(int32_t))
+        rows.sorted_y = <double *>malloc(n * sizeof(double))
+        ok = ok and rows.rank != NULL and rows.sorted_y != NULL
+    for t in range(ws.n_threads):
+        sc = &ws.scratch[t].of.rows
+        sc.tmp_entries = malloc(n * sizeof(int32_t))
+        ok = ok and sc.tmp_entries != NULL
+        if pb.criterion == ABSOLUTE_ERROR:
+            sc.fen_w = <double *>malloc((n + 1) * sizeof(double))
+            sc.fen_wy = <double *>malloc((n + 1) * sizeof(double))
+            sc.ae_left = <double *>malloc(n * sizeof(double))
+            sc.ae_right = <double *>malloc(n * sizeof(double))
+            ok = (ok and sc.fen_w != NULL and sc.fen_wy != NULL and sc.ae_left != NULL
+                  and sc.ae_right != NULL)
+    return ok
+
+
+cdef bint _bin_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
+    """The histogram splitter's buffers; False when out of memory."""
+    cdef intp_t n = pb.n_samples
+    ws.of.bins.samples = <int32_t *>malloc(n * sizeof(int32_t))
+    ws.of.bins.ordered = <Stat *>malloc(n * sizeof(Stat))
+    # the samples are partitioned by the first thread only
+    ws.scratch[0].of.bins.tmp_samples = <int32_t *>malloc(n * sizeof(int32_t))
+    return (ws.of.bins.samples != NULL and ws.of.bins.ordered != NULL
+            and ws.scratch[0].of.bins.tmp_samples != NULL)
 
 
 cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
     """A workspace for trees of ``pb`` with ``n_threads`` threads per node (NULL: no memory)."""
     cdef Workspace *ws = <Workspace *>calloc(1, sizeof(Workspace))
     cdef intp_t n = pb.n_samples, d = pb.n_features, K = pb.n_classes + 1, t
-    cdef bint mae = pb.criterion == ABSOLUTE_ERROR
     cdef bint ok
     if ws == NULL:
         return NULL
     ws.n_threads = n_threads
     ws.stat = <Stat *>malloc(n * sizeof(Stat))
     ws.weight = <double *>malloc(n * sizeof(double))
-    ws.goes_left = <uint8_t *>malloc(n * sizeof(uint8_t))
     ws.features = <intp_t *>malloc(d * sizeof(intp_t))
     ws.constant_features = <intp_t *>malloc(d * sizeof(intp_t))
     ws.to_eval = <intp_t *>malloc(d * sizeof(intp_t))
-    ws.skip_row = <uint8_t *>calloc(pb.n_rows + 1, sizeof(uint8_t))
     ws.cand = <Candidate *>malloc(d * sizeof(Candidate))
     ws.node_counts = <double *>malloc(K * sizeof(double))
     ws.child_counts = <double *>malloc(K * sizeof(double))
@@ -691,41 +737,17 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
     ws.records_capacity = 64
     ws.records = <NodeRecord *>malloc(ws.records_capacity * sizeof(NodeRecord))
     ws.scratch = <Scratch *>calloc(n_threads, sizeof(Scratch))
-    ok = (ws.stat != NULL and ws.weight != NULL and ws.goes_left != NULL
-          and ws.features != NULL and ws.constant_features != NULL and ws.to_eval != NULL
-          and ws.skip_row != NULL and ws.cand != NULL and ws.node_counts != NULL
-          and ws.child_counts != NULL and ws.value_buf != NULL and ws.records != NULL
-          and ws.scratch != NULL)
-    if ok and pb.hist:
-        ws.samples = <int32_t *>malloc(n * sizeof(int32_t))
-        ws.ordered = <Stat *>malloc(n * sizeof(Stat))
-        ok = ws.samples != NULL and ws.ordered != NULL
-    elif ok:
-        # the presorted rows are sized per tree (_prepare_tree): a bootstrap keeps ~63 %
-        if mae:
-            ws.rank = <int32_t *>malloc(n * sizeof(int32_t))
-            ws.sorted_y = <double *>malloc(n * sizeof(double))
-            ok = ws.rank != NULL and ws.sorted_y != NULL
+    ok = (ws.stat != NULL and ws.weight != NULL and ws.features != NULL
+          and ws.constant_features != NULL and ws.to_eval != NULL and ws.cand != NULL
+          and ws.node_counts != NULL and ws.child_counts != NULL and ws.value_buf != NULL
+          and ws.records != NULL and ws.scratch != NULL)
     if ok:
         for t in range(n_threads):
             ws.scratch[t].counts = <double *>malloc(K * sizeof(double))
             ok = ok and ws.scratch[t].counts != NULL
-            if pb.hist:
-                if t == 0:
-                    ws.scratch[t].tmp_samples = <int32_t *>malloc(n * sizeof(int32_t))
-                    ok = ok and ws.scratch[t].tmp_samples != NULL
-            else:
-                ws.scratch[t].tmp_entries = <int32_t *>malloc(n * sizeof(int32_t))
-                ok = ok and ws.scratch[t].tmp_entries != NULL
-            if mae:
-                ws.scratch[t].fen_w = <double *>malloc((n + 1) * sizeof(double))
-                ws.scratch[t].fen_wy = <double *>malloc((n + 1) * sizeof(double))
-                ws.scratch[t].ae_left = <double *>malloc(n * sizeof(double))
-                ws.scratch[t].ae_right = <double *>malloc(n * sizeof(double))
-                ok = (ok and ws.scratch[t].fen_w != NULL and ws.scratch[t].fen_wy != NULL
-                      and ws.scratch[t].ae_left != NULL and ws.scratch[t].ae_right != NULL)
+        ok = ok and (_bin_state_new(pb, ws) if pb.hist else _row_state_new(pb, ws))
     if not ok:
-        _workspace_free(ws)
+        _workspace_free(pb, ws)
         return NULL
     return ws
 
@@ -764,20 +786,20 @@ cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
     if pb.hist:
         for s in range(n):
             if ws.weight[s] > 0.0:
-                ws.samples[k] = <int32_t>s
+                ws.of.bins.samples[k] = <int32_t>s
                 k += 1
     else:
-        if pb.n_rows * n_active > ws.entries_capacity:
-            grown = realloc(ws.entries, pb.n_rows * n_active * sizeof(index_t))
+        if pb.data.rows.n_rows * n_active > ws.of.rows.entries_capacity:
+            grown = realloc(ws.of.rows.entries, pb.data.rows.n_rows * n_active * sizeof(index_t))
             if grown == NULL:
                 return -1
-            ws.entries = grown
-            ws.entries_capacity = pb.n_rows * n_active
-        ws.stride = n_active
-        for r in range(pb.n_rows):
-            e = <index_t *>ws.entries + r * n_active
+            ws.of.rows.entries = grown
+            ws.of.rows.entries_capacity = pb.data.rows.n_rows * n_active
+        ws.of.rows.stride = n_active
+        for r in range(pb.data.rows.n_rows):
+            e = <index_t *>ws.of.rows.entries + r * n_active
             order = (sorted_samples + r * n if r < pb.n_features
-                     else <const index_t *>pb.y_order)
+                     else <const index_t *>pb.data.rows.y_order)
             k = 0
             for p in range(n):
                 # branch-free filter (a bootstrap keeps a sample with probability ~0.63); the
@@ -796,12 +818,15 @@ cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights,
                    const uint8_t *counts, uint32_t seed, TreeBuffer *tree,
                    int32_t *train_leaves) noexcept nogil:
     """Grow one tree into ``tree`` (initialised here); 0, -1 when out of memory, or
-    INTERRUPTED."""
-    if pb.compact:
+    INTERRUPTED. The histogram splitter has no rows (NULL)."""
+    if pb.hist:
         return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
-                              <const uint16_t *>pb.sorted_samples)
+                              <const int32_t *>NULL)
+    if pb.data.rows.compact:
+        return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
+                              <const uint16_t *>pb.data.rows.sorted_samples)
     return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
-                          <const int32_t *>pb.sorted_samples)
+                          <const int32_t *>pb.data.rows.sorted_samples)
 
 
 cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
@@ -814,7 +839,7 @@ cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
         return -1
     if _prepare_tree(pb, ws, weights, counts, seed, sorted_samples) != 0:
         return -1
-    rows = <index_t *>ws.entries
+    rows = NULL if pb.hist else <index_t *>ws.of.rows.entries
     ws.train_leaves = train_leaves
     memset(&root, 0, sizeof(NodeRecord))
     root.end = ws.n_active
@@ -838,64 +863,48 @@ cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
 # Python entry points
 
 def grow_trees(
-    const float[:, ::1] X_T,                # IN (n_features, n_samples) exact, else (0, 0)
-    sorted_samples,                         # IN (n_features, n_samples) exact, else (0, 0)
-    y_order,                                # IN (n_samples,) absolute_error, else (0,)
-    const uint8_t[:, ::1] binned,           # IN (n_features, n_samples) hist, else (0, 0)
-    const float[:, ::1] bin_lower,          # IN (n_features, 255) hist, else (0, 0)
-    const float[:, ::1] bin_upper,          # IN (n_features, 255) hist, else (0, 0)
-    const int32_t[::1] n_bins,              # IN (n_features,) hist, else (0,)
-    const double[::1] y,                    # IN (n_samples,)
-    const double[::1] hessian,              # IN (n_samples,) Newton, else (0,)
+    dict training_set,                      # IN the splitter's arrays, see below
+    dict target,                            # IN y, hessian (newton), y_order (absolute_error)
     const double[:, ::1] tree_weights,      # IN (n_trees or 1, n_samples)
-    const uint8_t[:, ::1] tree_counts,      # IN (n_trees, n_samples) or (0, 0)
+    const uint8_t[:, ::1] tree_counts,      # IN (n_trees, n_samples) or None
     const uint32_t[::1] seeds,              # IN (n_trees,)
-    int criterion,
-    intp_t n_classes,
-    intp_t max_depth,
-    intp_t min_samples_split,
-    intp_t min_samples_leaf,
-    double min_weight_fraction_leaf,
-    intp_t max_features,
-    intp_t max_leaf_nodes,
-    double min_impurity_decrease,
-    double l2_regularization,
+    dict growth,                            # IN criterion, n_classes, stopping rules
     int n_threads,
-    int32_t[::1] train_leaves,              # OUT (n_samples,) leaf of each sample, or (0,)
+    int32_t[::1] train_leaves,              # OUT (n_samples,) leaf of each sample, or None
 ):
     """Grow ``n_trees`` CART trees, tree t on the sample weights ``tree_weights[t]`` (times
     ``tree_counts[t]``) with the feature-draw seed ``seeds[t]``.
 
-    The training set is either presorted (``X_T`` and ``sorted_samples`` from :func:`presort`:
-    exact splitter) or binned (``binned``, ``bin_lower``, ``bin_upper``, ``n_bins``: histogram
-    splitter); the other representation is passed empty.
-
     Parameters
     ----------
-    sorted_samples, y_order : ndarray, uint16 or int32 (the same for both)
-        Per feature the sample ids in increasing order of the feature (:func:`presort`), and
-        the sample ids in increasing order of y (absolute_error only). uint16 when there are
-        fewer than 2¹⁶ samples: the rows of every tree then hold 16-bit ids.
-    y : ndarray of shape (n_samples,), float64
-        Class codes 0..n_classes−1 (gini, entropy), targets (squared_error, friedman_mse,
-        absolute_error) or gradients of the loss (newton, with ``hessian``).
+    training_set : dict
+        Exact splitter: ``X_T`` (n_features, n_samples) float32 and ``sorted_samples``
+        (n_features, n_samples) uint16 or int32 (:func:`presort`; uint16 when there are fewer
+        than 2¹⁶ samples: the rows of every tree then hold 16-bit ids). Histogram splitter:
+        ``binned`` (n_features, n_samples) uint8 bin codes, ``bin_lower`` and ``bin_upper``
+        (n_features, 255) float32 (smallest and largest training value of every bin) and
+        ``n_bins`` (n_features,) int32.
+    target : dict
+        ``y`` (n_samples,) float64: class codes 0..n_classes−1 (gini, entropy), targets
+        (squared_error, friedman_mse, absolute_error) or gradients of the loss (newton);
+        ``hessian`` (n_samples,) float64, newton only; ``y_order`` (n_samples,), the sample ids
+        in increasing order of y with the dtype of ``sorted_samples``, absolute_error only.
     tree_weights : ndarray of shape (n_trees, n_samples) or (1, n_samples), float64
         Non-negative sample weights of each tree (one row: shared by all trees).
-    tree_counts : ndarray of shape (n_trees, n_samples) or (0, 0), uint8
+    tree_counts : ndarray of shape (n_trees, n_samples), uint8, or None
         Multiplicities (bootstrap counts) multiplying the weights; a compact alternative to one
         weight row per tree. Samples of weight 0 are left out of that tree.
     seeds : ndarray of shape (n_trees,), uint32
         Seeds of the feature draws (scikit-learn's ``random_state.randint(0, 2**31 - 1)``).
-    criterion : int
-        0 gini, 1 entropy, 2 squared_error, 3 friedman_mse, 4 absolute_error, 5 newton.
-    n_classes : int
-        Number of classes (classification), else 1.
-    max_depth, min_samples_split, min_samples_leaf, max_features, max_leaf_nodes : int
-        Stopping rules, resolved to integers (``max_leaf_nodes <= 0``: depth-first growth).
-    min_weight_fraction_leaf, min_impurity_decrease, l2_regularization : float
+    growth : dict
+        ``criterion`` (0 gini, 1 entropy, 2 squared_error, 3 friedman_mse, 4 absolute_error,
+        5 newton), ``n_classes`` (classification, else 1) and the stopping rules resolved to
+        numbers: ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``max_features``,
+        ``max_leaf_nodes`` (``<= 0``: depth-first growth) as int; ``min_weight_fraction_leaf``,
+        ``min_impurity_decrease``, ``l2_regularization`` as float.
     n_threads : int
         Threads: one tree per thread when there are several trees, else inside the nodes.
-    train_leaves : ndarray of shape (n_samples,) or (0,), int32
+    train_leaves : ndarray of shape (n_samples,), int32, or None
         With one tree, receives the leaf id of every sample of positive weight (others are left
         unchanged).
 
@@ -907,11 +916,13 @@ def grow_trees(
         float64 (n_nodes, n_values), float64, int32, float64 arrays and an int.
     """
     cdef Problem pb
+    cdef int criterion = growth["criterion"]
+    cdef const double[::1] y = target["y"]
+    cdef const double[::1] hessian
     cdef intp_t n_trees = seeds.shape[0], t, n_samples = y.shape[0]
-    cdef bint hist = binned.shape[0] > 0
+    cdef bint hist = "binned" in training_set
     cdef bint shared_weights = tree_weights.shape[0] == 1
-    cdef bint with_counts = tree_counts.shape[0] > 0
-    cdef intp_t n_features = binned.shape[0] if hist else X_T.shape[0]
+    cdef bint with_counts = tree_counts is not None
     cdef TreeBuffer *trees = NULL
     cdef int *status = NULL
     cdef int n_outer = 1, n_inner = n_threads
@@ -919,64 +930,77 @@ def grow_trees(
     cdef int32_t *leaves = NULL
     cdef InterruptState interrupt
     cdef intp_t next_tree = 0, n_done = 0
-    cdef intp_t[::1] bin_offset = np.zeros(n_features + 1, dtype=np.intp)
+    # the views keep the arrays the problem points into alive until the trees are grown
+    cdef const float[:, ::1] X_T
     cdef const uint16_t[:, ::1] sorted16
     cdef const int32_t[:, ::1] sorted32
     cdef const uint16_t[::1] y_order16
     cdef const int32_t[::1] y_order32
+    cdef const uint8_t[:, ::1] binned
+    cdef const float[:, ::1] bin_lower
+    cdef const float[:, ::1] bin_upper
+    cdef const int32_t[::1] n_bins
+    cdef intp_t[::1] bin_offset
     if tree_weights.shape[1] != n_samples or not (shared_weights
                                                    or tree_weights.shape[0] == n_trees):
         raise ValueError("tree_weights must have shape (n_trees, n_samples) or (1, n_samples)")
     if with_counts and (tree_counts.shape[0] != n_trees or tree_counts.shape[1] != n_samples):
         raise ValueError("tree_counts must have shape (n_trees, n_samples)")
-    if hist:
-        np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
     memset(&pb, 0, sizeof(Problem))
     pb.n_samples = n_samples
-    pb.n_features = n_features
-    pb.n_rows = n_features + (1 if criterion == ABSOLUTE_ERROR else 0)
     pb.criterion = criterion
     pb.classification = criterion == GINI or criterion == ENTROPY
     pb.hist = hist
-    pb.n_classes = n_classes if pb.classification else 1
+    pb.n_classes = growth["n_classes"] if pb.classification else 1
     pb.n_values = pb.n_classes
-    pb.n_stats = pb.n_classes + 1 if pb.classification else 3
     if hist:
-        pb.binned = &binned[0, 0]
-        pb.bin_lower = &bin_lower[0, 0]
-        pb.bin_upper = &bin_upper[0, 0]
-        pb.n_bins = &n_bins[0]
-        pb.bin_offset = &bin_offset[0]
-        pb.total_bins = bin_offset[n_features]
+        binned = training_set["binned"]
+        bin_lower = training_set["bin_lower"]
+        bin_upper = training_set["bin_upper"]
+        n_bins = training_set["n_bins"]
+        pb.n_features = binned.shape[0]
+        bin_offset = np.zeros(pb.n_features + 1, dtype=np.intp)
+        np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
+        pb.data.bins.codes = &binned[0, 0]
+        pb.data.bins.lower = &bin_lower[0, 0]
+        pb.data.bins.upper = &bin_upper[0, 0]
+        pb.data.bins.n_bins = &n_bins[0]
+        pb.data.bins.offset = &bin_offset[0]
+        pb.data.bins.total = bin_offset[pb.n_features]
+        pb.data.bins.n_stats = pb.n_classes + 1 if pb.classification else 3
     else:
-        pb.X_T = &X_T[0, 0]
-        pb.compact = sorted_samples.dtype == np.uint16
-        if pb.compact:
-            sorted16 = sorted_samples
-            pb.sorted_samples = &sorted16[0, 0]
+        X_T = training_set["X_T"]
+        pb.n_features = X_T.shape[0]
+        pb.data.rows.n_rows = pb.n_features + (1 if criterion == ABSOLUTE_ERROR else 0)
+        pb.data.rows.X_T = &X_T[0, 0]
+        pb.data.rows.compact = training_set["sorted_samples"].dtype == np.uint16
+        if pb.data.rows.compact:
+            sorted16 = training_set["sorted_samples"]
+            pb.data.rows.sorted_samples = &sorted16[0, 0]
             if criterion == ABSOLUTE_ERROR:
-                y_order16 = y_order
-                pb.y_order = &y_order16[0]
+                y_order16 = target["y_order"]
+                pb.data.rows.y_order = &y_order16[0]
         else:
-            sorted32 = sorted_samples
-            pb.sorted_samples = &sorted32[0, 0]
+            sorted32 = training_set["sorted_samples"]
+            pb.data.rows.sorted_samples = &sorted32[0, 0]
             if criterion == ABSOLUTE_ERROR:
-                y_order32 = y_order
-                pb.y_order = &y_order32[0]
+                y_order32 = target["y_order"]
+                pb.data.rows.y_order = &y_order32[0]
     pb.y = &y[0]
     if criterion == NEWTON:
+        hessian = target["hessian"]
         pb.hessian = &hessian[0]
-    pb.max_depth = max_depth
-    pb.min_samples_split = min_samples_split
-    pb.min_samples_leaf = min_samples_leaf
-    pb.max_features = max_features
-    pb.max_leaf_nodes = max_leaf_nodes
-    pb.min_weight_fraction_leaf = min_weight_fraction_leaf
-    pb.min_impurity_decrease = min_impurity_decrease
-    pb.l2_regularization = l2_regularization
+    pb.max_depth = growth["max_depth"]
+    pb.min_samples_split = growth["min_samples_split"]
+    pb.min_samples_leaf = growth["min_samples_leaf"]
+    pb.max_features = growth["max_features"]
+    pb.max_leaf_nodes = growth["max_leaf_nodes"]
+    pb.min_weight_fraction_leaf = growth["min_weight_fraction_leaf"]
+    pb.min_impurity_decrease = growth["min_impurity_decrease"]
+    pb.l2_regularization = growth["l2_regularization"]
     pb.interrupt = &interrupt
     interrupt_init(&interrupt)
-    if n_trees == 1 and train_leaves.shape[0] == n_samples:
+    if n_trees == 1 and train_leaves is not None and train_leaves.shape[0] == n_samples:
         leaves = &train_leaves[0]
     if n_trees > 1 and n_threads > 1:
         n_outer = n_threads if n_threads < n_trees else <int>n_trees
@@ -1003,7 +1027,7 @@ def grow_trees(
                                 &pb, ws, &tree_weights[0 if shared_weights else t, 0],
                                 &tree_counts[t, 0] if with_counts else NULL, seeds[t],
                                 &trees[t], NULL)
-                    _workspace_free(ws)
+                    _workspace_free(&pb, ws)
                     leave_team(&interrupt, &n_done)
             else:
                 ws = _workspace_new(&pb, n_inner)
@@ -1017,7 +1041,7 @@ def grow_trees(
                             &pb, ws, &tree_weights[0 if shared_weights else t, 0],
                             &tree_counts[t, 0] if with_counts else NULL, seeds[t],
                             &trees[t], leaves)
-                _workspace_free(ws)
+                _workspace_free(&pb, ws)
         if interrupt.stop:
             raise_pending()
         for t in range(n_trees):

@@ -17,7 +17,7 @@ from libc.math cimport INFINITY
 from libc.string cimport memcpy, memset
 
 from _tree cimport (FEATURE_THRESHOLD, PARALLEL_MIN_WORK, Candidate, NodeStats, Problem,
-                    Scratch, Split, Workspace, index_t, kk_prefetch)
+                    RowScratch, Scratch, Split, Workspace, index_t, kk_prefetch)
 from _tree_criterion cimport (ABSOLUTE_ERROR, GINI, _absolute_deviation,
                               _classification_proxy, _fenwick_add, _gini_may_win,
                               _regression_may_win, _regression_proxy)
@@ -162,7 +162,7 @@ cdef inline void _scan_row(row_scan *acc, const Problem *pb, const Workspace *ws
 
 
 cdef inline void _absolute_deviations(const Problem *pb, const Workspace *ws, const index_t *e,
-                                      intp_t start, intp_t end, Scratch *sc) noexcept nogil:
+                                      intp_t start, intp_t end, RowScratch *sc) noexcept nogil:
     """Absolute deviations of every prefix (``sc.ae_left``) and suffix (``sc.ae_right``) of the
     slice ``e[start:end]`` from their weighted medians (Fenwick trees over the node-local ranks
     of y)."""
@@ -174,11 +174,11 @@ cdef inline void _absolute_deviations(const Problem *pb, const Workspace *ws, co
     for k in range(n):
         s = e[start + k]
         w = ws.weight[s]
-        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
+        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.of.rows.rank[s], w, w * pb.y[s])
         total_w += w
         total_wy += w * pb.y[s]
         sc.ae_left[k] = _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy,
-                                            ws.sorted_y, &median)
+                                            ws.of.rows.sorted_y, &median)
     memset(sc.fen_w, 0, (n + 1) * sizeof(double))
     memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
     total_w = 0.0
@@ -186,26 +186,26 @@ cdef inline void _absolute_deviations(const Problem *pb, const Workspace *ws, co
     for k in range(n - 1, -1, -1):
         s = e[start + k]
         w = ws.weight[s]
-        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
+        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.of.rows.rank[s], w, w * pb.y[s])
         total_w += w
         total_wy += w * pb.y[s]
         sc.ae_right[k] = _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy,
-                                             ws.sorted_y, &median)
+                                             ws.of.rows.sorted_y, &median)
 
 
 cdef inline void _exact_evaluate(const Problem *pb, const Workspace *ws, intp_t f,
                                  intp_t start, intp_t end, const NodeStats *st, Scratch *sc,
                                  Candidate *best, const index_t *rows) noexcept nogil:
     """Best cut of feature ``f`` at the node ``[start, end)``, with the criterion's scan."""
-    cdef const index_t *e = rows + f * ws.stride
-    cdef const float *x = pb.X_T + f * pb.n_samples
+    cdef const index_t *e = rows + f * ws.of.rows.stride
+    cdef const float *x = pb.data.rows.X_T + f * pb.n_samples
     cdef ClassScan by_class
     cdef RegressionScan by_sums
     cdef AbsoluteErrorScan by_deviation
     if pb.criterion == ABSOLUTE_ERROR:
-        _absolute_deviations(pb, ws, e, start, end, sc)
-        by_deviation.ae_left = sc.ae_left
-        by_deviation.ae_right = sc.ae_right
+        _absolute_deviations(pb, ws, e, start, end, &sc.of.rows)
+        by_deviation.ae_left = sc.of.rows.ae_left
+        by_deviation.ae_right = sc.of.rows.ae_right
         by_deviation.w_left = 0.0
         _scan_row(&by_deviation, pb, ws, e, x, start, end, st, best)
     elif pb.classification:
@@ -226,8 +226,8 @@ cdef inline bint _exact_is_constant(const Problem *pb, const Workspace *ws, intp
                                     intp_t start, intp_t end,
                                     const index_t *rows) noexcept nogil:
     """Whether feature ``f`` takes one value on the node ``[start, end)``."""
-    cdef const index_t *e = rows + f * ws.stride
-    cdef const float *x = pb.X_T + f * pb.n_samples
+    cdef const index_t *e = rows + f * ws.of.rows.stride
+    cdef const float *x = pb.data.rows.X_T + f * pb.n_samples
     return x[e[end - 1]] <= x[e[start]] + FEATURE_THRESHOLD
 
 
@@ -236,16 +236,16 @@ cdef inline bint _exact_is_constant(const Problem *pb, const Workspace *ws, intp
 
 cdef inline void _partition_row(Workspace *ws, intp_t r, intp_t start, intp_t end,
                                 Scratch *sc, index_t *rows) noexcept nogil:
-    """Stable in-place partition of a presorted row's slice by ``ws.goes_left``."""
-    cdef index_t *e = rows + r * ws.stride
-    cdef index_t *tmp = <index_t *>sc.tmp_entries
+    """Stable in-place partition of a presorted row's slice by ``ws.of.rows.goes_left``."""
+    cdef index_t *e = rows + r * ws.of.rows.stride
+    cdef index_t *tmp = <index_t *>sc.of.rows.tmp_entries
     cdef intp_t p, w = start, n_right = 0, left
     cdef index_t s
     # branch-free: the side is a coin flip the predictor cannot learn; every entry is written
     # to both places and only one cursor advances (w <= p, so e[w] is already read)
     for p in range(start, end):
         s = e[p]
-        left = ws.goes_left[s]
+        left = ws.of.rows.goes_left[s]
         e[w] = s
         tmp[n_right] = s
         w += left
@@ -259,13 +259,13 @@ cdef inline void _exact_apply_split(const Problem *pb, Workspace *ws, intp_t sta
     """Partition every row except the split feature's (already in order) and the ``n_skip``
     features of ``ws.constant_features`` (never read again). ``need_children`` False (both
     children are certain leaves): only what the leaves need."""
-    cdef intp_t p, r, n_rows = pb.n_rows
+    cdef intp_t p, r, n_rows = pb.data.rows.n_rows
     cdef int n_threads = ws.n_threads
-    cdef const index_t *e = rows + split.feature * ws.stride
+    cdef const index_t *e = rows + split.feature * ws.of.rows.stride
     for p in range(start, split.pos):
-        ws.goes_left[e[p]] = 1
+        ws.of.rows.goes_left[e[p]] = 1
     for p in range(split.pos, end):
-        ws.goes_left[e[p]] = 0
+        ws.of.rows.goes_left[e[p]] = 0
     if not need_children:
         # the leaves read their samples from the split feature's row, which is in order, and
         # (absolute error) their medians from the y-order row
@@ -273,17 +273,17 @@ cdef inline void _exact_apply_split(const Problem *pb, Workspace *ws, intp_t sta
             _partition_row(ws, pb.n_features, start, end, &ws.scratch[0], rows)
         return
     for p in range(n_skip):
-        ws.skip_row[ws.constant_features[p]] = 1
-    ws.skip_row[split.feature] = 1
+        ws.of.rows.skip_row[ws.constant_features[p]] = 1
+    ws.of.rows.skip_row[split.feature] = 1
     if n_threads > 1 and (end - start) * n_rows >= PARALLEL_MIN_WORK:
         with parallel(num_threads=n_threads):
             for r in prange(n_rows, schedule='dynamic'):
-                if not ws.skip_row[r]:
+                if not ws.of.rows.skip_row[r]:
                     _partition_row(ws, r, start, end, &ws.scratch[threadid()], rows)
     else:
         for r in range(n_rows):
-            if not ws.skip_row[r]:
+            if not ws.of.rows.skip_row[r]:
                 _partition_row(ws, r, start, end, &ws.scratch[0], rows)
     for p in range(n_skip):
-        ws.skip_row[ws.constant_features[p]] = 0
-    ws.skip_row[split.feature] = 0
+        ws.of.rows.skip_row[ws.constant_features[p]] = 0
+    ws.of.rows.skip_row[split.feature] = 0

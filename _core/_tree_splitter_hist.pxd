@@ -25,18 +25,18 @@ cdef inline void _scan_histogram(const Problem *pb, const Workspace *ws, const d
                                  intp_t f, intp_t start, intp_t end, const NodeStats *st,
                                  double *left, Candidate *best) noexcept nogil:
     """Bin-by-bin scan of one feature's histogram; candidates lie between non-empty bins."""
-    cdef intp_t S = pb.n_stats, K = pb.n_classes, b, c, prev = -1
+    cdef intp_t S = pb.data.bins.n_stats, K = pb.n_classes, b, c, prev = -1
     cdef intp_t n_left = 0, n_node = end - start, min_leaf = pb.min_samples_leaf
     cdef double w_left = 0.0, w_right, v_left = 0.0, proxy, count, w_bin
     cdef double min_weight = ws.min_weight_leaf, l2 = pb.l2_regularization
-    cdef const double *h = hist + pb.bin_offset[f] * S
-    cdef const float *lower = pb.bin_lower + f * MAX_BINS
-    cdef const float *upper = pb.bin_upper + f * MAX_BINS
+    cdef const double *h = hist + pb.data.bins.offset[f] * S
+    cdef const float *lower = pb.data.bins.lower + f * MAX_BINS
+    cdef const float *upper = pb.data.bins.upper + f * MAX_BINS
     if pb.classification:
         memset(left, 0, K * sizeof(double))
     best.proxy = -INFINITY
     best.pos = end
-    for b in range(pb.n_bins[f]):
+    for b in range(pb.data.bins.n_bins[f]):
         count = h[b * S + S - 1]
         if count == 0:
             continue
@@ -76,14 +76,14 @@ cdef inline void _scan_histogram(const Problem *pb, const Workspace *ws, const d
 
 cdef inline void _fill_histogram(const Problem *pb, const Workspace *ws, intp_t f,
                                  intp_t start, intp_t end, double *hist) noexcept nogil:
-    """Histogram of feature ``f`` over the samples ``ws.samples[start:end]`` (whose statistics
-    are in ``ws.ordered[0:end-start]``)."""
-    cdef intp_t S = pb.n_stats, K = pb.n_classes, k, b
-    cdef double *h = hist + pb.bin_offset[f] * S
-    cdef const uint8_t *codes = pb.binned + f * pb.n_samples
-    cdef const int32_t *samples = ws.samples + start
-    cdef const Stat *ordered = ws.ordered
-    memset(h, 0, pb.n_bins[f] * S * sizeof(double))
+    """Histogram of feature ``f`` over the samples ``ws.of.bins.samples[start:end]`` (whose
+    statistics are in ``ws.of.bins.ordered[0:end-start]``)."""
+    cdef intp_t S = pb.data.bins.n_stats, K = pb.n_classes, k, b
+    cdef double *h = hist + pb.data.bins.offset[f] * S
+    cdef const uint8_t *codes = pb.data.bins.codes + f * pb.n_samples
+    cdef const int32_t *samples = ws.of.bins.samples + start
+    cdef const Stat *ordered = ws.of.bins.ordered
+    memset(h, 0, pb.data.bins.n_bins[f] * S * sizeof(double))
     if pb.classification:
         for k in range(end - start):
             b = codes[samples[k]] * S
@@ -99,15 +99,15 @@ cdef inline void _fill_histogram(const Problem *pb, const Workspace *ws, intp_t 
 
 cdef inline double *_build_histograms(const Problem *pb, Workspace *ws, intp_t start,
                                       intp_t end) noexcept nogil:
-    """New histograms of every feature for the samples ``ws.samples[start:end]`` (NULL when out
-    of memory). Features are filled in parallel; each by one thread, in sample order."""
-    cdef double *hist = <double *>malloc(pb.total_bins * pb.n_stats * sizeof(double))
+    """New histograms of every feature for the samples ``ws.of.bins.samples[start:end]`` (NULL
+    when out of memory). Features are filled in parallel; each by one thread, in sample order."""
+    cdef double *hist = <double *>malloc(pb.data.bins.total * pb.data.bins.n_stats * sizeof(double))
     cdef intp_t k, f
     cdef int n_threads = ws.n_threads
     if hist == NULL:
         return NULL
     for k in range(end - start):
-        ws.ordered[k] = ws.stat[ws.samples[start + k]]
+        ws.of.bins.ordered[k] = ws.stat[ws.of.bins.samples[start + k]]
     if n_threads > 1 and (end - start) * pb.n_features >= PARALLEL_MIN_WORK:
         # dynamic: on a shared machine a descheduled thread then holds back one feature only
         for f in prange(pb.n_features, num_threads=n_threads, schedule='dynamic'):
@@ -121,30 +121,30 @@ cdef inline double *_build_histograms(const Problem *pb, Workspace *ws, intp_t s
 cdef inline void _partition_samples(const Problem *pb, Workspace *ws, intp_t start,
                                     intp_t end, intp_t f,
                                     intp_t last_left_bin) noexcept nogil:
-    """Stable partition of ``ws.samples[start:end]``: codes ≤ ``last_left_bin`` first."""
-    cdef const uint8_t *codes = pb.binned + f * pb.n_samples
-    cdef int32_t *tmp = ws.scratch[0].tmp_samples
+    """Stable partition of ``ws.of.bins.samples[start:end]``: codes ≤ ``last_left_bin`` first."""
+    cdef const uint8_t *codes = pb.data.bins.codes + f * pb.n_samples
+    cdef int32_t *tmp = ws.scratch[0].of.bins.tmp_samples
     cdef intp_t p, w = start, n_right = 0
     cdef int32_t s
     for p in range(start, end):
-        s = ws.samples[p]
+        s = ws.of.bins.samples[p]
         if codes[s] <= last_left_bin:
-            ws.samples[w] = s
+            ws.of.bins.samples[w] = s
             w += 1
         else:
             tmp[n_right] = s
             n_right += 1
-    memcpy(ws.samples + w, tmp, n_right * sizeof(int32_t))
+    memcpy(ws.of.bins.samples + w, tmp, n_right * sizeof(int32_t))
 
 
 
 cdef inline bint _hist_is_constant(const Problem *pb, const NodeRecord *rec,
                                    intp_t f) noexcept nogil:
     """Whether feature ``f`` takes one value on the node: one non-empty bin."""
-    cdef const double *h = rec.hist + pb.bin_offset[f] * pb.n_stats
-    cdef intp_t b, nonempty = 0, count_col = pb.n_stats - 1
-    for b in range(pb.n_bins[f]):
-        if h[b * pb.n_stats + count_col] > 0:
+    cdef const double *h = rec.hist + pb.data.bins.offset[f] * pb.data.bins.n_stats
+    cdef intp_t b, nonempty = 0, count_col = pb.data.bins.n_stats - 1
+    for b in range(pb.data.bins.n_bins[f]):
+        if h[b * pb.data.bins.n_stats + count_col] > 0:
             nonempty += 1
             if nonempty > 1:
                 return False
@@ -158,12 +158,12 @@ cdef inline void _hist_child_stats(const Problem *pb, Workspace *ws, const NodeR
     partitioned, so the child's samples are those on its side of the split bin."""
     cdef intp_t p
     cdef int32_t s
-    cdef const uint8_t *codes = pb.binned + split.feature * pb.n_samples
+    cdef const uint8_t *codes = pb.data.bins.codes + split.feature * pb.n_samples
     memset(st, 0, sizeof(NodeStats))
     if pb.classification:
         memset(ws.child_counts, 0, pb.n_classes * sizeof(double))
     for p in range(rec.start, rec.end):
-        s = ws.samples[p]
+        s = ws.of.bins.samples[p]
         if (codes[s] <= split.bin) != left:
             continue
         st.weight += ws.weight[s]
@@ -197,7 +197,7 @@ cdef inline int _hist_apply_split(const Problem *pb, Workspace *ws, NodeRecord *
         small = _build_histograms(pb, ws, split.pos, end)
     if small == NULL:
         return -1
-    total = pb.total_bins * pb.n_stats
+    total = pb.data.bins.total * pb.data.bins.n_stats
     for p in range(total):
         rec.hist[p] -= small[p]
     if left_smaller:

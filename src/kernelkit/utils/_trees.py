@@ -112,22 +112,21 @@ class GrowthParams:
     min_impurity_decrease: float = 0.0
     l2_regularization: float = 0.0
 
-    def core_arguments(self, n_features):
-        """``(max_depth, min_samples_split, min_samples_leaf, min_weight_fraction_leaf,
-        max_features, max_leaf_nodes, min_impurity_decrease, l2_regularization)`` as the
-        compiled builder takes them (scikit-learn's resolution: no depth limit is 2³¹ − 1,
-        ``min_samples_split`` at least ``2 min_samples_leaf``, no leaf limit is -1)."""
+    def core_params(self, n_features):
+        """The stopping rules as the compiled builder takes them (scikit-learn's resolution: no
+        depth limit is 2³¹ − 1, ``min_samples_split`` at least ``2 min_samples_leaf``, no leaf
+        limit is -1)."""
         max_features = n_features if self.max_features is None else self.max_features
-        return (
-            INT32_MAX if self.max_depth is None else int(self.max_depth),
-            int(max(self.min_samples_split, 2 * self.min_samples_leaf)),
-            int(self.min_samples_leaf),
-            float(self.min_weight_fraction_leaf),
-            int(min(max_features, n_features)),
-            -1 if self.max_leaf_nodes is None else int(self.max_leaf_nodes),
-            float(self.min_impurity_decrease),
-            float(self.l2_regularization),
-        )
+        return {
+            "max_depth": INT32_MAX if self.max_depth is None else int(self.max_depth),
+            "min_samples_split": int(max(self.min_samples_split, 2 * self.min_samples_leaf)),
+            "min_samples_leaf": int(self.min_samples_leaf),
+            "min_weight_fraction_leaf": float(self.min_weight_fraction_leaf),
+            "max_features": int(min(max_features, n_features)),
+            "max_leaf_nodes": -1 if self.max_leaf_nodes is None else int(self.max_leaf_nodes),
+            "min_impurity_decrease": float(self.min_impurity_decrease),
+            "l2_regularization": float(self.l2_regularization),
+        }
 
 
 class Tree:
@@ -332,13 +331,12 @@ class TreeTrainingSet:
         # the histogram splitter reads neither X nor the presort
         del self.X_T, self.sorted_samples
 
-    def _core_inputs(self, y_order):
-        empty_2d_f, empty_2d_i = np.empty((0, 0), np.float32), np.empty((0, 0), y_order.dtype)
+    def _core_training_set(self):
+        """The arrays the compiled builder reads: the presort or the bins."""
         if self.splitter == "hist":
-            return (empty_2d_f, empty_2d_i, y_order, self.binned, self.bin_lower,
-                    self.bin_upper, self.n_bins)
-        return (self.X_T, self.sorted_samples, y_order, np.empty((0, 0), np.uint8),
-                empty_2d_f, empty_2d_f, np.empty(0, np.int32))
+            return {"binned": self.binned, "bin_lower": self.bin_lower,
+                    "bin_upper": self.bin_upper, "n_bins": self.n_bins}
+        return {"X_T": self.X_T, "sorted_samples": self.sorted_samples}
 
     def grow_trees(self, y, tree_weights, seeds, *, criterion, params, tree_counts=None,
                    n_classes=1, hessian=None, n_threads=1, train_leaves=None):
@@ -376,26 +374,22 @@ class TreeTrainingSet:
         code = CRITERIA[criterion]
         if code == CRITERIA["absolute_error"] and self.splitter == "hist":
             raise ValueError("criterion='absolute_error' needs splitter='best'")
-        y = np.ascontiguousarray(y, dtype=np.float64)
+        target = {"y": np.ascontiguousarray(y, dtype=np.float64)}
         tree_weights = np.ascontiguousarray(tree_weights, dtype=np.float64)
         seeds = np.ascontiguousarray(seeds, dtype=np.uint32)
-        tree_counts = (np.empty((0, 0), np.uint8) if tree_counts is None
-                       else np.ascontiguousarray(tree_counts, dtype=np.uint8))
+        if tree_counts is not None:
+            tree_counts = np.ascontiguousarray(tree_counts, dtype=np.uint8)
         if criterion == "newton":
             if hessian is None:
                 raise ValueError("criterion='newton' needs the hessians")
-            hessian = np.ascontiguousarray(hessian, dtype=np.float64)
-        else:
-            hessian = np.empty(0)
-        index_dtype = getattr(self, "index_dtype", np.int32)
-        y_order = (np.argsort(y, kind="stable").astype(index_dtype)
-                   if criterion == "absolute_error" else np.empty(0, index_dtype))
-        if train_leaves is None:
-            train_leaves = np.empty(0, dtype=np.int32)
-        raw = _grow_trees(
-            *self._core_inputs(y_order), y, hessian, tree_weights, tree_counts, seeds, code,
-            int(n_classes) if criterion in CLASSIFICATION_CRITERIA else 1,
-            *params.core_arguments(self.n_features), int(n_threads), train_leaves)
+            target["hessian"] = np.ascontiguousarray(hessian, dtype=np.float64)
+        if criterion == "absolute_error":
+            target["y_order"] = np.argsort(target["y"], kind="stable").astype(self.index_dtype)
+        growth = {"criterion": code,
+                  "n_classes": int(n_classes) if criterion in CLASSIFICATION_CRITERIA else 1,
+                  **params.core_params(self.n_features)}
+        raw = _grow_trees(self._core_training_set(), target, tree_weights, tree_counts, seeds,
+                          growth, int(n_threads), train_leaves)
         return [Tree(*arrays, self.n_features) for arrays in raw]
 
     def grow_tree(self, y, sample_weight=None, seed=0, *, criterion, params, n_classes=1,
