@@ -161,36 +161,26 @@ cdef inline void _scan_row(row_scan *acc, const Problem *pb, const Workspace *ws
                 best.ae_right = acc.ae_right[p + 1 - start]
 
 
-cdef inline void _absolute_deviations(const Problem *pb, const Workspace *ws, const index_t *e,
-                                      intp_t start, intp_t end, RowScratch *sc) noexcept nogil:
-    """Absolute deviations of every prefix (``sc.ae_left``) and suffix (``sc.ae_right``) of the
-    slice ``e[start:end]`` from their weighted medians (Fenwick trees over the node-local ranks
-    of y)."""
-    cdef intp_t n = end - start, k
+cdef inline void _running_deviations(const Problem *pb, const Workspace *ws,
+                                     const index_t *e, intp_t n, intp_t first, intp_t step,
+                                     RowScratch *sc, double *out) noexcept nogil:
+    """``out[k]``: the absolute deviation from their weighted median of the samples ``e[first]``
+    to ``e[k]``, for k from ``first`` by ``step`` (±1) over the ``n`` samples (Fenwick trees
+    over the node-local ranks of y)."""
+    cdef intp_t i, k = first
     cdef int32_t s
     cdef double w, total_w = 0.0, total_wy = 0.0, median
     memset(sc.fen_w, 0, (n + 1) * sizeof(double))
     memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
-    for k in range(n):
-        s = e[start + k]
+    for i in range(n):
+        s = e[k]
         w = ws.weight[s]
         _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.of.rows.rank[s], w, w * pb.y[s])
         total_w += w
         total_wy += w * pb.y[s]
-        sc.ae_left[k] = _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy,
-                                            ws.of.rows.sorted_y, &median)
-    memset(sc.fen_w, 0, (n + 1) * sizeof(double))
-    memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
-    total_w = 0.0
-    total_wy = 0.0
-    for k in range(n - 1, -1, -1):
-        s = e[start + k]
-        w = ws.weight[s]
-        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.of.rows.rank[s], w, w * pb.y[s])
-        total_w += w
-        total_wy += w * pb.y[s]
-        sc.ae_right[k] = _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy,
-                                             ws.of.rows.sorted_y, &median)
+        out[k] = _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy,
+                                     ws.of.rows.sorted_y, &median)
+        k += step
 
 
 cdef inline void _exact_evaluate(const Problem *pb, const Workspace *ws, intp_t f,
@@ -203,7 +193,11 @@ cdef inline void _exact_evaluate(const Problem *pb, const Workspace *ws, intp_t 
     cdef RegressionScan by_sums
     cdef AbsoluteErrorScan by_deviation
     if pb.criterion == ABSOLUTE_ERROR:
-        _absolute_deviations(pb, ws, e, start, end, &sc.of.rows)
+        # deviations of every prefix and every suffix of the slice
+        _running_deviations(pb, ws, e + start, end - start, 0, 1, &sc.of.rows,
+                            sc.of.rows.ae_left)
+        _running_deviations(pb, ws, e + start, end - start, end - start - 1, -1, &sc.of.rows,
+                            sc.of.rows.ae_right)
         by_deviation.ae_left = sc.of.rows.ae_left
         by_deviation.ae_right = sc.of.rows.ae_right
         by_deviation.w_left = 0.0
