@@ -14,7 +14,7 @@ from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from kernelkit.utils._progress import in_blocks, stage
 from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
-from kernelkit.utils._trees import (
+from kernelkit.tree._growth import (
     STOPPING_RULE_CONSTRAINTS,
     ProbabilityVoteMixin,
     TreeTrainingSet,
@@ -186,7 +186,7 @@ class BaseForest(BaseEstimator):
         return weights
 
     def _fitted_tree(self, tree, state):
-        """A fitted tree estimator around a grown :class:`~kernelkit.utils._trees.Tree`."""
+        """A fitted tree estimator around a grown :class:`~kernelkit.tree._growth.Tree`."""
         params = {name: getattr(self, name) for name in TREE_PARAMETERS}
         estimator = self._tree_class(random_state=state, **params)
         estimator.tree_ = tree

@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
-from kernelkit.utils._trees import (
+from kernelkit.tree._growth import (
     STOPPING_RULE_CONSTRAINTS,
     TreeTrainingSet,
     check_ensemble_size,

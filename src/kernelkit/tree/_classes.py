@@ -7,7 +7,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
-from kernelkit.utils._trees import (
+from kernelkit.tree._growth import (
     STOPPING_RULE_CONSTRAINTS,
     ProbabilityVoteMixin,
     TreeTrainingSet,
@@ -199,7 +199,7 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
         Always 1 (one target).
     max_features_ : int
         Features drawn per node.
-    tree_ : kernelkit.utils._trees.Tree
+    tree_ : kernelkit.tree._growth.Tree
         The flat tree: ``children_left``, ``children_right``, ``feature``, ``threshold``,
         ``value`` (class fractions, shape (node_count, n_classes)), ``impurity``,
         ``n_node_samples``, ``weighted_n_node_samples``.
@@ -302,7 +302,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         Always 1.
     max_features_ : int
         Features drawn per node.
-    tree_ : kernelkit.utils._trees.Tree
+    tree_ : kernelkit.tree._growth.Tree
         The flat tree (``value`` of shape (node_count, 1): mean or median of each node).
     feature_importances_ : ndarray of shape (n_features,)
 

@@ -511,7 +511,7 @@ def check_ensemble_size(estimator, n_trees, per_tree_bytes=0.0):
 
 
 def growth_params(estimator, n_samples, n_features):
-    """:class:`~kernelkit.utils._trees.GrowthParams` of an estimator's stopping rules, resolved
+    """:class:`~kernelkit.tree._growth.GrowthParams` of an estimator's stopping rules, resolved
     as scikit-learn (fractions of ``n_samples``, ``max_features`` names); sets
     ``max_features_``. Also checks that the criterion suits the splitter."""
     min_samples_leaf = estimator.min_samples_leaf
