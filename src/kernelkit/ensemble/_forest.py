@@ -11,20 +11,19 @@ from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from kernelkit.utils._progress import in_blocks, stage
-from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
-from kernelkit.utils._threads import effective_n_threads
-from kernelkit.tree._growth import (
+from kernelkit.tree._classes import ProbabilityVoteMixin
+from kernelkit.tree._flat_tree import sum_tree_values
+from kernelkit.tree._growth import TreeTrainingSet, draw_tree_seed
+from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
-    ProbabilityVoteMixin,
-    TreeTrainingSet,
     check_ensemble_size,
-    draw_tree_seed,
     growth_params,
-    sum_tree_values,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._progress import in_blocks, stage
+from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
+from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor"]
@@ -186,7 +185,7 @@ class BaseForest(BaseEstimator):
         return weights
 
     def _fitted_tree(self, tree, state):
-        """A fitted tree estimator around a grown :class:`~kernelkit.tree._growth.Tree`."""
+        """A fitted tree estimator around a grown :class:`~kernelkit.tree._flat_tree.Tree`."""
         params = {name: getattr(self, name) for name in TREE_PARAMETERS}
         estimator = self._tree_class(random_state=state, **params)
         estimator.tree_ = tree

@@ -17,19 +17,18 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.utils._progress import report, report_points
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
-from kernelkit.utils._threads import effective_n_threads
-from kernelkit.tree._growth import (
+from kernelkit.tree._flat_tree import sum_tree_values
+from kernelkit.tree._growth import TreeTrainingSet, draw_tree_seed
+from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
-    TreeTrainingSet,
     check_ensemble_size,
-    draw_tree_seed,
     growth_params,
-    sum_tree_values,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._progress import report, report_points
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]

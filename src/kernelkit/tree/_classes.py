@@ -5,19 +5,50 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_clas
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
-from kernelkit.utils._threads import effective_n_threads
-from kernelkit.tree._growth import (
+from kernelkit.tree._growth import TreeTrainingSet, draw_tree_seed
+from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
-    ProbabilityVoteMixin,
-    TreeTrainingSet,
-    draw_tree_seed,
     growth_params,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
+from kernelkit.utils._threads import effective_n_threads
 
-__all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
+__all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor",
+           "ProbabilityVoteMixin"]
+
+
+class ProbabilityVoteMixin:
+    """``predict`` and ``predict_log_proba`` of a classifier from its ``predict_proba``."""
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba` (−inf for a probability of 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """Class of largest probability (ties: the first in ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
 
 class BaseDecisionTree(BaseEstimator):
@@ -199,7 +230,7 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
         Always 1 (one target).
     max_features_ : int
         Features drawn per node.
-    tree_ : kernelkit.tree._growth.Tree
+    tree_ : kernelkit.tree._flat_tree.Tree
         The flat tree: ``children_left``, ``children_right``, ``feature``, ``threshold``,
         ``value`` (class fractions, shape (node_count, n_classes)), ``impurity``,
         ``n_node_samples``, ``weighted_n_node_samples``.
@@ -302,7 +333,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         Always 1.
     max_features_ : int
         Features drawn per node.
-    tree_ : kernelkit.tree._growth.Tree
+    tree_ : kernelkit.tree._flat_tree.Tree
         The flat tree (``value`` of shape (node_count, 1): mean or median of each node).
     feature_importances_ : ndarray of shape (n_features,)
 
