@@ -23,6 +23,7 @@ from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
     check_ensemble_size,
     growth_params,
+    store_init_params,
     validate_fit_input,
     validate_predict_input,
 )
@@ -181,10 +182,6 @@ class BaseGradientBoosting(BaseEstimator):
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
-
-    def _init_params(self, **params):
-        for name, value in params.items():
-            setattr(self, name, value)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -393,8 +390,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
                  max_features=None, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  max_bins=255, validation_fraction=0.1, n_iter_no_change=None, tol=1e-4,
                  random_state=None, n_jobs=None, verbose=0):
-        self._init_params(**{k: v for k, v in locals().items() if k not in ("self",
-                                                                             "__class__")})
+        store_init_params(self, locals())
 
     def _make_loss(self, target):
         return _SquaredError() if self.loss == "squared_error" else _AbsoluteError()
@@ -456,8 +452,7 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
                  max_leaf_nodes=None, min_impurity_decrease=0.0, max_bins=255,
                  validation_fraction=0.1, n_iter_no_change=None, tol=1e-4, random_state=None,
                  n_jobs=None, verbose=0):
-        self._init_params(**{k: v for k, v in locals().items() if k not in ("self",
-                                                                             "__class__")})
+        store_init_params(self, locals())
 
     def _make_loss(self, target):
         if self.n_classes_ < 2:

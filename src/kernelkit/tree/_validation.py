@@ -1,4 +1,4 @@
-"""Parameter checks and input validation of the trees and of the tree ensembles."""
+"""Parameters and input validation of the trees and of the tree ensembles."""
 
 from math import ceil
 from numbers import Integral, Real
@@ -17,6 +17,7 @@ __all__ = [
     "check_ensemble_size",
     "check_max_features",
     "growth_params",
+    "store_init_params",
     "validate_fit_input",
     "validate_predict_input",
 ]
@@ -145,3 +146,15 @@ def growth_params(estimator, n_samples, n_features):
         max_leaf_nodes=estimator.max_leaf_nodes,
         min_impurity_decrease=estimator.min_impurity_decrease,
     )
+
+
+def store_init_params(estimator, arguments):
+    """Store the arguments of an estimator's ``__init__`` as attributes of the same names (what
+    scikit-learn's ``get_params`` reads back), and nothing else.
+
+    ``arguments`` is ``locals()`` taken first thing in ``__init__``; its ``self`` (and the
+    ``__class__`` cell of a method using ``super()``) are not arguments.
+    """
+    for name, value in arguments.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
