@@ -1,5 +1,6 @@
 # The shared in-place sorts of the cores (k-mer codes, WL neighbour labels, shortest-path keys,
-# DBSCAN cell keys, linkage merges).
+# DBSCAN cell keys, linkage merges) and the stable radix argsort of float32 keys (the decision
+# trees' presort).
 #
 # Quicksort with a median-of-three pivot and Hoare's partition down to runs of 16, then insertion
 # sort; the recursion goes into the smaller part, so the stack depth is O(log n). Specialised per
@@ -7,6 +8,9 @@
 # made sorting the largest cost of building k-mer spectra. `sort_pairs` orders (key, value) pairs
 # lexicographically; with distinct values (indices) that is a total order, so the result does
 # not depend on the input order of equal keys: deterministic layouts.
+from libc.stdint cimport uint32_t
+from libc.string cimport memcpy, memset
+
 from _types cimport intp_t, int32_t, int64_t, uint64_t
 
 ctypedef fused sortable:
@@ -123,3 +127,56 @@ cdef inline void sort_pairs(sortable *keys, intp_t *values, intp_t n) noexcept n
             j -= 1
         keys[j + 1] = key
         values[j + 1] = value
+
+
+# Stable argsort of float32 keys: LSD radix sort
+
+cdef inline uint32_t _float32_order_key(float x) noexcept nogil:
+    """Map a float32 to a uint32 with the same order (negatives: all bits flipped; others: the
+    sign bit set)."""
+    cdef uint32_t u
+    memcpy(&u, &x, sizeof(uint32_t))
+    if u & 0x80000000u:
+        return ~u
+    return u | 0x80000000u
+
+
+cdef inline void radix_argsort_float32(const float *values, intp_t n, uint32_t *keys,
+                                       uint32_t *keys_tmp, int32_t *order_tmp,
+                                       int32_t *out) noexcept nogil:
+    """Indices that sort ``values`` stably (ties keep increasing index) into ``out``: LSD radix
+    sort, 8 bits per pass, passes where every key has the same byte skipped."""
+    cdef intp_t i, shift, b, total
+    cdef intp_t counts[256]
+    cdef uint32_t *ka = keys
+    cdef uint32_t *kb = keys_tmp
+    cdef int32_t *oa = out
+    cdef int32_t *ob = order_tmp
+    cdef uint32_t *kswap
+    cdef int32_t *oswap
+    for i in range(n):
+        ka[i] = _float32_order_key(values[i])
+        oa[i] = <int32_t>i
+    for shift in range(0, 32, 8):
+        memset(counts, 0, sizeof(counts))
+        for i in range(n):
+            counts[(ka[i] >> shift) & 0xFF] += 1
+        if counts[(ka[0] >> shift) & 0xFF] == n:
+            continue
+        total = 0
+        for b in range(256):
+            total += counts[b]
+            counts[b] = total - counts[b]
+        for i in range(n):
+            b = (ka[i] >> shift) & 0xFF
+            kb[counts[b]] = ka[i]
+            ob[counts[b]] = oa[i]
+            counts[b] += 1
+        kswap = ka
+        ka = kb
+        kb = kswap
+        oswap = oa
+        oa = ob
+        ob = oswap
+    if oa != out:
+        memcpy(out, oa, n * sizeof(int32_t))

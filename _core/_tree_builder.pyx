@@ -1,47 +1,25 @@
-"""CART growth: exact (presorted) and histogram splitters, depth-first and best-first builders.
+"""CART growth: depth-first and best-first builders over the exact or the histogram splitter.
 
 Sangnier, §1.6.2: a cell A is split into ``L = {x_j ≤ τ}`` and ``R = {x_j > τ}`` at the
 pair (j, τ) minimising ``|L|/|A| D(L) + |R|/|A| D(R)``; §1.6.4: random forests draw a subset of
 features at each cell. Breiman, Friedman, Olshen & Stone, *Classification and regression trees*
 (1984).
 
-What the search maximises. For every criterion the argmin above is found by maximising a
-*proxy* that differs from ``−(W_L D(L) + W_R D(R))`` by a constant of the node (W: summed
-weights): Gini ``−W_R(1 − Σ_c n_Rc²/W_R²) − W_L(1 − Σ_c n_Lc²/W_L²)``; entropy (bits)
-``−W_R H(R) − W_L H(L)``; squared error ``S_L²/W_L + S_R²/W_R`` (S: weighted sums of y, since
-``W·MSE = Σ w y² − S²/W``); Friedman's criterion ``(W_R S_L − W_L S_R)²/(W_L W_R)
-= W (W_L W_R/W)(ȳ_L − ȳ_R)²``, which the course prints as an argmin but must be *maximised*: parent
-SSE = children SSE + ``W_L W_R/W (ȳ_L − ȳ_R)²``, so the Friedman argmax is the squared-error
-argmin; absolute error ``−(AE_L + AE_R)`` (AE: weighted absolute deviation from the weighted
-median, prefix/suffix values from a Fenwick tree over node-local ranks of y, O(n log n) per
-feature); Newton (gradient boosting, not in the course) ``G_L²/(H_L + λ) + G_R²/(H_R + λ)`` for
-negative gradient sums G and hessian sums H. The formulas are scikit-learn's, term by term, so
-that where the sums are exact (classification or integer targets, integer weights) both
-libraries compare the same floating-point numbers and grow the same tree. Candidates are first
-screened without divisions (``_gini_may_win``, ``_regression_may_win``): only those within a
-relative 1e-9 of the best so far get the exact expression, which keeps the result bit for bit.
-
-Exact splitter. X (float32, stored feature by feature) is presorted once per fit (``presort``:
-a parallel LSD radix sort, stable). A tree keeps, for every feature, the ids of its samples in
-increasing order of that feature (values are read from X), and every node owns the slice
-``[start, end)`` of every such row: a split partitions each row stably in place (left samples
-first, order kept), so no node ever re-sorts. Scanning a row
-accumulates class counts / sums in float64 and evaluates the proxy between distinct consecutive
-values (closer than 1e-7 counts as equal, as in scikit-learn); the threshold is the midpoint
-``v_k/2 + v_{k+1}/2``. Rows of features found constant at an ancestor are not partitioned any
-more (depth-first growth never reads them again).
-
-Histogram splitter. X is binned once into ≤ 255 bins per feature (uint8 codes, built in
-``kernelkit.utils._trees``). A node owns a slice of one partitioned array of sample ids and a
-histogram per feature of (class weights, count) or (Σ v, Σ h, count) per bin; the smaller child's
-histogram is built from its samples, the larger one's by subtracting it from the parent's.
-Thresholds are midpoints between the largest training value of the last left bin and the
-smallest of the first right bin, so with one bin per distinct value the tree is the exact one.
+The pieces, by role (scikit-learn's ``_criterion``, ``_splitter``, ``_partitioner``):
+``_tree_criterion.pxd`` (impurities, node values, split proxies and their screens),
+``_tree_splitter_exact.pxd`` (scans and partition of presorted rows),
+``_tree_splitter_hist.pxd`` (histograms, their scans, partition of the samples) and
+``_sort.pxd`` (the radix argsort of the presort). They are inline declarations cimported here
+rather than modules of their own: the scans run once per candidate position, and only inside
+one translation unit can the compiler inline them into the split search and specialise the scan
+loop per criterion; across modules every call would go through a function-pointer table.
 
 Features per node. The features examined at a node are drawn with scikit-learn's Fisher–Yates
 scheme over its 32-bit xorshift generator (seeded once per tree), features known to be constant
 included: ``max_features`` of them, continuing while all drawn ones are constant. So a tree with a
 given seed is the same tree as scikit-learn's with the random state that yields that seed.
+Rows of features found constant at an ancestor are not partitioned any more (depth-first growth
+never reads them again).
 
 Growth. Depth-first (preorder node ids, left child first) or, with ``max_leaf_nodes``, best-first
 (the frontier node of largest impurity decrease is split next; ties to the older node). The whole
@@ -52,7 +30,6 @@ parallel. Every tree depends only on its weights and seed, never on the thread c
 
 from cython.parallel cimport parallel, prange, threadid
 from cython.view cimport array as cvarray
-from libc.math cimport INFINITY, log
 from libc.stdint cimport uint16_t, uint32_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -61,88 +38,28 @@ import numpy as np
 
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
-from _tree cimport TREE_LEAF, TREE_UNDEFINED, kk_prefetch
+from _sort cimport radix_argsort_float32
+from _tree cimport (PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
+                    NodeStats, Problem, RowScratch, RowState, Scratch, Split, Stat,
+                    Workspace, index_t)
+from _tree_criterion cimport (ABSOLUTE_ERROR, ENTROPY, FRIEDMAN_MSE, GINI, NEWTON,
+                              SQUARED_ERROR, _absolute_deviation,
+                              _fenwick_add, _impurity, _node_value)
+from _tree_splitter_exact cimport _exact_apply_split, _exact_evaluate, _exact_is_constant
+from _tree_splitter_hist cimport (_build_histograms, _hist_apply_split, _hist_child_stats,
+                                  _hist_is_constant, _scan_histogram)
 from _types cimport int32_t, intp_t, uint8_t
-
-# Sample ids of the presorted rows: 16 bits when there are fewer than 2¹⁶ samples (half the
-# memory and memory traffic of the rows, which hold n_features × n_samples ids per tree).
-ctypedef fused index_t:
-    uint16_t
-    int32_t
-
-# Criterion codes (kernelkit.utils._trees.CRITERIA).
-cdef enum:
-    GINI = 0
-    ENTROPY = 1
-    SQUARED_ERROR = 2
-    FRIEDMAN_MSE = 3
-    ABSOLUTE_ERROR = 4
-    NEWTON = 5
 
 cdef enum:
     RAND_R_MAX = 2147483647
-    # Bins per feature of the histogram splitter (codes are uint8).
-    MAX_BINS = 255
 
-# Feature values closer than this are one value (float32 arithmetic, as scikit-learn).
-cdef float FEATURE_THRESHOLD = 1e-7
 # A node of impurity <= EPSILON is pure; a split must decrease impurity by more than
 # min_impurity_decrease - EPSILON (numpy's float64 eps, as scikit-learn's builder).
 cdef double EPSILON = 2.220446049250313e-16
-# Below this many (sample × feature) steps (about a millisecond of work) a node is handled by
-# one thread: a full-depth tree has hundreds of mid-sized nodes, and on a busy machine every
-# parallel region can wait a whole time slice for a descheduled thread (measured: with 2¹⁶ a
-# full-depth tree on 2 shared cores ran slower on 2 threads than on 1).
-cdef intp_t PARALLEL_MIN_WORK = 262144
-cdef double LOG2 = 0.6931471805599453
-# Entries between a prefetch and the use of its address in the split scans.
-cdef intp_t PREFETCH_DISTANCE = 16
-# Screening margin of the split scans: a candidate whose division-free score is below the best
-# one's by more than this relative amount cannot win, whatever the rounding (the rounding errors
-# are ~1e-16 relative; see _gini_may_win).
-cdef double SCREEN = 1e-9
 
 
 # ------------------------------------------------------------------------------------------
-# Data structures (all C: a forest grows its trees inside a nogil parallel region)
-
-cdef struct Stat:
-    # Per-sample statistics read by the scans.
-    double h    # weight; Newton: weight × hessian
-    double v    # class code (classification), w·y (regression), −w·gradient (Newton)
-
-cdef struct Problem:
-    # Read-only description of the training set and the growth parameters, shared by all trees.
-    intp_t n_samples
-    intp_t n_features
-    intp_t n_rows            # exact: presorted rows (n_features, + the y order for abs. error)
-    int criterion
-    bint classification
-    bint hist
-    intp_t n_classes
-    intp_t n_values          # per-node outputs: n_classes or 1
-    intp_t n_stats           # doubles per histogram bin: n_classes + 1, or 3 (v, h, count)
-    const float *X_T                # (n_features, n_samples): X feature by feature
-    const void *sorted_samples      # (n_features, n_samples) index_t
-    const void *y_order             # (n_samples,) index_t, absolute_error only
-    bint compact                    # index_t is uint16_t
-    const uint8_t *binned           # (n_features, n_samples)
-    const float *bin_lower          # (n_features, MAX_BINS): smallest training value of a bin
-    const float *bin_upper          # (n_features, MAX_BINS): largest
-    const int32_t *n_bins           # (n_features,)
-    const intp_t *bin_offset        # (n_features + 1,): first bin of each feature's histogram
-    intp_t total_bins
-    const double *y                 # (n_samples,) class codes, targets or gradients
-    const double *hessian           # (n_samples,) Newton only
-    intp_t max_depth
-    intp_t min_samples_split
-    intp_t min_samples_leaf
-    intp_t max_features
-    intp_t max_leaf_nodes    # <= 0: depth-first growth
-    double min_weight_fraction_leaf
-    double min_impurity_decrease
-    double l2_regularization
-    InterruptState *interrupt       # Ctrl-C, looked at between two nodes (_interrupt.pxd)
+# The tree being grown
 
 cdef struct TreeBuffer:
     # Growing flat tree (see _tree.pxd); freed after conversion to numpy arrays.
@@ -158,87 +75,6 @@ cdef struct TreeBuffer:
     double *impurity
     int32_t *n_node_samples
     double *weighted_n_node_samples
-
-cdef struct Candidate:
-    # Best split position of one feature at one node.
-    double proxy
-    double threshold
-    double ae_left       # absolute_error: Σ w|y − median| of the children (from the scan)
-    double ae_right
-    intp_t pos           # first position of the right child; end when there is no valid split
-    intp_t bin           # hist: last bin of the left child
-
-cdef struct Split:
-    intp_t feature
-    intp_t pos
-    intp_t bin
-    double threshold
-    double improvement
-    double impurity_left
-    double impurity_right
-    double h_left        # Σ h of the children
-    double h_right
-
-cdef struct NodeStats:
-    double weight        # Σ w (weighted_n_node_samples)
-    double sum_h         # Σ h (equals weight except for Newton)
-    double sum_v         # regression: Σ w y; Newton: −Σ w g
-    double sum_sq        # squared error: Σ w y²
-
-cdef struct NodeRecord:
-    intp_t start
-    intp_t end
-    intp_t depth
-    intp_t parent
-    int is_left
-    intp_t n_constant    # depth-first: features known constant (prefix of constant_features)
-    intp_t row           # exact: a row whose [start, end) holds exactly this node's samples
-    double *hist         # hist: this node's histograms (owned)
-    # best-first frontier:
-    intp_t node_id
-    int is_leaf
-    Split split
-
-cdef struct Scratch:
-    # Per-thread buffers of the node-level parallel loops.
-    double *counts       # (n_classes,)
-    void *tmp_entries    # (n_samples,) index_t, exact partition
-    int32_t *tmp_samples # (n_samples,) hist partition
-    double *fen_w        # (n_samples + 1,) absolute_error Fenwick trees
-    double *fen_wy
-    double *ae_left      # (n_samples,)
-    double *ae_right
-
-cdef struct Workspace:
-    # Everything one tree needs while it grows; one per thread, reused across its trees.
-    int n_threads                # threads inside a node
-    intp_t n_active              # samples of positive weight
-    Stat *stat                   # (n_samples,)
-    double *weight               # (n_samples,)
-    uint8_t *goes_left           # (n_samples,)
-    intp_t *features             # (n_features,) Fisher–Yates state of the feature draws
-    intp_t *constant_features    # (n_features,)
-    intp_t *to_eval              # (n_features,) features drawn at the current node
-    uint8_t *skip_row            # (n_rows,)
-    Candidate *cand              # (n_features,)
-    double *node_counts          # (n_classes,)
-    double *child_counts         # (n_classes,)
-    double *value_buf            # (n_values,)
-    uint32_t rand_state
-    double h_total               # Σ h over the tree: normaliser of impurity decreases
-    double min_weight_leaf
-    void *entries                # exact: (n_rows, stride) index_t, the samples of each row
-    intp_t stride                # exact: n_active, the row length
-    intp_t entries_capacity      # exact: allocated rows × stride
-    int32_t *rank                # absolute_error: node-local rank of a sample's y
-    double *sorted_y             # absolute_error: the node's y in increasing order
-    int32_t *samples             # hist: (n_samples,) sample ids, each node a slice
-    Stat *ordered                # hist: stats of a node's samples in slice order
-    Scratch *scratch             # (n_threads,)
-    int32_t *train_leaves        # OUT (n_samples,) or NULL
-    NodeRecord *records          # depth-first stack or best-first heap
-    intp_t n_records
-    intp_t records_capacity
 
 
 # ------------------------------------------------------------------------------------------
@@ -264,24 +100,13 @@ cdef inline void _swap(intp_t *a, intp_t i, intp_t j) noexcept nogil:
     a[j] = t
 
 
+
 cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord *rec,
                        intp_t f, const index_t *rows) noexcept nogil:
     """Whether feature ``f`` takes one value on the node."""
-    cdef const index_t *e
-    cdef const float *x
-    cdef const double *h
-    cdef intp_t b, nonempty = 0, count_col = pb.n_stats - 1
     if pb.hist:
-        h = rec.hist + pb.bin_offset[f] * pb.n_stats
-        for b in range(pb.n_bins[f]):
-            if h[b * pb.n_stats + count_col] > 0:
-                nonempty += 1
-                if nonempty > 1:
-                    return False
-        return True
-    e = rows + f * ws.stride
-    x = pb.X_T + f * pb.n_samples
-    return x[e[rec.end - 1]] <= x[e[rec.start]] + FEATURE_THRESHOLD
+        return _hist_is_constant(pb, rec, f)
+    return _exact_is_constant(pb, ws, f, rec.start, rec.end, rows)
 
 
 cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -336,8 +161,8 @@ cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *r
 cdef inline int32_t _sample_at(const Problem *pb, const Workspace *ws, intp_t row,
                                intp_t p, const index_t *rows) noexcept nogil:
     if pb.hist:
-        return ws.samples[p]
-    return <int32_t>rows[row * ws.stride + p]
+        return ws.of.bins.samples[p]
+    return <int32_t>rows[row * ws.of.rows.stride + p]
 
 
 cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t start,
@@ -365,125 +190,35 @@ cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t
         st.sum_h = st.weight
 
 
-# --- absolute error: Fenwick trees over node-local ranks of y
-
-cdef inline void _fenwick_add(double *fw, double *fwy, intp_t n, intp_t rank, double w,
-                              double wy) noexcept nogil:
-    cdef intp_t i = rank + 1
-    while i <= n:
-        fw[i] += w
-        fwy[i] += wy
-        i += i & (-i)
-
-
-cdef inline intp_t _fenwick_find(const double *fw, const double *fwy, intp_t n, double target,
-                                 bint inclusive, double *w_before,
-                                 double *wy_before) noexcept nogil:
-    """Smallest rank whose cumulative weight exceeds ``target`` (reaches it if ``inclusive``);
-    the weight and weighted sum of the ranks below it."""
-    cdef intp_t pos = 0, step = 1, nxt
-    cdef double sw = 0.0, swy = 0.0
-    while step * 2 <= n:
-        step *= 2
-    while step > 0:
-        nxt = pos + step
-        if nxt <= n and ((sw + fw[nxt] < target) if inclusive else (sw + fw[nxt] <= target)):
-            pos = nxt
-            sw += fw[nxt]
-            swy += fwy[nxt]
-        step //= 2
-    w_before[0] = sw
-    wy_before[0] = swy
-    return pos
-
-
-cdef double _absolute_deviation(const double *fw, const double *fwy, intp_t n, double total_w,
-                                double total_wy, const double *sorted_y,
-                                double *median) noexcept nogil:
-    """``Σ w |y − m|`` of the activated samples, m their weighted median (the midpoint of the two
-    middle values when the cumulative weight hits half exactly, as scikit-learn)."""
-    cdef double half = 0.5 * total_w
-    cdef double w_left, wy_left, w_unused, wy_unused, m
-    cdef intp_t r = _fenwick_find(fw, fwy, n, half, False, &w_left, &wy_left)
-    cdef intp_t r_prev
-    if w_left == half and r > 0:
-        r_prev = _fenwick_find(fw, fwy, n, half, True, &w_unused, &wy_unused)
-        m = (sorted_y[r_prev] + sorted_y[r]) / 2
-    else:
-        m = sorted_y[r]
-    median[0] = m
-    # pinball identity: Σ_{y ≥ m} w (y − m) + Σ_{y < m} w (m − y)
-    return ((total_wy - wy_left) - m * (total_w - w_left)) + (m * w_left - wy_left)
-
-
 cdef void _node_ranks(const Problem *pb, Workspace *ws, intp_t start, intp_t end,
                       const index_t *rows) noexcept nogil:
     """Node-local ranks of y from the node's slice of the y-order row (absolute error)."""
-    cdef const index_t *e = rows + pb.n_features * ws.stride
+    cdef const index_t *e = rows + pb.n_features * ws.of.rows.stride
     cdef intp_t p
     cdef int32_t s
     for p in range(start, end):
         s = e[p]
-        ws.rank[s] = <int32_t>(p - start)
-        ws.sorted_y[p - start] = pb.y[s]
+        ws.of.rows.rank[s] = <int32_t>(p - start)
+        ws.of.rows.sorted_y[p - start] = pb.y[s]
 
 
 cdef double _node_absolute_error(const Problem *pb, Workspace *ws, intp_t row, intp_t start,
                                  intp_t end, double *median, const index_t *rows) noexcept nogil:
-    """``Σ w |y − median|`` of a node whose ranks are in ``ws.rank``."""
-    cdef Scratch *sc = &ws.scratch[0]
+    """``Σ w |y − median|`` of a node whose ranks are in ``ws.of.rows.rank``."""
     cdef intp_t n = end - start, p
     cdef int32_t s
     cdef double w, total_w = 0.0, total_wy = 0.0
-    memset(sc.fen_w, 0, (n + 1) * sizeof(double))
-    memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
+    cdef RowScratch *fenwick = &ws.scratch[0].of.rows
+    memset(fenwick.fen_w, 0, (n + 1) * sizeof(double))
+    memset(fenwick.fen_wy, 0, (n + 1) * sizeof(double))
     for p in range(start, end):
         s = _sample_at(pb, ws, row, p, rows)
         w = ws.weight[s]
-        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
+        _fenwick_add(fenwick.fen_w, fenwick.fen_wy, n, ws.of.rows.rank[s], w, w * pb.y[s])
         total_w += w
         total_wy += w * pb.y[s]
-    return _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy, ws.sorted_y, median)
-
-
-cdef double _impurity(const Problem *pb, const NodeStats *st, const double *counts) noexcept nogil:
-    """D(A) of the course (Gini, entropy in bits, MSE), or the Newton objective
-    ``−G²/(H(H + λ))`` (its decrease weighted by H is the second-order gain). Not for absolute
-    error, whose impurity needs the node's samples."""
-    cdef intp_t c
-    cdef double sq = 0.0, entropy = 0.0, fraction, impurity
-    if pb.criterion == GINI:
-        for c in range(pb.n_classes):
-            sq += counts[c] * counts[c]
-        return 1.0 - sq / (st.weight * st.weight)
-    if pb.criterion == ENTROPY:
-        for c in range(pb.n_classes):
-            if counts[c] > 0.0:
-                fraction = counts[c] / st.weight
-                entropy -= fraction * (log(fraction) / LOG2)
-        return entropy
-    if pb.criterion == NEWTON:
-        if st.sum_h + pb.l2_regularization <= 0.0 or st.sum_h <= 0.0:
-            return 0.0
-        return -(st.sum_v * st.sum_v) / (st.sum_h * (st.sum_h + pb.l2_regularization))
-    impurity = st.sum_sq / st.sum_h
-    impurity -= (st.sum_v / st.sum_h) * (st.sum_v / st.sum_h)
-    return impurity
-
-
-cdef void _node_value(const Problem *pb, const NodeStats *st, const double *counts,
-                      double median, double *out) noexcept nogil:
-    cdef intp_t c
-    if pb.classification:
-        for c in range(pb.n_classes):
-            out[c] = counts[c] / st.weight
-    elif pb.criterion == ABSOLUTE_ERROR:
-        out[0] = median
-    elif pb.criterion == NEWTON:
-        out[0] = (st.sum_v / (st.sum_h + pb.l2_regularization)
-                  if st.sum_h + pb.l2_regularization > 0.0 else 0.0)
-    else:
-        out[0] = st.sum_v / st.sum_h
+    return _absolute_deviation(fenwick.fen_w, fenwick.fen_wy, n, total_w, total_wy,
+                               ws.of.rows.sorted_y, median)
 
 
 cdef double _node_impurity_value(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -502,408 +237,28 @@ cdef double _node_impurity_value(const Problem *pb, Workspace *ws, const NodeRec
 
 
 # ------------------------------------------------------------------------------------------
-# Split proxies (see the module docstring)
-
-cdef inline bint _gini_may_win(const Problem *pb, const double *left, const double *node,
-                               double w_left, double w_right, double best) noexcept nogil:
-    """Division-free screen of a Gini candidate against the best proxy so far.
-
-    ``proxy + W = Σ_c n_Lc²/W_L + Σ_c n_Rc²/W_R``, so the candidate can only win if
-    ``Σ n_Lc² W_R + Σ n_Rc² W_L ≥ (best + W) W_L W_R`` up to rounding; both sides are sums of
-    positive terms and ``best + W ≥ W/K``, so a relative margin of 1e-9 covers every rounding.
-    """
-    cdef intp_t c
-    cdef double sq_left = 0.0, sq_right = 0.0, right
-    for c in range(pb.n_classes):
-        right = node[c] - left[c]
-        sq_left += left[c] * left[c]
-        sq_right += right * right
-    return (sq_left * w_right + sq_right * w_left
-            >= (best + w_left + w_right) * w_left * w_right * (1.0 - SCREEN))
-
-
-cdef inline bint _regression_may_win(int criterion, double v_left, double v_right,
-                                     double h_left, double h_right, double l2,
-                                     double best) noexcept nogil:
-    """Division-free screen of a regression candidate (all three proxies are ≥ 0): its proxy
-    times the denominators against the best proxy times the same denominators."""
-    cdef double diff
-    if criterion == FRIEDMAN_MSE:
-        diff = h_right * v_left - h_left * v_right
-        return diff * diff >= best * h_left * h_right * (1.0 - SCREEN)
-    if criterion == NEWTON:
-        return (v_left * v_left * (h_right + l2) + v_right * v_right * (h_left + l2)
-                >= best * (h_left + l2) * (h_right + l2) * (1.0 - SCREEN))
-    return (v_left * v_left * h_right + v_right * v_right * h_left
-            >= best * h_left * h_right * (1.0 - SCREEN))
-
-
-cdef inline double _classification_proxy(const Problem *pb, const double *left,
-                                         const double *node, double w_left,
-                                         double w_right) noexcept nogil:
-    cdef intp_t c
-    cdef double sq_left = 0.0, sq_right = 0.0, right, e_left = 0.0, e_right = 0.0, fraction
-    if pb.criterion == GINI:
-        for c in range(pb.n_classes):
-            right = node[c] - left[c]
-            sq_left += left[c] * left[c]
-            sq_right += right * right
-        return (-w_right * (1.0 - sq_right / (w_right * w_right))
-                - w_left * (1.0 - sq_left / (w_left * w_left)))
-    for c in range(pb.n_classes):
-        if left[c] > 0.0:
-            fraction = left[c] / w_left
-            e_left -= fraction * (log(fraction) / LOG2)
-        right = node[c] - left[c]
-        if right > 0.0:
-            fraction = right / w_right
-            e_right -= fraction * (log(fraction) / LOG2)
-    return -w_right * e_right - w_left * e_left
-
-
-cdef inline double _regression_proxy(int criterion, double v_left, double v_right, double h_left,
-                                     double h_right, double l2) noexcept nogil:
-    cdef double diff
-    if criterion == FRIEDMAN_MSE:
-        diff = h_right * v_left - h_left * v_right
-        return diff * diff / (h_left * h_right)
-    if criterion == NEWTON:
-        return v_left * v_left / (h_left + l2) + v_right * v_right / (h_right + l2)
-    return v_left * v_left / h_left + v_right * v_right / h_right
-
-
-# ------------------------------------------------------------------------------------------
-# Exact splitter: scans of presorted rows
-
-cdef enum:
-    SKIP = 0        # not a candidate position
-    EVALUATE = 1
-    STOP = 2        # no later position is a candidate
-
-
-cdef inline int _position(float value, float next_value, intp_t n_left, intp_t n_right,
-                          intp_t min_leaf) noexcept nogil:
-    """Whether the cut between two consecutive samples of a row is a candidate split: between
-    two distinct values (closer than 1e-7 counts as equal), leaving ``min_leaf`` samples on
-    each side (the right side only shrinks along the row)."""
-    if next_value <= value + FEATURE_THRESHOLD:
-        return SKIP
-    if n_left < min_leaf:
-        return SKIP
-    if n_right < min_leaf:
-        return STOP
-    return EVALUATE
-
-
-cdef inline void _keep_if_better(Candidate *best, double proxy, intp_t pos, float value,
-                                 float next_value) noexcept nogil:
-    """The first strict maximum along the row wins; the threshold is the midpoint."""
-    if proxy > best.proxy:
-        best.proxy = proxy
-        best.pos = pos
-        best.threshold = value / 2.0 + next_value / 2.0
-
-cdef void _scan_classification(const Problem *pb, const Workspace *ws, const index_t *e,
-                               const float *x, intp_t start, intp_t end, const NodeStats *st,
-                               double *left, Candidate *best) noexcept nogil:
-    cdef intp_t p, min_leaf = pb.min_samples_leaf
-    cdef int32_t s
-    cdef int position
-    cdef float value, next_value = x[e[start]]
-    cdef double w_left = 0.0, w_right, min_weight = ws.min_weight_leaf
-    cdef bint gini = pb.criterion == GINI
-    memset(left, 0, pb.n_classes * sizeof(double))
-    best.proxy = -INFINITY
-    best.pos = end
-    for p in range(start, end - 1):
-        if p + PREFETCH_DISTANCE < end:
-            kk_prefetch(&x[e[p + PREFETCH_DISTANCE]])
-            kk_prefetch(&ws.stat[e[p + PREFETCH_DISTANCE]])
-        s = e[p]
-        left[<intp_t>ws.stat[s].v] += ws.stat[s].h
-        w_left += ws.stat[s].h
-        value = next_value
-        next_value = x[e[p + 1]]
-        position = _position(value, next_value, p + 1 - start, end - p - 1, min_leaf)
-        if position == SKIP:
-            continue
-        if position == STOP:
-            break
-        w_right = st.weight - w_left
-        if w_left < min_weight or w_right < min_weight:
-            continue
-        if gini and best.proxy > -INFINITY and not _gini_may_win(
-                pb, left, ws.node_counts, w_left, w_right, best.proxy):
-            continue        # the exact proxy (two divisions) is only computed for contenders
-        _keep_if_better(best, _classification_proxy(pb, left, ws.node_counts, w_left, w_right),
-                        p + 1, value, next_value)
-
-
-cdef void _scan_regression(const Problem *pb, const Workspace *ws, const index_t *e,
-                           const float *x, intp_t start, intp_t end, const NodeStats *st,
-                           Candidate *best) noexcept nogil:
-    cdef intp_t p, min_leaf = pb.min_samples_leaf
-    cdef int32_t s
-    cdef int position
-    cdef float value, next_value = x[e[start]]
-    cdef double v_left = 0.0, h_left = 0.0, h_right, min_weight = ws.min_weight_leaf
-    cdef double l2 = pb.l2_regularization
-    cdef int criterion = pb.criterion
-    best.proxy = -INFINITY
-    best.pos = end
-    for p in range(start, end - 1):
-        if p + PREFETCH_DISTANCE < end:
-            kk_prefetch(&x[e[p + PREFETCH_DISTANCE]])
-            kk_prefetch(&ws.stat[e[p + PREFETCH_DISTANCE]])
-        s = e[p]
-        v_left += ws.stat[s].v
-        h_left += ws.stat[s].h
-        value = next_value
-        next_value = x[e[p + 1]]
-        position = _position(value, next_value, p + 1 - start, end - p - 1, min_leaf)
-        if position == SKIP:
-            continue
-        if position == STOP:
-            break
-        h_right = st.sum_h - h_left
-        if h_left < min_weight or h_right < min_weight:
-            continue
-        if h_left + l2 <= 0.0 or h_right + l2 <= 0.0:
-            continue        # Newton with zero hessian on a side: no defined step
-        if best.proxy > -INFINITY and not _regression_may_win(
-                criterion, v_left, st.sum_v - v_left, h_left, h_right, l2, best.proxy):
-            continue
-        _keep_if_better(best, _regression_proxy(criterion, v_left, st.sum_v - v_left, h_left,
-                                                h_right, l2), p + 1, value, next_value)
-
-
-cdef void _scan_absolute_error(const Problem *pb, const Workspace *ws, const index_t *e,
-                               const float *x, intp_t start, intp_t end, const NodeStats *st,
-                               Scratch *sc, Candidate *best) noexcept nogil:
-    """Prefix and suffix absolute deviations along the row (Fenwick trees over the node-local
-    ranks of y), then the split scan."""
-    cdef intp_t n = end - start, k, min_leaf = pb.min_samples_leaf
-    cdef int32_t s
-    cdef int position
-    cdef float value, next_value
-    cdef double w, total_w = 0.0, total_wy = 0.0, median, w_left = 0.0, w_right, proxy
-    cdef double min_weight = ws.min_weight_leaf
-    memset(sc.fen_w, 0, (n + 1) * sizeof(double))
-    memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
-    for k in range(n):
-        s = e[start + k]
-        w = ws.weight[s]
-        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
-        total_w += w
-        total_wy += w * pb.y[s]
-        sc.ae_left[k] = _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy,
-                                            ws.sorted_y, &median)
-    memset(sc.fen_w, 0, (n + 1) * sizeof(double))
-    memset(sc.fen_wy, 0, (n + 1) * sizeof(double))
-    total_w = 0.0
-    total_wy = 0.0
-    for k in range(n - 1, -1, -1):
-        s = e[start + k]
-        w = ws.weight[s]
-        _fenwick_add(sc.fen_w, sc.fen_wy, n, ws.rank[s], w, w * pb.y[s])
-        total_w += w
-        total_wy += w * pb.y[s]
-        sc.ae_right[k] = _absolute_deviation(sc.fen_w, sc.fen_wy, n, total_w, total_wy,
-                                             ws.sorted_y, &median)
-    best.proxy = -INFINITY
-    best.pos = end
-    for k in range(n - 1):
-        w_left += ws.weight[e[start + k]]
-        value = x[e[start + k]]
-        next_value = x[e[start + k + 1]]
-        position = _position(value, next_value, k + 1, n - k - 1, min_leaf)
-        if position == SKIP:
-            continue
-        if position == STOP:
-            break
-        w_right = st.weight - w_left
-        if w_left < min_weight or w_right < min_weight:
-            continue
-        proxy = (-w_right * (sc.ae_right[k + 1] / w_right)
-                 - w_left * (sc.ae_left[k] / w_left))
-        if proxy > best.proxy:
-            best.ae_left = sc.ae_left[k]
-            best.ae_right = sc.ae_right[k + 1]
-        _keep_if_better(best, proxy, start + k + 1, value, next_value)
-
-
-# ------------------------------------------------------------------------------------------
-# Histogram splitter
-
-cdef void _scan_histogram(const Problem *pb, const Workspace *ws, const double *hist,
-                          intp_t f, intp_t start, intp_t end, const NodeStats *st,
-                          double *left, Candidate *best) noexcept nogil:
-    """Bin-by-bin scan of one feature's histogram; candidates lie between non-empty bins."""
-    cdef intp_t S = pb.n_stats, K = pb.n_classes, b, c, prev = -1
-    cdef intp_t n_left = 0, n_node = end - start, min_leaf = pb.min_samples_leaf
-    cdef double w_left = 0.0, w_right, v_left = 0.0, proxy, count, w_bin
-    cdef double min_weight = ws.min_weight_leaf, l2 = pb.l2_regularization
-    cdef const double *h = hist + pb.bin_offset[f] * S
-    cdef const float *lower = pb.bin_lower + f * MAX_BINS
-    cdef const float *upper = pb.bin_upper + f * MAX_BINS
-    if pb.classification:
-        memset(left, 0, K * sizeof(double))
-    best.proxy = -INFINITY
-    best.pos = end
-    for b in range(pb.n_bins[f]):
-        count = h[b * S + S - 1]
-        if count == 0:
-            continue
-        if prev >= 0 and n_left >= min_leaf and n_node - n_left >= min_leaf:
-            if pb.classification:
-                w_right = st.weight - w_left
-                if w_left >= min_weight and w_right >= min_weight:
-                    proxy = _classification_proxy(pb, left, ws.node_counts, w_left, w_right)
-                    if proxy > best.proxy:
-                        best.proxy = proxy
-                        best.pos = start + n_left
-                        best.bin = prev
-                        best.threshold = upper[prev] / 2.0 + lower[b] / 2.0
-            else:
-                w_right = st.sum_h - w_left
-                if (w_left >= min_weight and w_right >= min_weight
-                        and w_left + l2 > 0.0 and w_right + l2 > 0.0):
-                    proxy = _regression_proxy(pb.criterion, v_left, st.sum_v - v_left, w_left,
-                                              w_right, l2)
-                    if proxy > best.proxy:
-                        best.proxy = proxy
-                        best.pos = start + n_left
-                        best.bin = prev
-                        best.threshold = upper[prev] / 2.0 + lower[b] / 2.0
-        if pb.classification:
-            w_bin = 0.0
-            for c in range(K):
-                left[c] += h[b * S + c]
-                w_bin += h[b * S + c]
-            w_left += w_bin
-        else:
-            v_left += h[b * S]
-            w_left += h[b * S + 1]
-        n_left += <intp_t>count
-        prev = b
-
-
-cdef void _fill_histogram(const Problem *pb, const Workspace *ws, intp_t f, intp_t start,
-                          intp_t end, double *hist) noexcept nogil:
-    """Histogram of feature ``f`` over the samples ``ws.samples[start:end]`` (whose statistics
-    are in ``ws.ordered[0:end-start]``)."""
-    cdef intp_t S = pb.n_stats, K = pb.n_classes, k, b
-    cdef double *h = hist + pb.bin_offset[f] * S
-    cdef const uint8_t *codes = pb.binned + f * pb.n_samples
-    cdef const int32_t *samples = ws.samples + start
-    cdef const Stat *ordered = ws.ordered
-    memset(h, 0, pb.n_bins[f] * S * sizeof(double))
-    if pb.classification:
-        for k in range(end - start):
-            b = codes[samples[k]] * S
-            h[b + <intp_t>ordered[k].v] += ordered[k].h
-            h[b + K] += 1.0
-    else:
-        for k in range(end - start):
-            b = codes[samples[k]] * 3
-            h[b] += ordered[k].v
-            h[b + 1] += ordered[k].h
-            h[b + 2] += 1.0
-
-
-cdef double *_build_histograms(const Problem *pb, Workspace *ws, intp_t start,
-                               intp_t end) noexcept nogil:
-    """New histograms of every feature for the samples ``ws.samples[start:end]`` (NULL when out
-    of memory). Features are filled in parallel; each by one thread, in sample order."""
-    cdef double *hist = <double *>malloc(pb.total_bins * pb.n_stats * sizeof(double))
-    cdef intp_t k, f
-    cdef int n_threads = ws.n_threads
-    if hist == NULL:
-        return NULL
-    for k in range(end - start):
-        ws.ordered[k] = ws.stat[ws.samples[start + k]]
-    if n_threads > 1 and (end - start) * pb.n_features >= PARALLEL_MIN_WORK:
-        # dynamic: on a shared machine a descheduled thread then holds back one feature only
-        for f in prange(pb.n_features, num_threads=n_threads, schedule='dynamic'):
-            _fill_histogram(pb, ws, f, start, end, hist)
-    else:
-        for f in range(pb.n_features):
-            _fill_histogram(pb, ws, f, start, end, hist)
-    return hist
-
-
-cdef void _partition_samples(const Problem *pb, Workspace *ws, intp_t start, intp_t end,
-                             intp_t f, intp_t last_left_bin) noexcept nogil:
-    """Stable partition of ``ws.samples[start:end]``: codes ≤ ``last_left_bin`` first."""
-    cdef const uint8_t *codes = pb.binned + f * pb.n_samples
-    cdef int32_t *tmp = ws.scratch[0].tmp_samples
-    cdef intp_t p, w = start, n_right = 0
-    cdef int32_t s
-    for p in range(start, end):
-        s = ws.samples[p]
-        if codes[s] <= last_left_bin:
-            ws.samples[w] = s
-            w += 1
-        else:
-            tmp[n_right] = s
-            n_right += 1
-    memcpy(ws.samples + w, tmp, n_right * sizeof(int32_t))
-
-
-# ------------------------------------------------------------------------------------------
 # Split search and partition
 
 cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *rec,
                             const NodeStats *st, intp_t k, Scratch *sc,
                             const index_t *rows) noexcept nogil:
     cdef intp_t f = ws.to_eval[k]
-    cdef const index_t *e
-    cdef const float *x
     if pb.hist:
         _scan_histogram(pb, ws, rec.hist, f, rec.start, rec.end, st, sc.counts, &ws.cand[k])
-        return
-    e = rows + f * ws.stride
-    x = pb.X_T + f * pb.n_samples
-    if pb.criterion == ABSOLUTE_ERROR:
-        _scan_absolute_error(pb, ws, e, x, rec.start, rec.end, st, sc, &ws.cand[k])
-    elif pb.classification:
-        _scan_classification(pb, ws, e, x, rec.start, rec.end, st, sc.counts, &ws.cand[k])
     else:
-        _scan_regression(pb, ws, e, x, rec.start, rec.end, st, &ws.cand[k])
+        _exact_evaluate(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k], rows)
 
 
 cdef void _child_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
                        const Split *split, bint left, NodeStats *st,
                        const index_t *rows) noexcept nogil:
     """Sums of one child of a split that is not applied yet."""
-    cdef intp_t p, b
-    cdef int32_t s
-    cdef const uint8_t *codes
-    if not pb.hist:
-        if left:
-            _node_stats(pb, ws, split.feature, rec.start, split.pos, st, ws.child_counts, rows)
-        else:
-            _node_stats(pb, ws, split.feature, split.pos, rec.end, st, ws.child_counts, rows)
-        return
-    # hist: the sample slice is not partitioned yet; filter by bin
-    codes = pb.binned + split.feature * pb.n_samples
-    memset(st, 0, sizeof(NodeStats))
-    if pb.classification:
-        memset(ws.child_counts, 0, pb.n_classes * sizeof(double))
-    for p in range(rec.start, rec.end):
-        s = ws.samples[p]
-        if (codes[s] <= split.bin) != left:
-            continue
-        st.weight += ws.weight[s]
-        if pb.classification:
-            ws.child_counts[<intp_t>ws.stat[s].v] += ws.stat[s].h
-        else:
-            st.sum_h += ws.stat[s].h
-            st.sum_v += ws.stat[s].v
-            if pb.criterion == SQUARED_ERROR or pb.criterion == FRIEDMAN_MSE:
-                st.sum_sq += ws.stat[s].v * pb.y[s]
-    if pb.classification:
-        st.sum_h = st.weight
+    if pb.hist:
+        _hist_child_stats(pb, ws, rec, split, left, st)
+    elif left:
+        _node_stats(pb, ws, split.feature, rec.start, split.pos, st, ws.child_counts, rows)
+    else:
+        _node_stats(pb, ws, split.feature, split.pos, rec.end, st, ws.child_counts, rows)
 
 
 cdef void _find_split(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -962,91 +317,16 @@ cdef inline bint _certain_leaf(const Problem *pb, const Workspace *ws, intp_t n,
             or (pb.criterion != NEWTON and impurity <= EPSILON))
 
 
-cdef void _partition_row(const Problem *pb, Workspace *ws, intp_t r, intp_t start, intp_t end,
-                         Scratch *sc, index_t *rows) noexcept nogil:
-    """Stable in-place partition of a presorted row's slice by ``ws.goes_left``."""
-    cdef index_t *e = rows + r * ws.stride
-    cdef index_t *tmp = <index_t *>sc.tmp_entries
-    cdef intp_t p, w = start, n_right = 0, left
-    cdef index_t s
-    # branch-free: the side is a coin flip the predictor cannot learn; every entry is written
-    # to both places and only one cursor advances (w <= p, so e[w] is already read)
-    for p in range(start, end):
-        s = e[p]
-        left = ws.goes_left[s]
-        e[w] = s
-        tmp[n_right] = s
-        w += left
-        n_right += 1 - left
-    memcpy(e + w, tmp, n_right * sizeof(index_t))
-
-
 cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const Split *split,
                       intp_t n_skip, bint need_children, double **hist_left,
                       double **hist_right, index_t *rows) noexcept nogil:
-    """Partition the node's samples for its children.
-
-    Exact: every row except the split feature's (already in order) and the ``n_skip`` features
-    of ``ws.constant_features`` (never read again). Hist: the sample slice, then the children's
-    histograms (the smaller from its samples, the larger by subtraction, in the parent's
-    buffer). ``need_children`` False (both children are certain leaves): only what the leaves
-    need. Returns -1 when out of memory.
-    """
-    cdef intp_t p, r, n_rows = pb.n_rows, total, start = rec.start, end = rec.end
-    cdef int n_threads = ws.n_threads
-    cdef const index_t *e
-    cdef double *small
-    cdef bint left_smaller
+    """Partition the node's samples for its children (the splitter's partition; hist: with the
+    children's histograms). Returns -1 when out of memory."""
     hist_left[0] = NULL
     hist_right[0] = NULL
     if pb.hist:
-        _partition_samples(pb, ws, start, end, split.feature, split.bin)
-        if not need_children:
-            return 0
-        left_smaller = split.pos - start <= end - split.pos
-        if left_smaller:
-            small = _build_histograms(pb, ws, start, split.pos)
-        else:
-            small = _build_histograms(pb, ws, split.pos, end)
-        if small == NULL:
-            return -1
-        total = pb.total_bins * pb.n_stats
-        for p in range(total):
-            rec.hist[p] -= small[p]
-        if left_smaller:
-            hist_left[0] = small
-            hist_right[0] = rec.hist
-        else:
-            hist_left[0] = rec.hist
-            hist_right[0] = small
-        rec.hist = NULL     # ownership passed to a child
-        return 0
-    e = rows + split.feature * ws.stride
-    for p in range(start, split.pos):
-        ws.goes_left[e[p]] = 1
-    for p in range(split.pos, end):
-        ws.goes_left[e[p]] = 0
-    if not need_children:
-        # the leaves read their samples from the split feature's row, which is in order, and
-        # (absolute error) their medians from the y-order row
-        if pb.criterion == ABSOLUTE_ERROR:
-            _partition_row(pb, ws, pb.n_features, start, end, &ws.scratch[0], rows)
-        return 0
-    for p in range(n_skip):
-        ws.skip_row[ws.constant_features[p]] = 1
-    ws.skip_row[split.feature] = 1
-    if n_threads > 1 and (end - start) * n_rows >= PARALLEL_MIN_WORK:
-        with parallel(num_threads=n_threads):
-            for r in prange(n_rows, schedule='dynamic'):
-                if not ws.skip_row[r]:
-                    _partition_row(pb, ws, r, start, end, &ws.scratch[threadid()], rows)
-    else:
-        for r in range(n_rows):
-            if not ws.skip_row[r]:
-                _partition_row(pb, ws, r, start, end, &ws.scratch[0], rows)
-    for p in range(n_skip):
-        ws.skip_row[ws.constant_features[p]] = 0
-    ws.skip_row[split.feature] = 0
+        return _hist_apply_split(pb, ws, rec, split, need_children, hist_left, hist_right)
+    _exact_apply_split(pb, ws, rec.start, rec.end, split, n_skip, need_children, rows)
     return 0
 
 
@@ -1356,56 +636,100 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
 # ------------------------------------------------------------------------------------------
 # One tree, workspaces
 
-cdef void _workspace_free(Workspace *ws) noexcept nogil:
+cdef void _workspace_free(const Problem *pb, Workspace *ws) noexcept nogil:
     cdef intp_t t
+    cdef RowState *rows
+    cdef RowScratch *row_scratch
     if ws == NULL:
         return
     free(ws.stat)
     free(ws.weight)
-    free(ws.goes_left)
     free(ws.features)
     free(ws.constant_features)
     free(ws.to_eval)
-    free(ws.skip_row)
     free(ws.cand)
     free(ws.node_counts)
     free(ws.child_counts)
     free(ws.value_buf)
-    free(ws.entries)
-    free(ws.rank)
-    free(ws.sorted_y)
-    free(ws.samples)
-    free(ws.ordered)
     free(ws.records)
+    if pb.hist:
+        free(ws.of.bins.samples)
+        free(ws.of.bins.ordered)
+    else:
+        rows = &ws.of.rows
+        free(rows.entries)
+        free(rows.goes_left)
+        free(rows.skip_row)
+        free(rows.rank)
+        free(rows.sorted_y)
     if ws.scratch != NULL:
         for t in range(ws.n_threads):
             free(ws.scratch[t].counts)
-            free(ws.scratch[t].tmp_entries)
-            free(ws.scratch[t].tmp_samples)
-            free(ws.scratch[t].fen_w)
-            free(ws.scratch[t].fen_wy)
-            free(ws.scratch[t].ae_left)
-            free(ws.scratch[t].ae_right)
+            if pb.hist:
+                free(ws.scratch[t].of.bins.tmp_samples)
+            else:
+                row_scratch = &ws.scratch[t].of.rows
+                free(row_scratch.tmp_entries)
+                free(row_scratch.fen_w)
+                free(row_scratch.fen_wy)
+                free(row_scratch.ae_left)
+                free(row_scratch.ae_right)
         free(ws.scratch)
     free(ws)
+
+
+cdef bint _row_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
+    """The exact splitter's buffers (the presorted rows themselves are sized per tree in
+    _prepare_tree: a bootstrap keeps ~63 %); False when out of memory."""
+    cdef intp_t n = pb.n_samples, t
+    cdef RowState *rows = &ws.of.rows
+    cdef RowScratch *sc
+    cdef bint ok
+    rows.goes_left = <uint8_t *>malloc(n * sizeof(uint8_t))
+    rows.skip_row = <uint8_t *>calloc(pb.data.rows.n_rows + 1, sizeof(uint8_t))
+    ok = rows.goes_left != NULL and rows.skip_row != NULL
+    if pb.criterion == ABSOLUTE_ERROR:
+        rows.rank = <int32_t *>malloc(n * sizeof(int32_t))
+        rows.sorted_y = <double *>malloc(n * sizeof(double))
+        ok = ok and rows.rank != NULL and rows.sorted_y != NULL
+    for t in range(ws.n_threads):
+        sc = &ws.scratch[t].of.rows
+        sc.tmp_entries = malloc(n * sizeof(int32_t))
+        ok = ok and sc.tmp_entries != NULL
+        if pb.criterion == ABSOLUTE_ERROR:
+            sc.fen_w = <double *>malloc((n + 1) * sizeof(double))
+            sc.fen_wy = <double *>malloc((n + 1) * sizeof(double))
+            sc.ae_left = <double *>malloc(n * sizeof(double))
+            sc.ae_right = <double *>malloc(n * sizeof(double))
+            ok = (ok and sc.fen_w != NULL and sc.fen_wy != NULL and sc.ae_left != NULL
+                  and sc.ae_right != NULL)
+    return ok
+
+
+cdef bint _bin_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
+    """The histogram splitter's buffers; False when out of memory."""
+    cdef intp_t n = pb.n_samples
+    ws.of.bins.samples = <int32_t *>malloc(n * sizeof(int32_t))
+    ws.of.bins.ordered = <Stat *>malloc(n * sizeof(Stat))
+    # the samples are partitioned by the first thread only
+    ws.scratch[0].of.bins.tmp_samples = <int32_t *>malloc(n * sizeof(int32_t))
+    return (ws.of.bins.samples != NULL and ws.of.bins.ordered != NULL
+            and ws.scratch[0].of.bins.tmp_samples != NULL)
 
 
 cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
     """A workspace for trees of ``pb`` with ``n_threads`` threads per node (NULL: no memory)."""
     cdef Workspace *ws = <Workspace *>calloc(1, sizeof(Workspace))
     cdef intp_t n = pb.n_samples, d = pb.n_features, K = pb.n_classes + 1, t
-    cdef bint mae = pb.criterion == ABSOLUTE_ERROR
     cdef bint ok
     if ws == NULL:
         return NULL
     ws.n_threads = n_threads
     ws.stat = <Stat *>malloc(n * sizeof(Stat))
     ws.weight = <double *>malloc(n * sizeof(double))
-    ws.goes_left = <uint8_t *>malloc(n * sizeof(uint8_t))
     ws.features = <intp_t *>malloc(d * sizeof(intp_t))
     ws.constant_features = <intp_t *>malloc(d * sizeof(intp_t))
     ws.to_eval = <intp_t *>malloc(d * sizeof(intp_t))
-    ws.skip_row = <uint8_t *>calloc(pb.n_rows + 1, sizeof(uint8_t))
     ws.cand = <Candidate *>malloc(d * sizeof(Candidate))
     ws.node_counts = <double *>malloc(K * sizeof(double))
     ws.child_counts = <double *>malloc(K * sizeof(double))
@@ -1413,41 +737,17 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
     ws.records_capacity = 64
     ws.records = <NodeRecord *>malloc(ws.records_capacity * sizeof(NodeRecord))
     ws.scratch = <Scratch *>calloc(n_threads, sizeof(Scratch))
-    ok = (ws.stat != NULL and ws.weight != NULL and ws.goes_left != NULL
-          and ws.features != NULL and ws.constant_features != NULL and ws.to_eval != NULL
-          and ws.skip_row != NULL and ws.cand != NULL and ws.node_counts != NULL
-          and ws.child_counts != NULL and ws.value_buf != NULL and ws.records != NULL
-          and ws.scratch != NULL)
-    if ok and pb.hist:
-        ws.samples = <int32_t *>malloc(n * sizeof(int32_t))
-        ws.ordered = <Stat *>malloc(n * sizeof(Stat))
-        ok = ws.samples != NULL and ws.ordered != NULL
-    elif ok:
-        # the presorted rows are sized per tree (_prepare_tree): a bootstrap keeps ~63 %
-        if mae:
-            ws.rank = <int32_t *>malloc(n * sizeof(int32_t))
-            ws.sorted_y = <double *>malloc(n * sizeof(double))
-            ok = ws.rank != NULL and ws.sorted_y != NULL
+    ok = (ws.stat != NULL and ws.weight != NULL and ws.features != NULL
+          and ws.constant_features != NULL and ws.to_eval != NULL and ws.cand != NULL
+          and ws.node_counts != NULL and ws.child_counts != NULL and ws.value_buf != NULL
+          and ws.records != NULL and ws.scratch != NULL)
     if ok:
         for t in range(n_threads):
             ws.scratch[t].counts = <double *>malloc(K * sizeof(double))
             ok = ok and ws.scratch[t].counts != NULL
-            if pb.hist:
-                if t == 0:
-                    ws.scratch[t].tmp_samples = <int32_t *>malloc(n * sizeof(int32_t))
-                    ok = ok and ws.scratch[t].tmp_samples != NULL
-            else:
-                ws.scratch[t].tmp_entries = <int32_t *>malloc(n * sizeof(int32_t))
-                ok = ok and ws.scratch[t].tmp_entries != NULL
-            if mae:
-                ws.scratch[t].fen_w = <double *>malloc((n + 1) * sizeof(double))
-                ws.scratch[t].fen_wy = <double *>malloc((n + 1) * sizeof(double))
-                ws.scratch[t].ae_left = <double *>malloc(n * sizeof(double))
-                ws.scratch[t].ae_right = <double *>malloc(n * sizeof(double))
-                ok = (ok and ws.scratch[t].fen_w != NULL and ws.scratch[t].fen_wy != NULL
-                      and ws.scratch[t].ae_left != NULL and ws.scratch[t].ae_right != NULL)
+        ok = ok and (_bin_state_new(pb, ws) if pb.hist else _row_state_new(pb, ws))
     if not ok:
-        _workspace_free(ws)
+        _workspace_free(pb, ws)
         return NULL
     return ws
 
@@ -1486,20 +786,20 @@ cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
     if pb.hist:
         for s in range(n):
             if ws.weight[s] > 0.0:
-                ws.samples[k] = <int32_t>s
+                ws.of.bins.samples[k] = <int32_t>s
                 k += 1
     else:
-        if pb.n_rows * n_active > ws.entries_capacity:
-            grown = realloc(ws.entries, pb.n_rows * n_active * sizeof(index_t))
+        if pb.data.rows.n_rows * n_active > ws.of.rows.entries_capacity:
+            grown = realloc(ws.of.rows.entries, pb.data.rows.n_rows * n_active * sizeof(index_t))
             if grown == NULL:
                 return -1
-            ws.entries = grown
-            ws.entries_capacity = pb.n_rows * n_active
-        ws.stride = n_active
-        for r in range(pb.n_rows):
-            e = <index_t *>ws.entries + r * n_active
+            ws.of.rows.entries = grown
+            ws.of.rows.entries_capacity = pb.data.rows.n_rows * n_active
+        ws.of.rows.stride = n_active
+        for r in range(pb.data.rows.n_rows):
+            e = <index_t *>ws.of.rows.entries + r * n_active
             order = (sorted_samples + r * n if r < pb.n_features
-                     else <const index_t *>pb.y_order)
+                     else <const index_t *>pb.data.rows.y_order)
             k = 0
             for p in range(n):
                 # branch-free filter (a bootstrap keeps a sample with probability ~0.63); the
@@ -1518,12 +818,15 @@ cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights,
                    const uint8_t *counts, uint32_t seed, TreeBuffer *tree,
                    int32_t *train_leaves) noexcept nogil:
     """Grow one tree into ``tree`` (initialised here); 0, -1 when out of memory, or
-    INTERRUPTED."""
-    if pb.compact:
+    INTERRUPTED. The histogram splitter has no rows (NULL)."""
+    if pb.hist:
         return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
-                              <const uint16_t *>pb.sorted_samples)
+                              <const int32_t *>NULL)
+    if pb.data.rows.compact:
+        return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
+                              <const uint16_t *>pb.data.rows.sorted_samples)
     return _grow_one_rows(pb, ws, weights, counts, seed, tree, train_leaves,
-                          <const int32_t *>pb.sorted_samples)
+                          <const int32_t *>pb.data.rows.sorted_samples)
 
 
 cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
@@ -1536,7 +839,7 @@ cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
         return -1
     if _prepare_tree(pb, ws, weights, counts, seed, sorted_samples) != 0:
         return -1
-    rows = <index_t *>ws.entries
+    rows = NULL if pb.hist else <index_t *>ws.of.rows.entries
     ws.train_leaves = train_leaves
     memset(&root, 0, sizeof(NodeRecord))
     root.end = ws.n_active
@@ -1560,64 +863,48 @@ cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
 # Python entry points
 
 def grow_trees(
-    const float[:, ::1] X_T,                # IN (n_features, n_samples) exact, else (0, 0)
-    sorted_samples,                         # IN (n_features, n_samples) exact, else (0, 0)
-    y_order,                                # IN (n_samples,) absolute_error, else (0,)
-    const uint8_t[:, ::1] binned,           # IN (n_features, n_samples) hist, else (0, 0)
-    const float[:, ::1] bin_lower,          # IN (n_features, 255) hist, else (0, 0)
-    const float[:, ::1] bin_upper,          # IN (n_features, 255) hist, else (0, 0)
-    const int32_t[::1] n_bins,              # IN (n_features,) hist, else (0,)
-    const double[::1] y,                    # IN (n_samples,)
-    const double[::1] hessian,              # IN (n_samples,) Newton, else (0,)
+    dict training_set,                      # IN the splitter's arrays, see below
+    dict target,                            # IN y, hessian (newton), y_order (absolute_error)
     const double[:, ::1] tree_weights,      # IN (n_trees or 1, n_samples)
-    const uint8_t[:, ::1] tree_counts,      # IN (n_trees, n_samples) or (0, 0)
+    const uint8_t[:, ::1] tree_counts,      # IN (n_trees, n_samples) or None
     const uint32_t[::1] seeds,              # IN (n_trees,)
-    int criterion,
-    intp_t n_classes,
-    intp_t max_depth,
-    intp_t min_samples_split,
-    intp_t min_samples_leaf,
-    double min_weight_fraction_leaf,
-    intp_t max_features,
-    intp_t max_leaf_nodes,
-    double min_impurity_decrease,
-    double l2_regularization,
+    dict growth,                            # IN criterion, n_classes, stopping rules
     int n_threads,
-    int32_t[::1] train_leaves,              # OUT (n_samples,) leaf of each sample, or (0,)
+    int32_t[::1] train_leaves,              # OUT (n_samples,) leaf of each sample, or None
 ):
     """Grow ``n_trees`` CART trees, tree t on the sample weights ``tree_weights[t]`` (times
     ``tree_counts[t]``) with the feature-draw seed ``seeds[t]``.
 
-    The training set is either presorted (``X_T`` and ``sorted_samples`` from :func:`presort`:
-    exact splitter) or binned (``binned``, ``bin_lower``, ``bin_upper``, ``n_bins``: histogram
-    splitter); the other representation is passed empty.
-
     Parameters
     ----------
-    sorted_samples, y_order : ndarray, uint16 or int32 (the same for both)
-        Per feature the sample ids in increasing order of the feature (:func:`presort`), and
-        the sample ids in increasing order of y (absolute_error only). uint16 when there are
-        fewer than 2¹⁶ samples: the rows of every tree then hold 16-bit ids.
-    y : ndarray of shape (n_samples,), float64
-        Class codes 0..n_classes−1 (gini, entropy), targets (squared_error, friedman_mse,
-        absolute_error) or gradients of the loss (newton, with ``hessian``).
+    training_set : dict
+        Exact splitter: ``X_T`` (n_features, n_samples) float32 and ``sorted_samples``
+        (n_features, n_samples) uint16 or int32 (:func:`presort`; uint16 when there are fewer
+        than 2¹⁶ samples: the rows of every tree then hold 16-bit ids). Histogram splitter:
+        ``binned`` (n_features, n_samples) uint8 bin codes, ``bin_lower`` and ``bin_upper``
+        (n_features, 255) float32 (smallest and largest training value of every bin) and
+        ``n_bins`` (n_features,) int32.
+    target : dict
+        ``y`` (n_samples,) float64: class codes 0..n_classes−1 (gini, entropy), targets
+        (squared_error, friedman_mse, absolute_error) or gradients of the loss (newton);
+        ``hessian`` (n_samples,) float64, newton only; ``y_order`` (n_samples,), the sample ids
+        in increasing order of y with the dtype of ``sorted_samples``, absolute_error only.
     tree_weights : ndarray of shape (n_trees, n_samples) or (1, n_samples), float64
         Non-negative sample weights of each tree (one row: shared by all trees).
-    tree_counts : ndarray of shape (n_trees, n_samples) or (0, 0), uint8
+    tree_counts : ndarray of shape (n_trees, n_samples), uint8, or None
         Multiplicities (bootstrap counts) multiplying the weights; a compact alternative to one
         weight row per tree. Samples of weight 0 are left out of that tree.
     seeds : ndarray of shape (n_trees,), uint32
         Seeds of the feature draws (scikit-learn's ``random_state.randint(0, 2**31 - 1)``).
-    criterion : int
-        0 gini, 1 entropy, 2 squared_error, 3 friedman_mse, 4 absolute_error, 5 newton.
-    n_classes : int
-        Number of classes (classification), else 1.
-    max_depth, min_samples_split, min_samples_leaf, max_features, max_leaf_nodes : int
-        Stopping rules, resolved to integers (``max_leaf_nodes <= 0``: depth-first growth).
-    min_weight_fraction_leaf, min_impurity_decrease, l2_regularization : float
+    growth : dict
+        ``criterion`` (0 gini, 1 entropy, 2 squared_error, 3 friedman_mse, 4 absolute_error,
+        5 newton), ``n_classes`` (classification, else 1) and the stopping rules resolved to
+        numbers: ``max_depth``, ``min_samples_split``, ``min_samples_leaf``, ``max_features``,
+        ``max_leaf_nodes`` (``<= 0``: depth-first growth) as int; ``min_weight_fraction_leaf``,
+        ``min_impurity_decrease``, ``l2_regularization`` as float.
     n_threads : int
         Threads: one tree per thread when there are several trees, else inside the nodes.
-    train_leaves : ndarray of shape (n_samples,) or (0,), int32
+    train_leaves : ndarray of shape (n_samples,), int32, or None
         With one tree, receives the leaf id of every sample of positive weight (others are left
         unchanged).
 
@@ -1629,11 +916,13 @@ def grow_trees(
         float64 (n_nodes, n_values), float64, int32, float64 arrays and an int.
     """
     cdef Problem pb
+    cdef int criterion = growth["criterion"]
+    cdef const double[::1] y = target["y"]
+    cdef const double[::1] hessian
     cdef intp_t n_trees = seeds.shape[0], t, n_samples = y.shape[0]
-    cdef bint hist = binned.shape[0] > 0
+    cdef bint hist = "binned" in training_set
     cdef bint shared_weights = tree_weights.shape[0] == 1
-    cdef bint with_counts = tree_counts.shape[0] > 0
-    cdef intp_t n_features = binned.shape[0] if hist else X_T.shape[0]
+    cdef bint with_counts = tree_counts is not None
     cdef TreeBuffer *trees = NULL
     cdef int *status = NULL
     cdef int n_outer = 1, n_inner = n_threads
@@ -1641,64 +930,77 @@ def grow_trees(
     cdef int32_t *leaves = NULL
     cdef InterruptState interrupt
     cdef intp_t next_tree = 0, n_done = 0
-    cdef intp_t[::1] bin_offset = np.zeros(n_features + 1, dtype=np.intp)
+    # the views keep the arrays the problem points into alive until the trees are grown
+    cdef const float[:, ::1] X_T
     cdef const uint16_t[:, ::1] sorted16
     cdef const int32_t[:, ::1] sorted32
     cdef const uint16_t[::1] y_order16
     cdef const int32_t[::1] y_order32
+    cdef const uint8_t[:, ::1] binned
+    cdef const float[:, ::1] bin_lower
+    cdef const float[:, ::1] bin_upper
+    cdef const int32_t[::1] n_bins
+    cdef intp_t[::1] bin_offset
     if tree_weights.shape[1] != n_samples or not (shared_weights
                                                    or tree_weights.shape[0] == n_trees):
         raise ValueError("tree_weights must have shape (n_trees, n_samples) or (1, n_samples)")
     if with_counts and (tree_counts.shape[0] != n_trees or tree_counts.shape[1] != n_samples):
         raise ValueError("tree_counts must have shape (n_trees, n_samples)")
-    if hist:
-        np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
     memset(&pb, 0, sizeof(Problem))
     pb.n_samples = n_samples
-    pb.n_features = n_features
-    pb.n_rows = n_features + (1 if criterion == ABSOLUTE_ERROR else 0)
     pb.criterion = criterion
     pb.classification = criterion == GINI or criterion == ENTROPY
     pb.hist = hist
-    pb.n_classes = n_classes if pb.classification else 1
+    pb.n_classes = growth["n_classes"] if pb.classification else 1
     pb.n_values = pb.n_classes
-    pb.n_stats = pb.n_classes + 1 if pb.classification else 3
     if hist:
-        pb.binned = &binned[0, 0]
-        pb.bin_lower = &bin_lower[0, 0]
-        pb.bin_upper = &bin_upper[0, 0]
-        pb.n_bins = &n_bins[0]
-        pb.bin_offset = &bin_offset[0]
-        pb.total_bins = bin_offset[n_features]
+        binned = training_set["binned"]
+        bin_lower = training_set["bin_lower"]
+        bin_upper = training_set["bin_upper"]
+        n_bins = training_set["n_bins"]
+        pb.n_features = binned.shape[0]
+        bin_offset = np.zeros(pb.n_features + 1, dtype=np.intp)
+        np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
+        pb.data.bins.codes = &binned[0, 0]
+        pb.data.bins.lower = &bin_lower[0, 0]
+        pb.data.bins.upper = &bin_upper[0, 0]
+        pb.data.bins.n_bins = &n_bins[0]
+        pb.data.bins.offset = &bin_offset[0]
+        pb.data.bins.total = bin_offset[pb.n_features]
+        pb.data.bins.n_stats = pb.n_classes + 1 if pb.classification else 3
     else:
-        pb.X_T = &X_T[0, 0]
-        pb.compact = sorted_samples.dtype == np.uint16
-        if pb.compact:
-            sorted16 = sorted_samples
-            pb.sorted_samples = &sorted16[0, 0]
+        X_T = training_set["X_T"]
+        pb.n_features = X_T.shape[0]
+        pb.data.rows.n_rows = pb.n_features + (1 if criterion == ABSOLUTE_ERROR else 0)
+        pb.data.rows.X_T = &X_T[0, 0]
+        pb.data.rows.compact = training_set["sorted_samples"].dtype == np.uint16
+        if pb.data.rows.compact:
+            sorted16 = training_set["sorted_samples"]
+            pb.data.rows.sorted_samples = &sorted16[0, 0]
             if criterion == ABSOLUTE_ERROR:
-                y_order16 = y_order
-                pb.y_order = &y_order16[0]
+                y_order16 = target["y_order"]
+                pb.data.rows.y_order = &y_order16[0]
         else:
-            sorted32 = sorted_samples
-            pb.sorted_samples = &sorted32[0, 0]
+            sorted32 = training_set["sorted_samples"]
+            pb.data.rows.sorted_samples = &sorted32[0, 0]
             if criterion == ABSOLUTE_ERROR:
-                y_order32 = y_order
-                pb.y_order = &y_order32[0]
+                y_order32 = target["y_order"]
+                pb.data.rows.y_order = &y_order32[0]
     pb.y = &y[0]
     if criterion == NEWTON:
+        hessian = target["hessian"]
         pb.hessian = &hessian[0]
-    pb.max_depth = max_depth
-    pb.min_samples_split = min_samples_split
-    pb.min_samples_leaf = min_samples_leaf
-    pb.max_features = max_features
-    pb.max_leaf_nodes = max_leaf_nodes
-    pb.min_weight_fraction_leaf = min_weight_fraction_leaf
-    pb.min_impurity_decrease = min_impurity_decrease
-    pb.l2_regularization = l2_regularization
+    pb.max_depth = growth["max_depth"]
+    pb.min_samples_split = growth["min_samples_split"]
+    pb.min_samples_leaf = growth["min_samples_leaf"]
+    pb.max_features = growth["max_features"]
+    pb.max_leaf_nodes = growth["max_leaf_nodes"]
+    pb.min_weight_fraction_leaf = growth["min_weight_fraction_leaf"]
+    pb.min_impurity_decrease = growth["min_impurity_decrease"]
+    pb.l2_regularization = growth["l2_regularization"]
     pb.interrupt = &interrupt
     interrupt_init(&interrupt)
-    if n_trees == 1 and train_leaves.shape[0] == n_samples:
+    if n_trees == 1 and train_leaves is not None and train_leaves.shape[0] == n_samples:
         leaves = &train_leaves[0]
     if n_trees > 1 and n_threads > 1:
         n_outer = n_threads if n_threads < n_trees else <int>n_trees
@@ -1725,7 +1027,7 @@ def grow_trees(
                                 &pb, ws, &tree_weights[0 if shared_weights else t, 0],
                                 &tree_counts[t, 0] if with_counts else NULL, seeds[t],
                                 &trees[t], NULL)
-                    _workspace_free(ws)
+                    _workspace_free(&pb, ws)
                     leave_team(&interrupt, &n_done)
             else:
                 ws = _workspace_new(&pb, n_inner)
@@ -1739,7 +1041,7 @@ def grow_trees(
                             &pb, ws, &tree_weights[0 if shared_weights else t, 0],
                             &tree_counts[t, 0] if with_counts else NULL, seeds[t],
                             &trees[t], leaves)
-                _workspace_free(ws)
+                _workspace_free(&pb, ws)
         if interrupt.stop:
             raise_pending()
         for t in range(n_trees):
@@ -1783,17 +1085,7 @@ cdef tuple _tree_to_arrays(TreeBuffer *t):
 
 
 # ------------------------------------------------------------------------------------------
-# Presort: stable LSD radix sort of float32 keys, one feature per thread
-
-cdef inline uint32_t _sortable_key(float x) noexcept nogil:
-    """Map a float32 to a uint32 with the same order (negatives: all bits flipped; others: the
-    sign bit set)."""
-    cdef uint32_t u
-    memcpy(&u, &x, sizeof(uint32_t))
-    if u & 0x80000000u:
-        return ~u
-    return u | 0x80000000u
-
+# Presort: stable radix argsort (_sort.pxd) of every feature, one feature per thread
 
 cdef int _presort_feature(const float *values, intp_t n, index_t *sorted_samples) noexcept nogil:
     cdef uint32_t *keys = <uint32_t *>malloc(2 * n * sizeof(uint32_t))
@@ -1803,52 +1095,12 @@ cdef int _presort_feature(const float *values, intp_t n, index_t *sorted_samples
         free(keys)
         free(order)
         return -1
-    _radix_sort_into(values, n, keys, keys + n, order + n, order)
+    radix_argsort_float32(values, n, keys, keys + n, order + n, order)
     for i in range(n):
         sorted_samples[i] = <index_t>order[i]
     free(keys)
     free(order)
     return 0
-
-
-cdef void _radix_sort_into(const float *values, intp_t n, uint32_t *keys, uint32_t *keys_tmp,
-                           int32_t *order_tmp, int32_t *out) noexcept nogil:
-    """Indices that sort ``values`` stably (ties keep increasing index) into ``out``: LSD radix
-    sort, 8 bits per pass, passes where every key has the same byte skipped."""
-    cdef intp_t i, shift, b, total
-    cdef intp_t counts[256]
-    cdef uint32_t *ka = keys
-    cdef uint32_t *kb = keys_tmp
-    cdef int32_t *oa = out
-    cdef int32_t *ob = order_tmp
-    cdef uint32_t *kswap
-    cdef int32_t *oswap
-    for i in range(n):
-        ka[i] = _sortable_key(values[i])
-        oa[i] = <int32_t>i
-    for shift in range(0, 32, 8):
-        memset(counts, 0, sizeof(counts))
-        for i in range(n):
-            counts[(ka[i] >> shift) & 0xFF] += 1
-        if counts[(ka[0] >> shift) & 0xFF] == n:
-            continue
-        total = 0
-        for b in range(256):
-            total += counts[b]
-            counts[b] = total - counts[b]
-        for i in range(n):
-            b = (ka[i] >> shift) & 0xFF
-            kb[counts[b]] = ka[i]
-            ob[counts[b]] = oa[i]
-            counts[b] += 1
-        kswap = ka
-        ka = kb
-        kb = kswap
-        oswap = oa
-        oa = ob
-        ob = oswap
-    if oa != out:
-        memcpy(out, oa, n * sizeof(int32_t))
 
 
 def presort(

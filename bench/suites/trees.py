@@ -79,7 +79,8 @@ def _kernelkit(name, n_jobs=1, splitter="best"):
 
 def _run_reference(data):
     from kernelkit.reference import cart_tree
-    from kernelkit.utils._trees import Tree, draw_tree_seed
+    from kernelkit.tree._flat_tree import Tree
+    from kernelkit.tree._growth import draw_tree_seed
 
     seed = draw_tree_seed(np.random.RandomState(0))       # the draws of random_state=0
     arrays = cart_tree(data["X"], data["y"], seed=seed, criterion="gini", n_classes=2,

@@ -18,9 +18,9 @@ from sklearn.datasets import (
 from kernelkit.reference import cart_tree
 from kernelkit.reference.tree import impurity
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from kernelkit.utils import _trees as trees_module
+from kernelkit.tree import _growth as trees_module
 from kernelkit.utils._sklearn_compat import InvalidParameterError
-from kernelkit.utils._trees import GrowthParams, TreeTrainingSet
+from kernelkit.tree._growth import GrowthParams, TreeTrainingSet
 
 TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "n_node_samples")
 REGRESSION_CRITERIA = ("squared_error", "friedman_mse", "absolute_error")

@@ -10,10 +10,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from kernelkit.tree._growth import draw_tree_seed
+from kernelkit.tree._validation import check_ensemble_size
 from kernelkit.utils._progress import in_blocks
 from kernelkit.utils._sklearn_compat import HasMethods, Interval, RealNotInt, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._trees import check_ensemble_size, draw_tree_seed
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = ["BaggingClassifier", "BaggingRegressor"]

@@ -11,20 +11,20 @@ from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from kernelkit.utils._progress import in_blocks, stage
-from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
-from kernelkit.utils._threads import effective_n_threads
-from kernelkit.utils._trees import (
+from kernelkit.tree._classes import ProbabilityVoteMixin, fill_docstring
+from kernelkit.tree._flat_tree import sum_tree_values
+from kernelkit.tree._growth import TreeTrainingSet, draw_tree_seed
+from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
-    ProbabilityVoteMixin,
-    TreeTrainingSet,
     check_ensemble_size,
-    draw_tree_seed,
     growth_params,
-    sum_tree_values,
+    store_init_params,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._progress import in_blocks, stage
+from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
+from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor"]
@@ -186,7 +186,7 @@ class BaseForest(BaseEstimator):
         return weights
 
     def _fitted_tree(self, tree, state):
-        """A fitted tree estimator around a grown :class:`~kernelkit.utils._trees.Tree`."""
+        """A fitted tree estimator around a grown :class:`~kernelkit.tree._flat_tree.Tree`."""
         params = {name: getattr(self, name) for name in TREE_PARAMETERS}
         estimator = self._tree_class(random_state=state, **params)
         estimator.tree_ = tree
@@ -310,19 +310,9 @@ _NOTES = """Trees grow in parallel native threads inside the compiled builder (n
     state is ``estimators_[t].random_state``."""
 
 
-def _fill_docstring(criterion, max_features):
-    def fill(cls):
-        cls.__doc__ = (cls.__doc__.replace("%(parameters)s", _PARAMETERS)
-                       .replace("%(criterion)s", criterion)
-                       .replace("%(max_features)s", max_features)
-                       .replace("%(references)s", _REFERENCES).replace("%(notes)s", _NOTES))
-        return cls
-    return fill
-
-
-@_fill_docstring(
+@fill_docstring(_NOTES, _REFERENCES, parameters=_PARAMETERS, criterion=(
     """criterion : {"gini", "entropy", "log_loss"}, default="gini"
-        Impurity of the trees' splits.""", '"sqrt"')
+        Impurity of the trees' splits."""), max_features='"sqrt"')
 class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
     """Random forest classifier: bagged CART trees with a random subset of features per node.
 
@@ -360,13 +350,7 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
     kernelkit.tree.DecisionTreeClassifier : one tree.
     sklearn.ensemble.RandomForestClassifier : scikit-learn's implementation.
 
-    Notes
-    -----
-    %(notes)s
-
-    References
-    ----------
-    %(references)s
+    %(notes_and_references)s
 
     Examples
     --------
@@ -391,24 +375,7 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
                  max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True, oob_score=False,
                  n_jobs=None, random_state=None, class_weight=None, max_samples=None,
                  splitter="best", max_bins=255, verbose=0):
-        self.n_estimators = n_estimators
-        self.criterion = criterion
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.max_features = max_features
-        self.max_leaf_nodes = max_leaf_nodes
-        self.min_impurity_decrease = min_impurity_decrease
-        self.bootstrap = bootstrap
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.class_weight = class_weight
-        self.max_samples = max_samples
-        self.splitter = splitter
-        self.max_bins = max_bins
-        self.verbose = verbose
+        store_init_params(self, locals())
 
     def _set_oob_score(self, X, target):
         self.oob_decision_function_ = self._oob_means(X)
@@ -428,9 +395,9 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
         return self._mean_tree_values(X)
 
 
-@_fill_docstring(
+@fill_docstring(_NOTES, _REFERENCES, parameters=_PARAMETERS, criterion=(
     """criterion : {"squared_error", "friedman_mse", "absolute_error"}, default="squared_error"
-        Impurity of the trees' splits.""", "1.0")
+        Impurity of the trees' splits."""), max_features="1.0")
 class RandomForestRegressor(RegressorMixin, BaseForest):
     r"""Random forest regressor: the mean of bagged CART regression trees with random features.
 
@@ -462,13 +429,7 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
     kernelkit.tree.DecisionTreeRegressor : one tree.
     sklearn.ensemble.RandomForestRegressor : scikit-learn's implementation.
 
-    Notes
-    -----
-    %(notes)s
-
-    References
-    ----------
-    %(references)s
+    %(notes_and_references)s
 
     Examples
     --------
@@ -492,23 +453,7 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
                  max_features=1.0, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  bootstrap=True, oob_score=False, n_jobs=None, random_state=None,
                  max_samples=None, splitter="best", max_bins=255, verbose=0):
-        self.n_estimators = n_estimators
-        self.criterion = criterion
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.max_features = max_features
-        self.max_leaf_nodes = max_leaf_nodes
-        self.min_impurity_decrease = min_impurity_decrease
-        self.bootstrap = bootstrap
-        self.oob_score = oob_score
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.max_samples = max_samples
-        self.splitter = splitter
-        self.max_bins = max_bins
-        self.verbose = verbose
+        store_init_params(self, locals())
 
     def _set_oob_score(self, X, target):
         self.oob_prediction_ = self._oob_means(X)[:, 0]

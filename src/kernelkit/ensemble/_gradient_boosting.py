@@ -17,19 +17,19 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.utils._progress import report, report_points
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
-from kernelkit.utils._threads import effective_n_threads
-from kernelkit.utils._trees import (
+from kernelkit.tree._flat_tree import sum_tree_values
+from kernelkit.tree._growth import TreeTrainingSet, draw_tree_seed
+from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
-    TreeTrainingSet,
     check_ensemble_size,
-    draw_tree_seed,
     growth_params,
-    sum_tree_values,
+    store_init_params,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._progress import report, report_points
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
@@ -182,10 +182,6 @@ class BaseGradientBoosting(BaseEstimator):
         "random_state": ["random_state"],
         "verbose": ["verbose"],
     }
-
-    def _init_params(self, **params):
-        for name, value in params.items():
-            setattr(self, name, value)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -394,8 +390,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
                  max_features=None, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  max_bins=255, validation_fraction=0.1, n_iter_no_change=None, tol=1e-4,
                  random_state=None, n_jobs=None, verbose=0):
-        self._init_params(**{k: v for k, v in locals().items() if k not in ("self",
-                                                                             "__class__")})
+        store_init_params(self, locals())
 
     def _make_loss(self, target):
         return _SquaredError() if self.loss == "squared_error" else _AbsoluteError()
@@ -457,8 +452,7 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
                  max_leaf_nodes=None, min_impurity_decrease=0.0, max_bins=255,
                  validation_fraction=0.1, n_iter_no_change=None, tol=1e-4, random_state=None,
                  n_jobs=None, verbose=0):
-        self._init_params(**{k: v for k, v in locals().items() if k not in ("self",
-                                                                             "__class__")})
+        store_init_params(self, locals())
 
     def _make_loss(self, target):
         if self.n_classes_ < 2:

@@ -10,17 +10,15 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.utils._progress import report, report_points
-from kernelkit.utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
-from kernelkit.utils._threads import effective_n_threads
-from kernelkit.utils._trees import (
-    GrowthParams,
-    TreeTrainingSet,
+from kernelkit.tree._growth import GrowthParams, TreeTrainingSet, draw_tree_seed
+from kernelkit.tree._validation import (
     check_ensemble_size,
-    draw_tree_seed,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._progress import report, report_points
+from kernelkit.utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
+from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["AdaBoostClassifier"]

@@ -5,19 +5,51 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, is_clas
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
-from kernelkit.utils._threads import effective_n_threads
-from kernelkit.utils._trees import (
+from kernelkit.tree._growth import TreeTrainingSet, draw_tree_seed
+from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
-    ProbabilityVoteMixin,
-    TreeTrainingSet,
-    draw_tree_seed,
     growth_params,
+    store_init_params,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
+from kernelkit.utils._threads import effective_n_threads
 
-__all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor"]
+__all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor",
+           "ProbabilityVoteMixin", "fill_docstring"]
+
+
+class ProbabilityVoteMixin:
+    """``predict`` and ``predict_log_proba`` of a classifier from its ``predict_proba``."""
+
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba` (−inf for a probability of 0).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
+
+    def predict(self, X):
+        """Class of largest probability (ties: the first in ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
 
 class BaseDecisionTree(BaseEstimator):
@@ -163,13 +195,21 @@ _REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, §1.6.2 "D
        Annals of Statistics 29(5), 2001 (the improvement criterion ``friedman_mse``)."""
 
 
-def _fill_docstring(cls):
-    cls.__doc__ = (cls.__doc__.replace("%(parameters)s", _PARAMETERS)
-                   .replace("%(notes)s", _NOTES).replace("%(references)s", _REFERENCES))
-    return cls
+def fill_docstring(notes, references, **sections):
+    """Class decorator filling the text shared by sibling estimators into the class docstring:
+    ``%(notes_and_references)s`` becomes the Notes and References sections, every other
+    ``%(name)s`` the text ``sections[name]``."""
+    def fill(cls):
+        doc = cls.__doc__.replace("%(notes_and_references)s", (
+            f"Notes\n    -----\n    {notes}\n\n    References\n    ----------\n    {references}"))
+        for name, text in sections.items():
+            doc = doc.replace(f"%({name})s", text)
+        cls.__doc__ = doc
+        return cls
+    return fill
 
 
-@_fill_docstring
+@fill_docstring(_NOTES, _REFERENCES, parameters=_PARAMETERS)
 class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecisionTree):
     r"""CART classification tree.
 
@@ -199,7 +239,7 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
         Always 1 (one target).
     max_features_ : int
         Features drawn per node.
-    tree_ : kernelkit.utils._trees.Tree
+    tree_ : kernelkit.tree._flat_tree.Tree
         The flat tree: ``children_left``, ``children_right``, ``feature``, ``threshold``,
         ``value`` (class fractions, shape (node_count, n_classes)), ``impurity``,
         ``n_node_samples``, ``weighted_n_node_samples``.
@@ -212,13 +252,7 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
     kernelkit.reference.tree.cart_tree : the course's recursive CART, a slow readable twin.
     sklearn.tree.DecisionTreeClassifier : scikit-learn's implementation.
 
-    Notes
-    -----
-    %(notes)s
-
-    References
-    ----------
-    %(references)s
+    %(notes_and_references)s
 
     Examples
     --------
@@ -243,19 +277,7 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, max_features=None,
                  random_state=None, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  class_weight=None, max_bins=255, n_jobs=None):
-        self.criterion = criterion
-        self.splitter = splitter
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.max_features = max_features
-        self.random_state = random_state
-        self.max_leaf_nodes = max_leaf_nodes
-        self.min_impurity_decrease = min_impurity_decrease
-        self.class_weight = class_weight
-        self.max_bins = max_bins
-        self.n_jobs = n_jobs
+        store_init_params(self, locals())
 
     def predict_proba(self, X):
         """Weighted class fractions of the leaf of each sample.
@@ -274,7 +296,7 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
         return proba / proba.sum(axis=1, keepdims=True)
 
 
-@_fill_docstring
+@fill_docstring(_NOTES, _REFERENCES, parameters=_PARAMETERS)
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     r"""CART regression tree.
 
@@ -302,7 +324,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
         Always 1.
     max_features_ : int
         Features drawn per node.
-    tree_ : kernelkit.utils._trees.Tree
+    tree_ : kernelkit.tree._flat_tree.Tree
         The flat tree (``value`` of shape (node_count, 1): mean or median of each node).
     feature_importances_ : ndarray of shape (n_features,)
 
@@ -313,13 +335,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     kernelkit.reference.tree.cart_tree : the course's recursive CART, a slow readable twin.
     sklearn.tree.DecisionTreeRegressor : scikit-learn's implementation.
 
-    Notes
-    -----
-    %(notes)s
-
-    References
-    ----------
-    %(references)s
+    %(notes_and_references)s
 
     Examples
     --------
@@ -340,18 +356,7 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
                  min_impurity_decrease=0.0, max_bins=255, n_jobs=None):
-        self.criterion = criterion
-        self.splitter = splitter
-        self.max_depth = max_depth
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.max_features = max_features
-        self.random_state = random_state
-        self.max_leaf_nodes = max_leaf_nodes
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_bins = max_bins
-        self.n_jobs = n_jobs
+        store_init_params(self, locals())
 
     def predict(self, X):
         """Value (mean or median) of the leaf of each sample.
