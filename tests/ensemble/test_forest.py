@@ -64,8 +64,14 @@ def test_one_and_two_threads_grow_the_same_forest(splitter):
     np.testing.assert_array_equal(one.predict_proba(X), two.predict_proba(X))
 
 
+WEIGHTED_BOOTSTRAP = pytest.mark.scikit_learn(
+    "1.9", reason="earlier releases use sample and class weights otherwise in the bootstrap")
+
+
 @pytest.mark.parametrize("params", [{}, dict(max_samples=0.5, min_samples_leaf=3),
-                                    dict(class_weight="balanced", criterion="entropy"),
+                                    pytest.param(dict(class_weight="balanced",
+                                                      criterion="entropy"),
+                                                 marks=WEIGHTED_BOOTSTRAP),
                                     dict(bootstrap=False, max_depth=4)])
 def test_same_forest_as_scikit_learn(params):
     X, y = load_breast_cancer(return_X_y=True)
@@ -141,6 +147,7 @@ def test_held_out_scores_within_one_percent_of_scikit_learn(random_state):
                                abs=0.01)
 
 
+@WEIGHTED_BOOTSTRAP
 def test_sample_weight_sets_bootstrap_probabilities_as_scikit_learn():
     X, y = load_iris(return_X_y=True)
     w = np.random.default_rng(0).integers(0, 4, y.size).astype(float)
