@@ -91,9 +91,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
     n_jobs : int, default=None
         Threads of a k-means initialisation.
     verbose : int, default=0
-        Progress on stderr: 1, a line per initialisation (mean log-likelihood, iterations,
-        convergence, time), and lines every two seconds during a long one; 2, a line every
-        ten EM iterations.
+        Progress on stderr, with the levels of :class:`GaussianMixture`.
 
     Attributes
     ----------

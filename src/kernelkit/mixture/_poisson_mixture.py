@@ -54,9 +54,7 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     n_jobs : int, default=None
         Threads of the k-means initialisation.
     verbose : int, default=0
-        Progress on stderr: 1, a line per initialisation (mean log-likelihood, iterations,
-        convergence, time), and lines every two seconds during a long one; 2, a line every
-        ten EM iterations.
+        Progress on stderr, with the levels of :class:`GaussianMixture`.
 
     Attributes
     ----------
