@@ -16,7 +16,8 @@ from kernelkit.cluster._evaluation import (
     silhouette_score,
 )
 from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
-from kernelkit.cluster._medoids import KMedians, KMedoids
+from kernelkit.cluster._kmedians import KMedians
+from kernelkit.cluster._medoids import KMedoids
 from kernelkit.cluster._quantization import quantize_density
 from kernelkit.cluster._spectral import SpectralClustering
 
