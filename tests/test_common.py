@@ -119,8 +119,8 @@ INSTANCES = {
     "BaggingRegressor": lambda cls: [cls(n_estimators=3, random_state=0)],
     "KNeighborsRegressor": lambda cls: [cls(), cls(weights="gaussian", gamma=0.1),
                                         cls(kernel="linear")],
-    "KernelSVC2": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
-    "KernelSquaredSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    "SquaredHingeSVC": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    "SquaredEpsilonSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
 }
 
 _WEIGHTED_GAMMA = (
