@@ -34,11 +34,11 @@ WORKLOADS = {
         run = lambda: SVR(C=1e6, tol=1e-12, max_iter=10**8, n_jobs={n_jobs}).fit(X, y)
     """),
     "dual-cd": ("_dual_cd", """
-        from kernelkit.kernel_ridge import KernelSquaredSVR
+        from kernelkit.svm import SquaredEpsilonSVR
         rng = np.random.default_rng(0)
         X, y = rng.normal(size=(4000, 3)), rng.normal(size=4000)
-        run = lambda: KernelSquaredSVR(lambda_=1e-6, gamma=10.0, tol=1e-14, max_iter=10**6,
-                                       n_jobs={n_jobs}).fit(X, y)
+        run = lambda: SquaredEpsilonSVR(lambda_=1e-6, gamma=10.0, tol=1e-14, max_iter=10**6,
+                                        n_jobs={n_jobs}).fit(X, y)
     """),
     "forest": ("_tree_builder", """
         from kernelkit.ensemble import RandomForestRegressor

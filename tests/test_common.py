@@ -34,6 +34,7 @@ from sklearn.utils.estimator_checks import (
 
 import kernelkit
 from kernelkit.datasets import load_mutag, load_secreted_proteins
+from kernelkit.utils._sklearn_compat import InvalidParameterError
 
 # Subpackages that hold no estimator (or, for reference, twins of the cores).
 NOT_ESTIMATOR_PACKAGES = {"reference", "datasets", "demos", "bench", "utils", "distributed"}
@@ -119,8 +120,8 @@ INSTANCES = {
     "BaggingRegressor": lambda cls: [cls(n_estimators=3, random_state=0)],
     "KNeighborsRegressor": lambda cls: [cls(), cls(weights="gaussian", gamma=0.1),
                                         cls(kernel="linear")],
-    "KernelSVC2": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
-    "KernelSquaredSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    "SquaredHingeSVC": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    "SquaredEpsilonSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
 }
 
 _WEIGHTED_GAMMA = (
@@ -321,3 +322,59 @@ def test_structured_in_a_pipeline_and_as_svc_kernel(estimator, structured_data):
     direct = SVC(kernel=clone(estimator)).fit(X, y)
     np.testing.assert_allclose(direct.decision_function(X),
                                piped.fit(X, y).decision_function(X), atol=1e-9)
+
+
+# ---------------------------------------------------------------------------------------------
+# One symmetry rule for every precomputed Gram or affinity matrix (kernelkit.utils._gram.
+# is_symmetric_gram): the same slightly asymmetric matrix is accepted, or refused, by all.
+
+def _precomputed_instances():
+    instances = []
+    for cls in ESTIMATORS:
+        base = _instances(cls)[0]
+        params = base.get_params()
+        for name in ("kernel", "affinity"):
+            if name in params:
+                estimator = clone(base).set_params(**{name: "precomputed"})
+                try:
+                    estimator._validate_params()
+                except InvalidParameterError:   # no precomputed option (a vector kernel)
+                    continue
+                if "random_state" in params:
+                    estimator.set_params(random_state=0)
+                if "n_components" in params and cls.__name__ != "KernelNystroem":
+                    estimator.set_params(n_components=2)
+                if "n_clusters" in params:
+                    estimator.set_params(n_clusters=2)
+                instances.append(estimator)
+    return instances
+
+
+PRECOMPUTED_INSTANCES = _precomputed_instances()
+
+
+@pytest.mark.parametrize("n_samples", [40, 300])   # 300: above the size where SMO's check is brief
+@pytest.mark.parametrize("estimator", PRECOMPUTED_INSTANCES,
+                         ids=[type(est).__name__ for est in PRECOMPUTED_INSTANCES])
+def test_one_symmetry_rule_for_precomputed_matrices(estimator, n_samples):
+    from kernelkit.kernels import rbf_kernel
+    from kernelkit.utils._gram import gram_tolerance
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n_samples, 3))
+    y = (X[:, 0] > 0).astype(int) if get_tags(estimator).estimator_type == "classifier" else (
+        X[:, 1] if get_tags(estimator).estimator_type == "regressor" else None)
+    K = rbf_kernel(X, gamma=0.5)
+    delta = gram_tolerance(K)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for gap, accepted in [(0.0, True), (0.5 * delta, True), (3.0 * delta, False),
+                              (1e-3, False)]:
+            asymmetric = K.copy()
+            asymmetric[0, 1] += gap
+            model = clone(estimator)
+            if accepted:
+                model.fit(asymmetric, y)
+            else:
+                with pytest.raises(ValueError, match="not symmetric"):
+                    model.fit(asymmetric, y)

@@ -1,10 +1,10 @@
-"""Squared-hinge kernel SVM by dual coordinate descent (KernelSVC2) against SMO-trained SVMs."""
+"""Squared-hinge kernel SVM by dual coordinate descent (SquaredHingeSVC) against SMO SVMs."""
 
 import numpy as np
 
 from kernelkit.bench._harness import Contender, Suite
 
-# C = 1 for the hinge-loss SVMs; λ = 1/(2C) puts KernelSVC2's squared hinge at the same C.
+# C = 1 for the hinge-loss SVMs; λ = 1/(2C) puts SquaredHingeSVC's squared hinge at the same C.
 C, TOL, CACHE_MB = 1.0, 1e-3, 200.0
 LAMBDA = 1.0 / (2.0 * C)
 
@@ -32,10 +32,10 @@ def _values(model, data, **extra):
 
 
 def _dual_cd(data):
-    from kernelkit.kernel_ridge import KernelSVC2
+    from kernelkit.svm import SquaredHingeSVC
 
-    model = KernelSVC2(lambda_=LAMBDA, gamma=data["gamma"], tol=TOL, cache_size=CACHE_MB,
-                       random_state=0).fit(data["X"], data["y"])
+    model = SquaredHingeSVC(lambda_=LAMBDA, gamma=data["gamma"], tol=TOL, cache_size=CACHE_MB,
+                            random_state=0).fit(data["X"], data["y"])
     return _values(model, data, epochs=int(model.n_iter_[0]),
                    objective=float(model.dual_objective_[0]))
 
@@ -74,7 +74,7 @@ SUITE = Suite(
     name="dual_cd",
     description=(
         "Fit time of the squared-hinge (L2) kernel SVM without intercept trained by dual "
-        "coordinate descent (kernelkit.kernel_ridge.KernelSVC2, λ = 1/(2C) = 0.5) against the "
+        "coordinate descent (kernelkit.svm.SquaredHingeSVC, λ = 1/(2C) = 0.5) against the "
         "hinge-loss SVC with intercept trained by SMO (kernelkit.svm.SVC and scikit-learn's "
         "LIBSVM, C = 1) on the binary RBF problem of the svm suite (make_classification, 20 "
         "features, gamma = 1/(n_features·Var X), tol = 1e-3, cache_size = 200 MB); the models "
@@ -85,7 +85,7 @@ SUITE = Suite(
     cases=_cases,
     setup=_setup,
     contenders=[
-        Contender("KernelSVC2 (dual CD)", _dual_cd),
+        Contender("SquaredHingeSVC (dual CD)", _dual_cd),
         Contender("reference dual CD", _reference, applies=lambda p: p["n"] <= 500),
         Contender("kernelkit SVC (SMO)", _kernelkit_svc),
         Contender("scikit-learn SVC", _sklearn_svc, requires=("sklearn",)),

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.mixture import GaussianMixture as SklearnGaussianMixture
 
 from kernelkit.bench._harness import Contender, Suite
-from kernelkit.cluster import GaussianMixture
+from kernelkit.mixture import GaussianMixture
 
 N_ITER = 20
 

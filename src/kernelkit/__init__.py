@@ -1,6 +1,7 @@
 """kernelkit: machine-learning estimators with compiled Cython cores.
 
-Subpackages: ``cluster``, ``kernels``, ``svm``, ``decomposition``, ``manifold``, ``datasets``, ...
+Subpackages: ``cluster``, ``mixture``, ``kernels``, ``svm``, ``decomposition``, ``manifold``,
+``datasets``, ...
 Pure-Python twins of every compiled core live in ``kernelkit.reference``.
 """
 

@@ -6,10 +6,10 @@ import pytest
 from kernelkit.cluster import (
     DBSCAN,
     AgglomerativeClustering,
-    GaussianMixture,
     KMeans,
     SpectralClustering,
 )
+from kernelkit.mixture import GaussianMixture
 
 
 @pytest.mark.parametrize("estimator", [

@@ -18,7 +18,7 @@ def test_full_covariances_larger_than_memory_are_refused_before_em(under_address
     # 400 components of 1 000 × 1 000 covariances: 3 × 2 × 3.2 GB, refused under 1 GiB; the
     # message points to diagonal covariances
     result = under_address_limit(
-        "import numpy as np\nfrom kernelkit.cluster import GaussianMixture\n"
+        "import numpy as np\nfrom kernelkit.mixture import GaussianMixture\n"
         "X = np.random.default_rng(0).normal(size=(400, 1000))",
         "GaussianMixture(n_components=400).fit(X)")
     assert result.returncode == 0, result.stderr
@@ -28,7 +28,7 @@ def test_full_covariances_larger_than_memory_are_refused_before_em(under_address
 
 
 def test_diagonal_covariances_of_the_same_mixture_are_accepted():
-    from kernelkit.cluster import GaussianMixture
+    from kernelkit.mixture import GaussianMixture
 
     Z = np.random.default_rng(0).normal(size=(40, 200))
     model = GaussianMixture(n_components=40, covariance_type="diag", max_iter=2,

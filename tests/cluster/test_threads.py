@@ -11,7 +11,8 @@ import pytest
 from sklearn.datasets import make_blobs
 
 from kernelkit._core._openmp import openmp_version
-from kernelkit.cluster import DBSCAN, GaussianMixture, KMeans, SpectralClustering
+from kernelkit.cluster import DBSCAN, KMeans, SpectralClustering
+from kernelkit.mixture import GaussianMixture
 from kernelkit.utils._threads import _usable_cpus
 
 
@@ -39,7 +40,8 @@ needs_two_threads = pytest.mark.skipif(
 _LIMITED_FIT = textwrap.dedent("""
     import resource
     import numpy as np
-    from kernelkit.cluster import DBSCAN, GaussianMixture, KMeans, SpectralClustering
+    from kernelkit.cluster import DBSCAN, KMeans, SpectralClustering
+    from kernelkit.mixture import GaussianMixture
 
     X = np.random.default_rng(0).normal(size=(60, 3))
     models = [KMeans(n_clusters=3, n_init=1, random_state=0), GaussianMixture(2, random_state=0),

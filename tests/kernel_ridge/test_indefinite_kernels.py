@@ -7,13 +7,9 @@ import warnings
 import numpy as np
 import pytest
 
-from kernelkit.kernel_ridge import (
-    KernelLogisticRegression,
-    KernelRidge,
-    KernelSquaredSVR,
-    KernelSVC2,
-)
+from kernelkit.kernel_ridge import KernelLogisticRegression, KernelRidge
 from kernelkit.kernels import pairwise_kernels, sigmoid_kernel
+from kernelkit.svm import SquaredEpsilonSVR, SquaredHingeSVC
 
 
 def _data():
@@ -24,9 +20,9 @@ def _data():
 
 
 @pytest.mark.parametrize("make, classifier", [
-    (KernelSquaredSVR, False), (KernelSVC2, True), (KernelRidge, False),
+    (SquaredEpsilonSVR, False), (SquaredHingeSVC, True), (KernelRidge, False),
     (KernelLogisticRegression, True),
-], ids=["KernelSquaredSVR", "KernelSVC2", "KernelRidge", "KernelLogisticRegression"])
+], ids=["SquaredEpsilonSVR", "SquaredHingeSVC", "KernelRidge", "KernelLogisticRegression"])
 @pytest.mark.parametrize("gamma, coef0", [(1e6, 1e6), (1.0, 5.0)])
 def test_indefinite_sigmoid_is_refused_without_warnings(make, classifier, gamma, coef0):
     X, labels, values = _data()
@@ -39,7 +35,7 @@ def test_indefinite_sigmoid_is_refused_without_warnings(make, classifier, gamma,
                 X, labels if classifier else values)
 
 
-@pytest.mark.parametrize("make", [KernelSquaredSVR, KernelRidge])
+@pytest.mark.parametrize("make", [SquaredEpsilonSVR, KernelRidge])
 def test_precomputed_indefinite_gram_is_refused(make):
     X, _, values = _data()
     with pytest.raises(ValueError, match="^Precomputed Gram matrix .*not positive semi-definite"):

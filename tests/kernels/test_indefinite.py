@@ -9,16 +9,11 @@ import pytest
 from kernelkit.decomposition import KernelPCA
 from kernelkit.discriminant_analysis import KernelFisherDiscriminantAnalysis
 from kernelkit.kernel_approximation import KernelNystroem
-from kernelkit.kernel_ridge import (
-    KernelLogisticRegression,
-    KernelRidge,
-    KernelSquaredSVR,
-    KernelSVC2,
-)
+from kernelkit.kernel_ridge import KernelLogisticRegression, KernelRidge
 from kernelkit.kernels import VectorKernel, pairwise_kernels, polynomial_kernel
 from kernelkit.linear_model import NearestCentroid
 from kernelkit.neighbors import KNeighborsClassifier, KNeighborsRegressor
-from kernelkit.svm import SVC, SVR
+from kernelkit.svm import SVC, SVR, SquaredEpsilonSVR, SquaredHingeSVC
 from kernelkit.utils import _gram
 from kernelkit.utils._gram import check_gram_range, check_precomputed_gram
 from kernelkit.utils._kernels import resolve_kernel
@@ -39,8 +34,8 @@ KERNEL_ESTIMATORS = {
     "SVR": (SVR, _vector_params, "real"),
     "KernelRidge": (KernelRidge, _vector_params, "real"),
     "KernelLogisticRegression": (KernelLogisticRegression, _vector_params, "class"),
-    "KernelSVC2": (KernelSVC2, _vector_params, "class"),
-    "KernelSquaredSVR": (KernelSquaredSVR, _vector_params, "real"),
+    "SquaredHingeSVC": (SquaredHingeSVC, _vector_params, "class"),
+    "SquaredEpsilonSVR": (SquaredEpsilonSVR, _vector_params, "real"),
     "KernelFisherDiscriminantAnalysis": (KernelFisherDiscriminantAnalysis, _vector_params,
                                          "class"),
     "KernelPCA": (lambda **kw: KernelPCA(n_components=2, **kw), _vector_params, None),
@@ -51,7 +46,7 @@ KERNEL_ESTIMATORS = {
     "KNeighborsRegressor": (KNeighborsRegressor, _neighbors_params, "real"),
 }
 # solvers that assume a p.s.d. kernel and diverge (or lose their meaning) otherwise
-NEEDS_PSD = ["KernelRidge", "KernelLogisticRegression", "KernelSVC2", "KernelSquaredSVR",
+NEEDS_PSD = ["KernelRidge", "KernelLogisticRegression", "SquaredHingeSVC", "SquaredEpsilonSVR",
              "KernelFisherDiscriminantAnalysis", "NearestCentroid", "KNeighborsClassifier",
              "KNeighborsRegressor"]
 
@@ -96,7 +91,7 @@ def test_non_integer_degree_is_the_real_power_where_the_base_is_non_negative():
 
 # degree is an integer parameter of the SMO and dual CD estimators
 @pytest.mark.parametrize("name", [name for name in KERNEL_ESTIMATORS if name not in (
-    "SVC", "SVR", "KernelSVC2", "KernelSquaredSVR")])
+    "SVC", "SVR", "SquaredHingeSVC", "SquaredEpsilonSVR")])
 def test_non_integer_degree_with_a_negative_base_is_refused_by_every_estimator(name):
     with pytest.raises(ValueError, match=r"poly kernel \(.*degree=2.5\) has NaN values"):
         _fit(name, "poly", degree=2.5, coef0=0.0)

@@ -1,4 +1,11 @@
-"""Clustering: k-means, and the methods of Sangnier, chapter 2."""
+"""Clustering: k-means, and the methods of Sangnier, chapter 2.
+
+The mixture models live in :mod:`kernelkit.mixture`; their names stay importable from here for
+one release, with a ``FutureWarning``.
+"""
+
+import importlib
+import warnings
 
 from kernelkit.cluster._agglomerative import AgglomerativeClustering
 from kernelkit.cluster._dbscan import DBSCAN
@@ -8,23 +15,18 @@ from kernelkit.cluster._evaluation import (
     silhouette_samples,
     silhouette_score,
 )
-from kernelkit.cluster._gaussian_mixture import GaussianMixture
 from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
-from kernelkit.cluster._medoids import KMedians, KMedoids
-from kernelkit.cluster._mixture_regression import MixtureOfLinearRegressions
-from kernelkit.cluster._poisson_mixture import PoissonMixture
+from kernelkit.cluster._kmedians import KMedians
+from kernelkit.cluster._medoids import KMedoids
 from kernelkit.cluster._quantization import quantize_density
 from kernelkit.cluster._spectral import SpectralClustering
 
 __all__ = [
     "DBSCAN",
     "AgglomerativeClustering",
-    "GaussianMixture",
     "KMeans",
     "KMedians",
     "KMedoids",
-    "MixtureOfLinearRegressions",
-    "PoissonMixture",
     "SpectralClustering",
     "calinski_harabasz_score",
     "elbow_curve",
@@ -33,3 +35,20 @@ __all__ = [
     "silhouette_samples",
     "silhouette_score",
 ]
+
+# Deprecated paths: name -> the module that holds it now (removed in the next release).
+_MOVED = {
+    "GaussianMixture": "kernelkit.mixture",
+    "MixtureOfLinearRegressions": "kernelkit.mixture",
+    "PoissonMixture": "kernelkit.mixture",
+}
+
+
+def __getattr__(name):
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = _MOVED[name]
+    warnings.warn(f"kernelkit.cluster.{name} is deprecated and will be removed in the next "
+                  f"release: import it from {module} ({module}.{name}).", FutureWarning,
+                  stacklevel=2)
+    return getattr(importlib.import_module(module), name)

@@ -13,6 +13,7 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from kernelkit.utils._gram import is_symmetric_gram
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
     FittedKernel,
@@ -247,7 +248,14 @@ class KernelNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                                    self.kernel_params, n_threads)
             indices = recursive_rls_landmarks(blocks, n_samples, m, rng)
         if kind == "precomputed":
-            fitted = resolve_kernel("precomputed", X[np.ix_(indices, indices)], psd=False)
+            # the symmetry rule of every precomputed Gram holds for the whole matrix (the
+            # landmarks' block, of smaller trace, would get a tighter tolerance); that block is
+            # then made exactly symmetric (unchanged when X is)
+            if not is_symmetric_gram(X, n_threads=n_threads):
+                raise ValueError("Precomputed Gram matrix is not symmetric, so it is not a valid "
+                                 "kernel.")
+            block = X[np.ix_(indices, indices)]
+            fitted = resolve_kernel("precomputed", (block + block.T) / 2, psd=False)
             fitted.rows = indices          # columns of K(X_test, X_train) to read
             self.components_ = indices
         else:

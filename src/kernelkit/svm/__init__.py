@@ -1,5 +1,8 @@
-"""Support vector machines trained by SMO (compiled solver ``kernelkit._core._smo_solver``)."""
+"""Support vector machines: the hinge-loss SVC and ε-SVR trained by SMO (compiled solver
+``kernelkit._core._smo_solver``), and the squared-hinge SVM and squared ε-insensitive SVR
+without intercept trained by dual coordinate descent (``kernelkit._core._dual_cd``)."""
 
 from kernelkit.svm._classes import SVC, SVR
+from kernelkit.svm._dual_coordinate_descent import SquaredEpsilonSVR, SquaredHingeSVC
 
-__all__ = ["SVC", "SVR"]
+__all__ = ["SVC", "SVR", "SquaredEpsilonSVR", "SquaredHingeSVC"]

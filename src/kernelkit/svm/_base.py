@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, is_classifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_array, check_is_fitted
 
@@ -30,7 +30,13 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._progress import iteration_callback, report
-from kernelkit.utils._sklearn_compat import Interval, Options, StrOptions, _check_sample_weight
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    Options,
+    StrOptions,
+    _check_sample_weight,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, kernel_cache_megabytes
 
@@ -47,6 +53,47 @@ _EMPTY_ROWS = np.zeros((0, 0))
 # verbose >= 2: a progress line every this many SMO steps; verbose 1: lines paced by time, the
 # solver looking in every tenth of it (one GIL hand-off per 1000 steps of 1-100 µs each).
 _REPORT_EVERY = 10_000
+
+
+def solver_kernel_input(fitted_kernel, kernel, gram, index=None):
+    """The kernel as the compiled dual solvers read it.
+
+    Parameters
+    ----------
+    fitted_kernel : object
+        The fitted kernel of ``kernelkit.utils._kernels.resolve_kernel`` (its ``rows`` and
+        ``diagonal()`` are read for a vector kernel; unused when ``gram`` is given).
+    kernel : str
+        The estimator's ``kernel`` parameter (a key of ``VECTOR_KERNELS`` for a vector kernel).
+    gram : ndarray of shape (n_samples, n_samples) or None
+        The training Gram matrix, read in place; None for a vector kernel.
+    index : ndarray of shape (n_variables,), default=None
+        The sample of each dual variable; None: one variable per sample, in order.
+
+    Returns
+    -------
+    rows : ndarray of shape (n_samples, n_features)
+        The samples of a vector kernel; empty, shape (0, 0), with a Gram matrix.
+    squared_norms : ndarray of shape (n_samples,)
+        Their squared norms; empty with a Gram matrix.
+    gram : ndarray of shape (n_samples, n_samples)
+        The Gram matrix; empty, shape (0, 0), for a vector kernel.
+    diagonal : ndarray of shape (n_variables,)
+        ``k(x_i, x_i)`` of each variable's sample, C-contiguous.
+    code : int
+        ``VECTOR_KERNELS[kernel]``, or ``PRECOMPUTED_KERNEL`` with a Gram matrix (one code,
+        declared once for every compiled solver).
+    """
+    if gram is None:
+        rows = fitted_kernel.rows
+        squared_norms = np.einsum("ij,ij->i", rows, rows)
+        diagonal, gram, code = fitted_kernel.diagonal(), _EMPTY_ROWS, VECTOR_KERNELS[kernel]
+    else:
+        rows, squared_norms, diagonal, code = (_EMPTY_ROWS, np.zeros(0), np.diag(gram),
+                                               PRECOMPUTED_KERNEL)
+    if index is not None:
+        diagonal = diagonal[index]
+    return rows, squared_norms, gram, np.ascontiguousarray(diagonal), code
 
 
 class BaseSMO(BaseEstimator):
@@ -68,7 +115,51 @@ class BaseSMO(BaseEstimator):
         "n_jobs": N_JOBS_CONSTRAINT,
     }
 
+    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3,
+                 cache_size=200, shrinking=True, verbose=0, max_iter=-1, n_jobs=None,
+                 warm_start=False, validate_gram="fast"):
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.cache_size = cache_size
+        self.shrinking = shrinking
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.n_jobs = n_jobs
+        self.warm_start = warm_start
+        self.validate_gram = validate_gram
+
     # ------------------------------------------------------------------ fitting
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the SVM: one dual problem per pair of classes (SVC), or the ε-SVR's.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
+            Training vectors, or the Gram matrix for ``kernel="precomputed"``.
+        y : array-like of shape (n_samples,)
+            Class labels (SVC) or targets (SVR).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative per-sample multipliers of ``C``; samples of weight 0 are ignored.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator.
+        """
+        X, gram, y, sample_weight = self._validate_training_input(
+            X, y, sample_weight, classifier=is_classifier(self))
+        return self._fit(X, gram, y, sample_weight)
+
+    def _fit(self, X, gram, y, sample_weight):
+        """Solve the dual problems on validated input (``gram``: see
+        :meth:`_validate_training_input`); return ``self``."""
+        raise NotImplementedError
+
     def _validate_training_input(self, X, y, sample_weight, *, classifier):
         """Validated ``(X, gram, y, sample_weight)``.
 
@@ -99,12 +190,12 @@ class BaseSMO(BaseEstimator):
         position = np.arange(n_variables) % sample_index.size
         if gram is not None:
             col = sample_index[position]
-            return (_EMPTY_ROWS, np.zeros(0), col, np.ascontiguousarray(np.diag(gram)[col]),
-                    PRECOMPUTED_KERNEL)
-        kernel = self._fitted_kernel.subset(sample_index)
-        rows = kernel.rows   # a private copy: the solver permutes it
-        return (rows, np.einsum("ij,ij->i", rows, rows), position,
-                np.ascontiguousarray(kernel.diagonal()[position]), VECTOR_KERNELS[self.kernel])
+            rows, sqnorm, _, diagonal, code = solver_kernel_input(None, self.kernel, gram, col)
+            return rows, sqnorm, col, diagonal, code
+        # the subset's rows are a private copy: the solver permutes them
+        rows, sqnorm, _, diagonal, code = solver_kernel_input(
+            self._fitted_kernel.subset(sample_index), self.kernel, None, position)
+        return rows, sqnorm, position, diagonal, code
 
     def _solve(self, n_threads, gram, sample_index, signs, linear_term, upper_bound, start=None,
                cancel=None):

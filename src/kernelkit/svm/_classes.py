@@ -13,12 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.svm._base import BaseSMO
 from kernelkit.svm._platt import couple_pairwise_probabilities, fit_sigmoid, sigmoid_probability
 from kernelkit.utils._one_vs_one import pack_dual_coef
-from kernelkit.utils._sklearn_compat import (
-    Interval,
-    StrOptions,
-    _fit_context,
-    _ovr_decision_function,
-)
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _ovr_decision_function
 from kernelkit.utils._validation import check_class_labels
 
 # Folds of the internal cross-validation that fits Platt's sigmoids (LIBSVM's choice).
@@ -221,43 +216,17 @@ class SVC(ClassifierMixin, BaseSMO):
         decision_function_shape="ovr", random_state=None, n_jobs=None, warm_start=False,
         validate_gram="fast",
     ):
-        self.C = C
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.tol = tol
-        self.cache_size = cache_size
-        self.shrinking = shrinking
+        super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0, tol=tol,
+                         cache_size=cache_size, shrinking=shrinking, verbose=verbose,
+                         max_iter=max_iter, n_jobs=n_jobs, warm_start=warm_start,
+                         validate_gram=validate_gram)
         self.probability = probability
         self.class_weight = class_weight
-        self.verbose = verbose
-        self.max_iter = max_iter
         self.decision_function_shape = decision_function_shape
         self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.warm_start = warm_start
-        self.validate_gram = validate_gram
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Fit one SVM per pair of classes.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
-            Training vectors, or the Gram matrix for ``kernel="precomputed"``.
-        y : array-like of shape (n_samples,)
-            Class labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative per-sample multipliers of ``C``; samples of weight 0 are ignored.
-
-        Returns
-        -------
-        self : SVC
-        """
-        X, gram, y, sample_weight = self._validate_training_input(
-            X, y, sample_weight, classifier=True)
+    def _fit(self, X, gram, y, sample_weight):
+        """One SVM per pair of classes."""
         check_class_labels(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         n_classes = self.classes_.size
@@ -490,40 +459,14 @@ class SVR(RegressorMixin, BaseSMO):
         cache_size=200, shrinking=True, verbose=0, max_iter=-1, n_jobs=None, warm_start=False,
         validate_gram="fast",
     ):
-        self.C = C
+        super().__init__(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0, tol=tol,
+                         cache_size=cache_size, shrinking=shrinking, verbose=verbose,
+                         max_iter=max_iter, n_jobs=n_jobs, warm_start=warm_start,
+                         validate_gram=validate_gram)
         self.epsilon = epsilon
-        self.kernel = kernel
-        self.degree = degree
-        self.gamma = gamma
-        self.coef0 = coef0
-        self.tol = tol
-        self.cache_size = cache_size
-        self.shrinking = shrinking
-        self.verbose = verbose
-        self.max_iter = max_iter
-        self.n_jobs = n_jobs
-        self.warm_start = warm_start
-        self.validate_gram = validate_gram
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Fit the ε-SVR.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features) or (n_samples, n_samples)
-            Training vectors, or the Gram matrix for ``kernel="precomputed"``.
-        y : array-like of shape (n_samples,)
-            Targets.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative per-sample multipliers of ``C``; samples of weight 0 are ignored.
-
-        Returns
-        -------
-        self : SVR
-        """
-        X, gram, y, sample_weight = self._validate_training_input(
-            X, y, sample_weight, classifier=False)
+    def _fit(self, X, gram, y, sample_weight):
+        """The ε-SVR's one dual problem."""
         upper = self.C * sample_weight
         rows = np.flatnonzero(upper > 0)
         if rows.size == 0:

@@ -7,7 +7,9 @@ estimator with ``kernel="precomputed"`` runs.
 
 Tolerance policy (one for the whole library): a Gram matrix ``K`` is compared with its mirror and
 its eigenvalues with zero up to ``δ = GRAM_RTOL · max(1, Σ_i |K_ii|)`` — absolute errors of
-kernel values scale with their size, and the trace bounds every eigenvalue.
+kernel values scale with their size, and the trace bounds every eigenvalue. Symmetry is the
+same test for every estimator given a precomputed Gram or affinity matrix, whatever else it
+checks (:func:`is_symmetric_gram`).
 
 Training Gram policy (:func:`check_precomputed_gram` for a Gram matrix, :func:`check_gram_range`
 and the same function on a sample of rows for a vector kernel), run before any solver:
@@ -33,6 +35,7 @@ and the same function on a sample of rows for a vector kernel), run before any s
 import functools
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.linalg import LinAlgError, cholesky, eigvalsh
 from sklearn.utils.validation import check_array
 from threadpoolctl import ThreadpoolController
@@ -50,6 +53,7 @@ __all__ = [
     "definiteness_sample",
     "gram_tolerance",
     "is_positive_definite",
+    "is_symmetric_gram",
     "kernel_distances",
     "normalize_gram",
     "shift_to_psd",
@@ -76,8 +80,51 @@ def blas_controller():
 
 
 def gram_tolerance(K, rtol=GRAM_RTOL):
-    """``rtol · max(1, Σ_i |K_ii|)``: the absolute tolerance of the Gram checks."""
-    return rtol * max(1.0, float(np.abs(np.diagonal(K)).sum()))
+    """``rtol · max(1, Σ_i |K_ii|)``: the absolute tolerance of the Gram checks (``K`` dense or
+    sparse)."""
+    return rtol * max(1.0, float(np.abs(K.diagonal()).sum()))
+
+
+def is_symmetric_gram(K, atol=None, n_threads=1):
+    r"""Whether ``K`` is symmetric up to the library's tolerance.
+
+    The one symmetry rule of every precomputed Gram or affinity matrix (SVMs, kernel ridge and
+    logistic regression, kernel PCA, kernel Fisher analysis, nearest neighbours and centroids in
+    a kernel's feature space, Nystroem, MKL, spectral clustering and embedding), at any size:
+
+    .. math::
+
+        |K_{ij} - K_{ji}| \le 10^{-8} |K_{ij}| + \delta \quad \text{for all } i < j, \qquad
+        \delta = 10^{-8} \max(1, \textstyle\sum_i |K_{ii}|)
+
+    (``GRAM_RTOL`` and :func:`gram_tolerance`): a relative term for the rounding of large
+    entries, and an absolute one on the scale of the whole matrix, where the solvers' errors
+    are. A dense matrix is scanned by the compiled ``kernelkit._core._gram.check_gram`` (the
+    same test, tile by tile, no n × n temporary).
+
+    Parameters
+    ----------
+    K : ndarray or scipy.sparse matrix of shape (n_samples, n_samples)
+        Square, float64 and finite; a dense one C-contiguous.
+    atol : float, default=None
+        ``δ`` when the caller has it; None computes it from ``K``.
+    n_threads : int, default=1
+        OpenMP threads of the dense scan.
+
+    Returns
+    -------
+    symmetric : bool
+    """
+    if atol is None:
+        atol = gram_tolerance(K)
+    if sp.issparse(K):
+        excess = (abs(K - K.T) - GRAM_RTOL * abs(K)).tocoo()
+        return not excess.nnz or bool(excess.data.max() <= atol)
+    if np.any(np.diagonal(K) < -atol):
+        # the scan tests the diagonal first (code 1); symmetry does not involve it
+        K = K.copy()
+        np.fill_diagonal(K, 0.0)
+    return check_gram(K, atol, n_threads) != 2
 
 
 def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
@@ -86,12 +133,12 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
 
     Checks that ``K`` is a finite, square float matrix (``(n_samples, n_samples)`` when
     ``n_samples`` is given) whose values neither overflow nor span a meaningless range
-    (:func:`check_gram_range`), then, by ``psd``:
+    (:func:`check_gram_range`) and that it is symmetric (:func:`is_symmetric_gram`: the same
+    rule for every estimator and every ``psd``), then, by ``psd``:
 
-    * ``"auto"``: symmetry up to :func:`gram_tolerance`, a non-negative diagonal and
-      ``|K_ij| ≤ sqrt(K_ii K_jj)`` (necessary conditions for positive semi-definiteness, O(n²)),
-      and a Cholesky factorisation of ``K + δI`` (of an evenly spaced principal submatrix of
-      ``PSD_CHECK_MAX_SAMPLES`` samples above that size);
+    * ``"auto"``: a non-negative diagonal and ``|K_ij| ≤ sqrt(K_ii K_jj)`` (necessary conditions
+      for positive semi-definiteness, O(n²)), and a Cholesky factorisation of ``K + δI`` (of an
+      evenly spaced principal submatrix of ``PSD_CHECK_MAX_SAMPLES`` samples above that size);
     * ``"full"``: the same with the Cholesky factorisation at any size;
     * ``"fast"``: all of it up to ``FAST_CHECK_MAX_SAMPLES`` samples, only a non-negative
       diagonal above — for solvers that test the 2×2 minors they use themselves (SMO);
@@ -142,7 +189,7 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
     _check_gram_scale(K, name)
     atol = gram_tolerance(K)
     if not psd:
-        if not np.allclose(K, K.T, rtol=GRAM_RTOL, atol=atol):
+        if not is_symmetric_gram(K, atol, n_threads):
             raise ValueError(f"{name} is not symmetric, so it is not a valid kernel.")
         return K
     shifted = K
@@ -151,11 +198,7 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         # (the regularised solvers diverge along a null direction)
         shifted = K.copy()
         shifted.flat[::K.shape[0] + 1] += ridge - atol
-    if psd == "fast" and K.shape[0] > FAST_CHECK_MAX_SAMPLES:
-        if np.any(np.diagonal(shifted) < -atol):
-            raise ValueError(f"{name} has negative diagonal entries k(x, x) < 0: it is not "
-                             "positive semi-definite.")
-        return K
+    # the scan's symmetry test is is_symmetric_gram's (the diagonal shift does not enter it)
     code = check_gram(shifted, atol, n_threads)
     if code == 1:
         raise ValueError(
@@ -164,6 +207,8 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         )
     if code == 2:
         raise ValueError(f"{name} is not symmetric, so it is not a valid kernel.")
+    if psd == "fast" and K.shape[0] > FAST_CHECK_MAX_SAMPLES:
+        return K   # the solver tests the 2×2 minors it reads; no factorisation at this size
     if code == 3:
         raise ValueError(
             f"{name} violates |K_ij| <= sqrt(K_ii K_jj): it is not positive semi-definite."

@@ -19,6 +19,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._linkage import mst_single_linkage
+from kernelkit.utils._gram import is_symmetric_gram
 from kernelkit.utils._kernels import pairwise_kernels
 from kernelkit.utils._validation import check_distance_scale
 
@@ -115,15 +116,12 @@ def _checked_affinity(W):
     if sp.issparse(W):
         W = sp.csr_matrix(W, dtype=np.float64, copy=True)
         values = W.data
-        asymmetry = abs(W - W.T).max() if W.nnz else 0.0
     else:
-        W = np.array(W, dtype=np.float64, copy=True)
+        W = np.array(W, dtype=np.float64, copy=True, order="C")
         values = W
-        asymmetry = np.abs(W - W.T).max()
     if values.size and values.min() < 0:
         raise ValueError("affinity='precomputed': the affinity matrix has negative entries.")
-    scale = max(float(np.abs(values).max()) if values.size else 0.0, 1.0)
-    if asymmetry > 1e-10 * scale:
+    if not is_symmetric_gram(W):   # the symmetry rule of every precomputed Gram matrix
         raise ValueError("affinity='precomputed': the affinity matrix is not symmetric.")
     if sp.issparse(W):
         W.setdiag(0.0)

@@ -1,6 +1,6 @@
 """Squared-loss kernel machines without intercept, trained by dual coordinate descent.
 
-:class:`KernelSVC2` (squared hinge, Sangnier's Exam 2023) and :class:`KernelSquaredSVR`
+:class:`SquaredHingeSVC` (squared hinge, Sangnier's Exam 2023) and :class:`SquaredEpsilonSVR`
 (squared ε-insensitive loss, Exam 2022) share one compiled solver, ``kernelkit._core._dual_cd``
 (its twin is :func:`kernelkit.reference.dual_cd_solve`), and the plumbing of
 :class:`_DualCDBase`: the kernel through ``kernelkit.utils._kernels``, one solver call per dual
@@ -19,8 +19,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit._core._dual_cd import PRECOMPUTED_KERNEL, dual_cd_solve
-from kernelkit._core._gram import VECTOR_KERNELS
+from kernelkit._core._dual_cd import dual_cd_solve
+from kernelkit.svm._base import solver_kernel_input
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
@@ -33,9 +33,8 @@ from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_memory_request, kernel_cache_megabytes
 
-__all__ = ["KernelSVC2", "KernelSquaredSVR"]
+__all__ = ["SquaredEpsilonSVR", "SquaredHingeSVC"]
 
-_EMPTY = np.zeros((0, 0))
 # verbose >= 2: a progress line every this many epochs (verbose 1: lines paced by time).
 _REPORT_EVERY = 10
 
@@ -91,7 +90,8 @@ def _fill_docstring(cls):
 
 
 class _DualCDBase(BaseEstimator):
-    """Kernel resolution, solver calls and the decision function of the two estimators."""
+    """Parameters, kernel resolution, solver calls and the decision function of the two
+    estimators (the parameters of :class:`SquaredHingeSVC` are this class's)."""
 
     _parameter_constraints: dict = {
         "lambda_": [Interval(Real, 0.0, None, closed="neither")],
@@ -109,6 +109,23 @@ class _DualCDBase(BaseEstimator):
         "verbose": ["verbose"],
     }
 
+    def __init__(self, lambda_=1.0, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
+                 kernel_params=None, tol=1e-3, max_iter=1000, shrinking=True, cache_size=200,
+                 random_state=None, n_jobs=None, verbose=0):
+        self.lambda_ = lambda_
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.kernel_params = kernel_params
+        self.tol = tol
+        self.max_iter = max_iter
+        self.shrinking = shrinking
+        self.cache_size = cache_size
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+
     def _prepare(self, X, y, *, classifier):
         """Validate, resolve the kernel; return ``(X, y, solver data)``."""
         X, y = validate_kernel_data(self, X, y, y_numeric=not classifier)
@@ -116,15 +133,8 @@ class _DualCDBase(BaseEstimator):
         self._kernel = resolve_kernel(self.kernel, X, gamma=self.gamma, degree=self.degree,
                                       coef0=self.coef0, kernel_params=self.kernel_params,
                                       n_jobs=self.n_jobs, psd="auto", ridge=self._ridge())
-        if self._kernel.kind == "vector":
-            rows = self._kernel.rows
-            data = (rows, np.einsum("ij,ij->i", rows, rows), _EMPTY, self._kernel.diagonal(),
-                    VECTOR_KERNELS[self.kernel])
-        else:
-            gram = self._kernel.training_gram()
-            data = (_EMPTY, np.zeros(0), gram, np.ascontiguousarray(np.diag(gram)),
-                    PRECOMPUTED_KERNEL)
-        return X, y, data
+        gram = None if self._kernel.kind == "vector" else self._kernel.training_gram()
+        return X, y, solver_kernel_input(self._kernel, self.kernel, gram)
 
     def _solve(self, data, sign, p, seed, n_threads):
         """One dual problem: ``(α, D(α), epochs, D after each epoch)``."""
@@ -185,7 +195,7 @@ class _DualCDBase(BaseEstimator):
 
 
 @_fill_docstring
-class KernelSVC2(ClassifierMixin, _DualCDBase):
+class SquaredHingeSVC(ClassifierMixin, _DualCDBase):
     r"""Squared-hinge (L2) kernel SVM without intercept, trained by dual coordinate descent.
 
     The exam's problem [1]_ (the "2" is the squared, L2, hinge): for labels
@@ -252,7 +262,7 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
 
     See Also
     --------
-    KernelSquaredSVR : the regression counterpart (squared ε-insensitive loss).
+    SquaredEpsilonSVR : the regression counterpart (squared ε-insensitive loss).
     kernelkit.svm.SVC : the hinge-loss SVM with intercept (SMO).
     kernelkit.reference.dual_cd_solve : the solver's pure-Python twin.
 
@@ -264,32 +274,13 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
     --------
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.preprocessing import StandardScaler
-    >>> from kernelkit.kernel_ridge import KernelSVC2
+    >>> from kernelkit.svm import SquaredHingeSVC
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X = StandardScaler().fit_transform(X)
-    >>> clf = KernelSVC2(lambda_=0.5, kernel="rbf", random_state=0).fit(X, y)
+    >>> clf = SquaredHingeSVC(lambda_=0.5, kernel="rbf", random_state=0).fit(X, y)
     >>> round(float(clf.score(X, y)), 3)
     0.991
     """
-
-    _parameter_constraints: dict = {**_DualCDBase._parameter_constraints}
-
-    def __init__(self, lambda_=1.0, kernel="rbf", gamma="scale", degree=3, coef0=1.0,
-                 kernel_params=None, tol=1e-3, max_iter=1000, shrinking=True, cache_size=200,
-                 random_state=None, n_jobs=None, verbose=0):
-        self.lambda_ = lambda_
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.tol = tol
-        self.max_iter = max_iter
-        self.shrinking = shrinking
-        self.cache_size = cache_size
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def _ridge(self):
@@ -308,14 +299,14 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
 
         Returns
         -------
-        self : KernelSVC2
+        self : SquaredHingeSVC
         """
         X, y, data = self._prepare(X, y, classifier=True)
         check_classification_targets(y)
         self.classes_, encoded = np.unique(y, return_inverse=True)
         if self.classes_.size < 2:
-            raise ValueError(f"KernelSVC2 needs samples of at least two classes; y has one class "
-                             f"({self.classes_[0]!r}).")
+            raise ValueError(f"{type(self).__name__} needs samples of at least two classes; y "
+                             f"has one class ({self.classes_[0]!r}).")
         # One seed per problem drawn up front, so the problems do not depend on each other.
         seeds = check_random_state(self.random_state).randint(0, 2**31 - 1, size=self.classes_.size)
         targets = [encoded == 1] if self.classes_.size == 2 else [
@@ -370,7 +361,7 @@ class KernelSVC2(ClassifierMixin, _DualCDBase):
 
 
 @_fill_docstring
-class KernelSquaredSVR(RegressorMixin, _DualCDBase):
+class SquaredEpsilonSVR(RegressorMixin, _DualCDBase):
     r"""Squared ε-insensitive kernel SVR without intercept, trained by dual coordinate descent.
 
     The exam's problem [1]_:
@@ -429,7 +420,7 @@ class KernelSquaredSVR(RegressorMixin, _DualCDBase):
 
     See Also
     --------
-    KernelSVC2 : the classification counterpart (squared hinge).
+    SquaredHingeSVC : the classification counterpart (squared hinge).
     kernelkit.svm.SVR : ε-SVR with the plain ε-insensitive loss and an intercept (SMO).
 
     References
@@ -440,10 +431,10 @@ class KernelSquaredSVR(RegressorMixin, _DualCDBase):
     --------
     >>> from sklearn.datasets import load_diabetes
     >>> from sklearn.preprocessing import StandardScaler
-    >>> from kernelkit.kernel_ridge import KernelSquaredSVR
+    >>> from kernelkit.svm import SquaredEpsilonSVR
     >>> X, y = load_diabetes(return_X_y=True)
     >>> X, y = StandardScaler().fit_transform(X), (y - y.mean()) / y.std()
-    >>> reg = KernelSquaredSVR(lambda_=10.0, epsilon=0.1, random_state=0).fit(X, y)
+    >>> reg = SquaredEpsilonSVR(lambda_=10.0, epsilon=0.1, random_state=0).fit(X, y)
     >>> round(float(reg.score(X, y)), 3)
     0.482
     """
@@ -456,20 +447,11 @@ class KernelSquaredSVR(RegressorMixin, _DualCDBase):
     def __init__(self, lambda_=1.0, epsilon=0.1, kernel="rbf", gamma="scale", degree=3,
                  coef0=1.0, kernel_params=None, tol=1e-3, max_iter=1000, shrinking=True,
                  cache_size=200, random_state=None, n_jobs=None, verbose=0):
-        self.lambda_ = lambda_
+        super().__init__(lambda_=lambda_, kernel=kernel, gamma=gamma, degree=degree, coef0=coef0,
+                         kernel_params=kernel_params, tol=tol, max_iter=max_iter,
+                         shrinking=shrinking, cache_size=cache_size, random_state=random_state,
+                         n_jobs=n_jobs, verbose=verbose)
         self.epsilon = epsilon
-        self.kernel = kernel
-        self.gamma = gamma
-        self.degree = degree
-        self.coef0 = coef0
-        self.kernel_params = kernel_params
-        self.tol = tol
-        self.max_iter = max_iter
-        self.shrinking = shrinking
-        self.cache_size = cache_size
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def _ridge(self):
@@ -488,7 +470,7 @@ class KernelSquaredSVR(RegressorMixin, _DualCDBase):
 
         Returns
         -------
-        self : KernelSquaredSVR
+        self : SquaredEpsilonSVR
         """
         X, y, data = self._prepare(X, y, classifier=False)
         y = np.asarray(y, dtype=np.float64)

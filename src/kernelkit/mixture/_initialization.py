@@ -1,8 +1,8 @@
-"""Initial responsibilities shared by the mixture models of this family (EM starts)."""
+"""Initial responsibilities shared by the mixture models (EM starts)."""
 
 import numpy as np
 
-from kernelkit.cluster._kmeans import KMeans, kmeans_plusplus
+from kernelkit.cluster import KMeans, kmeans_plusplus
 
 __all__ = ["INIT_PARAMS", "initial_responsibilities"]
 

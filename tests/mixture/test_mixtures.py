@@ -10,11 +10,11 @@ from scipy.special import gammaln
 from scipy.stats import norm, poisson
 from sklearn.exceptions import ConvergenceWarning
 
-from kernelkit.cluster import GaussianMixture, MixtureOfLinearRegressions, PoissonMixture
-from kernelkit.cluster._mixture_regression import _Design
-from kernelkit.cluster._mixture_regression import _weighted_log_prob as regression_log_prob
-from kernelkit.cluster._poisson_mixture import _m_step as poisson_m_step
-from kernelkit.cluster._poisson_mixture import _weighted_log_prob as poisson_log_prob
+from kernelkit.mixture import GaussianMixture, MixtureOfLinearRegressions, PoissonMixture
+from kernelkit.mixture._mixture_regression import _Design
+from kernelkit.mixture._mixture_regression import _weighted_log_prob as regression_log_prob
+from kernelkit.mixture._poisson_mixture import _m_step as poisson_m_step
+from kernelkit.mixture._poisson_mixture import _weighted_log_prob as poisson_log_prob
 
 
 def _poisson_data(seed, n=600):

@@ -4,28 +4,34 @@ Sangnier, §2.1.3 (Algorithm 7, the generic EM; Lemma 51, Prop 52, Theorem 53: t
 never decreases), §2.1.5 (BIC/AIC). A model provides two functions of its
 parameters — the E step (responsibilities and the mean log-likelihood of the parameters it was
 given) and the M step (new parameters from responsibilities) — and :func:`fit_em` runs the loop,
-the restarts and the convergence warning. Used by :class:`kernelkit.cluster.GaussianMixture`,
-:class:`kernelkit.cluster.PoissonMixture` and
-:class:`kernelkit.cluster.MixtureOfLinearRegressions`.
+the restarts and the convergence warning. Used by :class:`kernelkit.mixture.GaussianMixture`,
+:class:`kernelkit.mixture.PoissonMixture` and
+:class:`kernelkit.mixture.MixtureOfLinearRegressions`.
 """
 
 import dataclasses
 import time
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted
 
+from kernelkit.mixture._initialization import INIT_PARAMS
 from kernelkit.utils._progress import iteration_callback, report
-from kernelkit.utils._validation import check_fit_params, record_fit_params
+from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._validation import MAX_INT, check_fit_params, record_fit_params
 
 __all__ = [
+    "EM_PARAMETER_CONSTRAINTS",
     "EMResult",
     "MixtureDensityMixin",
     "aic",
     "bic",
     "check_fitted_mixture",
+    "check_n_components",
     "fit_em",
     "logsumexp_rows",
     "run_em",
@@ -34,6 +40,25 @@ __all__ = [
 
 # verbose >= 2: a line every this many EM iterations (verbose 1: lines paced by time).
 _REPORT_EVERY = 10
+
+# The parameters every mixture takes to steer its EM run (part of each ``_parameter_constraints``).
+EM_PARAMETER_CONSTRAINTS = {
+    "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
+    "tol": [Interval(Real, 0.0, None, closed="left")],
+    "max_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
+    "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
+    "init_params": [StrOptions(set(INIT_PARAMS))],
+    "random_state": ["random_state"],
+    "n_jobs": N_JOBS_CONSTRAINT,
+    "verbose": ["verbose"],
+}
+
+
+def check_n_components(n_samples, n_components):
+    """Raise a ValueError when there are fewer samples than components (each component starts
+    from at least one sample)."""
+    if n_samples < n_components:
+        raise ValueError(f"n_components={n_components} is larger than n_samples={n_samples}.")
 
 
 @dataclasses.dataclass
@@ -194,9 +219,32 @@ class MixtureDensityMixin:
     """Methods of a fitted mixture density over ``X``: log-density, posteriors, MAP labels,
     BIC/AIC.
 
-    The class provides ``_checked_X(X)`` (validation of new data), ``_weighted_log_prob(X)``
-    (``log π_j + log f_j(x_i)``, shape ``(n_samples, n_components)``) and ``_n_parameters()``.
+    The class provides ``_fit(X)`` (the EM fit), ``_checked_X(X)`` (validation of new data),
+    ``_weighted_log_prob(X)`` (``log π_j + log f_j(x_i)``, shape ``(n_samples, n_components)``)
+    and ``_n_parameters()``.
     """
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Estimate the parameters by EM (the best of ``n_init`` runs).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples in the support of the components' law (counts for a Poisson mixture).
+        y : None
+            Ignored.
+
+        Returns
+        -------
+        self : object
+            The fitted mixture.
+        """
+        self._fit(X)
+        return self
+
+    def _fit(self, X):
+        raise NotImplementedError
 
     def _checked_X(self, X):
         raise NotImplementedError

@@ -11,8 +11,8 @@ from sklearn.datasets import load_iris, make_blobs
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture as SklearnGaussianMixture
 
-from kernelkit.cluster import GaussianMixture
-from kernelkit.cluster._gaussian_mixture import _m_step
+from kernelkit.mixture import GaussianMixture
+from kernelkit.mixture._gaussian_mixture import _m_step
 
 COVARIANCE_TYPES = ["full", "tied", "diag", "spherical"]
 

@@ -1,5 +1,5 @@
-"""Dual coordinate descent (KernelSVC2, KernelSquaredSVR): the exam's properties first, then the
-twin, a generic QP solver, kernel ridge and liblinear."""
+"""Dual coordinate descent (SquaredHingeSVC, SquaredEpsilonSVR): the exam's properties first,
+then the twin, a generic QP solver, kernel ridge and liblinear."""
 
 import numpy as np
 import pytest
@@ -13,7 +13,7 @@ from sklearn.svm import LinearSVC, LinearSVR
 from kernelkit._core._dual_cd import PRECOMPUTED_KERNEL, dual_cd_solve
 from kernelkit._core._gram import VECTOR_KERNELS
 from kernelkit.datasets import load_mutag
-from kernelkit.kernel_ridge import KernelSquaredSVR, KernelSVC2
+from kernelkit.svm import SquaredEpsilonSVR, SquaredHingeSVC
 from kernelkit.kernels import WeisfeilerLehmanKernel, pairwise_kernels
 from kernelkit.reference import dual_cd_solve as reference_dual_cd_solve
 
@@ -79,7 +79,7 @@ def test_kkt_at_convergence(cancer):
     """Exam 2023 Ex. 4: ``Y_ih(X_i) > 1 ⇒ α_i = 0``; and ``α_i = ξ_i = 1 − Y_ih(X_i)`` on the
     support vectors (the gradient ``Y_ih + α_i − 1`` vanishes)."""
     X, y = cancer
-    clf = KernelSVC2(lambda_=0.2, tol=1e-8, random_state=0).fit(X, y)
+    clf = SquaredHingeSVC(lambda_=0.2, tol=1e-8, random_state=0).fit(X, y)
     margin = np.where(y == 1, 1.0, -1.0) * clf.decision_function(X)
     assert np.all(clf.alpha_ >= 0)
     assert np.any(margin > 1) and np.all(clf.alpha_[margin > 1 + 1e-6] == 0)
@@ -123,8 +123,8 @@ def test_zero_epsilon_svr_is_kernel_ridge(diabetes):
     X, y = diabetes
     X, y = X[:200], y[:200]
     lambda_ = 2.0
-    reg = KernelSquaredSVR(lambda_=lambda_, epsilon=0.0, kernel="rbf", gamma=0.1, tol=1e-10,
-                           random_state=0).fit(X, y)
+    reg = SquaredEpsilonSVR(lambda_=lambda_, epsilon=0.0, kernel="rbf", gamma=0.1, tol=1e-10,
+                            random_state=0).fit(X, y)
     K = pairwise_kernels(X, metric="rbf", gamma=0.1)
     b = np.linalg.solve(K + lambda_ * np.eye(y.size), y)
     np.testing.assert_allclose(reg.dual_coef_, b, atol=1e-8)
@@ -178,7 +178,7 @@ def test_progress_callback_matches_the_twin_and_changes_nothing(cancer):
         _solve(dual_cd_solve, X, None, sign, p, 0.4, progress=stop)
 
 
-@pytest.mark.parametrize("Estimator", [KernelSVC2, KernelSquaredSVR])
+@pytest.mark.parametrize("Estimator", [SquaredHingeSVC, SquaredEpsilonSVR])
 def test_verbose_reports_each_problem_and_changes_nothing(Estimator, cancer, capsys):
     X, y = cancer
     X, y = X[:200], np.arange(200) % 3    # three one-vs-rest problems for the classifier
@@ -188,7 +188,7 @@ def test_verbose_reports_each_problem_and_changes_nothing(Estimator, cancer, cap
     np.testing.assert_array_equal(quiet.dual_coef_, loud.dual_coef_)
     lines = capsys.readouterr().err.splitlines()
     name = Estimator.__name__
-    n_problems = 3 if Estimator is KernelSVC2 else 1
+    n_problems = 3 if Estimator is SquaredHingeSVC else 1
     assert len(lines) == n_problems and all(line.startswith(f"[{name}] ") for line in lines)
     assert all(" epochs, objective " in line and line.endswith(" s") for line in lines)
     # verbose=2: a line every 10 epochs before each problem's last
@@ -204,7 +204,7 @@ def test_one_and_two_threads_identical():
     # Rows of 1100 samples × 960 features (≥ 2^20 samples × (features + 16)) are long enough
     # to be split across threads.
     X, y = make_classification(1100, 960, n_informative=20, random_state=0)
-    fits = [KernelSVC2(lambda_=0.5, kernel="linear", random_state=0, n_jobs=n_jobs).fit(X, y)
+    fits = [SquaredHingeSVC(lambda_=0.5, kernel="linear", random_state=0, n_jobs=n_jobs).fit(X, y)
             for n_jobs in (1, 2)]
     assert np.array_equal(fits[0].dual_coef_, fits[1].dual_coef_)
     assert np.array_equal(fits[0].n_iter_, fits[1].n_iter_)
@@ -212,7 +212,7 @@ def test_one_and_two_threads_identical():
 
 def test_seed_changes_order_not_optimum(cancer):
     X, y = cancer
-    a, b = (KernelSVC2(lambda_=0.5, tol=1e-8, random_state=s).fit(X, y) for s in (0, 1))
+    a, b = (SquaredHingeSVC(lambda_=0.5, tol=1e-8, random_state=s).fit(X, y) for s in (0, 1))
     np.testing.assert_allclose(a.dual_coef_, b.dual_coef_, atol=1e-6)
 
 
@@ -222,8 +222,8 @@ def test_linear_kernel_matches_liblinear(cancer):
     X, y = X[:200], y[:200]
     lambda_ = 0.5
     C = 1 / (2 * lambda_)
-    ours = KernelSVC2(lambda_=lambda_, kernel="linear", tol=1e-10, max_iter=100000,
-                      random_state=0).fit(X, y)
+    ours = SquaredHingeSVC(lambda_=lambda_, kernel="linear", tol=1e-10, max_iter=100000,
+                           random_state=0).fit(X, y)
     peer = LinearSVC(loss="squared_hinge", fit_intercept=False, dual=True, C=C, tol=1e-9,
                      max_iter=1000000).fit(X, y)
     np.testing.assert_allclose(X.T @ ours.dual_coef_, peer.coef_[0], atol=1e-5)
@@ -240,8 +240,8 @@ def test_linear_kernel_matches_liblinear(cancer):
 def test_linear_kernel_svr_matches_liblinear(diabetes):
     X, y = diabetes
     lambda_, epsilon = 4.0, 0.2
-    ours = KernelSquaredSVR(lambda_=lambda_, epsilon=epsilon, kernel="linear", tol=1e-10,
-                            max_iter=100000, random_state=0).fit(X, y)
+    ours = SquaredEpsilonSVR(lambda_=lambda_, epsilon=epsilon, kernel="linear", tol=1e-10,
+                             max_iter=100000, random_state=0).fit(X, y)
     peer = LinearSVR(loss="squared_epsilon_insensitive", fit_intercept=False, dual=True,
                      epsilon=epsilon, C=1 / (2 * lambda_), tol=1e-9, max_iter=100000).fit(X, y)
     np.testing.assert_allclose(X.T @ ours.dual_coef_, peer.coef_, atol=1e-5)
@@ -249,10 +249,10 @@ def test_linear_kernel_svr_matches_liblinear(diabetes):
 
 def test_multiclass_one_vs_rest():
     X, y = make_classification(300, 6, n_informative=4, n_classes=3, random_state=0)
-    clf = KernelSVC2(lambda_=0.5, random_state=0).fit(X, y)
+    clf = SquaredHingeSVC(lambda_=0.5, random_state=0).fit(X, y)
     assert clf.dual_coef_.shape == (300, 3) and clf.n_iter_.shape == (3,)
     for k in range(3):
-        binary = KernelSVC2(lambda_=0.5, random_state=0).fit(X, (y == k).astype(int))
+        binary = SquaredHingeSVC(lambda_=0.5, random_state=0).fit(X, (y == k).astype(int))
         np.testing.assert_allclose(clf.decision_function(X)[:, k],
                                    binary.decision_function(X), atol=1e-3)
     assert clf.score(X, y) > 0.9
@@ -261,18 +261,19 @@ def test_multiclass_one_vs_rest():
 def test_precomputed_callable_and_vector_agree(cancer):
     X, y = cancer
     K = pairwise_kernels(X, metric="rbf", gamma=0.03)
-    fits = [KernelSVC2(kernel="rbf", gamma=0.03, random_state=0).fit(X, y).decision_function(X),
-            KernelSVC2(kernel="precomputed", random_state=0).fit(K, y).decision_function(K),
-            KernelSVC2(kernel=lambda A, B: pairwise_kernels(A, B, metric="rbf", gamma=0.03),
-                       random_state=0).fit(X, y).decision_function(X)]
+    fits = [SquaredHingeSVC(kernel="rbf", gamma=0.03, random_state=0).fit(X, y),
+            SquaredHingeSVC(kernel="precomputed", random_state=0).fit(K, y),
+            SquaredHingeSVC(kernel=lambda A, B: pairwise_kernels(A, B, metric="rbf", gamma=0.03),
+                            random_state=0).fit(X, y)]
+    fits = [model.decision_function(K if model.kernel == "precomputed" else X) for model in fits]
     np.testing.assert_allclose(fits[0], fits[1], atol=1e-10)
     np.testing.assert_allclose(fits[0], fits[2], atol=1e-10)
 
 
 def test_mutag_weisfeiler_lehman_cross_val():
     mutag = load_mutag()
-    model = KernelSVC2(lambda_=0.1, kernel=WeisfeilerLehmanKernel(n_iter=3, normalize=True),
-                       random_state=0)
+    model = SquaredHingeSVC(lambda_=0.1, kernel=WeisfeilerLehmanKernel(n_iter=3, normalize=True),
+                            random_state=0)
     scores = cross_val_score(model, mutag.graphs, mutag.target, cv=5)
     assert scores.mean() > 0.8
 
@@ -283,30 +284,30 @@ def test_bad_input(cancer):
     bad = X.copy()
     bad[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
-        KernelSVC2().fit(bad, y)
+        SquaredHingeSVC().fit(bad, y)
     with pytest.raises(ValueError, match="one class"):
-        KernelSVC2().fit(X, np.zeros(50))
+        SquaredHingeSVC().fit(X, np.zeros(50))
     for lambda_ in (0.0, -1.0):
         with pytest.raises(ValueError, match="lambda_"):
-            KernelSVC2(lambda_=lambda_).fit(X, y)
+            SquaredHingeSVC(lambda_=lambda_).fit(X, y)
         with pytest.raises(ValueError, match="lambda_"):
-            KernelSquaredSVR(lambda_=lambda_).fit(X, y)
+            SquaredEpsilonSVR(lambda_=lambda_).fit(X, y)
     with pytest.raises(ValueError, match="epsilon"):
-        KernelSquaredSVR(epsilon=-0.1).fit(X, y)
+        SquaredEpsilonSVR(epsilon=-0.1).fit(X, y)
     indefinite = np.array([[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
     # eigenvalues 3, 1, -1: the dual is convex (P = Q + λI p.d.) only when λ > 1
     with pytest.raises(ValueError, match="positive semi-definite"):
-        KernelSVC2(kernel="precomputed", lambda_=0.5).fit(indefinite, [0, 1, 1])
+        SquaredHingeSVC(kernel="precomputed", lambda_=0.5).fit(indefinite, [0, 1, 1])
     with pytest.raises(ValueError, match="positive semi-definite"):
-        KernelSquaredSVR(kernel="precomputed", lambda_=2.0).fit(indefinite, [0.0, 1.0, 1.0])
-    clf = KernelSVC2(kernel="precomputed", lambda_=2.0).fit(indefinite, [0, 1, 1])
+        SquaredEpsilonSVR(kernel="precomputed", lambda_=2.0).fit(indefinite, [0.0, 1.0, 1.0])
+    clf = SquaredHingeSVC(kernel="precomputed", lambda_=2.0).fit(indefinite, [0, 1, 1])
     assert np.isfinite(clf.decision_function(indefinite)).all()
     K = pairwise_kernels(X, metric="rbf")
-    clf = KernelSVC2(kernel="precomputed").fit(K, y)
+    clf = SquaredHingeSVC(kernel="precomputed").fit(K, y)
     with pytest.raises(ValueError, match="Gram matrix against the 50 training"):
         clf.predict(K[:, :40])
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
-        KernelSVC2(max_iter=1).fit(X, y)
+        SquaredHingeSVC(max_iter=1).fit(X, y)
 
 
 @pytest.mark.parametrize("epsilon", [None, 0.3])

@@ -2,11 +2,11 @@
 
 Sangnier, §2.1 (mixtures, Algorithm 5 sampling, Algorithm 7 EM, Theorem 53 monotonicity),
 §2.1.4 Algorithm 8 (Gaussian EM, "soft k-means") and §2.1.5 (degeneracy, BIC/AIC). The EM loop is
-the shared driver of :mod:`kernelkit.utils._em`.
+the shared driver of :mod:`kernelkit.mixture._em`.
 """
 
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from scipy.linalg import cholesky
@@ -15,18 +15,18 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, validate_data
 
-from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
-from kernelkit.utils._em import (
+from kernelkit.mixture._em import (
+    EM_PARAMETER_CONSTRAINTS,
     MixtureDensityMixin,
     check_fitted_mixture,
+    check_n_components,
     fit_em,
     logsumexp_rows,
     set_em_attributes,
 )
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.mixture._initialization import initial_responsibilities
+from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import (
-    MAX_INT,
     check_distance_scale,
     check_memory_request,
     warn_long_factorisation,
@@ -119,7 +119,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         E step, the lower bound :math:`F(\theta | \theta) + H(\theta)` of Sangnier, Prop 52
         equals the log-likelihood.
     log_likelihood_history_ : ndarray of shape (n_iter_,)
-        The same array as ``lower_bound_history_`` (this estimator's earlier name).
+        The same array as ``lower_bound_history_``.
     reg_covar_ : float
         The ``reg_covar`` finally used (larger than ``reg_covar`` after an escalation).
     n_features_in_ : int
@@ -139,7 +139,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from kernelkit.cluster import GaussianMixture
+    >>> from kernelkit.mixture import GaussianMixture
     >>> X = np.array([[1.0, 2.0], [1.0, 4.0], [1.0, 0.0], [10.0, 2.0], [10.0, 4.0], [10.0, 0.0]])
     >>> gm = GaussianMixture(n_components=2, random_state=0).fit(X)
     >>> np.sort(gm.means_[:, 0])
@@ -149,19 +149,12 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
+        **EM_PARAMETER_CONSTRAINTS,
         "covariance_type": [StrOptions({"full", "tied", "diag", "spherical"})],
-        "tol": [Interval(Real, 0.0, None, closed="left")],
         "reg_covar": [Interval(Real, 0.0, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
-        "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
-        "init_params": [StrOptions(set(INIT_PARAMS))],
         "weights_init": ["array-like", None],
         "means_init": ["array-like", None],
         "precisions_init": ["array-like", None],
-        "random_state": ["random_state"],
-        "n_jobs": N_JOBS_CONSTRAINT,
-        "verbose": ["verbose"],
     }
 
     def __init__(self, n_components=1, *, covariance_type="full", tol=1e-3, reg_covar=1e-6,
@@ -185,29 +178,10 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     # ------------------------------------------------------------------------------------------
     # fitting
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Estimate the parameters by EM.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self : GaussianMixture
-        """
-        self._fit(X)
-        return self
-
     def _fit(self, X):
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         check_distance_scale(X)
-        if X.shape[0] < self.n_components:
-            raise ValueError(f"n_components={self.n_components} is larger than "
-                             f"n_samples={X.shape[0]}.")
+        check_n_components(X.shape[0], self.n_components)
         initial = self._checked_initial_parameters(X.shape[1])
         covariance_type = self.covariance_type
         n_samples, n_features, k = X.shape[0], X.shape[1], self.n_components

@@ -1,9 +1,7 @@
 """Mixtures of Poisson laws fitted by EM (Sangnier, Exam 2023 Ex. 1, generalised).
 
-Seed-methods B9. The EM loop is the shared driver of :mod:`kernelkit.utils._em`.
+Seed-methods B9. The EM loop is the shared driver of :mod:`kernelkit.mixture._em`.
 """
-
-from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import gammaln, xlogy
@@ -11,11 +9,15 @@ from sklearn.base import BaseEstimator, DensityMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
-from kernelkit.utils._em import MixtureDensityMixin, fit_em, logsumexp_rows, set_em_attributes
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.mixture._em import (
+    EM_PARAMETER_CONSTRAINTS,
+    MixtureDensityMixin,
+    check_n_components,
+    fit_em,
+    logsumexp_rows,
+    set_em_attributes,
+)
+from kernelkit.mixture._initialization import initial_responsibilities
 
 __all__ = ["PoissonMixture"]
 
@@ -52,9 +54,7 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     n_jobs : int, default=None
         Threads of the k-means initialisation.
     verbose : int, default=0
-        Progress on stderr: 1, a line per initialisation (mean log-likelihood, iterations,
-        convergence, time), and lines every two seconds during a long one; 2, a line every
-        ten EM iterations.
+        Progress on stderr, with the levels of :class:`GaussianMixture`.
 
     Attributes
     ----------
@@ -88,7 +88,7 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from kernelkit.cluster import PoissonMixture
+    >>> from kernelkit.mixture import PoissonMixture
     >>> rng = np.random.default_rng(0)
     >>> X = np.concatenate([rng.poisson(2.0, 300), rng.poisson(15.0, 700)])[:, None]
     >>> pm = PoissonMixture(2, random_state=0).fit(X)
@@ -97,16 +97,7 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     (array([ 2., 15.]), array([0.3, 0.7]))
     """
 
-    _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
-        "tol": [Interval(Real, 0.0, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
-        "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
-        "init_params": [StrOptions(set(INIT_PARAMS))],
-        "random_state": ["random_state"],
-        "n_jobs": N_JOBS_CONSTRAINT,
-        "verbose": ["verbose"],
-    }
+    _parameter_constraints = dict(EM_PARAMETER_CONSTRAINTS)
 
     def __init__(self, n_components=1, *, tol=1e-3, max_iter=100, n_init=1, init_params="kmeans",
                  random_state=None, n_jobs=None, verbose=0):
@@ -119,25 +110,9 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y=None):
-        """Estimate the weights and rates by EM.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Non-negative counts.
-        y : None
-            Ignored.
-
-        Returns
-        -------
-        self : PoissonMixture
-        """
+    def _fit(self, X):
         X = self._validated(X, reset=True)
-        if X.shape[0] < self.n_components:
-            raise ValueError(f"n_components={self.n_components} is larger than "
-                             f"n_samples={X.shape[0]}.")
+        check_n_components(X.shape[0], self.n_components)
         log_factorials = gammaln(X + 1.0)
 
         def e_step(parameters):
@@ -156,7 +131,6 @@ class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
                       verbose=self.verbose, label=type(self).__name__)
         self.weights_, self.rates_ = best.parameters
         set_em_attributes(self, best)
-        return self
 
     def _validated(self, X, reset):
         X = validate_data(self, X, dtype=np.float64, reset=reset,

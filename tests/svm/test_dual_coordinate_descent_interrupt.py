@@ -6,10 +6,10 @@ def test_ctrl_c_stops_dual_coordinate_descent(ctrl_c):
     # over 4 000 samples; a second fit afterwards still works
     setup = """
         import numpy as np
-        from kernelkit.kernel_ridge import KernelSquaredSVR
+        from kernelkit.svm import SquaredEpsilonSVR
         rng = np.random.default_rng(0)
         X, y = rng.normal(size=(4000, 3)), rng.normal(size=4000)
-        model = KernelSquaredSVR(lambda_=1e-6, gamma=10.0, tol=1e-14, max_iter=10**6, n_jobs=2)
+        model = SquaredEpsilonSVR(lambda_=1e-6, gamma=10.0, tol=1e-14, max_iter=10**6, n_jobs=2)
         run = lambda: model.fit(X, y)
     """
     after = """

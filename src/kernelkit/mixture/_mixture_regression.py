@@ -1,20 +1,27 @@
 """Mixtures of linear regressions fitted by EM (Sangnier, Exam 2021 Ex. 2, generalised).
 
-Seed-methods B10. The EM loop is the shared driver of :mod:`kernelkit.utils._em`.
+Seed-methods B10. The EM loop is the shared driver of :mod:`kernelkit.mixture._em`.
 """
 
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from kernelkit.cluster._mixture import INIT_PARAMS, initial_responsibilities
-from kernelkit.utils._em import aic, bic, fit_em, logsumexp_rows, set_em_attributes
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.mixture._em import (
+    EM_PARAMETER_CONSTRAINTS,
+    aic,
+    bic,
+    check_n_components,
+    fit_em,
+    logsumexp_rows,
+    set_em_attributes,
+)
+from kernelkit.mixture._initialization import initial_responsibilities
+from kernelkit.utils._sklearn_compat import Interval, _fit_context
+from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["MixtureOfLinearRegressions"]
 
@@ -84,9 +91,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
     n_jobs : int, default=None
         Threads of a k-means initialisation.
     verbose : int, default=0
-        Progress on stderr: 1, a line per initialisation (mean log-likelihood, iterations,
-        convergence, time), and lines every two seconds during a long one; 2, a line every
-        ten EM iterations.
+        Progress on stderr, with the levels of :class:`GaussianMixture`.
 
     Attributes
     ----------
@@ -125,7 +130,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
     :math:`\sigma^2`:
 
     >>> import numpy as np
-    >>> from kernelkit.cluster import MixtureOfLinearRegressions
+    >>> from kernelkit.mixture import MixtureOfLinearRegressions
     >>> rng = np.random.default_rng(0)
     >>> A = rng.normal(size=(2000, 2))
     >>> Y = np.where(rng.uniform(size=2000) < 0.3, 1.0, -1.0)
@@ -138,19 +143,12 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "n_components": [Interval(Integral, 1, MAX_INT, closed="left")],
+        **EM_PARAMETER_CONSTRAINTS,
         "fit_intercept": ["boolean"],
         "offsets": ["array-like", None],
         "shared_coef": ["boolean"],
         "shared_variance": ["boolean"],
         "reg_var": [Interval(Real, 0.0, None, closed="left")],
-        "tol": [Interval(Real, 0.0, None, closed="left")],
-        "max_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
-        "n_init": [Interval(Integral, 1, MAX_INT, closed="left")],
-        "init_params": [StrOptions(set(INIT_PARAMS))],
-        "random_state": ["random_state"],
-        "n_jobs": N_JOBS_CONSTRAINT,
-        "verbose": ["verbose"],
     }
 
     def __init__(self, n_components=2, *, fit_intercept=True, offsets=None, shared_coef=False,
@@ -186,8 +184,7 @@ class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True, ensure_min_samples=2)
         check_distance_scale(np.column_stack([X, y]))   # squared residuals must stay finite
         k = self.n_components
-        if X.shape[0] < k:
-            raise ValueError(f"n_components={k} is larger than n_samples={X.shape[0]}.")
+        check_n_components(X.shape[0], k)
         offsets = None
         if self.offsets is not None:
             offsets = check_array(self.offsets, ensure_2d=False, dtype=np.float64,
