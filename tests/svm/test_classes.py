@@ -117,7 +117,9 @@ def test_precomputed_svr_equals_the_builtin_kernel():
     precomputed = SVR(kernel="precomputed", tol=1e-6).fit(
         pairwise_kernels(X, metric="rbf", gamma=2.0), y)
     np.testing.assert_array_equal(precomputed.support_, builtin.support_)
-    np.testing.assert_allclose(precomputed.dual_coef_, builtin.dual_coef_, atol=1e-6)
+    # both stop within tol of the optimum, from kernels rounded differently (rows computed on the
+    # fly vs the Gram): the coefficients agree to about 10 tol, the objective far closer
+    np.testing.assert_allclose(precomputed.dual_coef_, builtin.dual_coef_, atol=1e-5)
     assert precomputed.dual_objective_ == pytest.approx(builtin.dual_objective_, rel=1e-9)
 
 
