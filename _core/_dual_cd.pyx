@@ -43,6 +43,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
+from _random cimport splitmix64_below
 from _types cimport intp_t
 from _vector_kernels cimport kernel_row
 
@@ -60,21 +61,11 @@ cdef enum:
     NON_POSITIVE_CURVATURE = -4
 
 
-
-cdef inline uint64_t _splitmix64(uint64_t *state) noexcept nogil:
-    """Next value of the splitmix64 generator (Steele, Lea & Flood 2014)."""
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef void _shuffle(intp_t *items, intp_t n, uint64_t *state) noexcept nogil:
     """Fisher–Yates: ``items[i]`` swapped with ``items[r mod (i + 1)]`` for ``i = n−1, …, 1``."""
     cdef intp_t i, j, tmp
     for i in range(n - 1, 0, -1):
-        j = <intp_t>(_splitmix64(state) % <uint64_t>(i + 1))
+        j = <intp_t>splitmix64_below(state, <uint64_t>(i + 1))
         tmp = items[i]
         items[i] = items[j]
         items[j] = tmp
