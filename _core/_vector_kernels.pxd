@@ -1,5 +1,6 @@
 # Kernels on vectors, evaluated a block of dot products at a time: the one place their formulas
-# and codes live. Used by the Gram entries of _gram.pyx and the kernel rows of _smo_solver.pyx.
+# and codes live. Used by the Gram entries of _gram.pyx and the kernel rows of the solvers
+# (_smo_solver.pyx, _dual_cd.pyx).
 #
 #   linear     x·y
 #   poly       (γ x·y + coef0)^degree
@@ -71,38 +72,22 @@ cdef inline void dots_to_kernel(
             values[j] = exp(gamma * values[j])
 
 
-cdef inline void laplacian_row(
-    const double *x,           # IN (n_features,)
-    const double *Y,           # IN (n, n_features), row-major
-    intp_t n, intp_t n_features, double gamma,
-    double *values,            # OUT (n,)
-) noexcept nogil:
-    cdef intp_t j, k
-    cdef double dist
-    cdef const double *y
-    for j in range(n):
-        y = Y + j * n_features
-        dist = 0.0
-        for k in range(n_features):
-            dist += fabs(x[k] - y[k])
-        values[j] = exp(-gamma * dist)
+cdef inline double l1_distance(const double *x, const double *y, intp_t n_features) noexcept nogil:
+    """``‖x − y‖₁``."""
+    cdef intp_t k
+    cdef double dist = 0.0
+    for k in range(n_features):
+        dist += fabs(x[k] - y[k])
+    return dist
 
 
-cdef inline void min_row(
-    const double *x,           # IN (n_features,), non-negative
-    const double *Y,           # IN (n, n_features), row-major, non-negative
-    intp_t n, intp_t n_features,
-    double *values,            # OUT (n,)
-) noexcept nogil:
-    cdef intp_t j, k
-    cdef double total
-    cdef const double *y
-    for j in range(n):
-        y = Y + j * n_features
-        total = 0.0
-        for k in range(n_features):
-            total += x[k] if x[k] < y[k] else y[k]
-        values[j] = total
+cdef inline double min_sum(const double *x, const double *y, intp_t n_features) noexcept nogil:
+    """``Σ_k min(x_k, y_k)``."""
+    cdef intp_t k
+    cdef double total = 0.0
+    for k in range(n_features):
+        total += x[k] if x[k] < y[k] else y[k]
+    return total
 
 
 cdef inline double sinc_factor(double diff, double omega) noexcept nogil:
@@ -113,21 +98,14 @@ cdef inline double sinc_factor(double diff, double omega) noexcept nogil:
     return sin(omega * diff) / (M_PI * diff)
 
 
-cdef inline void sinc_row(
-    const double *x,           # IN (n_features,)
-    const double *Y,           # IN (n, n_features), row-major
-    intp_t n, intp_t n_features, double omega,
-    double *values,            # OUT (n,)
-) noexcept nogil:
-    cdef intp_t j, k
-    cdef double product
-    cdef const double *y
-    for j in range(n):
-        y = Y + j * n_features
-        product = 1.0
-        for k in range(n_features):
-            product *= sinc_factor(x[k] - y[k], omega)
-        values[j] = product
+cdef inline double sinc_product(const double *x, const double *y, intp_t n_features,
+                                double omega) noexcept nogil:
+    """``Π_k sinc_factor(x_k − y_k, Ω)``."""
+    cdef intp_t k
+    cdef double product = 1.0
+    for k in range(n_features):
+        product *= sinc_factor(x[k] - y[k], omega)
+    return product
 
 
 cdef inline void elementwise_row(
@@ -136,13 +114,18 @@ cdef inline void elementwise_row(
     intp_t n, intp_t n_features, int kernel, double gamma,
     double *values,            # OUT (n,): k(x, y_j)
 ) noexcept nogil:
-    """One row of a kernel that is not a function of dot products (laplacian, min, sinc)."""
-    if kernel == LAPLACIAN:
-        laplacian_row(x, Y, n, n_features, gamma, values)
-    elif kernel == MIN:
-        min_row(x, Y, n, n_features, values)
-    else:
-        sinc_row(x, Y, n, n_features, gamma, values)
+    """One row of a kernel that is not a function of dot products (laplacian, min, sinc): one
+    pass over the coordinates of each ``y_j`` (the kernel test costs nothing beside it)."""
+    cdef intp_t j
+    cdef const double *y
+    for j in range(n):
+        y = Y + j * n_features
+        if kernel == LAPLACIAN:
+            values[j] = exp(-gamma * l1_distance(x, y, n_features))
+        elif kernel == MIN:
+            values[j] = min_sum(x, y, n_features)
+        else:
+            values[j] = sinc_product(x, y, n_features, gamma)
 
 
 cdef inline double kernel_diagonal(
