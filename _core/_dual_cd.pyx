@@ -16,10 +16,10 @@ sign ``σ_t``::
 
 In both, ``h = (1/λ) Σ_s c_s k(·, X_s)``. The solver keeps ``F = Kc``, so the gradient of a
 variable is ``G_t = σ_t F_s/λ + S_s + p_t`` and its curvature ``K_ss/λ + 1``. Each epoch visits the
-active variables in a random order (a splitmix64 stream seeded by ``seed``, the same in the
-Python twin) and minimises ``D`` exactly in each: ``α_t ← max(0, α_t − G_t / (K_ss/λ + 1))``
-(the exam's ``α_i ← max(0, α_i − λg_i/P_ii)``); a move of ``c_s`` by ``δ`` costs one kernel row,
-``F ← F + δ K_{s,:}``. A variable at 0 whose gradient is above the largest projected gradient of
+active variables in a random order (a splitmix64 stream of _random.pxd seeded by ``seed``, the
+same in the Python twin) and minimises ``D`` exactly in each:
+``α_t ← max(0, α_t − G_t / (K_ss/λ + 1))`` (the exam's ``α_i ← max(0, α_i − λg_i/P_ii)``); a
+move of ``c_s`` by ``δ`` costs one kernel row, ``F ← F + δ K_{s,:}``. A variable at 0 whose gradient is above the largest projected gradient of
 the previous epoch is shrunk: it leaves the epochs until the active ones are optimal, when all
 variables are re-activated for a final check (Hsieh et al. 2008, liblinear's rule). ``F`` is
 kept over all samples, so re-activation needs no reconstruction. Stop when the largest

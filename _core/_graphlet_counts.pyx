@@ -5,9 +5,9 @@ vertices". The induced subgraph on nodes ``x_0 < … < x_{k−1}`` is coded as a
 ``k (k − 1) / 2`` possible edges, pairs taken in the order (0, 1), (0, 2), …, (k − 2, k − 1);
 the caller's table ``class_of_mask`` maps a mask to its isomorphism class. Enumeration costs
 ``C(n, k)`` adjacency tests per graph; sampling draws ``n_samples`` k-subsets per graph with a
-splitmix64 stream seeded per graph, so results depend on the seeds, never on the thread count.
-Enumeration of a large graph runs for hours: the loops look at the signals (_interrupt.pxd), so
-Ctrl-C stops them.
+splitmix64 stream (_random.pxd) seeded per graph, so results depend on the seeds, never on the
+thread count. Enumeration of a large graph runs for hours: the loops look at the signals
+(_interrupt.pxd), so Ctrl-C stops them.
 """
 
 from cython.parallel cimport parallel
