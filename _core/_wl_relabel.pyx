@@ -8,15 +8,25 @@ hashing, hence no collisions, and the same result for any thread count.
 
 Signatures are stored CSR-like: node ``i`` owns ``signatures[sig_ptr[i]:sig_ptr[i + 1]]``, and
 with ``sig_ptr[i] = indptr[i] + i`` the layout follows the adjacency's without a counting pass.
+
+A batch of a million nodes takes seconds per call (the merge sort most of them): the loops look
+at the signals (_interrupt.pxd) every ``ROWS_PER_CHECK`` nodes, rows or merge steps, so Ctrl-C
+stops them.
 """
 
 from cython.parallel cimport prange
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _sort cimport sort
 from _types cimport intp_t, int32_t
 
+cdef enum:
+    # nodes, rows or merge steps between two looks at the signals: each costs a short sort, a
+    # comparison or a binary search of signatures, so a look (a clock read) per thousand of them
+    # costs nothing measurable
+    ROWS_PER_CHECK = 1024
 
 
 cdef inline int _compare_rows(
@@ -56,8 +66,12 @@ def node_signatures(
     """
     cdef intp_t n_nodes = labels.shape[0]
     cdef intp_t i, k, start
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     with nogil:
         for i in prange(n_nodes, schedule='dynamic', chunksize=4096, num_threads=n_threads):
+            if i % ROWS_PER_CHECK == 0 and interrupted(&interrupt):
+                break
             start = indptr[i] + i
             signatures[start] = labels[i]
             for k in range(indptr[i], indptr[i + 1]):
@@ -65,13 +79,19 @@ def node_signatures(
             if indptr[i + 1] > indptr[i]:
                 # (an isolated last node has no neighbour labels: no address past the end)
                 sort(&signatures[start + 1], indptr[i + 1] - indptr[i])
+    if interrupt.stop:
+        raise_pending()
 
 
-cdef void _merge_sort_rows(
+cdef bint _merge_sort_rows(
     intp_t *items, intp_t *scratch, intp_t n, const int32_t *data, const intp_t *ptr,
+    InterruptState *interrupt,
 ) noexcept nogil:
-    """Stable bottom-up merge sort of row ids ``items`` by their rows' lexicographic order."""
+    """Stable bottom-up merge sort of row ids ``items`` by their rows' lexicographic order.
+
+    Returns False, the content of ``items`` unspecified, when a signal handler raised."""
     cdef intp_t width = 1, lo, mid, hi, i, j, k
+    cdef intp_t until_check = ROWS_PER_CHECK
     cdef intp_t *src = items
     cdef intp_t *dst = scratch
     cdef intp_t *swap
@@ -82,6 +102,11 @@ cdef void _merge_sort_rows(
             hi = min(lo + 2 * width, n)
             i, j, k = lo, mid, lo
             while i < mid and j < hi:
+                until_check -= 1
+                if until_check == 0:
+                    until_check = ROWS_PER_CHECK
+                    if interrupted(interrupt):
+                        return False
                 # '<=' keeps equal rows in input order: the sort is stable.
                 if _compare_rows(data, ptr, src[i], data, ptr, src[j]) <= 0:
                     dst[k] = src[i]
@@ -105,6 +130,7 @@ cdef void _merge_sort_rows(
         width *= 2
     if src != items:
         memcpy(items, src, n * sizeof(intp_t))
+    return True
 
 
 def compress_signatures(
@@ -138,21 +164,27 @@ def compress_signatures(
     cdef intp_t k
     cdef int32_t code = first_code
     cdef intp_t *scratch
+    cdef InterruptState interrupt
     if n == 0:
         return 0
     scratch = <intp_t*>malloc(n * sizeof(intp_t))
     if scratch == NULL:
         raise MemoryError()
+    interrupt_init(&interrupt)
     try:
         with nogil:
-            _merge_sort_rows(&rows[0], scratch, n, &signatures[0], &sig_ptr[0])
-            for k in range(n):
-                if k > 0 and _compare_rows(&signatures[0], &sig_ptr[0], rows[k - 1],
-                                           &signatures[0], &sig_ptr[0], rows[k]) != 0:
-                    code += 1
-                codes[rows[k]] = code
+            if _merge_sort_rows(&rows[0], scratch, n, &signatures[0], &sig_ptr[0], &interrupt):
+                for k in range(n):
+                    if k % ROWS_PER_CHECK == 0 and interrupted(&interrupt):
+                        break
+                    if k > 0 and _compare_rows(&signatures[0], &sig_ptr[0], rows[k - 1],
+                                               &signatures[0], &sig_ptr[0], rows[k]) != 0:
+                        code += 1
+                    codes[rows[k]] = code
     finally:
         free(scratch)
+    if interrupt.stop:
+        raise_pending()
     return code - first_code + 1
 
 
@@ -181,13 +213,18 @@ def lookup_signatures(
     cdef intp_t n_table = table_ptr.shape[0] - 1
     cdef intp_t r, lo, hi, mid
     cdef int c
+    cdef InterruptState interrupt
     if n_rows == 0:
         return
     if n_table == 0:
         codes[:] = -1
         return
+    interrupt_init(&interrupt)
     with nogil:
-        for r in prange(n_rows, schedule='dynamic', chunksize=1024, num_threads=n_threads):
+        for r in prange(n_rows, schedule='dynamic', chunksize=ROWS_PER_CHECK,
+                        num_threads=n_threads):
+            if r % ROWS_PER_CHECK == 0 and interrupted(&interrupt):
+                break
             lo = 0
             hi = n_table
             codes[r] = -1
@@ -201,3 +238,5 @@ def lookup_signatures(
                     lo = mid + 1
                 else:
                     hi = mid
+    if interrupt.stop:
+        raise_pending()
