@@ -44,6 +44,20 @@ cdef inline int _compare_rows(
     return (i < a_end) - (j < b_end)
 
 
+cdef inline void _write_signature(
+    const intp_t *indptr, const int32_t *indices, const int32_t *labels, int32_t *signatures,
+    intp_t i,
+) noexcept nogil:
+    """Node ``i``'s label, then its neighbours' labels sorted, from ``signatures[indptr[i] + i]``."""
+    cdef intp_t start = indptr[i] + i, k
+    signatures[start] = labels[i]
+    for k in range(indptr[i], indptr[i + 1]):
+        signatures[start + 1 + k - indptr[i]] = labels[indices[k]]
+    if indptr[i + 1] > indptr[i]:
+        # (an isolated last node has no neighbour labels: no address past the end)
+        sort(&signatures[start + 1], indptr[i + 1] - indptr[i])
+
+
 def node_signatures(
     const intp_t[::1] indptr,       # IN (n_nodes + 1,)
     const int32_t[::1] indices,     # IN (n_directed_edges,)
@@ -65,20 +79,21 @@ def node_signatures(
     n_threads : int
     """
     cdef intp_t n_nodes = labels.shape[0]
-    cdef intp_t i, k, start
+    cdef intp_t n_blocks = (n_nodes + ROWS_PER_CHECK - 1) // ROWS_PER_CHECK
+    cdef intp_t b, i
+    cdef const int32_t *neighbours = &indices[0] if indices.shape[0] > 0 else NULL
     cdef InterruptState interrupt
+    if n_nodes == 0:
+        return
     interrupt_init(&interrupt)
     with nogil:
-        for i in prange(n_nodes, schedule='dynamic', chunksize=4096, num_threads=n_threads):
-            if i % ROWS_PER_CHECK == 0 and interrupted(&interrupt):
-                break
-            start = indptr[i] + i
-            signatures[start] = labels[i]
-            for k in range(indptr[i], indptr[i + 1]):
-                signatures[start + 1 + k - indptr[i]] = labels[indices[k]]
-            if indptr[i + 1] > indptr[i]:
-                # (an isolated last node has no neighbour labels: no address past the end)
-                sort(&signatures[start + 1], indptr[i + 1] - indptr[i])
+        # blocks of ROWS_PER_CHECK nodes, four to a chunk: a node costs too little for a look at
+        # the signals each
+        for b in prange(n_blocks, schedule='dynamic', chunksize=4, num_threads=n_threads):
+            if interrupted(&interrupt):
+                continue
+            for i in range(b * ROWS_PER_CHECK, min((b + 1) * ROWS_PER_CHECK, n_nodes)):
+                _write_signature(&indptr[0], neighbours, &labels[0], &signatures[0], i)
     if interrupt.stop:
         raise_pending()
 
@@ -188,6 +203,25 @@ def compress_signatures(
     return code - first_code + 1
 
 
+cdef inline int32_t _find_row(
+    const int32_t *table, const intp_t *table_ptr, intp_t n_table,
+    const int32_t *signatures, const intp_t *sig_ptr, intp_t r,
+) noexcept nogil:
+    """The row of the sorted table equal to signature ``r`` (binary search), or -1."""
+    cdef intp_t lo = 0, hi = n_table, mid
+    cdef int c
+    while lo < hi:
+        mid = (lo + hi) // 2
+        c = _compare_rows(table, table_ptr, mid, signatures, sig_ptr, r)
+        if c == 0:
+            return <int32_t>mid
+        if c < 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
 def lookup_signatures(
     const int32_t[::1] signatures,  # IN
     const intp_t[::1] sig_ptr,      # IN (n_rows + 1,)
@@ -211,8 +245,8 @@ def lookup_signatures(
     """
     cdef intp_t n_rows = sig_ptr.shape[0] - 1
     cdef intp_t n_table = table_ptr.shape[0] - 1
-    cdef intp_t r, lo, hi, mid
-    cdef int c
+    cdef intp_t n_blocks = (n_rows + ROWS_PER_CHECK - 1) // ROWS_PER_CHECK
+    cdef intp_t b, r
     cdef InterruptState interrupt
     if n_rows == 0:
         return
@@ -221,22 +255,11 @@ def lookup_signatures(
         return
     interrupt_init(&interrupt)
     with nogil:
-        for r in prange(n_rows, schedule='dynamic', chunksize=ROWS_PER_CHECK,
-                        num_threads=n_threads):
-            if r % ROWS_PER_CHECK == 0 and interrupted(&interrupt):
-                break
-            lo = 0
-            hi = n_table
-            codes[r] = -1
-            while lo < hi:
-                mid = (lo + hi) // 2
-                c = _compare_rows(&table[0], &table_ptr[0], mid, &signatures[0], &sig_ptr[0], r)
-                if c == 0:
-                    codes[r] = <int32_t>mid
-                    break
-                if c < 0:
-                    lo = mid + 1
-                else:
-                    hi = mid
+        for b in prange(n_blocks, schedule='dynamic', num_threads=n_threads):
+            if interrupted(&interrupt):
+                continue
+            for r in range(b * ROWS_PER_CHECK, min((b + 1) * ROWS_PER_CHECK, n_rows)):
+                codes[r] = _find_row(&table[0], &table_ptr[0], n_table, &signatures[0],
+                                     &sig_ptr[0], r)
     if interrupt.stop:
         raise_pending()
