@@ -115,17 +115,18 @@ cdef inline void elementwise_row(
     double *values,            # OUT (n,): k(x, y_j)
 ) noexcept nogil:
     """One row of a kernel that is not a function of dot products (laplacian, min, sinc): one
-    pass over the coordinates of each ``y_j`` (the kernel test costs nothing beside it)."""
+    pass over the coordinates of each ``y_j``. The kernel is tested once, outside the loops, so
+    that each loop is compiled for its own kernel."""
     cdef intp_t j
-    cdef const double *y
-    for j in range(n):
-        y = Y + j * n_features
-        if kernel == LAPLACIAN:
-            values[j] = exp(-gamma * l1_distance(x, y, n_features))
-        elif kernel == MIN:
-            values[j] = min_sum(x, y, n_features)
-        else:
-            values[j] = sinc_product(x, y, n_features, gamma)
+    if kernel == LAPLACIAN:
+        for j in range(n):
+            values[j] = exp(-gamma * l1_distance(x, Y + j * n_features, n_features))
+    elif kernel == MIN:
+        for j in range(n):
+            values[j] = min_sum(x, Y + j * n_features, n_features)
+    else:
+        for j in range(n):
+            values[j] = sinc_product(x, Y + j * n_features, n_features, gamma)
 
 
 cdef inline double kernel_diagonal(
