@@ -72,22 +72,38 @@ cdef inline void dots_to_kernel(
             values[j] = exp(gamma * values[j])
 
 
-cdef inline double l1_distance(const double *x, const double *y, intp_t n_features) noexcept nogil:
-    """``‖x − y‖₁``."""
-    cdef intp_t k
-    cdef double dist = 0.0
-    for k in range(n_features):
-        dist += fabs(x[k] - y[k])
-    return dist
+cdef inline void laplacian_row(
+    const double *x,           # IN (n_features,)
+    const double *Y,           # IN (n, n_features), row-major
+    intp_t n, intp_t n_features, double gamma,
+    double *values,            # OUT (n,)
+) noexcept nogil:
+    cdef intp_t j, k
+    cdef double dist
+    cdef const double *y
+    for j in range(n):
+        y = Y + j * n_features
+        dist = 0.0
+        for k in range(n_features):
+            dist += fabs(x[k] - y[k])
+        values[j] = exp(-gamma * dist)
 
 
-cdef inline double min_sum(const double *x, const double *y, intp_t n_features) noexcept nogil:
-    """``Σ_k min(x_k, y_k)``."""
-    cdef intp_t k
-    cdef double total = 0.0
-    for k in range(n_features):
-        total += x[k] if x[k] < y[k] else y[k]
-    return total
+cdef inline void min_row(
+    const double *x,           # IN (n_features,), non-negative
+    const double *Y,           # IN (n, n_features), row-major, non-negative
+    intp_t n, intp_t n_features,
+    double *values,            # OUT (n,)
+) noexcept nogil:
+    cdef intp_t j, k
+    cdef double total
+    cdef const double *y
+    for j in range(n):
+        y = Y + j * n_features
+        total = 0.0
+        for k in range(n_features):
+            total += x[k] if x[k] < y[k] else y[k]
+        values[j] = total
 
 
 cdef inline double sinc_factor(double diff, double omega) noexcept nogil:
@@ -98,14 +114,21 @@ cdef inline double sinc_factor(double diff, double omega) noexcept nogil:
     return sin(omega * diff) / (M_PI * diff)
 
 
-cdef inline double sinc_product(const double *x, const double *y, intp_t n_features,
-                                double omega) noexcept nogil:
-    """``Π_k sinc_factor(x_k − y_k, Ω)``."""
-    cdef intp_t k
-    cdef double product = 1.0
-    for k in range(n_features):
-        product *= sinc_factor(x[k] - y[k], omega)
-    return product
+cdef inline void sinc_row(
+    const double *x,           # IN (n_features,)
+    const double *Y,           # IN (n, n_features), row-major
+    intp_t n, intp_t n_features, double omega,
+    double *values,            # OUT (n,)
+) noexcept nogil:
+    cdef intp_t j, k
+    cdef double product
+    cdef const double *y
+    for j in range(n):
+        y = Y + j * n_features
+        product = 1.0
+        for k in range(n_features):
+            product *= sinc_factor(x[k] - y[k], omega)
+        values[j] = product
 
 
 cdef inline void elementwise_row(
@@ -114,19 +137,13 @@ cdef inline void elementwise_row(
     intp_t n, intp_t n_features, int kernel, double gamma,
     double *values,            # OUT (n,): k(x, y_j)
 ) noexcept nogil:
-    """One row of a kernel that is not a function of dot products (laplacian, min, sinc): one
-    pass over the coordinates of each ``y_j``. The kernel is tested once, outside the loops, so
-    that each loop is compiled for its own kernel."""
-    cdef intp_t j
+    """One row of a kernel that is not a function of dot products (laplacian, min, sinc)."""
     if kernel == LAPLACIAN:
-        for j in range(n):
-            values[j] = exp(-gamma * l1_distance(x, Y + j * n_features, n_features))
+        laplacian_row(x, Y, n, n_features, gamma, values)
     elif kernel == MIN:
-        for j in range(n):
-            values[j] = min_sum(x, Y + j * n_features, n_features)
+        min_row(x, Y, n, n_features, values)
     else:
-        for j in range(n):
-            values[j] = sinc_product(x, Y + j * n_features, n_features, gamma)
+        sinc_row(x, Y, n, n_features, gamma, values)
 
 
 cdef inline double kernel_diagonal(
