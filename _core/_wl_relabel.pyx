@@ -48,7 +48,7 @@ cdef inline void _write_signature(
     const intp_t *indptr, const int32_t *indices, const int32_t *labels, int32_t *signatures,
     intp_t i,
 ) noexcept nogil:
-    """Node ``i``'s label, then its neighbours' labels sorted, from ``signatures[indptr[i] + i]``."""
+    """Node ``i``'s label, then its neighbours' labels sorted, at ``signatures[indptr[i] + i]``."""
     cdef intp_t start = indptr[i] + i, k
     signatures[start] = labels[i]
     for k in range(indptr[i], indptr[i + 1]):
