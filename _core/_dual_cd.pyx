@@ -16,10 +16,10 @@ sign ``σ_t``::
 
 In both, ``h = (1/λ) Σ_s c_s k(·, X_s)``. The solver keeps ``F = Kc``, so the gradient of a
 variable is ``G_t = σ_t F_s/λ + S_s + p_t`` and its curvature ``K_ss/λ + 1``. Each epoch visits the
-active variables in a random order (a splitmix64 stream seeded by ``seed``, the same in the
-Python twin) and minimises ``D`` exactly in each: ``α_t ← max(0, α_t − G_t / (K_ss/λ + 1))``
-(the exam's ``α_i ← max(0, α_i − λg_i/P_ii)``); a move of ``c_s`` by ``δ`` costs one kernel row,
-``F ← F + δ K_{s,:}``. A variable at 0 whose gradient is above the largest projected gradient of
+active variables in a random order (a splitmix64 stream of _random.pxd seeded by ``seed``, the
+same in the Python twin) and minimises ``D`` exactly in each:
+``α_t ← max(0, α_t − G_t / (K_ss/λ + 1))`` (the exam's ``α_i ← max(0, α_i − λg_i/P_ii)``); a
+move of ``c_s`` by ``δ`` costs one kernel row, ``F ← F + δ K_{s,:}``. A variable at 0 whose gradient is above the largest projected gradient of
 the previous epoch is shrunk: it leaves the epochs until the active ones are optimal, when all
 variables are re-activated for a final check (Hsieh et al. 2008, liblinear's rule). ``F`` is
 kept over all samples, so re-activation needs no reconstruction. Stop when the largest
@@ -43,6 +43,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
+from _random cimport splitmix64_below
 from _types cimport intp_t
 from _vector_kernels cimport kernel_row
 
@@ -60,21 +61,11 @@ cdef enum:
     NON_POSITIVE_CURVATURE = -4
 
 
-
-cdef inline uint64_t _splitmix64(uint64_t *state) noexcept nogil:
-    """Next value of the splitmix64 generator (Steele, Lea & Flood 2014)."""
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef void _shuffle(intp_t *items, intp_t n, uint64_t *state) noexcept nogil:
     """Fisher–Yates: ``items[i]`` swapped with ``items[r mod (i + 1)]`` for ``i = n−1, …, 1``."""
     cdef intp_t i, j, tmp
     for i in range(n - 1, 0, -1):
-        j = <intp_t>(_splitmix64(state) % <uint64_t>(i + 1))
+        j = <intp_t>splitmix64_below(state, <uint64_t>(i + 1))
         tmp = items[i]
         items[i] = items[j]
         items[j] = tmp

@@ -5,15 +5,16 @@ vertices". The induced subgraph on nodes ``x_0 < … < x_{k−1}`` is coded as a
 ``k (k − 1) / 2`` possible edges, pairs taken in the order (0, 1), (0, 2), …, (k − 2, k − 1);
 the caller's table ``class_of_mask`` maps a mask to its isomorphism class. Enumeration costs
 ``C(n, k)`` adjacency tests per graph; sampling draws ``n_samples`` k-subsets per graph with a
-splitmix64 stream seeded per graph, so results depend on the seeds, never on the thread count.
-Enumeration of a large graph runs for hours: the loops look at the signals (_interrupt.pxd), so
-Ctrl-C stops them.
+splitmix64 stream (_random.pxd) seeded per graph, so results depend on the seeds, never on the
+thread count. Enumeration of a large graph runs for hours: the loops look at the signals
+(_interrupt.pxd), so Ctrl-C stops them.
 """
 
 from cython.parallel cimport parallel
 
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
+from _random cimport splitmix64_below
 from _types cimport intp_t, int32_t, int64_t, uint64_t
 
 
@@ -41,15 +42,6 @@ cdef inline intp_t _mask(const intp_t *indptr, const int32_t *indices, const int
                 mask |= (<intp_t>1) << bit
             bit += 1
     return mask
-
-
-cdef inline uint64_t _splitmix64(uint64_t *state) noexcept nogil:
-    cdef uint64_t z
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = state[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
 
 
 cdef void _enumerate(const intp_t *indptr, const int32_t *indices, intp_t first, intp_t n,
@@ -91,8 +83,7 @@ cdef void _sample(const intp_t *indptr, const int32_t *indices, intp_t first, in
         while not distinct:
             distinct = True
             for p in range(k):
-                # modulo bias is below n / 2^64: negligible
-                nodes[p] = first + <intp_t>(_splitmix64(&state) % <uint64_t>n)
+                nodes[p] = first + <intp_t>splitmix64_below(&state, <uint64_t>n)
                 for q in range(p):
                     if nodes[q] == nodes[p]:
                         distinct = False

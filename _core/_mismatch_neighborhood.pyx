@@ -7,8 +7,8 @@ k-mer of its Hamming ball of radius m. The ball is enumerated explicitly (the le
 traversal would reach for this window): substituting letter ``b`` for ``c`` at position t changes the
 code of ``_spectrum_gram.pyx`` by ``(b − c)·B^{k−1−t}``, so each neighbour costs O(1). The ball has
 ``Σ_{j≤m} C(k, j)(a−1)^j`` members, each enumerated once (positions are substituted in increasing
-order). The resulting multiset per sequence is counted by ``_spectrum.count_runs`` and the Gram is
-the spectrum Gram of these counts; m = 0 gives back the spectrum kernel exactly.
+order). The resulting multiset per sequence is counted by ``_spectrum_gram.count_runs`` and the
+Gram is the spectrum Gram of these counts; m = 0 gives back the spectrum kernel exactly.
 """
 
 from cython.parallel cimport prange

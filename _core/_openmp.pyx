@@ -1,4 +1,7 @@
-"""What the OpenMP runtime offers: used to pick a thread count for the cores."""
+"""What the OpenMP runtime of the cores offers: its thread limit, version and library file, and
+whether a team of threads can start; used to pick thread counts and by ``kernelkit info``. Built
+without OpenMP (``-Dopenmp=disabled``, or no OpenMP in the compiler), the ``_omp.h`` shim answers
+one thread, version 0 and no library."""
 from _types cimport (kk_omp_library, kk_omp_max_threads, kk_omp_probe_threads,
                     kk_omp_version)
 

@@ -1,4 +1,5 @@
-# Shared type vocabulary of the compiled cores (STYLE.md: one place for it).
+# Shared type vocabulary of the compiled cores, declared once here and cimported by every core
+# (never redefined in a core), so that all of them name their types alike.
 #
 # Floating-point cores are written with `floating` (float32 or float64), integer indices with
 # `intp_t` (numpy's np.intp) and labels/codes with `int32_t`; `int64_t` is for counts and hashes.

@@ -1,5 +1,6 @@
 # Kernels on vectors, evaluated a block of dot products at a time: the one place their formulas
-# and codes live. Used by the Gram entries of _gram.pyx and the kernel rows of _smo_solver.pyx.
+# and codes live. Used by the Gram entries of _gram.pyx and the kernel rows of the solvers
+# (_smo_solver.pyx, _dual_cd.pyx).
 #
 #   linear     x·y
 #   poly       (γ x·y + coef0)^degree

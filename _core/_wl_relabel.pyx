@@ -8,15 +8,25 @@ hashing, hence no collisions, and the same result for any thread count.
 
 Signatures are stored CSR-like: node ``i`` owns ``signatures[sig_ptr[i]:sig_ptr[i + 1]]``, and
 with ``sig_ptr[i] = indptr[i] + i`` the layout follows the adjacency's without a counting pass.
+
+A batch of a million nodes takes seconds per call (the merge sort most of them): the loops look
+at the signals (_interrupt.pxd) every ``ROWS_PER_CHECK`` nodes, rows or merge steps, so Ctrl-C
+stops them.
 """
 
 from cython.parallel cimport prange
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _sort cimport sort
 from _types cimport intp_t, int32_t
 
+cdef enum:
+    # nodes, rows or merge steps between two looks at the signals: each costs a short sort, a
+    # comparison or a binary search of signatures, so a look (a clock read) per thousand of them
+    # costs nothing measurable
+    ROWS_PER_CHECK = 1024
 
 
 cdef inline int _compare_rows(
@@ -32,6 +42,20 @@ cdef inline int _compare_rows(
         i += 1
         j += 1
     return (i < a_end) - (j < b_end)
+
+
+cdef inline void _write_signature(
+    const intp_t *indptr, const int32_t *indices, const int32_t *labels, int32_t *signatures,
+    intp_t i,
+) noexcept nogil:
+    """Node ``i``'s label, then its neighbours' labels sorted, at ``signatures[indptr[i] + i]``."""
+    cdef intp_t start = indptr[i] + i, k
+    signatures[start] = labels[i]
+    for k in range(indptr[i], indptr[i + 1]):
+        signatures[start + 1 + k - indptr[i]] = labels[indices[k]]
+    if indptr[i + 1] > indptr[i]:
+        # (an isolated last node has no neighbour labels: no address past the end)
+        sort(&signatures[start + 1], indptr[i + 1] - indptr[i])
 
 
 def node_signatures(
@@ -55,23 +79,34 @@ def node_signatures(
     n_threads : int
     """
     cdef intp_t n_nodes = labels.shape[0]
-    cdef intp_t i, k, start
+    cdef intp_t n_blocks = (n_nodes + ROWS_PER_CHECK - 1) // ROWS_PER_CHECK
+    cdef intp_t b, i
+    cdef const int32_t *neighbours = &indices[0] if indices.shape[0] > 0 else NULL
+    cdef InterruptState interrupt
+    if n_nodes == 0:
+        return
+    interrupt_init(&interrupt)
     with nogil:
-        for i in prange(n_nodes, schedule='dynamic', chunksize=4096, num_threads=n_threads):
-            start = indptr[i] + i
-            signatures[start] = labels[i]
-            for k in range(indptr[i], indptr[i + 1]):
-                signatures[start + 1 + k - indptr[i]] = labels[indices[k]]
-            if indptr[i + 1] > indptr[i]:
-                # (an isolated last node has no neighbour labels: no address past the end)
-                sort(&signatures[start + 1], indptr[i + 1] - indptr[i])
+        # blocks of ROWS_PER_CHECK nodes, four to a chunk: a node costs too little for a look at
+        # the signals each
+        for b in prange(n_blocks, schedule='dynamic', chunksize=4, num_threads=n_threads):
+            if interrupted(&interrupt):
+                continue
+            for i in range(b * ROWS_PER_CHECK, min((b + 1) * ROWS_PER_CHECK, n_nodes)):
+                _write_signature(&indptr[0], neighbours, &labels[0], &signatures[0], i)
+    if interrupt.stop:
+        raise_pending()
 
 
-cdef void _merge_sort_rows(
+cdef bint _merge_sort_rows(
     intp_t *items, intp_t *scratch, intp_t n, const int32_t *data, const intp_t *ptr,
+    InterruptState *interrupt,
 ) noexcept nogil:
-    """Stable bottom-up merge sort of row ids ``items`` by their rows' lexicographic order."""
+    """Stable bottom-up merge sort of row ids ``items`` by their rows' lexicographic order.
+
+    Returns False, the content of ``items`` unspecified, when a signal handler raised."""
     cdef intp_t width = 1, lo, mid, hi, i, j, k
+    cdef intp_t until_check = ROWS_PER_CHECK
     cdef intp_t *src = items
     cdef intp_t *dst = scratch
     cdef intp_t *swap
@@ -82,6 +117,11 @@ cdef void _merge_sort_rows(
             hi = min(lo + 2 * width, n)
             i, j, k = lo, mid, lo
             while i < mid and j < hi:
+                until_check -= 1
+                if until_check == 0:
+                    until_check = ROWS_PER_CHECK
+                    if interrupted(interrupt):
+                        return False
                 # '<=' keeps equal rows in input order: the sort is stable.
                 if _compare_rows(data, ptr, src[i], data, ptr, src[j]) <= 0:
                     dst[k] = src[i]
@@ -105,6 +145,7 @@ cdef void _merge_sort_rows(
         width *= 2
     if src != items:
         memcpy(items, src, n * sizeof(intp_t))
+    return True
 
 
 def compress_signatures(
@@ -138,22 +179,47 @@ def compress_signatures(
     cdef intp_t k
     cdef int32_t code = first_code
     cdef intp_t *scratch
+    cdef InterruptState interrupt
     if n == 0:
         return 0
     scratch = <intp_t*>malloc(n * sizeof(intp_t))
     if scratch == NULL:
         raise MemoryError()
+    interrupt_init(&interrupt)
     try:
         with nogil:
-            _merge_sort_rows(&rows[0], scratch, n, &signatures[0], &sig_ptr[0])
-            for k in range(n):
-                if k > 0 and _compare_rows(&signatures[0], &sig_ptr[0], rows[k - 1],
-                                           &signatures[0], &sig_ptr[0], rows[k]) != 0:
-                    code += 1
-                codes[rows[k]] = code
+            if _merge_sort_rows(&rows[0], scratch, n, &signatures[0], &sig_ptr[0], &interrupt):
+                for k in range(n):
+                    if k % ROWS_PER_CHECK == 0 and interrupted(&interrupt):
+                        break
+                    if k > 0 and _compare_rows(&signatures[0], &sig_ptr[0], rows[k - 1],
+                                               &signatures[0], &sig_ptr[0], rows[k]) != 0:
+                        code += 1
+                    codes[rows[k]] = code
     finally:
         free(scratch)
+    if interrupt.stop:
+        raise_pending()
     return code - first_code + 1
+
+
+cdef inline int32_t _find_row(
+    const int32_t *table, const intp_t *table_ptr, intp_t n_table,
+    const int32_t *signatures, const intp_t *sig_ptr, intp_t r,
+) noexcept nogil:
+    """The row of the sorted table equal to signature ``r`` (binary search), or -1."""
+    cdef intp_t lo = 0, hi = n_table, mid
+    cdef int c
+    while lo < hi:
+        mid = (lo + hi) // 2
+        c = _compare_rows(table, table_ptr, mid, signatures, sig_ptr, r)
+        if c == 0:
+            return <int32_t>mid
+        if c < 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
 
 
 def lookup_signatures(
@@ -179,25 +245,21 @@ def lookup_signatures(
     """
     cdef intp_t n_rows = sig_ptr.shape[0] - 1
     cdef intp_t n_table = table_ptr.shape[0] - 1
-    cdef intp_t r, lo, hi, mid
-    cdef int c
+    cdef intp_t n_blocks = (n_rows + ROWS_PER_CHECK - 1) // ROWS_PER_CHECK
+    cdef intp_t b, r
+    cdef InterruptState interrupt
     if n_rows == 0:
         return
     if n_table == 0:
         codes[:] = -1
         return
+    interrupt_init(&interrupt)
     with nogil:
-        for r in prange(n_rows, schedule='dynamic', chunksize=1024, num_threads=n_threads):
-            lo = 0
-            hi = n_table
-            codes[r] = -1
-            while lo < hi:
-                mid = (lo + hi) // 2
-                c = _compare_rows(&table[0], &table_ptr[0], mid, &signatures[0], &sig_ptr[0], r)
-                if c == 0:
-                    codes[r] = <int32_t>mid
-                    break
-                if c < 0:
-                    lo = mid + 1
-                else:
-                    hi = mid
+        for b in prange(n_blocks, schedule='dynamic', num_threads=n_threads):
+            if interrupted(&interrupt):
+                continue
+            for r in range(b * ROWS_PER_CHECK, min((b + 1) * ROWS_PER_CHECK, n_rows)):
+                codes[r] = _find_row(&table[0], &table_ptr[0], n_table, &signatures[0],
+                                     &sig_ptr[0], r)
+    if interrupt.stop:
+        raise_pending()

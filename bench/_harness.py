@@ -23,7 +23,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable
 
-__all__ = ["Contender", "Suite", "run_suite", "format_table", "machine_description"]
+__all__ = ["Contender", "Suite", "reference_up_to", "sklearn_peer", "versus_sklearn", "run_suite",
+           "format_table", "machine_description"]
 
 
 @dataclasses.dataclass
@@ -53,6 +54,32 @@ class Contender:
     def missing(self):
         """Names of required modules that are not importable."""
         return [m for m in self.requires if importlib.util.find_spec(m) is None]
+
+
+def reference_up_to(n_max, run, name="reference"):
+    """The pure-Python twin as a contender, timed only on the cases with ``params["n"] ≤ n_max``
+    (it runs orders of magnitude slower than the core it mirrors)."""
+    return Contender(name, run, applies=lambda params: params["n"] <= n_max)
+
+
+def sklearn_peer(run, name="scikit-learn"):
+    """scikit-learn as a contender, reported missing when it does not import."""
+    return Contender(name, run, requires=("sklearn",))
+
+
+def versus_sklearn(name, description, setup, kernelkit, sklearn, *, cases, quick_cases,
+                   repeats, quick_repeats):
+    """A suite of an estimator without a compiled core (hence no twin to time): kernelkit, the
+    ratios' baseline, against scikit-learn, on a fixed grid per profile with a fixed number of
+    repeats per profile."""
+    return Suite(
+        name=name,
+        description=description,
+        cases=lambda quick: quick_cases if quick else cases,
+        setup=setup,
+        contenders=[Contender("kernelkit", kernelkit), sklearn_peer(sklearn)],
+        repeats=lambda params, quick: quick_repeats if quick else repeats,
+    )
 
 
 @dataclasses.dataclass

@@ -6,7 +6,7 @@ from scipy.spatial.distance import pdist
 from sklearn.cluster import AgglomerativeClustering as SklearnAgglomerativeClustering
 
 from kernelkit import reference
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, reference_up_to, sklearn_peer
 from kernelkit.cluster import AgglomerativeClustering
 
 
@@ -68,9 +68,9 @@ SUITE = Suite(
     setup=setup,
     contenders=[
         Contender("kernelkit", _kernelkit),
-        Contender("reference", _reference, applies=lambda p: p["n"] <= 300),
+        reference_up_to(300, _reference),
         Contender("scipy", _scipy),
-        Contender("scikit-learn", _sklearn, requires=("sklearn",)),
+        sklearn_peer(_sklearn),
     ],
     repeats=lambda params, quick: 1 if quick or params["n"] >= 20_000 else 3,
     measure_memory=True,

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, reference_up_to, sklearn_peer
 
 # C = 1 for the hinge-loss SVMs; λ = 1/(2C) puts SquaredHingeSVC's squared hinge at the same C.
 C, TOL, CACHE_MB = 1.0, 1e-3, 200.0
@@ -86,9 +86,9 @@ SUITE = Suite(
     setup=_setup,
     contenders=[
         Contender("SquaredHingeSVC (dual CD)", _dual_cd),
-        Contender("reference dual CD", _reference, applies=lambda p: p["n"] <= 500),
+        reference_up_to(500, _reference, "reference dual CD"),
         Contender("kernelkit SVC (SMO)", _kernelkit_svc),
-        Contender("scikit-learn SVC", _sklearn_svc, requires=("sklearn",)),
+        sklearn_peer(_sklearn_svc, "scikit-learn SVC"),
     ],
     repeats=lambda params, quick: 3,
     measure_memory=True,

@@ -3,7 +3,7 @@
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import versus_sklearn
 from kernelkit.decomposition import KernelPCA
 
 try:
@@ -42,7 +42,7 @@ def _sklearn(data):
                                  random_state=0), data)
 
 
-SUITE = Suite(
+SUITE = versus_sklearn(
     name="kpca",
     description=(
         "Kernel PCA (RBF, gamma=0.05) fit_transform on n Gaussian points in R^20, then "
@@ -52,11 +52,6 @@ SUITE = Suite(
         "BLAS/LAPACK run single-threaded on both sides (threadpoolctl): on a machine shared with "
         "other jobs, multi-threaded LAPACK timings varied tenfold between runs."
     ),
-    cases=lambda quick: QUICK_CASES if quick else CASES,
-    setup=setup,
-    contenders=[
-        Contender("kernelkit", _kernelkit),
-        Contender("scikit-learn", _sklearn, requires=("sklearn",)),
-    ],
-    repeats=lambda params, quick: 3 if quick else 5,
+    setup=setup, kernelkit=_kernelkit, sklearn=_sklearn,
+    cases=CASES, quick_cases=QUICK_CASES, repeats=5, quick_repeats=3,
 )

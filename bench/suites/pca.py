@@ -3,7 +3,7 @@
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import versus_sklearn
 from kernelkit.decomposition import PCA
 
 try:
@@ -49,7 +49,7 @@ def _sklearn(data):
         return _summary(model.fit_transform(data["X"]), model)
 
 
-SUITE = Suite(
+SUITE = versus_sklearn(
     name="pca",
     description=(
         "PCA fit_transform with svd_solver='auto' on both sides (same rule: covariance "
@@ -58,11 +58,6 @@ SUITE = Suite(
         "variance, `score_norm` the sum of |scores|. No compiled core, so no reference "
         "contender."
     ),
-    cases=lambda quick: QUICK_CASES if quick else CASES,
-    setup=setup,
-    contenders=[
-        Contender("kernelkit", _kernelkit),
-        Contender("scikit-learn", _sklearn, requires=("sklearn",)),
-    ],
-    repeats=lambda params, quick: 3 if quick else 7,
+    setup=setup, kernelkit=_kernelkit, sklearn=_sklearn,
+    cases=CASES, quick_cases=QUICK_CASES, repeats=7, quick_repeats=3,
 )

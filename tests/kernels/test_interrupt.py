@@ -52,3 +52,20 @@ _LONG_LOOPS = {
 @pytest.mark.parametrize("loop", sorted(_LONG_LOOPS))
 def test_ctrl_c_stops_a_kernel(ctrl_c, loop):
     assert ctrl_c(_LONG_LOOPS[loop]) == ["interrupted"]
+
+
+def test_ctrl_c_stops_one_weisfeiler_lehman_compression(ctrl_c):
+    # one call ranking 6e6 node signatures (the relabelling of a batch of that many nodes):
+    # seconds of merge sort before the first code is written. Stopped inside the call, it leaves
+    # codes unwritten; a call that ran to its end before Python saw the signal wrote them all.
+    setup = """
+    import numpy as np
+    from kernelkit._core import _wl_relabel
+    n = 6_000_000
+    signatures = np.random.default_rng(0).integers(0, 5, 5 * n).astype(np.int32)
+    sig_ptr = np.arange(0, 5 * n + 1, 5, dtype=np.intp)
+    rows, codes = np.arange(n, dtype=np.intp), np.full(n, -1, dtype=np.int32)
+    run = lambda: _wl_relabel.compress_signatures(signatures, sig_ptr, rows, codes)
+    """
+    after = "print('inside' if (codes < 0).any() else 'after')"
+    assert ctrl_c(setup, after) == ["interrupted", "inside"]

@@ -1,0 +1,27 @@
+# Pseudo-random numbers in nogil code: the splitmix64 generator (Steele, Lea & Flood,
+# "Fast splittable pseudorandom number generators", OOPSLA 2014), as in Vigna's reference C.
+#
+# The state is one uint64 the caller owns (a seed, one per stream): any value, zero included,
+# starts a full-period stream, so a stream per graph or per solve needs no set-up and results
+# depend on the seeds only, never on which thread draws. The Python twins in kernelkit.reference
+# compute the same streams.
+from libc.stdint cimport uint64_t
+
+
+cdef inline uint64_t splitmix64(uint64_t *state) noexcept nogil:
+    """Advance ``state`` by the golden-ratio increment and return its mixed value."""
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t splitmix64_below(uint64_t *state, uint64_t bound) noexcept nogil:
+    """A draw in ``[0, bound)`` (``bound ≥ 1``): the next value modulo ``bound``.
+
+    Modulo, not rejection: the bias is below ``bound / 2⁶⁴``, negligible for the sizes drawn
+    here (indices into arrays), and every call takes exactly one value of the stream, which the
+    twins reproduce with the same arithmetic.
+    """
+    return splitmix64(state) % bound
