@@ -1,11 +1,11 @@
-"""DBSCAN in linear memory: streamed ε-neighbourhoods over a uniform grid or a KD-tree.
+"""DBSCAN over streamed ε-neighbourhoods: a uniform grid, a KD-tree or blocked GEMM distances.
 
 Sangnier, §2.4, Algorithm 14, with two fixes: the seed point is a
 core point when ``|N| ≥ m`` (the printed ``|N| > m`` contradicts the definition), and every point
 is visited once (as printed, a non-core point is never removed from ``T`` and the loop does not
 end).
 
-No neighbourhood is ever stored beyond the one being expanded. Two passes over the points:
+Two passes over the points:
 
 1. *core counting*, parallel: each point counts its neighbours (itself included) and stops as
    soon as it has ``min_samples`` of them, so dense regions cost ``min_samples`` distance
@@ -15,19 +15,24 @@ No neighbourhood is ever stored beyond the one being expanded. Two passes over t
    point joins the first cluster that reaches it, so labels are deterministic and equal to
    scikit-learn's for the same neighbourhoods.
 
-Memory is O(n) (the spatial index, labels, core flags and the queue) plus one neighbourhood.
-
 Neighbour search (``_dbscan_neighbors.pxd``): a uniform grid of cells of width ``ε`` for
 ``d ≤ 3``, a KD-tree of median splits otherwise, or precomputed distances (a dense matrix or a
 CSR radius-neighbours graph). The passes run on the index's *positions* and labels are written
 back in sample order.
+
+Memory. On the grid, the KD-tree and precomputed distances: O(n) (the spatial index, labels,
+core flags and the queue) plus one neighbourhood, no neighbourhood being stored beyond the one
+being expanded. The blocked GEMM path (Euclidean, many features, :func:`_dbscan_gemm`) needs
+O(n) for norms, labels and the union-find, ``n_threads × n`` counts, and per thread a block of
+at most ``GEMM_BLOCK_BUDGET`` distances (16 MiB in float64); on top of that it keeps the ε-graph
+as an ``n²/8``-byte bitmap when that fits in ``max_graph_bytes`` (32 MiB by default, n ≤ 16 384),
+and otherwise recomputes distances to the core points instead of storing the graph.
 """
 
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport parallel, prange, threadid
 from libc.math cimport floor, sqrt
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
-from openmp cimport omp_get_thread_num
 from scipy.linalg.cython_blas cimport dgemm, sgemm
 
 from _dbscan_neighbors cimport (
@@ -227,8 +232,8 @@ def dbscan_dense(
     algorithm : {"auto", "grid", "kd_tree", "brute"}
         Neighbour search. ``"auto"``: the grid when ``n_features ≤ 3`` and the grid has at most
         2^26 cells a side (and 2^62 in all), blocked GEMM distances (``"brute"``, Euclidean
-        only) when ``n_features ≥ GEMM_MIN_FEATURES``, the KD-tree otherwise. ``"grid"`` falls back to the
-        KD-tree where the grid is not possible.
+        only) when ``n_features ≥ GEMM_MIN_FEATURES``, the KD-tree otherwise. ``"grid"`` falls
+        back to the KD-tree where the grid is not possible.
     n_threads : int
         OpenMP threads of the core-counting pass. The result does not depend on it.
     X32 : ndarray of shape (n_samples, n_features), float32, C-contiguous, or None
@@ -542,7 +547,7 @@ cdef int _count_pass(const double *X, const floating *Xg, const double *norms, i
     for i in range(n):
         identity[i] = i
     with parallel(num_threads=n_threads):
-        mine = thread_counts + omp_get_thread_num() * n
+        mine = thread_counts + threadid() * n
         dist = <floating*>malloc(block * n * sizeof(floating))
         rows_copy = <floating*>malloc(block * d * sizeof(floating))
         if dist == NULL or rows_copy == NULL:
