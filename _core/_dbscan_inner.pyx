@@ -33,7 +33,6 @@ from cython.parallel cimport parallel, prange, threadid
 from libc.math cimport floor, sqrt
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
-from scipy.linalg.cython_blas cimport dgemm, sgemm
 
 from _dbscan_neighbors cimport (
     CHEBYSHEV,
@@ -51,6 +50,7 @@ from _dbscan_neighbors cimport (
     _reduced_distance,
     _visit,
 )
+from _distances cimport GEMM_TERMS, gemm_abt, gemm_rounding, row_squared_norms
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport floating, intp_t, int64_t, uint8_t, uint64_t
 
@@ -75,8 +75,6 @@ cdef intp_t COUNT_BLOCK = 64
 GEMM_MIN_FEATURES = 16
 # Budget, in doubles, of one thread's block of distances (rows × n_samples).
 cdef intp_t GEMM_BLOCK_BUDGET = 1 << 21
-cdef double DOUBLE_EPS = 2.220446049250313e-16
-cdef double FLOAT_EPS = 1.1920928955078125e-07
 # Up to this many bytes, the counting pass also keeps the upper triangle of the ε-graph as a
 # bitmap (n²/8 bytes: 0.4 MiB for the 1797 digits, 32 MiB at n = 16 384), and clusters and
 # border points are read from it instead of two more GEMM passes (measured 2026-11-24, digits,
@@ -436,22 +434,6 @@ def dbscan_precomputed_sparse(
 # ---------------------------------------------------------------------------------------------
 # Blocked GEMM distances for many features.
 
-cdef inline void _gemm_block(const floating *Y, intp_t n_cols, const floating *rows_copy,
-                             intp_t n_rows, intp_t d, floating *dist) noexcept nogil:
-    """``dist[r, j] = −2 rows_copy[r]·Y[j]`` (row-major ``n_rows × n_cols``) by one GEMM."""
-    cdef char transa = b'T'
-    cdef char transb = b'N'
-    cdef floating alpha = -2.0, beta = 0.0
-    cdef int m = <int>n_cols, nr = <int>n_rows, k = <int>d
-    # column-major: distᵀ (n_cols × n_rows) = Y · rows_copyᵀ
-    if floating is float:
-        sgemm(&transa, &transb, &m, &nr, &k, &alpha, <float*>Y, &k, <float*>rows_copy, &k,
-              &beta, dist, &m)
-    else:
-        dgemm(&transa, &transb, &m, &nr, &k, &alpha, <double*>Y, &k, <double*>rows_copy, &k,
-              &beta, dist, &m)
-
-
 cdef void _neighbour_block(
     const double *X,            # IN (n, d) the samples
     const floating *Xg,         # IN (n, d) the samples in the GEMM's precision
@@ -474,16 +456,18 @@ cdef void _neighbour_block(
     ε²``, direct differences in double) for the pairs whose GEMM value is within its error
     bound of ε². That bound, ``(d + 4) u (‖x‖ + ‖y‖)²`` for the GEMM with unit roundoff ``u``
     (the inputs' rounding to float32 included) plus ``d ε₆₄ (‖x‖ + ‖y‖)²`` for the direct sum,
-    is covered four times over by ``2 (2d + 8) ε (‖x‖ + ‖y‖)²``: outside it both sides agree. A
+    is covered four times over by ``8 (d + 4) u (‖x‖ + ‖y‖)²`` (8 ``gemm_rounding``,
+    ``_distances.pxd``): outside it both sides agree. A
     row's test is first made against the widest bound (its norm plus the largest column norm),
     so most pairs cost one addition and one comparison."""
     cdef intp_t r, j, i
     cdef double v, lo, hi, xn, xs, err, wide
-    cdef double scale = 2.0 * (2 * d + 8) * (FLOAT_EPS if floating is float else DOUBLE_EPS)
+    cdef double scale = 8.0 * gemm_rounding(d, floating is float, GEMM_TERMS)
     cdef floating *out
     for r in range(n_rows):
         memcpy(rows_copy + r * d, Xg + rows[r] * d, d * sizeof(floating))
-    _gemm_block(Yg, n_cols, rows_copy, n_rows, d, dist)
+    # dist[r, j] = −2 rows_copy[r]·Y[j]
+    gemm_abt(rows_copy, <int>n_rows, Yg, <int>n_cols, <int>d, -2.0, 0.0, dist, <int>n_cols)
     for r in range(n_rows):
         i = rows[r]
         out = dist + r * n_cols
@@ -795,13 +779,13 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
     """
     cdef intp_t block = GEMM_BLOCK_BUDGET // n if n > 0 else 1
     cdef intp_t words = (n + 63) // 64
-    cdef intp_t j, i, n_clusters = 0
+    cdef intp_t i, n_clusters = 0
     cdef int status = 0
     cdef double *norms = <double*>malloc(2 * n * sizeof(double))
     cdef intp_t *parent = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *cluster_of = <intp_t*>malloc(n * sizeof(intp_t))
     cdef uint64_t *adjacency = NULL
-    cdef double s, largest = 0.0
+    cdef double largest = 0.0
     cdef InterruptState interrupt
     interrupt_init(&interrupt)
     if block < 1:
@@ -816,12 +800,9 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
     if norms == NULL or parent == NULL or cluster_of == NULL:
         status = -1
     if status == 0:
+        row_squared_norms(X, n, d, norms)
         for i in range(n):
-            s = 0.0
-            for j in range(d):
-                s = s + X[i * d + j] * X[i * d + j]
-            norms[i] = s
-            norms[n + i] = sqrt(s)
+            norms[n + i] = sqrt(norms[i])
             if norms[n + i] > largest:
                 largest = norms[n + i]
             parent[i] = i

@@ -28,8 +28,8 @@ from cython.parallel cimport parallel, prange
 from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy, memset
-from scipy.linalg.cython_blas cimport sgemm, dgemm
 
+from _distances cimport GEMM_AND_EXACT_TERMS, gemm_abt, gemm_rounding, row_squared_norms
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
 from _types cimport floating, intp_t, int32_t
@@ -49,7 +49,6 @@ cdef intp_t MAX_GROUPS = 64
 # (and on a busy machine a parallel region can wait a whole time slice for a descheduled thread).
 cdef double MIN_FLOPS_PER_THREAD = 4e6
 cdef double DOUBLE_EPS = 2.220446049250313e-16
-cdef double FLOAT_EPS = 1.1920928955078125e-07
 # Lower bounds are stored as float32 (half the memory traffic of Elkan's n × k table), rounded
 # down: scaling by (1 − 2⁻²¹) before the conversion outweighs its round-to-nearest (2⁻²⁴).
 cdef double FLOAT_DOWN = 1.0 - 4.76837158203125e-07
@@ -110,30 +109,6 @@ cdef inline void _accumulate(const floating *xi, floating w, int best, int n_fea
         s[j] += w * xi[j]
 
 
-cdef inline void _distances_chunk(
-    const screen_t *x, const screen_t *centers, const screen_t *center_squared_norms,
-    screen_t *out, int n_x, int n_clusters, int n_features,
-) noexcept nogil:
-    """``out[i, l] = ‖c_l‖² − 2 x_i·c_l`` for a row-major chunk x (n_x, n_features).
-
-    One GEMM, ``out ← −2 x·cᵀ + out`` with ``out`` pre-filled by ``‖c‖²`` (beta = 1). In
-    column-major terms ``outᵀ = −2 c·xᵀ + outᵀ``: GEMM('T', 'N') on the raw row-major buffers.
-    """
-    cdef char transa = b'T'
-    cdef char transb = b'N'
-    cdef screen_t alpha = -2.0
-    cdef screen_t beta = 1.0
-    cdef int i
-    for i in range(n_x):
-        memcpy(out + i * n_clusters, center_squared_norms, n_clusters * sizeof(screen_t))
-    if screen_t is float:
-        sgemm(&transa, &transb, &n_clusters, &n_x, &n_features, &alpha, <float*>centers,
-              &n_features, <float*>x, &n_features, &beta, <float*>out, &n_clusters)
-    else:
-        dgemm(&transa, &transb, &n_clusters, &n_x, &n_features, &alpha, <double*>centers,
-              &n_features, <double*>x, &n_features, &beta, <double*>out, &n_clusters)
-
-
 cdef void _assign_chunk(
     const floating *x,              # IN (n_x, n_features), a C-contiguous chunk of X
     const floating *sample_weight,  # IN (n_x,)
@@ -156,24 +131,26 @@ cdef void _assign_chunk(
     clusters' sums and optionally initialise Elkan's bounds.
 
     The GEMM value ``A_l`` of ``‖c_l‖² − 2x·c_l`` is within ``E = (d + 4) u (‖x‖ + max‖c‖)²`` of
-    the exact one (u the unit roundoff of the GEMM's type; rounding x and c to float32 adds
-    ``3u‖x‖‖c‖``): a centre whose ``A_l`` exceeds the best
-    by more than ``2E'`` (``E' = 4(d + 8) u (‖x‖² + max‖c‖²) ≥ 2(d + 8) u (‖x‖ + max‖c‖)²``,
-    also covering the rounding of ``D``; no square root per sample) is strictly farther in
-    computed ``D``, and the others are compared by ``D`` itself.
+    the exact one (u the unit roundoff of the GEMM's type, 2⁻²⁴ or 2⁻⁵³, the rounding of x and c
+    to float32 included; ``_distances.pxd``): a centre whose ``A_l`` exceeds the best by more
+    than ``2E'`` (``E' = 8(d + 8) u (‖x‖² + max‖c‖²) ≥ 4(d + 8) u (‖x‖ + max‖c‖)²``, 8
+    ``gemm_rounding`` with the terms of the exact ``D`` as well; no square root per sample) is
+    strictly farther in computed ``D``, and the others are compared by ``D`` itself.
 
     Raw pointers, not memoryviews: the inner accumulation loop must not reload strides after
     every store (the compiler cannot prove the stores leave a memoryview struct alone).
     """
     cdef int i, j, best, n_near
     cdef screen_t best_d
-    cdef double unit = FLOAT_EPS if screen_t is float else DOUBLE_EPS
+    cdef double scale = 8.0 * gemm_rounding(n_features, screen_t is float, GEMM_AND_EXACT_TERMS)
     cdef double x_sq, err, limit, d_best, d_j, delta = _margin(n_features)
     cdef double max_center_sq = max_center_norm * max_center_norm
     cdef const screen_t *row
     cdef const floating *xi
-    _distances_chunk(x_screen, centers_screen, center_squared_norms, dist, n_x, n_clusters,
-                     n_features)
+    # dist[i, l] = ‖c_l‖² − 2 x_i·c_l: the GEMM adds −2 x·cᵀ to rows pre-filled with ‖c‖²
+    for i in range(n_x):
+        memcpy(dist + i * n_clusters, center_squared_norms, n_clusters * sizeof(screen_t))
+    gemm_abt(x_screen, n_x, centers_screen, n_clusters, n_features, -2.0, 1.0, dist, n_clusters)
     for i in range(n_x):
         row = dist + i * n_clusters
         xi = x + i * n_features
@@ -184,11 +161,9 @@ cdef void _assign_chunk(
             if row[j] < best_d:
                 best_d = row[j]
                 best = j
-        x_sq = 0.0
-        for j in range(n_features):
-            x_sq += <double>xi[j] * xi[j]
+        row_squared_norms(xi, 1, n_features, &x_sq)
         # (‖x‖ + max‖c‖)² ≤ 2‖x‖² + 2 max‖c‖²: the bound without a square root per sample
-        err = 4.0 * (n_features + 8) * unit * (x_sq + max_center_sq)
+        err = scale * (x_sq + max_center_sq)
         limit = <double>best_d + 2.0 * err
         n_near = 0
         for j in range(n_clusters):
