@@ -80,16 +80,21 @@ cdef inline void gemm_abt(
               <double*>A, &n_features, &beta, C, &ldc)
 
 
+cdef inline double squared_norm(const floating *x, intp_t n_features) noexcept nogil:
+    """``‖x‖²`` summed in double in feature order."""
+    cdef intp_t j
+    cdef double s = 0.0
+    for j in range(n_features):
+        s += <double>x[j] * x[j]
+    return s
+
+
 cdef inline void row_squared_norms(const floating *X, intp_t n_rows, intp_t n_features,
                                    double *out) noexcept nogil:
-    """``out[i] = ‖X[i]‖²`` for row-major ``X``, summed in double in feature order."""
-    cdef intp_t i, j
-    cdef double s
+    """``out[i] = ‖X[i]‖²`` for row-major ``X`` (:func:`squared_norm` of each row)."""
+    cdef intp_t i
     for i in range(n_rows):
-        s = 0.0
-        for j in range(n_features):
-            s += <double>X[i * n_features + j] * X[i * n_features + j]
-        out[i] = s
+        out[i] = squared_norm(X + i * n_features, n_features)
 
 
 cdef inline double squared_distance_from_dot(double x_squared_norm, double y_squared_norm,
