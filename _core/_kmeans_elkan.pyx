@@ -84,42 +84,6 @@ cdef void _elkan_chunk(
             _accumulate(xi, sample_weight[i], a, n_features, sums, weights)
 
 
-cdef int _elkan(
-    const floating[:, ::1] X, const floating[::1] sample_weight, const floating[:, ::1] centers,
-    const double *half_distances, const double *next_half, const double *shifts,
-    double[:, ::1] center_sums, double[::1] weight_in_clusters, int32_t[::1] labels,
-    double *upper, float *lower, bint update_centers, int n_threads,
-) except -1:
-    """Elkan's chunk kernel over all samples in parallel groups, then the ordered reduction of
-    the groups' sums."""
-    cdef intp_t n_samples = X.shape[0], n_features = X.shape[1], n_clusters = centers.shape[0]
-    cdef intp_t g = 0, c = 0, c_stop = 0, start, stop, n_done = 0
-    cdef int status = 0
-    cdef Groups groups
-    cdef InterruptState interrupt
-    n_threads = groups_start(&groups, n_samples, n_features, n_clusters, update_centers,
-                             n_threads, &interrupt)
-    try:
-        with nogil, parallel(num_threads=n_threads):
-            # assigned here, so private to each thread (next_chunk writes them through pointers)
-            g = 0
-            c = 0
-            c_stop = 0
-            while next_chunk(&groups, &g, &c, &c_stop, &interrupt, &status):
-                start = c * CHUNK
-                stop = min(start + CHUNK, n_samples)
-                _elkan_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
-                             half_distances, next_half, shifts, <int>(stop - start),
-                             <int>n_clusters, <int>n_features, &labels[start], upper + start,
-                             lower + start * n_clusters, group_sums(&groups, g),
-                             group_weights(&groups, g), update_centers)
-            leave_team(&interrupt, &n_done)
-        groups_finish(&groups, &interrupt, status, center_sums, weight_in_clusters)
-    finally:
-        groups_free(&groups)
-    return 0
-
-
 def elkan_iter(
     const floating[:, ::1] X,                # IN (n_samples, n_features)
     const floating[::1] sample_weight,       # IN (n_samples,)
@@ -157,6 +121,42 @@ def elkan_iter(
     _elkan(X, sample_weight, centers, &half_distances[0, 0], &next_half[0], &shifts[0],
            center_sums, weight_in_clusters, labels, &upper_bounds[0], &lower_bounds[0, 0],
            update_centers, n_threads)
+
+
+cdef int _elkan(
+    const floating[:, ::1] X, const floating[::1] sample_weight, const floating[:, ::1] centers,
+    const double *half_distances, const double *next_half, const double *shifts,
+    double[:, ::1] center_sums, double[::1] weight_in_clusters, int32_t[::1] labels,
+    double *upper, float *lower, bint update_centers, int n_threads,
+) except -1:
+    """Elkan's chunk kernel over all samples in parallel groups, then the ordered reduction of
+    the groups' sums."""
+    cdef intp_t n_samples = X.shape[0], n_features = X.shape[1], n_clusters = centers.shape[0]
+    cdef intp_t g = 0, c = 0, c_stop = 0, start, stop, n_done = 0
+    cdef int status = 0
+    cdef Groups groups
+    cdef InterruptState interrupt
+    n_threads = groups_start(&groups, n_samples, n_features, n_clusters, update_centers,
+                             n_threads, &interrupt)
+    try:
+        with nogil, parallel(num_threads=n_threads):
+            # assigned here, so private to each thread (next_chunk writes them through pointers)
+            g = 0
+            c = 0
+            c_stop = 0
+            while next_chunk(&groups, &g, &c, &c_stop, &interrupt, &status):
+                start = c * CHUNK
+                stop = min(start + CHUNK, n_samples)
+                _elkan_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
+                             half_distances, next_half, shifts, <int>(stop - start),
+                             <int>n_clusters, <int>n_features, &labels[start], upper + start,
+                             lower + start * n_clusters, group_sums(&groups, g),
+                             group_weights(&groups, g), update_centers)
+            leave_team(&interrupt, &n_done)
+        groups_finish(&groups, &interrupt, status, center_sums, weight_in_clusters)
+    finally:
+        groups_free(&groups)
+    return 0
 
 
 def center_geometry(

@@ -96,6 +96,48 @@ cdef void _hamerly_chunk(
                         weights)
 
 
+def hamerly_iter(
+    const floating[:, ::1] X,                # IN (n_samples, n_features)
+    const floating[::1] sample_weight,       # IN (n_samples,)
+    const floating[:, ::1] centers,          # IN (n_clusters, n_features)
+    const double[::1] next_half,             # IN (n_clusters,)
+    const double[::1] shifts,                # IN (n_clusters,)
+    double[:, ::1] center_sums,              # OUT (n_clusters, n_features)
+    double[::1] weight_in_clusters,          # OUT (n_clusters,)
+    int32_t[::1] labels,                     # INOUT (n_samples,)
+    double[::1] upper_bounds,                # INOUT (n_samples,)
+    double[::1] second_bounds,               # INOUT (n_samples,)
+    bint update_centers=True,
+    int n_threads=1,
+    const float[:, ::1] X_screen=None,       # IN (n_samples, n_features) or None
+):
+    """One Hamerly step: the same labels and sums as Lloyd's step; only the samples whose
+    two bounds overlap are re-assigned (by Lloyd's GEMM kernel, gathered per chunk).
+
+    Parameters
+    ----------
+    X, sample_weight, centers, center_sums, weight_in_clusters, update_centers, n_threads, \
+X_screen
+        As in :func:`kernelkit._core._kmeans_lloyd.lloyd_iter`.
+    next_half, shifts
+        As in :func:`kernelkit._core._kmeans_elkan.elkan_iter`.
+    labels : ndarray of shape (n_samples,), int32
+        Input: the previous labels; output: the new ones.
+    upper_bounds : ndarray of shape (n_samples,), float64
+        Upper bounds of each sample's distance to its centre, updated.
+    second_bounds : ndarray of shape (n_samples,), float64
+        Lower bounds of each sample's distance to every other centre, updated.
+    """
+    if X_screen is not None:
+        _hamerly(X, sample_weight, centers, &X_screen[0, 0], &next_half[0], &shifts[0],
+                 center_sums, weight_in_clusters, labels, &upper_bounds[0], &second_bounds[0],
+                 update_centers, n_threads)
+    else:
+        _hamerly(X, sample_weight, centers, &X[0, 0], &next_half[0], &shifts[0], center_sums,
+                 weight_in_clusters, labels, &upper_bounds[0], &second_bounds[0],
+                 update_centers, n_threads)
+
+
 cdef int _hamerly(
     const floating[:, ::1] X, const floating[::1] sample_weight, const floating[:, ::1] centers,
     const screen_t *X_screen,       # IN (n_samples, n_features): X, or X rounded to float32
@@ -168,45 +210,3 @@ cdef int _hamerly(
         free(centers_screen)
         groups_free(&groups)
     return 0
-
-
-def hamerly_iter(
-    const floating[:, ::1] X,                # IN (n_samples, n_features)
-    const floating[::1] sample_weight,       # IN (n_samples,)
-    const floating[:, ::1] centers,          # IN (n_clusters, n_features)
-    const double[::1] next_half,             # IN (n_clusters,)
-    const double[::1] shifts,                # IN (n_clusters,)
-    double[:, ::1] center_sums,              # OUT (n_clusters, n_features)
-    double[::1] weight_in_clusters,          # OUT (n_clusters,)
-    int32_t[::1] labels,                     # INOUT (n_samples,)
-    double[::1] upper_bounds,                # INOUT (n_samples,)
-    double[::1] second_bounds,               # INOUT (n_samples,)
-    bint update_centers=True,
-    int n_threads=1,
-    const float[:, ::1] X_screen=None,       # IN (n_samples, n_features) or None
-):
-    """One Hamerly step: the same labels and sums as Lloyd's step; only the samples whose
-    two bounds overlap are re-assigned (by Lloyd's GEMM kernel, gathered per chunk).
-
-    Parameters
-    ----------
-    X, sample_weight, centers, center_sums, weight_in_clusters, update_centers, n_threads, \
-X_screen
-        As in :func:`kernelkit._core._kmeans_lloyd.lloyd_iter`.
-    next_half, shifts
-        As in :func:`kernelkit._core._kmeans_elkan.elkan_iter`.
-    labels : ndarray of shape (n_samples,), int32
-        Input: the previous labels; output: the new ones.
-    upper_bounds : ndarray of shape (n_samples,), float64
-        Upper bounds of each sample's distance to its centre, updated.
-    second_bounds : ndarray of shape (n_samples,), float64
-        Lower bounds of each sample's distance to every other centre, updated.
-    """
-    if X_screen is not None:
-        _hamerly(X, sample_weight, centers, &X_screen[0, 0], &next_half[0], &shifts[0],
-                 center_sums, weight_in_clusters, labels, &upper_bounds[0], &second_bounds[0],
-                 update_centers, n_threads)
-    else:
-        _hamerly(X, sample_weight, centers, &X[0, 0], &next_half[0], &shifts[0], center_sums,
-                 weight_in_clusters, labels, &upper_bounds[0], &second_bounds[0],
-                 update_centers, n_threads)

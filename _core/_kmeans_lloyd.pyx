@@ -27,58 +27,6 @@ from _kmeans_common cimport (CHUNK, Groups, _assign_chunk, group_sums, group_wei
 from _types cimport floating, intp_t, int32_t
 
 
-cdef int _lloyd(
-    const floating[:, ::1] X, const floating[::1] sample_weight, const floating[:, ::1] centers,
-    const screen_t *X_screen,       # IN (n_samples, n_features): X, or X rounded to float32
-    double[:, ::1] center_sums, double[::1] weight_in_clusters, int32_t[::1] labels,
-    bint update_centers, int n_threads,
-    double *upper, float *lower, double *second,
-) except -1:
-    """Lloyd's chunk kernel over all samples in parallel groups, then the ordered reduction of
-    the groups' sums. The GEMM runs in the type of ``X_screen``, on the centres rounded to it."""
-    cdef intp_t n_samples = X.shape[0], n_features = X.shape[1], n_clusters = centers.shape[0]
-    cdef intp_t g = 0, c = 0, c_stop = 0, start, stop, n_done = 0
-    cdef int status = 0
-    cdef int *status_ptr = &status
-    cdef double max_center_norm = 0.0
-    cdef screen_t *dist = NULL     # allocated per thread inside the parallel block
-    cdef screen_t *centers_screen = NULL
-    cdef screen_t *center_squared_norms = NULL
-    cdef Groups groups
-    cdef InterruptState interrupt
-    n_threads = groups_start(&groups, n_samples, n_features, n_clusters, update_centers,
-                             n_threads, &interrupt)
-    try:
-        screen_centers(&centers[0, 0], n_clusters, n_features, &centers_screen,
-                       &center_squared_norms, &max_center_norm)
-        with nogil, parallel(num_threads=n_threads):
-            # assigned here, so private to each thread (next_chunk writes them through pointers)
-            g = 0
-            c = 0
-            c_stop = 0
-            dist = <screen_t*>malloc(CHUNK * n_clusters * sizeof(screen_t))
-            if dist == NULL:
-                status_ptr[0] = -1
-            while next_chunk(&groups, &g, &c, &c_stop, &interrupt, status_ptr):
-                start = c * CHUNK
-                stop = min(start + CHUNK, n_samples)
-                _assign_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
-                              X_screen + start * n_features, centers_screen,
-                              center_squared_norms, max_center_norm,
-                              <int>(stop - start), <int>n_clusters, <int>n_features, dist,
-                              &labels[start], group_sums(&groups, g), group_weights(&groups, g),
-                              update_centers, upper + start if upper != NULL else NULL,
-                              lower + start * n_clusters if lower != NULL else NULL,
-                              second + start if second != NULL else NULL)
-            free(dist)
-            leave_team(&interrupt, &n_done)
-        groups_finish(&groups, &interrupt, status, center_sums, weight_in_clusters)
-    finally:
-        free(centers_screen)
-        groups_free(&groups)
-    return 0
-
-
 def lloyd_iter(
     const floating[:, ::1] X,                # IN (n_samples, n_features)
     const floating[::1] sample_weight,       # IN (n_samples,)
@@ -134,6 +82,58 @@ def lloyd_iter(
     else:
         _lloyd(X, sample_weight, centers, &X[0, 0], center_sums, weight_in_clusters, labels,
                update_centers, n_threads, upper, lower, second)
+
+
+cdef int _lloyd(
+    const floating[:, ::1] X, const floating[::1] sample_weight, const floating[:, ::1] centers,
+    const screen_t *X_screen,       # IN (n_samples, n_features): X, or X rounded to float32
+    double[:, ::1] center_sums, double[::1] weight_in_clusters, int32_t[::1] labels,
+    bint update_centers, int n_threads,
+    double *upper, float *lower, double *second,
+) except -1:
+    """Lloyd's chunk kernel over all samples in parallel groups, then the ordered reduction of
+    the groups' sums. The GEMM runs in the type of ``X_screen``, on the centres rounded to it."""
+    cdef intp_t n_samples = X.shape[0], n_features = X.shape[1], n_clusters = centers.shape[0]
+    cdef intp_t g = 0, c = 0, c_stop = 0, start, stop, n_done = 0
+    cdef int status = 0
+    cdef int *status_ptr = &status
+    cdef double max_center_norm = 0.0
+    cdef screen_t *dist = NULL     # allocated per thread inside the parallel block
+    cdef screen_t *centers_screen = NULL
+    cdef screen_t *center_squared_norms = NULL
+    cdef Groups groups
+    cdef InterruptState interrupt
+    n_threads = groups_start(&groups, n_samples, n_features, n_clusters, update_centers,
+                             n_threads, &interrupt)
+    try:
+        screen_centers(&centers[0, 0], n_clusters, n_features, &centers_screen,
+                       &center_squared_norms, &max_center_norm)
+        with nogil, parallel(num_threads=n_threads):
+            # assigned here, so private to each thread (next_chunk writes them through pointers)
+            g = 0
+            c = 0
+            c_stop = 0
+            dist = <screen_t*>malloc(CHUNK * n_clusters * sizeof(screen_t))
+            if dist == NULL:
+                status_ptr[0] = -1
+            while next_chunk(&groups, &g, &c, &c_stop, &interrupt, status_ptr):
+                start = c * CHUNK
+                stop = min(start + CHUNK, n_samples)
+                _assign_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
+                              X_screen + start * n_features, centers_screen,
+                              center_squared_norms, max_center_norm,
+                              <int>(stop - start), <int>n_clusters, <int>n_features, dist,
+                              &labels[start], group_sums(&groups, g), group_weights(&groups, g),
+                              update_centers, upper + start if upper != NULL else NULL,
+                              lower + start * n_clusters if lower != NULL else NULL,
+                              second + start if second != NULL else NULL)
+            free(dist)
+            leave_team(&interrupt, &n_done)
+        groups_finish(&groups, &interrupt, status, center_sums, weight_in_clusters)
+    finally:
+        free(centers_screen)
+        groups_free(&groups)
+    return 0
 
 
 def inertia(
