@@ -1,11 +1,11 @@
-"""DBSCAN in linear memory: streamed ε-neighbourhoods over a uniform grid or a KD-tree.
+"""DBSCAN over streamed ε-neighbourhoods: a uniform grid, a KD-tree or blocked GEMM distances.
 
 Sangnier, §2.4, Algorithm 14, with two fixes: the seed point is a
 core point when ``|N| ≥ m`` (the printed ``|N| > m`` contradicts the definition), and every point
 is visited once (as printed, a non-core point is never removed from ``T`` and the loop does not
 end).
 
-No neighbourhood is ever stored beyond the one being expanded. Two passes over the points:
+Two passes over the points:
 
 1. *core counting*, parallel: each point counts its neighbours (itself included) and stops as
    soon as it has ``min_samples`` of them, so dense regions cost ``min_samples`` distance
@@ -15,20 +15,24 @@ No neighbourhood is ever stored beyond the one being expanded. Two passes over t
    point joins the first cluster that reaches it, so labels are deterministic and equal to
    scikit-learn's for the same neighbourhoods.
 
-Memory is O(n) (the spatial index, labels, core flags and the queue) plus one neighbourhood.
-
 Neighbour search (``_dbscan_neighbors.pxd``): a uniform grid of cells of width ``ε`` for
 ``d ≤ 3``, a KD-tree of median splits otherwise, or precomputed distances (a dense matrix or a
 CSR radius-neighbours graph). The passes run on the index's *positions* and labels are written
 back in sample order.
+
+Memory. On the grid, the KD-tree and precomputed distances: O(n) (the spatial index, labels,
+core flags and the queue) plus one neighbourhood, no neighbourhood being stored beyond the one
+being expanded. The blocked GEMM path (Euclidean, many features, :func:`_dbscan_gemm`) needs
+O(n) for norms, labels and the union-find, ``n_threads × n`` counts, and per thread a block of
+at most ``GEMM_BLOCK_BUDGET`` distances (16 MiB in float64); on top of that it keeps the ε-graph
+as an ``n²/8``-byte bitmap when that fits in ``max_graph_bytes`` (32 MiB by default, n ≤ 16 384),
+and otherwise recomputes distances to the core points instead of storing the graph.
 """
 
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport parallel, prange, threadid
 from libc.math cimport floor, sqrt
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
-from openmp cimport omp_get_thread_num
-from scipy.linalg.cython_blas cimport dgemm, sgemm
 
 from _dbscan_neighbors cimport (
     CHEBYSHEV,
@@ -46,6 +50,7 @@ from _dbscan_neighbors cimport (
     _reduced_distance,
     _visit,
 )
+from _distances cimport GEMM_TERMS, gemm_abt, gemm_rounding, row_squared_norms
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport floating, intp_t, int64_t, uint8_t, uint64_t
 
@@ -70,8 +75,6 @@ cdef intp_t COUNT_BLOCK = 64
 GEMM_MIN_FEATURES = 16
 # Budget, in doubles, of one thread's block of distances (rows × n_samples).
 cdef intp_t GEMM_BLOCK_BUDGET = 1 << 21
-cdef double DOUBLE_EPS = 2.220446049250313e-16
-cdef double FLOAT_EPS = 1.1920928955078125e-07
 # Up to this many bytes, the counting pass also keeps the upper triangle of the ε-graph as a
 # bitmap (n²/8 bytes: 0.4 MiB for the 1797 digits, 32 MiB at n = 16 384), and clusters and
 # border points are read from it instead of two more GEMM passes (measured 2026-11-24, digits,
@@ -227,8 +230,8 @@ def dbscan_dense(
     algorithm : {"auto", "grid", "kd_tree", "brute"}
         Neighbour search. ``"auto"``: the grid when ``n_features ≤ 3`` and the grid has at most
         2^26 cells a side (and 2^62 in all), blocked GEMM distances (``"brute"``, Euclidean
-        only) when ``n_features ≥ GEMM_MIN_FEATURES``, the KD-tree otherwise. ``"grid"`` falls back to the
-        KD-tree where the grid is not possible.
+        only) when ``n_features ≥ GEMM_MIN_FEATURES``, the KD-tree otherwise. ``"grid"`` falls
+        back to the KD-tree where the grid is not possible.
     n_threads : int
         OpenMP threads of the core-counting pass. The result does not depend on it.
     X32 : ndarray of shape (n_samples, n_features), float32, C-contiguous, or None
@@ -431,22 +434,6 @@ def dbscan_precomputed_sparse(
 # ---------------------------------------------------------------------------------------------
 # Blocked GEMM distances for many features.
 
-cdef inline void _gemm_block(const floating *Y, intp_t n_cols, const floating *rows_copy,
-                             intp_t n_rows, intp_t d, floating *dist) noexcept nogil:
-    """``dist[r, j] = −2 rows_copy[r]·Y[j]`` (row-major ``n_rows × n_cols``) by one GEMM."""
-    cdef char transa = b'T'
-    cdef char transb = b'N'
-    cdef floating alpha = -2.0, beta = 0.0
-    cdef int m = <int>n_cols, nr = <int>n_rows, k = <int>d
-    # column-major: distᵀ (n_cols × n_rows) = Y · rows_copyᵀ
-    if floating is float:
-        sgemm(&transa, &transb, &m, &nr, &k, &alpha, <float*>Y, &k, <float*>rows_copy, &k,
-              &beta, dist, &m)
-    else:
-        dgemm(&transa, &transb, &m, &nr, &k, &alpha, <double*>Y, &k, <double*>rows_copy, &k,
-              &beta, dist, &m)
-
-
 cdef void _neighbour_block(
     const double *X,            # IN (n, d) the samples
     const floating *Xg,         # IN (n, d) the samples in the GEMM's precision
@@ -469,16 +456,18 @@ cdef void _neighbour_block(
     ε²``, direct differences in double) for the pairs whose GEMM value is within its error
     bound of ε². That bound, ``(d + 4) u (‖x‖ + ‖y‖)²`` for the GEMM with unit roundoff ``u``
     (the inputs' rounding to float32 included) plus ``d ε₆₄ (‖x‖ + ‖y‖)²`` for the direct sum,
-    is covered four times over by ``2 (2d + 8) ε (‖x‖ + ‖y‖)²``: outside it both sides agree. A
+    is covered four times over by ``8 (d + 4) u (‖x‖ + ‖y‖)²`` (8 ``gemm_rounding``,
+    ``_distances.pxd``): outside it both sides agree. A
     row's test is first made against the widest bound (its norm plus the largest column norm),
     so most pairs cost one addition and one comparison."""
     cdef intp_t r, j, i
     cdef double v, lo, hi, xn, xs, err, wide
-    cdef double scale = 2.0 * (2 * d + 8) * (FLOAT_EPS if floating is float else DOUBLE_EPS)
+    cdef double scale = 8.0 * gemm_rounding(d, floating is float, GEMM_TERMS)
     cdef floating *out
     for r in range(n_rows):
         memcpy(rows_copy + r * d, Xg + rows[r] * d, d * sizeof(floating))
-    _gemm_block(Yg, n_cols, rows_copy, n_rows, d, dist)
+    # dist[r, j] = −2 rows_copy[r]·Y[j]
+    gemm_abt(rows_copy, <int>n_rows, Yg, <int>n_cols, <int>d, -2.0, 0.0, dist, <int>n_cols)
     for r in range(n_rows):
         i = rows[r]
         out = dist + r * n_cols
@@ -542,7 +531,7 @@ cdef int _count_pass(const double *X, const floating *Xg, const double *norms, i
     for i in range(n):
         identity[i] = i
     with parallel(num_threads=n_threads):
-        mine = thread_counts + omp_get_thread_num() * n
+        mine = thread_counts + threadid() * n
         dist = <floating*>malloc(block * n * sizeof(floating))
         rows_copy = <floating*>malloc(block * d * sizeof(floating))
         if dist == NULL or rows_copy == NULL:
@@ -790,13 +779,13 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
     """
     cdef intp_t block = GEMM_BLOCK_BUDGET // n if n > 0 else 1
     cdef intp_t words = (n + 63) // 64
-    cdef intp_t j, i, n_clusters = 0
+    cdef intp_t i, n_clusters = 0
     cdef int status = 0
     cdef double *norms = <double*>malloc(2 * n * sizeof(double))
     cdef intp_t *parent = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *cluster_of = <intp_t*>malloc(n * sizeof(intp_t))
     cdef uint64_t *adjacency = NULL
-    cdef double s, largest = 0.0
+    cdef double largest = 0.0
     cdef InterruptState interrupt
     interrupt_init(&interrupt)
     if block < 1:
@@ -811,12 +800,9 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
     if norms == NULL or parent == NULL or cluster_of == NULL:
         status = -1
     if status == 0:
+        row_squared_norms(X, n, d, norms)
         for i in range(n):
-            s = 0.0
-            for j in range(d):
-                s = s + X[i * d + j] * X[i * d + j]
-            norms[i] = s
-            norms[n + i] = sqrt(s)
+            norms[n + i] = sqrt(norms[i])
             if norms[n + i] > largest:
                 largest = norms[n + i]
             parent[i] = i

@@ -15,10 +15,10 @@ thread count.
 from cython.parallel cimport prange
 from libc.math cimport fabs, sqrt
 from libc.stdlib cimport free, malloc
-from scipy.linalg.cython_blas cimport dgemm
 
 import numpy as np
 
+from _distances cimport gemm_abt, row_squared_norms
 from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport intp_t, int32_t
 from _vector_kernels cimport (
@@ -63,11 +63,8 @@ cdef void _gram_block(
     int kernel, double gamma, double coef0, double degree,
     double *out,               # (n_rows, n_cols) row-major; rows [i0, i1), columns [j0, n_cols)
 ) noexcept nogil:
-    cdef intp_t i, j
-    cdef int m = <int>(n_cols - j0), k = <int>(i1 - i0), d = <int>n_features
-    cdef int ldc = <int>n_cols, lda = d if d > 0 else 1
-    cdef char trans = b'T', no_trans = b'N'
-    cdef double one = 1.0, zero = 0.0
+    cdef intp_t i
+    cdef int m = <int>(n_cols - j0)
     if m <= 0:
         return
     if not uses_dot_products(kernel):
@@ -75,28 +72,13 @@ cdef void _gram_block(
             elementwise_row(X + i * n_features, Y + j0 * n_features, m, n_features, kernel,
                             gamma, out + i * n_cols + j0)
         return
-    if d == 0:
-        for i in range(i0, i1):
-            for j in range(j0, n_cols):
-                out[i * n_cols + j] = 0.0
-    else:
-        # Row-major out[i0:i1, j0:] is the column-major (m × k) matrix Y[j0:] X[i0:i1]ᵀ.
-        dgemm(&trans, &no_trans, &m, &k, &d, &one, <double*>(Y + j0 * n_features), &lda,
-              <double*>(X + i0 * n_features), &lda, &zero, out + i0 * n_cols + j0, &ldc)
+    # out[i0:i1, j0:] = X[i0:i1] Y[j0:]ᵀ
+    gemm_abt(X + i0 * n_features, <int>(i1 - i0), Y + j0 * n_features, m, <int>n_features,
+             1.0, 0.0, out + i0 * n_cols + j0, <int>n_cols)
     if kernel != LINEAR:
         for i in range(i0, i1):
             dots_to_kernel(out + i * n_cols + j0, m, sqnorm_x[i], sqnorm_y + j0, kernel, gamma,
                            coef0, degree)
-
-
-cdef void _squared_norms(const double[:, ::1] X, double *out) noexcept nogil:
-    cdef intp_t i, k
-    cdef double s
-    for i in range(X.shape[0]):
-        s = 0.0
-        for k in range(X.shape[1]):
-            s += X[i, k] * X[i, k]
-        out[i] = s
 
 
 def vector_gram(
@@ -154,9 +136,9 @@ def vector_gram(
             raise MemoryError()
         interrupt_init(&interrupt)
         with nogil:
-            _squared_norms(X, sqnorm_x)
+            row_squared_norms(x_first, n_rows, n_features, sqnorm_x)
             if not symmetric:
-                _squared_norms(cols, sqnorm_y)
+                row_squared_norms(cols_first, n_cols, n_features, sqnorm_y)
             # Blocks above the diagonal shrink along the triangle: dynamic scheduling.
             for b in prange(n_blocks, schedule='dynamic', num_threads=n_threads):
                 if interrupted(&interrupt):     # a block is O(BLOCK n_cols n_features)

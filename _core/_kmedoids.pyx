@@ -40,8 +40,8 @@ from libc.float cimport DBL_MAX
 from libc.math cimport INFINITY, fabs, sqrt
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
-from scipy.linalg.cython_blas cimport dgemm
 
+from _distances cimport gemm_abt, row_squared_norms, squared_distance_from_dot
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _sort cimport sort_pairs
 from _types cimport floating, int32_t, int64_t, intp_t
@@ -87,11 +87,8 @@ cdef void _distance_tiles(
     cdef intp_t n_tiles = (r1 - r0 + ROWS - 1) // ROWS
     cdef intp_t n_chunks = (n + COLS - 1) // COLS
     cdef intp_t task, t0, t1, c0, c1, r, o
-    cdef int m, rows, d = <int>n_features, ldc = <int>n, lda
-    cdef char trans = b'T', no_trans = b'N'
-    cdef double one = 1.0, zero = 0.0, v
+    cdef double v
     cdef double *row
-    lda = d if d > 0 else 1
     if n_threads > n_tiles * n_chunks:
         n_threads = <int>(n_tiles * n_chunks)
     for task in prange(n_tiles * n_chunks, schedule='dynamic', num_threads=n_threads):
@@ -103,17 +100,12 @@ cdef void _distance_tiles(
         c1 = c0 + COLS
         if c1 > n:
             c1 = n
-        m = <int>(c1 - c0)
-        rows = <int>(t1 - t0)
-        if d > 0:
-            dgemm(&trans, &no_trans, &m, &rows, &d, &one, <double*>(X + c0 * n_features), &lda,
-                  <double*>(X + t0 * n_features), &lda, &zero, out + (t0 - r0) * n + c0, &ldc)
+        gemm_abt(X + t0 * n_features, <int>(t1 - t0), X + c0 * n_features, <int>(c1 - c0),
+                 <int>n_features, 1.0, 0.0, out + (t0 - r0) * n + c0, <int>n)
         for r in range(t0, t1):
             row = out + (r - r0) * n
             for o in range(c0, c1):
-                v = sqnorms[r] + sqnorms[o] - 2.0 * row[o] if d > 0 else 0.0
-                # may be slightly negative from rounding; clamp
-                v = v if v > 0.0 else 0.0
+                v = squared_distance_from_dot(sqnorms[r], sqnorms[o], row[o])
                 row[o] = sqrt(v) if metric == EUCLIDEAN else v
             if c0 <= r < c1:
                 row[r] = 0.0
@@ -763,11 +755,7 @@ def in_cluster_costs(
                 sizes[c] = offsets[c] - offsets[c + 1]
                 clusters[c] = c
             sort_pairs(sizes, clusters, n_clusters)
-            for p in range(n):
-                total = 0.0
-                for q in range(X.shape[1]):
-                    total = total + X[p, q] * X[p, q]
-                sqnorms[p] = total
+            row_squared_norms(&X[0, 0], n, X.shape[1], sqnorms)
             status = _in_cluster_costs_vectors(&X[0, 0], sqnorms, X.shape[1], metric, offsets,
                                                clusters, n_clusters, &costs[0], n_threads)
         if status == OUT_OF_MEMORY:
@@ -788,9 +776,7 @@ cdef int _in_cluster_costs_vectors(
     distance added to both its row's and its column's cost. One thread owns a cluster, so the
     order of the sums depends on the cluster alone."""
     cdef intp_t t, c, r0, r1, c0, c1, r, o, start, stop
-    cdef int m, rows, d = <int>n_features, ldc = <int>COLS, lda = d if d > 0 else 1
-    cdef char trans = b'T', no_trans = b'N'
-    cdef double one = 1.0, zero = 0.0, v
+    cdef double v
     cdef double *block = NULL
     cdef int status = OK
     cdef int *status_ptr = &status
@@ -811,21 +797,15 @@ cdef int _in_cluster_costs_vectors(
             r0 = start
             while r0 < stop:
                 r1 = min(r0 + ROWS, stop)
-                rows = <int>(r1 - r0)
                 c0 = r0
                 while c0 < stop:
                     c1 = min(c0 + COLS, stop)
-                    m = <int>(c1 - c0)
-                    if d > 0:
-                        dgemm(&trans, &no_trans, &m, &rows, &d, &one,
-                              <double*>(X + c0 * n_features), &lda,
-                              <double*>(X + r0 * n_features), &lda, &zero, block, &ldc)
+                    gemm_abt(X + r0 * n_features, <int>(r1 - r0), X + c0 * n_features,
+                             <int>(c1 - c0), <int>n_features, 1.0, 0.0, block, <int>COLS)
                     for r in range(r0, r1):
                         for o in range(max(c0, r + 1), c1):
-                            v = (sqnorms[r] + sqnorms[o] - 2.0 * block[(r - r0) * COLS + o - c0]
-                                 if d > 0 else 0.0)
-                            # may be slightly negative from rounding; clamp
-                            v = v if v > 0.0 else 0.0
+                            v = squared_distance_from_dot(sqnorms[r], sqnorms[o],
+                                                          block[(r - r0) * COLS + o - c0])
                             if metric == EUCLIDEAN:
                                 v = sqrt(v)
                             costs[r] += v
@@ -885,49 +865,3 @@ def dissimilarity_range(const floating[:, ::1] D, int n_threads):
         free(row_min)
         free(row_finite)
     return low, bool(ok)
-
-
-def manhattan_assign(
-    const double[:, ::1] X,          # IN (n, n_features)
-    const double[:, ::1] centers,    # IN (n_clusters, n_features)
-    int32_t[::1] labels,             # OUT (n,)
-    double[::1] distances,           # OUT (n,) ‖x − c‖₁ to the nearest centre
-    int n_threads,
-):
-    """Nearest centre in the ℓ1 distance (k-medians' assignment; lowest index on ties).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, n_features), float64
-    centers : ndarray of shape (n_clusters, n_features), float64
-    labels : ndarray of shape (n,), int32
-    distances : ndarray of shape (n,), float64
-    n_threads : int
-
-    Returns
-    -------
-    loss : float
-        ``Σ_i ‖x_i − c_{label_i}‖₁``, summed in sample order.
-    """
-    cdef intp_t n = X.shape[0], k = centers.shape[0], d = X.shape[1], i, c, f
-    cdef double dist, best, loss = 0.0
-    cdef int32_t arg
-    if centers.shape[1] != d or labels.shape[0] != n or distances.shape[0] != n or k < 1:
-        raise ValueError("centers, labels or distances have the wrong shape.")
-    with nogil:
-        for i in prange(n, schedule='static',
-                        num_threads=n_threads if n * k * d >= (1 << 16) else 1):
-            best = INFINITY
-            arg = 0
-            for c in range(k):
-                dist = 0.0
-                for f in range(d):
-                    dist = dist + fabs(X[i, f] - centers[c, f])
-                if dist < best:
-                    best = dist
-                    arg = <int32_t>c
-            labels[i] = arg
-            distances[i] = best
-        for i in range(n):
-            loss += distances[i]
-    return loss

@@ -16,8 +16,9 @@ Sciences*, ch. 16, §16.4.1 ("fast nearest neighbor search methods may replace s
 from cython.parallel cimport parallel, prange
 from libc.math cimport INFINITY, sqrt
 from libc.stdlib cimport free, malloc
-from scipy.linalg.cython_blas cimport dgemm, sgemm
 
+from _distances cimport (GEMM_TERMS, gemm_abt, gemm_rounding, row_squared_norms,
+                         squared_distance_from_dot)
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
 from _types cimport floating, intp_t
@@ -81,16 +82,6 @@ cdef inline void _reset(double *dist, intp_t *idx, intp_t k, intp_t sentinel) no
         idx[j] = sentinel
 
 
-cdef void _squared_norms(const floating *X, intp_t n, intp_t d, double *out) noexcept nogil:
-    cdef intp_t i, j
-    cdef double s
-    for i in range(n):
-        s = 0.0
-        for j in range(d):
-            s += <double>X[i * d + j] * X[i * d + j]
-        out[i] = s
-
-
 cdef void _query_block(
     const floating *Q, const floating *X, const double *q_norms, const double *x_norms,
     intp_t q0, intp_t q1, intp_t n_train, int d, intp_t k,
@@ -107,10 +98,6 @@ cdef void _query_block(
     double precision, the value the heap compares. Looks at the signals between training blocks
     and stops early (the rows are then unfinished) when interrupted.
     """
-    cdef char trans = b'T'
-    cdef char no_trans = b'N'
-    cdef floating one = 1.0
-    cdef floating zero = 0.0
     cdef int m = <int>(q1 - q0), nt
     cdef intp_t t0, t1, qi, tj, q, t, j
     cdef double dd, diff
@@ -124,20 +111,17 @@ cdef void _query_block(
             return
         t1 = min(t0 + TRAIN_BLOCK, n_train)
         nt = <int>(t1 - t0)
-        # dots[qi * nt + tj] = q_qi · x_tj (column-major dotsᵀ = X_block · Q_blockᵀ)
-        if floating is float:
-            sgemm(&trans, &no_trans, &nt, &m, &d, &one, <float*>(X + t0 * d), &d,
-                  <float*>(Q + q0 * d), &d, &zero, <float*>dots, &nt)
-        else:
-            dgemm(&trans, &no_trans, &nt, &m, &d, &one, <double*>(X + t0 * d), &d,
-                  <double*>(Q + q0 * d), &d, &zero, <double*>dots, &nt)
+        # dots[qi * nt + tj] = q_qi · x_tj
+        gemm_abt(Q + q0 * d, m, X + t0 * d, nt, d, 1.0, 0.0, dots, nt)
         for qi in range(m):
             q = q0 + qi
             row_dist = out_dist + q * k
             row_idx = out_idx + q * k
             for tj in range(nt):
                 t = t0 + tj
-                dd = q_norms[q] + x_norms[t] - 2.0 * dots[qi * nt + tj]
+                # clamped at 0: a screened pair is skipped for the same values as unclamped
+                # (the kept distances are never negative)
+                dd = squared_distance_from_dot(q_norms[q], x_norms[t], dots[qi * nt + tj])
                 if X64 != NULL:
                     if dd - slack * q_lengths[q] * x_lengths[t] > row_dist[0]:
                         continue
@@ -145,8 +129,6 @@ cdef void _query_block(
                     for j in range(d):
                         diff = Q64[q * d + j] - X64[t * d + j]
                         dd += diff * diff
-                elif dd < 0.0:
-                    dd = 0.0
                 if dd <= row_dist[0]:
                     _offer(row_dist, row_idx, k, dd, t)
         t0 = t1
@@ -154,38 +136,56 @@ cdef void _query_block(
         _sorted(out_dist + qi * k, out_idx + qi * k, k)
 
 
-def knn_brute(
-    const floating[:, ::1] Q,       # IN (n_queries, n_features)
-    const floating[:, ::1] X,       # IN (n_train, n_features)
-    intp_t[:, ::1] out_idx,         # OUT (n_queries, k) training indices, nearest first
-    double[:, ::1] out_dist,        # OUT (n_queries, k) squared distances
+cdef int _search(
+    const floating *Q,          # IN (n_q, d): the queries in the GEMM's precision
+    const floating *X,          # IN (n_train, d): the training rows in the GEMM's precision
+    const double *Q64,          # IN (n_q, d) float64 originals of a float32 Q, or NULL
+    const double *X64,          # IN (n_train, d) float64 originals of a float32 X, or NULL
+    intp_t n_q, intp_t n_train, int d, intp_t k,
+    intp_t *out_idx,            # OUT (n_q, k)
+    double *out_dist,           # OUT (n_q, k)
     int n_threads,
-):
-    """The ``k = out_idx.shape[1]`` nearest training rows of every query (squared Euclidean
-    distances; see the module docstring). ``1 <= k <= n_train``."""
-    cdef intp_t n_q = Q.shape[0], n_train = X.shape[0], k = out_idx.shape[1]
-    cdef int d = <int>Q.shape[1]
+) except -1:
+    """Both searches: query blocks in parallel over :func:`_query_block`. With the float64
+    originals (``X64`` not NULL) the squared norms are theirs, and the float32 products only
+    screen the candidates (see :func:`knn_brute_screened`)."""
     cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
-    cdef intp_t b, q0, next_block = 0, n_done = 0
+    cdef intp_t b, q0, i, next_block = 0, n_done = 0
+    cdef bint screened = X64 != NULL
     cdef InterruptState interrupt
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef floating *dots = NULL
+    # twice the bound 2 (d + 4) u ‖q‖ ‖x‖ of the float32 distance's product term (_distances.pxd):
+    # no true neighbour is ever skipped
+    cdef double slack = 4.0 * gemm_rounding(d, True, GEMM_TERMS) if screened else 0.0
     cdef double *q_norms
     cdef double *x_norms
+    cdef double *q_lengths = NULL
+    cdef double *x_lengths = NULL
     if n_q == 0:
-        return
+        return 0
     if n_threads > n_blocks:
         n_threads = <int>n_blocks
-    q_norms = <double*>malloc(n_q * sizeof(double))
-    x_norms = <double*>malloc(n_train * sizeof(double))
+    q_norms = <double*>malloc((2 if screened else 1) * n_q * sizeof(double))
+    x_norms = <double*>malloc((2 if screened else 1) * n_train * sizeof(double))
     try:
         if q_norms == NULL or x_norms == NULL:
             raise MemoryError("could not allocate the squared norms of the k-NN search")
         interrupt_init(&interrupt)
         with nogil:
-            _squared_norms(&Q[0, 0], n_q, d, q_norms)
-            _squared_norms(&X[0, 0], n_train, d, x_norms)
+            if screened:
+                row_squared_norms(Q64, n_q, d, q_norms)
+                row_squared_norms(X64, n_train, d, x_norms)
+                q_lengths = q_norms + n_q
+                x_lengths = x_norms + n_train
+                for i in range(n_q):
+                    q_lengths[i] = sqrt(q_norms[i])
+                for i in range(n_train):
+                    x_lengths[i] = sqrt(x_norms[i])
+            else:
+                row_squared_norms(Q, n_q, d, q_norms)
+                row_squared_norms(X, n_train, d, x_norms)
             with parallel(num_threads=n_threads):
                 dots = <floating*>malloc(QUERY_BLOCK * TRAIN_BLOCK * sizeof(floating))
                 if dots == NULL:
@@ -197,10 +197,9 @@ def knn_brute(
                     if b >= n_blocks or interrupt.stop:
                         break
                     q0 = b * QUERY_BLOCK
-                    _query_block(&Q[0, 0], &X[0, 0], q_norms, x_norms, q0,
-                                 min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
-                                 &out_dist[0, 0], &out_idx[0, 0], NULL, NULL, NULL, NULL,
-                                 0.0, &interrupt)
+                    _query_block(Q, X, q_norms, x_norms, q0, min(q0 + QUERY_BLOCK, n_q),
+                                 n_train, d, k, dots, out_dist, out_idx, Q64, X64, q_lengths,
+                                 x_lengths, slack, &interrupt)
                 free(dots)
                 leave_team(&interrupt, &n_done)
         if interrupt.stop:
@@ -210,6 +209,22 @@ def knn_brute(
     finally:
         free(q_norms)
         free(x_norms)
+    return 0
+
+
+def knn_brute(
+    const floating[:, ::1] Q,       # IN (n_queries, n_features)
+    const floating[:, ::1] X,       # IN (n_train, n_features)
+    intp_t[:, ::1] out_idx,         # OUT (n_queries, k) training indices, nearest first
+    double[:, ::1] out_dist,        # OUT (n_queries, k) squared distances
+    int n_threads,
+):
+    """The ``k = out_idx.shape[1]`` nearest training rows of every query (squared Euclidean
+    distances; see the module docstring). ``1 <= k <= n_train``."""
+    if Q.shape[0] == 0:
+        return
+    _search(&Q[0, 0], &X[0, 0], NULL, NULL, Q.shape[0], X.shape[0], <int>Q.shape[1],
+            out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads)
 
 
 def knn_brute_screened(
@@ -228,62 +243,10 @@ def knn_brute_screened(
     is the slack, so no true neighbour is ever skipped, and every distance compared is computed
     exactly. The neighbours are those of the direct differences, ordered by distance then
     index."""
-    cdef intp_t n_q = Q.shape[0], n_train = X.shape[0], k = out_idx.shape[1]
-    cdef int d = <int>Q.shape[1]
-    cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
-    cdef intp_t b, q0, i, next_block = 0, n_done = 0
-    cdef InterruptState interrupt
-    cdef int status = 0
-    cdef int *status_ptr = &status
-    cdef float *dots = NULL
-    cdef double slack = 4.0 * (d + 4) * 5.960464477539063e-08
-    cdef double *q_norms
-    cdef double *x_norms
-    cdef double *q_lengths
-    cdef double *x_lengths
-    if n_q == 0:
+    if Q.shape[0] == 0:
         return
-    if n_threads > n_blocks:
-        n_threads = <int>n_blocks
-    q_norms = <double*>malloc(2 * n_q * sizeof(double))
-    x_norms = <double*>malloc(2 * n_train * sizeof(double))
-    try:
-        if q_norms == NULL or x_norms == NULL:
-            raise MemoryError("could not allocate the squared norms of the k-NN search")
-        q_lengths = q_norms + n_q
-        x_lengths = x_norms + n_train
-        interrupt_init(&interrupt)
-        with nogil:
-            _squared_norms(&Q[0, 0], n_q, d, q_norms)
-            _squared_norms(&X[0, 0], n_train, d, x_norms)
-            for i in range(n_q):
-                q_lengths[i] = sqrt(q_norms[i])
-            for i in range(n_train):
-                x_lengths[i] = sqrt(x_norms[i])
-            with parallel(num_threads=n_threads):
-                dots = <float*>malloc(QUERY_BLOCK * TRAIN_BLOCK * sizeof(float))
-                if dots == NULL:
-                    status_ptr[0] = -1
-                # query blocks taken by hand (not prange): a thread out of blocks waits in
-                # leave_team, where the first thread keeps looking at the signals
-                while dots != NULL:
-                    b = next_item(&next_block)
-                    if b >= n_blocks or interrupt.stop:
-                        break
-                    q0 = b * QUERY_BLOCK
-                    _query_block(&Q32[0, 0], &X32[0, 0], q_norms, x_norms, q0,
-                                 min(q0 + QUERY_BLOCK, n_q), n_train, d, k, dots,
-                                 &out_dist[0, 0], &out_idx[0, 0], &Q[0, 0], &X[0, 0],
-                                 q_lengths, x_lengths, slack, &interrupt)
-                free(dots)
-                leave_team(&interrupt, &n_done)
-        if interrupt.stop:
-            raise_pending()
-        if status != 0:
-            raise MemoryError("could not allocate the per-thread distance block of the k-NN search")
-    finally:
-        free(q_norms)
-        free(x_norms)
+    _search(&Q32[0, 0], &X32[0, 0], &Q[0, 0], &X[0, 0], Q.shape[0], X.shape[0],
+            <int>Q.shape[1], out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads)
 
 
 def knn_select(

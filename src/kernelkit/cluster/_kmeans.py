@@ -23,13 +23,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from kernelkit._core._kmeans_lloyd import (
-    center_geometry,
-    elkan_iter,
-    hamerly_iter,
-    lloyd_iter,
-)
+from kernelkit._core._kmeans_elkan import center_geometry, elkan_iter
+from kernelkit._core._kmeans_hamerly import hamerly_iter
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
+from kernelkit._core._kmeans_lloyd import lloyd_iter
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy

@@ -31,8 +31,8 @@ from kernelkit._core._kmedoids import (
     distance_matrix,
     fasterpam,
     in_cluster_costs,
-    manhattan_assign,
 )
+from kernelkit._core._kmedians import manhattan_assign
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import iteration_callback, report, stage
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
