@@ -1,11 +1,19 @@
-# Pseudo-random numbers in nogil code: the splitmix64 generator (Steele, Lea & Flood,
-# "Fast splittable pseudorandom number generators", OOPSLA 2014), as in Vigna's reference C.
+# Pseudo-random numbers in nogil code. The splitmix64 generator (Steele, Lea & Flood,
+# "Fast splittable pseudorandom number generators", OOPSLA 2014), as in Vigna's reference C, for
+# the cores that draw streams of their own (dual coordinate descent, graphlet sampling); and
+# scikit-learn's 32-bit xorshift for the trees' feature draws, so that a seed grows the same tree
+# in both libraries.
 #
 # The state is one uint64 the caller owns (a seed, one per stream): any value, zero included,
 # starts a full-period stream, so a stream per graph or per solve needs no set-up and results
 # depend on the seeds only, never on which thread draws. The Python twins in kernelkit.reference
 # compute the same streams.
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint32_t, uint64_t
+
+from _types cimport intp_t
+
+cdef enum:
+    XORSHIFT32_MAX = 2147483647  # scikit-learn's RAND_R_MAX: draws lie in [0, 2³¹)
 
 
 cdef inline uint64_t splitmix64(uint64_t *state) noexcept nogil:
@@ -25,3 +33,19 @@ cdef inline uint64_t splitmix64_below(uint64_t *state, uint64_t bound) noexcept 
     twins reproduce with the same arithmetic.
     """
     return splitmix64(state) % bound
+
+
+cdef inline uint32_t xorshift32(uint32_t *state) noexcept nogil:
+    """32-bit xorshift (Marsaglia 2003) reduced to [0, 2³¹), as scikit-learn's ``our_rand_r``
+    (a zero state, which xorshift never leaves, is replaced by 1 first)."""
+    if state[0] == 0:
+        state[0] = 1
+    state[0] ^= <uint32_t>(state[0] << 13)
+    state[0] ^= <uint32_t>(state[0] >> 17)
+    state[0] ^= <uint32_t>(state[0] << 5)
+    return state[0] % (<uint32_t>XORSHIFT32_MAX + 1)
+
+
+cdef inline intp_t xorshift32_between(intp_t low, intp_t high, uint32_t *state) noexcept nogil:
+    """A draw in ``[low, high)`` as scikit-learn's ``rand_int``: ``low + xorshift32 % (high − low)``."""
+    return low + xorshift32(state) % (high - low)

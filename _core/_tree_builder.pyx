@@ -38,6 +38,7 @@ import numpy as np
 
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
+from _random cimport xorshift32_between
 from _sort cimport radix_argsort_float32
 from _tree cimport (PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
                     NodeStats, Problem, RowScratch, RowState, Scratch, Split, Stat,
@@ -49,9 +50,6 @@ from _tree_splitter_exact cimport _exact_apply_split, _exact_evaluate, _exact_is
 from _tree_splitter_hist cimport (_build_histograms, _hist_apply_split, _hist_child_stats,
                                   _hist_is_constant, _scan_histogram)
 from _types cimport int32_t, intp_t, uint8_t
-
-cdef enum:
-    RAND_R_MAX = 2147483647
 
 # A node of impurity <= EPSILON is pure; a split must decrease impurity by more than
 # min_impurity_decrease - EPSILON (numpy's float64 eps, as scikit-learn's builder).
@@ -78,20 +76,7 @@ cdef struct TreeBuffer:
 
 
 # ------------------------------------------------------------------------------------------
-# scikit-learn's random number generator and feature draws
-
-cdef inline uint32_t _rand_r(uint32_t *state) noexcept nogil:
-    """32-bit xorshift (Marsaglia 2003) reduced to [0, 2³¹), as scikit-learn's ``our_rand_r``."""
-    if state[0] == 0:
-        state[0] = 1
-    state[0] ^= <uint32_t>(state[0] << 13)
-    state[0] ^= <uint32_t>(state[0] >> 17)
-    state[0] ^= <uint32_t>(state[0] << 5)
-    return state[0] % (<uint32_t>RAND_R_MAX + 1)
-
-
-cdef inline intp_t _rand_int(intp_t low, intp_t high, uint32_t *state) noexcept nogil:
-    return low + _rand_r(state) % (high - low)
+# feature draws (scikit-learn's generator, _random.pxd)
 
 
 cdef inline void _swap(intp_t *a, intp_t i, intp_t j) noexcept nogil:
@@ -132,7 +117,7 @@ cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *r
     while f_i > n_total and (n_visited < pb.max_features
                              or n_visited <= n_found + n_drawn):
         n_visited += 1
-        f_j = _rand_int(n_drawn, f_i - n_found, &ws.rand_state)
+        f_j = xorshift32_between(n_drawn, f_i - n_found, &ws.rand_state)
         if f_j < n_known_constants:
             _swap(features, n_drawn, f_j)
             n_drawn += 1

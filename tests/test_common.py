@@ -208,7 +208,7 @@ def test_sklearn_compatible(estimator, check):
 
 def test_every_public_estimator_is_covered():
     # Each public estimator goes through scikit-learn's checks or the structured-input checks
-    # below; the API.md names that exist are found.
+    # below; the names of the public API listed here are found.
     covered = {type(est) for est in ARRAY_INSTANCES + STRUCTURED_INSTANCES}
     assert set(ESTIMATORS) <= covered
     names = {cls.__name__ for cls in ESTIMATORS}

@@ -153,7 +153,7 @@ SUITE = Suite(
         f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}. `objective` is LIBSVM's "
         "minimised dual ½αᵀQα + pᵀα (summed over the one-vs-one problems), recomputed from `dual_coef_` once, outside the timed runs; "
         "`rel_gap` is its relative distance to kernelkit's. The reference (pure-Python "
-        "simplified SMO, seed 003 Algorithm 4) runs on the smallest case only. `peak MiB` is the "
+        "simplified SMO, Sangnier Algorithm 4) runs on the smallest case only. `peak MiB` is the "
         "peak resident-memory increase of one fit in a fresh process."
     ),
     cases=_cases,

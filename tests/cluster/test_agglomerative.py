@@ -1,5 +1,5 @@
 """Agglomerative clustering: oracles are SciPy's linkage, the reference twin (Kruskal and the
-greedy closest-pair loop), Ward's inertia identity and the MST facts of seed 003 §2.3.2."""
+greedy closest-pair loop), Ward's inertia identity and the MST facts of Sangnier §2.3.2."""
 
 import numpy as np
 import pytest
@@ -71,7 +71,7 @@ def test_mst_single_linkage_matches_reference(random_seed, metric):
 
 
 def test_single_linkage_heights_are_the_mst_edge_weights(rng):
-    # seed 003 §2.3.2: Kruskal on the complete graph is single linkage
+    # Sangnier §2.3.2: Kruskal on the complete graph is single linkage
     X = rng.normal(size=(120, 2))
     model = AgglomerativeClustering(n_clusters=4, linkage="single").fit(X)
     mst = minimum_spanning_tree(squareform(pdist(X))).data
@@ -90,7 +90,7 @@ def test_cutting_mst_largest_edges_gives_single_linkage_clusters(rng):
 
 
 def test_ward_height_is_the_inertia_increase(rng):
-    # SciPy's (and our) Ward height is sqrt(2 ΔI), ΔI = I(A∪B) − I(A) − I(B) (seed 003 §2.3.1)
+    # SciPy's (and our) Ward height is sqrt(2 ΔI), ΔI = I(A∪B) − I(A) − I(B) (Sangnier §2.3.1)
     X = rng.normal(size=(40, 3))
     Z = AgglomerativeClustering(n_clusters=2, linkage="ward").fit(X).linkage_matrix_
     members = {i: [i] for i in range(40)}

@@ -1,5 +1,5 @@
-"""DBSCAN: oracles are scikit-learn's DBSCAN, the reference twin, single linkage (seed 003
-Remark 2.4.1) and the order invariance of core and noise points (seed 003 §2.4)."""
+"""DBSCAN: oracles are scikit-learn's DBSCAN, the reference twin, single linkage (Sangnier
+Remark 2.4.1) and the order invariance of core and noise points (Sangnier §2.4)."""
 
 import numpy as np
 import pytest

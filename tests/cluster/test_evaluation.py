@@ -1,4 +1,4 @@
-"""Silhouette and Calinski–Harabasz (seed 003 §2.5.2–2.5.3) against scikit-learn."""
+"""Silhouette and Calinski–Harabasz (Sangnier §2.5.2–2.5.3) against scikit-learn."""
 
 import numpy as np
 import pytest
@@ -48,7 +48,7 @@ def test_calinski_harabasz_equals_sklearn_and_splits_variance(random_seed):
     X, y = _labelled(random_seed)
     np.testing.assert_allclose(calinski_harabasz_score(X, y),
                                metrics.calinski_harabasz_score(X, y), rtol=1e-10)
-    # seed 003 §2.5.3: b + w = total variance
+    # Sangnier §2.5.3: b + w = total variance
     n, k = len(y), 4
     w_times_n = sum(((X[y == j] - X[y == j].mean(axis=0)) ** 2).sum() for j in range(k))
     total = ((X - X.mean(axis=0)) ** 2).sum()

@@ -1,4 +1,4 @@
-"""k-means++ seeding (seed 003 Algorithm 10): D² probabilities, not D⁴ (seed-methods B2)."""
+"""k-means++ seeding (Sangnier Algorithm 10): D² probabilities, not D⁴ (coverage entry B2)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""k-medoids and k-medians (seed 003 §2.2.2, seed-methods B3): the compiled core against its twin
+"""k-medoids and k-medians (Sangnier §2.2.2, coverage entry B3): the compiled core against its twin
 and the kmedoids package, the seed's properties (medoid update = brute force, monotone objective,
 centres are data points), PAM against the alternate method, kernel distances on graphs and
 strings."""

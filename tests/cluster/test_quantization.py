@@ -1,4 +1,4 @@
-"""Lloyd's algorithm for continuous densities (seed-methods B4) on a discretised density."""
+"""Lloyd's algorithm for continuous densities (coverage entry B4) on a discretised density."""
 
 import numpy as np
 import pytest

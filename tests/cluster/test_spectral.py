@@ -1,4 +1,4 @@
-"""Similarity graphs, Laplacians (seed 003 §2.2.3–2.2.5, exact identities of seed-methods
+"""Similarity graphs, Laplacians (Sangnier §2.2.3–2.2.5, exact identities of the coverage table
 B11–B12) and spectral clustering (Algorithms 11–13)."""
 
 
@@ -55,7 +55,7 @@ def test_knn_graphs_and_mutual_subgraph(rng):
 
 
 def test_default_eps_is_the_longest_mst_edge(rng):
-    # seed 003 §2.2.7: the longest MST edge connects the ε-graph, anything smaller does not
+    # Sangnier §2.2.7: the longest MST edge connects the ε-graph, anything smaller does not
     X = rng.normal(size=(100, 2))
     W = similarity_graph(X, "epsilon")
     assert connected_components(W, directed=False)[0] == 1
@@ -90,7 +90,7 @@ def test_laplacian_identities(rng, sparse):
 
 @pytest.mark.parametrize("solver", ["dense", "arpack", "lobpcg"])
 def test_random_walk_vectors_solve_the_generalised_problem(rng, solver):
-    # seed 003 Prop 61: (λ, u) eigenpair of L_w ⇔ L u = λ D u ⇔ (λ, D^{1/2} u) of L_s
+    # Sangnier Prop 61: (λ, u) eigenpair of L_w ⇔ L u = λ D u ⇔ (λ, D^{1/2} u) of L_s
     W = sp.csr_matrix(_random_graph(rng, n=60, density=0.2))
     values, U = laplacian_eigenvectors(W, 3, "random_walk", eigen_solver=solver, random_state=0,
                                        tol=1e-10 if solver == "lobpcg" else 0.0)
@@ -101,7 +101,7 @@ def test_random_walk_vectors_solve_the_generalised_problem(rng, solver):
 
 
 def test_eigenvalue_zero_multiplicity_counts_components():
-    # seed 003 Prop 62, with indicator vectors spanning the null space of L and L_w
+    # Sangnier Prop 62, with indicator vectors spanning the null space of L and L_w
     rng = np.random.default_rng(0)
     blocks = [_random_graph(rng, n, 0.8) for n in (5, 8, 6)]
     W = sp.block_diag(blocks).tocsr()
@@ -117,7 +117,7 @@ def test_eigenvalue_zero_multiplicity_counts_components():
 
 @pytest.mark.parametrize("laplacian", LAPLACIANS)
 def test_recovers_connected_components(laplacian):
-    # seed-methods B15: with exactly k components, all three algorithms find them
+    # coverage entry B15: with exactly k components, all three algorithms find them
     rng = np.random.default_rng(1)
     W = sp.block_diag([_random_graph(rng, n, 0.8) for n in (10, 15, 12)]).tocsr()
     truth = np.repeat([0, 1, 2], [10, 15, 12])
@@ -147,7 +147,7 @@ def test_recovers_moons_and_circles(laplacian, affinity, params, shape):
 
 
 def test_relaxed_ratiocut_is_a_lower_bound(rng):
-    # Ky Fan (seed 003 Thm 59): Σ of the k smallest eigenvalues of L ≤ RatioCut of any partition
+    # Ky Fan (Sangnier Thm 59): Σ of the k smallest eigenvalues of L ≤ RatioCut of any partition
     W = _random_graph(rng, n=25, density=0.4)
     L, _ = graph_laplacian(W)
     bound = np.linalg.eigvalsh(L)[:3].sum()

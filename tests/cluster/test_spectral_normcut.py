@@ -1,4 +1,4 @@
-"""The NormCut identities of seed 003 Exam 2021 Ex. 3 (seed-methods B16) on random graphs and
+"""The NormCut identities of Sangnier Exam 2021 Ex. 3 (coverage entry B16) on random graphs and
 partitions, and SpectralClustering(assign_labels="weighted_kmeans"), their rounding."""
 
 import numpy as np

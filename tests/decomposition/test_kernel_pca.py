@@ -49,7 +49,7 @@ def test_centred_gram_annihilates_ones_and_is_psd(rng):
 
 
 def test_equals_classical_mds_in_feature_space(rng):
-    """Seed-methods C4: with D_K,ij = k_ii + k_jj − 2k_ij, classical MDS on √D_K = kernel PCA."""
+    """Coverage entry C4: with D_K,ij = k_ii + k_jj − 2k_ij, classical MDS on √D_K = kernel PCA."""
     X = rng.normal(size=(30, 3))
     K = rbf_kernel(X, gamma=0.4)
     d = np.diag(K)

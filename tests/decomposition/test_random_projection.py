@@ -39,7 +39,7 @@ def test_pairwise_distances_within_eps_at_the_bound(Projection):
     rng = np.random.default_rng(0)
     X = rng.uniform(size=(50, 10000))
     eps = 0.3
-    # "auto" (Dasgupta–Gupta) only bounds the expected failure; seed 003 Theorem 68's dimension
+    # "auto" (Dasgupta–Gupta) only bounds the expected failure; Sangnier Theorem 68's dimension
     # guarantees the ε-isometry with probability 1 − δ.
     auto = Projection(eps=eps, random_state=0).fit(X)
     assert auto.n_components_ == johnson_lindenstrauss_min_dim(50, eps=eps)

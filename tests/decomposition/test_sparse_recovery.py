@@ -1,4 +1,4 @@
-"""Basis pursuit (seed 003 §3.1.6, Theorems 70–71; seed-methods C3)."""
+"""Basis pursuit (Sangnier §3.1.6, Theorems 70–71; coverage entry C3)."""
 
 import numpy as np
 import pytest

@@ -24,7 +24,7 @@ def assert_same_tree(ours, theirs):
 @pytest.mark.parametrize("Forest, Tree", [(RandomForestClassifier, DecisionTreeClassifier),
                                           (RandomForestRegressor, DecisionTreeRegressor)])
 def test_all_features_is_bagged_trees_with_the_same_seeds(Forest, Tree):
-    # seed 003 §1.6.4: with max_features = d a random forest is bagging of CART trees
+    # Sangnier §1.6.4: with max_features = d a random forest is bagging of CART trees
     X, y = load_breast_cancer(return_X_y=True)
     forest = Forest(n_estimators=6, max_features=None, random_state=0).fit(X, y)
     n = y.size

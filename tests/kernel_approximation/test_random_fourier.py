@@ -1,4 +1,4 @@
-"""Random Fourier features (seed-methods D8): Z Zᵀ converges to the kernel's Gram matrix."""
+"""Random Fourier features (coverage entry D8): Z Zᵀ converges to the kernel's Gram matrix."""
 
 import numpy as np
 import pytest

@@ -21,7 +21,7 @@ def _counts(graph, k):
 
 
 def test_class_tables():
-    # 4 graphs on 3 nodes and 11 on 4 nodes, up to isomorphism (seed-methods D20)
+    # 4 graphs on 3 nodes and 11 on 4 nodes, up to isomorphism (coverage entry D20)
     assert graphlet_classes(3)[1] == 4
     assert graphlet_classes(4)[1] == 11
     table, _ = graphlet_classes(4)

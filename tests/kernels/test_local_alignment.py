@@ -91,7 +91,7 @@ def test_shift_makes_the_log_variant_psd(secreted_proteins):
 
 
 def test_smith_waterman_scores_are_not_a_kernel(blosum62):
-    # seed 004: SW "is not a kernel"; three sequences already give a negative eigenvalue
+    # Mairal & Vert: SW "is not a kernel"; three sequences already give a negative eigenvalue
     X = ["WWW", "WWWCCC", "CCC"]
     sw = np.array([[reference.smith_waterman_score(x, y, 11, 1, blosum62) for y in X] for x in X])
     assert np.linalg.eigvalsh(sw)[0] < 0
@@ -134,7 +134,7 @@ def test_alphabet_is_the_substitution_matrix(blosum62):
 @given(st.lists(st.text(alphabet="ACDWK", min_size=1, max_size=6), min_size=2, max_size=7),
        st.sampled_from([0.1, 0.5, 1.0]))
 def test_property_psd_and_equal_to_enumeration(X, beta):
-    # seed 004, "LA kernel is p.d.": exp(β BLOSUM62) is p.d. on the 20 amino acids for these β
+    # Mairal & Vert, "LA kernel is p.d.": exp(β BLOSUM62) is p.d. on the 20 amino acids for these β
     K = local_alignment_kernel(X, beta=beta, gap_open=3, gap_extend=1, normalize=False)
     np.testing.assert_array_equal(K, K.T)
     assert np.linalg.eigvalsh(K / np.trace(K))[0] >= -1e-10

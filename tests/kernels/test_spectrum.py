@@ -18,7 +18,7 @@ def _decode(column, alphabet, k):
 
 
 def test_seed_example_has_the_eleven_listed_3mers():
-    # seed 004, "Example: substring indexation": the 3-spectrum of CGGSLIAMMWFGV
+    # Mairal & Vert, "Example: substring indexation": the 3-spectrum of CGGSLIAMMWFGV
     listed = ["CGG", "GGS", "GSL", "SLI", "LIA", "IAM", "AMM", "MMW", "MWF", "WFG", "FGV"]
     est = SpectrumKernel(k=3, alphabet="protein").fit(["CGGSLIAMMWFGV"])
     features = est.transform_features(["CGGSLIAMMWFGV"])
@@ -74,7 +74,7 @@ def test_features_reproduce_the_kernel_and_a_linear_scorer(make_strings, rng):
     est = SpectrumKernel(k=2, alphabet="protein").fit(X)
     F = est.transform_features(X)
     np.testing.assert_array_equal((F @ F.T).toarray(), est.transform(X))
-    # seed 004, "Spectrum kernel (2/2)": f(x) = Σ_i w_{x_i … x_{i+k−1}}, in O(|x|)
+    # Mairal & Vert, "Spectrum kernel (2/2)": f(x) = Σ_i w_{x_i … x_{i+k−1}}, in O(|x|)
     w = rng.normal(size=F.shape[1])
     index = {_decode(c, est.alphabet_, 2): c for c in range(F.shape[1])}
     direct = [sum(w[index[x[i:i + 2]]] for i in range(len(x) - 1)) for x in X]

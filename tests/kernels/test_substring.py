@@ -34,7 +34,7 @@ def test_k_equal_one_counts_common_letters(make_strings):
 
 
 def test_seed_gap_convention_differs_by_lambda_to_the_2k():
-    # seed 004 decays by the number of gaps (span − k); Lodhi by the span: factor λ^{2k}
+    # Mairal & Vert decays by the number of gaps (span − k); Lodhi by the span: factor λ^{2k}
     x, y, k, lam = "abcab", "acbb", 2, 0.5
     K = substring_kernel([x], [y], k=k, lambda_=lam)[0, 0]
     by_gaps = reference.substring_kernel_bruteforce(x, y, k, lam) / lam ** (2 * k)

@@ -37,7 +37,7 @@ def test_star_by_hand():
 
 def test_subsets_variant_is_not_positive_definite_beyond_depth_2(mutag):
     """The seed's subset recursion admits non-injective pairings; at depth 3 it is no longer an
-    inner product of per-graph features, and MUTAG shows it (seed-methods D18 [AMBIG]): the
+    inner product of per-graph features, and MUTAG shows it (coverage entry D18 [AMBIG]): the
     normalised Gram has an eigenvalue near -7e-4, ten orders above rounding."""
     K = SubtreeKernel(depth=3, lambda_=0.5, variant="subsets", normalize=True)
     assert np.linalg.eigvalsh(K.fit_transform(mutag.graphs))[0] < -1e-5

@@ -1,4 +1,4 @@
-"""The vector kernels of seed-methods D5–D8: exponential, min and sinc kernels (formulas, positive
+"""The vector kernels of coverage entry D5–D8: exponential, min and sinc kernels (formulas, positive
 definiteness, the min kernel's RKHS norm, Bochner's theorem) and their use as ``kernel=`` names."""
 
 from math import factorial
@@ -23,7 +23,7 @@ NEW_KERNELS = ["exponential", "min", "sinc"]
 
 @pytest.mark.parametrize("name", NEW_KERNELS)
 def test_gram_is_positive_semi_definite(name, rng):
-    # seed-methods D0: symmetric, λ_min ≥ −tol · trace (min kernel on non-negative points)
+    # coverage entry D0: symmetric, λ_min ≥ −tol · trace (min kernel on non-negative points)
     X = rng.uniform(0, 2, size=(60, 3))
     K = pairwise_kernels(X, metric=name, gamma=0.8)
     np.testing.assert_array_equal(K, K.T)
@@ -31,7 +31,7 @@ def test_gram_is_positive_semi_definite(name, rng):
 
 
 def test_exponential_kernel_is_its_power_series(rng):
-    # seed-methods D5: e^{γ x·y} = Σ_j (γ x·y)^j / j!
+    # coverage entry D5: e^{γ x·y} = Σ_j (γ x·y)^j / j!
     X, Y = rng.normal(size=(8, 3)) / 2, rng.normal(size=(5, 3)) / 2
     dots = 0.7 * X @ Y.T
     series = sum(dots**j / factorial(j) for j in range(30))
@@ -39,7 +39,7 @@ def test_exponential_kernel_is_its_power_series(rng):
 
 
 def test_min_kernel_rkhs_norm_is_the_sobolev_energy(rng):
-    # seed-methods D6: for f = Σ a_i min(·, x_i) on [0, 1], f(0) = 0 and aᵀKa = ∫_0^1 f'(u)² du;
+    # coverage entry D6: for f = Σ a_i min(·, x_i) on [0, 1], f(0) = 0 and aᵀKa = ∫_0^1 f'(u)² du;
     # f' is the step function Σ_{i: x_i > u} a_i, so the integral is an exact finite sum.
     x = rng.uniform(size=12)
     a = rng.normal(size=12)
@@ -53,7 +53,7 @@ def test_min_kernel_rkhs_norm_is_the_sobolev_energy(rng):
 
 
 def test_sinc_kernel_formula_and_continuity():
-    # seed-methods D7: sin(Ω(x − y)) / (π(x − y)), Ω/π at x = y, continuous there
+    # coverage entry D7: sin(Ω(x − y)) / (π(x − y)), Ω/π at x = y, continuous there
     omega = 2.5
     x = np.array([[0.3]])
     y = np.array([[0.3], [0.3 + 1e-9], [1.1]])
@@ -74,7 +74,7 @@ def test_sinc_kernel_formula_and_continuity():
     lambda t: sinc_kernel(t, np.zeros((1, 1)), gamma=3.0).ravel(),
 ], ids=["rbf", "laplacian", "sinc"])
 def test_translation_invariant_profiles_have_a_non_negative_fourier_transform(profile):
-    # seed-methods D8 (Bochner): κ̂ ≥ 0. The profile is cut to [−T, T] under a wide Gaussian
+    # coverage entry D8 (Bochner): κ̂ ≥ 0. The profile is cut to [−T, T] under a wide Gaussian
     # window (itself of positive transform) so that the truncation adds no Gibbs ringing.
     t = np.linspace(-200, 200, 2**15, endpoint=False)
     window = np.exp(-(t**2) / (2 * 40.0**2))

@@ -79,7 +79,7 @@ def test_random_walk_kernel_closed_forms():
 
 
 def test_random_walk_kernel_matches_monte_carlo(rng):
-    """Seed-methods D16 'stat': P(label(W1) = label(W2)) by simulation, within 4 sigma."""
+    """Coverage entry D16 'stat': P(label(W1) = label(W2)) by simulation, within 4 sigma."""
     g1 = (np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]), [0, 0, 1])
     g2 = (np.array([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]]), [0, 1, 0, 1])
     q = 0.4

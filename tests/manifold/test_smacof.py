@@ -141,7 +141,7 @@ def test_weighted_stress_non_increasing(problem, rng):
 
 def test_majoriser_inequality_and_touching(problem, rng):
     D, Y = problem
-    # Equality at Y = Z (seed 003: S_KS(Z) = M_KS(Z, Z)).
+    # Equality at Y = Z (Sangnier: S_KS(Z) = M_KS(Z, Z)).
     assert _seed_majoriser(D, Y, Y) == pytest.approx(_seed_stress(D, Y), rel=1e-12)
     for _ in range(5):
         Z = rng.normal(size=Y.shape) * rng.uniform(0.1, 3.0)

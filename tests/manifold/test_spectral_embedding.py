@@ -1,4 +1,4 @@
-"""Spectral embedding (seed 003 §3.3.1, seed-methods C9)."""
+"""Spectral embedding (Sangnier §3.3.1, coverage entry C9)."""
 
 
 import numpy as np
@@ -43,7 +43,7 @@ def test_disconnected_graph_gives_piecewise_constant_embedding(laplacian):
 
 
 def test_linear_kernel_with_constant_degree_matches_pca_directions():
-    # seed 003 Remark 3.1.5: with W = K = XXᵀ and D = γI, the minor eigenvectors of L = D − W
+    # Sangnier Remark 3.1.5: with W = K = XXᵀ and D = γI, the minor eigenvectors of L = D − W
     # are the leading eigenvectors of K. Rows ±y_i of unit norm give K 1 = 0 and K_ii = 1, so
     # W = K + c·11ᵀ without its diagonal has constant degrees (n−1)c − 1, is non-negative for
     # c ≥ 1, and L = ncI − K − c11ᵀ: apart from the constant vector (eigenvalue 0, dropped),

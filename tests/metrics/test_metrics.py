@@ -1,4 +1,4 @@
-"""kernelkit.metrics: loss derivatives (finite differences), calibration (seed-methods E4), the
+"""kernelkit.metrics: loss derivatives (finite differences), calibration (coverage entry E4), the
 bias–variance decomposition of ridge under orthogonal design (E3, A2's closed forms), the
 Rademacher complexity of norm balls (E5)."""
 
@@ -30,7 +30,7 @@ def test_margin_loss_derivatives_match_finite_differences(loss):
     h = 1e-6
     numeric = (margin_loss(u + h, loss) - margin_loss(u - h, loss)) / (2 * h)
     np.testing.assert_allclose(margin_loss_derivative(u, loss), numeric, rtol=1e-6, atol=1e-8)
-    # non-increasing losses (seed 004 "Large-margin classifiers") with φ'(0) < 0
+    # non-increasing losses (Mairal & Vert "Large-margin classifiers") with φ'(0) < 0
     assert np.all(np.diff(margin_loss(u, loss)) <= 0)
     assert margin_loss_derivative(0.0, loss) < 0
 
@@ -57,7 +57,7 @@ def test_regression_losses_formulas():
 
 @pytest.mark.parametrize("loss", MARGIN_LOSSES)
 def test_calibration_sign_of_the_minimiser_is_bayes(loss):
-    # seed-methods E4: the numerical minimiser u*(η) of η φ(u) + (1 − η) φ(−u) has the sign of
+    # coverage entry E4: the numerical minimiser u*(η) of η φ(u) + (1 − η) φ(−u) has the sign of
     # 2η − 1, and equals the closed form
     for eta in [0.05, 0.2, 0.4, 0.45, 0.55, 0.6, 0.8, 0.95]:
         grid = np.linspace(-8, 8, 16001)
@@ -88,7 +88,7 @@ def test_calibration_closed_forms():
 
 
 def test_bias_variance_of_ridge_under_orthogonal_design(rng):
-    # seed-methods A2 (MV "Performance of ridge regression"): with XᵀX = n I, ridge
+    # coverage entry A2 (MV "Performance of ridge regression"): with XᵀX = n I, ridge
     # (1/n)‖y − Xβ‖² + λ‖β‖² has E β̂ = β/(1 + λ) and Var β̂ = σ²/(n (1 + λ)²) I, hence at x_0
     # bias = −λ/(1 + λ) x_0ᵀβ and variance = σ² ‖x_0‖² / (n (1 + λ)²)
     n, p, lam, sigma = 64, 4, 0.5, 0.8
@@ -111,7 +111,7 @@ def test_rademacher_complexity_of_a_ball(rng):
     X = rng.normal(size=(50, 3)) * [1.0, 2.0, 0.5]
     empirical = empirical_rademacher_complexity(X, radius=2.0, n_draws=2000, random_state=0)
     bound = rademacher_bound(X, radius=2.0)
-    assert empirical <= bound                       # Jensen (seed 004, the theorem's proof)
+    assert empirical <= bound                       # Jensen (Mairal & Vert, the theorem's proof)
     assert empirical >= 0.8 * bound                 # and not loose for Gaussian rows
     # the supremum over the ball is attained at β ∝ Σ σ_i x_i, where it is (2B/n) ‖Σ σ_i x_i‖
     signs = np.random.RandomState(0).choice([-1.0, 1.0], size=(2000, 50))

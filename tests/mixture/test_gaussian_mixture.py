@@ -1,4 +1,4 @@
-"""Gaussian mixture EM: monotone log-likelihood (seed 003 Theorem 53), the weighted MLE of the
+"""Gaussian mixture EM: monotone log-likelihood (Sangnier Theorem 53), the weighted MLE of the
 M step (Property 54), and scikit-learn's GaussianMixture started from the same parameters."""
 
 import pickle
@@ -74,7 +74,7 @@ def test_zero_iterations_return_the_given_start(covariance_type):
 
 
 def test_m_step_is_the_weighted_mle(rng):
-    # seed 003 Property 54
+    # Sangnier Property 54
     X = rng.normal(size=(50, 2))
     resp = rng.uniform(size=(50, 3))
     resp /= resp.sum(axis=1, keepdims=True)
@@ -109,7 +109,7 @@ def test_density_and_posteriors(rng):
     ("spherical", 2 + 3 * 4 + 3),
 ])
 def test_parameter_count(covariance_type, expected):
-    # seed 003 §2.1.5: m = (k−1) + kd + covariance parameters
+    # Sangnier §2.1.5: m = (k−1) + kd + covariance parameters
     X = np.random.default_rng(0).normal(size=(60, 4))
     gm = GaussianMixture(3, covariance_type=covariance_type, random_state=0).fit(X)
     assert gm._n_parameters() == expected

@@ -1,5 +1,5 @@
-"""The exam EM models on the shared EM driver: Poisson mixtures (seed-methods B9) and mixtures of
-linear regressions (B10). Monotone likelihood (seed 003 Theorem 53), the exams' E/M formulas,
+"""The exam EM models on the shared EM driver: Poisson mixtures (coverage entry B9) and mixtures of
+linear regressions (B10). Monotone likelihood (Sangnier Theorem 53), the exams' E/M formulas,
 Prop 52's lower bound, parameter recovery."""
 
 import warnings
@@ -70,7 +70,7 @@ def test_regression_log_likelihood_never_decreases(random_seed, shared_coef, sha
 
 
 def test_poisson_e_and_m_steps_are_the_exams(rng):
-    # seed-methods B9: p_i = π λ1^x e^{−λ1} / (π λ1^x e^{−λ1} + (1 − π) λ0^x e^{−λ0}); M step
+    # coverage entry B9: p_i = π λ1^x e^{−λ1} / (π λ1^x e^{−λ1} + (1 − π) λ0^x e^{−λ0}); M step
     # π = mean p, λ1 = Σ p x / Σ p, λ0 = Σ (1 − p) x / Σ (1 − p)
     x = rng.poisson(5.0, 50).astype(float)
     pi, lam1, lam0 = 0.4, 2.0, 7.0
@@ -89,7 +89,7 @@ def test_poisson_e_and_m_steps_are_the_exams(rng):
 
 
 def test_regression_m_step_is_the_exams_closed_form(rng):
-    # seed-methods B10: β = (AᵀA)⁻¹Aᵀ(X − (p b1 + (1 − p) b2)),
+    # coverage entry B10: β = (AᵀA)⁻¹Aᵀ(X − (p b1 + (1 − p) b2)),
     # σ² = (1/n) Σ [p r1² + (1 − p) r2²], α = mean p
     A, X = _exam_data(1, n=200)
     p = rng.uniform(size=200)
@@ -106,7 +106,7 @@ def test_regression_m_step_is_the_exams_closed_form(rng):
 
 
 def test_lower_bound_of_prop_52(rng):
-    # seed 003 Prop 52: log m_θ(X) ≥ F(θ|θ') + H(θ'), with equality at θ' = θ. F is the
+    # Sangnier Prop 52: log m_θ(X) ≥ F(θ|θ') + H(θ'), with equality at θ' = θ. F is the
     # expected complete log-likelihood under the posterior of θ', H that posterior's entropy.
     X, _ = _poisson_data(3, n=100)
     log_fact = gammaln(X + 1.0)

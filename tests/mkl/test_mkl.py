@@ -1,4 +1,4 @@
-"""Multiple kernel learning: the seed's identities (seed 004 D21–D25), SimpleMKL and the
+"""Multiple kernel learning: the seed's identities (Mairal & Vert D21–D25), SimpleMKL and the
 group-lasso view."""
 
 import numpy as np
@@ -230,7 +230,7 @@ def test_simple_mkl_optimum_beats_uniform_and_vertices(loss, rng):
 
 
 def test_informative_kernel_wins_over_random_numbers(random_seed):
-    # seed 004's K_RND: the Gram of random numbers carries no information about y
+    # Mairal & Vert's K_RND: the Gram of random numbers carries no information about y
     rng = np.random.default_rng(random_seed)
     X, y = _classification(rng, n=80)
     K_informative = pairwise_kernels(X[:, :2], metric="rbf", gamma=0.5)

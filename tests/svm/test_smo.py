@@ -85,7 +85,7 @@ def test_kkt_property_40(rng):
 
 
 def test_svr_dual_properties(rng):
-    # Seed-methods A17: α⁺α⁻ = 0, and samples strictly inside the tube have β = 0.
+    # coverage entry A17: α⁺α⁻ = 0, and samples strictly inside the tube have β = 0.
     n, C, epsilon = 80, 3.0, 0.2
     X = rng.uniform(-2, 2, size=(n, 2))
     target = np.sin(X[:, 0]) + 0.1 * rng.normal(size=n)

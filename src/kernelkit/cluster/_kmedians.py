@@ -1,6 +1,6 @@
 """k-medians (Sangnier, §2.2.2, "Variants of k-means"): ℓ1 distances and coordinate-wise medians.
 
-Seed-methods B3. The ℓ1 assignment is compiled (``manhattan_assign``); the seeding and the
+The ℓ1 assignment is compiled (``manhattan_assign``); the seeding and the
 grouping of samples by cluster are those of :mod:`kernelkit.cluster._medoids`.
 """
 
@@ -20,7 +20,8 @@ from sklearn.metrics.pairwise import manhattan_distances
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from kernelkit.cluster._medoids import _group, _plusplus, manhattan_assign
+from kernelkit._core._kmedians import manhattan_assign
+from kernelkit.cluster._medoids import _group, _plusplus
 from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads

@@ -1,6 +1,6 @@
 """k-medoids, alternate and PAM/FasterPAM (Sangnier, §2.2.2, "Variants of k-means").
 
-Seed-methods B3. The compiled core is ``kernelkit._core._kmedoids``; the Voronoi assignment of
+The compiled core is ``kernelkit._core._kmedoids``; the Voronoi assignment of
 vectors is the k-means core's (``kernelkit._core._kmeans_lloyd.lloyd_iter``).
 """
 
@@ -32,7 +32,6 @@ from kernelkit._core._kmedoids import (
     fasterpam,
     in_cluster_costs,
 )
-from kernelkit._core._kmedians import manhattan_assign
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import iteration_callback, report, stage
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context

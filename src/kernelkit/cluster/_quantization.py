@@ -1,7 +1,7 @@
 """Lloyd's algorithm for a continuous density: optimal quantisation, centroidal Voronoi
 tessellations (Peyré, §16.1.2 "Lloyd algorithm and continuous densities", Fig 16.6).
 
-Seed-methods B4: the density is discretised on a grid and the iterations are those of weighted
+The density is discretised on a grid and the iterations are those of weighted
 k-means (:class:`kernelkit.cluster.KMeans` with ``sample_weight``) — no second Lloyd loop.
 """
 

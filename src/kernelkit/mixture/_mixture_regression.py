@@ -1,6 +1,6 @@
 """Mixtures of linear regressions fitted by EM (Sangnier, Exam 2021 Ex. 2, generalised).
 
-Seed-methods B10. The EM loop is the shared driver of :mod:`kernelkit.mixture._em`.
+The EM loop is the shared driver of :mod:`kernelkit.mixture._em`.
 """
 
 from numbers import Real

@@ -1,6 +1,6 @@
 """Mixtures of Poisson laws fitted by EM (Sangnier, Exam 2023 Ex. 1, generalised).
 
-Seed-methods B9. The EM loop is the shared driver of :mod:`kernelkit.mixture._em`.
+The EM loop is the shared driver of :mod:`kernelkit.mixture._em`.
 """
 
 import numpy as np
