@@ -224,9 +224,9 @@ def test_bad_input():
 
 
 def test_grid_extent_and_cell_keys_agree():
-    # Reliability issue 17, item 2: the grid's extent was computed with Python's float // and the
-    # cell keys with C's floor of the quotient; they disagreed by one here, so the second point's
-    # key ran past its axis and the two neighbours were not found (labels [0, -1]).
+    # The grid's extent and the cell keys must come from the same floor of the quotient: computed
+    # two ways (Python's float // and C's floor) they disagree by one here, the second point's key
+    # runs past its axis and the two neighbours are not found (labels [0, -1]).
     model = DBSCAN(eps=0.01, min_samples=1).fit([[0.0], [0.14000014]])
     np.testing.assert_array_equal(model.labels_, [0, 1])
     rng = np.random.default_rng(0)

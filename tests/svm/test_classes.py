@@ -341,7 +341,7 @@ def test_warm_start_svr():
 
 @pytest.mark.parametrize("y", [np.ones(10), np.arange(10.0)])
 def test_svr_without_support_vectors_predicts_the_offset(y):
-    # constant y, or ε wider than y's spread: β = 0, f(x) = b (reliability issue 17, item 6)
+    # constant y, or ε wider than y's spread: β = 0, f(x) = b, a finite offset
     model = SVR(epsilon=100.0).fit(np.arange(10.0)[:, None], y)
     assert model.support_.size == 0
     np.testing.assert_allclose(model.predict([[3.0], [30.0]]), model.intercept_[0])
