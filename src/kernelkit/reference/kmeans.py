@@ -124,8 +124,9 @@ def kmeans_elkan(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None):
     3. otherwise every centre ``c ≠ c(x)`` with :math:`u(x) > l(x, c)` and
        :math:`u(x) > \frac12 d(c(x), c)` is examined: (a) if ``r(x)``, ``u(x) = d(x, c(x))``
        is computed; (b) if still :math:`u(x) > l(x, c)` or :math:`u(x) > \frac12 d(c(x), c)`,
-       ``d(x, c)`` is computed, and ``x`` moves to ``c`` if it is strictly closer;
-    5–6. after the centres move by ``p(c)``: :math:`l(x, c) = \max(l(x, c) - p(c), 0)`,
+       ``d(x, c)`` is computed, and ``x`` moves to ``c`` if it is strictly closer.
+
+    Steps 5–6, after the centres move by ``p(c)``: :math:`l(x, c) = \max(l(x, c) - p(c), 0)`,
     :math:`u(x) = u(x) + p(c(x))`, ``r(x)`` true.
 
     The first assignment computes every distance (all bounds tight). Same returns as
