@@ -43,7 +43,7 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
-from _random cimport splitmix64_below
+from _random cimport shuffle_intp
 from _types cimport intp_t
 from _vector_kernels cimport kernel_row
 
@@ -59,16 +59,6 @@ cdef enum:
     OUT_OF_MEMORY = -1
     CALLBACK_RAISED = -3
     NON_POSITIVE_CURVATURE = -4
-
-
-cdef void _shuffle(intp_t *items, intp_t n, uint64_t *state) noexcept nogil:
-    """Fisher–Yates: ``items[i]`` swapped with ``items[r mod (i + 1)]`` for ``i = n−1, …, 1``."""
-    cdef intp_t i, j, tmp
-    for i in range(n - 1, 0, -1):
-        j = <intp_t>splitmix64_below(state, <uint64_t>(i + 1))
-        tmp = items[i]
-        items[i] = items[j]
-        items[j] = tmp
 
 
 cdef class _DualCD:
@@ -192,7 +182,7 @@ cdef class _DualCD:
                 free(active)
                 return OUT_OF_MEMORY
         while epoch < max_iter:
-            _shuffle(active, n_active, &state)
+            shuffle_intp(active, n_active, &state)
             violation = 0.0
             pg_max = -INFINITY
             k = 0

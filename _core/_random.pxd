@@ -35,6 +35,17 @@ cdef inline uint64_t splitmix64_below(uint64_t *state, uint64_t bound) noexcept 
     return splitmix64(state) % bound
 
 
+cdef inline void shuffle_intp(intp_t *items, intp_t n, uint64_t *state) noexcept nogil:
+    """Fisher–Yates on ``items[:n]``: ``items[i]`` swapped with ``items[splitmix64_below(i + 1)]``
+    for ``i = n−1, …, 1`` (the coordinate descents' random order of an epoch)."""
+    cdef intp_t i, j, tmp
+    for i in range(n - 1, 0, -1):
+        j = <intp_t>splitmix64_below(state, <uint64_t>(i + 1))
+        tmp = items[i]
+        items[i] = items[j]
+        items[j] = tmp
+
+
 cdef inline uint32_t xorshift32(uint32_t *state) noexcept nogil:
     """32-bit xorshift (Marsaglia 2003) reduced to [0, 2³¹), as scikit-learn's ``our_rand_r``
     (a zero state, which xorshift never leaves, is replaced by 1 first)."""

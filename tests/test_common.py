@@ -121,6 +121,9 @@ INSTANCES = {
     "KNeighborsRegressor": lambda cls: [cls(), cls(weights="gaussian", gamma=0.1),
                                         cls(kernel="linear")],
     "SquaredHingeSVC": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    # a tight tol: the sample-weight check compares weighted and repeated fits to ~1e-7
+    "LinearSVC": lambda cls: [cls(tol=1e-9, max_iter=100_000, random_state=0),
+                              cls(loss="hinge", tol=1e-9, max_iter=100_000, random_state=0)],
     "SquaredEpsilonSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
 }
 

@@ -14,6 +14,8 @@ estimator built on it, on the same arrays:
   core's optional ``X32`` and ``max_graph_bytes``); ``tests/cluster/test_dbscan.py``,
   ``tests/cluster/test_dbscan_gemm.py``;
 - :mod:`~kernelkit.reference.dual_cd`: ``_core._dual_cd``; ``tests/kernel_ridge/test_dual_cd.py``;
+- :mod:`~kernelkit.reference.linear_dual_cd`: ``_core._linear_dual_cd``;
+  ``tests/svm/test_linear_svc.py``;
 - :mod:`~kernelkit.reference.smo`: ``_core._smo_solver`` (the arguments up to ``n_threads``,
   then the seed of the course's random choice of the second variable instead of ``progress``,
   ``report_every`` and ``cancel``); ``tests/svm/test_smo.py``;
@@ -77,6 +79,7 @@ from kernelkit.reference.kmedoids import (
     manhattan_assign,
 )
 from kernelkit.reference.knn import knn_brute, knn_select
+from kernelkit.reference.linear_dual_cd import linear_dual_cd_solve
 from kernelkit.reference.linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
 from kernelkit.reference.smacof import guttman_transform
 from kernelkit.reference.smo import smo_solve
@@ -105,14 +108,15 @@ __all__ = [
     "dual_cd_solve",
     "fasterpam",
     "graphlet_counts",
-    "histogram_bins",
     "guttman_transform",
+    "histogram_bins",
     "in_cluster_costs",
-    "knn_brute",
-    "knn_select",
     "kmeans_elkan",
     "kmeans_hamerly",
     "kmeans_lloyd",
+    "knn_brute",
+    "knn_select",
+    "linear_dual_cd_solve",
     "local_alignment_kernel",
     "local_alignment_kernel_bruteforce",
     "lookup_signatures",

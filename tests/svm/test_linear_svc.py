@@ -1,0 +1,211 @@
+"""LinearSVC (liblinear's dual coordinate descent): the dual's optimality conditions first, then
+the twin, scikit-learn's liblinear, the weights and bad input."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from kernelkit._core._linear_dual_cd import linear_dual_cd_solve
+from sklearn.datasets import make_classification
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import LinearSVC as SklearnLinearSVC
+
+from kernelkit.reference import linear_dual_cd_solve as reference_linear_dual_cd_solve
+from kernelkit.svm import LinearSVC
+
+TIGHT = {"tol": 1e-10, "max_iter": 100_000}
+
+
+def _data(n_classes, sparse, seed=0, n_samples=120):
+    X, y = make_classification(n_samples, 15, n_informative=5, n_classes=n_classes,
+                               n_clusters_per_class=1, random_state=seed)
+    if sparse:
+        # about half of the entries zero, as in count features
+        X = sp.csr_matrix(np.where(np.abs(X) > 0.7, X, 0.0))
+    return X, y
+
+
+def _augmented(X, bias):
+    X = X.toarray() if sp.issparse(X) else X
+    return np.hstack([X, np.full((X.shape[0], 1), bias)])
+
+
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_kkt_conditions_of_the_dual(loss, fit_intercept, sparse, random_seed):
+    """At the returned α: w = Σ y_i α_i x̄_i, 0 ≤ α ≤ U, and the projected gradient of
+    D(α) = ½αᵀ(Q + D)α − 1ᵀα is ~0 (G ≥ 0 at α = 0, G ≤ 0 at α = U, G = 0 between)."""
+    X, y = _data(2, sparse, seed=random_seed)
+    C = 0.3
+    clf = LinearSVC(C=C, loss=loss, fit_intercept=fit_intercept, random_state=random_seed,
+                    intercept_scaling=2.0, **TIGHT).fit(X, y)
+    bias = 2.0 if fit_intercept else 0.0
+    X_bar = _augmented(X, bias)
+    labels = np.where(y == clf.classes_[1], 1.0, -1.0)
+    alpha = clf.alpha_[0]
+    w = np.r_[clf.coef_[0], clf.intercept_[0] / 2.0 if fit_intercept else 0.0]
+    np.testing.assert_allclose(X_bar.T @ (labels * alpha), w, atol=1e-10)
+    upper = np.inf if loss == "squared_hinge" else C
+    diagonal = 0.5 / C if loss == "squared_hinge" else 0.0
+    assert np.all(alpha >= 0) and np.all(alpha <= upper)
+    G = labels * (X_bar @ w) - 1.0 + diagonal * alpha
+    PG = np.where(alpha == 0, np.minimum(G, 0), np.where(alpha == upper, np.maximum(G, 0), G))
+    assert np.abs(PG).max() < 1e-8
+    # the decision function is wᵀx + b
+    np.testing.assert_allclose(clf.decision_function(X), X_bar @ w, atol=1e-10)
+
+
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_same_solution_as_liblinear(loss, fit_intercept, sparse, n_classes):
+    X, y = _data(n_classes, sparse)
+    params = dict(C=0.5, loss=loss, fit_intercept=fit_intercept, intercept_scaling=1.5, **TIGHT)
+    ours = LinearSVC(random_state=0, **params).fit(X, y)
+    theirs = SklearnLinearSVC(dual=True, random_state=0, **params).fit(X, y)
+    assert ours.coef_.shape == theirs.coef_.shape
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-7)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    np.testing.assert_allclose(ours.decision_function(X), theirs.decision_function(X), atol=1e-6)
+
+
+@pytest.mark.parametrize("class_weight", ["balanced", {0: 3.0, 1: 0.5}])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_weights_as_liblinear(class_weight, n_classes):
+    """Class weights and sample weights scale C per sample, as liblinear (one-vs-rest: the
+    positive class's weight, C for the rest)."""
+    X, y = _data(n_classes, sparse=False)
+    sample_weight = np.random.default_rng(0).uniform(0.0, 2.0, y.size)
+    sample_weight[:10] = 0.0
+    params = dict(C=0.5, class_weight=class_weight, random_state=0, **TIGHT)
+    ours = LinearSVC(**params).fit(X, y, sample_weight=sample_weight)
+    theirs = SklearnLinearSVC(dual=True, **params).fit(X, y, sample_weight=sample_weight)
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-7)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, atol=1e-7)
+    # a sample of weight 0 takes no part
+    assert np.all(ours.alpha_[:, :10] == 0)
+
+
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+def test_weight_two_equals_a_duplicated_sample(loss):
+    X, y = _data(2, sparse=False, n_samples=60)
+    weight = np.ones(y.size)
+    weight[:5] = 2.0
+    weighted = LinearSVC(loss=loss, random_state=0, **TIGHT).fit(X, y, sample_weight=weight)
+    repeated = LinearSVC(loss=loss, random_state=0, **TIGHT).fit(
+        np.vstack([X, X[:5]]), np.r_[y, y[:5]])
+    np.testing.assert_allclose(weighted.coef_, repeated.coef_, atol=1e-7)
+    np.testing.assert_allclose(weighted.intercept_, repeated.intercept_, atol=1e-7)
+
+
+@pytest.mark.parametrize("layout", ["dense", "int32", "int64"])
+@pytest.mark.parametrize("loss", ["squared_hinge", "hinge"])
+def test_core_matches_twin(layout, loss):
+    """Same arguments, same random order: the core and the twin take the same steps."""
+    X, y = _data(3, sparse=layout != "dense", n_samples=40)
+    if layout == "dense":
+        rows = X
+    else:
+        index_dtype = np.int32 if layout == "int32" else np.int64
+        rows = (X.data, X.indices.astype(index_dtype), X.indptr.astype(index_dtype))
+    labels = np.array([np.where(y == k, 1.0, -1.0) for k in range(3)])
+    cost = np.full(labels.shape, 0.7)
+    cost[:, 3] = 0.0
+    seeds = np.array([1, 2, 3], dtype=np.uint64)
+    outputs = []
+    for solve in (linear_dual_cd_solve, reference_linear_dual_cd_solve):
+        w = np.zeros((3, X.shape[1] + 1))
+        alpha = np.zeros(labels.shape)
+        n_iter = np.zeros(3, dtype=np.int_)
+        status = np.zeros(3, dtype=np.intc)
+        solve(rows, X.shape[1], labels, cost, loss == "squared_hinge", 1.0, 1e-6, 500, seeds, w,
+              alpha, n_iter, status, 1)
+        outputs.append((w, alpha, n_iter, status))
+    (w, alpha, n_iter, status), (w_ref, alpha_ref, n_iter_ref, status_ref) = outputs
+    np.testing.assert_allclose(w, w_ref, atol=1e-10)
+    np.testing.assert_allclose(alpha, alpha_ref, atol=1e-10)
+    np.testing.assert_array_equal(n_iter, n_iter_ref)
+    np.testing.assert_array_equal(status, status_ref)
+    assert np.all(alpha[:, 3] == 0)
+
+
+def test_sparse_and_dense_give_the_same_model():
+    X, y = _data(3, sparse=True)
+    kwargs = {"C": 0.1, "random_state": 0, "tol": 1e-6}
+    on_sparse = LinearSVC(**kwargs).fit(X, y)
+    on_dense = LinearSVC(**kwargs).fit(X.toarray(), y)
+    # same rows in the same random order: the same steps, up to the order of additions
+    np.testing.assert_allclose(on_sparse.coef_, on_dense.coef_, atol=1e-10)
+    assert on_sparse.n_iter_ == on_dense.n_iter_
+    np.testing.assert_allclose(on_sparse.decision_function(X),
+                               on_dense.decision_function(X.toarray()), atol=1e-10)
+
+
+def test_csr_is_read_in_place():
+    X, y = _data(2, sparse=True)
+    X_large = sp.csr_matrix((X.data, X.indices.astype(np.int64), X.indptr.astype(np.int64)),
+                            shape=X.shape)
+    a = LinearSVC(random_state=0).fit(X, y)
+    b = LinearSVC(random_state=0).fit(X_large, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+
+
+def test_threads_do_not_change_the_result():
+    X, y = _data(3, sparse=True)
+    one = LinearSVC(C=0.1, random_state=0, n_jobs=1).fit(X, y)
+    two = LinearSVC(C=0.1, random_state=0, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    np.testing.assert_array_equal(one.alpha_, two.alpha_)
+
+
+def test_string_labels_and_binary_orientation():
+    X, y = _data(2, sparse=False)
+    labels = np.array(["no", "yes"])[y]
+    clf = LinearSVC(random_state=0).fit(X, labels)
+    assert clf.coef_.shape == (1, X.shape[1]) and clf.intercept_.shape == (1,)
+    scores = clf.decision_function(X)
+    np.testing.assert_array_equal(clf.predict(X), np.where(scores > 0, "yes", "no"))
+    assert clf.score(X, labels) > 0.9
+
+
+def test_max_iter_warns():
+    X, y = _data(3, sparse=False)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 "):
+        clf = LinearSVC(C=100.0, max_iter=1, tol=1e-12, random_state=0).fit(X, y)
+    assert clf.n_iter_ == 1
+
+
+@pytest.mark.parametrize("params, match", [
+    ({"C": 0.0}, "'C' parameter"),
+    ({"loss": "log"}, "'loss' parameter"),
+    ({"tol": -1.0}, "'tol' parameter"),
+    ({"max_iter": 0}, "'max_iter' parameter"),
+    ({"intercept_scaling": 0.0}, "'intercept_scaling' parameter"),
+    ({"class_weight": "uniform"}, "'class_weight' parameter"),
+])
+def test_bad_parameters(params, match):
+    X, y = _data(2, sparse=False)
+    with pytest.raises(ValueError, match=match):
+        LinearSVC(**params).fit(X, y)
+
+
+def test_bad_input():
+    X, y = _data(2, sparse=True)
+    bad = X.copy()
+    bad.data[0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        LinearSVC().fit(bad, y)
+    with pytest.raises(ValueError, match="at least two classes"):
+        LinearSVC().fit(X, np.zeros(y.size))
+    with pytest.raises(ValueError, match="classes not in y"):
+        LinearSVC(class_weight={7: 2.0}).fit(X, y)
+    weight = np.where(y == 1, 0.0, 1.0)
+    with pytest.raises(ValueError, match="class 1 has none"):
+        LinearSVC(class_weight="balanced").fit(X, y, sample_weight=weight)
+    with pytest.raises(ValueError, match="(?i)negative"):
+        LinearSVC().fit(X, y, sample_weight=-np.ones(y.size))
+    clf = LinearSVC().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        clf.predict(X[:, :3])
