@@ -7,6 +7,8 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import LinearOperator, svds
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
@@ -33,6 +35,34 @@ from kernelkit.utils._validation import (
 
 __all__ = ["LogisticRegression"]
 
+
+class _InterceptDesign:
+    """The design ``[X, 1]`` of a sparse ``X`` with the intercept column, as products only:
+    ``X`` is read in place, never stacked with the column nor densified."""
+
+    def __init__(self, X):
+        self.X = X
+        self.shape = (X.shape[0], X.shape[1] + 1)
+
+    def __matmul__(self, theta):
+        # [X, 1] θ = X θ_w + θ_b (θ a vector or one column per class)
+        return self.X @ theta[:-1] + theta[-1]
+
+    @property
+    def T(self):
+        return _InterceptDesignTransposed(self.X)
+
+
+class _InterceptDesignTransposed:
+    """``[X, 1]ᵀ``: ``[Xᵀv; Σ_i v_i]``."""
+
+    def __init__(self, X):
+        self.X = X
+
+    def __matmul__(self, v):
+        return np.concatenate([self.X.T @ v, v.sum(axis=0, keepdims=True)])
+
+
 class LogisticRegression(ClassifierMixin, BaseEstimator):
     r"""Logistic regression with an ℓ2 penalty on the coefficients (not on the intercept).
 
@@ -55,6 +85,13 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     several;
     ``"lbfgs"`` — SciPy's L-BFGS-B; ``"gd"`` — gradient descent with the safe step :math:`1/L`,
     :math:`L = C \sigma_{\max}(\tilde X)^2 / 4 + 1` (:math:`/2` for the softmax), for teaching.
+
+    Sparse ``X`` (explicit feature maps, e.g. of the graph kernels) is never densified: the
+    design :math:`\tilde X = [X, \mathbf 1]` is applied as :math:`X\theta_w + \theta_b` and
+    :math:`\tilde X^\top v = [X^\top v; \mathbf 1^\top v]`, and Newton's method takes
+    Hessian-vector products :math:`\tilde X^\top D \tilde X v` (truncated Newton-CG) for two
+    classes as for several. The coefficients are those of the dense copy, to the solver's
+    tolerance.
 
     Without a penalty, linearly separable classes have no finite maximum-likelihood estimate
     (Sangnier, Remark 1.2.6): the objective decreases to 0 along a separating direction. The fit
@@ -129,7 +166,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ objectives
     def _design(self, X):
-        return np.hstack([X, np.ones((X.shape[0], 1))]) if self.fit_intercept else X
+        if not self.fit_intercept:
+            return X
+        if sp.issparse(X):
+            return _InterceptDesign(X)
+        return np.hstack([X, np.ones((X.shape[0], 1))])
 
     def _penalty_weights(self, n_columns):
         """``1/C`` on the coefficients, 0 on the intercept (divided through by C: the objective
@@ -149,6 +190,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             gradient = A.T @ dz + r * theta
             if order == 1:
                 return value, gradient
+            if not isinstance(A, np.ndarray):
+                # sparse: the Hessian as a product, Aᵀ diag(curvature) A v + r v (Newton-CG)
+                return value, gradient, lambda v: A.T @ (curvature * (A @ v)) + r * v
             hessian = (A * curvature[:, None]).T @ A
             hessian.flat[::len(theta) + 1] += r
             return value, gradient, hessian
@@ -180,8 +224,17 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     def _lipschitz(self, A, r, s, factor):
         # the loss's Hessian is at most factor · Aᵀ diag(s) A
-        return (factor * np.linalg.norm(A * np.sqrt(s)[:, None], 2) ** 2
-                + (r.max() if r.size else 0.0))
+        root = np.sqrt(s)
+        if isinstance(A, np.ndarray) or min(A.shape) < 2:
+            dense = A if isinstance(A, np.ndarray) else A @ np.eye(A.shape[1])
+            largest = np.linalg.norm(dense * root[:, None], 2)
+        else:
+            # sparse: the largest singular value from products, diag(√s) A never formed
+            weighted = LinearOperator(A.shape, matvec=lambda v: root * (A @ v.ravel()),
+                                      rmatvec=lambda u: A.T @ (root * u.ravel()),
+                                      dtype=np.float64)
+            largest = svds(weighted, k=1, return_singular_vectors=False, random_state=0)[0]
+        return factor * largest ** 2 + (r.max() if r.size else 0.0)
 
     def _gradient_descent(self, objective, theta, L, progress):
         step = 1.0 / L
@@ -202,6 +255,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         columns); with more features than samples, on the reduced problem of
         :func:`~kernelkit.utils._logistic.row_space_reduction`: the same iterates, at a cost
         that follows ``n_samples`` instead of ``n_features``."""
+        if not isinstance(A, np.ndarray):
+            # sparse: Newton-CG on Hessian-vector products with A, whatever its shape
+            return damped_newton(make_objective(A, r), np.zeros(A.shape[1] * n_outputs),
+                                 self.max_iter, self.tol, progress)
         n_features = A.shape[1] - self.fit_intercept
         # a Hessian (two classes) or the row-space basis (wide data) of min(n, d + 1) rows
         warn_long_factorisation(
@@ -265,7 +322,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            A sparse matrix is used through products only (converted to CSR, never densified).
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weight :math:`s_i` multiplying each sample's loss; None weighs every
@@ -275,7 +333,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         -------
         self : LogisticRegression
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_class_labels(y)
         check_distance_scale(X)
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
@@ -343,12 +401,12 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ predict
     def _scores(self, X):
-        return X @ self.coef_.T + self.intercept_
+        return np.asarray(X @ self.coef_.T) + self.intercept_
 
     def decision_function(self, X):
         r""":math:`w^\top x + b` (shape (n_samples,) for two classes) or the class scores."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64)
         scores = self._scores(X)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 
@@ -375,3 +433,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(int)]
         return self.classes_[np.argmax(scores, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
