@@ -210,29 +210,29 @@ def main(argv=None):
     lines = [
         f"# {args.n_graphs:,} molecule-like graphs: WL features and LinearSVC",
         "",
-        f"Run {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {platform.processor() or platform.machine()}, "
-        f"{os.cpu_count()} CPUs; load average {load_before[0]:.2f} before, "
-        f"{os.getloadavg()[0]:.2f} after (1 min; above 2 means other jobs competed).",
+        (f"Run {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, {platform.machine()}, "
+         f"{os.cpu_count()} CPUs; load average {load_before[0]:.2f} before, "
+         f"{os.getloadavg()[0]:.2f} after (1 min; above 2 means other jobs competed)."),
         "",
-        f"Graphs: {n_nodes:.1f} nodes and {n_edges:.1f} edges on average, {N_LABELS} node labels, "
-        f"batches of {args.batch_size:,}, seed {args.seed}. Features: {how}: "
-        f"{X.shape[1]:,} columns, {X.nnz:,} non-zeros ({X.nnz / X.shape[0]:.1f} a graph). "
-        f"LinearSVC(C={args.C}, tol={args.tol}, squared hinge): {model.n_iter_} epochs on "
-        f"{n_train:,} graphs.",
+        (f"Graphs: {n_nodes:.1f} nodes and {n_edges:.1f} edges on average, {N_LABELS} node labels, "
+         f"batches of {args.batch_size:,}, seed {args.seed}. Features: {how}: "
+         f"{X.shape[1]:,} columns, {X.nnz:,} non-zeros ({X.nnz / X.shape[0]:.1f} a graph). "
+         f"LinearSVC(C={args.C}, tol={args.tol}, squared hinge): {model.n_iter_} epochs on "
+         f"{n_train:,} graphs."),
         "",
         "| stage | wall time | CPU time (all threads) | peak RSS after |",
         "|---|---|---|---|",
         *(f"| {name} | {seconds:.1f} s | {stages.cpu[name]:.1f} s | {stages.peak[name]:.2f} GiB |"
           for name, seconds in stages.seconds.items()),
-        f"| **total** | **{sum(stages.seconds.values()):.1f} s** | "
-        f"{sum(stages.cpu.values()):.1f} s | |",
+        (f"| **total** | **{sum(stages.seconds.values()):.1f} s** | "
+         f"{sum(stages.cpu.values()):.1f} s | |"),
         "",
-        f"Held-out accuracy ({args.n_graphs - n_train:,} graphs): **{accuracy:.4f}** "
-        "(the label noise caps it near 0.90).",
+        (f"Held-out accuracy ({args.n_graphs - n_train:,} graphs): **{accuracy:.4f}** "
+         "(the label noise caps it near 0.90)."),
         "",
-        f"Subset of {m:,} training graphs, scored on the same held-out graphs: LinearSVC "
-        f"{linear_accuracy:.4f}, SVC(kernel='precomputed', C={args.C}) on K = ΦΦᵀ "
-        f"{svc_accuracy:.4f}; the two predict the same class for {agreement:.2%} of them.",
+        (f"Subset of {m:,} training graphs, scored on the same held-out graphs: LinearSVC "
+         f"{linear_accuracy:.4f}, SVC(kernel='precomputed', C={args.C}) on K = ΦΦᵀ "
+         f"{svc_accuracy:.4f}; the two predict the same class for {agreement:.2%} of them."),
     ]
     report = "\n".join(lines) + "\n"
     print(report)

@@ -152,6 +152,18 @@ def test_csr_is_read_in_place():
     np.testing.assert_array_equal(a.coef_, b.coef_)
 
 
+def test_repeated_csr_entries_count_as_their_sum():
+    X, y = _data(2, sparse=True)
+    # every stored entry split in two halves at the same position
+    repeated = sp.csr_matrix((np.repeat(X.data / 2, 2), np.repeat(X.indices, 2), 2 * X.indptr),
+                             shape=X.shape)
+    assert not repeated.has_canonical_format
+    a = LinearSVC(random_state=0).fit(X, y)
+    b = LinearSVC(random_state=0).fit(repeated, y)
+    np.testing.assert_allclose(a.coef_, b.coef_, atol=1e-12)
+    assert not repeated.has_canonical_format  # the caller's matrix is left as it was
+
+
 def test_threads_do_not_change_the_result():
     X, y = _data(3, sparse=True)
     one = LinearSVC(C=0.1, random_state=0, n_jobs=1).fit(X, y)
@@ -209,3 +221,20 @@ def test_bad_input():
     clf = LinearSVC().fit(X, y)
     with pytest.raises(ValueError, match="features"):
         clf.predict(X[:, :3])
+
+
+def test_ctrl_c_stops_the_solver(ctrl_c):
+    # three one-vs-rest problems in two threads, an unreachable tolerance and no useful
+    # regularisation: up to 10⁶ epochs over 20 000 rows; a second fit afterwards still works
+    setup = """
+        import numpy as np
+        from kernelkit.svm import LinearSVC
+        rng = np.random.default_rng(0)
+        X, y = rng.normal(size=(20000, 20)), rng.integers(0, 3, 20000)
+        model = LinearSVC(C=1e6, tol=1e-14, max_iter=10**6, n_jobs=2)
+        run = lambda: model.fit(X, y)
+    """
+    after = """
+        print(model.set_params(max_iter=10).fit(X[:50], y[:50]).predict(X[:1]).shape == (1,))
+    """
+    assert ctrl_c(setup, after) == ["interrupted", "True"]

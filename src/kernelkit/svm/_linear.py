@@ -200,6 +200,10 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         alpha = np.zeros((n_problems, n_samples))
         n_iter = np.zeros(n_problems, dtype=np.int_)
         status = np.zeros(n_problems, dtype=np.intc)
+        if sp.issparse(X) and not X.has_canonical_format:
+            # the solver's ‖x_i‖² sums the squares of the stored entries: merge repeated ones
+            X = X.copy()
+            X.sum_duplicates()
         rows = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
         bias = float(self.intercept_scaling) if self.fit_intercept else 0.0
         start = time.perf_counter()
