@@ -103,7 +103,7 @@ cdef inline void _row_axpy(const Rows *X, intp_t i, double step, double *w) noex
 
 cdef int _solve_one(const Rows *X, intp_t n_samples, const double *sqnorm, const double *y,
                     const double *cost, bint squared_hinge, double bias, double tol,
-                    long max_iter, uint64_t seed, double *w, double *alpha, long *n_iter,
+                    int64_t max_iter, uint64_t seed, double *w, double *alpha, int64_t *n_iter,
                     InterruptState *interrupt) noexcept nogil:
     """One binary problem; ``w`` (n_features + 1) and ``alpha`` (n_samples) start at 0."""
     cdef intp_t *index = <intp_t *>malloc(max(n_samples, 1) * sizeof(intp_t))
@@ -114,7 +114,7 @@ cdef int _solve_one(const Rows *X, intp_t n_samples, const double *sqnorm, const
     cdef double G, PG, old, step
     cdef double PG_max_old = INFINITY, PG_min_old = -INFINITY, PG_max_new, PG_min_new
     cdef uint64_t state = seed
-    cdef long epoch = 0
+    cdef int64_t epoch = 0
     cdef int status = MAX_ITER_REACHED
     if index == NULL or curvature == NULL or diagonal == NULL or upper == NULL:
         free(index)
@@ -262,11 +262,11 @@ def linear_dual_cd_solve(
     bint squared_hinge,            # IN
     double bias,                   # IN  value of the constant feature (0: no intercept)
     double tol,                    # IN
-    long max_iter,                 # IN
+    int64_t max_iter,              # IN
     const uint64_t[::1] seeds,     # IN  (n_problems,)
     double[:, ::1] w,              # OUT (n_problems, n_features + 1), zero on entry
     double[:, ::1] alpha,          # OUT (n_problems, n_samples), zero on entry
-    long[::1] n_iter,              # OUT (n_problems,)
+    int64_t[::1] n_iter,           # OUT (n_problems,)
     int[::1] status,               # OUT (n_problems,)
     int n_threads,                 # IN
 ):

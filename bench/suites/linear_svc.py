@@ -15,12 +15,12 @@ C, TOL = 0.01, 1e-3
 def _cases(quick):
     scale = 5 if quick else 1
     cases = [
-        dict(data="dense", n=20_000 // scale, d=100),
-        dict(data="sparse", n=100_000 // scale, d=50_000, nnz_per_row=40),
-        dict(data="dense", n=400, d=20),   # small enough for the pure-Python twin
+        {"data": "dense", "n": 20_000 // scale, "d": 100},
+        {"data": "sparse", "n": 100_000 // scale, "d": 50_000, "nnz_per_row": 40},
+        {"data": "dense", "n": 400, "d": 20},   # small enough for the pure-Python twin
     ]
     if os.path.isdir(os.path.join(TU_DATA, "NCI1")):
-        cases.insert(2, dict(data="NCI1 WL h=3", n=4110, d=None))
+        cases.insert(2, {"data": "NCI1 WL h=3", "n": 4110, "d": None})
     return cases
 
 
@@ -59,8 +59,8 @@ def _setup(params):
     X = sp.csr_matrix(X, dtype=np.float64) if sp.issparse(X) else X
     order = rng.permutation(X.shape[0])
     cut = 4 * len(order) // 5
-    return dict(X=X[order[:cut]], y=y[order[:cut]], X_test=X[order[cut:]],
-                y_test=y[order[cut:]])
+    return {"X": X[order[:cut]], "y": y[order[:cut]], "X_test": X[order[cut:]],
+                "y_test": y[order[cut:]]}
 
 
 def _values(model, data):
@@ -83,7 +83,7 @@ def _reference(data):
 
     X, y = data["X"], np.where(data["y"] == 1, 1.0, -1.0)[None, :]
     w = np.zeros((1, X.shape[1] + 1))
-    n_iter, status = np.zeros(1, dtype=np.int_), np.zeros(1, dtype=np.intc)
+    n_iter, status = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.intc)
     linear_dual_cd_solve(X, X.shape[1], y, np.full(y.shape, C), True, 1.0, TOL, 1000,
                          np.zeros(1, dtype=np.uint64), w, np.zeros(y.shape), n_iter, status)
     scores = data["X_test"] @ w[0, :-1] + w[0, -1]

@@ -118,7 +118,7 @@ def test_core_matches_twin(layout, loss):
     for solve in (linear_dual_cd_solve, reference_linear_dual_cd_solve):
         w = np.zeros((3, X.shape[1] + 1))
         alpha = np.zeros(labels.shape)
-        n_iter = np.zeros(3, dtype=np.int_)
+        n_iter = np.zeros(3, dtype=np.int64)
         status = np.zeros(3, dtype=np.intc)
         solve(rows, X.shape[1], labels, cost, loss == "squared_hinge", 1.0, 1e-6, 500, seeds, w,
               alpha, n_iter, status, 1)

@@ -198,7 +198,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
             0, np.iinfo(np.int64).max, size=n_problems).astype(np.uint64)
         w = np.zeros((n_problems, n_features + 1))
         alpha = np.zeros((n_problems, n_samples))
-        n_iter = np.zeros(n_problems, dtype=np.int_)
+        n_iter = np.zeros(n_problems, dtype=np.int64)
         status = np.zeros(n_problems, dtype=np.intc)
         if sp.issparse(X) and not X.has_canonical_format:
             # the solver's ‖x_i‖² sums the squares of the stored entries: merge repeated ones
