@@ -1,7 +1,6 @@
 """The `linear_svc` suite and the million-graph script, on their smallest sizes."""
 
 import numpy as np
-
 from kernelkit.bench import million_graphs
 from kernelkit.bench._harness import available_suites, load_suite
 
@@ -45,3 +44,36 @@ def test_script_runs_end_to_end(tmp_path, capsys):
     assert "Held-out accuracy (120 graphs)" in report and "| fit LinearSVC |" in report
     accuracy = float(report.split("Held-out accuracy (120 graphs): **")[1].split("**")[0])
     assert accuracy > 0.7
+
+
+class _GrowingLabelCounts:
+    """A kernel with a growing vocabulary: node-label counts, new labels in new columns."""
+
+    def __init__(self):
+        self.vocabulary = {}
+
+    def partial_fit(self, graphs):
+        for _, labels in graphs:
+            for label in labels.tolist():
+                self.vocabulary.setdefault(label, len(self.vocabulary))
+        return self
+
+    def transform_features(self, graphs):
+        import scipy.sparse as sp
+
+        rows = np.repeat(np.arange(len(graphs)), [len(labels) for _, labels in graphs])
+        columns = [self.vocabulary[label] for _, labels in graphs for label in labels.tolist()]
+        return sp.csr_array((np.ones(len(columns)), (rows, columns)),
+                            shape=(len(graphs), len(self.vocabulary)))
+
+
+def test_batches_share_one_growing_column_space():
+    kernel = _GrowingLabelCounts()
+    first = [(None, np.array([0, 0, 1]))]
+    second = [(None, np.array([2, 1]))]
+    blocks = [million_graphs.featurize(batch, kernel, i == 0)[0]
+              for i, batch in enumerate([first, second])]
+    assert blocks[0].shape == (1, 2) and blocks[1].shape == (1, 3)
+    X = million_graphs.stack(blocks)
+    # the first batch's columns are unchanged, widened with zeros
+    np.testing.assert_array_equal(X.toarray(), [[2, 1, 0], [0, 1, 1]])
