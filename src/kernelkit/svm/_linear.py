@@ -48,7 +48,7 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
     place, never densified. Each epoch visits the variables in a random order; variables stuck
     at a bound leave the epochs (shrinking) and come back for a final check; the solve stops
     when the spread of the projected gradients, :math:`\max PG - \min PG`, is at most ``tol``
-    (liblinear's ``solve_l2r_l1l2_svc``). This is scikit-learn's
+    (liblinear's ``solve_l2r_l1l2_svc`` [2]_). This is scikit-learn's
     ``LinearSVC(dual=True)`` (same problem and stopping rule, so the same solution at a tight
     ``tol``; the random order differs).
 
