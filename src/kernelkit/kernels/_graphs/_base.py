@@ -29,14 +29,17 @@ class GraphKernel(StructuredKernel):
     """Base of the graph kernels: codes the input graphs once, learns label maps at ``fit``.
 
     Subclasses implement ``_represent(batch, fitting)`` (the graph batch → what ``_gram`` and
-    ``_self_similarity`` consume) and list ``node_label`` and ``edge_label`` among their
-    parameters when they use node and edge labels.
+    ``_self_similarity`` consume) and list ``node_label``, ``edge_label`` and
+    ``node_attributes`` among their parameters when they use node labels, edge labels and
+    continuous node attributes (whose length is then learned at ``fit`` as
+    ``n_node_attributes_``).
     """
 
     _parameter_constraints = {
         **StructuredKernel._parameter_constraints,
         "node_label": [str, None],
         "edge_label": [str, None],
+        "node_attributes": [str, None],
     }
 
     def _prepare(self, X, fitting):
@@ -47,10 +50,14 @@ class GraphKernel(StructuredKernel):
             edge_label=getattr(self, "edge_label", None),
             node_codes=None if fitting else self.node_label_codes_,
             edge_codes=None if fitting else self.edge_label_codes_,
+            node_attributes=getattr(self, "node_attributes", None),
+            n_attributes=None if fitting else getattr(self, "n_node_attributes_", None),
         )
         if fitting:
             self.node_label_codes_ = node_codes
             self.edge_label_codes_ = edge_codes
+            if batch.node_attributes is not None:
+                self.n_node_attributes_ = batch.node_attributes.shape[1]
         self._report(f"coded {batch.n_samples} graphs ({batch.n_nodes} nodes)", start)
         start = time.perf_counter()
         rep = self._represent(batch, fitting)
