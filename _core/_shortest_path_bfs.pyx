@@ -14,6 +14,7 @@ Ctrl-C stops a batch of large graphs.
 from cython.parallel cimport parallel, threadid
 from libc.stdlib cimport malloc, free
 
+from _graph_bfs cimport bfs
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
 from _sort cimport sort
@@ -30,27 +31,14 @@ cdef intp_t _graph_keys(
 ) noexcept nogil:
     """BFS from every node of one graph; writes one key per ordered reachable pair u != v
     (stops early, keys incomplete, when a signal handler raised)."""
-    cdef intp_t s, t, head, tail, u, k, v
+    cdef intp_t s, t, tail, v
     cdef intp_t n_keys = 0
     cdef int64_t source_part
     for s in range(n):
         if interrupted(interrupt):
             return n_keys
-        for t in range(n):
-            dist[t] = -1
-        dist[s] = 0
-        queue[0] = s
-        head = 0
-        tail = 1
-        while head < tail:
-            u = queue[head]
-            head += 1
-            for k in range(indptr[first + u], indptr[first + u + 1]):
-                v = indices[k] - first
-                if dist[v] < 0:
-                    dist[v] = dist[u] + 1
-                    queue[tail] = v
-                    tail += 1
+        tail = bfs(&indptr[0], &indices[0] if indices.shape[0] > 0 else NULL, first, s, n,
+                   dist, queue)
         source_part = (<int64_t>labels[first + s]) << LABEL_SHIFT
         # Ordered pairs, as GraKeL: (u, v) and (v, u) are both counted.
         for t in range(1, tail):

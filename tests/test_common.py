@@ -122,6 +122,8 @@ INSTANCES = {
                                         cls(kernel="linear")],
     "SquaredHingeSVC": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
     "SquaredEpsilonSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    # the check graphs (MUTAG) have labels and no continuous attributes
+    "GraphHopperKernel": lambda cls: [cls(node_attributes=None, node_label="label")],
 }
 
 _WEIGHTED_GAMMA = (

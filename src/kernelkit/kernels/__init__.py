@@ -4,6 +4,7 @@
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs import (
     GeometricWalkKernel,
+    GraphHopperKernel,
     GraphletKernel,
     RandomWalkKernel,
     ShortestPathKernel,
@@ -11,6 +12,7 @@ from kernelkit.kernels._graphs import (
     WalkKernel,
     WeisfeilerLehmanKernel,
     geometric_walk_kernel,
+    graphhopper_kernel,
     graphlet_kernel,
     random_walk_kernel,
     shortest_path_kernel,
@@ -52,6 +54,7 @@ from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
     "GeometricWalkKernel",
+    "GraphHopperKernel",
     "GraphletKernel",
     "LocalAlignmentKernel",
     "MismatchKernel",
@@ -70,6 +73,7 @@ __all__ = [
     "cosine_kernel",
     "exponential_kernel",
     "geometric_walk_kernel",
+    "graphhopper_kernel",
     "graphlet_kernel",
     "is_positive_definite",
     "kernel_distances",

@@ -1,6 +1,7 @@
 """Graph kernels (Mairal & Vert, "Graph kernels"): walks, subtrees, Weisfeiler–Lehman, shortest
 paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
+from kernelkit.kernels._graphs._graphhopper import GraphHopperKernel, graphhopper_kernel
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
@@ -19,6 +20,7 @@ from kernelkit.kernels._graphs._weisfeiler_lehman import (
 
 __all__ = [
     "GeometricWalkKernel",
+    "GraphHopperKernel",
     "GraphletKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
@@ -26,6 +28,7 @@ __all__ = [
     "WalkKernel",
     "WeisfeilerLehmanKernel",
     "geometric_walk_kernel",
+    "graphhopper_kernel",
     "graphlet_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",

@@ -233,15 +233,9 @@ def _read_networkx(graph, g, node_label, edge_label, node_attributes):
     _check_not_empty(n, g)
     labels = []
     if node_label is not None:
-        try:
-            labels = [attrs[node_label] for attrs in node_attrs.values()]
-        except KeyError:
-            v = next(v for v, attrs in node_attrs.items() if node_label not in attrs)
-            raise ValueError(
-                f"graph {g}: node {v!r} has no {node_label!r} attribute; give every node a "
-                "label, name the attribute with node_label=..., or pass node_label=None for "
-                "unlabelled graphs."
-            ) from None
+        labels = _node_values(node_attrs, node_label, g,
+                              "give every node a label, name the attribute with "
+                              "node_label=..., or pass node_label=None for unlabelled graphs.")
     attributes = None
     if node_attributes is not None:
         attributes = _networkx_attributes(node_attrs, node_attributes, g)
@@ -333,16 +327,21 @@ def _read_tuple(graph, g, node_label, edge_label, node_attributes):
     return n, np.bincount(r, minlength=n).tolist(), c.tolist(), labels, elab, attributes
 
 
-def _networkx_attributes(node_attrs, name, g):
-    """The ``(n_nodes, n_attributes)`` float64 attributes stored under ``name`` on every node."""
+def _node_values(node_attrs, name, g, fix):
+    """The values of the networkx node attribute ``name``, node by node; a ValueError naming
+    the first node without one, and saying ``fix``."""
     try:
-        values = [attrs[name] for attrs in node_attrs.values()]
+        return [attrs[name] for attrs in node_attrs.values()]
     except KeyError:
         v = next(v for v, attrs in node_attrs.items() if name not in attrs)
-        raise ValueError(
-            f"graph {g}: node {v!r} has no {name!r} attribute; give every node an attribute "
-            "vector, or name the attribute with node_attributes=..."
-        ) from None
+        raise ValueError(f"graph {g}: node {v!r} has no {name!r} attribute; {fix}") from None
+
+
+def _networkx_attributes(node_attrs, name, g):
+    """The ``(n_nodes, n_attributes)`` float64 attributes stored under ``name`` on every node."""
+    values = _node_values(node_attrs, name, g,
+                          "give every node an attribute vector, or name the attribute with "
+                          "node_attributes=...")
     try:
         attributes = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
