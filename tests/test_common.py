@@ -124,6 +124,7 @@ INSTANCES = {
     "SquaredEpsilonSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
     # the check graphs (MUTAG) have labels and no continuous attributes
     "GraphHopperKernel": lambda cls: [cls(node_attributes=None, node_label="label")],
+    "PropagationKernel": lambda cls: [cls(random_state=0)],   # random hashes: seeded
 }
 
 _WEIGHTED_GAMMA = (

@@ -182,7 +182,7 @@ def test_agrees_with_grakel_on_enzymes(enzymes, kernel, grakel_type):
 
 @pytest.mark.parametrize("params, message", [
     ({"node_attributes": "attributes", "node_label": "label"}, "not both"),
-    ({"node_attributes": None}, "needs node attributes or node labels"),
+    ({"node_attributes": None}, "needs node labels or node attributes"),
     ({"node_attributes": None, "node_label": "label", "kernel": "gaussian"}, "kernel='gaussian'"),
 ])
 def test_bad_parameter_combinations(params, message):

@@ -3,7 +3,11 @@ paths and graphlets, as scikit-learn transformers with compiled, parallel cores.
 
 from kernelkit.kernels._graphs._graphhopper import GraphHopperKernel, graphhopper_kernel
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
-from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
+from kernelkit.kernels._graphs._propagation import PropagationKernel, propagation_kernel
+from kernelkit.kernels._graphs._shortest_path import (
+    ShortestPathKernel,
+    shortest_path_kernel,
+)
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
     GeometricWalkKernel,
@@ -22,6 +26,7 @@ __all__ = [
     "GeometricWalkKernel",
     "GraphHopperKernel",
     "GraphletKernel",
+    "PropagationKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
@@ -30,6 +35,7 @@ __all__ = [
     "geometric_walk_kernel",
     "graphhopper_kernel",
     "graphlet_kernel",
+    "propagation_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",

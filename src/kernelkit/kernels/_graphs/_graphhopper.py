@@ -9,6 +9,7 @@ import scipy.sparse as sp
 from kernelkit._core import _graphhopper
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
+from kernelkit.kernels._graphs._input import check_labels_or_attributes
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import check_memory_request
 
@@ -173,14 +174,7 @@ class GraphHopperKernel(GraphKernel):
         self.verbose = verbose
 
     def _prepare(self, X, fitting):
-        if self.node_attributes is not None and self.node_label is not None:
-            raise ValueError(
-                "GraphHopperKernel uses node attributes or node labels, not both: pass "
-                "node_label=None (attributes) or node_attributes=None (labels).")
-        if self.node_attributes is None and self.node_label is None:
-            raise ValueError(
-                "GraphHopperKernel needs node attributes or node labels: set node_attributes "
-                "(e.g. 'attributes') or node_label (e.g. 'label').")
+        check_labels_or_attributes("GraphHopperKernel", self.node_label, self.node_attributes)
         if self.node_attributes is None and self.kernel == "gaussian":
             raise ValueError(
                 "kernel='gaussian' is a kernel on node attributes: set node_attributes, or use "

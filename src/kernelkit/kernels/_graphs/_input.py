@@ -35,7 +35,7 @@ from itertools import chain
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["GraphBatch", "LabelCoder", "encode_graphs"]
+__all__ = ["GraphBatch", "LabelCoder", "check_labels_or_attributes", "encode_graphs"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,6 +104,19 @@ class LabelCoder:
                     fresh[label] = len(codes) + len(fresh)
         lookup = {**codes, **fresh} if fresh else codes
         return np.fromiter(map(lookup.__getitem__, labels), dtype=np.int32, count=len(labels))
+
+
+def check_labels_or_attributes(kernel, node_label, node_attributes):
+    """A ValueError unless exactly one of ``node_label`` and ``node_attributes`` is set: for
+    the kernels whose node kernel works on either labels or attributes (``kernel`` names it)."""
+    if node_attributes is not None and node_label is not None:
+        raise ValueError(
+            f"{kernel} uses node labels or node attributes, not both: pass node_label=None "
+            "with node_attributes=..., or node_attributes=None.")
+    if node_attributes is None and node_label is None:
+        raise ValueError(
+            f"{kernel} needs node labels or node attributes: set node_label (e.g. 'label') or "
+            "node_attributes (e.g. 'attributes').")
 
 
 def _is_hashable(obj):
