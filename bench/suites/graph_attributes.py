@@ -31,13 +31,13 @@ def _cases(quick):
     cases = []
     if _shared("ENZYMES") is not None:
         n = QUICK_GRAPHS if quick else GRAPHHOPPER_GRAPHS
-        cases += [dict(data="ENZYMES", n_graphs=n, kernel=k)
+        cases += [{"data": "ENZYMES", "n_graphs": n, "kernel": k}
                   for k in ("graphhopper-linear", "graphhopper-gaussian")]
-        cases.append(dict(data="ENZYMES", n_graphs=100 if quick else 600, kernel="propagation"))
+        cases.append({"data": "ENZYMES", "n_graphs": 100 if quick else 600, "kernel": "propagation"})
     if _shared("NCI1") is not None:
-        cases.append(dict(data="NCI1", n_graphs=QUICK_GRAPHS if quick else 300,
-                          kernel="graphhopper-labels"))
-        cases.append(dict(data="NCI1", n_graphs=300 if quick else 4110, kernel="propagation"))
+        cases.append({"data": "NCI1", "n_graphs": QUICK_GRAPHS if quick else 300,
+                          "kernel": "graphhopper-labels"})
+        cases.append({"data": "NCI1", "n_graphs": 300 if quick else 4110, "kernel": "propagation"})
     return cases
 
 
@@ -65,8 +65,8 @@ def _setup(params):
     if params["kernel"] == "graphhopper-labels":
         n_labels = int(max(g[1].max() for g in graphs)) + 1
         graphs = [(a, lab, None, np.eye(n_labels)[lab]) for a, lab, _, _ in graphs]
-    return dict(params=params, graphs=graphs, grakel=_grakel_format(params, graphs),
-                draws=_grakel_draws(graphs) if params["kernel"] == "propagation" else None)
+    return {"params": params, "graphs": graphs, "grakel": _grakel_format(params, graphs),
+                "draws": _grakel_draws(graphs) if params["kernel"] == "propagation" else None}
 
 
 def _grakel_format(params, graphs):
