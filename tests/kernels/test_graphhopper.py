@@ -120,6 +120,24 @@ def test_gaussian_threads_and_normalized_diagonal(rng):
     np.testing.assert_allclose(np.diag(one), 1.0, rtol=1e-12)
 
 
+def test_path_counts_do_not_depend_on_the_thread_count(rng):
+    from kernelkit._core import _graphhopper
+    from kernelkit.kernels._graphs._input import encode_graphs
+
+    batch, _, _ = encode_graphs(_graphs(rng, 30, max_nodes=12), node_label=None)
+    diameters = [np.empty(batch.n_samples, dtype=np.intp) for _ in range(2)]
+    for n_threads, out in zip((1, 2), diameters):
+        _graphhopper.graph_diameters(batch.node_ptr, batch.indptr, batch.indices, out, n_threads)
+    np.testing.assert_array_equal(*diameters)
+    n_lengths = diameters[0] + 1
+    weight_ptr = np.r_[0, np.cumsum(np.diff(batch.node_ptr) * n_lengths * (n_lengths + 1) // 2)]
+    weights = [np.zeros(weight_ptr[-1]) for _ in range(2)]
+    for n_threads, out in zip((1, 2), weights):
+        _graphhopper.hopper_weights(batch.node_ptr, batch.indptr, batch.indices, n_lengths,
+                                    weight_ptr.astype(np.intp), out, n_threads)
+    np.testing.assert_array_equal(*weights)
+
+
 def test_networkx_input_with_attributes(rng):
     graphs = _graphs(rng, 5)
     as_networkx = []

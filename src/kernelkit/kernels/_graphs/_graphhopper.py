@@ -210,6 +210,10 @@ class GraphHopperKernel(GraphKernel):
             return _HopperWeights(batch.node_ptr, n_entries, weight_ptr, weights, attributes,
                                   np.einsum("ij,ij->i", attributes, attributes))
         d = batch.node_attributes.shape[1]
+        check_memory_request(8.0 * batch.n_samples * float(n_entries.max()) * d,
+                             f"GraphHopperKernel features of {batch.n_samples} graphs "
+                             f"(diameter up to {diameters.max()}, {d} attributes)",
+                             "use kernel='gaussian', which keeps no features.")
         values = np.zeros((batch.n_samples, int(n_entries.max()) * d))
         for g, (M, start) in enumerate(zip(graph_weights, batch.node_ptr)):
             block = M.T @ batch.node_attributes[start:start + len(M)]
