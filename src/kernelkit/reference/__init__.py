@@ -42,6 +42,10 @@ states them) and are compared with the public estimator or function that runs th
   ``SubstringKernel``, ``LocalAlignmentKernel``; ``tests/kernels/test_spectrum.py``,
   ``tests/kernels/test_mismatch.py``, ``tests/kernels/test_substring.py``,
   ``tests/kernels/test_local_alignment.py``;
+- :mod:`~kernelkit.reference.graph_attributes` (``graphhopper_weights``, ``graphhopper_gram``,
+  ``propagation_features``, ``propagation_gram``, from the papers): ``GraphHopperKernel``
+  (and through it ``_core._graphhopper``), ``PropagationKernel``;
+  ``tests/kernels/test_graphhopper.py``, ``tests/kernels/test_propagation.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.
