@@ -93,6 +93,14 @@ def test_transform_is_a_block_of_the_whole_gram(rng, attributes, normalize):
         propagation_kernel(new, train, random_state=3, normalize=normalize, **params), K[8:, :8])
 
 
+def test_transform_of_graphs_with_fewer_labels_than_fitted(rng):
+    graphs = _graphs(rng, 10)
+    kernel = PropagationKernel(random_state=0)
+    one_label = [(a, np.zeros_like(lab), None, x) for a, lab, _, x in graphs[:3]]
+    np.testing.assert_array_equal(kernel.fit(graphs).transform(one_label),
+                                  kernel.fit_transform(graphs + one_label)[10:, :10])
+
+
 def test_draws_depend_only_on_random_state(rng):
     graphs = _graphs(rng, 10)
     first = PropagationKernel(random_state=5).fit_transform(graphs)

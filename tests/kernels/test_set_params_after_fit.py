@@ -11,9 +11,11 @@ from sklearn.exceptions import NotFittedError
 import kernelkit.kernels
 from kernelkit.kernels import (
     GeometricWalkKernel,
+    GraphHopperKernel,
     GraphletKernel,
     LocalAlignmentKernel,
     MismatchKernel,
+    PropagationKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SpectrumKernel,
@@ -42,6 +44,8 @@ GRAPH_KERNELS = [
     (ShortestPathKernel(), "node_label", None),
     (GraphletKernel(k=3), "k", 4),
     (GraphletKernel(k=3, n_graphlet_samples=50, random_state=0), "random_state", 1),
+    (GraphHopperKernel(node_attributes=None, node_label="label"), "gamma", 0.5),
+    (PropagationKernel(random_state=0), "t_max", 3),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS

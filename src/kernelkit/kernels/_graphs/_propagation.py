@@ -190,7 +190,8 @@ class PropagationKernel(GraphKernel):
         if batch.node_attributes is not None:
             vectors = batch.node_attributes
         else:
-            n_codes = int(batch.node_labels.max()) + 1
+            # the fitted codes, and any fresh ones of this batch
+            n_codes = max(int(batch.node_labels.max()) + 1, n_fitted_dims)
             check_memory_request(8.0 * 3 * n_nodes * n_codes,
                                  f"PropagationKernel label distributions of {n_nodes} nodes "
                                  f"over {n_codes} labels",
