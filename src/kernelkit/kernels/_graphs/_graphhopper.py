@@ -95,7 +95,9 @@ class GraphHopperKernel(GraphKernel):
     Same values as GraKeL's ``GraphHopper(kernel_type="linear")`` and
     ``GraphHopper(kernel_type=("gaussian", gamma))`` with ``normalize=False`` (GraKeL's ``M``
     is not normalised either). GraKeL refuses discrete labels; the label delta equals its
-    linear kernel on one-hot attributes.
+    linear kernel on one-hot attributes. GraKeL fails on a graph with an isolated node (its
+    one-node component becomes a 0-d array there); here such a node counts its path of length
+    0, ``M_v[0, 0] = 1``, like every node.
 
     Parameters
     ----------
