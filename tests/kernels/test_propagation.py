@@ -179,3 +179,19 @@ def test_tiny_bin_width_overflow_is_refused():
     with pytest.raises(ValueError, match="use a larger bin width"):
         PropagationKernel(w=1e-320, node_label=None, node_attributes="attributes",
                           random_state=0).fit([(_cycle(3)[0], None, None, np.ones((3, 1)))])
+
+
+def test_grakel_attribute_variant_hashes_otherwise(rng):
+    # GraKeL's PropagationAttr is not the paper's hashing, so no Gram comparison: its offsets
+    # are w · N(0, 1) per coordinate (the paper: one θ ~ U[0, w) per step) and every coordinate
+    # is binned on its own (bins are d-tuples), where the paper projects the vector.
+    grakel = pytest.importorskip("grakel")
+    graphs = _graphs(rng, 6, d=3)
+    peer = grakel.PropagationAttr(t_max=2, w=4.0, random_state=0)
+    peer.fit([grakel.Graph(a, {v: x[v] for v in range(len(x))}, graph_format="adjacency")
+              for a, _, _, x in graphs])
+    offsets = np.array(peer._b)
+    assert offsets.shape == (2, 3) and (offsets < 0).any()
+    ours = PropagationKernel(t_max=2, node_label=None, node_attributes="attributes",
+                             random_state=0).fit(graphs)
+    assert ours.offsets_.shape == (2,) and np.all((ours.offsets_ >= 0) & (ours.offsets_ < 4.0))
