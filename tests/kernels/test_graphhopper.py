@@ -122,6 +122,7 @@ def test_gaussian_threads_and_normalized_diagonal(rng):
 
 def test_path_counts_do_not_depend_on_the_thread_count(rng):
     from kernelkit._core import _graphhopper
+
     from kernelkit.kernels._graphs._input import encode_graphs
 
     batch, _, _ = encode_graphs(_graphs(rng, 30, max_nodes=12), node_label=None)
