@@ -24,10 +24,12 @@ from kernelkit.kernels._strings import (
     MismatchKernel,
     SpectrumKernel,
     SubstringKernel,
+    WeightedDegreeKernel,
     local_alignment_kernel,
     mismatch_kernel,
     spectrum_kernel,
     substring_kernel,
+    weighted_degree_kernel,
 )
 from kernelkit.kernels._vector import (
     VectorKernel,
@@ -65,6 +67,7 @@ __all__ = [
     "SubtreeKernel",
     "VectorKernel",
     "WalkKernel",
+    "WeightedDegreeKernel",
     "WeisfeilerLehmanKernel",
     "center_gram",
     "cosine_kernel",
@@ -91,5 +94,6 @@ __all__ = [
     "substring_kernel",
     "subtree_kernel",
     "walk_kernel",
+    "weighted_degree_kernel",
     "weisfeiler_lehman_kernel",
 ]

@@ -5,14 +5,20 @@ from kernelkit.kernels._strings._local_alignment import LocalAlignmentKernel, lo
 from kernelkit.kernels._strings._mismatch import MismatchKernel, mismatch_kernel
 from kernelkit.kernels._strings._spectrum import SpectrumKernel, spectrum_kernel
 from kernelkit.kernels._strings._substring import SubstringKernel, substring_kernel
+from kernelkit.kernels._strings._weighted_degree import (
+    WeightedDegreeKernel,
+    weighted_degree_kernel,
+)
 
 __all__ = [
     "LocalAlignmentKernel",
     "MismatchKernel",
     "SpectrumKernel",
     "SubstringKernel",
+    "WeightedDegreeKernel",
     "local_alignment_kernel",
     "mismatch_kernel",
     "spectrum_kernel",
     "substring_kernel",
+    "weighted_degree_kernel",
 ]
