@@ -20,11 +20,13 @@ from kernelkit.kernels._graphs import (
 )
 from kernelkit.kernels._packed import PackedGraphs, PackedSequences
 from kernelkit.kernels._strings import (
+    GappyPairKernel,
     LocalAlignmentKernel,
     MismatchKernel,
     SpectrumKernel,
     SubstringKernel,
     WeightedDegreeKernel,
+    gappy_pair_kernel,
     local_alignment_kernel,
     mismatch_kernel,
     spectrum_kernel,
@@ -53,6 +55,7 @@ from kernelkit.utils._gram import (
 from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
+    "GappyPairKernel",
     "GeometricWalkKernel",
     "GraphletKernel",
     "LocalAlignmentKernel",
@@ -72,6 +75,7 @@ __all__ = [
     "center_gram",
     "cosine_kernel",
     "exponential_kernel",
+    "gappy_pair_kernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
     "is_positive_definite",
