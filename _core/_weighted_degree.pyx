@@ -9,10 +9,10 @@ For sequences x, y of equal length L, degree D and shift S::
 where ``u_{d,l}`` is the d-mer starting at l (terms whose d-mer runs past the end are absent).
 
 The match-length trick: along one diagonal (x shifted by s against y), the d-mers at start l
-match for exactly the degrees d ≤ min(r_l, D), r_l the number of matching positions from l on.
-A maximal run of R matching positions holds the starts l with r_l = R, R−1, …, 1, so it
-contributes ``run_weights[R] = Σ_{t=1..R} Σ_{d ≤ min(t, D)} β_d``, precomputed for R = 0..L by
-the caller. A diagonal is one O(L) scan, all degrees at once; a pair costs O((2S + 1) L).
+match for exactly the degrees d ≤ min(r_l, D), r_l the number of matching positions from l on
+(r_l = r_{l+1} + 1 on a match, else 0), so start l contributes
+``start_weights[r_l] = Σ_{d ≤ min(r_l, D)} β_d``, precomputed for r = 0..L by the caller. A
+diagonal is one backward O(L) scan, all degrees at once; a pair costs O((2S + 1) L).
 
 A code below zero is a letter outside the alphabet: it matches nothing, not even itself, so the
 d-mers covering it drop out of the feature space (the kernel stays positive semi-definite).
@@ -28,23 +28,21 @@ cdef struct WeightedDegreePair:
     const int32_t *codes_b
     intp_t length               # L, every sequence's
     int shift                   # S
-    const double *run_weights   # (L + 1,) weight of a maximal run of R matching positions
+    const double *start_weights # (L + 1,) weight of a start followed by r matching positions
     const double *shift_weights # (S + 1,) δ_s; entry 0 unused
 
 
 cdef inline double _diagonal(const int32_t *x, const int32_t *y, intp_t n,
-                             const double *run_weights) noexcept nogil:
-    """Σ over the maximal runs of positions i < n with x[i] = y[i] (known letters) of
-    run_weights[run length]."""
+                             const double *start_weights) noexcept nogil:
+    """Σ_l start_weights[r_l] over the starts l < n, r_l the number of matching positions
+    (x[i] = y[i], known letters) from l on, counted backwards."""
     cdef intp_t i, run = 0
     cdef double total = 0.0
-    for i in range(n):
-        if x[i] == y[i] and x[i] >= 0:
-            run += 1
-        else:
-            total += run_weights[run]     # run_weights[0] = 0
-            run = 0
-    return total + run_weights[run]
+    for i in range(n - 1, -1, -1):
+        # branch-free: matches of random letters are unpredictable
+        run = (run + 1) * ((x[i] == y[i]) & (x[i] >= 0))
+        total += start_weights[run]       # start_weights[0] = 0
+    return total
 
 
 cdef int _weighted_degree_pair(const void *ctx, intp_t i, intp_t j, double *work,
@@ -54,15 +52,15 @@ cdef int _weighted_degree_pair(const void *ctx, intp_t i, intp_t j, double *work
     cdef const int32_t *x = wd.codes_a + i * n
     cdef const int32_t *y = wd.codes_b + j * n
     cdef intp_t shifts_per_check = steps_per_check(2 * n)
-    cdef double total = _diagonal(x, y, n, wd.run_weights)
+    cdef double total = _diagonal(x, y, n, wd.start_weights)
     cdef int s
     for s in range(1, wd.shift + 1):
         if s >= n:
             break                         # no d-mer fits a shift of L or more
         if s % shifts_per_check == 0 and interrupted(interrupt):
             break
-        total += wd.shift_weights[s] * (_diagonal(x + s, y, n - s, wd.run_weights)
-                                        + _diagonal(x, y + s, n - s, wd.run_weights))
+        total += wd.shift_weights[s] * (_diagonal(x + s, y, n - s, wd.start_weights)
+                                        + _diagonal(x, y + s, n - s, wd.start_weights))
     value[0] = total
     return 0
 
@@ -70,7 +68,7 @@ cdef int _weighted_degree_pair(const void *ctx, intp_t i, intp_t j, double *work
 def weighted_degree_gram(
     const int32_t[:, ::1] codes_a,  # IN (n_a, L) letter codes of the row sequences (< 0: unknown)
     const int32_t[:, ::1] codes_b,  # IN (n_b, L) letter codes of the column sequences
-    const double[::1] run_weights,  # IN (L + 1,) weight of a maximal run of matching positions
+    const double[::1] start_weights,  # IN (L + 1,) weight of a start before r matches
     const double[::1] shift_weights,  # IN (S + 1,) δ_s of shift s ≥ 1 (entry 0 unused)
     double[:, ::1] out,             # OUT (n_a, n_b)
     intp_t row_start, intp_t row_stop,
@@ -84,8 +82,8 @@ def weighted_degree_gram(
     codes_a : ndarray of shape (n_a, L), dtype int32
         Letter codes; a negative code matches nothing.
     codes_b : ndarray of shape (n_b, L), dtype int32
-    run_weights : ndarray of shape (L + 1,), dtype float64
-        ``run_weights[R] = Σ_{t=1..R} Σ_{d ≤ min(t, D)} β_d``; ``run_weights[0] = 0``.
+    start_weights : ndarray of shape (L + 1,), dtype float64
+        ``start_weights[r] = Σ_{d ≤ min(r, D)} β_d``; ``start_weights[0] = 0``.
     shift_weights : ndarray of shape (S + 1,), dtype float64
         The weight δ_s of shift s (both directions); S = len − 1 is the largest shift.
     out : ndarray of shape (n_a, n_b), dtype float64
@@ -97,7 +95,7 @@ def weighted_degree_gram(
     cdef WeightedDegreePair ctx
     cdef int status
     cdef intp_t n_marked
-    _set_context(&ctx, codes_a, codes_b, run_weights, shift_weights)
+    _set_context(&ctx, codes_a, codes_b, start_weights, shift_weights)
     with nogil:
         status = fill_gram_rows(_weighted_degree_pair, &ctx, out, row_start, row_stop,
                                 symmetric, 0, n_threads, &n_marked)
@@ -109,7 +107,7 @@ def weighted_degree_gram(
 
 def weighted_degree_diagonal(
     const int32_t[:, ::1] codes,    # IN (n, L)
-    const double[::1] run_weights,  # IN (L + 1,)
+    const double[::1] start_weights,  # IN (L + 1,)
     const double[::1] shift_weights,  # IN (S + 1,)
     double[::1] out,                # OUT (n,) k(x_i, x_i)
     int n_threads,
@@ -118,7 +116,7 @@ def weighted_degree_diagonal(
     cdef WeightedDegreePair ctx
     cdef int status
     cdef intp_t n_marked
-    _set_context(&ctx, codes, codes, run_weights, shift_weights)
+    _set_context(&ctx, codes, codes, start_weights, shift_weights)
     with nogil:
         status = fill_diagonal(_weighted_degree_pair, &ctx, out, 0, n_threads, &n_marked)
     if status == INTERRUPTED:
@@ -128,16 +126,16 @@ def weighted_degree_diagonal(
 
 
 cdef void _set_context(WeightedDegreePair *ctx, const int32_t[:, ::1] codes_a,
-                       const int32_t[:, ::1] codes_b, const double[::1] run_weights,
+                       const int32_t[:, ::1] codes_b, const double[::1] start_weights,
                        const double[::1] shift_weights) except *:
     if codes_a.shape[1] != codes_b.shape[1]:
         raise ValueError(f"row sequences have length {codes_a.shape[1]}, column sequences "
                          f"{codes_b.shape[1]}.")
-    if run_weights.shape[0] != codes_a.shape[1] + 1 or shift_weights.shape[0] < 1:
-        raise ValueError("run_weights needs L + 1 entries and shift_weights at least one.")
+    if start_weights.shape[0] != codes_a.shape[1] + 1 or shift_weights.shape[0] < 1:
+        raise ValueError("start_weights needs L + 1 entries and shift_weights at least one.")
     ctx.codes_a = &codes_a[0, 0] if codes_a.shape[0] * codes_a.shape[1] else NULL
     ctx.codes_b = &codes_b[0, 0] if codes_b.shape[0] * codes_b.shape[1] else NULL
     ctx.length = codes_a.shape[1]
     ctx.shift = <int>(shift_weights.shape[0] - 1)
-    ctx.run_weights = &run_weights[0]
+    ctx.start_weights = &start_weights[0]
     ctx.shift_weights = &shift_weights[0]

@@ -75,6 +75,16 @@ def test_weights_of_the_published_form(rng):
                                   weighted_degree_kernel(X, degree=3, shift=10**6))
 
 
+def test_huge_degree_and_shift_cost_only_the_length(rng):
+    # only d ≤ L and s < L have terms: D = 10^12 and S = 10^12 allocate O(L), not O(D) or O(S)
+    X = _aligned(rng, 5, 12, "ACGT")
+    K = WeightedDegreeKernel(degree=10**12, shift=10**12).fit_transform(X)
+    np.testing.assert_allclose(K, WeightedDegreeKernel(degree=10**12, shift=11).fit_transform(X))
+    beta = 2.0 * (10**12 - np.arange(1, 13) + 1) / (1e12 * (1e12 + 1))
+    np.testing.assert_allclose(np.diag(WeightedDegreeKernel(degree=10**12).fit_transform(X)),
+                               np.sum(beta * (12 - np.arange(1, 13) + 1)), rtol=1e-12)
+
+
 def test_invariant_to_sample_order_and_symmetric(rng):
     X = _aligned(rng, 12, 16, "ACGT")
     K = WeightedDegreeKernel(5, 2).fit_transform(X)
@@ -199,3 +209,19 @@ def test_splice_sequences_against_the_formula_and_features():
         WeightedDegreeKernel(8, 2, alphabet="dna", unknown="skip").fit_transform(some),
         reference.weighted_degree_kernel(some, degree=8, shift=2, known="ACGT"), rtol=1e-13)
     assert np.linalg.eigvalsh(K)[0] >= -1e-9 * np.trace(K)
+
+
+def test_ctrl_c_stops_one_long_pair(ctrl_c):
+    # one pair of 200 000 letters with 50 000 shifts: 2·10^10 comparisons, minutes; the pair
+    # looks at the signals between shifts
+    setup = """
+    import numpy as np
+    from kernelkit.kernels import WeightedDegreeKernel
+    rng = np.random.default_rng(0)
+    X = ["".join(rng.choice(list("ACGT"), 200_000)) for _ in range(2)]
+    run = lambda: WeightedDegreeKernel(8, 50_000, n_jobs=1).fit_transform(X)
+    """
+    after = """
+    print(WeightedDegreeKernel(2).fit_transform(["ACGT", "ACGA"])[0, 1].round(4))
+    """
+    assert ctrl_c(setup, after) == ["interrupted", "2.6667"]

@@ -15,19 +15,21 @@ from kernelkit.utils._validation import MAX_INT
 __all__ = ["WeightedDegreeKernel", "weighted_degree_kernel"]
 
 
-def degree_weights(degree):
-    """``β_d = 2(D − d + 1) / (D(D + 1))`` for d = 1..D (they sum to 1)."""
-    d = np.arange(1, degree + 1, dtype=np.float64)
-    return 2.0 * (degree - d + 1) / (degree * (degree + 1))
+def degree_weights(degree, length):
+    """``β_d = 2(D − d + 1) / (D(D + 1))`` for d = 1..min(D, L) (d-mers longer than the
+    sequences never occur; the D weights sum to 1)."""
+    d = np.arange(1, min(degree, length) + 1, dtype=np.float64)
+    return 2.0 * (degree - d + 1) / (float(degree) * (degree + 1))
 
 
-def _run_weights(degree, length):
-    """``G[R] = Σ_{t=1..R} Σ_{d ≤ min(t, D)} β_d`` for R = 0..L: what a maximal run of R
-    matching positions adds (its starts match for min(R, D), min(R − 1, D), …, 1 degrees)."""
-    prefix = np.cumsum(degree_weights(degree))              # W[t] for t = 1..D
-    per_start = np.full(length, prefix[-1])
-    per_start[:min(degree, length)] = prefix[:length]       # W[min(t, D)] for t = 1..L
-    return np.concatenate([[0.0], np.cumsum(per_start)])
+def _start_weights(degree, length):
+    """``W[r] = Σ_{d ≤ min(r, D)} β_d`` for r = 0..L: what a start followed by r matching
+    positions adds (its d-mers match for d = 1..min(r, D))."""
+    prefix = np.cumsum(degree_weights(degree, length))      # W[r] for r = 1..min(D, L)
+    weights = np.full(length + 1, prefix[-1])
+    weights[0] = 0.0
+    weights[1:prefix.shape[0] + 1] = prefix
+    return weights
 
 
 def _shift_weights(shift, length):
@@ -67,9 +69,9 @@ class WeightedDegreeKernel(StringKernel):
     for S ≤ 3000), times the match kernel of positioned d-mers.
 
     Computation (compiled, parallel over pairs): along each of the 2S + 1 diagonals the runs of
-    matching positions give every degree at once (a run of R matches holds d-mer matches of every
-    d ≤ min(r, D) at each of its starts, r the remaining length), so a pair costs O((2S + 1) L)
-    whatever D.
+    matching positions give every degree at once (the d-mers at a start match for every
+    d ≤ min(r, D), r the number of matching positions from there on), so a pair costs
+    O((2S + 1) L) whatever D.
 
     Parameters
     ----------
@@ -179,17 +181,17 @@ class WeightedDegreeKernel(StringKernel):
         return codes
 
     def _weights(self):
-        return (_run_weights(self.degree, self.sequence_length_),
+        return (_start_weights(self.degree, self.sequence_length_),
                 _shift_weights(self.shift, self.sequence_length_))
 
     def _gram(self, A, B=None):
         symmetric = B is None
         other = A if symmetric else B
         n_threads = self._n_threads()
-        run_weights, shift_weights = self._weights()
+        start_weights, shift_weights = self._weights()
 
         def fill_rows(out, start, stop):
-            _weighted_degree.weighted_degree_gram(A, other, run_weights, shift_weights, out,
+            _weighted_degree.weighted_degree_gram(A, other, start_weights, shift_weights, out,
                                                   start, stop, symmetric, n_threads)
         return fill_gram(fill_rows, A.shape[0], other.shape[0], symmetric, self.verbose,
                          "WeightedDegreeKernel")
@@ -237,7 +239,7 @@ class WeightedDegreeKernel(StringKernel):
                 f"{length} positions do not fit 64-bit sparse indices; use a smaller degree "
                 "(the kernel itself still works)."
             )
-        beta = degree_weights(self.degree)
+        beta = degree_weights(self.degree, length)
         word = np.zeros((n_samples, length), dtype=np.int64)  # code of the d-mer at each start
         known = codes >= 0                                    # its letters are all known
         columns, values, offset = [], [], 0
