@@ -78,7 +78,7 @@ class GappyPairKernel(StringKernel):
     :math:`x_{i+k+m..i+2k+m-1} = v`, for k-mers u, v and gap lengths m = 0..g, and
     :math:`k(x, y) = \sum_{(u, m, v)} \Phi_{(u, m, v)}(x) \Phi_{(u, m, v)}(y)`: a spectrum kernel
     over :math:`(g + 1)|A|^{2k}` features, so positive semi-definite. The gap length is part of
-    the feature (the "double (k, g + 1)" sparse spatial sample kernel of Kuksa, Huang & Pavlovic,
+    the feature (the sparse spatial sample kernel of Kuksa, Huang & Pavlovic with two samples,
     and KeBABS' ``gappyPairKernel``): the same two k-mers at another distance are another
     feature. With g = 0 it is the spectrum kernel of the 2k-mers.
 
