@@ -42,12 +42,15 @@ states them) and are compared with the public estimator or function that runs th
   ``SubstringKernel``, ``LocalAlignmentKernel``; ``tests/kernels/test_spectrum.py``,
   ``tests/kernels/test_mismatch.py``, ``tests/kernels/test_substring.py``,
   ``tests/kernels/test_local_alignment.py``;
+- :mod:`~kernelkit.reference.string_canon` (weighted degree kernel with shifts, term by term;
+  gappy pair feature dictionaries): ``WeightedDegreeKernel``, ``GappyPairKernel``;
+  ``tests/kernels/test_weighted_degree.py``, ``tests/kernels/test_gappy_pair.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.
 
 The cores of the string kernels' features (``_spectrum_gram``, ``_mismatch_neighborhood``,
-``_substring_dp``, ``_local_alignment_dp``), the tree builder (``_tree_builder``) and the
+``_substring_dp``, ``_local_alignment_dp``, ``_weighted_degree``), the tree builder (``_tree_builder``) and the
 prediction (``_tree_predict``) are checked through these method twins, not entry by entry.
 """
 
