@@ -3,18 +3,22 @@
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs import (
+    EdgeHistogramKernel,
     GeometricWalkKernel,
     GraphletKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SubtreeKernel,
+    VertexHistogramKernel,
     WalkKernel,
     WeisfeilerLehmanKernel,
+    edge_histogram_kernel,
     geometric_walk_kernel,
     graphlet_kernel,
     random_walk_kernel,
     shortest_path_kernel,
     subtree_kernel,
+    vertex_histogram_kernel,
     walk_kernel,
     weisfeiler_lehman_kernel,
 )
@@ -51,6 +55,7 @@ from kernelkit.utils._gram import (
 from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
+    "EdgeHistogramKernel",
     "GeometricWalkKernel",
     "GraphletKernel",
     "LocalAlignmentKernel",
@@ -64,10 +69,12 @@ __all__ = [
     "SubstringKernel",
     "SubtreeKernel",
     "VectorKernel",
+    "VertexHistogramKernel",
     "WalkKernel",
     "WeisfeilerLehmanKernel",
     "center_gram",
     "cosine_kernel",
+    "edge_histogram_kernel",
     "exponential_kernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
@@ -90,6 +97,7 @@ __all__ = [
     "spectrum_kernel",
     "substring_kernel",
     "subtree_kernel",
+    "vertex_histogram_kernel",
     "walk_kernel",
     "weisfeiler_lehman_kernel",
 ]

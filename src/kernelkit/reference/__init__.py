@@ -42,6 +42,10 @@ states them) and are compared with the public estimator or function that runs th
   ``SubstringKernel``, ``LocalAlignmentKernel``; ``tests/kernels/test_spectrum.py``,
   ``tests/kernels/test_mismatch.py``, ``tests/kernels/test_substring.py``,
   ``tests/kernels/test_local_alignment.py``;
+- :mod:`~kernelkit.reference.graph_features` (vertex and edge histograms, Weisfeiler–Lehman
+  with and without edge labels, as feature dictionaries): ``VertexHistogramKernel``,
+  ``EdgeHistogramKernel``, ``WeisfeilerLehmanKernel``; ``tests/kernels/test_histograms.py``,
+  ``tests/kernels/test_graph_features.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.
