@@ -271,18 +271,12 @@ def test_edge_variant_rejects_a_bad_edge_label_name():
 
 
 @pytest.mark.parametrize("name", ["ENZYMES", "NCI1"])
-def test_plain_wl_equals_grakel_on_shared_data(name, shared_data):
+def test_plain_wl_equals_grakel_on_shared_data(name, shared_data, grakel_graphs):
     grakel = pytest.importorskip("grakel")
     from kernelkit.datasets import load_tudataset
 
     graphs = load_tudataset(shared_data, name, as_networkx=False).graphs[:600]
-    peer_input = []
-    for adjacency, labels, _ in graphs:
-        coo = adjacency.tocoo()
-        edges = {i: {} for i in range(adjacency.shape[0])}
-        for i, j in zip(coo.row.tolist(), coo.col.tolist()):
-            edges[i][j] = 1.0
-        peer_input.append([edges, {i: int(label) for i, label in enumerate(labels)}])
+    peer_input = grakel_graphs(graphs)
     peer = grakel.kernels.WeisfeilerLehman(
         n_iter=3, base_graph_kernel=grakel.kernels.VertexHistogram, normalize=False)
     expected = peer.fit(peer_input[:400]).transform(peer_input[400:])

@@ -95,18 +95,6 @@ def test_vertex_histogram_needs_node_labels():
 
 # --- GraKeL ---------------------------------------------------------------------------------
 
-def _grakel_input(graphs):
-    out = []
-    for adjacency, labels, edge_labels in graphs:
-        coo = adjacency.tocoo()
-        edges = {i: {} for i in range(adjacency.shape[0])}
-        for i, j in zip(coo.row.tolist(), coo.col.tolist()):
-            edges[i][j] = 1.0
-        out.append([edges, {i: int(label) for i, label in enumerate(labels)},
-                    dict(edge_labels or {})])
-    return out
-
-
 def _grakel_kernels():
     grakel = pytest.importorskip("grakel")
     return {VertexHistogramKernel: grakel.kernels.VertexHistogram,
@@ -115,23 +103,23 @@ def _grakel_kernels():
 
 @pytest.mark.parametrize("kernel", KERNELS, ids=["vh", "eh"])
 @pytest.mark.parametrize("dataset", ["mutag", "ptc_mr"])
-def test_histograms_equal_grakel(kernel, dataset, request):
+def test_histograms_equal_grakel(kernel, dataset, request, grakel_graphs):
     peer = _grakel_kernels()[type(kernel)]
     graphs = request.getfixturevalue(dataset).graphs
     train, test = graphs[:100], graphs[100:]
-    expected = peer(normalize=False).fit_transform(_grakel_input(graphs))
+    expected = peer(normalize=False).fit_transform(grakel_graphs(graphs, edge_labels=True))
     np.testing.assert_array_equal(clone(kernel).fit_transform(graphs), expected)
-    fitted = peer(normalize=False).fit(_grakel_input(train))
+    fitted = peer(normalize=False).fit(grakel_graphs(train, edge_labels=True))
     np.testing.assert_array_equal(clone(kernel).fit(train).transform(test),
-                                  fitted.transform(_grakel_input(test)))
+                                  fitted.transform(grakel_graphs(test, edge_labels=True)))
 
 
 @pytest.mark.parametrize("name", ["ENZYMES", "NCI1"])
-def test_vertex_histogram_equals_grakel_on_shared_data(name, shared_data):
+def test_vertex_histogram_equals_grakel_on_shared_data(name, shared_data, grakel_graphs):
     # neither set has edge labels: the edge histogram is checked on MUTAG and PTC_MR above
     from kernelkit.datasets import load_tudataset
 
     peer = _grakel_kernels()[VertexHistogramKernel]
     graphs = load_tudataset(shared_data, name, as_networkx=False).graphs[:1500]
     np.testing.assert_array_equal(VertexHistogramKernel().fit_transform(graphs),
-                                  peer(normalize=False).fit_transform(_grakel_input(graphs)))
+                                  peer(normalize=False).fit_transform(grakel_graphs(graphs)))

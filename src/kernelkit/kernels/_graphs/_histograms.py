@@ -28,7 +28,8 @@ class VertexHistogramKernel(LabelRefinementKernel):
     normalize : bool, default=False
         Cosine-normalise the Gram matrix.
     n_jobs : int or None, default=None
-        Threads.
+        Threads of the Gram product (and of the label look-ups on batches of 50 000 nodes
+        or more).
     verbose : int, default=0
         0: silent; 1: one line per Gram matrix on stderr; 2: also the time of every stage.
 
@@ -105,7 +106,7 @@ class EdgeHistogramKernel(SparseFeatureKernel):
     normalize : bool, default=False
         Cosine-normalise the Gram matrix.
     n_jobs : int or None, default=None
-        Threads.
+        Threads of the Gram product; counting the edge labels is one pass over the edges.
     verbose : int, default=0
         0: silent; 1: one line per Gram matrix on stderr; 2: also the time of every stage.
 
