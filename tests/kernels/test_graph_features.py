@@ -43,6 +43,7 @@ def _check_canonical(phi, n_rows):
     assert phi.dtype == np.float64
     assert phi.shape[0] == n_rows
     assert phi.has_canonical_format
+    assert phi.indices.dtype == phi.indptr.dtype == np.int32
 
 
 @pytest.mark.parametrize("kernel", EXPLICIT_KERNELS, ids=IDS)

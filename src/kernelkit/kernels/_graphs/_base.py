@@ -122,13 +122,17 @@ class ExplicitFeatureKernel(GraphKernel):
         Returns
         -------
         features : scipy.sparse.csr_array of shape (n_samples, n_features), dtype float64
-            Canonical (sorted indices, no duplicates); ``n_features`` is the size of the
-            fitted feature space, which ``partial_fit`` may grow (new columns come last).
+            Canonical (sorted indices, no duplicates), int32 indices where they fit (as
+            liblinear-style solvers take them); ``n_features`` is the size of the fitted
+            feature space, which ``partial_fit`` may grow (new columns come last).
         """
         self._check_fitted()
         features = self._features(self._prepare(X, fitting=False))
         phi = sp.csr_array(features.known, dtype=np.float64, copy=True)
         phi.sum_duplicates()
+        if max(phi.nnz, phi.shape[1]) <= np.iinfo(np.int32).max:
+            phi.indices = phi.indices.astype(np.int32, copy=False)
+            phi.indptr = phi.indptr.astype(np.int32, copy=False)
         if self.normalize:
             norms = features.squared_norms()
             with np.errstate(divide="ignore"):
