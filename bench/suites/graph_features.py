@@ -5,7 +5,11 @@ import warnings
 
 import numpy as np
 from kernelkit.bench._harness import Contender, Suite
-from kernelkit.bench.suites.graphs import _grakel_format, _shared_nci1, molecule_like_graphs
+from kernelkit.bench.suites.graphs import (
+    _grakel_format,
+    _shared_nci1,
+    molecule_like_graphs,
+)
 
 N_ITER = 5
 
