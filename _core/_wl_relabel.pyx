@@ -129,6 +129,10 @@ def node_signatures(
         if indices.shape[0] > 0:
             edge_codes = &edge_labels[0]
             scratch = &pairs[0]
+    if signatures.shape[0] != n_nodes + (2 if with_edges else 1) * indices.shape[0] \
+            or indptr.shape[0] != n_nodes + 1:
+        raise ValueError("signatures must hold every node's label and one entry (two with "
+                         "edge labels) per adjacency entry.")
     if n_nodes == 0:
         return
     interrupt_init(&interrupt)

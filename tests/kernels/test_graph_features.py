@@ -7,6 +7,8 @@ Weisfeiler–Lehman edge kernel (its ``WeisfeilerLehman`` reads node labels only
 variant is checked against the twin and hand cases alone.
 """
 
+import pickle
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -139,10 +141,29 @@ def test_partial_fit_features_give_the_gram_of_all_graphs(kernel, molecules):
         clone(kernel).fit(molecules).transform_features(molecules).shape[1]
 
 
-def test_partial_fit_from_nothing_starts_an_empty_reference_set(molecules):
-    kernel = WeisfeilerLehmanKernel(n_iter=2).partial_fit(molecules[:10])
+@pytest.mark.parametrize("normalize", [False, True])
+def test_partial_fit_from_nothing_starts_an_empty_reference_set(molecules, normalize):
+    kernel = WeisfeilerLehmanKernel(n_iter=2, normalize=normalize).partial_fit(molecules[:10])
     assert kernel.n_samples_fit_ == 0
     assert kernel.transform(molecules[:4]).shape == (4, 0)
+
+
+def test_partial_fit_state_pickles(molecules):
+    kernel = WeisfeilerLehmanKernel(n_iter=2, edge_label="label").partial_fit(molecules[:10])
+    copy = pickle.loads(pickle.dumps(kernel))
+    for k in (kernel, copy):
+        k.partial_fit(molecules[10:30])
+    np.testing.assert_array_equal(copy.transform_features(molecules).toarray(),
+                                  kernel.transform_features(molecules).toarray())
+
+
+def test_partial_fit_refuses_a_batch_without_the_labels_it_needs(molecules):
+    kernel = WeisfeilerLehmanKernel(edge_label="label").partial_fit(molecules[:3])
+    adjacency, labels, _ = molecules[0]
+    with pytest.raises(ValueError, match="no edge labels"):
+        kernel.partial_fit([(adjacency, labels)])
+    with pytest.raises(ValueError, match="node labels"):
+        kernel.partial_fit([(adjacency, None, molecules[0][2])])
 
 
 def test_partial_fit_after_fit_keeps_the_fitted_graphs(molecules):
@@ -238,6 +259,38 @@ def test_plain_wl_equals_the_twin(molecules):
     graphs = molecules[:60]
     np.testing.assert_array_equal(weisfeiler_lehman_kernel(graphs, n_iter=3),
                                   feature_gram(weisfeiler_lehman_features(graphs, 3)))
+
+
+def test_edge_signatures_do_not_depend_on_threads(molecules):
+    from kernelkit._core import _wl_relabel
+    from kernelkit.kernels._graphs._input import encode_graphs
+
+    batch, _, _ = encode_graphs(molecules, edge_label="label")
+    out = []
+    for n_threads in (1, 2):
+        signatures = np.empty(batch.n_nodes + 2 * len(batch.indices), dtype=np.int32)
+        _wl_relabel.node_signatures(batch.indptr, batch.indices, batch.node_labels, signatures,
+                                    n_threads, batch.edge_labels,
+                                    np.empty(len(batch.indices), dtype=np.int64))
+        out.append(signatures)
+    np.testing.assert_array_equal(out[0], out[1])
+
+
+def test_edge_signatures_need_their_scratch(molecules):
+    from kernelkit._core import _wl_relabel
+    from kernelkit.kernels._graphs._input import encode_graphs
+
+    batch, _, _ = encode_graphs(molecules[:2], edge_label="label")
+    signatures = np.empty(batch.n_nodes + 2 * len(batch.indices), dtype=np.int32)
+    with pytest.raises(ValueError, match="one entry per adjacency entry"):
+        _wl_relabel.node_signatures(batch.indptr, batch.indices, batch.node_labels, signatures,
+                                    1, batch.edge_labels, None)
+    # room for the plain signatures only
+    with pytest.raises(ValueError, match="two with edge labels"):
+        _wl_relabel.node_signatures(batch.indptr, batch.indices, batch.node_labels,
+                                    signatures[:batch.n_nodes + len(batch.indices)], 1,
+                                    batch.edge_labels,
+                                    np.empty(len(batch.indices), dtype=np.int64))
 
 
 def test_edge_variant_is_invariant_to_node_order(make_graphs, permute_graph, rng):

@@ -191,6 +191,10 @@ class SparseFeatureKernel(ExplicitFeatureKernel):
         self.X_fit_.known.resize((self.n_samples_fit_, self._n_features()))
         return self
 
+    def _normalize(self, K, diag_rows, diag_cols):
+        # no fitted graphs (partial_fit alone): an n × 0 Gram matrix has nothing to scale
+        return K if K.size == 0 else super()._normalize(K, diag_rows, diag_cols)
+
     def _key_features(self, graph_ids, keys, counts, n_samples, fitting):
         """:class:`SparseFeatures` of key occurrences (see :func:`count_features`) in the
         vocabulary ``feature_keys_``, first extended by the new keys when ``fitting``."""
