@@ -30,11 +30,9 @@ class LabelRefinementKernel(SparseFeatureKernel):
     """
 
     def _reset_vocabulary(self):
+        # the per-iteration tables are made by the first batch, once its memory is checked
         super()._reset_vocabulary()
-        empty = (np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.intp),
-                 np.zeros(0, dtype=np.int32))
-        self.signature_tables_ = [empty] * self.n_iter
-        self.label_columns_ = [np.zeros(0, dtype=np.intp)] * (self.n_iter + 1)
+        self.signature_tables_, self.label_columns_ = [], []
 
     def _represent(self, batch, fitting):
         # a relabelling pass costs ~10 ns a node: threads pay off on large batches only
@@ -48,6 +46,11 @@ class LabelRefinementKernel(SparseFeatureKernel):
                              f"{batch.n_nodes} nodes in all",
                              "lower n_iter (the labels stop refining after at most as many "
                              "iterations as the largest graph has nodes).")
+        if fitting and not self.label_columns_:
+            empty = (np.zeros(0, dtype=np.int32), np.zeros(1, dtype=np.intp),
+                     np.zeros(0, dtype=np.int32))
+            self.signature_tables_ = [empty] * self.n_iter
+            self.label_columns_ = [np.zeros(0, dtype=np.intp)] * (self.n_iter + 1)
         # node i's signature starts at indptr[i] + i (2 indptr[i] + i with edge labels): its
         # label, then its neighbours' (edge label, label) pairs
         sig_ptr = batch.indptr * (2 if with_edges else 1) + np.arange(batch.n_nodes + 1)
