@@ -10,6 +10,7 @@ from sklearn.exceptions import NotFittedError
 
 import kernelkit.kernels
 from kernelkit.kernels import (
+    EdgeHistogramKernel,
     GeometricWalkKernel,
     GraphletKernel,
     LocalAlignmentKernel,
@@ -21,6 +22,7 @@ from kernelkit.kernels import (
     SubstringKernel,
     SubtreeKernel,
     VectorKernel,
+    VertexHistogramKernel,
     WalkKernel,
     WeisfeilerLehmanKernel,
 )
@@ -42,6 +44,8 @@ GRAPH_KERNELS = [
     (ShortestPathKernel(), "node_label", None),
     (GraphletKernel(k=3), "k", 4),
     (GraphletKernel(k=3, n_graphlet_samples=50, random_state=0), "random_state", 1),
+    (VertexHistogramKernel(), "node_label", None),
+    (EdgeHistogramKernel(), "edge_label", "bond"),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS

@@ -3,18 +3,22 @@
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs import (
+    EdgeHistogramKernel,
     GeometricWalkKernel,
     GraphletKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SubtreeKernel,
+    VertexHistogramKernel,
     WalkKernel,
     WeisfeilerLehmanKernel,
+    edge_histogram_kernel,
     geometric_walk_kernel,
     graphlet_kernel,
     random_walk_kernel,
     shortest_path_kernel,
     subtree_kernel,
+    vertex_histogram_kernel,
     walk_kernel,
     weisfeiler_lehman_kernel,
 )
@@ -56,6 +60,7 @@ from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
     "GappyPairKernel",
+    "EdgeHistogramKernel",
     "GeometricWalkKernel",
     "GraphletKernel",
     "LocalAlignmentKernel",
@@ -69,11 +74,13 @@ __all__ = [
     "SubstringKernel",
     "SubtreeKernel",
     "VectorKernel",
+    "VertexHistogramKernel",
     "WalkKernel",
     "WeightedDegreeKernel",
     "WeisfeilerLehmanKernel",
     "center_gram",
     "cosine_kernel",
+    "edge_histogram_kernel",
     "exponential_kernel",
     "gappy_pair_kernel",
     "geometric_walk_kernel",
@@ -97,6 +104,7 @@ __all__ = [
     "spectrum_kernel",
     "substring_kernel",
     "subtree_kernel",
+    "vertex_histogram_kernel",
     "walk_kernel",
     "weighted_degree_kernel",
     "weisfeiler_lehman_kernel",

@@ -45,6 +45,10 @@ states them) and are compared with the public estimator or function that runs th
 - :mod:`~kernelkit.reference.string_canon` (weighted degree kernel with shifts, term by term;
   gappy pair feature dictionaries): ``WeightedDegreeKernel``, ``GappyPairKernel``;
   ``tests/kernels/test_weighted_degree.py``, ``tests/kernels/test_gappy_pair.py``;
+- :mod:`~kernelkit.reference.graph_features` (vertex and edge histograms, Weisfeiler–Lehman
+  with and without edge labels, as feature dictionaries): ``VertexHistogramKernel``,
+  ``EdgeHistogramKernel``, ``WeisfeilerLehmanKernel``; ``tests/kernels/test_histograms.py``,
+  ``tests/kernels/test_graph_features.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.

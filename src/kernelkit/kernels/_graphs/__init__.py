@@ -2,6 +2,12 @@
 paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
+from kernelkit.kernels._graphs._histograms import (
+    EdgeHistogramKernel,
+    VertexHistogramKernel,
+    edge_histogram_kernel,
+    vertex_histogram_kernel,
+)
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
@@ -18,18 +24,22 @@ from kernelkit.kernels._graphs._weisfeiler_lehman import (
 )
 
 __all__ = [
+    "EdgeHistogramKernel",
     "GeometricWalkKernel",
     "GraphletKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
+    "VertexHistogramKernel",
     "WalkKernel",
     "WeisfeilerLehmanKernel",
+    "edge_histogram_kernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",
+    "vertex_histogram_kernel",
     "walk_kernel",
     "weisfeiler_lehman_kernel",
 ]
