@@ -10,6 +10,7 @@ from kernelkit.kernels._graphs import (
     SubtreeKernel,
     WalkKernel,
     WeisfeilerLehmanKernel,
+    WeisfeilerLehmanOptimalAssignmentKernel,
     geometric_walk_kernel,
     graphlet_kernel,
     random_walk_kernel,
@@ -17,6 +18,7 @@ from kernelkit.kernels._graphs import (
     subtree_kernel,
     walk_kernel,
     weisfeiler_lehman_kernel,
+    weisfeiler_lehman_optimal_assignment_kernel,
 )
 from kernelkit.kernels._packed import PackedGraphs, PackedSequences
 from kernelkit.kernels._strings import (
@@ -66,6 +68,7 @@ __all__ = [
     "VectorKernel",
     "WalkKernel",
     "WeisfeilerLehmanKernel",
+    "WeisfeilerLehmanOptimalAssignmentKernel",
     "center_gram",
     "cosine_kernel",
     "exponential_kernel",
@@ -92,4 +95,5 @@ __all__ = [
     "subtree_kernel",
     "walk_kernel",
     "weisfeiler_lehman_kernel",
+    "weisfeiler_lehman_optimal_assignment_kernel",
 ]

@@ -16,6 +16,10 @@ from kernelkit.kernels._graphs._weisfeiler_lehman import (
     WeisfeilerLehmanKernel,
     weisfeiler_lehman_kernel,
 )
+from kernelkit.kernels._graphs._wl_optimal_assignment import (
+    WeisfeilerLehmanOptimalAssignmentKernel,
+    weisfeiler_lehman_optimal_assignment_kernel,
+)
 
 __all__ = [
     "GeometricWalkKernel",
@@ -25,6 +29,7 @@ __all__ = [
     "SubtreeKernel",
     "WalkKernel",
     "WeisfeilerLehmanKernel",
+    "WeisfeilerLehmanOptimalAssignmentKernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
     "random_walk_kernel",
@@ -32,4 +37,5 @@ __all__ = [
     "subtree_kernel",
     "walk_kernel",
     "weisfeiler_lehman_kernel",
+    "weisfeiler_lehman_optimal_assignment_kernel",
 ]
