@@ -2,6 +2,10 @@
 paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
+from kernelkit.kernels._graphs._neighborhood_hash import (
+    NeighborhoodHashKernel,
+    neighborhood_hash_kernel,
+)
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
@@ -24,6 +28,7 @@ from kernelkit.kernels._graphs._wl_optimal_assignment import (
 __all__ = [
     "GeometricWalkKernel",
     "GraphletKernel",
+    "NeighborhoodHashKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
@@ -32,6 +37,7 @@ __all__ = [
     "WeisfeilerLehmanOptimalAssignmentKernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
+    "neighborhood_hash_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",
