@@ -5,7 +5,11 @@ import warnings
 
 import numpy as np
 from kernelkit.bench._harness import Contender, Suite
-from kernelkit.bench.suites.graphs import _grakel_format, _shared_nci1, molecule_like_graphs
+from kernelkit.bench.suites.graphs import (
+    _grakel_format,
+    _shared_nci1,
+    molecule_like_graphs,
+)
 
 N_ITER = 5
 R = 3
@@ -17,13 +21,13 @@ _NCI1_GRAKEL = {"wloa": 500, "nh": 1000}
 
 def _cases(quick):
     if quick:
-        return [dict(data="synthetic", n_graphs=40, kernel=k) for k in ("wloa", "nh")]
-    cases = [dict(data="synthetic", n_graphs=500, kernel=k) for k in ("wloa", "nh")]
+        return [{"data": "synthetic", "n_graphs": 40, "kernel": k} for k in ("wloa", "nh")]
+    cases = [{"data": "synthetic", "n_graphs": 500, "kernel": k} for k in ("wloa", "nh")]
     if _shared_nci1() is not None:
         for kernel in ("wloa", "nh"):
-            cases += [dict(data="ENZYMES", n_graphs=600, kernel=kernel),
-                      dict(data="NCI1", n_graphs=_NCI1_GRAKEL[kernel], kernel=kernel),
-                      dict(data="NCI1", n_graphs=4110, kernel=kernel)]
+            cases += [{"data": "ENZYMES", "n_graphs": 600, "kernel": kernel},
+                      {"data": "NCI1", "n_graphs": _NCI1_GRAKEL[kernel], "kernel": kernel},
+                      {"data": "NCI1", "n_graphs": 4110, "kernel": kernel}]
     return cases
 
 
@@ -35,7 +39,7 @@ def _setup(params):
 
         graphs = load_tudataset(_shared_nci1(), params["data"], as_networkx=False).graphs
         graphs = graphs[:params["n_graphs"]]
-    return dict(params=params, graphs=graphs)
+    return {"params": params, "graphs": graphs}
 
 
 def _summary(K):
@@ -43,7 +47,10 @@ def _summary(K):
 
 
 def _kernelkit(data):
-    from kernelkit.kernels import NeighborhoodHashKernel, WeisfeilerLehmanOptimalAssignmentKernel
+    from kernelkit.kernels import (
+        NeighborhoodHashKernel,
+        WeisfeilerLehmanOptimalAssignmentKernel,
+    )
 
     kernel = (WeisfeilerLehmanOptimalAssignmentKernel(n_iter=N_ITER)
               if data["params"]["kernel"] == "wloa" else NeighborhoodHashKernel(R=R))
