@@ -226,3 +226,7 @@ def test_equals_grakel_on_shared_data(shared_data, name):
     peer = _grakel_with_our_strings(grakel, R=3, bits=16)
     expected = peer.fit_transform(_grakel_input(graphs, kernel.node_label_codes_))
     np.testing.assert_allclose(K, expected, rtol=1e-14, atol=0)
+
+
+def test_verbose_prints_one_line_per_gram(check_fast_gram_verbose, mutag):
+    check_fast_gram_verbose(NeighborhoodHashKernel(), mutag.graphs[:20])
