@@ -122,11 +122,8 @@ class WeisfeilerLehmanOptimalAssignmentKernel(WeisfeilerLehmanKernel):
     def _represent(self, batch, fitting):
         features = super()._represent(batch, fitting)
         counts = features.known
-        counts.sort_indices()
         if fitting:
-            max_counts = np.zeros(counts.shape[1], dtype=np.int64)
-            np.maximum.at(max_counts, counts.indices, counts.data.astype(np.int64))
-            self.max_counts_ = max_counts
+            self.max_counts_ = counts.max(axis=0).toarray().ravel().astype(np.int64)
         return _Histograms(counts, (self.n_iter + 1.0) * np.diff(batch.node_ptr))
 
     def _gram(self, A, B=None):
