@@ -42,6 +42,15 @@ def test_equal_neighbours_cancel_only_in_the_simple_hash():
     assert counted[0, 1] == 0
 
 
+@pytest.mark.parametrize("nh_type", ["simple", "count_sensitive"])
+def test_graphs_without_edges(nh_type):
+    # no neighbours: NH(v) = ROT_1(l(v)), so the kernel is the label-histogram Tanimoto
+    a = (np.zeros((3, 3)), ["C", "C", "O"])
+    b = (np.zeros((2, 2)), ["C", "N"])
+    K = NeighborhoodHashKernel(R=2, nh_type=nh_type).fit_transform([a, b])
+    np.testing.assert_allclose(K, [[1, 1 / 4], [1 / 4, 1]], rtol=1e-15)
+
+
 def test_initial_bit_labels_formula_and_injectivity():
     for bits in (1, 3, 8, 13, 64):
         codes = np.arange(min(1 << bits, 5000))
@@ -130,6 +139,11 @@ def test_too_few_bits_for_the_labels():
     kernel = NeighborhoodHashKernel(bits=1).fit(graphs[:2])
     with pytest.raises(ValueError, match="use more bits"):
         kernel.transform(graphs[2:])
+
+
+def test_absurd_R_is_refused_before_any_work():
+    with pytest.raises(ValueError, match=r"NeighborhoodHashKernel\(R=1000000000000\).*lower R"):
+        NeighborhoodHashKernel(R=10**12).fit([PATH])
 
 
 @pytest.mark.parametrize("params, match", [

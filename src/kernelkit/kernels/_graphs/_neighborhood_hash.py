@@ -10,7 +10,7 @@ from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel
 from kernelkit.kernels._graphs._histogram_intersection import intersection_gram
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
-from kernelkit.utils._validation import MAX_INT
+from kernelkit.utils._validation import MAX_INT, check_memory_request
 
 __all__ = ["NeighborhoodHashKernel", "neighborhood_hash_kernel"]
 
@@ -27,9 +27,9 @@ def initial_bit_labels(codes, bits):
     ``x = (code + 0x9E3779B97F4A7C15) mod 2^b``, then twice ``x = (x · m) mod 2^b`` and
     ``x ^= x >> ⌈b/2⌉`` with the multipliers ``m = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB``
     (splitmix64's mixing, restricted to ``b`` bits). Each step is a bijection of ``b``-bit words,
-    so codes below ``2^b`` get distinct strings, and the strings look random (neighbouring codes
-    share no bit pattern that the XORs of the hash could cancel); the map is fixed, so results
-    are the same in every run and process.
+    so codes below ``2^b`` get distinct strings; the strings look random (consecutive codes do not
+    give strings a bit apart, whose XORs would collide more often than random ones); the map is
+    fixed, so results are the same in every run and process.
 
     Parameters
     ----------
@@ -84,7 +84,8 @@ def _count_sensitive_hash(labels, indptr, indices, bits):
     neighbour_labels = labels[indices]
     order = np.lexsort((neighbour_labels, nodes))
     nodes, neighbour_labels = nodes[order], neighbour_labels[order]
-    first = np.r_[True, (nodes[1:] != nodes[:-1]) | (neighbour_labels[1:] != neighbour_labels[:-1])]
+    first = np.ones(len(nodes), dtype=bool)  # empty when no node has a neighbour
+    first[1:] = (nodes[1:] != nodes[:-1]) | (neighbour_labels[1:] != neighbour_labels[:-1])
     starts = np.flatnonzero(first)
     occurrences = np.diff(np.r_[starts, len(nodes)]).astype(np.uint64)
     terms = _rotate((neighbour_labels[starts] ^ occurrences) & _mask(bits), occurrences, bits)
@@ -248,6 +249,10 @@ class NeighborhoodHashKernel(GraphKernel):
             raise ValueError(
                 f"bits={bits} gives {1 << bits} distinct label bit strings, but {where} "
                 f"{n_codes} node labels: use more bits (None: 64).")
+        # every iteration keeps each graph's label histogram: up to 24 bytes a node
+        check_memory_request(24.0 * self.R * batch.n_nodes,
+                             f"NeighborhoodHashKernel(R={self.R}) on graphs of {batch.n_nodes} "
+                             "nodes in all", "lower R.")
         neighbourhood_hash = _HASHES[self.nh_type]
         labels = initial_bit_labels(batch.node_labels, bits)
         histograms = []
