@@ -6,21 +6,25 @@ from kernelkit.kernels._graphs import (
     EdgeHistogramKernel,
     GeometricWalkKernel,
     GraphletKernel,
+    NeighborhoodHashKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SubtreeKernel,
     VertexHistogramKernel,
     WalkKernel,
     WeisfeilerLehmanKernel,
+    WeisfeilerLehmanOptimalAssignmentKernel,
     edge_histogram_kernel,
     geometric_walk_kernel,
     graphlet_kernel,
+    neighborhood_hash_kernel,
     random_walk_kernel,
     shortest_path_kernel,
     subtree_kernel,
     vertex_histogram_kernel,
     walk_kernel,
     weisfeiler_lehman_kernel,
+    weisfeiler_lehman_optimal_assignment_kernel,
 )
 from kernelkit.kernels._packed import PackedGraphs, PackedSequences
 from kernelkit.kernels._strings import (
@@ -59,12 +63,13 @@ from kernelkit.utils._gram import (
 from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
-    "GappyPairKernel",
     "EdgeHistogramKernel",
+    "GappyPairKernel",
     "GeometricWalkKernel",
     "GraphletKernel",
     "LocalAlignmentKernel",
     "MismatchKernel",
+    "NeighborhoodHashKernel",
     "PackedGraphs",
     "PackedSequences",
     "RandomWalkKernel",
@@ -78,6 +83,7 @@ __all__ = [
     "WalkKernel",
     "WeightedDegreeKernel",
     "WeisfeilerLehmanKernel",
+    "WeisfeilerLehmanOptimalAssignmentKernel",
     "center_gram",
     "cosine_kernel",
     "edge_histogram_kernel",
@@ -92,6 +98,7 @@ __all__ = [
     "local_alignment_kernel",
     "min_kernel",
     "mismatch_kernel",
+    "neighborhood_hash_kernel",
     "normalize_gram",
     "pairwise_kernels",
     "polynomial_kernel",
@@ -108,4 +115,5 @@ __all__ = [
     "walk_kernel",
     "weighted_degree_kernel",
     "weisfeiler_lehman_kernel",
+    "weisfeiler_lehman_optimal_assignment_kernel",
 ]

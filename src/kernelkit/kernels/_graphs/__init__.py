@@ -8,6 +8,10 @@ from kernelkit.kernels._graphs._histograms import (
     edge_histogram_kernel,
     vertex_histogram_kernel,
 )
+from kernelkit.kernels._graphs._neighborhood_hash import (
+    NeighborhoodHashKernel,
+    neighborhood_hash_kernel,
+)
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
@@ -22,24 +26,32 @@ from kernelkit.kernels._graphs._weisfeiler_lehman import (
     WeisfeilerLehmanKernel,
     weisfeiler_lehman_kernel,
 )
+from kernelkit.kernels._graphs._wl_optimal_assignment import (
+    WeisfeilerLehmanOptimalAssignmentKernel,
+    weisfeiler_lehman_optimal_assignment_kernel,
+)
 
 __all__ = [
     "EdgeHistogramKernel",
     "GeometricWalkKernel",
     "GraphletKernel",
+    "NeighborhoodHashKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
     "VertexHistogramKernel",
     "WalkKernel",
     "WeisfeilerLehmanKernel",
+    "WeisfeilerLehmanOptimalAssignmentKernel",
     "edge_histogram_kernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
+    "neighborhood_hash_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",
     "vertex_histogram_kernel",
     "walk_kernel",
     "weisfeiler_lehman_kernel",
+    "weisfeiler_lehman_optimal_assignment_kernel",
 ]
