@@ -10,6 +10,7 @@ from sklearn.exceptions import NotFittedError
 
 import kernelkit.kernels
 from kernelkit.kernels import (
+    EdgeHistogramKernel,
     GeometricWalkKernel,
     GraphHopperKernel,
     GraphletKernel,
@@ -23,6 +24,7 @@ from kernelkit.kernels import (
     SubstringKernel,
     SubtreeKernel,
     VectorKernel,
+    VertexHistogramKernel,
     WalkKernel,
     WeisfeilerLehmanKernel,
 )
@@ -44,6 +46,8 @@ GRAPH_KERNELS = [
     (ShortestPathKernel(), "node_label", None),
     (GraphletKernel(k=3), "k", 4),
     (GraphletKernel(k=3, n_graphlet_samples=50, random_state=0), "random_state", 1),
+    (VertexHistogramKernel(), "node_label", None),
+    (EdgeHistogramKernel(), "edge_label", "bond"),
     (GraphHopperKernel(node_attributes=None, node_label="label"), "gamma", 0.5),
     (PropagationKernel(random_state=0), "t_max", 3),
 ]

@@ -3,11 +3,18 @@ paths and graphlets, as scikit-learn transformers with compiled, parallel cores.
 
 from kernelkit.kernels._graphs._graphhopper import GraphHopperKernel, graphhopper_kernel
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
-from kernelkit.kernels._graphs._propagation import PropagationKernel, propagation_kernel
-from kernelkit.kernels._graphs._shortest_path import (
-    ShortestPathKernel,
-    shortest_path_kernel,
+from kernelkit.kernels._graphs._histograms import (
+    EdgeHistogramKernel,
+    VertexHistogramKernel,
+    edge_histogram_kernel,
+    vertex_histogram_kernel,
 )
+from kernelkit.kernels._graphs._neighborhood_hash import (
+    NeighborhoodHashKernel,
+    neighborhood_hash_kernel,
+)
+from kernelkit.kernels._graphs._propagation import PropagationKernel, propagation_kernel
+from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
     GeometricWalkKernel,
@@ -21,24 +28,36 @@ from kernelkit.kernels._graphs._weisfeiler_lehman import (
     WeisfeilerLehmanKernel,
     weisfeiler_lehman_kernel,
 )
+from kernelkit.kernels._graphs._wl_optimal_assignment import (
+    WeisfeilerLehmanOptimalAssignmentKernel,
+    weisfeiler_lehman_optimal_assignment_kernel,
+)
 
 __all__ = [
+    "EdgeHistogramKernel",
     "GeometricWalkKernel",
     "GraphHopperKernel",
     "GraphletKernel",
+    "NeighborhoodHashKernel",
     "PropagationKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
+    "VertexHistogramKernel",
     "WalkKernel",
     "WeisfeilerLehmanKernel",
+    "WeisfeilerLehmanOptimalAssignmentKernel",
+    "edge_histogram_kernel",
     "geometric_walk_kernel",
     "graphhopper_kernel",
     "graphlet_kernel",
+    "neighborhood_hash_kernel",
     "propagation_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",
+    "vertex_histogram_kernel",
     "walk_kernel",
     "weisfeiler_lehman_kernel",
+    "weisfeiler_lehman_optimal_assignment_kernel",
 ]

@@ -240,8 +240,11 @@ class GraphHopperKernel(GraphKernel):
         if fitting:
             self.feature_keys_ = np.unique(keys)
             self.n_features_fit_ = len(self.feature_keys_)
+        column = np.minimum(np.searchsorted(self.feature_keys_, keys),
+                            max(len(self.feature_keys_) - 1, 0))
+        known = self.feature_keys_[column] == keys if len(self.feature_keys_) else column < 0
         return count_features(graph_ids, keys, np.concatenate(counts), batch.n_samples,
-                              self.feature_keys_)
+                              len(self.feature_keys_), np.where(known, column, -1))
 
     def _gram(self, A, B=None):
         if isinstance(A, _DenseFeatures):

@@ -246,7 +246,7 @@ class PropagationKernel(GraphKernel):
         n_steps = len(bins_per_step)
         return count_features(np.tile(graph_of_node, n_steps), np.concatenate(keys),
                               np.ones(n_steps * len(graph_of_node), dtype=np.int64), n_samples,
-                              np.arange(first_column, dtype=np.int64), np.concatenate(columns))
+                              first_column, np.concatenate(columns))
 
     def _gram(self, A, B=None):
         return A.gram(B, self._n_threads())
