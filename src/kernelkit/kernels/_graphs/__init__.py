@@ -2,6 +2,10 @@
 paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
+from kernelkit.kernels._graphs._nspdk import (
+    NeighborhoodSubgraphPairwiseDistanceKernel,
+    neighborhood_subgraph_pairwise_distance_kernel,
+)
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
@@ -20,6 +24,7 @@ from kernelkit.kernels._graphs._weisfeiler_lehman import (
 __all__ = [
     "GeometricWalkKernel",
     "GraphletKernel",
+    "NeighborhoodSubgraphPairwiseDistanceKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
@@ -27,6 +32,7 @@ __all__ = [
     "WeisfeilerLehmanKernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
+    "neighborhood_subgraph_pairwise_distance_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",

@@ -1,0 +1,332 @@
+"""Features of the neighbourhood subgraph pairwise distance kernel (Costa & De Grave, ICML 2010).
+
+For every graph: the distances of all node pairs up to ``max(2 r, d)`` (one BFS per node, cut at
+that depth), then for every root ``v`` and radius ``rho <= r`` a 64-bit invariant ``H[rho, v]``
+of the rooted neighbourhood subgraph ``N_rho(v)`` (the nodes at distance ``<= rho`` from ``v``
+and the edges between them):
+
+- each node ``u`` of the ball gets the code ``hash(dist(v, u), sorted [(dist(u, w), label(w))
+  for w in the ball])`` (distances in the whole graph, as GraKeL's);
+- the neighbourhood gets ``hash(sorted node codes, sorted [(min code, max code, edge label)
+  for each edge of the ball])``.
+
+Each ordered pair ``(A, B)`` of nodes at distance ``delta <= d`` then gives, for every radius, one
+occurrence of the feature ``hash(level, H[rho, A], H[rho, B])`` on the level
+``rho (d + 1) + delta``. Each graph sorts and counts its own occurrences: the result does not
+depend on the thread count.
+
+The hash chains the splitmix64 finaliser (Steele, Lea & Flood, OOPSLA 2014) over a sequence:
+``h <- fmix(h ^ fmix(x + golden))``, started from the sequence's length. Two different
+invariants share a 64-bit code with probability about ``n² / 2⁶⁵`` for ``n`` distinct ones
+(below 10⁻⁷ for a million); the readable twin ``kernelkit.reference.graph_decompositions``
+compares the exact sorted tuples instead. The loops look at the signals (_interrupt.pxd).
+"""
+
+from cython.parallel cimport parallel, threadid
+from libc.stdint cimport uint32_t
+from libc.stdlib cimport malloc, free
+
+from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
+                        raise_pending)
+from _sort cimport sort, sort_pairs
+from _types cimport intp_t, int32_t, int64_t, uint64_t
+
+cdef uint64_t GOLDEN = <uint64_t>0x9E3779B97F4A7C15
+
+
+cdef inline uint64_t _fmix(uint64_t z) noexcept nogil:
+    """splitmix64's output function: a bijection of 64-bit words that mixes every bit."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t _combine(uint64_t h, uint64_t x) noexcept nogil:
+    return _fmix(h ^ _fmix(x + GOLDEN))
+
+
+cdef inline uint64_t _hash_sequence(uint64_t h, const uint64_t *values, intp_t n) noexcept nogil:
+    cdef intp_t i
+    h = _combine(h, <uint64_t>n)
+    for i in range(n):
+        h = _combine(h, values[i])
+    return h
+
+
+cdef void _distances(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
+                     intp_t n, intp_t depth, int32_t *dist, intp_t *queue) noexcept nogil:
+    """``dist[s n + t]``: distance from ``s`` to ``t`` when at most ``depth``, else -1."""
+    cdef intp_t s, t, head, tail, u, k, w
+    cdef int32_t *row
+    for s in range(n):
+        row = dist + s * n
+        for t in range(n):
+            row[t] = -1
+        row[s] = 0
+        queue[0] = s
+        head = 0
+        tail = 1
+        while head < tail:
+            u = queue[head]
+            head += 1
+            if row[u] >= depth:
+                continue
+            for k in range(indptr[first + u], indptr[first + u + 1]):
+                w = indices[k] - first
+                if row[w] < 0:
+                    row[w] = row[u] + 1
+                    queue[tail] = w
+                    tail += 1
+
+
+cdef uint64_t _neighbourhood_hash(
+    const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
+    const int32_t[::1] edge_labels, intp_t first, intp_t n, const int32_t *dist, intp_t v,
+    intp_t radius, intp_t *ball, uint64_t *codes, uint64_t *sequence,
+) noexcept nogil:
+    """Invariant of the subgraph of radius ``radius`` rooted at ``v`` (``codes``: per node of
+    the graph, ``ball`` and ``sequence``: work space of ``n`` and ``max(n, edges)`` entries)."""
+    cdef const int32_t *root_row = dist + v * n
+    cdef const int32_t *row
+    cdef intp_t n_ball = 0, i, j, u, w, k, n_edges = 0
+    cdef uint64_t a, b, h_nodes
+    for u in range(n):
+        if 0 <= root_row[u] <= radius:
+            ball[n_ball] = u
+            n_ball += 1
+    for i in range(n_ball):
+        u = ball[i]
+        row = dist + u * n
+        for j in range(n_ball):
+            w = ball[j]
+            # every pair of the ball is within 2 radius <= the BFS depth: row[w] >= 0
+            sequence[j] = ((<uint64_t>row[w]) << 32) | <uint64_t><uint32_t>node_labels[first + w]
+        sort(sequence, n_ball)
+        codes[u] = _hash_sequence(<uint64_t>root_row[u], sequence, n_ball)
+    for i in range(n_ball):
+        sequence[i] = codes[ball[i]]
+    sort(sequence, n_ball)
+    h_nodes = _hash_sequence(0, sequence, n_ball)
+    for i in range(n_ball):
+        u = ball[i]
+        for k in range(indptr[first + u], indptr[first + u + 1]):
+            w = indices[k] - first
+            if w > u and 0 <= root_row[w] <= radius:
+                a = codes[u]
+                b = codes[w]
+                if a > b:
+                    a, b = b, a
+                sequence[n_edges] = _combine(_combine(a, b), <uint64_t><uint32_t>edge_labels[k])
+                n_edges += 1
+    sort(sequence, n_edges)
+    return _hash_sequence(h_nodes, sequence, n_edges)
+
+
+cdef intp_t _graph_features(
+    const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
+    const int32_t[::1] edge_labels, intp_t first, intp_t n, intp_t r, intp_t d,
+    int32_t *dist, intp_t *work, uint64_t *hashes, uint64_t *codes, uint64_t *sequence,
+    uint64_t *keys, intp_t *levels, int64_t *counts, InterruptState *interrupt,
+) noexcept nogil:
+    """Distinct features of one graph, sorted by key, with their levels and counts; returns
+    their number (-1 when a signal handler raised)."""
+    cdef intp_t v, rho, a, b, delta, level, i
+    cdef intp_t m = 0, n_distinct = 0
+    _distances(indptr, indices, first, n, max(2 * r, d), dist, work)
+    for v in range(n):
+        if interrupted(interrupt):
+            return -1
+        for rho in range(r + 1):
+            hashes[rho * n + v] = _neighbourhood_hash(
+                indptr, indices, node_labels, edge_labels, first, n, dist, v, rho, work, codes,
+                sequence)
+    for a in range(n):
+        for b in range(n):
+            delta = dist[a * n + b]
+            if delta < 0 or delta > d:
+                continue
+            for rho in range(r + 1):
+                level = rho * (d + 1) + delta
+                keys[m] = _combine(_combine(<uint64_t>level, hashes[rho * n + a]),
+                                   hashes[rho * n + b])
+                levels[m] = level
+                m += 1
+    sort_pairs(keys, levels, m)
+    for i in range(m):
+        if i == 0 or keys[i] != keys[i - 1] or levels[i] != levels[i - 1]:
+            keys[n_distinct] = keys[i]
+            levels[n_distinct] = levels[i]
+            counts[n_distinct] = 1
+            n_distinct += 1
+        else:
+            counts[n_distinct - 1] += 1
+    return n_distinct
+
+
+cdef int64_t _n_pairs_within(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
+                             intp_t n, intp_t d, intp_t *depth, intp_t *queue,
+                             InterruptState *interrupt) noexcept nogil:
+    """Ordered pairs of one graph's nodes at distance at most ``d`` (BFS cut at ``d``)."""
+    cdef intp_t s, t, head, tail, u, k, w
+    cdef int64_t total = 0
+    for s in range(n):
+        if interrupted(interrupt):
+            return total
+        for t in range(n):
+            depth[t] = -1
+        depth[s] = 0
+        queue[0] = s
+        head = 0
+        tail = 1
+        while head < tail:
+            u = queue[head]
+            head += 1
+            if depth[u] >= d:
+                continue
+            for k in range(indptr[first + u], indptr[first + u + 1]):
+                w = indices[k] - first
+                if depth[w] < 0:
+                    depth[w] = depth[u] + 1
+                    queue[tail] = w
+                    tail += 1
+        total += tail
+    return total
+
+
+def pair_counts(
+    const intp_t[::1] node_ptr,     # IN (n_graphs + 1,)
+    const intp_t[::1] indptr,       # IN (n_nodes + 1,)
+    const int32_t[::1] indices,     # IN (n_directed_edges,)
+    intp_t d,
+    int64_t[::1] n_pairs,           # OUT (n_graphs,)
+    int n_threads=1,
+):
+    """Number of ordered node pairs ``(a, b)`` at distance at most ``d`` in every graph
+    (``a == b`` included): the room :func:`nspdk_features` needs per radius.
+
+    Parameters
+    ----------
+    node_ptr, indptr, indices : ndarrays
+        The batch (see ``kernelkit.kernels._graphs._input.GraphBatch``).
+    d : int
+        Largest distance.
+    n_pairs : ndarray of shape (n_graphs,), int64
+        Output.
+    n_threads : int
+    """
+    cdef intp_t n_graphs = node_ptr.shape[0] - 1
+    cdef intp_t max_nodes = 1
+    cdef intp_t g, n, first
+    cdef intp_t *buffers
+    cdef intp_t *depth
+    cdef intp_t *queue
+    cdef InterruptState interrupt
+    cdef intp_t next_graph = 0, n_done = 0
+    for g in range(n_graphs):
+        max_nodes = max(max_nodes, node_ptr[g + 1] - node_ptr[g])
+    n_threads = max(1, min(n_threads, n_graphs))
+    buffers = <intp_t*>malloc(n_threads * 2 * max_nodes * sizeof(intp_t))
+    if buffers == NULL:
+        raise MemoryError()
+    interrupt_init(&interrupt)
+    try:
+        with nogil, parallel(num_threads=n_threads):
+            depth = buffers + threadid() * 2 * max_nodes
+            queue = depth + max_nodes
+            while True:
+                g = next_item(&next_graph)
+                if g >= n_graphs or interrupt.stop:
+                    break
+                first = node_ptr[g]
+                n = node_ptr[g + 1] - first
+                n_pairs[g] = _n_pairs_within(indptr, indices, first, n, d, depth, queue,
+                                             &interrupt)
+            leave_team(&interrupt, &n_done)
+    finally:
+        free(buffers)
+    if interrupt.stop:
+        raise_pending()
+
+
+def nspdk_features(
+    const intp_t[::1] node_ptr,     # IN (n_graphs + 1,)
+    const intp_t[::1] indptr,       # IN (n_nodes + 1,)
+    const int32_t[::1] indices,     # IN (n_directed_edges,)
+    const int32_t[::1] node_labels,  # IN (n_nodes,)
+    const int32_t[::1] edge_labels,  # IN (n_directed_edges,)
+    intp_t r,
+    intp_t d,
+    const int64_t[::1] key_ptr,     # IN (n_graphs + 1,): (r + 1) n_pairs[g] slots for graph g
+    uint64_t[::1] keys,             # OUT (key_ptr[-1],)
+    intp_t[::1] levels,             # OUT (key_ptr[-1],)
+    int64_t[::1] counts,            # OUT (key_ptr[-1],)
+    int64_t[::1] n_distinct,        # OUT (n_graphs,)
+    int n_threads=1,
+):
+    """Count the NSPDK features of every graph.
+
+    Parameters
+    ----------
+    node_ptr, indptr, indices, node_labels, edge_labels : ndarrays
+        The batch (see ``kernelkit.kernels._graphs._input.GraphBatch``).
+    r, d : int
+        Largest radius and largest distance.
+    key_ptr : ndarray of shape (n_graphs + 1,), int64
+        Graph ``g`` owns the slots ``key_ptr[g]:key_ptr[g + 1]``, at least ``(r + 1)`` times
+        its :func:`pair_counts`.
+    keys : ndarray of shape (key_ptr[-1],), uint64
+        Output: graph ``g``'s distinct feature keys, increasing, in the first ``n_distinct[g]``
+        slots of its range.
+    levels : ndarray of shape (key_ptr[-1],), intp
+        Output: the level ``rho (d + 1) + delta`` of each key.
+    counts : ndarray of shape (key_ptr[-1],), int64
+        Output: the number of occurrences of each key.
+    n_distinct : ndarray of shape (n_graphs,), int64
+        Output.
+    n_threads : int
+    """
+    cdef intp_t n_graphs = node_ptr.shape[0] - 1
+    cdef intp_t max_nodes = 1, max_edges = 1
+    cdef intp_t g, n, start, found
+    cdef size_t per_thread, off_work, off_hashes, off_codes, off_sequence
+    cdef char *buffers
+    cdef char *mine
+    cdef InterruptState interrupt
+    cdef intp_t next_graph = 0, n_done = 0
+    if keys.shape[0] == 0 or levels.shape[0] < keys.shape[0] or counts.shape[0] < keys.shape[0]:
+        raise ValueError("keys, levels and counts need at least one slot, and the same length.")
+    for g in range(n_graphs):
+        max_nodes = max(max_nodes, node_ptr[g + 1] - node_ptr[g])
+        max_edges = max(max_edges, indptr[node_ptr[g + 1]] - indptr[node_ptr[g]])
+    n_threads = max(1, min(n_threads, n_graphs))
+    # distances (n² int32), BFS queue / ball (n), hashes per radius ((r + 1) n), node codes (n),
+    # a sequence to sort (max(n, edges))
+    off_work = max_nodes * max_nodes * sizeof(int32_t)
+    off_hashes = off_work + max_nodes * sizeof(intp_t)
+    off_codes = off_hashes + (r + 1) * max_nodes * sizeof(uint64_t)
+    off_sequence = off_codes + max_nodes * sizeof(uint64_t)
+    per_thread = off_sequence + max(max_nodes, max_edges) * sizeof(uint64_t)
+    buffers = <char*>malloc(n_threads * per_thread)
+    if buffers == NULL:
+        raise MemoryError()
+    interrupt_init(&interrupt)
+    try:
+        with nogil, parallel(num_threads=n_threads):
+            mine = buffers + threadid() * per_thread
+            while True:
+                g = next_item(&next_graph)
+                if g >= n_graphs or interrupt.stop:
+                    break
+                n = node_ptr[g + 1] - node_ptr[g]
+                start = key_ptr[g]
+                found = _graph_features(
+                    indptr, indices, node_labels, edge_labels, node_ptr[g], n, r, d,
+                    <int32_t*>mine, <intp_t*>(mine + off_work), <uint64_t*>(mine + off_hashes),
+                    <uint64_t*>(mine + off_codes), <uint64_t*>(mine + off_sequence),
+                    &keys[start], &levels[start], &counts[start], &interrupt)
+                n_distinct[g] = max(found, 0)
+            leave_team(&interrupt, &n_done)
+    finally:
+        free(buffers)
+    if interrupt.stop:
+        raise_pending()
