@@ -28,7 +28,8 @@ from libc.stdlib cimport malloc, free
 
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
-from _sort cimport sort, sort_pairs
+from _bfs cimport bfs_depths
+from _sort cimport count_runs, sort, sort_pairs
 from _types cimport intp_t, int32_t, int64_t, uint64_t
 
 cdef uint64_t GOLDEN = <uint64_t>0x9E3779B97F4A7C15
@@ -54,40 +55,22 @@ cdef inline uint64_t _hash_sequence(uint64_t h, const uint64_t *values, intp_t n
 
 
 cdef void _distances(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
-                     intp_t n, intp_t depth, int32_t *dist, intp_t *queue) noexcept nogil:
-    """``dist[s n + t]``: distance from ``s`` to ``t`` when at most ``depth``, else -1."""
-    cdef intp_t s, t, head, tail, u, k, w
-    cdef int32_t *row
+                     intp_t n, intp_t max_depth, intp_t *dist, intp_t *queue) noexcept nogil:
+    """``dist[s n + t]``: distance from ``s`` to ``t`` when at most ``max_depth``, else -1."""
+    cdef intp_t s
     for s in range(n):
-        row = dist + s * n
-        for t in range(n):
-            row[t] = -1
-        row[s] = 0
-        queue[0] = s
-        head = 0
-        tail = 1
-        while head < tail:
-            u = queue[head]
-            head += 1
-            if row[u] >= depth:
-                continue
-            for k in range(indptr[first + u], indptr[first + u + 1]):
-                w = indices[k] - first
-                if row[w] < 0:
-                    row[w] = row[u] + 1
-                    queue[tail] = w
-                    tail += 1
+        bfs_depths(indptr, indices, first, n, s, max_depth, dist + s * n, queue)
 
 
 cdef uint64_t _neighbourhood_hash(
     const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
-    const int32_t[::1] edge_labels, intp_t first, intp_t n, const int32_t *dist, intp_t v,
+    const int32_t[::1] edge_labels, intp_t first, intp_t n, const intp_t *dist, intp_t v,
     intp_t radius, intp_t *ball, uint64_t *codes, uint64_t *sequence,
 ) noexcept nogil:
     """Invariant of the subgraph of radius ``radius`` rooted at ``v`` (``codes``: per node of
     the graph, ``ball`` and ``sequence``: work space of ``n`` and ``max(n, edges)`` entries)."""
-    cdef const int32_t *root_row = dist + v * n
-    cdef const int32_t *row
+    cdef const intp_t *root_row = dist + v * n
+    cdef const intp_t *row
     cdef intp_t n_ball = 0, i, j, u, w, k, n_edges = 0
     cdef uint64_t a, b, h_nodes
     for u in range(n):
@@ -125,13 +108,13 @@ cdef uint64_t _neighbourhood_hash(
 cdef intp_t _graph_features(
     const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
     const int32_t[::1] edge_labels, intp_t first, intp_t n, intp_t r, intp_t d,
-    int32_t *dist, intp_t *work, uint64_t *hashes, uint64_t *codes, uint64_t *sequence,
+    intp_t *dist, intp_t *work, uint64_t *hashes, uint64_t *codes, uint64_t *sequence,
     uint64_t *keys, intp_t *levels, int64_t *counts, InterruptState *interrupt,
 ) noexcept nogil:
     """Distinct features of one graph, sorted by key, with their levels and counts; returns
     their number (-1 when a signal handler raised)."""
-    cdef intp_t v, rho, a, b, delta, level, i
-    cdef intp_t m = 0, n_distinct = 0
+    cdef intp_t v, rho, a, b, delta, level
+    cdef intp_t m = 0
     _distances(indptr, indices, first, n, max(2 * r, d), dist, work)
     for v in range(n):
         if interrupted(interrupt):
@@ -152,128 +135,53 @@ cdef intp_t _graph_features(
                 levels[m] = level
                 m += 1
     sort_pairs(keys, levels, m)
-    for i in range(m):
-        if i == 0 or keys[i] != keys[i - 1] or levels[i] != levels[i - 1]:
-            keys[n_distinct] = keys[i]
-            levels[n_distinct] = levels[i]
-            counts[n_distinct] = 1
-            n_distinct += 1
-        else:
-            counts[n_distinct - 1] += 1
-    return n_distinct
+    return count_runs(keys, levels, counts, m)
 
 
 cdef int64_t _n_pairs_within(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
                              intp_t n, intp_t d, intp_t *depth, intp_t *queue,
                              InterruptState *interrupt) noexcept nogil:
     """Ordered pairs of one graph's nodes at distance at most ``d`` (BFS cut at ``d``)."""
-    cdef intp_t s, t, head, tail, u, k, w
+    cdef intp_t s
     cdef int64_t total = 0
     for s in range(n):
         if interrupted(interrupt):
             return total
-        for t in range(n):
-            depth[t] = -1
-        depth[s] = 0
-        queue[0] = s
-        head = 0
-        tail = 1
-        while head < tail:
-            u = queue[head]
-            head += 1
-            if depth[u] >= d:
-                continue
-            for k in range(indptr[first + u], indptr[first + u + 1]):
-                w = indices[k] - first
-                if depth[w] < 0:
-                    depth[w] = depth[u] + 1
-                    queue[tail] = w
-                    tail += 1
-        total += tail
+        total += bfs_depths(indptr, indices, first, n, s, d, depth, queue)
     return total
 
 
-def pair_counts(
-    const intp_t[::1] node_ptr,     # IN (n_graphs + 1,)
-    const intp_t[::1] indptr,       # IN (n_nodes + 1,)
-    const int32_t[::1] indices,     # IN (n_directed_edges,)
-    intp_t d,
-    int64_t[::1] n_pairs,           # OUT (n_graphs,)
-    int n_threads=1,
-):
-    """Number of ordered node pairs ``(a, b)`` at distance at most ``d`` in every graph
-    (``a == b`` included): the room :func:`nspdk_features` needs per radius.
-
-    Parameters
-    ----------
-    node_ptr, indptr, indices : ndarrays
-        The batch (see ``kernelkit.kernels._graphs._input.GraphBatch``).
-    d : int
-        Largest distance.
-    n_pairs : ndarray of shape (n_graphs,), int64
-        Output.
-    n_threads : int
-    """
-    cdef intp_t n_graphs = node_ptr.shape[0] - 1
-    cdef intp_t max_nodes = 1
-    cdef intp_t g, n, first
-    cdef intp_t *buffers
-    cdef intp_t *depth
-    cdef intp_t *queue
-    cdef InterruptState interrupt
-    cdef intp_t next_graph = 0, n_done = 0
-    for g in range(n_graphs):
-        max_nodes = max(max_nodes, node_ptr[g + 1] - node_ptr[g])
-    n_threads = max(1, min(n_threads, n_graphs))
-    buffers = <intp_t*>malloc(n_threads * 2 * max_nodes * sizeof(intp_t))
-    if buffers == NULL:
-        raise MemoryError()
-    interrupt_init(&interrupt)
-    try:
-        with nogil, parallel(num_threads=n_threads):
-            depth = buffers + threadid() * 2 * max_nodes
-            queue = depth + max_nodes
-            while True:
-                g = next_item(&next_graph)
-                if g >= n_graphs or interrupt.stop:
-                    break
-                first = node_ptr[g]
-                n = node_ptr[g + 1] - first
-                n_pairs[g] = _n_pairs_within(indptr, indices, first, n, d, depth, queue,
-                                             &interrupt)
-            leave_team(&interrupt, &n_done)
-    finally:
-        free(buffers)
-    if interrupt.stop:
-        raise_pending()
-
-
 def nspdk_features(
+    intp_t r,
+    intp_t d,
     const intp_t[::1] node_ptr,     # IN (n_graphs + 1,)
     const intp_t[::1] indptr,       # IN (n_nodes + 1,)
     const int32_t[::1] indices,     # IN (n_directed_edges,)
     const int32_t[::1] node_labels,  # IN (n_nodes,)
     const int32_t[::1] edge_labels,  # IN (n_directed_edges,)
-    intp_t r,
-    intp_t d,
-    const int64_t[::1] key_ptr,     # IN (n_graphs + 1,): (r + 1) n_pairs[g] slots for graph g
+    const int64_t[::1] key_ptr,     # IN (n_graphs + 1,)
     uint64_t[::1] keys,             # OUT (key_ptr[-1],)
     intp_t[::1] levels,             # OUT (key_ptr[-1],)
     int64_t[::1] counts,            # OUT (key_ptr[-1],)
     int64_t[::1] n_distinct,        # OUT (n_graphs,)
+    bint counting=False,
     int n_threads=1,
 ):
-    """Count the NSPDK features of every graph.
+    """Count the NSPDK features of every graph, in two passes.
+
+    The first pass (``counting=True``) writes into ``n_distinct[g]`` the number of ordered node
+    pairs ``(a, b)`` of graph ``g`` at distance at most ``d`` (``a == b`` included) and leaves
+    ``key_ptr``, ``keys``, ``levels``, ``counts`` alone: graph ``g`` then needs ``(r + 1)``
+    times that many slots. The second pass writes the features.
 
     Parameters
     ----------
-    node_ptr, indptr, indices, node_labels, edge_labels : ndarrays
-        The batch (see ``kernelkit.kernels._graphs._input.GraphBatch``).
     r, d : int
         Largest radius and largest distance.
+    node_ptr, indptr, indices, node_labels, edge_labels : ndarrays
+        The batch (see ``kernelkit.kernels._graphs._input.GraphBatch``).
     key_ptr : ndarray of shape (n_graphs + 1,), int64
-        Graph ``g`` owns the slots ``key_ptr[g]:key_ptr[g + 1]``, at least ``(r + 1)`` times
-        its :func:`pair_counts`.
+        Graph ``g`` owns the slots ``key_ptr[g]:key_ptr[g + 1]``.
     keys : ndarray of shape (key_ptr[-1],), uint64
         Output: graph ``g``'s distinct feature keys, increasing, in the first ``n_distinct[g]``
         slots of its range.
@@ -282,26 +190,29 @@ def nspdk_features(
     counts : ndarray of shape (key_ptr[-1],), int64
         Output: the number of occurrences of each key.
     n_distinct : ndarray of shape (n_graphs,), int64
-        Output.
+        Output: the number of pairs (first pass) or of distinct keys (second pass) per graph.
+    counting : bool
+        The first pass.
     n_threads : int
     """
     cdef intp_t n_graphs = node_ptr.shape[0] - 1
     cdef intp_t max_nodes = 1, max_edges = 1
-    cdef intp_t g, n, start, found
+    cdef intp_t g, n, first, found
     cdef size_t per_thread, off_work, off_hashes, off_codes, off_sequence
     cdef char *buffers
     cdef char *mine
     cdef InterruptState interrupt
     cdef intp_t next_graph = 0, n_done = 0
-    if keys.shape[0] == 0 or levels.shape[0] < keys.shape[0] or counts.shape[0] < keys.shape[0]:
-        raise ValueError("keys, levels and counts need at least one slot, and the same length.")
+    if not counting and (keys.shape[0] < key_ptr[n_graphs] or levels.shape[0] < keys.shape[0]
+                         or counts.shape[0] < keys.shape[0]):
+        raise ValueError("keys, levels and counts need key_ptr[-1] slots.")
     for g in range(n_graphs):
         max_nodes = max(max_nodes, node_ptr[g + 1] - node_ptr[g])
         max_edges = max(max_edges, indptr[node_ptr[g + 1]] - indptr[node_ptr[g]])
     n_threads = max(1, min(n_threads, n_graphs))
-    # distances (n² int32), BFS queue / ball (n), hashes per radius ((r + 1) n), node codes (n),
+    # distances (n² intp), BFS queue / ball (n), hashes per radius ((r + 1) n), node codes (n),
     # a sequence to sort (max(n, edges))
-    off_work = max_nodes * max_nodes * sizeof(int32_t)
+    off_work = max_nodes * max_nodes * sizeof(intp_t)
     off_hashes = off_work + max_nodes * sizeof(intp_t)
     off_codes = off_hashes + (r + 1) * max_nodes * sizeof(uint64_t)
     off_sequence = off_codes + max_nodes * sizeof(uint64_t)
@@ -317,13 +228,18 @@ def nspdk_features(
                 g = next_item(&next_graph)
                 if g >= n_graphs or interrupt.stop:
                     break
-                n = node_ptr[g + 1] - node_ptr[g]
-                start = key_ptr[g]
+                first = node_ptr[g]
+                n = node_ptr[g + 1] - first
+                if counting:
+                    n_distinct[g] = _n_pairs_within(indptr, indices, first, n, d,
+                                                    <intp_t*>mine, <intp_t*>(mine + off_work),
+                                                    &interrupt)
+                    continue
                 found = _graph_features(
-                    indptr, indices, node_labels, edge_labels, node_ptr[g], n, r, d,
-                    <int32_t*>mine, <intp_t*>(mine + off_work), <uint64_t*>(mine + off_hashes),
+                    indptr, indices, node_labels, edge_labels, first, n, r, d,
+                    <intp_t*>mine, <intp_t*>(mine + off_work), <uint64_t*>(mine + off_hashes),
                     <uint64_t*>(mine + off_codes), <uint64_t*>(mine + off_sequence),
-                    &keys[start], &levels[start], &counts[start], &interrupt)
+                    &keys[key_ptr[g]], &levels[key_ptr[g]], &counts[key_ptr[g]], &interrupt)
                 n_distinct[g] = max(found, 0)
             leave_team(&interrupt, &n_done)
     finally:

@@ -4,6 +4,7 @@ readable twin, GraKeL on the levels it computes alike, bad input."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from kernelkit.bench.suites.graph_decompositions import _grakel_format
 
 from kernelkit.kernels import (
     NeighborhoodSubgraphPairwiseDistanceKernel,
@@ -167,18 +168,6 @@ def test_unlabelled_graphs(unlabelled_graph):
 # --- GraKeL -------------------------------------------------------------------------------------
 
 
-def _grakel_input(graphs):
-    out = []
-    for adjacency, labels, edge_labels in graphs:
-        coo = adjacency.tocoo()
-        edges = {i: {} for i in range(adjacency.shape[0])}
-        for i, j in zip(coo.row.tolist(), coo.col.tolist()):
-            edges[i][j] = 1.0
-        out.append([edges, {i: int(label) for i, label in enumerate(labels)},
-                    {key: int(value) for key, value in edge_labels.items()}])
-    return out
-
-
 def _grakel_level_gram(features):
     """GraKeL's per-level cosine (0 for a graph without pairs at that level)."""
     K = (features @ features.T).toarray().astype(np.float64)
@@ -193,7 +182,7 @@ def _check_radius_zero_equals_grakel(graphs):
     are right up to 2 (its balls grow by doubling past radius 2; see the test below)."""
     from grakel.kernels import NeighborhoodSubgraphPairwiseDistance
 
-    peer = NeighborhoodSubgraphPairwiseDistance(r=1, d=2).fit(_grakel_input(graphs))
+    peer = NeighborhoodSubgraphPairwiseDistance(r=1, d=2).fit(_grakel_format(graphs))
     expected = sum(_grakel_level_gram(peer.X[0, delta]) for delta in range(3))
     got = NSPDK(r=0, d=2, edge_label="label", normalize=False).fit_transform(graphs)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)

@@ -68,10 +68,11 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(GraphKernel):
     normalize : bool, default=True
         Cosine-normalise the Gram matrix (divide by the number of levels both graphs have).
     n_jobs : int or None, default=None
-        Threads (graphs are processed in parallel).
+        Threads of the feature extraction (one graph per thread at a time) and of the Gram
+        product.
     verbose : int, default=0
-        0: silent; 1: one line per Gram matrix on stderr, and progress lines while one takes
-        more than a couple of seconds; 2: also the time of every stage.
+        Messages on stderr: none (0); a line per Gram matrix and progress lines during a long
+        one (1); also the time of each stage (2).
 
     Attributes
     ----------
@@ -103,7 +104,7 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(GraphKernel):
     >>> import numpy as np
     >>> from kernelkit.kernels import NeighborhoodSubgraphPairwiseDistanceKernel
     >>> path = (np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]), ["C", "C", "O"])
-    >>> triangle = (np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]), ["C", "C", "O"])
+    >>> triangle = (1 - np.eye(3), ["C", "C", "O"])
     >>> kernel = NeighborhoodSubgraphPairwiseDistanceKernel(r=1, d=1, normalize=False)
     >>> kernel.fit_transform([path, triangle]).round(3)
     array([[4.   , 1.943],
@@ -137,12 +138,16 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(GraphKernel):
         n_threads = max(1, min(n_threads, n_graphs))
         largest = int(n_nodes.max())
         # per thread: the distances of all node pairs of the largest graph
-        check_memory_request(4.0 * largest * largest * n_threads,
+        check_memory_request(8.0 * largest * largest * n_threads,
                              f"NeighborhoodSubgraphPairwiseDistanceKernel on a graph of {largest} "
                              "nodes", "split very large graphs, or use WeisfeilerLehmanKernel.")
+        arrays = (r, d, batch.node_ptr, batch.indptr, batch.indices, batch.node_labels,
+                  batch.edge_labels)
         n_pairs = np.empty(n_graphs, dtype=np.int64)
-        _nspdk_features.pair_counts(batch.node_ptr, batch.indptr, batch.indices, d, n_pairs,
-                                    n_threads)
+        no_slots = np.zeros(1, dtype=np.int64)
+        _nspdk_features.nspdk_features(*arrays, no_slots, no_slots.view(np.uint64),
+                                       no_slots.view(np.intp), no_slots, n_pairs, counting=True,
+                                       n_threads=n_threads)
         slots = n_pairs * (r + 1)
         # a key, a level and a count per occurrence, then the sparse features built from them
         check_memory_request(48.0 * float(slots.sum()),
@@ -154,9 +159,8 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(GraphKernel):
         levels = np.empty(key_ptr[-1], dtype=np.intp)
         counts = np.empty(key_ptr[-1], dtype=np.int64)
         n_distinct = np.empty(n_graphs, dtype=np.int64)
-        _nspdk_features.nspdk_features(batch.node_ptr, batch.indptr, batch.indices,
-                                       batch.node_labels, batch.edge_labels, r, d, key_ptr, keys,
-                                       levels, counts, n_distinct, n_threads)
+        _nspdk_features.nspdk_features(*arrays, key_ptr, keys, levels, counts, n_distinct,
+                                       n_threads=n_threads)
         # each graph's distinct keys sit at the start of its slot range
         graph_ids = np.repeat(np.arange(n_graphs), n_distinct)
         slot = np.repeat(key_ptr[:-1] - np.r_[0, np.cumsum(n_distinct)[:-1]], n_distinct) \
