@@ -6,6 +6,7 @@ from kernelkit.kernels._graphs._nspdk import (
     NeighborhoodSubgraphPairwiseDistanceKernel,
     neighborhood_subgraph_pairwise_distance_kernel,
 )
+from kernelkit.kernels._graphs._oddst import ODDSTKernel, oddst_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
@@ -25,6 +26,7 @@ __all__ = [
     "GeometricWalkKernel",
     "GraphletKernel",
     "NeighborhoodSubgraphPairwiseDistanceKernel",
+    "ODDSTKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
@@ -33,6 +35,7 @@ __all__ = [
     "geometric_walk_kernel",
     "graphlet_kernel",
     "neighborhood_subgraph_pairwise_distance_kernel",
+    "oddst_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",

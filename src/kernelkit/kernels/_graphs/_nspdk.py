@@ -3,23 +3,24 @@
 from numbers import Integral
 
 import numpy as np
-import scipy.sparse as sp
 
-from kernelkit._core import _nspdk_features
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, count_features
+from kernelkit.kernels._graphs._base import count_features
+from kernelkit.kernels._graphs._decompositions import (
+    DecompositionKernel,
+    decomposition_features,
+    distinct_keys,
+)
 from kernelkit.utils._sklearn_compat import Interval
-from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["NeighborhoodSubgraphPairwiseDistanceKernel",
            "neighborhood_subgraph_pairwise_distance_kernel"]
 
 # radii and distances beyond this cover every graph of practical size (balls are whole graphs)
 _MAX_RADIUS = 1 << 10
-_MIN_NODES_PER_THREAD = 2_000
 
 
-class NeighborhoodSubgraphPairwiseDistanceKernel(GraphKernel):
+class NeighborhoodSubgraphPairwiseDistanceKernel(DecompositionKernel):
     r"""Neighbourhood subgraph pairwise distance kernel (NSPDK).
 
     For a radius :math:`\rho` and a node :math:`v`, the neighbourhood :math:`N_\rho(v)` is the
@@ -115,7 +116,7 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(GraphKernel):
     """
 
     _parameter_constraints = {
-        **GraphKernel._parameter_constraints,
+        **DecompositionKernel._parameter_constraints,
         "r": [Interval(Integral, 0, _MAX_RADIUS, closed="both")],
         "d": [Interval(Integral, 0, _MAX_RADIUS, closed="both")],
     }
@@ -133,39 +134,10 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(GraphKernel):
     def _represent(self, batch, fitting):
         r, d = int(self.r), int(self.d)
         n_graphs = batch.n_samples
-        n_nodes = np.diff(batch.node_ptr)
-        n_threads = self._n_threads() if batch.n_nodes >= _MIN_NODES_PER_THREAD else 1
-        n_threads = max(1, min(n_threads, n_graphs))
-        largest = int(n_nodes.max())
-        # per thread: the distances of all node pairs of the largest graph
-        check_memory_request(8.0 * largest * largest * n_threads,
-                             f"NeighborhoodSubgraphPairwiseDistanceKernel on a graph of {largest} "
-                             "nodes", "split very large graphs, or use WeisfeilerLehmanKernel.")
-        arrays = (r, d, batch.node_ptr, batch.indptr, batch.indices, batch.node_labels,
-                  batch.edge_labels)
-        n_pairs = np.empty(n_graphs, dtype=np.int64)
-        no_slots = np.zeros(1, dtype=np.int64)
-        _nspdk_features.nspdk_features(*arrays, no_slots, no_slots.view(np.uint64),
-                                       no_slots.view(np.intp), no_slots, n_pairs, counting=True,
-                                       n_threads=n_threads)
-        slots = n_pairs * (r + 1)
-        # a key, a level and a count per occurrence, then the sparse features built from them
-        check_memory_request(48.0 * float(slots.sum()),
-                             f"NeighborhoodSubgraphPairwiseDistanceKernel(r={r}, d={d}) on "
-                             f"{n_graphs} graphs", "lower r or d.")
-        key_ptr = np.zeros(n_graphs + 1, dtype=np.int64)
-        np.cumsum(slots, out=key_ptr[1:])
-        keys = np.empty(key_ptr[-1], dtype=np.uint64)
-        levels = np.empty(key_ptr[-1], dtype=np.intp)
-        counts = np.empty(key_ptr[-1], dtype=np.int64)
-        n_distinct = np.empty(n_graphs, dtype=np.int64)
-        _nspdk_features.nspdk_features(*arrays, key_ptr, keys, levels, counts, n_distinct,
-                                       n_threads=n_threads)
-        # each graph's distinct keys sit at the start of its slot range
-        graph_ids = np.repeat(np.arange(n_graphs), n_distinct)
-        slot = np.repeat(key_ptr[:-1] - np.r_[0, np.cumsum(n_distinct)[:-1]], n_distinct) \
-            + np.arange(n_distinct.sum())
-        keys, levels, counts = keys[slot].view(np.int64), levels[slot], counts[slot]
+        graph_ids, keys, levels, counts = decomposition_features(
+            "nspdk", batch, r, d, self._n_threads(),
+            f"NeighborhoodSubgraphPairwiseDistanceKernel(r={r}, d={d})",
+            "lower r or d, or use WeisfeilerLehmanKernel on very large graphs.")
         # each level of each graph scaled to unit norm: the Gram is then one sparse product
         n_levels = (r + 1) * (d + 1)
         cell = graph_ids * n_levels + levels
@@ -173,38 +145,8 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(GraphKernel):
                                     minlength=n_graphs * n_levels))
         weights = counts / norms[cell]
         if fitting:
-            self.feature_keys_ = np.unique(keys)
+            self.feature_keys_ = distinct_keys(keys)
         return count_features(graph_ids, keys, weights, n_graphs, self.feature_keys_)
-
-    def _gram(self, A, B=None):
-        return A.gram(B, self._n_threads())
-
-    def _self_similarity(self, A):
-        return A.squared_norms()
-
-    def transform_features(self, X):
-        r"""Explicit feature vectors :math:`\Phi(G)`, each level scaled to unit norm.
-
-        :math:`\Phi(G)\,\Phi(G')^\top` is the kernel (cosine-normalised too when ``normalize``
-        is true: each row is then divided by :math:`\sqrt{k(G, G)}`). Column :math:`c` is the
-        feature ``feature_keys_[c]``; features never seen at ``fit`` have no column (they match
-        nothing in the fitted graphs) but count in the normalisation.
-
-        Parameters
-        ----------
-        X : sequence of graphs
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, len(feature_keys_)), float64
-        """
-        self._check_fitted()
-        features = self._prepare(X, fitting=False)
-        known = features.known
-        if self.normalize:
-            scale = 1.0 / np.sqrt(np.maximum(features.squared_norms(), np.finfo(float).tiny))
-            known = sp.csr_array(sp.diags_array(scale) @ known)
-        return known
 
 
 def neighborhood_subgraph_pairwise_distance_kernel(X, Y=None, *, r=3, d=4, **params):

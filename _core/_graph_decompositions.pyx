@@ -1,9 +1,13 @@
-"""Features of the neighbourhood subgraph pairwise distance kernel (Costa & De Grave, ICML 2010).
+"""Features of the kernels that decompose graphs into rooted pieces: the neighbourhood subgraph
+pairwise distance kernel (NSPDK) and the ODD-ST_h kernel. Each graph is processed by one thread,
+sorts and counts its own feature occurrences, so the result does not depend on the thread count;
+the loops look at the signals (_interrupt.pxd).
 
-For every graph: the distances of all node pairs up to ``max(2 r, d)`` (one BFS per node, cut at
-that depth), then for every root ``v`` and radius ``rho <= r`` a 64-bit invariant ``H[rho, v]``
-of the rooted neighbourhood subgraph ``N_rho(v)`` (the nodes at distance ``<= rho`` from ``v``
-and the edges between them):
+NSPDK (Costa & De Grave, "Fast neighborhood subgraph pairwise distance kernel", ICML 2010). For
+every graph: the distances of all node pairs up to ``max(2 r, d)`` (one BFS per node, cut at that
+depth), then for every root ``v`` and radius ``rho <= r`` a 64-bit invariant ``H[rho, v]`` of the
+rooted neighbourhood subgraph ``N_rho(v)`` (the nodes at distance ``<= rho`` from ``v`` and the
+edges between them):
 
 - each node ``u`` of the ball gets the code ``hash(dist(v, u), sorted [(dist(u, w), label(w))
   for w in the ball])`` (distances in the whole graph, as GraKeL's);
@@ -11,15 +15,22 @@ and the edges between them):
   for each edge of the ball])``.
 
 Each ordered pair ``(A, B)`` of nodes at distance ``delta <= d`` then gives, for every radius, one
-occurrence of the feature ``hash(level, H[rho, A], H[rho, B])`` on the level
-``rho (d + 1) + delta``. Each graph sorts and counts its own occurrences: the result does not
-depend on the thread count.
+occurrence of the feature ``hash(level, H[rho, A], H[rho, B])``, carried with its level
+``rho (d + 1) + delta``.
+
+ODD-ST_h (Da San Martino, Navarin & Sperduti, "A tree-based kernel for graphs", SDM 2012). For
+every root ``v``, the DAG of the BFS from ``v`` cut at depth ``h`` (an edge ``u -> w`` for every
+graph edge with ``depth(w) = depth(u) + 1``); every node ``u`` of it gives one occurrence of its
+tree visit (the DAG unfolded from ``u``), coded bottom-up as ``hash(label(u), sorted codes of
+its children)``: the ordering of the children by their codes is the canonical order that makes
+the code an invariant. It is carried with the number of nodes of the unfolded tree (saturated at
+2⁶¹: it grows like the number of paths), the exponent of the kernel's weight.
 
 The hash chains the splitmix64 finaliser (Steele, Lea & Flood, OOPSLA 2014) over a sequence:
 ``h <- fmix(h ^ fmix(x + golden))``, started from the sequence's length. Two different
 invariants share a 64-bit code with probability about ``n² / 2⁶⁵`` for ``n`` distinct ones
-(below 10⁻⁷ for a million); the readable twin ``kernelkit.reference.graph_decompositions``
-compares the exact sorted tuples instead. The loops look at the signals (_interrupt.pxd).
+(below 10⁻⁷ for a million); the readable twins in ``kernelkit.reference.graph_decompositions``
+compare the exact sorted tuples instead.
 """
 
 from cython.parallel cimport parallel, threadid
@@ -33,6 +44,13 @@ from _sort cimport count_runs, sort, sort_pairs
 from _types cimport intp_t, int32_t, int64_t, uint64_t
 
 cdef uint64_t GOLDEN = <uint64_t>0x9E3779B97F4A7C15
+cdef intp_t SIZE_LIMIT = (<intp_t>1) << 61
+
+cdef enum:
+    NSPDK = 0
+    ODDST = 1
+
+DECOMPOSITIONS = {"nspdk": NSPDK, "oddst": ODDST}
 
 
 cdef inline uint64_t _fmix(uint64_t z) noexcept nogil:
@@ -105,14 +123,14 @@ cdef uint64_t _neighbourhood_hash(
     return _hash_sequence(h_nodes, sequence, n_edges)
 
 
-cdef intp_t _graph_features(
+cdef intp_t _nspdk_graph(
     const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
     const int32_t[::1] edge_labels, intp_t first, intp_t n, intp_t r, intp_t d,
     intp_t *dist, intp_t *work, uint64_t *hashes, uint64_t *codes, uint64_t *sequence,
     uint64_t *keys, intp_t *levels, int64_t *counts, InterruptState *interrupt,
 ) noexcept nogil:
-    """Distinct features of one graph, sorted by key, with their levels and counts; returns
-    their number (-1 when a signal handler raised)."""
+    """NSPDK: distinct features of one graph, sorted by key, with their levels and counts;
+    returns their number (-1 when a signal handler raised)."""
     cdef intp_t v, rho, a, b, delta, level
     cdef intp_t m = 0
     _distances(indptr, indices, first, n, max(2 * r, d), dist, work)
@@ -138,6 +156,43 @@ cdef intp_t _graph_features(
     return count_runs(keys, levels, counts, m)
 
 
+cdef intp_t _oddst_graph(
+    const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
+    intp_t first, intp_t n, intp_t h, intp_t *depth, intp_t *queue, intp_t *sizes,
+    uint64_t *codes, uint64_t *sequence, uint64_t *keys, intp_t *tree_sizes, int64_t *counts,
+    InterruptState *interrupt,
+) noexcept nogil:
+    """ODD-ST_h: distinct tree visits of one graph, sorted by code, with their sizes and counts;
+    returns their number (-1 when a signal handler raised)."""
+    cdef intp_t v, t, u, k, w, tail, n_children, size
+    cdef intp_t m = 0
+    for v in range(n):
+        if interrupted(interrupt):
+            return -1
+        tail = bfs_depths(indptr, indices, first, n, v, h, depth, queue)
+        # reverse BFS order: the children (one level deeper) are coded before their parent
+        for t in range(tail - 1, -1, -1):
+            u = queue[t]
+            n_children = 0
+            size = 1
+            for k in range(indptr[first + u], indptr[first + u + 1]):
+                w = indices[k] - first
+                if depth[w] == depth[u] + 1:
+                    sequence[n_children] = codes[w]
+                    n_children += 1
+                    # saturating: both terms are at most SIZE_LIMIT = 2⁶¹, their sum fits in 63 bits
+                    size = min(size + sizes[w], SIZE_LIMIT)
+            sort(sequence, n_children)
+            codes[u] = _hash_sequence(_combine(GOLDEN, <uint64_t><uint32_t>node_labels[first + u]),
+                                      sequence, n_children)
+            sizes[u] = size
+            keys[m] = codes[u]
+            tree_sizes[m] = size
+            m += 1
+    sort_pairs(keys, tree_sizes, m)
+    return count_runs(keys, tree_sizes, counts, m)
+
+
 cdef int64_t _n_pairs_within(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
                              intp_t n, intp_t d, intp_t *depth, intp_t *queue,
                              InterruptState *interrupt) noexcept nogil:
@@ -151,7 +206,8 @@ cdef int64_t _n_pairs_within(const intp_t[::1] indptr, const int32_t[::1] indice
     return total
 
 
-def nspdk_features(
+def decomposition_features(
+    int kind,
     intp_t r,
     intp_t d,
     const intp_t[::1] node_ptr,     # IN (n_graphs + 1,)
@@ -161,32 +217,38 @@ def nspdk_features(
     const int32_t[::1] edge_labels,  # IN (n_directed_edges,)
     const int64_t[::1] key_ptr,     # IN (n_graphs + 1,)
     uint64_t[::1] keys,             # OUT (key_ptr[-1],)
-    intp_t[::1] levels,             # OUT (key_ptr[-1],)
+    intp_t[::1] values,             # OUT (key_ptr[-1],)
     int64_t[::1] counts,            # OUT (key_ptr[-1],)
     int64_t[::1] n_distinct,        # OUT (n_graphs,)
     bint counting=False,
     int n_threads=1,
 ):
-    """Count the NSPDK features of every graph, in two passes.
+    """Count the features of every graph, in two passes.
 
     The first pass (``counting=True``) writes into ``n_distinct[g]`` the number of ordered node
     pairs ``(a, b)`` of graph ``g`` at distance at most ``d`` (``a == b`` included) and leaves
-    ``key_ptr``, ``keys``, ``levels``, ``counts`` alone: graph ``g`` then needs ``(r + 1)``
-    times that many slots. The second pass writes the features.
+    ``key_ptr``, ``keys``, ``values``, ``counts`` alone: graph ``g`` then needs ``r + 1`` times
+    that many slots (NSPDK), or that many (ODD-ST, one per node of each DAG visit). The second
+    pass writes the features.
 
     Parameters
     ----------
+    kind : int
+        ``DECOMPOSITIONS["nspdk"]`` or ``DECOMPOSITIONS["oddst"]``.
     r, d : int
-        Largest radius and largest distance.
+        NSPDK: largest radius and largest distance. ODD-ST: ``r`` unused (0), ``d`` the depth
+        ``h`` of the DAG visits.
     node_ptr, indptr, indices, node_labels, edge_labels : ndarrays
-        The batch (see ``kernelkit.kernels._graphs._input.GraphBatch``).
+        The batch (see ``kernelkit.kernels._graphs._input.GraphBatch``); ODD-ST does not read
+        the edge labels.
     key_ptr : ndarray of shape (n_graphs + 1,), int64
         Graph ``g`` owns the slots ``key_ptr[g]:key_ptr[g + 1]``.
     keys : ndarray of shape (key_ptr[-1],), uint64
         Output: graph ``g``'s distinct feature keys, increasing, in the first ``n_distinct[g]``
         slots of its range.
-    levels : ndarray of shape (key_ptr[-1],), intp
-        Output: the level ``rho (d + 1) + delta`` of each key.
+    values : ndarray of shape (key_ptr[-1],), intp
+        Output: what each key carries: its level ``rho (d + 1) + delta`` (NSPDK), the size of
+        its tree (ODD-ST).
     counts : ndarray of shape (key_ptr[-1],), int64
         Output: the number of occurrences of each key.
     n_distinct : ndarray of shape (n_graphs,), int64
@@ -203,15 +265,18 @@ def nspdk_features(
     cdef char *mine
     cdef InterruptState interrupt
     cdef intp_t next_graph = 0, n_done = 0
-    if not counting and (keys.shape[0] < key_ptr[n_graphs] or levels.shape[0] < keys.shape[0]
+    if kind != NSPDK and kind != ODDST:
+        raise ValueError(f"unknown decomposition {kind}.")
+    if not counting and (keys.shape[0] < key_ptr[n_graphs] or values.shape[0] < keys.shape[0]
                          or counts.shape[0] < keys.shape[0]):
-        raise ValueError("keys, levels and counts need key_ptr[-1] slots.")
+        raise ValueError("keys, values and counts need key_ptr[-1] slots.")
     for g in range(n_graphs):
         max_nodes = max(max_nodes, node_ptr[g + 1] - node_ptr[g])
         max_edges = max(max_edges, indptr[node_ptr[g + 1]] - indptr[node_ptr[g]])
     n_threads = max(1, min(n_threads, n_graphs))
-    # distances (n² intp), BFS queue / ball (n), hashes per radius ((r + 1) n), node codes (n),
-    # a sequence to sort (max(n, edges))
+    # NSPDK: distances (n² intp), BFS queue / ball (n), hashes per radius ((r + 1) n), node
+    # codes (n), a sequence to sort (max(n, edges)); ODD-ST: depths and tree sizes in the first
+    # two regions (r = 0)
     off_work = max_nodes * max_nodes * sizeof(intp_t)
     off_hashes = off_work + max_nodes * sizeof(intp_t)
     off_codes = off_hashes + (r + 1) * max_nodes * sizeof(uint64_t)
@@ -235,11 +300,20 @@ def nspdk_features(
                                                     <intp_t*>mine, <intp_t*>(mine + off_work),
                                                     &interrupt)
                     continue
-                found = _graph_features(
-                    indptr, indices, node_labels, edge_labels, first, n, r, d,
-                    <intp_t*>mine, <intp_t*>(mine + off_work), <uint64_t*>(mine + off_hashes),
-                    <uint64_t*>(mine + off_codes), <uint64_t*>(mine + off_sequence),
-                    &keys[key_ptr[g]], &levels[key_ptr[g]], &counts[key_ptr[g]], &interrupt)
+                if kind == NSPDK:
+                    found = _nspdk_graph(
+                        indptr, indices, node_labels, edge_labels, first, n, r, d,
+                        <intp_t*>mine, <intp_t*>(mine + off_work),
+                        <uint64_t*>(mine + off_hashes), <uint64_t*>(mine + off_codes),
+                        <uint64_t*>(mine + off_sequence), &keys[key_ptr[g]],
+                        &values[key_ptr[g]], &counts[key_ptr[g]], &interrupt)
+                else:
+                    found = _oddst_graph(
+                        indptr, indices, node_labels, first, n, d, <intp_t*>mine,
+                        <intp_t*>(mine + off_work), <intp_t*>(mine + off_hashes),
+                        <uint64_t*>(mine + off_codes), <uint64_t*>(mine + off_sequence),
+                        &keys[key_ptr[g]], &values[key_ptr[g]], &counts[key_ptr[g]],
+                        &interrupt)
                 n_distinct[g] = max(found, 0)
             leave_team(&interrupt, &n_done)
     finally:
