@@ -137,7 +137,7 @@ def _dag_visit_codes(v, h, neighbours, labels):
     return code
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _tree_size(code):
     return 1 + sum(_tree_size(child) for child in code[1])
 
