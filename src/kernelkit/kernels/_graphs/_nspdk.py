@@ -49,12 +49,14 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(DecompositionKernel):
     ordered pairs, per-level cosine normalisation): GraKeL's neighbourhood code concatenates the
     node lists in the order of the node ids, so two isomorphic neighbourhoods numbered
     differently get different features, and its Gram matrix changes when the nodes of a graph
-    are renumbered (a path ``C-C-O`` numbered ``(C, C, O)`` or ``(C, O, C)``); it then hashes
+    are renumbered (a path ``C-C-O`` numbered from its end or from its middle); it then hashes
     that text to 32 bits. It also leaves out of a node's list the nodes farther than ``d``, and
     does not mark the root. Its neighbourhoods grow by doubling: what it calls radius 3 is the
     ball of radius 4, distance 3 stands for distances 3 and 4 and distance 4 for 5 to 8 (on a
     path of 6 nodes, GraKeL puts the end nodes at distance 4). Radius 0 (single labelled nodes)
-    at distances 0 to 2 is computed alike, and there the Gram matrices agree exactly.
+    at distances 0 to 2 is computed alike, and there the Gram matrices agree exactly. A graph
+    without pairs at some level (a small diameter) gets 0 there on the diagonal here, as off it;
+    GraKeL's ``fit_transform`` puts 1 (and its ``transform`` 0).
 
     Parameters
     ----------
