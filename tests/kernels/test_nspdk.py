@@ -239,3 +239,17 @@ def test_grakel_depends_on_node_order():
     ours = NSPDK(r=1, d=1, normalize=False).fit_transform(
         [(adjacency, ["C", "C", "O"]), (renumbered, ["C", "C", "O"])])
     np.testing.assert_allclose(ours, np.full((2, 2), 4.0), rtol=1e-14)
+
+
+def test_ctrl_c_stops_the_core(ctrl_c):
+    # radius-3 balls of a 3000-node random graph (degree ~30) hold most of it: minutes of
+    # sorting per root
+    setup = """
+    import scipy.sparse as sp
+    from kernelkit.kernels import NeighborhoodSubgraphPairwiseDistanceKernel
+    A = sp.triu(sp.random_array((3000, 3000), density=0.01, random_state=0), k=1)
+    A = sp.csr_array(((A + A.T) > 0).astype(float))
+    run = lambda: NeighborhoodSubgraphPairwiseDistanceKernel(n_jobs=2).fit_transform(
+        [(A, [0] * 3000)])
+    """
+    assert ctrl_c(setup) == ["interrupted"]

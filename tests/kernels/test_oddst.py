@@ -191,3 +191,16 @@ def test_grakel_child_order_depends_on_node_ids():
     assert K[0, 1] < min(K[0, 0], K[1, 1])
     ours = ODDSTKernel(h=2).fit_transform([first, second])
     assert ours[0, 1] == ours[0, 0] == ours[1, 1]
+
+
+def test_ctrl_c_stops_the_core(ctrl_c):
+    # uncut visits of a random graph of 3000 nodes (degree ~30), eight times: a BFS and 3000
+    # sorted codes per root, 9e6 tree visits to sort per graph; seconds per graph
+    setup = """
+    import scipy.sparse as sp
+    from kernelkit.kernels import ODDSTKernel
+    A = sp.triu(sp.random_array((3000, 3000), density=0.01, random_state=0), k=1)
+    A = sp.csr_array(((A + A.T) > 0).astype(float))
+    run = lambda: ODDSTKernel(n_jobs=2).fit_transform([(A, [0] * 3000)] * 8)
+    """
+    assert ctrl_c(setup) == ["interrupted"]
