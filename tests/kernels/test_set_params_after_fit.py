@@ -15,6 +15,8 @@ from kernelkit.kernels import (
     GraphletKernel,
     LocalAlignmentKernel,
     MismatchKernel,
+    NeighborhoodSubgraphPairwiseDistanceKernel,
+    ODDSTKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SpectrumKernel,
@@ -46,6 +48,8 @@ GRAPH_KERNELS = [
     (GraphletKernel(k=3, n_graphlet_samples=50, random_state=0), "random_state", 1),
     (VertexHistogramKernel(), "node_label", None),
     (EdgeHistogramKernel(), "edge_label", "bond"),
+    (NeighborhoodSubgraphPairwiseDistanceKernel(r=2, d=2, edge_label="label"), "r", 1),
+    (ODDSTKernel(h=2, lambda_=0.5), "h", 1),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS

@@ -49,6 +49,10 @@ states them) and are compared with the public estimator or function that runs th
   with and without edge labels, as feature dictionaries): ``VertexHistogramKernel``,
   ``EdgeHistogramKernel``, ``WeisfeilerLehmanKernel``; ``tests/kernels/test_histograms.py``,
   ``tests/kernels/test_graph_features.py``;
+- :mod:`~kernelkit.reference.graph_decompositions` (``nspdk_gram``, ``oddst_gram`` and their
+  per-graph features, with exact invariants where the core hashes):
+  ``NeighborhoodSubgraphPairwiseDistanceKernel``, ``ODDSTKernel``; ``tests/kernels/test_nspdk.py``,
+  ``tests/kernels/test_oddst.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.

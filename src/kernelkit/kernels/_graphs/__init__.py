@@ -12,6 +12,11 @@ from kernelkit.kernels._graphs._neighborhood_hash import (
     NeighborhoodHashKernel,
     neighborhood_hash_kernel,
 )
+from kernelkit.kernels._graphs._nspdk import (
+    NeighborhoodSubgraphPairwiseDistanceKernel,
+    neighborhood_subgraph_pairwise_distance_kernel,
+)
+from kernelkit.kernels._graphs._oddst import ODDSTKernel, oddst_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
@@ -36,6 +41,8 @@ __all__ = [
     "GeometricWalkKernel",
     "GraphletKernel",
     "NeighborhoodHashKernel",
+    "NeighborhoodSubgraphPairwiseDistanceKernel",
+    "ODDSTKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
@@ -47,6 +54,8 @@ __all__ = [
     "geometric_walk_kernel",
     "graphlet_kernel",
     "neighborhood_hash_kernel",
+    "neighborhood_subgraph_pairwise_distance_kernel",
+    "oddst_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",
