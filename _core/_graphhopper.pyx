@@ -21,7 +21,7 @@ from libc.math cimport exp
 from libc.stdlib cimport free, malloc
 from scipy.linalg.cython_blas cimport dgemm
 
-from _graph_bfs cimport bfs
+from _bfs cimport bfs_depths
 from _gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
@@ -32,21 +32,22 @@ cdef enum Task:
     WEIGHTS
 
 
-cdef intp_t _diameter(const intp_t *indptr, const int32_t *indices, intp_t first, intp_t n,
-                      intp_t *dist, intp_t *queue, InterruptState *interrupt) noexcept nogil:
+cdef intp_t _diameter(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
+                      intp_t n, intp_t *dist, intp_t *queue,
+                      InterruptState *interrupt) noexcept nogil:
     """Largest finite distance in one graph (stops early on a signal)."""
     cdef intp_t s, reached, largest = 0
     for s in range(n):
         if interrupted(interrupt):
             break
-        reached = bfs(indptr, indices, first, s, n, dist, queue)
+        reached = bfs_depths(indptr, indices, first, n, s, n, dist, queue)
         largest = max(largest, dist[queue[reached - 1]])    # the last node reached is farthest
     return largest
 
 
 cdef void _graph_weights(
-    const intp_t *indptr, const int32_t *indices, intp_t first, intp_t n, intp_t n_lengths,
-    double *weights, intp_t *dist, intp_t *queue, double *paths_in, double *paths_down,
+    const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first, intp_t n,
+    intp_t n_lengths, double *weights, intp_t *dist, intp_t *queue, double *paths_in, double *paths_down,
     InterruptState *interrupt,
 ) noexcept nogil:
     """Add every source's counts to the packed ``M`` rows of one graph (``weights``, zeroed,
@@ -59,7 +60,7 @@ cdef void _graph_weights(
     for s in range(n):
         if interrupted(interrupt):
             return
-        reached = bfs(indptr, indices, first, s, n, dist, queue)
+        reached = bfs_depths(indptr, indices, first, n, s, n, dist, queue)
         # σ_s: BFS order visits every parent (one step closer to s) before its children
         for t in range(reached):
             paths_in[queue[t]] = 0.0
@@ -107,7 +108,6 @@ cdef void _each_graph(
     cdef intp_t *queue
     cdef double *paths_in
     cdef double *paths_down
-    cdef const int32_t *indices_ptr = &indices[0] if indices.shape[0] > 0 else NULL
     cdef InterruptState interrupt
     cdef intp_t next_graph = 0, n_done = 0
     if task == WEIGHTS:
@@ -132,10 +132,10 @@ cdef void _each_graph(
                     break
                 n = node_ptr[g + 1] - node_ptr[g]
                 if task == DIAMETERS:
-                    diameters[g] = _diameter(&indptr[0], indices_ptr, node_ptr[g], n, dist,
-                                             queue, &interrupt)
+                    diameters[g] = _diameter(indptr, indices, node_ptr[g], n, dist, queue,
+                                             &interrupt)
                 else:
-                    _graph_weights(&indptr[0], indices_ptr, node_ptr[g], n, n_lengths[g],
+                    _graph_weights(indptr, indices, node_ptr[g], n, n_lengths[g],
                                    weights + weight_ptr[g], dist, queue, paths_in, paths_down,
                                    &interrupt)
             leave_team(&interrupt, &n_done)

@@ -16,6 +16,8 @@ from kernelkit.kernels import (
     GraphletKernel,
     LocalAlignmentKernel,
     MismatchKernel,
+    NeighborhoodSubgraphPairwiseDistanceKernel,
+    ODDSTKernel,
     PropagationKernel,
     RandomWalkKernel,
     ShortestPathKernel,
@@ -48,6 +50,8 @@ GRAPH_KERNELS = [
     (GraphletKernel(k=3, n_graphlet_samples=50, random_state=0), "random_state", 1),
     (VertexHistogramKernel(), "node_label", None),
     (EdgeHistogramKernel(), "edge_label", "bond"),
+    (NeighborhoodSubgraphPairwiseDistanceKernel(r=2, d=2, edge_label="label"), "r", 1),
+    (ODDSTKernel(h=2, lambda_=0.5), "h", 1),
     (GraphHopperKernel(node_attributes=None, node_label="label"), "gamma", 0.5),
     (PropagationKernel(random_state=0), "t_max", 3),
 ]

@@ -49,6 +49,10 @@ states them) and are compared with the public estimator or function that runs th
   with and without edge labels, as feature dictionaries): ``VertexHistogramKernel``,
   ``EdgeHistogramKernel``, ``WeisfeilerLehmanKernel``; ``tests/kernels/test_histograms.py``,
   ``tests/kernels/test_graph_features.py``;
+- :mod:`~kernelkit.reference.graph_decompositions` (``nspdk_gram``, ``oddst_gram`` and their
+  per-graph features, with exact invariants where the core hashes):
+  ``NeighborhoodSubgraphPairwiseDistanceKernel``, ``ODDSTKernel``; ``tests/kernels/test_nspdk.py``,
+  ``tests/kernels/test_oddst.py``;
 - :mod:`~kernelkit.reference.graph_attributes` (``graphhopper_weights``, ``graphhopper_gram``,
   ``propagation_features``, ``propagation_gram``, from the papers): ``GraphHopperKernel``
   (and through it ``_core._graphhopper``), ``PropagationKernel``;

@@ -13,6 +13,11 @@ from kernelkit.kernels._graphs._neighborhood_hash import (
     NeighborhoodHashKernel,
     neighborhood_hash_kernel,
 )
+from kernelkit.kernels._graphs._nspdk import (
+    NeighborhoodSubgraphPairwiseDistanceKernel,
+    neighborhood_subgraph_pairwise_distance_kernel,
+)
+from kernelkit.kernels._graphs._oddst import ODDSTKernel, oddst_kernel
 from kernelkit.kernels._graphs._propagation import PropagationKernel, propagation_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
@@ -39,6 +44,8 @@ __all__ = [
     "GraphHopperKernel",
     "GraphletKernel",
     "NeighborhoodHashKernel",
+    "NeighborhoodSubgraphPairwiseDistanceKernel",
+    "ODDSTKernel",
     "PropagationKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
@@ -52,6 +59,8 @@ __all__ = [
     "graphhopper_kernel",
     "graphlet_kernel",
     "neighborhood_hash_kernel",
+    "neighborhood_subgraph_pairwise_distance_kernel",
+    "oddst_kernel",
     "propagation_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
