@@ -28,7 +28,8 @@ def test_tuples_get_a_fourth_element(tmp_path):
     graphs = load_tudataset(tmp_path, "TOY", as_networkx=False).graphs
     assert [len(graph) for graph in graphs] == [4, 4]
     adjacency, labels, edge_labels, attributes = graphs[0]
-    assert edge_labels is None
+    assert adjacency.shape == (3, 3) and edge_labels is None
+    np.testing.assert_array_equal(labels, [0, 1, 0])
     assert attributes.dtype == np.float64 and attributes.shape == (3, 2)
     np.testing.assert_array_equal(attributes, ATTRIBUTES[:3])
     np.testing.assert_array_equal(graphs[1][3], ATTRIBUTES[3:])
