@@ -1,5 +1,6 @@
 """fetch_tudataset against a local HTTP server serving zips built from the shipped MUTAG files:
-download, cache, checksums (shipped and recorded on first use), HTTP and connection errors."""
+download, cache, checksums (shipped and recorded on first use), HTTP and connection errors;
+the UCI DNA sets."""
 
 import hashlib
 import http.server
@@ -12,7 +13,14 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from kernelkit.datasets import _fetch, fetch_tudataset, get_data_home, load_mutag
+from kernelkit.datasets import (
+    _fetch,
+    fetch_tudataset,
+    fetch_uci_splice,
+    get_data_home,
+    load_mutag,
+    load_uci_promoters,
+)
 
 
 def _zip_of_mutag(name, *, extra=b""):
@@ -188,3 +196,42 @@ def test_bad_names(tmp_path, name, error):
     with pytest.raises(error, match="name"):
         fetch_tudataset(name, tmp_path, base_url="http://127.0.0.1:9")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_uci_promoters_are_shipped():
+    promoters = load_uci_promoters()
+    assert len(promoters.data) == 106 and {len(s) for s in promoters.data} == {57}
+    assert set("".join(promoters.data)) == set("acgt")
+    assert (promoters.target == "+").sum() == 53 and (promoters.target == "-").sum() == 53
+    assert promoters.names[0] == "S10" and "CC BY 4.0" in promoters.DESCR
+
+
+_SPLICE = (b"EI,    ATRINS-DONOR-521,               CCAGCTGCATCACAGG\r\n"
+           b"N,     HUMGLUT4B-NEG-1,                NNACGTDACGTRACGS\r\n")
+
+
+def test_uci_splice_download_cache_and_recorded_checksum(tmp_path, server):
+    server.files["/splice.data"] = _SPLICE
+    url = server.url.removesuffix("/tu") + "/splice.data"
+    splice = fetch_uci_splice(tmp_path, base_url=url)
+    assert splice.data == ["CCAGCTGCATCACAGG", "NNACGTDACGTRACGS"]
+    assert splice.target.tolist() == ["EI", "N"] and splice.names[1] == "HUMGLUT4B-NEG-1"
+    assert (tmp_path / "splice.data.sha256").read_text().strip() == hashlib.sha256(
+        _SPLICE).hexdigest()
+    server.files.clear()  # the cache answers
+    assert fetch_uci_splice(tmp_path, base_url=url).data == splice.data
+    (tmp_path / "splice.data").unlink()
+    server.files["/splice.data"] = _SPLICE + b"IE, X, ACGT\n"
+    with pytest.raises(ValueError, match="splice.data.sha256"):
+        fetch_uci_splice(tmp_path, base_url=url)
+    assert not (tmp_path / "splice.data").exists()
+
+
+def test_uci_splice_offline_and_bad_lines(tmp_path, server):
+    url = server.url.removesuffix("/tu") + "/splice.data"
+    with pytest.raises(ConnectionError, match=f"{url}: the server answered HTTP 404.*place it "
+                                              f"at {tmp_path / 'splice.data'}"):
+        fetch_uci_splice(tmp_path, base_url=url)
+    (tmp_path / "splice.data").write_text("EI, A, ACGT\nEI, ACGT\n")
+    with pytest.raises(ValueError, match="splice.data, line 2: expected 'class, name, sequence'"):
+        fetch_uci_splice(tmp_path)

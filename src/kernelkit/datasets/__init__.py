@@ -7,13 +7,16 @@ from kernelkit.datasets._fetch import fetch_tudataset, get_data_home
 from kernelkit.datasets._proteins import load_secreted_proteins
 from kernelkit.datasets._substitution import load_blosum62
 from kernelkit.datasets._tudataset import load_mutag, load_tudataset
+from kernelkit.datasets._uci import fetch_uci_splice, load_uci_promoters
 
 __all__ = [
     "fetch_tudataset",
+    "fetch_uci_splice",
     "get_data_home",
     "load_blosum62",
     "load_mutag",
     "load_secreted_proteins",
     "load_tudataset",
+    "load_uci_promoters",
     "read_fasta",
 ]
