@@ -177,15 +177,23 @@ def test_truncated_answer(tmp_path, server):
     assert list(tmp_path.iterdir()) == []
 
 
+def _zip_escaping_its_folder():
+    buffer = io.BytesIO(_zip_of_mutag("TOYMUTAG"))
+    with zipfile.ZipFile(buffer, "a") as zf:
+        zf.writestr("TOYMUTAG/../outside.txt", b"x")
+    return buffer.getvalue()
+
+
 @pytest.mark.parametrize("body, message", [
     (b"<html>not found</html>", "is not a zip archive"),
     (_zip_of_mutag("OTHER"), "has no TOYMUTAG/TOYMUTAG_A.txt"),
-], ids=["not-zip", "wrong-folder"])
+    (_zip_escaping_its_folder(), "member 'TOYMUTAG/../outside.txt' points outside its folder"),
+], ids=["not-zip", "wrong-folder", "escaping-member"])
 def test_archives_that_are_not_the_set(tmp_path, server, body, message):
     server.files["/tu/TOYMUTAG.zip"] = body
     with pytest.raises(ValueError, match=message):
         fetch_tudataset("TOYMUTAG", tmp_path, base_url=server.url)
-    assert not (tmp_path / "TOYMUTAG").exists() and _leftovers(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no hash recorded either
 
 
 @pytest.mark.parametrize("name, error", [

@@ -119,7 +119,8 @@ def fetch_tudataset(name, data_home=None, *, as_networkx=True, base_url=None):
         remedy = (f"Check the name (case matters) and the network, or download {name}.zip "
                   f"elsewhere and unpack it into {home}, so that {folder / (name + '_A.txt')} "
                   "exists")
-        archive = download(url, home / f"{name}.zip", _tu_checksums().get(name), remedy)
+        archive = download(url, home / f"{name}.zip", _tu_checksums().get(name), remedy,
+                           check=lambda path: _members(path, name))
         try:
             _unpack(archive, home, name)
         finally:
@@ -135,7 +136,7 @@ def _tu_checksums():
             (line.split() for line in lines if line.strip() and not line.startswith("#"))}
 
 
-def download(url, path, sha256, remedy):
+def download(url, path, sha256, remedy, check):
     """Download ``url`` to ``path`` through a temporary file renamed once it is complete and
     its SHA-256 checked.
 
@@ -143,7 +144,9 @@ def download(url, path, sha256, remedy):
     download of ``path`` (``{path}.sha256``), and without it records this download's value
     (trust on first use). A mismatch deletes the download and raises ``ValueError`` naming both
     values; a network failure raises ``ConnectionError`` naming ``url``, the cause and
-    ``remedy``, from None (the urllib traceback says no more). Returns ``path``.
+    ``remedy``, from None (the urllib traceback says no more). ``check(temporary_path)`` raises
+    ``ValueError`` for a download that is not the expected kind of file (an error page served
+    with status 200), before any hash is recorded. Returns ``path``.
     """
     path = pathlib.Path(path)
     record = path.with_name(path.name + ".sha256")
@@ -160,6 +163,7 @@ def download(url, path, sha256, remedy):
                              f"({source}); it was deleted. The file on the server is not the "
                              "one kernelkit knows: if you trust it, place it unpacked in "
                              f"{path.parent} by hand.")
+        check(partial)
         if sha256 is None:
             _write_atomically(record, actual + "\n")
         os.replace(partial, path)
@@ -208,24 +212,32 @@ def _write_atomically(path, text):
     os.replace(partial, path)
 
 
-def _unpack(archive, home, name):
-    """Extract the folder ``{name}/`` of the zip ``archive`` into ``home / name``, through a
-    temporary folder renamed once complete."""
+def _members(archive, name):
+    """The members of the zip ``archive`` in its folder ``{name}/``; a ValueError unless it is
+    a TU archive of ``name`` (a zip holding ``{name}/{name}_A.txt``, no member outside)."""
     try:
         with zipfile.ZipFile(archive) as zf:
             members = [m for m in zf.infolist() if m.filename.startswith(f"{name}/")]
-            if not any(m.filename == f"{name}/{name}_A.txt" for m in members):
-                raise ValueError(f"{archive.name} has no {name}/{name}_A.txt: it is not a TU "
-                                 f"data set archive of {name!r}.")
-            staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{name}.", dir=home))
-            try:
-                for member in members:
-                    if ".." in pathlib.PurePosixPath(member.filename).parts:
-                        raise ValueError(f"{archive.name}: member {member.filename!r} points "
-                                         "outside its folder.")
-                    zf.extract(member, staging)
-                os.replace(staging / name, home / name)
-            finally:
-                shutil.rmtree(staging, ignore_errors=True)
     except zipfile.BadZipFile:
-        raise ValueError(f"{archive.name} from the server is not a zip archive.") from None
+        raise ValueError(f"the download of {name}.zip is not a zip archive.") from None
+    if not any(m.filename == f"{name}/{name}_A.txt" for m in members):
+        raise ValueError(f"the download of {name}.zip has no {name}/{name}_A.txt: it is not a "
+                         f"TU data set archive of {name!r}.")
+    for member in members:
+        if ".." in pathlib.PurePosixPath(member.filename).parts:
+            raise ValueError(f"the download of {name}.zip: member {member.filename!r} points "
+                             "outside its folder.")
+    return members
+
+
+def _unpack(archive, home, name):
+    """Extract the folder ``{name}/`` of the zip ``archive`` into ``home / name``, through a
+    temporary folder renamed once complete."""
+    staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{name}.", dir=home))
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            for member in _members(archive, name):
+                zf.extract(member, staging)
+        os.replace(staging / name, home / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -92,7 +92,7 @@ def fetch_uci_splice(data_home=None, *, base_url=None):
     if not path.is_file():
         url = base_url or os.environ.get(SPLICE_URL_VARIABLE) or SPLICE_URL
         download(url, path, None, f"Check the network, or download splice.data elsewhere and "
-                 f"place it at {path}")
+                 f"place it at {path}", check=lambda partial: _read_uci(partial, ""))
     descr = ("UCI Machine Learning Repository, Molecular Biology (Splice-junction Gene "
              "Sequences); Towell, Noordewier and Shavlik. Licence CC BY 4.0.")
     return _read_uci(path, descr)
