@@ -150,9 +150,12 @@ def download(url, path, sha256, remedy, check):
     """
     path = pathlib.Path(path)
     record = path.with_name(path.name + ".sha256")
-    source = "kernelkit's table"
+    source, advice = "kernelkit's table", (
+        "The file on the server is not the one kernelkit knows: if you trust it, put it "
+        f"(unpacked, for an archive) in {path.parent} by hand.")
     if sha256 is None and record.is_file():
         sha256, source = record.read_text(encoding="ascii").strip(), f"recorded in {record}"
+        advice = f"If the file on the server changed and you trust it, delete {record}."
     fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     partial = pathlib.Path(partial)
     try:
@@ -160,9 +163,7 @@ def download(url, path, sha256, remedy, check):
             actual = _stream(url, out, remedy)
         if sha256 is not None and actual != sha256:
             raise ValueError(f"{url}: the download's SHA-256 is {actual}, expected {sha256} "
-                             f"({source}); it was deleted. The file on the server is not the "
-                             "one kernelkit knows: if you trust it, place it unpacked in "
-                             f"{path.parent} by hand.")
+                             f"({source}); it was deleted. {advice}")
         check(partial)
         if sha256 is None:
             _write_atomically(record, actual + "\n")
