@@ -2,6 +2,7 @@
 paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
+from kernelkit.kernels._graphs._pyramid_match import PyramidMatchKernel, pyramid_match_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
@@ -20,6 +21,7 @@ from kernelkit.kernels._graphs._weisfeiler_lehman import (
 __all__ = [
     "GeometricWalkKernel",
     "GraphletKernel",
+    "PyramidMatchKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
@@ -27,6 +29,7 @@ __all__ = [
     "WeisfeilerLehmanKernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
+    "pyramid_match_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",

@@ -43,8 +43,8 @@ class GraphKernel(StructuredKernel):
         start = time.perf_counter()
         batch, node_codes, edge_codes = encode_graphs(
             X,
-            node_label=getattr(self, "node_label", None),
-            edge_label=getattr(self, "edge_label", None),
+            node_label=self._node_label_attribute(),
+            edge_label=self._edge_label_attribute(),
             node_codes=None if fitting else self.node_label_codes_,
             edge_codes=None if fitting else self.edge_label_codes_,
         )
@@ -59,6 +59,14 @@ class GraphKernel(StructuredKernel):
 
     def _represent(self, batch, fitting):
         return batch
+
+    def _node_label_attribute(self):
+        """The node attribute read as the label (None: unlabelled)."""
+        return getattr(self, "node_label", None)
+
+    def _edge_label_attribute(self):
+        """The edge attribute read as the edge label (None: edge labels unused)."""
+        return getattr(self, "edge_label", None)
 
 
 class ProductGraphKernel(GraphKernel):
