@@ -3,6 +3,7 @@
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs import (
+    CoreFrameworkKernel,
     GeometricWalkKernel,
     GraphletKernel,
     PyramidMatchKernel,
@@ -11,6 +12,7 @@ from kernelkit.kernels._graphs import (
     SubtreeKernel,
     WalkKernel,
     WeisfeilerLehmanKernel,
+    core_framework_kernel,
     geometric_walk_kernel,
     graphlet_kernel,
     pyramid_match_kernel,
@@ -53,6 +55,7 @@ from kernelkit.utils._gram import (
 from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
+    "CoreFrameworkKernel",
     "GeometricWalkKernel",
     "GraphletKernel",
     "LocalAlignmentKernel",
@@ -70,6 +73,7 @@ __all__ = [
     "WalkKernel",
     "WeisfeilerLehmanKernel",
     "center_gram",
+    "core_framework_kernel",
     "cosine_kernel",
     "exponential_kernel",
     "geometric_walk_kernel",

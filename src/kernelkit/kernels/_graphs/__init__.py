@@ -1,6 +1,7 @@
 """Graph kernels (Mairal & Vert, "Graph kernels"): walks, subtrees, Weisfeiler–Lehman, shortest
 paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
+from kernelkit.kernels._graphs._core_framework import CoreFrameworkKernel, core_framework_kernel
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
 from kernelkit.kernels._graphs._pyramid_match import PyramidMatchKernel, pyramid_match_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
@@ -19,6 +20,7 @@ from kernelkit.kernels._graphs._weisfeiler_lehman import (
 )
 
 __all__ = [
+    "CoreFrameworkKernel",
     "GeometricWalkKernel",
     "GraphletKernel",
     "PyramidMatchKernel",
@@ -27,6 +29,7 @@ __all__ = [
     "SubtreeKernel",
     "WalkKernel",
     "WeisfeilerLehmanKernel",
+    "core_framework_kernel",
     "geometric_walk_kernel",
     "graphlet_kernel",
     "pyramid_match_kernel",
