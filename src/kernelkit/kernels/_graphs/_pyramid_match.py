@@ -3,9 +3,11 @@
 from numbers import Integral
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
-from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, SparseFeatures, count_features
+from kernelkit._core import _histogram_intersection
+from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
+from kernelkit.kernels._graphs._base import GraphKernel
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
@@ -15,9 +17,7 @@ __all__ = ["PyramidMatchKernel", "pyramid_match_kernel"]
 # exact dyadic coordinates (1/2, 1/4, ... on symmetric graphs) come out of any eigensolver a few
 # ulps to either side, and would otherwise fall in one cell or the other by chance.
 _BOUNDARY_TOL = 1e-10
-# Feature key of the ``t``-th unit (t = 0, 1, ...) of histogram bin ``b``: ``b << 32 | t``.
-_UNIT_SHIFT = 32
-_MAX_BINS = 1 << 31
+_MAX_BINS = 2.0**62  # bin keys are int64
 
 
 class PyramidMatchKernel(GraphKernel):
@@ -43,10 +43,11 @@ class PyramidMatchKernel(GraphKernel):
     :math:`k(G, G) = n_G \min(n_G, d)`. The kernel is a non-negative combination of histogram
     intersections, hence positive definite.
 
-    The intersection :math:`\min(a, b) = \sum_{t \ge 1} [a \ge t][b \ge t]` of integer counts is
-    a dot product of unary codes: each graph is a sparse 0/1 vector with one feature per
-    (bin, unit), and the Gram matrix is a sparse product weighted by level. Level weights are
-    powers of two and counts integers, so every entry is exact.
+    Regrouped by level, :math:`k = \sum_l c_l I_l` with :math:`c_0 = 2^{-L}` and
+    :math:`c_l = 2^{l-L-1}` for :math:`l \ge 1`; since :math:`c_l \min(a, b) = \min(c_l a,
+    c_l b)`, each graph is one sparse histogram of weighted counts over all levels' bins, and
+    a pair costs one merge-join of two sorted bin lists (compiled, threaded over pairs). The
+    weights are powers of two and the counts integers, so every entry is exact.
 
     Ambiguities of the embedding. An eigenvalue of multiplicity > 1 has no canonical
     eigenvector basis (the eigensolver's choice then depends on the node order), and a
@@ -72,22 +73,20 @@ class PyramidMatchKernel(GraphKernel):
     normalize : bool, default=False
         Cosine-normalise the Gram matrix.
     n_jobs : int or None, default=None
-        Threads of the sparse product.
+        Threads (pairs of graphs are computed in parallel).
     verbose : int, default=0
         0: silent; 1: one line per Gram matrix on stderr, and progress lines while one takes
         more than a couple of seconds; 2: also the time of every stage.
 
     Attributes
     ----------
-    X_fit_ : SparseFeatures
-        Unary-coded histograms of the fitted graphs.
+    X_fit_ : object
+        Weighted histograms of the fitted graphs (sorted bin keys and masses, CSR-like).
     n_samples_fit_ : int
     node_label_codes_ : dict
         Node label → integer code, learned at ``fit``.
     edge_label_codes_ : dict
         Empty (edge labels are not used).
-    feature_keys_ : ndarray of int64
-        Sorted keys ``bin << 32 | unit`` of the fitted feature space.
     diag_fit_ : ndarray of shape (n_samples_fit,)
         ``k(G, G)`` of the fitted graphs, when ``normalize`` is true.
 
@@ -136,36 +135,36 @@ class PyramidMatchKernel(GraphKernel):
 
     def _represent(self, batch, fitting):
         n_nodes = np.diff(batch.node_ptr)
-        n_levels = self.L + 1
-        bins_per_dim = (1 << n_levels) - 1  # 2^0 + 2^1 + ... + 2^L cells
+        bins_per_dim = (1 << (self.L + 1)) - 1  # 2^0 + 2^1 + ... + 2^L cells
         n_labels = int(batch.node_labels.max()) + 1
-        if n_labels * self.d * bins_per_dim > _MAX_BINS:
+        if float(n_labels) * self.d * bins_per_dim > _MAX_BINS:
             raise ValueError(
                 f"PyramidMatchKernel(L={self.L}, d={self.d}) on graphs with {n_labels} node "
                 f"labels needs {n_labels} x {self.d} x {bins_per_dim} histogram bins, more than "
-                f"2**31; lower L or d, or pass with_labels=False.")
-        largest = int(n_nodes.max())
+                f"2**62; lower L or d, or pass with_labels=False.")
         dims = np.minimum(n_nodes, self.d)
-        n_units = float(np.dot(n_nodes, dims)) * n_levels
-        # per node, dimension and level: key, graph id, column, counts (~64 bytes); per graph
-        # the dense eigendecomposition of its adjacency (graphs of one size at a time)
-        check_memory_request(64.0 * n_units + 32.0 * float(np.dot(n_nodes, n_nodes)),
+        # per node, dimension and level: bin, graph id, sort order, level (~40 bytes); per
+        # graph the dense eigendecomposition of its adjacency (graphs of one size at a time)
+        check_memory_request(40.0 * float(np.dot(n_nodes, dims)) * (self.L + 1)
+                             + 32.0 * float(np.dot(n_nodes, n_nodes)),
                              f"PyramidMatchKernel(L={self.L}, d={self.d}) on graphs of "
-                             f"{batch.n_nodes} nodes in all (largest {largest})",
+                             f"{batch.n_nodes} nodes in all (largest {n_nodes.max()})",
                              "lower L or d.")
-        graph_ids, bins = self._node_bins(batch, n_nodes, dims, bins_per_dim)
-        # unary code of each bin's count: one feature per (bin, unit t < count)
-        keys, counts = np.unique((graph_ids.astype(np.int64) << _UNIT_SHIFT) | bins,
-                                 return_counts=True)
-        owners = np.repeat(keys >> _UNIT_SHIFT, counts)
-        units = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        features = ((np.repeat(keys & ((1 << _UNIT_SHIFT) - 1), counts)) << _UNIT_SHIFT) | units
-        if fitting:
-            self.feature_keys_ = np.unique(features)
-        return _PyramidFeatures(
-            count_features(owners, features, np.ones(len(features), dtype=np.int64),
-                           batch.n_samples, self.feature_keys_),
-            n_nodes * dims)
+        # many small eigendecompositions: BLAS threads cost ~20x more than they save there
+        with threadpool_limits(limits=1, user_api="blas"):
+            graph_ids, bins = self._node_bins(batch, n_nodes, dims, bins_per_dim)
+        order = np.lexsort((bins, graph_ids))
+        graph_ids, bins = graph_ids[order], bins[order]
+        starts = np.flatnonzero(np.r_[True, (graph_ids[1:] != graph_ids[:-1])
+                                      | (bins[1:] != bins[:-1])])
+        counts = np.diff(np.r_[starts, len(bins)])
+        bins = bins[starts]
+        # the level of a bin is that of its cell offset 2^l - 1 + cell within its dimension
+        levels = np.floor(np.log2(bins % bins_per_dim + 1.0)).astype(np.intp)
+        indptr = np.zeros(batch.n_samples + 1, dtype=np.intp)
+        np.cumsum(np.bincount(graph_ids[starts], minlength=batch.n_samples), out=indptr[1:])
+        return _Histograms(indptr, bins, counts * self._level_weights()[levels],
+                           (n_nodes * dims).astype(np.float64))
 
     def _node_bins(self, batch, n_nodes, dims, bins_per_dim):
         """Histogram bin of every (node, dimension, level): ``(graph_ids, bins)``, int64."""
@@ -220,34 +219,34 @@ class PyramidMatchKernel(GraphKernel):
         return weights
 
     def _gram(self, A, B=None):
-        known = A.features.known
-        level = _level_of(self.feature_keys_, self.L)
-        weighted = known.copy()
-        weighted.data = weighted.data * self._level_weights()[level[weighted.indices]]
-        right = A.features if B is None else B.features
-        return SparseFeatures(weighted, A.features.unseen_squared_norm).gram(
-            right, self._n_threads())
+        other = A if B is None else B
+        n_threads = self._n_threads()
+
+        def fill_rows(out, start, stop):
+            _histogram_intersection.intersection_gram(
+                A.indptr, A.bins, A.mass, other.indptr, other.bins, other.mass, out, start,
+                stop, B is None, n_threads)
+
+        return fill_gram(fill_rows, A.n_samples, other.n_samples, B is None, self.verbose,
+                         type(self).__name__)
 
     def _self_similarity(self, A):
-        return A.self_similarity.astype(np.float64)
+        return A.self_similarity
 
 
-class _PyramidFeatures:
-    """Unary-coded histograms of a batch and the closed form of ``k(G, G)``."""
+class _Histograms:
+    """The weighted histograms of a batch, CSR-like: graph ``g``'s sorted bin keys are
+    ``bins[indptr[g]:indptr[g + 1]]`` with masses ``mass[...]``; and ``k(G, G)``."""
 
-    def __init__(self, features, self_similarity):
-        self.features = features
+    def __init__(self, indptr, bins, mass, self_similarity):
+        self.indptr = indptr
+        self.bins = bins
+        self.mass = mass
         self.self_similarity = self_similarity
 
     @property
     def n_samples(self):
-        return self.features.n_samples
-
-
-def _level_of(feature_keys, L):
-    """Pyramid level of each feature key (its bin's offset among the ``2^(L+1) - 1`` cells)."""
-    offset = (feature_keys >> _UNIT_SHIFT) % ((1 << (L + 1)) - 1)
-    return np.floor(np.log2(offset + 1.0)).astype(np.intp)
+        return len(self.indptr) - 1
 
 
 def pyramid_match_kernel(X, Y=None, *, L=4, d=6, **params):
