@@ -42,6 +42,10 @@ states them) and are compared with the public estimator or function that runs th
   ``SubstringKernel``, ``LocalAlignmentKernel``; ``tests/kernels/test_spectrum.py``,
   ``tests/kernels/test_mismatch.py``, ``tests/kernels/test_substring.py``,
   ``tests/kernels/test_local_alignment.py``;
+- :mod:`~kernelkit.reference.graph_pyramid` (``pyramid_match_gram``, ``core_numbers``,
+  ``core_framework_gram``): ``PyramidMatchKernel`` (its ``_histogram_intersection`` core),
+  ``CoreFrameworkKernel`` and ``_core._core_decomposition``;
+  ``tests/kernels/test_pyramid_match.py``, ``tests/kernels/test_core_framework.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.
