@@ -36,8 +36,8 @@ class PyramidMatchKernel(GraphKernel):
 
         k(G, G') = I_L + \sum_{l=0}^{L-1} \frac{1}{2^{L-l}} \left(I_l - I_{l+1}\right).
 
-    As in the authors' code and GraKeL, histograms are kept per dimension (``d`` histograms of
-    :math:`2^l` cells rather than one of :math:`2^{ld}`), and graphs of at most ``d + 1`` nodes
+    As in GraKeL, histograms are kept per dimension (``d`` histograms of :math:`2^l` cells
+    rather than one of :math:`2^{ld}` cells), and graphs of at most ``d + 1`` nodes
     use the eigenvectors of their ``min(n, d)`` algebraically largest eigenvalues: a graph of
     ``n <= d`` nodes has ``n`` coordinates, the missing ones match nothing. So
     :math:`k(G, G) = n_G \min(n_G, d)`. The kernel is a non-negative combination of histogram
@@ -49,13 +49,19 @@ class PyramidMatchKernel(GraphKernel):
     a pair costs one merge-join of two sorted bin lists (compiled, threaded over pairs). The
     weights are powers of two and the counts integers, so every entry is exact.
 
+    The eigendecompositions are dense (``numpy.linalg.eigh``, :math:`O(n^3)` per graph, graphs
+    of one size batched together).
+
     Ambiguities of the embedding. An eigenvalue of multiplicity > 1 has no canonical
-    eigenvector basis (the eigensolver's choice then depends on the node order), and a
-    coordinate on a cell boundary moves with rounding. GraKeL 0.1.11 uses ARPACK with a random
-    start, so its Gram matrix changes from one run to the next on graphs with repeated
-    eigenvalues (10 of MUTAG's 188 molecules: e.g. eigenvalues 1, 1 or 0, 0 among the six
-    largest). On graphs whose selected eigenvalues are simple and whose coordinates are off the
-    boundaries it agrees with this kernel exactly, level by level. GraKeL's ``PyramidMatch(L)``
+    eigenvector basis (the eigensolver's choice then depends on the node order, so the kernel
+    is invariant to node order only on graphs whose selected eigenvalues are simple), and a
+    coordinate on a cell boundary moves with rounding: a coordinate less than ``1e-10`` below
+    a boundary counts in the upper cell, so that exact dyadic coordinates (1/2 on symmetric
+    graphs) land in one cell whatever the eigensolver. GraKeL 0.1.11 uses ARPACK with a random
+    start vector, so its Gram matrix changes from one run to the next on graphs with repeated
+    eigenvalues, and its boundary coordinates fall on either side (10 of MUTAG's 188
+    molecules: e.g. eigenvalues 1, 1 or 0, 0 among the six selected). On the other graphs it
+    agrees with this kernel exactly, level by level. GraKeL's ``PyramidMatch(L)``
     also differs by convention: it uses the levels ``0, ..., L - 1`` and, its accumulation loop
     being indented one level too deep, adds the partial sums of the formula above once per
     level, i.e. weights :math:`I_l` by :math:`(L - l)` times its coefficient.
