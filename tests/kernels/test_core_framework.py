@@ -80,6 +80,16 @@ def test_equals_the_twin(make_graphs, mutag, base, min_core):
         reference.core_framework_gram(graphs[15:], graphs[:15], _base_gram(base), min_core))
 
 
+def test_invariant_to_node_order(mutag, rng):
+    graphs = _dense(mutag.graphs[:30])
+    permuted = []
+    for adjacency, labels in graphs:
+        order = rng.permutation(len(labels))
+        permuted.append((adjacency[np.ix_(order, order)], [labels[i] for i in order]))
+    kernel = CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2))
+    np.testing.assert_array_equal(kernel.fit_transform(graphs), kernel.fit_transform(permuted))
+
+
 def test_symmetric_psd_and_normalized(mutag):
     K = CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=3)).fit_transform(mutag.graphs)
     np.testing.assert_array_equal(K, K.T)
