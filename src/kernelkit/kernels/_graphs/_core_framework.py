@@ -166,7 +166,11 @@ class CoreFrameworkKernel(GraphKernel):
             if rep_a is None or rep_b is None:
                 continue  # no graph of A or B has a core at this level
             base.n_jobs = self.n_jobs
-            K[np.ix_(rows, cols)] += base._gram(rep_a, None if B is None else rep_b)
+            K_level = base._gram(rep_a, None if B is None else rep_b)
+            if len(rows) == A.n_samples and len(cols) == other.n_samples:
+                K += K_level  # every graph has this core (level 0 always): no scatter
+            else:
+                K[np.ix_(rows, cols)] += K_level
         return K
 
     def _self_similarity(self, A):
