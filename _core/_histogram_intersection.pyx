@@ -1,58 +1,53 @@
-"""Histogram intersection Gram matrices: ``k(x, y) = Σ_b min(h_x(b), h_y(b))`` by merge-joins.
+"""Histogram intersection Gram matrices: ``k(x, y) = Σ_b min(h_x(b), h_y(b))``.
 
-Each object is a sparse histogram: its distinct bins as sorted int64 keys with their (non-
-negative) masses, CSR-like over the objects. A pair costs one merge of the two sorted key lists,
-``O(B_x + B_y)``, through the pair driver of ``_gram.pxd`` (threads over tiles of pairs, each
-pair computed once and mirrored in the symmetric case). The pyramid match kernel puts its
-level weights in the masses: ``min(w a, w b) = w min(a, b)`` for ``w > 0``.
+Each object is a sparse histogram: its bins as ids ``0 .. n_ids - 1`` with their (non-negative)
+masses, CSR-like over the objects. Row ``i`` is computed by one thread: it scatters the masses
+of object ``i`` into a dense per-thread array indexed by bin (zero elsewhere), then each column
+object ``j`` costs one pass over its own bins, ``min(dense[b], m_j(b))`` summed, with no branch
+on whether ``b`` is shared: a bin of ``j`` absent from ``i`` meets a zero. Every entry is
+written once (the symmetric case computes ``j >= i`` and mirrors), so the result depends
+neither on the thread count nor on the schedule. The pyramid match kernel puts its level
+weights in the masses: ``min(w a, w b) = w min(a, b)`` for ``w > 0``.
 """
 
-from _gram cimport fill_gram_rows
-from _interrupt cimport INTERRUPTED, InterruptState, raise_pending
-from _types cimport intp_t, int64_t
+from cython.parallel cimport parallel, prange
+from libc.stdlib cimport calloc, free
+
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
+from _types cimport intp_t
 
 
-cdef struct HistogramPair:
-    const intp_t *indptr_a
-    const int64_t *bins_a
-    const double *mass_a
-    const intp_t *indptr_b
-    const int64_t *bins_b
-    const double *mass_b
-
-
-cdef int _intersection_pair(const void *ctx, intp_t i, intp_t j, double *work,
-                            double *value, InterruptState *interrupt) noexcept nogil:
-    """Merge-join of two sorted histograms: ``Σ_b min(m_x(b), m_y(b))``."""
-    cdef const HistogramPair *hp = <const HistogramPair *>ctx
-    cdef intp_t p = hp.indptr_a[i]
-    cdef intp_t p_end = hp.indptr_a[i + 1]
-    cdef intp_t q = hp.indptr_b[j]
-    cdef intp_t q_end = hp.indptr_b[j + 1]
-    cdef int64_t u, v
-    cdef double total = 0.0
-    while p < p_end and q < q_end:
-        u = hp.bins_a[p]
-        v = hp.bins_b[q]
-        if u == v:
-            total += hp.mass_a[p] if hp.mass_a[p] < hp.mass_b[q] else hp.mass_b[q]
-            p += 1
-            q += 1
-        elif u < v:
-            p += 1
-        else:
-            q += 1
-    value[0] = total
-    return 0
+cdef void _intersection_row(
+    intp_t i, bint symmetric,
+    const intp_t[::1] indptr_a, const intp_t[::1] ids_a, const double[::1] mass_a,
+    const intp_t[::1] indptr_b, const intp_t[::1] ids_b, const double[::1] mass_b,
+    double *dense, double[:, ::1] out,
+) noexcept nogil:
+    cdef intp_t p, q, j
+    cdef double total, a, b
+    for p in range(indptr_a[i], indptr_a[i + 1]):
+        dense[ids_a[p]] = mass_a[p]
+    for j in range(i if symmetric else 0, out.shape[1]):
+        total = 0.0
+        for q in range(indptr_b[j], indptr_b[j + 1]):
+            a = dense[ids_b[q]]
+            b = mass_b[q]
+            total += a if a < b else b
+        out[i, j] = total
+        if symmetric:
+            out[j, i] = total
+    for p in range(indptr_a[i], indptr_a[i + 1]):
+        dense[ids_a[p]] = 0.0
 
 
 def intersection_gram(
     const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of the A histograms
-    const int64_t[::1] bins_a,      # IN (nnz_a,) bin keys, strictly increasing within a row
+    const intp_t[::1] ids_a,        # IN (nnz_a,) bin ids in [0, n_ids), distinct within a row
     const double[::1] mass_a,       # IN (nnz_a,) masses, >= 0
     const intp_t[::1] indptr_b,     # IN (n_b + 1,)
-    const int64_t[::1] bins_b,      # IN (nnz_b,)
+    const intp_t[::1] ids_b,        # IN (nnz_b,)
     const double[::1] mass_b,       # IN (nnz_b,)
+    intp_t n_ids,
     double[:, ::1] out,             # OUT (n_a, n_b)
     intp_t row_start, intp_t row_stop,
     bint symmetric,
@@ -62,27 +57,33 @@ def intersection_gram(
 
     Parameters
     ----------
-    indptr_a, bins_a, mass_a : CSR arrays of the A histograms (intp, int64, float64)
-    indptr_b, bins_b, mass_b : CSR arrays of the B histograms
+    indptr_a, ids_a, mass_a : CSR arrays of the A histograms (intp, intp, float64)
+    indptr_b, ids_b, mass_b : CSR arrays of the B histograms over the same bin ids
+    n_ids : int
+        Number of distinct bin ids (the size of each thread's dense row).
     out : ndarray of shape (n_a, n_b), dtype float64
     row_start, row_stop : int
     symmetric : bool
-        A is B: pairs are computed once and mirrored.
+        A is B: pairs ``j >= i`` are computed and mirrored.
     n_threads : int
     """
-    cdef HistogramPair ctx
-    cdef int status
-    cdef intp_t n_marked
-    ctx.indptr_a = &indptr_a[0]
-    ctx.bins_a = &bins_a[0] if bins_a.shape[0] else NULL
-    ctx.mass_a = &mass_a[0] if mass_a.shape[0] else NULL
-    ctx.indptr_b = &indptr_b[0]
-    ctx.bins_b = &bins_b[0] if bins_b.shape[0] else NULL
-    ctx.mass_b = &mass_b[0] if mass_b.shape[0] else NULL
-    with nogil:
-        status = fill_gram_rows(_intersection_pair, &ctx, out, row_start, row_stop, symmetric,
-                                0, n_threads, &n_marked)
-    if status == INTERRUPTED:
+    cdef intp_t i
+    cdef int failed = 0
+    cdef int *failed_ptr = &failed
+    cdef double *dense = NULL      # one per thread, allocated inside the parallel block
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
+    with nogil, parallel(num_threads=n_threads):
+        dense = <double *>calloc(n_ids if n_ids > 0 else 1, sizeof(double))
+        if dense == NULL:
+            failed_ptr[0] = 1
+        for i in prange(row_start, row_stop, schedule='dynamic'):
+            # a row costs the bins of every column object: check the signals between rows
+            if dense != NULL and not interrupted(&interrupt):
+                _intersection_row(i, symmetric, indptr_a, ids_a, mass_a, indptr_b, ids_b,
+                                  mass_b, dense, out)
+        free(dense)
+    if interrupt.stop:
         raise_pending()
-    if status != 0:
-        raise MemoryError("could not allocate the per-thread scratch of the intersection Gram")
+    if failed:
+        raise MemoryError(f"could not allocate a dense row of {n_ids} histogram bins")

@@ -46,8 +46,8 @@ class PyramidMatchKernel(GraphKernel):
     Regrouped by level, :math:`k = \sum_l c_l I_l` with :math:`c_0 = 2^{-L}` and
     :math:`c_l = 2^{l-L-1}` for :math:`l \ge 1`; since :math:`c_l \min(a, b) = \min(c_l a,
     c_l b)`, each graph is one sparse histogram of weighted counts over all levels' bins, and
-    a pair costs one merge-join of two sorted bin lists (compiled, threaded over pairs). The
-    weights are powers of two and the counts integers, so every entry is exact.
+    a pair costs one pass over a graph's bins against the other's scattered into a dense row
+    (compiled, threaded over rows). The weights are powers of two and the counts integers, so every entry is exact.
 
     The eigendecompositions are dense (``numpy.linalg.eigh``, :math:`O(n^3)` per graph, graphs
     of one size batched together).
@@ -87,7 +87,7 @@ class PyramidMatchKernel(GraphKernel):
     Attributes
     ----------
     X_fit_ : object
-        Weighted histograms of the fitted graphs (sorted bin keys and masses, CSR-like).
+        Weighted histograms of the fitted graphs (bin keys and masses, CSR-like).
     n_samples_fit_ : int
     node_label_codes_ : dict
         Node label → integer code, learned at ``fit``.
@@ -227,11 +227,16 @@ class PyramidMatchKernel(GraphKernel):
     def _gram(self, A, B=None):
         other = A if B is None else B
         n_threads = self._n_threads()
+        # bin keys → ids 0 .. n_ids - 1 over both batches (the cores' dense rows)
+        keys, ids = np.unique(A.bins if B is None else np.concatenate([A.bins, B.bins]),
+                              return_inverse=True)
+        ids_a = ids[:len(A.bins)].astype(np.intp)
+        ids_b = ids_a if B is None else ids[len(A.bins):].astype(np.intp)
 
         def fill_rows(out, start, stop):
             _histogram_intersection.intersection_gram(
-                A.indptr, A.bins, A.mass, other.indptr, other.bins, other.mass, out, start,
-                stop, B is None, n_threads)
+                A.indptr, ids_a, A.mass, other.indptr, ids_b, other.mass, len(keys), out,
+                start, stop, B is None, n_threads)
 
         return fill_gram(fill_rows, A.n_samples, other.n_samples, B is None, self.verbose,
                          type(self).__name__)
@@ -241,7 +246,7 @@ class PyramidMatchKernel(GraphKernel):
 
 
 class _Histograms:
-    """The weighted histograms of a batch, CSR-like: graph ``g``'s sorted bin keys are
+    """The weighted histograms of a batch, CSR-like: graph ``g``'s distinct bin keys are
     ``bins[indptr[g]:indptr[g + 1]]`` with masses ``mass[...]``; and ``k(G, G)``."""
 
     def __init__(self, indptr, bins, mass, self_similarity):
