@@ -165,8 +165,8 @@ def test_equals_grakel_on_mutag_where_the_spectrum_is_simple(mutag):
 def test_equals_grakel_on_shared_sets(shared_data, name):
     data = load_tudataset(shared_data, name, as_networkx=False)
     rng = np.random.default_rng(0)
-    graphs = _dense([data.graphs[i] for i in rng.choice(len(data.graphs), 80, replace=False)])
-    assert _check_grakel(graphs) >= 40
+    graphs = _dense([data.graphs[i] for i in rng.choice(len(data.graphs), 50, replace=False)])
+    assert _check_grakel(graphs) >= 40  # 48 of these 50
 
 
 def test_threads_agree(mutag):
