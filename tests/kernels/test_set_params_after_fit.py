@@ -10,10 +10,12 @@ from sklearn.exceptions import NotFittedError
 
 import kernelkit.kernels
 from kernelkit.kernels import (
+    CoreFrameworkKernel,
     GeometricWalkKernel,
     GraphletKernel,
     LocalAlignmentKernel,
     MismatchKernel,
+    PyramidMatchKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SpectrumKernel,
@@ -42,6 +44,8 @@ GRAPH_KERNELS = [
     (ShortestPathKernel(), "node_label", None),
     (GraphletKernel(k=3), "k", 4),
     (GraphletKernel(k=3, n_graphlet_samples=50, random_state=0), "random_state", 1),
+    (PyramidMatchKernel(L=2, d=3), "L", 3),
+    (CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2)), "min_core", 0),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS
