@@ -1,89 +1,63 @@
-"""Histogram intersection Gram matrices: ``k(x, y) = Σ_b min(h_x(b), h_y(b))``.
+# Histogram-intersection Gram matrices of sparse non-negative counts:
+# K[i, j] = Σ_u min(A[i, u], B[j, u]), the optimal-assignment form of the Weisfeiler–Lehman
+# hierarchy (Kriege, Giscard & Wilson, NeurIPS 2016) and the common-label count of the
+# neighbourhood hash kernel (Hido & Kashima, ICDM 2009).
+#
+# By posting lists: row i walks its features u and, for each, the rows j of B holding u; the
+# cost is the number of shared (i, j, u) triples, as for the inner-product Gram of
+# `_gram.sparse_gram`. The other choice, a merge of the two sorted rows of every pair through the
+# pair driver (`_gram.pxd`), pays Σ_pairs (nnz_i + nnz_j) also for pairs that share nothing: it
+# was measured 12–35x slower on the WL(h=5) histograms of NCI1 (5.7 s against 0.17–0.48 s on
+# one thread, 3.4 s against 0.16–0.24 s on two) and 40x slower on ENZYMES.
+# Counts are integers stored as float64: every partial sum is an exact integer, so the result
+# does not depend on the order of the additions or the thread count.
+from cython.parallel cimport prange
 
-Each object is a sparse histogram: its bins as ids ``0 .. n_ids - 1`` with their (non-negative)
-masses, CSR-like over the objects. Row ``i`` is computed by one thread: it scatters the masses
-of object ``i`` into a dense per-thread array indexed by bin (zero elsewhere), then each column
-object ``j`` costs one pass over its own bins, ``min(dense[b], m_j(b))`` summed, with no branch
-on whether ``b`` is shared: a bin of ``j`` absent from ``i`` meets a zero. Every entry is
-written once (the symmetric case computes ``j >= i`` and mirrors), so the result depends
-neither on the thread count nor on the schedule. The pyramid match kernel puts its level
-weights in the masses: ``min(w a, w b) = w min(a, b)`` for ``w > 0``.
-"""
-
-from cython.parallel cimport parallel, prange
-from libc.stdlib cimport calloc, free
-
-from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport intp_t
-
-
-cdef void _intersection_row(
-    intp_t i, bint symmetric,
-    const intp_t[::1] indptr_a, const intp_t[::1] ids_a, const double[::1] mass_a,
-    const intp_t[::1] indptr_b, const intp_t[::1] ids_b, const double[::1] mass_b,
-    double *dense, double[:, ::1] out,
-) noexcept nogil:
-    cdef intp_t p, q, j
-    cdef double total, a, b
-    for p in range(indptr_a[i], indptr_a[i + 1]):
-        dense[ids_a[p]] = mass_a[p]
-    for j in range(i if symmetric else 0, out.shape[1]):
-        total = 0.0
-        for q in range(indptr_b[j], indptr_b[j + 1]):
-            a = dense[ids_b[q]]
-            b = mass_b[q]
-            total += a if a < b else b
-        out[i, j] = total
-        if symmetric:
-            out[j, i] = total
-    for p in range(indptr_a[i], indptr_a[i + 1]):
-        dense[ids_a[p]] = 0.0
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 
 
 def intersection_gram(
-    const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of the A histograms
-    const intp_t[::1] ids_a,        # IN (nnz_a,) bin ids in [0, n_ids), distinct within a row
-    const double[::1] mass_a,       # IN (nnz_a,) masses, >= 0
-    const intp_t[::1] indptr_b,     # IN (n_b + 1,)
-    const intp_t[::1] ids_b,        # IN (nnz_b,)
-    const double[::1] mass_b,       # IN (nnz_b,)
-    intp_t n_ids,
-    double[:, ::1] out,             # OUT (n_a, n_b)
-    intp_t row_start, intp_t row_stop,
-    bint symmetric,
+    const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of A
+    const intp_t[::1] indices_a,    # IN (nnz_a,) feature ids
+    const double[::1] data_a,       # IN (nnz_a,) counts, ≥ 0
+    const intp_t[::1] colptr_b,     # IN (n_features + 1,) CSC columns (posting lists) of B
+    const intp_t[::1] rows_b,       # IN (nnz_b,) rows of B holding the feature
+    const double[::1] data_b,       # IN (nnz_b,) counts, ≥ 0
+    double[:, ::1] out,             # INOUT (n_a, n_b): Σ_u min(A[i, u], B[j, u]) is added
+    intp_t row_start,
+    intp_t row_stop,
     int n_threads,
 ):
-    """Rows ``[row_start, row_stop)`` of the histogram intersection Gram matrix.
+    """Add ``Σ_u min(A[i, u], B[j, u])`` to rows ``[row_start, row_stop)`` of ``out``, by the
+    posting lists of ``B``.
+
+    One thread sums a whole row, so the result does not depend on the thread count.
 
     Parameters
     ----------
-    indptr_a, ids_a, mass_a : CSR arrays of the A histograms (intp, intp, float64)
-    indptr_b, ids_b, mass_b : CSR arrays of the B histograms over the same bin ids
-    n_ids : int
-        Number of distinct bin ids (the size of each thread's dense row).
-    out : ndarray of shape (n_a, n_b), dtype float64
+    indptr_a, indices_a, data_a : the rows of A, compressed (intp, intp, float64)
+    colptr_b, rows_b, data_b : the columns of B, compressed, same feature ids (intp, intp, float64)
+    out : ndarray of shape (n_a, n_b), float64
     row_start, row_stop : int
-    symmetric : bool
-        A is B: pairs ``j >= i`` are computed and mirrored.
     n_threads : int
     """
-    cdef intp_t i
-    cdef int failed = 0
-    cdef int *failed_ptr = &failed
-    cdef double *dense = NULL      # one per thread, allocated inside the parallel block
+    cdef intp_t i, p, q, u
+    cdef double a, b
+    cdef double *row
     cdef InterruptState interrupt
     interrupt_init(&interrupt)
-    with nogil, parallel(num_threads=n_threads):
-        dense = <double *>calloc(n_ids if n_ids > 0 else 1, sizeof(double))
-        if dense == NULL:
-            failed_ptr[0] = 1
-        for i in prange(row_start, row_stop, schedule='dynamic'):
-            # a row costs the bins of every column object: check the signals between rows
-            if dense != NULL and not interrupted(&interrupt):
-                _intersection_row(i, symmetric, indptr_a, ids_a, mass_a, indptr_b, ids_b,
-                                  mass_b, dense, out)
-        free(dense)
+    with nogil:
+        for i in prange(row_start, row_stop, schedule='dynamic', num_threads=n_threads):
+            # a row costs one min per shared (i, j, u) triple
+            if interrupted(&interrupt):
+                continue
+            row = &out[i, 0]
+            for p in range(indptr_a[i], indptr_a[i + 1]):
+                u = indices_a[p]
+                a = data_a[p]
+                for q in range(colptr_b[u], colptr_b[u + 1]):
+                    b = data_b[q]
+                    row[rows_b[q]] += a if a < b else b
     if interrupt.stop:
         raise_pending()
-    if failed:
-        raise MemoryError(f"could not allocate a dense row of {n_ids} histogram bins")

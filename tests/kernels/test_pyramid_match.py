@@ -212,20 +212,3 @@ def test_unseen_labels_match_nothing():
     assert K[0, 0] == 0.0
     assert clone(fitted).set_params(normalize=True).fit([EDGE]).transform(
         [(EDGE[0], ["X", "X"])])[0, 0] == 0.0
-
-
-def test_ctrl_c_stops_the_intersection_gram(ctrl_c):
-    # 20 000 rows, each 200 columns of 50 000 bins: minutes uninterrupted
-    setup = """
-    import numpy as np
-    from kernelkit._core import _histogram_intersection
-    n_a, n_b, n_bins = 20_000, 200, 50_000
-    indptr_a, ids_a = np.arange(n_a + 1, dtype=np.intp), np.zeros(n_a, dtype=np.intp)
-    indptr_b = np.arange(0, n_b * n_bins + 1, n_bins, dtype=np.intp)
-    ids_b = np.tile(np.arange(n_bins, dtype=np.intp), n_b)
-    out = np.zeros((n_a, n_b))
-    run = lambda: _histogram_intersection.intersection_gram(
-        indptr_a, ids_a, np.ones(n_a), indptr_b, ids_b, np.ones(len(ids_b)), n_bins, out, 0,
-        n_a, False, 2)
-    """
-    assert ctrl_c(setup) == ["interrupted"]

@@ -11,10 +11,13 @@ from sklearn.exceptions import NotFittedError
 import kernelkit.kernels
 from kernelkit.kernels import (
     CoreFrameworkKernel,
+    EdgeHistogramKernel,
     GeometricWalkKernel,
     GraphletKernel,
     LocalAlignmentKernel,
     MismatchKernel,
+    NeighborhoodSubgraphPairwiseDistanceKernel,
+    ODDSTKernel,
     PyramidMatchKernel,
     RandomWalkKernel,
     ShortestPathKernel,
@@ -23,6 +26,7 @@ from kernelkit.kernels import (
     SubstringKernel,
     SubtreeKernel,
     VectorKernel,
+    VertexHistogramKernel,
     WalkKernel,
     WeisfeilerLehmanKernel,
 )
@@ -44,6 +48,10 @@ GRAPH_KERNELS = [
     (ShortestPathKernel(), "node_label", None),
     (GraphletKernel(k=3), "k", 4),
     (GraphletKernel(k=3, n_graphlet_samples=50, random_state=0), "random_state", 1),
+    (VertexHistogramKernel(), "node_label", None),
+    (EdgeHistogramKernel(), "edge_label", "bond"),
+    (NeighborhoodSubgraphPairwiseDistanceKernel(r=2, d=2, edge_label="label"), "r", 1),
+    (ODDSTKernel(h=2, lambda_=0.5), "h", 1),
     (PyramidMatchKernel(L=2, d=3), "L", 3),
     (CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2)), "min_core", 0),
 ]

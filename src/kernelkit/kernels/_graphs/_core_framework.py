@@ -124,6 +124,10 @@ class CoreFrameworkKernel(GraphKernel):
         base = clone(self._base()).set_params(n_jobs=self.n_jobs)
         base.node_label_codes_ = self.node_label_codes_
         base.edge_label_codes_ = self.edge_label_codes_
+        # kernels with a growing feature vocabulary start it empty (as their fit does)
+        reset_vocabulary = getattr(base, "_reset_vocabulary", None)
+        if reset_vocabulary is not None:
+            reset_vocabulary()
         return base
 
     def _represent(self, batch, fitting):

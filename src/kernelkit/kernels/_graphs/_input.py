@@ -158,8 +158,10 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
     np.cumsum(n_nodes, out=node_ptr[1:])
     rows = np.repeat(np.arange(offset, dtype=np.int64), np.asarray(degrees, dtype=np.int64))
     cols = np.asarray(cols, dtype=np.int64) + np.repeat(node_ptr[:-1].astype(np.int64), n_entries)
-    node_label_codes = node_coder.encode(labels, "node labels") if node_label is not None \
-        else np.zeros(offset, dtype=np.int32)
+    # unlabelled graphs: every node carries the label None, coded (and learned at fit) as any
+    # other label, so that kernels counting fitted labels count it
+    node_label_codes = node_coder.encode(labels if node_label is not None else [None] * offset,
+                                         "node labels")
     if edge_label is not None:
         edge_label_codes = edge_coder.encode(edge_labels, "edge labels")
     else:

@@ -3,11 +3,12 @@
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from kernelkit._core import _histogram_intersection
-from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
+from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel
+from kernelkit.kernels._graphs._histogram_intersection import intersection_gram
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
@@ -46,8 +47,9 @@ class PyramidMatchKernel(GraphKernel):
     Regrouped by level, :math:`k = \sum_l c_l I_l` with :math:`c_0 = 2^{-L}` and
     :math:`c_l = 2^{l-L-1}` for :math:`l \ge 1`; since :math:`c_l \min(a, b) = \min(c_l a,
     c_l b)`, each graph is one sparse histogram of weighted counts over all levels' bins, and
-    a pair costs one pass over a graph's bins against the other's scattered into a dense row
-    (compiled, threaded over rows). The weights are powers of two and the counts integers, so every entry is exact.
+    the Gram matrix one compiled histogram intersection of sparse rows (by posting lists,
+    threaded over rows). The weights are powers of two and the counts integers, so every entry
+    is exact whatever the order of the additions.
 
     The eigendecompositions are dense (``numpy.linalg.eigh``, :math:`O(n^3)` per graph, graphs
     of one size batched together).
@@ -225,21 +227,13 @@ class PyramidMatchKernel(GraphKernel):
         return weights
 
     def _gram(self, A, B=None):
-        other = A if B is None else B
-        n_threads = self._n_threads()
-        # bin keys → ids 0 .. n_ids - 1 over both batches (the cores' dense rows)
-        keys, ids = np.unique(A.bins if B is None else np.concatenate([A.bins, B.bins]),
-                              return_inverse=True)
-        ids_a = ids[:len(A.bins)].astype(np.intp)
-        ids_b = ids_a if B is None else ids[len(A.bins):].astype(np.intp)
-
-        def fill_rows(out, start, stop):
-            _histogram_intersection.intersection_gram(
-                A.indptr, ids_a, A.mass, other.indptr, ids_b, other.mass, len(keys), out,
-                start, stop, B is None, n_threads)
-
-        return fill_gram(fill_rows, A.n_samples, other.n_samples, B is None, self.verbose,
-                         type(self).__name__)
+        # bin keys → columns 0 .. n_bins - 1 over both batches
+        keys, columns = np.unique(A.bins if B is None else np.concatenate([A.bins, B.bins]),
+                                  return_inverse=True)
+        left = A.histograms(columns[:len(A.bins)], len(keys))
+        right = None if B is None else B.histograms(columns[len(A.bins):], len(keys))
+        return intersection_gram(left, right, self._n_threads(), self.verbose,
+                                 type(self).__name__)
 
     def _self_similarity(self, A):
         return A.self_similarity
@@ -258,6 +252,11 @@ class _Histograms:
     @property
     def n_samples(self):
         return len(self.indptr) - 1
+
+    def histograms(self, columns, n_columns):
+        """The histograms as a CSR array, bin ``k`` in column ``columns[k]``."""
+        return sp.csr_array((self.mass, columns.astype(np.intp), self.indptr),
+                            shape=(self.n_samples, n_columns))
 
 
 def pyramid_match_kernel(X, Y=None, *, L=4, d=6, **params):
