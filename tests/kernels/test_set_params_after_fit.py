@@ -12,10 +12,12 @@ import kernelkit.kernels
 from kernelkit.kernels import (
     CoreFrameworkKernel,
     EdgeHistogramKernel,
+    GappyPairKernel,
     GeometricWalkKernel,
     GraphletKernel,
     LocalAlignmentKernel,
     MismatchKernel,
+    NeighborhoodHashKernel,
     NeighborhoodSubgraphPairwiseDistanceKernel,
     ODDSTKernel,
     PyramidMatchKernel,
@@ -28,7 +30,9 @@ from kernelkit.kernels import (
     VectorKernel,
     VertexHistogramKernel,
     WalkKernel,
+    WeightedDegreeKernel,
     WeisfeilerLehmanKernel,
+    WeisfeilerLehmanOptimalAssignmentKernel,
 )
 
 # (kernel, a parameter the fitted state depends on, another value of it)
@@ -38,6 +42,8 @@ STRING_KERNELS = [
     (SubstringKernel(k=2, lambda_=0.5), "k", 3),
     (LocalAlignmentKernel(beta=0.5, normalize=False), "beta", 0.2),
     (LocalAlignmentKernel(beta=0.5, normalize=True), "gap_open", 5),
+    (WeightedDegreeKernel(degree=3, shift=1), "degree", 2),
+    (GappyPairKernel(k=1, g=2), "g", 1),
 ]
 GRAPH_KERNELS = [
     (WalkKernel(n=3, edge_label="label"), "n", 2),
@@ -52,6 +58,8 @@ GRAPH_KERNELS = [
     (EdgeHistogramKernel(), "edge_label", "bond"),
     (NeighborhoodSubgraphPairwiseDistanceKernel(r=2, d=2, edge_label="label"), "r", 1),
     (ODDSTKernel(h=2, lambda_=0.5), "h", 1),
+    (WeisfeilerLehmanOptimalAssignmentKernel(n_iter=2), "n_iter", 1),
+    (NeighborhoodHashKernel(R=2), "R", 1),
     (PyramidMatchKernel(L=2, d=3), "L", 3),
     (CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2)), "min_core", 0),
 ]
@@ -66,7 +74,8 @@ def data(make_strings, mutag_dense, rng):
         if isinstance(kernel, VectorKernel):
             return rng.standard_normal((12, 3)), rng.standard_normal((5, 3))
         if kernel.__sklearn_tags__().input_tags.string:
-            strings = make_strings(14, 5, 12)
+            # the weighted degree kernel compares sequences of one length
+            strings = make_strings(14, 12, 12)
             return strings[:10], strings[10:]
         return mutag_dense[:12], mutag_dense[12:18]
     return data_for

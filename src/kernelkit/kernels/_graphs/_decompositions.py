@@ -2,13 +2,11 @@
 compiled core ``_core/_graph_decompositions.pyx``."""
 
 import numpy as np
-import scipy.sparse as sp
 
 from kernelkit._core import _graph_decompositions
-from kernelkit.kernels._graphs._base import GraphKernel
 from kernelkit.utils._validation import check_memory_request
 
-__all__ = ["DecompositionKernel", "decomposition_features", "distinct_keys"]
+__all__ = ["decomposition_features"]
 
 # one graph per thread: threads pay off from a few thousand nodes
 _MIN_NODES_PER_THREAD = 2_000
@@ -68,44 +66,3 @@ def decomposition_features(kind, batch, r, d, n_threads, what, fix):
         + np.arange(n_distinct.sum())
     return graph_ids, keys[slot].view(np.int64), values[slot], counts[slot]
 
-
-def distinct_keys(keys):
-    """The distinct values of ``keys``, increasing (a sort and a comparison: ``np.unique``'s
-    hash table is several times slower on a million 64-bit hashes)."""
-    keys = np.sort(keys)
-    return keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
-
-
-class DecompositionKernel(GraphKernel):
-    """Base of the kernels whose ``_represent`` gives weighted explicit features
-    (:class:`~kernelkit.kernels._graphs._base.SparseFeatures`, ``Φ Φᵀ`` = the kernel)."""
-
-    def _gram(self, A, B=None):
-        return A.gram(B, self._n_threads())
-
-    def _self_similarity(self, A):
-        return A.squared_norms()
-
-    def transform_features(self, X):
-        r"""Explicit feature vectors :math:`\Phi(G)`, with the kernel's weights folded in.
-
-        :math:`\Phi(G)\,\Phi(G')^\top` is the kernel (cosine-normalised too when ``normalize``
-        is true: each row is then divided by :math:`\sqrt{k(G, G)}`). Column :math:`c` is the
-        feature ``feature_keys_[c]``; features never seen at ``fit`` have no column (they match
-        nothing in the fitted graphs) but count in :math:`k(G, G)`.
-
-        Parameters
-        ----------
-        X : sequence of graphs
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, len(feature_keys_)), float64
-        """
-        self._check_fitted()
-        features = self._prepare(X, fitting=False)
-        known = features.known
-        if self.normalize:
-            scale = 1.0 / np.sqrt(np.maximum(features.squared_norms(), np.finfo(float).tiny))
-            known = sp.csr_array(sp.diags_array(scale) @ known)
-        return known

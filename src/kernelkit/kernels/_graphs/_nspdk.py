@@ -5,12 +5,8 @@ from numbers import Integral
 import numpy as np
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import count_features
-from kernelkit.kernels._graphs._decompositions import (
-    DecompositionKernel,
-    decomposition_features,
-    distinct_keys,
-)
+from kernelkit.kernels._graphs._base import SparseFeatureKernel
+from kernelkit.kernels._graphs._decompositions import decomposition_features
 from kernelkit.utils._sklearn_compat import Interval
 
 __all__ = ["NeighborhoodSubgraphPairwiseDistanceKernel",
@@ -20,7 +16,7 @@ __all__ = ["NeighborhoodSubgraphPairwiseDistanceKernel",
 _MAX_RADIUS = 1 << 10
 
 
-class NeighborhoodSubgraphPairwiseDistanceKernel(DecompositionKernel):
+class NeighborhoodSubgraphPairwiseDistanceKernel(SparseFeatureKernel):
     r"""Neighbourhood subgraph pairwise distance kernel (NSPDK).
 
     For a radius :math:`\rho` and a node :math:`v`, the neighbourhood :math:`N_\rho(v)` is the
@@ -118,7 +114,7 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(DecompositionKernel):
     """
 
     _parameter_constraints = {
-        **DecompositionKernel._parameter_constraints,
+        **SparseFeatureKernel._parameter_constraints,
         "r": [Interval(Integral, 0, _MAX_RADIUS, closed="both")],
         "d": [Interval(Integral, 0, _MAX_RADIUS, closed="both")],
     }
@@ -146,9 +142,7 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(DecompositionKernel):
         norms = np.sqrt(np.bincount(cell, weights=counts.astype(np.float64) ** 2,
                                     minlength=n_graphs * n_levels))
         weights = counts / norms[cell]
-        if fitting:
-            self.feature_keys_ = distinct_keys(keys)
-        return count_features(graph_ids, keys, weights, n_graphs, self.feature_keys_)
+        return self._key_features(graph_ids, keys, weights, n_graphs, fitting)
 
 
 def neighborhood_subgraph_pairwise_distance_kernel(X, Y=None, *, r=3, d=4, **params):

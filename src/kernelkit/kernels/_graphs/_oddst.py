@@ -5,19 +5,15 @@ from numbers import Integral, Real
 import numpy as np
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import count_features
-from kernelkit.kernels._graphs._decompositions import (
-    DecompositionKernel,
-    decomposition_features,
-    distinct_keys,
-)
+from kernelkit.kernels._graphs._base import SparseFeatureKernel
+from kernelkit.kernels._graphs._decompositions import decomposition_features
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["ODDSTKernel", "oddst_kernel"]
 
 
-class ODDSTKernel(DecompositionKernel):
+class ODDSTKernel(SparseFeatureKernel):
     r"""ODD-ST_h kernel: shared subtrees of the DAG visits of two graphs, weighted by size.
 
     From every node :math:`v`, the breadth-first visit up to depth :math:`h` is a DAG (an arc
@@ -102,7 +98,7 @@ class ODDSTKernel(DecompositionKernel):
     """
 
     _parameter_constraints = {
-        **{k: v for k, v in DecompositionKernel._parameter_constraints.items()
+        **{k: v for k, v in SparseFeatureKernel._parameter_constraints.items()
            if k != "edge_label"},
         "h": [Interval(Integral, 0, MAX_INT, closed="left"), None],
         "lambda_": [Interval(Real, 0, 1, closed="right")],
@@ -127,9 +123,7 @@ class ODDSTKernel(DecompositionKernel):
         # λ^|t| split between the two graphs' features: λ^(|t|/2) on each, through the log so
         # that the trees of astronomically many nodes get weight 0 instead of a pow overflow
         weights = counts * np.exp(0.5 * np.log(float(self.lambda_)) * sizes)
-        if fitting:
-            self.feature_keys_ = distinct_keys(keys)
-        return count_features(graph_ids, keys, weights, batch.n_samples, self.feature_keys_)
+        return self._key_features(graph_ids, keys, weights, batch.n_samples, fitting)
 
 
 def oddst_kernel(X, Y=None, *, h=None, lambda_=1.0, **params):
