@@ -10,6 +10,7 @@ from sklearn.exceptions import NotFittedError
 
 import kernelkit.kernels
 from kernelkit.kernels import (
+    CoreFrameworkKernel,
     EdgeHistogramKernel,
     GappyPairKernel,
     GeometricWalkKernel,
@@ -21,6 +22,7 @@ from kernelkit.kernels import (
     NeighborhoodSubgraphPairwiseDistanceKernel,
     ODDSTKernel,
     PropagationKernel,
+    PyramidMatchKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SpectrumKernel,
@@ -62,6 +64,8 @@ GRAPH_KERNELS = [
     (NeighborhoodHashKernel(R=2), "R", 1),
     (GraphHopperKernel(node_attributes=None, node_label="label"), "gamma", 0.5),
     (PropagationKernel(random_state=0), "t_max", 3),
+    (PyramidMatchKernel(L=2, d=3), "L", 3),
+    (CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2)), "min_core", 0),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS

@@ -3,6 +3,7 @@
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs import (
+    CoreFrameworkKernel,
     EdgeHistogramKernel,
     GeometricWalkKernel,
     GraphHopperKernel,
@@ -11,6 +12,7 @@ from kernelkit.kernels._graphs import (
     NeighborhoodSubgraphPairwiseDistanceKernel,
     ODDSTKernel,
     PropagationKernel,
+    PyramidMatchKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SubtreeKernel,
@@ -18,6 +20,7 @@ from kernelkit.kernels._graphs import (
     WalkKernel,
     WeisfeilerLehmanKernel,
     WeisfeilerLehmanOptimalAssignmentKernel,
+    core_framework_kernel,
     edge_histogram_kernel,
     geometric_walk_kernel,
     graphhopper_kernel,
@@ -26,6 +29,7 @@ from kernelkit.kernels._graphs import (
     neighborhood_subgraph_pairwise_distance_kernel,
     oddst_kernel,
     propagation_kernel,
+    pyramid_match_kernel,
     random_walk_kernel,
     shortest_path_kernel,
     subtree_kernel,
@@ -71,6 +75,7 @@ from kernelkit.utils._gram import (
 from kernelkit.utils._kernels import pairwise_kernels
 
 __all__ = [
+    "CoreFrameworkKernel",
     "EdgeHistogramKernel",
     "GappyPairKernel",
     "GeometricWalkKernel",
@@ -84,6 +89,7 @@ __all__ = [
     "PackedGraphs",
     "PackedSequences",
     "PropagationKernel",
+    "PyramidMatchKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SpectrumKernel",
@@ -97,6 +103,7 @@ __all__ = [
     "WeisfeilerLehmanKernel",
     "WeisfeilerLehmanOptimalAssignmentKernel",
     "center_gram",
+    "core_framework_kernel",
     "cosine_kernel",
     "edge_histogram_kernel",
     "exponential_kernel",
@@ -118,6 +125,7 @@ __all__ = [
     "pairwise_kernels",
     "polynomial_kernel",
     "propagation_kernel",
+    "pyramid_match_kernel",
     "random_walk_kernel",
     "rbf_kernel",
     "shift_to_psd",

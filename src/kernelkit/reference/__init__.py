@@ -57,6 +57,10 @@ states them) and are compared with the public estimator or function that runs th
   ``propagation_features``, ``propagation_gram``, from the papers): ``GraphHopperKernel``
   (and through it ``_core._graphhopper``), ``PropagationKernel``;
   ``tests/kernels/test_graphhopper.py``, ``tests/kernels/test_propagation.py``;
+- :mod:`~kernelkit.reference.graph_pyramid` (``pyramid_match_gram``, ``core_numbers``,
+  ``core_framework_gram``): ``PyramidMatchKernel``,
+  ``CoreFrameworkKernel`` and ``_core._core_decomposition``;
+  ``tests/kernels/test_pyramid_match.py``, ``tests/kernels/test_core_framework.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.

@@ -1,6 +1,7 @@
 """Graph kernels (Mairal & Vert, "Graph kernels"): walks, subtrees, Weisfeiler–Lehman, shortest
 paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
+from kernelkit.kernels._graphs._core_framework import CoreFrameworkKernel, core_framework_kernel
 from kernelkit.kernels._graphs._graphhopper import GraphHopperKernel, graphhopper_kernel
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
 from kernelkit.kernels._graphs._histograms import (
@@ -19,6 +20,7 @@ from kernelkit.kernels._graphs._nspdk import (
 )
 from kernelkit.kernels._graphs._oddst import ODDSTKernel, oddst_kernel
 from kernelkit.kernels._graphs._propagation import PropagationKernel, propagation_kernel
+from kernelkit.kernels._graphs._pyramid_match import PyramidMatchKernel, pyramid_match_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
 from kernelkit.kernels._graphs._subtree import SubtreeKernel, subtree_kernel
 from kernelkit.kernels._graphs._walk import (
@@ -39,6 +41,7 @@ from kernelkit.kernels._graphs._wl_optimal_assignment import (
 )
 
 __all__ = [
+    "CoreFrameworkKernel",
     "EdgeHistogramKernel",
     "GeometricWalkKernel",
     "GraphHopperKernel",
@@ -47,6 +50,7 @@ __all__ = [
     "NeighborhoodSubgraphPairwiseDistanceKernel",
     "ODDSTKernel",
     "PropagationKernel",
+    "PyramidMatchKernel",
     "RandomWalkKernel",
     "ShortestPathKernel",
     "SubtreeKernel",
@@ -54,6 +58,7 @@ __all__ = [
     "WalkKernel",
     "WeisfeilerLehmanKernel",
     "WeisfeilerLehmanOptimalAssignmentKernel",
+    "core_framework_kernel",
     "edge_histogram_kernel",
     "geometric_walk_kernel",
     "graphhopper_kernel",
@@ -62,6 +67,7 @@ __all__ = [
     "neighborhood_subgraph_pairwise_distance_kernel",
     "oddst_kernel",
     "propagation_kernel",
+    "pyramid_match_kernel",
     "random_walk_kernel",
     "shortest_path_kernel",
     "subtree_kernel",

@@ -56,8 +56,8 @@ class GraphKernel(StructuredKernel):
         learning = fitting or growing
         batch, node_codes, edge_codes = encode_graphs(
             X,
-            node_label=getattr(self, "node_label", None),
-            edge_label=getattr(self, "edge_label", None),
+            node_label=self._node_label_attribute(),
+            edge_label=self._edge_label_attribute(),
             node_codes=None if learning else self.node_label_codes_,
             edge_codes=None if learning else self.edge_label_codes_,
             node_attributes=getattr(self, "node_attributes", None),
@@ -83,6 +83,14 @@ class GraphKernel(StructuredKernel):
 
     def _represent(self, batch, fitting):
         return batch
+
+    def _node_label_attribute(self):
+        """The node attribute read as the label (None: unlabelled)."""
+        return getattr(self, "node_label", None)
+
+    def _edge_label_attribute(self):
+        """The edge attribute read as the edge label (None: edge labels unused)."""
+        return getattr(self, "edge_label", None)
 
 
 def _merge_codes(codes, batch_codes, labels):
