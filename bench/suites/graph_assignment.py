@@ -61,7 +61,7 @@ def _label_codes(graphs):
     """kernelkit's label codes (first appearance), which GraKeL is given as labels so that its
     initial bit strings can be ours."""
     codes = {}
-    for _, labels, _ in graphs:
+    for _, labels, *_ in graphs:
         for label in np.asarray(labels).tolist():
             codes.setdefault(label, len(codes))
     return codes
@@ -70,7 +70,7 @@ def _label_codes(graphs):
 def _reference(data):
     from kernelkit.reference import graph_assignment
 
-    pairs = [(adjacency, list(labels)) for adjacency, labels, _ in data["graphs"]]
+    pairs = [(adjacency, list(labels)) for adjacency, labels, *_ in data["graphs"]]
     if data["params"]["kernel"] == "wloa":
         return _summary(graph_assignment.wl_optimal_assignment_gram(pairs, N_ITER))
     codes = _label_codes(data["graphs"])
@@ -101,7 +101,7 @@ def _grakel(data):
         kernel = OurStrings(R=R, bits=64)
         codes = _label_codes(data["graphs"])
         graphs = [(adjacency, [codes[label] for label in np.asarray(labels).tolist()], None)
-                  for adjacency, labels, _ in data["graphs"]]
+                  for adjacency, labels, *_ in data["graphs"]]
         graphs = _grakel_format(graphs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -50,16 +50,10 @@ def _setup(params):
     name = params["data"]
     folder = _shared(name)
     data = load_tudataset(folder, name, as_networkx=False)
-    graphs = []
-    attribute_file = folder / name / f"{name}_node_attributes.txt"
-    attributes = (np.loadtxt(attribute_file, delimiter=",") if attribute_file.is_file()
-                  else None)
-    start = 0
-    for adjacency, labels, _ in data.graphs:
-        n = adjacency.shape[0]
-        x = attributes[start:start + n] if attributes is not None else None
-        graphs.append((adjacency, labels, None, x))
-        start += n
+    # load_tudataset gives (adjacency, labels, edge_labels[, attributes]) tuples
+    graphs = [(adjacency, labels, None, *attributes)
+              for adjacency, labels, _, *attributes in data.graphs]
+    graphs = [g if len(g) == 4 else (*g, None) for g in graphs]
     if params["kernel"].startswith("graphhopper"):
         # GraKeL's GraphHopper fails on a graph with an isolated node (np.squeeze of a one-node
         # component): both libraries get the graphs without one

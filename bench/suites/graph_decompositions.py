@@ -29,7 +29,7 @@ def _setup(params):
     edge_labelled = graphs[0][2] is not None
     # GraKeL's NSPDK needs edge labels: one label for every edge when the set has none
     graphs = [(a, labels, e if edge_labelled else dict.fromkeys(zip(*a.nonzero()), 0))
-              for a, labels, e in graphs]
+              for a, labels, e, *_ in graphs]
     return {"params": params, "graphs": graphs, "grakel": _grakel_format(graphs),
             "edge_label": "label" if edge_labelled else None}
 

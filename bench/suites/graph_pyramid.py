@@ -59,7 +59,7 @@ def _reference(data):
     from kernelkit.kernels import ShortestPathKernel, WeisfeilerLehmanKernel
     from kernelkit.reference import graph_pyramid
 
-    graphs = [(adjacency.toarray(), list(labels)) for adjacency, labels, _ in data["graphs"]]
+    graphs = [(adjacency.toarray(), list(labels)) for adjacency, labels, *_ in data["graphs"]]
     kind = data["params"]["kernel"]
     if kind == "pyramid":
         return _summary(graph_pyramid.pyramid_match_gram(graphs, graphs, L, D))

@@ -129,7 +129,7 @@ def grakel_graphs():
                   for i in range(A.shape[0])},
                  dict(enumerate(np.asarray(labels).tolist())),
                  *([dict(E)] if edge_labels else [])]
-                for A, labels, E in ((sp.csr_array(a), l, e) for a, l, e in graphs)]
+                for A, labels, E in ((sp.csr_array(a), l, e) for a, l, e, *_ in graphs)]
 
     return convert
 

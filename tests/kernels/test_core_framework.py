@@ -28,7 +28,7 @@ def _complete(n, label="C"):
 
 
 def _dense(graphs):
-    return [(adjacency.toarray(), list(labels)) for adjacency, labels, _ in graphs]
+    return [(adjacency.toarray(), list(labels)) for adjacency, labels, *_ in graphs]
 
 
 def _base_gram(kernel):

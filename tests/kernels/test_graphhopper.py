@@ -177,13 +177,8 @@ def enzymes(shared_data):
     from kernelkit.datasets import load_tudataset
 
     data = load_tudataset(shared_data, "ENZYMES", as_networkx=False)
-    attributes = np.loadtxt(shared_data / "ENZYMES" / "ENZYMES_node_attributes.txt",
-                            delimiter=",")
-    graphs, start = [], 0
-    for adjacency, labels, _ in data.graphs:
-        n = adjacency.shape[0]
-        graphs.append((adjacency.toarray(), labels, None, attributes[start:start + n]))
-        start += n
+    graphs = [(adjacency.toarray(), labels, None, attributes)
+              for adjacency, labels, _, attributes in data.graphs]
     # GraKeL's GraphHopper fails on graphs with an isolated node (a one-node component makes
     # np.squeeze return a 0-d array there): compare on graphs without one
     return [g for g in graphs if g[0].sum(axis=1).min() > 0][:6]

@@ -201,7 +201,7 @@ def test_radius_zero_equals_grakel_on_shared_sets(shared_data, name):
     graphs = load_tudataset(shared_data, name, as_networkx=False).graphs[:300]
     # ENZYMES has no edge labels: one label for every edge
     graphs = [(a, labels, e if e is not None else dict.fromkeys(zip(*a.nonzero()), 0))
-              for a, labels, e in graphs]
+              for a, labels, e, *_ in graphs]
     _check_radius_zero_equals_grakel(graphs)
 
 

@@ -16,7 +16,7 @@ TRIANGLE = (np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]), ["C", "C", "O"])
 
 
 def _dense(graphs):
-    return [(adjacency.toarray(), list(labels)) for adjacency, labels, _ in graphs]
+    return [(adjacency.toarray(), list(labels)) for adjacency, labels, *_ in graphs]
 
 
 def test_hand_computed_edge_and_node():
