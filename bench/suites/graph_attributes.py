@@ -51,9 +51,7 @@ def _setup(params):
     folder = _shared(name)
     data = load_tudataset(folder, name, as_networkx=False)
     # load_tudataset gives (adjacency, labels, edge_labels[, attributes]) tuples
-    graphs = [(adjacency, labels, None, *attributes)
-              for adjacency, labels, _, *attributes in data.graphs]
-    graphs = [g if len(g) == 4 else (*g, None) for g in graphs]
+    graphs = [(g[0], g[1], None, g[3] if len(g) == 4 else None) for g in data.graphs]
     if params["kernel"].startswith("graphhopper"):
         # GraKeL's GraphHopper fails on a graph with an isolated node (np.squeeze of a one-node
         # component): both libraries get the graphs without one
