@@ -42,10 +42,10 @@ class KernelEntry:
     make : callable
         ``make() -> kernel``: a new kernelkit graph kernel (normalised, as the surveys use them),
         whose ``fit_transform(graphs)`` is the Gram matrix.
-    uses : {"labels", "attributes", "structure"}
-        What the kernel reads besides the edges: node labels, node attributes (the set must
-        have them), or nothing. A kernel that does not read attributes gets
-        ``(adjacency, node_labels, edge_labels)`` tuples.
+    uses : {"labels", "edge labels", "attributes", "structure"}
+        What the kernel reads besides the edges: node labels, node and edge labels, node
+        attributes (the set must have them), or nothing. A kernel that does not read
+        attributes gets ``(adjacency, node_labels, edge_labels)`` tuples.
     max_graphs : int or None
         Skip sets with more graphs (a pairwise kernel's time grows with their square); None:
         no limit.
@@ -77,6 +77,27 @@ KERNELS = {
                                max_graphs=700),
     "geometric-walk": KernelEntry(
         lambda: _kernels().GeometricWalkKernel(lambda_=0.01, normalize=True), max_graphs=700),
+    "VH": KernelEntry(lambda: _kernels().VertexHistogramKernel(normalize=True)),
+    "EH": KernelEntry(lambda: _kernels().EdgeHistogramKernel(normalize=True),
+                      uses="edge labels"),
+    "WL-edge": KernelEntry(lambda: _kernels().WeisfeilerLehmanKernel(
+        n_iter=5, edge_label="label", normalize=True), uses="edge labels"),
+    "WL-OA": KernelEntry(lambda: _kernels().WeisfeilerLehmanOptimalAssignmentKernel(
+        n_iter=5, normalize=True)),
+    "NH": KernelEntry(lambda: _kernels().NeighborhoodHashKernel(R=3, normalize=True)),
+    "propagation": KernelEntry(lambda: _kernels().PropagationKernel(
+        t_max=5, random_state=SEED, normalize=True)),
+    "propagation-attr": KernelEntry(lambda: _kernels().PropagationKernel(
+        t_max=5, node_label=None, node_attributes="attributes", random_state=SEED,
+        normalize=True), uses="attributes"),
+    "pyramid": KernelEntry(lambda: _kernels().PyramidMatchKernel(L=4, d=6, normalize=True)),
+    "NSPDK": KernelEntry(lambda: _kernels().NeighborhoodSubgraphPairwiseDistanceKernel(
+        r=3, d=4)),
+    "ODD-ST": KernelEntry(lambda: _kernels().ODDSTKernel(h=3, lambda_=0.5, normalize=True)),
+    "GraphHopper": KernelEntry(lambda: _kernels().GraphHopperKernel(
+        node_attributes="attributes", kernel="linear", normalize=True), uses="attributes"),
+    "core-SP": KernelEntry(lambda: _kernels().CoreFrameworkKernel(
+        _kernels().ShortestPathKernel(), normalize=True)),
 }
 
 
@@ -157,6 +178,8 @@ def run_cell(entry, graphs, y, *, n_folds, n_inner_folds, name=""):
         return Cell(skipped=f"needs node attributes; {name} has none")
     if entry.uses == "labels" and graphs[0][1] is None:
         return Cell(skipped=f"needs node labels; {name} has none")
+    if entry.uses == "edge labels" and graphs[0][2] is None:
+        return Cell(skipped=f"needs edge labels; {name} has none")
     if entry.max_graphs is not None and len(graphs) > entry.max_graphs:
         return Cell(skipped=f"too slow: {len(graphs)} graphs > {entry.max_graphs} for this "
                             "pairwise kernel")
@@ -219,7 +242,7 @@ def format_table(cells, datasets, kernels, *, quick=False, machine=""):
 
 def _parameters(kernel):
     """``ClassName(every parameter but the threads and verbosity)``, defaults included."""
-    params = {key: value for key, value in kernel.get_params().items()
+    params = {key: value for key, value in kernel.get_params(deep=False).items()
               if key not in ("n_jobs", "verbose", "n_samples")}
     text = ", ".join(f"{key}={value!r}" for key, value in params.items())
     return f"`{type(kernel).__name__}({text})`"
