@@ -42,6 +42,9 @@ CANON = {
     "ODD-ST (h = 3)": kernels.ODDSTKernel(h=3, lambda_=0.5, normalize=True),
     "GraphHopper (labels)": kernels.GraphHopperKernel(node_attributes=None, node_label="label",
                                                       normalize=True),
+    "pyramid match": kernels.PyramidMatchKernel(L=4, d=6, normalize=True),
+    "core framework (SP)": kernels.CoreFrameworkKernel(kernels.ShortestPathKernel(),
+                                                       normalize=True),
     "walk (n = 3)": kernels.WalkKernel(n=3, normalize=True),
 }
 
