@@ -294,6 +294,7 @@ def test_plain_wl_equals_the_twin(molecules):
 
 def test_edge_signatures_do_not_depend_on_threads(molecules):
     from kernelkit._core import _wl_relabel
+
     from kernelkit.kernels._graphs._input import encode_graphs
 
     batch, _, _ = encode_graphs(molecules, edge_label="label")
@@ -309,6 +310,7 @@ def test_edge_signatures_do_not_depend_on_threads(molecules):
 
 def test_edge_signatures_need_their_scratch(molecules):
     from kernelkit._core import _wl_relabel
+
     from kernelkit.kernels._graphs._input import encode_graphs
 
     batch, _, _ = encode_graphs(molecules[:2], edge_label="label")
