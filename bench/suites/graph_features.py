@@ -16,12 +16,12 @@ N_ITER = 5
 
 def _cases(quick):
     n_large = 2_000 if quick else 20_000
-    cases = [dict(task=task, data="synthetic", n_graphs=n_large)
+    cases = [{"task": task, "data": "synthetic", "n_graphs": n_large}
              for task in ("wl features", "wl edge features", "stream")]
-    cases += [dict(task=kernel, data="synthetic", n_graphs=300 if quick else 2_000)
+    cases += [{"task": kernel, "data": "synthetic", "n_graphs": 300 if quick else 2_000}
               for kernel in ("vh", "eh")]
     if not quick and _shared_nci1() is not None:
-        cases += [dict(task="vh", data=name, n_graphs=None) for name in ("ENZYMES", "NCI1")]
+        cases += [{"task": "vh", "data": name, "n_graphs": None} for name in ("ENZYMES", "NCI1")]
     return cases
 
 
@@ -38,7 +38,7 @@ def _setup(params):
         grakel = _grakel_format(graphs)
     elif params["task"] == "eh":
         grakel = [[*entry, bonds] for entry, (_, _, bonds) in zip(_grakel_format(graphs), graphs)]
-    data = dict(params=params, graphs=graphs, y=labels, grakel=grakel)
+    data = {"params": params, "graphs": graphs, "y": labels, "grakel": grakel}
     if params["task"].startswith("wl"):
         data["kernel"] = _wl(params).fit(graphs)
     return data

@@ -141,6 +141,37 @@ def test_partial_fit_features_give_the_gram_of_all_graphs(kernel, molecules):
         clone(kernel).fit(molecules).transform_features(molecules).shape[1]
 
 
+@pytest.mark.parametrize("edge_label", [None, "label"])
+def test_many_small_batches_give_the_same_features_as_one_fit(molecules, edge_label):
+    # every batch merges its new signatures into the sorted tables
+    streamed = WeisfeilerLehmanKernel(n_iter=4, edge_label=edge_label)
+    for start in range(0, len(molecules), 7):
+        streamed.partial_fit(molecules[start:start + 7])
+    fitted = WeisfeilerLehmanKernel(n_iter=4, edge_label=edge_label).fit(molecules)
+    # labels are numbered in order of discovery, not by rank: the tables hold as many
+    # signatures, each table sorted, with every label once
+    for (table, ptr, codes), (_, _, fit_codes) in zip(streamed.signature_tables_,
+                                                      fitted.signature_tables_):
+        rows = [table[ptr[t]:ptr[t + 1]].tolist() for t in range(len(codes))]
+        assert rows == sorted(rows)
+        assert sorted(codes.tolist()) == list(range(len(fit_codes)))
+    phi = streamed.transform_features(molecules)
+    np.testing.assert_array_equal((phi @ phi.T).toarray(), fitted.fit_transform(molecules))
+
+
+def test_merge_of_sorted_tables():
+    from kernelkit._core import _wl_relabel
+
+    # rows [1], [1, 2], [3] and [0, 5], [1, 1], [2]
+    data = np.array([1, 1, 2, 3, 0, 5, 1, 1, 2], dtype=np.int32)
+    ptr = np.array([0, 1, 3, 4, 6, 8, 9], dtype=np.intp)
+    order = np.empty(6, dtype=np.intp)
+    _wl_relabel.merge_sorted_rows(data, ptr, 3, order)
+    np.testing.assert_array_equal(order, [3, 0, 4, 1, 5, 2])
+    with pytest.raises(ValueError, match="n_first"):
+        _wl_relabel.merge_sorted_rows(data, ptr, 7, order)
+
+
 @pytest.mark.parametrize("normalize", [False, True])
 def test_partial_fit_from_nothing_starts_an_empty_reference_set(molecules, normalize):
     kernel = WeisfeilerLehmanKernel(n_iter=2, normalize=normalize).partial_fit(molecules[:10])
@@ -263,6 +294,7 @@ def test_plain_wl_equals_the_twin(molecules):
 
 def test_edge_signatures_do_not_depend_on_threads(molecules):
     from kernelkit._core import _wl_relabel
+
     from kernelkit.kernels._graphs._input import encode_graphs
 
     batch, _, _ = encode_graphs(molecules, edge_label="label")
@@ -278,6 +310,7 @@ def test_edge_signatures_do_not_depend_on_threads(molecules):
 
 def test_edge_signatures_need_their_scratch(molecules):
     from kernelkit._core import _wl_relabel
+
     from kernelkit.kernels._graphs._input import encode_graphs
 
     batch, _, _ = encode_graphs(molecules[:2], edge_label="label")

@@ -242,8 +242,8 @@ def _merge_tables(table, added):
     data = np.concatenate([table[0], added[0]])
     ptr = np.concatenate([table[1], added[1][1:] + table[1][-1]])
     codes = np.concatenate([table[2], added[2]])
-    rows = np.arange(len(codes), dtype=np.intp)
-    _wl_relabel.compress_signatures(data, ptr, rows, np.empty(len(codes), dtype=np.int32))
+    rows = np.empty(len(codes), dtype=np.intp)
+    _wl_relabel.merge_sorted_rows(data, ptr, len(table[2]), rows)
     return (*_gather_rows(data, ptr, rows), codes[rows])
 
 
