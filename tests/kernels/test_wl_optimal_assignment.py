@@ -222,3 +222,24 @@ def test_ctrl_c_stops_the_intersection_core(ctrl_c):
     """
     after = "print('inside' if out[-1, 0] == 0 else 'after')"
     assert ctrl_c(setup, after) == ["interrupted", "inside"]
+
+
+def test_partial_fit_is_unavailable(mutag):
+    """The indicator features end at the fitted maximum counts: a growing vocabulary would
+    change them, so the kernel offers no partial_fit (hasattr is False, as scikit-learn's
+    available_if methods)."""
+    kernel = WeisfeilerLehmanOptimalAssignmentKernel(n_iter=2)
+    assert not hasattr(kernel, "partial_fit")
+    assert hasattr(WeisfeilerLehmanKernel(n_iter=2), "partial_fit")
+    with pytest.raises(AttributeError, match="partial_fit"):
+        kernel.partial_fit(mutag.graphs[:5])
+
+
+def test_edge_labels_refine_the_assignment(mutag):
+    """With edge labels the relabelling is WL's edge variant: the self-similarity is unchanged
+    ((n_iter + 1) |V|) and no entry grows (the edge labels only split labels)."""
+    plain = WeisfeilerLehmanOptimalAssignmentKernel(n_iter=2).fit_transform(mutag.graphs[:30])
+    edged = WeisfeilerLehmanOptimalAssignmentKernel(n_iter=2, edge_label="label").fit_transform(
+        mutag.graphs[:30])
+    np.testing.assert_array_equal(np.diag(edged), np.diag(plain))
+    assert np.all(edged <= plain) and np.any(edged < plain)

@@ -4,6 +4,7 @@ import dataclasses
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils.metaestimators import available_if
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._histogram_intersection import intersection_gram
@@ -68,6 +69,10 @@ class WeisfeilerLehmanOptimalAssignmentKernel(WeisfeilerLehmanKernel):
         Gram matrix (``normalize=False``, its default) this equals.
     node_label : str or None, default="label"
         Node attribute holding the label (networkx input); None: unlabelled graphs.
+    edge_label : str or None, default=None
+        Edge attribute holding the bond label: the relabelling is then
+        :class:`WeisfeilerLehmanKernel`'s edge variant (a node's signature pairs each
+        neighbour's label with the label of the edge to it); None: edge labels are not read.
     normalize : bool, default=False
         Cosine-normalise the Gram matrix: :math:`K(G, G') / ((n_\mathrm{iter} + 1)
         \sqrt{|V(G)| |V(G')|})`.
@@ -82,11 +87,12 @@ class WeisfeilerLehmanOptimalAssignmentKernel(WeisfeilerLehmanKernel):
     X_fit_ : object
         WL label counts of the fitted graphs.
     n_samples_fit_ : int
-    node_label_codes_, edge_label_codes_, signature_tables_ : dict, dict, list
-        The label codes and signature tables of the relabelling, as in
-        :class:`WeisfeilerLehmanKernel` (no edge labels).
+    node_label_codes_, edge_label_codes_ : dict
+    signature_tables_, label_columns_ : list
+        The label codes and the vocabulary of the relabelling, as in
+        :class:`WeisfeilerLehmanKernel`.
     feature_keys_ : ndarray of int64
-        Sorted keys ``iteration << 32 | label`` of the fitted labels.
+        Keys ``iteration << 32 | label`` of the fitted labels, in column order.
     max_counts_ : ndarray of shape (len(feature_keys_),), dtype int64
         Largest count of each fitted label over the fitted graphs: the number of indicator
         columns it gets in :meth:`transform_features`.
@@ -118,6 +124,10 @@ class WeisfeilerLehmanOptimalAssignmentKernel(WeisfeilerLehmanKernel):
     array([[12.,  5.],
            [ 5., 12.]])
     """
+
+    # The indicator features stop at the fitted maximum counts, which a growing vocabulary
+    # would change under the columns already given out: no streaming for this kernel.
+    partial_fit = available_if(lambda kernel: False)(WeisfeilerLehmanKernel.partial_fit)
 
     def _represent(self, batch, fitting):
         features = super()._represent(batch, fitting)
