@@ -14,9 +14,10 @@ Ctrl-C stops a batch of large graphs.
 from cython.parallel cimport parallel, threadid
 from libc.stdlib cimport malloc, free
 
+from _bfs cimport bfs_depths
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
-from _sort cimport sort
+from _sort cimport count_runs, sort
 from _types cimport intp_t, int32_t, int64_t
 
 cdef int LABEL_SHIFT = 42
@@ -30,27 +31,13 @@ cdef intp_t _graph_keys(
 ) noexcept nogil:
     """BFS from every node of one graph; writes one key per ordered reachable pair u != v
     (stops early, keys incomplete, when a signal handler raised)."""
-    cdef intp_t s, t, head, tail, u, k, v
+    cdef intp_t s, t, tail, v
     cdef intp_t n_keys = 0
     cdef int64_t source_part
     for s in range(n):
         if interrupted(interrupt):
             return n_keys
-        for t in range(n):
-            dist[t] = -1
-        dist[s] = 0
-        queue[0] = s
-        head = 0
-        tail = 1
-        while head < tail:
-            u = queue[head]
-            head += 1
-            for k in range(indptr[first + u], indptr[first + u + 1]):
-                v = indices[k] - first
-                if dist[v] < 0:
-                    dist[v] = dist[u] + 1
-                    queue[tail] = v
-                    tail += 1
+        tail = bfs_depths(indptr, indices, first, n, s, n, dist, queue)
         source_part = (<int64_t>labels[first + s]) << LABEL_SHIFT
         # Ordered pairs, as GraKeL: (u, v) and (v, u) are both counted.
         for t in range(1, tail):
@@ -63,17 +50,8 @@ cdef intp_t _graph_keys(
 
 cdef int64_t _count_sorted(int64_t *keys, int64_t *counts, intp_t m) noexcept nogil:
     """Sort ``keys[:m]``, then compact in place: distinct keys first, their counts beside."""
-    cdef intp_t i
-    cdef int64_t n_distinct = 0
     sort(keys, m)
-    for i in range(m):
-        if i == 0 or keys[i] != keys[i - 1]:
-            keys[n_distinct] = keys[i]
-            counts[n_distinct] = 1
-            n_distinct += 1
-        else:
-            counts[n_distinct - 1] += 1
-    return n_distinct
+    return count_runs(keys, NULL, counts, m)
 
 
 def shortest_path_counts(

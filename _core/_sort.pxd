@@ -129,6 +129,25 @@ cdef inline void sort_pairs(sortable *keys, intp_t *values, intp_t n) noexcept n
         values[j + 1] = value
 
 
+cdef inline intp_t count_runs(sortable *keys, intp_t *values, int64_t *counts,
+                              intp_t n) noexcept nogil:
+    """Compact the sorted ``keys[:n]`` in place to their distinct entries, returning their
+    number: ``counts[i]`` is how often the ``i``-th one occurred. With ``values`` (NULL: none),
+    sorted with the keys by :func:`sort_pairs`, the distinct entries are the pairs."""
+    cdef intp_t i, n_distinct = 0
+    for i in range(n):
+        if (i == 0 or keys[i] != keys[i - 1]
+                or (values != NULL and values[i] != values[i - 1])):
+            keys[n_distinct] = keys[i]
+            if values != NULL:
+                values[n_distinct] = values[i]
+            counts[n_distinct] = 1
+            n_distinct += 1
+        else:
+            counts[n_distinct - 1] += 1
+    return n_distinct
+
+
 # Stable argsort of float32 keys: LSD radix sort
 
 cdef inline uint32_t _float32_order_key(float x) noexcept nogil:

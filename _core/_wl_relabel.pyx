@@ -2,12 +2,14 @@
 
 Shervashidze et al., JMLR 12 (2011), Algorithm 1. One iteration gives every node the
 signature ``(label(v), sorted multiset of its neighbours' labels)`` and compresses signatures to
-new integer labels. Compression here sorts the signatures lexicographically (a stable merge sort
+new integer labels. With edge labels (the WL edge variant, Shervashidze et al. 2011, §3.2) the
+multiset is of ``(edge label, neighbour label)`` pairs, stored flat as two entries each. Compression here sorts the signatures lexicographically (a stable merge sort
 over node ids), so the new label of a signature is its rank among the distinct signatures: no
 hashing, hence no collisions, and the same result for any thread count.
 
 Signatures are stored CSR-like: node ``i`` owns ``signatures[sig_ptr[i]:sig_ptr[i + 1]]``, and
-with ``sig_ptr[i] = indptr[i] + i`` the layout follows the adjacency's without a counting pass.
+with ``sig_ptr[i] = indptr[i] + i`` (``2 indptr[i] + i`` with edge labels) the layout follows the
+adjacency's without a counting pass.
 
 A batch of a million nodes takes seconds per call (the merge sort most of them): the loops look
 at the signals (_interrupt.pxd) every ``ROWS_PER_CHECK`` nodes, rows or merge steps, so Ctrl-C
@@ -20,13 +22,16 @@ from libc.string cimport memcpy
 
 from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _sort cimport sort
-from _types cimport intp_t, int32_t
+from _types cimport intp_t, int32_t, int64_t
 
 cdef enum:
     # nodes, rows or merge steps between two looks at the signals: each costs a short sort, a
     # comparison or a binary search of signatures, so a look (a clock read) per thousand of them
     # costs nothing measurable
     ROWS_PER_CHECK = 1024
+
+# the low half of an (edge label << 32 | neighbour label) pair
+cdef int64_t LOW_32 = 0xFFFFFFFF
 
 
 cdef inline int _compare_rows(
@@ -58,14 +63,40 @@ cdef inline void _write_signature(
         sort(&signatures[start + 1], indptr[i + 1] - indptr[i])
 
 
+cdef inline void _write_edge_signature(
+    const intp_t *indptr, const int32_t *indices, const int32_t *edge_labels,
+    const int32_t *labels, int64_t *pairs, int32_t *signatures, intp_t i,
+) noexcept nogil:
+    """Node ``i``'s label, then its ``(edge label, neighbour label)`` pairs sorted, flat, at
+    ``signatures[2 indptr[i] + i]``; ``pairs[indptr[i]:indptr[i + 1]]`` is its scratch."""
+    cdef intp_t start = 2 * indptr[i] + i, k, d
+    cdef intp_t degree = indptr[i + 1] - indptr[i]
+    cdef int64_t *own = pairs + indptr[i]
+    signatures[start] = labels[i]
+    if degree == 0:
+        return
+    # codes are non-negative int32: the int64 order of (edge << 32 | neighbour) is the
+    # lexicographic order of the pairs
+    for d in range(degree):
+        k = indptr[i] + d
+        own[d] = (<int64_t>edge_labels[k] << 32) | labels[indices[k]]
+    sort(own, degree)
+    for d in range(degree):
+        signatures[start + 1 + 2 * d] = <int32_t>(own[d] >> 32)
+        signatures[start + 2 + 2 * d] = <int32_t>(own[d] & LOW_32)
+
+
 def node_signatures(
     const intp_t[::1] indptr,       # IN (n_nodes + 1,)
     const int32_t[::1] indices,     # IN (n_directed_edges,)
     const int32_t[::1] labels,      # IN (n_nodes,)
-    int32_t[::1] signatures,        # OUT (n_nodes + n_directed_edges,)
+    int32_t[::1] signatures,        # OUT (n_nodes + n_directed_edges,), 2x edges with labels
     int n_threads=1,
+    const int32_t[::1] edge_labels=None,  # IN (n_directed_edges,) or None
+    int64_t[::1] pairs=None,              # scratch (n_directed_edges,), with edge_labels
 ):
-    """Write every node's WL signature: its label, then its neighbours' labels sorted.
+    """Write every node's WL signature: its label, then its neighbours' labels sorted (or,
+    given ``edge_labels``, its ``(edge label, neighbour label)`` pairs sorted).
 
     Parameters
     ----------
@@ -75,14 +106,33 @@ def node_signatures(
     labels : ndarray of shape (n_nodes,), int32
         Current labels.
     signatures : ndarray of shape (n_nodes + n_directed_edges,), int32
-        Output; node ``i``'s signature starts at ``indptr[i] + i``.
+        Output; node ``i``'s signature starts at ``indptr[i] + i``. With ``edge_labels``: of
+        shape (n_nodes + 2 n_directed_edges,), node ``i``'s signature at ``2 indptr[i] + i``.
     n_threads : int
+    edge_labels : ndarray of shape (n_directed_edges,), int32, or None
+        Edge label codes aligned with ``indices`` (non-negative).
+    pairs : ndarray of shape (n_directed_edges,), int64, or None
+        Scratch space, required with ``edge_labels``.
     """
     cdef intp_t n_nodes = labels.shape[0]
     cdef intp_t n_blocks = (n_nodes + ROWS_PER_CHECK - 1) // ROWS_PER_CHECK
     cdef intp_t b, i
     cdef const int32_t *neighbours = &indices[0] if indices.shape[0] > 0 else NULL
+    cdef bint with_edges = edge_labels is not None
+    cdef const int32_t *edge_codes = NULL
+    cdef int64_t *scratch = NULL
     cdef InterruptState interrupt
+    if with_edges:
+        if pairs is None or edge_labels.shape[0] != indices.shape[0] \
+                or pairs.shape[0] != indices.shape[0]:
+            raise ValueError("edge_labels and pairs must have one entry per adjacency entry.")
+        if indices.shape[0] > 0:
+            edge_codes = &edge_labels[0]
+            scratch = &pairs[0]
+    if signatures.shape[0] != n_nodes + (2 if with_edges else 1) * indices.shape[0] \
+            or indptr.shape[0] != n_nodes + 1:
+        raise ValueError("signatures must hold every node's label and one entry (two with "
+                         "edge labels) per adjacency entry.")
     if n_nodes == 0:
         return
     interrupt_init(&interrupt)
@@ -93,7 +143,11 @@ def node_signatures(
             if interrupted(&interrupt):
                 continue
             for i in range(b * ROWS_PER_CHECK, min((b + 1) * ROWS_PER_CHECK, n_nodes)):
-                _write_signature(&indptr[0], neighbours, &labels[0], &signatures[0], i)
+                if with_edges:
+                    _write_edge_signature(&indptr[0], neighbours, edge_codes, &labels[0],
+                                          scratch, &signatures[0], i)
+                else:
+                    _write_signature(&indptr[0], neighbours, &labels[0], &signatures[0], i)
     if interrupt.stop:
         raise_pending()
 
@@ -263,3 +317,50 @@ def lookup_signatures(
                                      &sig_ptr[0], r)
     if interrupt.stop:
         raise_pending()
+
+
+def merge_sorted_rows(
+    const int32_t[::1] data,   # IN: rows of two sorted tables, one after the other
+    const intp_t[::1] ptr,     # IN (n_first + n_second + 1,)
+    intp_t n_first,
+    intp_t[::1] order,         # OUT (n_first + n_second,)
+):
+    """Merge two sorted CSR-like tables of distinct rows: their common sorted order.
+
+    Rows ``0 .. n_first - 1`` are the first table and the rest the second, each in increasing
+    lexicographic order; a linear two-way merge (not a sort) gives the order of all of them, so
+    growing a table of ``T`` signatures by a batch costs ``O(T)``, not ``O(T log T)``.
+
+    Parameters
+    ----------
+    data : ndarray, int32
+    ptr : ndarray of shape (n_rows + 1,), intp
+        Row ``r`` is ``data[ptr[r]:ptr[r + 1]]``.
+    n_first : int
+        Number of rows of the first table.
+    order : ndarray of shape (n_rows,), intp
+        Output: the row ids in increasing order (ties: the first table's row first).
+    """
+    cdef intp_t n_rows = ptr.shape[0] - 1
+    cdef intp_t i = 0, j = n_first, k = 0
+    if order.shape[0] != n_rows or not 0 <= n_first <= n_rows:
+        raise ValueError("order must have one entry per row and n_first at most the rows.")
+    if n_rows == 0:
+        return
+    with nogil:
+        while i < n_first and j < n_rows:
+            if _compare_rows(&data[0], &ptr[0], i, &data[0], &ptr[0], j) <= 0:
+                order[k] = i
+                i += 1
+            else:
+                order[k] = j
+                j += 1
+            k += 1
+        while i < n_first:
+            order[k] = i
+            i += 1
+            k += 1
+        while j < n_rows:
+            order[k] = j
+            j += 1
+            k += 1

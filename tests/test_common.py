@@ -125,6 +125,9 @@ INSTANCES = {
     "LinearSVC": lambda cls: [cls(tol=1e-9, max_iter=100_000, random_state=0),
                               cls(loss="hinge", tol=1e-9, max_iter=100_000, random_state=0)],
     "SquaredEpsilonSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
+    # the check graphs (MUTAG) have labels and no continuous attributes
+    "GraphHopperKernel": lambda cls: [cls(node_attributes=None, node_label="label")],
+    "PropagationKernel": lambda cls: [cls(random_state=0)],   # random hashes: seeded
 }
 
 _WEIGHTED_GAMMA = (

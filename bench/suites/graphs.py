@@ -79,7 +79,7 @@ def _cases(quick):
 
 def _grakel_format(graphs):
     out = []
-    for adjacency, labels, _ in graphs:
+    for adjacency, labels, *_ in graphs:
         coo = adjacency.tocoo()
         edges = {i: {} for i in range(adjacency.shape[0])}
         for i, j in zip(coo.row.tolist(), coo.col.tolist()):
@@ -107,7 +107,7 @@ def _networkx_format(graphs):
     import networkx as nx
 
     out = []
-    for adjacency, labels, _ in graphs:
+    for adjacency, labels, *_ in graphs:
         g = nx.from_scipy_sparse_array(adjacency)
         nx.set_node_attributes(g, dict(enumerate(np.asarray(labels).tolist())), "label")
         out.append(g)

@@ -153,7 +153,11 @@ def _fill_bench(parser):
         "table describes the machine it ran on (CPU, cores, load average before and after). "
         "Peers missing from this Python are reported as missing (the bench extra of kernelkit "
         "lists them). Without names, every suite runs.")
-    parser.epilog = _listing("suites", _module_summaries("kernelkit.bench.suites"))
+    parser.epilog = (_listing("suites", _module_summaries("kernelkit.bench.suites"))
+                     + "\n\n" + _wrap("Also: kernelkit bench graph-accuracy [--datasets ...] "
+                                       "[--kernels ...] [--data FOLDER] [--out FILE] [--quick], "
+                                       "the table of graph classification accuracy of every "
+                                       "graph kernel on the TU sets (see its --help)."))
     parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
     parser.add_argument("--quick", action="store_true",
                         help="small profile (about a minute per suite)")
@@ -646,6 +650,10 @@ def build_parser(command=None):
 def main(argv=None):
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:2] == ["bench", "graph-accuracy"]:  # a command of its own, with its own options
+        from kernelkit.bench.graph_accuracy import main as graph_accuracy
+
+        return graph_accuracy(argv[2:])
     # the top-level options take no value: the first other word names the command
     command = next((word for word in argv if not word.startswith("-")), "")
     parser = build_parser(command)

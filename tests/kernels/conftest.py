@@ -4,6 +4,7 @@ import pathlib
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.base import clone
 
 PROTEIN = "ACDEFGHIKLMNPQRSTVWY"
@@ -116,6 +117,21 @@ def ptc_mr():
     from kernelkit.datasets import load_tudataset
 
     return load_tudataset(DATA, "PTC_MR", as_networkx=False)
+
+
+@pytest.fixture(scope="session")
+def grakel_graphs():
+    """``convert(graphs, edge_labels=False)``: ``(adjacency, labels, edge_labels)`` triples
+    (sparse adjacency) as GraKeL's ``[adjacency dict, node labels(, edge labels)]`` input."""
+
+    def convert(graphs, edge_labels=False):
+        return [[{i: dict.fromkeys(A.indices[A.indptr[i]:A.indptr[i + 1]].tolist(), 1.0)
+                  for i in range(A.shape[0])},
+                 dict(enumerate(np.asarray(labels).tolist())),
+                 *([dict(E)] if edge_labels else [])]
+                for A, labels, E in ((sp.csr_array(a), l, e) for a, l, e, *_ in graphs)]
+
+    return convert
 
 
 @pytest.fixture

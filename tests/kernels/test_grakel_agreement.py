@@ -16,7 +16,7 @@ grakel = pytest.importorskip("grakel")
 
 def _grakel_input(graphs):
     out = []
-    for adjacency, labels, _ in graphs:
+    for adjacency, labels, *_ in graphs:
         coo = adjacency.tocoo()
         edges = {i: {} for i in range(adjacency.shape[0])}
         for i, j in zip(coo.row.tolist(), coo.col.tolist()):

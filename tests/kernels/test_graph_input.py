@@ -36,7 +36,8 @@ def test_all_input_forms_give_the_same_kernel(make_graphs):
                                                for i in range(len(g[1]))})
             for g in graphs],
     }
-    for kernel in (WalkKernel(n=2, edge_label="label"), WeisfeilerLehmanKernel(n_iter=2)):
+    for kernel in (WalkKernel(n=2, edge_label="label"),
+                   WeisfeilerLehmanKernel(n_iter=2, edge_label="label")):
         expected = kernel.fit_transform(forms["dense"])
         for name, X in forms.items():
             params = {"node_label": "atom", "edge_label": "bond"} if "other" in name else {}

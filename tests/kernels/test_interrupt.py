@@ -38,6 +38,17 @@ _LONG_LOOPS = {
     graphs = [(A[:9, :9], [0] * 9), (A, [0] * 3000)]
     run = lambda: GraphletKernel(k=4, n_jobs=2).fit_transform(graphs)
     """,
+    # 80 000 pairs of 300-node graphs, 90 000 node pairs each: the Gaussian GraphHopper pair
+    # kernel runs for many minutes (its path counts, before, for about a second)
+    "graphhopper": """
+    import numpy as np, scipy.sparse as sp
+    from kernelkit.kernels import GraphHopperKernel
+    A = sp.triu(sp.random_array((300, 300), density=0.02, random_state=0), k=1)
+    A = sp.csr_array(((A + A.T) > 0).astype(float))
+    x = np.random.default_rng(0).normal(size=(300, 18))
+    graphs = [(A, None, None, x)] * 400
+    run = lambda: GraphHopperKernel(kernel="gaussian", n_jobs=2).fit_transform(graphs)
+    """,
     # one pair: 100 mat-vecs of ~5e8 multiply-adds on a product graph of 2.25e6 vertices
     "walk": """
     import numpy as np, scipy.sparse as sp

@@ -10,10 +10,19 @@ from sklearn.exceptions import NotFittedError
 
 import kernelkit.kernels
 from kernelkit.kernels import (
+    CoreFrameworkKernel,
+    EdgeHistogramKernel,
+    GappyPairKernel,
     GeometricWalkKernel,
+    GraphHopperKernel,
     GraphletKernel,
     LocalAlignmentKernel,
     MismatchKernel,
+    NeighborhoodHashKernel,
+    NeighborhoodSubgraphPairwiseDistanceKernel,
+    ODDSTKernel,
+    PropagationKernel,
+    PyramidMatchKernel,
     RandomWalkKernel,
     ShortestPathKernel,
     SpectrumKernel,
@@ -21,8 +30,11 @@ from kernelkit.kernels import (
     SubstringKernel,
     SubtreeKernel,
     VectorKernel,
+    VertexHistogramKernel,
     WalkKernel,
+    WeightedDegreeKernel,
     WeisfeilerLehmanKernel,
+    WeisfeilerLehmanOptimalAssignmentKernel,
 )
 
 # (kernel, a parameter the fitted state depends on, another value of it)
@@ -32,6 +44,8 @@ STRING_KERNELS = [
     (SubstringKernel(k=2, lambda_=0.5), "k", 3),
     (LocalAlignmentKernel(beta=0.5, normalize=False), "beta", 0.2),
     (LocalAlignmentKernel(beta=0.5, normalize=True), "gap_open", 5),
+    (WeightedDegreeKernel(degree=3, shift=1), "degree", 2),
+    (GappyPairKernel(k=1, g=2), "g", 1),
 ]
 GRAPH_KERNELS = [
     (WalkKernel(n=3, edge_label="label"), "n", 2),
@@ -42,6 +56,16 @@ GRAPH_KERNELS = [
     (ShortestPathKernel(), "node_label", None),
     (GraphletKernel(k=3), "k", 4),
     (GraphletKernel(k=3, n_graphlet_samples=50, random_state=0), "random_state", 1),
+    (VertexHistogramKernel(), "node_label", None),
+    (EdgeHistogramKernel(), "edge_label", "bond"),
+    (NeighborhoodSubgraphPairwiseDistanceKernel(r=2, d=2, edge_label="label"), "r", 1),
+    (ODDSTKernel(h=2, lambda_=0.5), "h", 1),
+    (WeisfeilerLehmanOptimalAssignmentKernel(n_iter=2), "n_iter", 1),
+    (NeighborhoodHashKernel(R=2), "R", 1),
+    (GraphHopperKernel(node_attributes=None, node_label="label"), "gamma", 0.5),
+    (PropagationKernel(random_state=0), "t_max", 3),
+    (PyramidMatchKernel(L=2, d=3), "L", 3),
+    (CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2)), "min_core", 0),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS
@@ -54,7 +78,8 @@ def data(make_strings, mutag_dense, rng):
         if isinstance(kernel, VectorKernel):
             return rng.standard_normal((12, 3)), rng.standard_normal((5, 3))
         if kernel.__sklearn_tags__().input_tags.string:
-            strings = make_strings(14, 5, 12)
+            # the weighted degree kernel compares sequences of one length
+            strings = make_strings(14, 12, 12)
             return strings[:10], strings[10:]
         return mutag_dense[:12], mutag_dense[12:18]
     return data_for

@@ -44,12 +44,31 @@ states them) and are compared with the public estimator or function that runs th
   ``SubstringKernel``, ``LocalAlignmentKernel``; ``tests/kernels/test_spectrum.py``,
   ``tests/kernels/test_mismatch.py``, ``tests/kernels/test_substring.py``,
   ``tests/kernels/test_local_alignment.py``;
+- :mod:`~kernelkit.reference.string_canon` (weighted degree kernel with shifts, term by term;
+  gappy pair feature dictionaries): ``WeightedDegreeKernel``, ``GappyPairKernel``;
+  ``tests/kernels/test_weighted_degree.py``, ``tests/kernels/test_gappy_pair.py``;
+- :mod:`~kernelkit.reference.graph_features` (vertex and edge histograms, Weisfeiler–Lehman
+  with and without edge labels, as feature dictionaries): ``VertexHistogramKernel``,
+  ``EdgeHistogramKernel``, ``WeisfeilerLehmanKernel``; ``tests/kernels/test_histograms.py``,
+  ``tests/kernels/test_graph_features.py``;
+- :mod:`~kernelkit.reference.graph_decompositions` (``nspdk_gram``, ``oddst_gram`` and their
+  per-graph features, with exact invariants where the core hashes):
+  ``NeighborhoodSubgraphPairwiseDistanceKernel``, ``ODDSTKernel``; ``tests/kernels/test_nspdk.py``,
+  ``tests/kernels/test_oddst.py``;
+- :mod:`~kernelkit.reference.graph_attributes` (``graphhopper_weights``, ``graphhopper_gram``,
+  ``propagation_features``, ``propagation_gram``, from the papers): ``GraphHopperKernel``
+  (and through it ``_core._graphhopper``), ``PropagationKernel``;
+  ``tests/kernels/test_graphhopper.py``, ``tests/kernels/test_propagation.py``;
+- :mod:`~kernelkit.reference.graph_pyramid` (``pyramid_match_gram``, ``core_numbers``,
+  ``core_framework_gram``): ``PyramidMatchKernel``,
+  ``CoreFrameworkKernel`` and ``_core._core_decomposition``;
+  ``tests/kernels/test_pyramid_match.py``, ``tests/kernels/test_core_framework.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.
 
 The cores of the string kernels' features (``_spectrum_gram``, ``_mismatch_neighborhood``,
-``_substring_dp``, ``_local_alignment_dp``), the tree builder (``_tree_builder``) and the
+``_substring_dp``, ``_local_alignment_dp``, ``_weighted_degree``), the tree builder (``_tree_builder``) and the
 prediction (``_tree_predict``) are checked through these method twins, not entry by entry.
 """
 

@@ -1,13 +1,17 @@
 """What every graph kernel shares: parameters, input coding, progress messages, sparse features.
 
-Two families build on it. Explicit-feature kernels (Weisfeiler–Lehman, shortest path) map each
-graph to sparse counts of integer feature keys and take ``K = Φ_Y Φ_Xᵀ``. Keys seen only at
-``transform`` have no column in the fitted feature space (they match nothing there) but still
-count in a graph's self-similarity ``‖Φ(G)‖²``, which is what ``normalize=True`` divides by.
+Two families build on it. Explicit-feature kernels (:class:`ExplicitFeatureKernel`: graphlets;
+:class:`SparseFeatureKernel`: Weisfeiler–Lehman, shortest path, vertex and edge histograms) map
+each graph to feature counts and take ``K = Φ_Y Φ_Xᵀ``; ``transform_features`` gives ``Φ``
+itself. The sparse ones count integer feature keys in a vocabulary that ``fit`` learns and
+``partial_fit`` grows batch by batch (a new key takes the next column, so columns never move).
+Keys outside the vocabulary have no column (they match nothing in it) but still count in a
+graph's self-similarity ``‖Φ(G)‖²``, which is what ``normalize=True`` divides by.
 Product-graph kernels (walks, subtrees; :class:`ProductGraphKernel`) keep the coded batch itself
 and compute each pair on the product graph.
 """
 
+import dataclasses
 import time
 
 import numpy as np
@@ -16,9 +20,11 @@ import scipy.sparse as sp
 from kernelkit._core import _gram, _product_graph
 from kernelkit.kernels._base import StructuredKernel, fill_gram
 from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.utils._sklearn_compat import _fit_context
+from kernelkit.utils._validation import record_fit_params
 
-__all__ = ["GraphKernel", "ProductGraphKernel", "SparseFeatures", "batch_arrays",
-           "count_features", "max_degree"]
+__all__ = ["ExplicitFeatureKernel", "GraphKernel", "ProductGraphKernel", "SparseFeatureKernel",
+           "SparseFeatures", "batch_arrays", "count_features", "max_degree"]
 
 # Below this many graph pairs the whole Gram matrix goes through the sparse product.
 _MIN_PAIRS_FOR_DENSE = 1 << 20
@@ -29,36 +35,208 @@ class GraphKernel(StructuredKernel):
     """Base of the graph kernels: codes the input graphs once, learns label maps at ``fit``.
 
     Subclasses implement ``_represent(batch, fitting)`` (the graph batch → what ``_gram`` and
-    ``_self_similarity`` consume) and list ``node_label`` and ``edge_label`` among their
-    parameters when they use node and edge labels.
+    ``_self_similarity`` consume) and list ``node_label``, ``edge_label`` and
+    ``node_attributes`` among their parameters when they use node labels, edge labels and
+    continuous node attributes (whose length is then learned at ``fit`` as
+    ``n_node_attributes_``).
     """
 
     _parameter_constraints = {
         **StructuredKernel._parameter_constraints,
         "node_label": [str, None],
         "edge_label": [str, None],
+        "node_attributes": [str, None],
     }
 
-    def _prepare(self, X, fitting):
+    def _prepare(self, X, fitting, growing=False):
+        """The representation of the graphs ``X``. ``fitting``: learn the label maps (and what
+        ``_represent`` learns) from ``X`` alone; ``growing``: extend the fitted ones with the
+        labels of ``X`` (new labels take the next codes); neither: use the fitted ones."""
         start = time.perf_counter()
+        learning = fitting or growing
         batch, node_codes, edge_codes = encode_graphs(
             X,
-            node_label=getattr(self, "node_label", None),
-            edge_label=getattr(self, "edge_label", None),
-            node_codes=None if fitting else self.node_label_codes_,
-            edge_codes=None if fitting else self.edge_label_codes_,
+            node_label=self._node_label_attribute(),
+            edge_label=self._edge_label_attribute(),
+            node_codes=None if learning else self.node_label_codes_,
+            edge_codes=None if learning else self.edge_label_codes_,
+            node_attributes=getattr(self, "node_attributes", None),
+            n_attributes=None if fitting else getattr(self, "n_node_attributes_", None),
         )
-        if fitting:
+        if growing:
+            # the batch's own codes, first occurrence first, mapped into the fitted maps: the
+            # codes learning from the fitted graphs followed by X would give
+            batch = dataclasses.replace(
+                batch,
+                node_labels=_merge_codes(self.node_label_codes_, node_codes, batch.node_labels),
+                edge_labels=_merge_codes(self.edge_label_codes_, edge_codes, batch.edge_labels))
+        elif fitting:
             self.node_label_codes_ = node_codes
             self.edge_label_codes_ = edge_codes
+            if batch.node_attributes is not None:
+                self.n_node_attributes_ = batch.node_attributes.shape[1]
         self._report(f"coded {batch.n_samples} graphs ({batch.n_nodes} nodes)", start)
         start = time.perf_counter()
-        rep = self._represent(batch, fitting)
+        rep = self._represent(batch, learning)
         self._report("built the representation", start)
         return rep
 
     def _represent(self, batch, fitting):
         return batch
+
+    def _node_label_attribute(self):
+        """The node attribute read as the label (None: unlabelled)."""
+        return getattr(self, "node_label", None)
+
+    def _edge_label_attribute(self):
+        """The edge attribute read as the edge label (None: edge labels unused)."""
+        return getattr(self, "edge_label", None)
+
+
+def _merge_codes(codes, batch_codes, labels):
+    """Add the labels of ``batch_codes`` (label → batch code) missing from ``codes`` (in place,
+    in batch-code order) and return ``labels`` (batch codes) as codes of ``codes``."""
+    if not batch_codes:
+        return labels  # labels not used: all zero
+    for label in batch_codes:
+        codes.setdefault(label, len(codes))
+    return np.fromiter(map(codes.__getitem__, batch_codes), dtype=np.int32,
+                       count=len(batch_codes))[labels]
+
+
+class ExplicitFeatureKernel(GraphKernel):
+    """Base of the graph kernels that are a product of explicit features, ``K = Φ_Y Φ_Xᵀ``.
+
+    Subclasses give the features of a representation in ``_features(rep)`` (default: the
+    representation is a :class:`SparseFeatures`).
+    """
+
+    def _features(self, rep):
+        return rep
+
+    def _gram(self, A, B=None):
+        return A.gram(B, self._n_threads())
+
+    def _self_similarity(self, A):
+        return A.squared_norms()
+
+    def transform_features(self, X):
+        r"""Explicit features :math:`\Phi(X)` in the fitted feature space.
+
+        ``transform_features(X) @ transform_features(X_fit).T`` is ``transform(X)`` and, on the
+        fitted graphs, ``fit_transform(X_fit)``: a linear model on these features is the
+        kernel machine, at a cost linear in the number of graphs. Features never seen when
+        fitting have no column (they match nothing there); under ``normalize`` every row is
+        divided by :math:`\sqrt{k(G, G)}`, whose sum runs over those features too, so the
+        products stay the normalised Gram matrix.
+
+        Parameters
+        ----------
+        X : sequence of graphs
+
+        Returns
+        -------
+        features : scipy.sparse.csr_array of shape (n_samples, n_features), dtype float64
+            Canonical (sorted indices, no duplicates), int32 indices where they fit (as
+            liblinear-style solvers take them); ``n_features`` is the size of the fitted
+            feature space, which ``partial_fit`` may grow (new columns come last).
+        """
+        self._check_fitted()
+        features = self._features(self._prepare(X, fitting=False))
+        phi = sp.csr_array(features.known, dtype=np.float64, copy=True)
+        phi.sum_duplicates()
+        if max(phi.nnz, phi.shape[1]) <= np.iinfo(np.int32).max:
+            phi.indices = phi.indices.astype(np.int32, copy=False)
+            phi.indptr = phi.indptr.astype(np.int32, copy=False)
+        if self.normalize:
+            norms = features.squared_norms()
+            with np.errstate(divide="ignore"):
+                scale = np.where(norms > 0, 1.0 / np.sqrt(norms), 0.0)
+            phi.data *= np.repeat(scale, np.diff(phi.indptr))
+        return phi
+
+
+class SparseFeatureKernel(ExplicitFeatureKernel):
+    """Base of the kernels counting integer feature keys in a growing vocabulary.
+
+    ``fit`` learns the vocabulary of its graphs; ``partial_fit`` extends it batch by batch
+    without moving any column. Subclasses reset their vocabulary in ``_reset_vocabulary()``
+    (``feature_keys_`` at least, the keys in column order) and grow it in
+    ``_represent(batch, fitting=True)``, e.g. through :meth:`_key_features`.
+    """
+
+    def _reset_vocabulary(self):
+        self.feature_keys_ = np.zeros(0, dtype=np.int64)
+
+    def _n_features(self):
+        return len(self.feature_keys_)
+
+    def _prepare(self, X, fitting, growing=False):
+        if fitting:
+            self._reset_vocabulary()
+        return super()._prepare(X, fitting, growing)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y=None):
+        """Grow the vocabulary (labels, feature keys) with the graphs ``X``; ``y`` is ignored.
+
+        Turns any number of graphs into features batch by batch in one column space: after
+        ``partial_fit`` of every batch, ``transform_features`` of each batch gives rows in the
+        same columns, and a later ``partial_fit`` changes none of them (new features take new
+        columns at the end). Only the vocabulary is kept, not the graphs: ``X_fit_``, the
+        graphs ``transform`` compares with, stays those of ``fit`` (none when the kernel was
+        never fitted, so ``transform`` then returns ``n_samples`` × 0 Gram matrices), so
+        memory grows with the number of distinct features, not of graphs. ``fit`` starts over.
+
+        Returns
+        -------
+        self : object
+        """
+        if not hasattr(self, "X_fit_"):
+            self._reset_vocabulary()
+            self.node_label_codes_, self.edge_label_codes_ = {}, {}
+            self._fit_params = record_fit_params(self, self._refit_free_params)
+            self.X_fit_ = SparseFeatures(sp.csr_array((0, 0)), np.zeros(0))
+            self.n_samples_fit_ = 0
+            if self.normalize:
+                self.diag_fit_ = np.zeros(0)
+        self._check_fitted()
+        self._prepare(X, fitting=False, growing=True)
+        # the fitted graphs' features are all in the vocabulary already: only zero columns
+        self.X_fit_.known.resize((self.n_samples_fit_, self._n_features()))
+        return self
+
+    def _normalize(self, K, diag_rows, diag_cols):
+        # no fitted graphs (partial_fit alone): an n × 0 Gram matrix has nothing to scale
+        return K if K.size == 0 else super()._normalize(K, diag_rows, diag_cols)
+
+    def _key_features(self, graph_ids, keys, counts, n_samples, fitting):
+        """:class:`SparseFeatures` of key occurrences (see :func:`count_features`) in the
+        vocabulary ``feature_keys_``, first extended by the new keys when ``fitting``."""
+        columns = _key_columns(self.feature_keys_, keys)
+        if fitting:
+            new = _distinct_keys(keys[columns < 0])
+            if len(new):
+                self.feature_keys_ = np.concatenate([self.feature_keys_, new])
+                columns = _key_columns(self.feature_keys_, keys)
+        return count_features(graph_ids, keys, counts, n_samples, len(self.feature_keys_),
+                              columns)
+
+
+def _distinct_keys(keys):
+    """The distinct values of ``keys``, increasing (a sort and a comparison: ``np.unique``'s
+    hash table is several times slower on a million 64-bit hashes)."""
+    keys = np.sort(keys)
+    return keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
+
+
+def _key_columns(feature_keys, keys):
+    """Column of each key in ``feature_keys`` (keys in column order), -1 when absent."""
+    if not len(feature_keys):
+        return np.full(len(keys), -1, dtype=np.intp)
+    order = np.argsort(feature_keys, kind="stable")
+    position = np.minimum(np.searchsorted(feature_keys[order], keys), len(order) - 1)
+    return np.where(feature_keys[order[position]] == keys, order[position], -1)
 
 
 class ProductGraphKernel(GraphKernel):
@@ -202,7 +380,7 @@ def _core_arrays(matrix):
             matrix.data.astype(np.float64))
 
 
-def count_features(graph_ids, keys, counts, n_samples, vocabulary, columns=None):
+def count_features(graph_ids, keys, counts, n_samples, n_features, columns):
     """:class:`SparseFeatures` from feature occurrences.
 
     Parameters
@@ -213,24 +391,19 @@ def count_features(graph_ids, keys, counts, n_samples, vocabulary, columns=None)
     counts : ndarray of shape (n_occurrences,), int
         Multiplicity of each occurrence (duplicates ``(graph, key)`` are summed).
     n_samples : int
-    vocabulary : ndarray of shape (n_features_fit,), int64, sorted
-        Keys of the fitted feature space (column ``c`` is ``vocabulary[c]``).
-    columns : ndarray of shape (n_occurrences,), int, optional
-        Column of each key in ``vocabulary`` (-1 for a key not in it), when the caller knows
-        them: the search of the keys is then skipped.
+    n_features : int
+        Number of columns of the fitted feature space.
+    columns : ndarray of shape (n_occurrences,), int
+        Column of each key (-1 for a key outside the fitted feature space).
 
     Returns
     -------
     SparseFeatures
     """
-    if columns is not None:
-        column, known = columns, columns >= 0
-    else:
-        column = np.minimum(np.searchsorted(vocabulary, keys), max(len(vocabulary) - 1, 0))
-        known = vocabulary[column] == keys if len(vocabulary) else np.zeros(len(keys), dtype=bool)
+    known = columns >= 0
     features = sp.csr_array(
-        (counts[known].astype(np.float64), (graph_ids[known], column[known])),
-        shape=(n_samples, len(vocabulary)),
+        (counts[known].astype(np.float64), (graph_ids[known], columns[known])),
+        shape=(n_samples, n_features),
     )
     features.sum_duplicates()
     unseen = ~known

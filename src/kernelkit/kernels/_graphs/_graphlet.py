@@ -7,11 +7,12 @@ from math import comb
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse
 from sklearn.utils import check_random_state
 
 from kernelkit._core import _graphlet_counts
 from kernelkit.kernels._base import StructuredKernel, pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel
+from kernelkit.kernels._graphs._base import ExplicitFeatureKernel, SparseFeatures
 from kernelkit.utils._sklearn_compat import Interval, Options, StrOptions
 from kernelkit.utils._validation import MAX_INT
 
@@ -51,14 +52,14 @@ def graphlet_classes(k):
     return np.array([index[s] for s in sequences], dtype=np.int32), len(classes)
 
 
-class GraphletKernel(GraphKernel):
+class GraphletKernel(ExplicitFeatureKernel):
     r"""Graphlet kernel: compares the distributions of k-node induced subgraphs.
 
     :math:`\Phi(G)` is the frequency of each isomorphism class among the k-node induced subgraphs
     of :math:`G` (connected or not: 4 classes for k=3, 11 for k=4), and
     :math:`K = \langle \Phi(G), \Phi(G') \rangle`. Exact
     enumeration visits all ``C(n, k)`` node subsets (compiled, parallel over graphs), which
-    suits molecules; ``n_graphlet_samples`` draws that many uniform k-subsets per graph instead
+    suits molecules (:meth:`transform_features` gives the frequencies as a sparse matrix); ``n_graphlet_samples`` draws that many uniform k-subsets per graph instead
     (the sampling estimator of Shervashidze et al.). Node labels are not used. A graph with fewer
     than k nodes has :math:`\Phi = 0`.
 
@@ -158,6 +159,9 @@ class GraphletKernel(GraphKernel):
             totals = np.full(batch.n_samples, float(n_graphlet_samples))
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(totals[:, None] > 0, counts / totals[:, None], 0.0)
+
+    def _features(self, rep):
+        return SparseFeatures(scipy.sparse.csr_array(rep), np.zeros(len(rep)))
 
     def _gram(self, A, B=None):
         # einsum's loop sums each entry's few classes in one fixed order, whatever the shapes;

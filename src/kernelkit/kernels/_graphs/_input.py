@@ -4,11 +4,20 @@ Accepted graphs (Mairal & Vert, "Graph kernels": labelled undirected graphs):
 
 - ``networkx.Graph`` with the node label in the attribute ``node_label`` (default ``"label"``)
   and, when asked for, the edge label in the attribute ``edge_label``;
-- ``(adjacency, node_labels)`` or ``(adjacency, node_labels, edge_labels)`` tuples, with
-  ``adjacency`` a square dense array or ``scipy.sparse`` matrix (a non-zero entry is an edge;
-  weights are not used), ``node_labels`` a sequence of length ``n_nodes`` (or a dict
-  ``{node_index: label}``) and ``edge_labels`` a dict ``{(i, j): label}`` (either orientation)
-  or a dense ``(n_nodes, n_nodes)`` array read at the edges.
+- ``(adjacency, node_labels)``, ``(adjacency, node_labels, edge_labels)`` or
+  ``(adjacency, node_labels, edge_labels, node_attributes)`` tuples, with ``adjacency`` a square
+  dense array or ``scipy.sparse`` matrix (a non-zero entry is an edge; weights are not used),
+  ``node_labels`` a sequence of length ``n_nodes`` (or a dict ``{node_index: label}``),
+  ``edge_labels`` a dict ``{(i, j): label}`` (either orientation) or a dense
+  ``(n_nodes, n_nodes)`` array read at the edges, and ``node_attributes`` an
+  ``(n_nodes, n_attributes)`` array of floats; ``node_labels`` and ``edge_labels`` may be None
+  when the kernel does not use them.
+
+Continuous node attributes (for the kernels that take ``node_attributes=...``) are float vectors
+of one length ``n_attributes`` on every node of every graph: in networkx graphs a 1-d array-like
+under the node attribute named by ``node_attributes`` (``"attributes"`` for the TU data sets),
+in tuples the fourth element. They must be finite; the length learned at ``fit`` is required at
+``transform``.
 
 Labels may be of any hashable type. They are coded as int32 once: the codes learned at ``fit``
 are reused at ``transform``, and labels unseen at ``fit`` get fresh codes (``>= n_known``), the
@@ -16,7 +25,8 @@ same within one call, which therefore match nothing in the fitted graphs.
 
 Every kernel then works on a :class:`GraphBatch`: the graphs' adjacencies concatenated as one
 block-diagonal CSR (global node ids, sorted neighbours), int32 node and edge label codes, and the
-per-graph node offsets ``node_ptr``.
+per-graph node offsets ``node_ptr``, and the node attributes as one float64
+``(n_nodes, n_attributes)`` array when they are asked for.
 """
 
 import dataclasses
@@ -25,7 +35,7 @@ from itertools import chain
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["GraphBatch", "LabelCoder", "encode_graphs"]
+__all__ = ["GraphBatch", "LabelCoder", "check_labels_or_attributes", "encode_graphs"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +54,8 @@ class GraphBatch:
         Node label codes.
     edge_labels : ndarray of shape (n_directed_edges,), int32
         Edge label codes aligned with ``indices`` (all zero when edge labels are not used).
+    node_attributes : ndarray of shape (n_nodes, n_attributes), float64, C-contiguous, or None
+        Continuous node attributes, None when they are not used.
     """
 
     node_ptr: np.ndarray
@@ -51,6 +63,7 @@ class GraphBatch:
     indices: np.ndarray
     node_labels: np.ndarray
     edge_labels: np.ndarray
+    node_attributes: np.ndarray | None = None
 
     @property
     def n_samples(self):
@@ -93,6 +106,19 @@ class LabelCoder:
         return np.fromiter(map(lookup.__getitem__, labels), dtype=np.int32, count=len(labels))
 
 
+def check_labels_or_attributes(kernel, node_label, node_attributes):
+    """A ValueError unless exactly one of ``node_label`` and ``node_attributes`` is set: for
+    the kernels whose node kernel works on either labels or attributes (``kernel`` names it)."""
+    if node_attributes is not None and node_label is not None:
+        raise ValueError(
+            f"{kernel} uses node labels or node attributes, not both: pass node_label=None "
+            "with node_attributes=..., or node_attributes=None.")
+    if node_attributes is None and node_label is None:
+        raise ValueError(
+            f"{kernel} needs node labels or node attributes: set node_label (e.g. 'label') or "
+            "node_attributes (e.g. 'attributes').")
+
+
 def _is_hashable(obj):
     try:
         hash(obj)
@@ -101,12 +127,14 @@ def _is_hashable(obj):
     return True
 
 
-def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_codes=None):
+def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_codes=None,
+                  node_attributes=None, n_attributes=None):
     """Validate a sequence of graphs and convert it into a :class:`GraphBatch`.
 
     Parameters
     ----------
-    X : sequence of networkx.Graph or of (adjacency, node_labels[, edge_labels]) tuples
+    X : sequence of networkx.Graph or of (adjacency, node_labels[, edge_labels[, \
+node_attributes]]) tuples
     node_label : str or None
         Node attribute of networkx graphs holding the label; ``None`` gives every node the same
         label (tuples may then omit ``node_labels``).
@@ -115,6 +143,11 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
         For tuples any non-None value means "use the third element".
     node_codes, edge_codes : dict or None
         Label maps learned at fit; ``None`` learns them from ``X``.
+    node_attributes : str or None
+        Node attribute of networkx graphs holding the continuous attribute vector; ``None``
+        ignores attributes. For tuples any non-None value means "use the fourth element".
+    n_attributes : int or None
+        The attribute length learned at fit; ``None`` takes the length of the first graph's.
 
     Returns
     -------
@@ -123,7 +156,7 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
         The (possibly learned) maps ``label -> code``; ``edge_codes`` is empty when
         ``edge_label`` is None.
     """
-    if _is_networkx_graph(X) or (isinstance(X, tuple) and 2 <= len(X) <= 3
+    if _is_networkx_graph(X) or (isinstance(X, tuple) and 2 <= len(X) <= 4
                                  and (isinstance(X[0], np.ndarray) or sp.issparse(X[0]))):
         raise TypeError(
             "X is a single graph: kernels take a sequence of graphs, e.g. [graph].")
@@ -131,7 +164,7 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
     if not_a_sequence or (isinstance(X, np.ndarray) and X.ndim != 1):
         raise TypeError(
             "X must be a sequence of graphs (networkx.Graph or (adjacency, node_labels[, "
-            f"edge_labels]) tuples), got {type(X).__name__}."
+            f"edge_labels[, node_attributes]]) tuples), got {type(X).__name__}."
         )
     if len(X) == 0:
         raise ValueError("X contains no graph: at least one graph is required.")
@@ -141,10 +174,14 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
     # one list per field over all graphs, one array each at the end: per-graph numpy calls cost
     # more than the reading itself on the usual small molecules
     n_entries = np.zeros(len(X), dtype=np.intp)
-    degrees, cols, labels, edge_labels = [], [], [], []
+    degrees, cols, labels, edge_labels, attributes = [], [], [], [], []
     offset = 0
     for g, graph in enumerate(X):
-        n, deg, col, lab, elab = _read_graph(graph, g, node_label, edge_label)
+        n, deg, col, lab, elab, attr = _read_graph(graph, g, node_label, edge_label,
+                                                   node_attributes)
+        if node_attributes is not None:
+            n_attributes = _check_attribute_length(attr, g, n_attributes, len(attributes) == 0)
+            attributes.append(attr)
         n_nodes[g] = n
         n_entries[g] = len(col)
         degrees.extend(deg)
@@ -158,8 +195,10 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
     np.cumsum(n_nodes, out=node_ptr[1:])
     rows = np.repeat(np.arange(offset, dtype=np.int64), np.asarray(degrees, dtype=np.int64))
     cols = np.asarray(cols, dtype=np.int64) + np.repeat(node_ptr[:-1].astype(np.int64), n_entries)
-    node_label_codes = node_coder.encode(labels, "node labels") if node_label is not None \
-        else np.zeros(offset, dtype=np.int32)
+    # unlabelled graphs: every node carries the label None, coded (and learned at fit) as any
+    # other label, so that kernels counting fitted labels count it
+    node_label_codes = node_coder.encode(labels if node_label is not None else [None] * offset,
+                                         "node labels")
     if edge_label is not None:
         edge_label_codes = edge_coder.encode(edge_labels, "edge labels")
     else:
@@ -167,21 +206,24 @@ def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_
     indptr, indices, edge_label_codes = _symmetric_csr(
         rows, cols, edge_label_codes, offset, node_ptr, edge_label is not None
     )
-    batch = GraphBatch(node_ptr, indptr, indices, node_label_codes, edge_label_codes)
+    node_attribute_values = np.concatenate(attributes) if node_attributes is not None else None
+    batch = GraphBatch(node_ptr, indptr, indices, node_label_codes, edge_label_codes,
+                       node_attribute_values)
     return batch, node_coder.codes, edge_coder.codes
 
 
-def _read_graph(graph, g, node_label, edge_label):
-    """``(n_nodes, degrees, cols, node_labels, edge_labels)`` of one graph: its adjacency entries
-    node by node in order, ``degrees[i]`` of them for node ``i``, ``cols`` their other ends
-    (local ids) and ``edge_labels`` their labels."""
+def _read_graph(graph, g, node_label, edge_label, node_attributes):
+    """``(n_nodes, degrees, cols, node_labels, edge_labels, attributes)`` of one graph: its
+    adjacency entries node by node in order, ``degrees[i]`` of them for node ``i``, ``cols``
+    their other ends (local ids), ``edge_labels`` their labels, and ``attributes`` the checked
+    float64 ``(n_nodes, n_attributes)`` attributes (None when not asked for)."""
     if isinstance(graph, tuple):
-        return _read_tuple(graph, g, node_label, edge_label)
+        return _read_tuple(graph, g, node_label, edge_label, node_attributes)
     if _is_networkx_graph(graph):
-        return _read_networkx(graph, g, node_label, edge_label)
+        return _read_networkx(graph, g, node_label, edge_label, node_attributes)
     raise TypeError(
         f"graph {g} is a {type(graph).__name__}: expected a networkx.Graph or an "
-        "(adjacency, node_labels[, edge_labels]) tuple."
+        "(adjacency, node_labels[, edge_labels[, node_attributes]]) tuple."
     )
 
 
@@ -194,7 +236,7 @@ def _is_networkx_graph(graph):
     return isinstance(graph, nx.Graph)
 
 
-def _read_networkx(graph, g, node_label, edge_label):
+def _read_networkx(graph, g, node_label, edge_label, node_attributes):
     if graph.is_directed():
         raise ValueError(f"graph {g} is directed: graph kernels here need undirected graphs.")
     if graph.is_multigraph():
@@ -206,15 +248,12 @@ def _read_networkx(graph, g, node_label, edge_label):
     _check_not_empty(n, g)
     labels = []
     if node_label is not None:
-        try:
-            labels = [attrs[node_label] for attrs in node_attrs.values()]
-        except KeyError:
-            v = next(v for v, attrs in node_attrs.items() if node_label not in attrs)
-            raise ValueError(
-                f"graph {g}: node {v!r} has no {node_label!r} attribute; give every node a "
-                "label, name the attribute with node_label=..., or pass node_label=None for "
-                "unlabelled graphs."
-            ) from None
+        labels = _node_values(node_attrs, node_label, g,
+                              "give every node a label, name the attribute with "
+                              "node_label=..., or pass node_label=None for unlabelled graphs.")
+    attributes = None
+    if node_attributes is not None:
+        attributes = _networkx_attributes(node_attrs, node_attributes, g)
     neighbours = list(adjacency.values())
     # each undirected edge is stored under both ends: the adjacency lists give (i, j) and (j, i)
     degrees = list(map(len, neighbours))
@@ -233,14 +272,15 @@ def _read_networkx(graph, g, node_label, edge_label):
                 f"graph {g}: edge {(u, v)!r} has no {edge_label!r} attribute; label every "
                 "edge or pass edge_label=None."
             )
-    return n, degrees, cols, labels, elab
+    return n, degrees, cols, labels, elab, attributes
 
 
-def _read_tuple(graph, g, node_label, edge_label):
-    if not 1 <= len(graph) <= 3:
+def _read_tuple(graph, g, node_label, edge_label, node_attributes):
+    if not 1 <= len(graph) <= 4:
         raise ValueError(
-            f"graph {g} is a tuple of length {len(graph)}: expected (adjacency, node_labels) or "
-            "(adjacency, node_labels, edge_labels)."
+            f"graph {g} is a tuple of length {len(graph)}: expected (adjacency, node_labels), "
+            "(adjacency, node_labels, edge_labels) or (adjacency, node_labels, edge_labels, "
+            "node_attributes)."
         )
     adjacency = graph[0]
     if sp.issparse(adjacency):
@@ -289,8 +329,107 @@ def _read_tuple(graph, g, node_label, edge_label):
                 "edge_label=None."
             )
         elab = _edge_label_list(graph[2], r, c, n, g)
+    attributes = None
+    if node_attributes is not None:
+        if len(graph) < 4 or graph[3] is None:
+            raise ValueError(
+                f"graph {g} has no node attributes: pass (adjacency, node_labels, edge_labels, "
+                "node_attributes) with an (n_nodes, n_attributes) float array (labels may be "
+                "None), or node_attributes=None."
+            )
+        attributes = _tuple_attributes(graph[3], n, g)
     # r is sorted (row-major nonzeros, canonical CSR): the entries come node by node
-    return n, np.bincount(r, minlength=n).tolist(), c.tolist(), labels, elab
+    return n, np.bincount(r, minlength=n).tolist(), c.tolist(), labels, elab, attributes
+
+
+def _node_values(node_attrs, name, g, fix):
+    """The values of the networkx node attribute ``name``, node by node; a ValueError naming
+    the first node without one, and saying ``fix``."""
+    try:
+        return [attrs[name] for attrs in node_attrs.values()]
+    except KeyError:
+        v = next(v for v, attrs in node_attrs.items() if name not in attrs)
+        raise ValueError(f"graph {g}: node {v!r} has no {name!r} attribute; {fix}") from None
+
+
+def _networkx_attributes(node_attrs, name, g):
+    """The ``(n_nodes, n_attributes)`` float64 attributes stored under ``name`` on every node."""
+    values = _node_values(node_attrs, name, g,
+                          "give every node an attribute vector, or name the attribute with "
+                          "node_attributes=...")
+    try:
+        attributes = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        attributes = None
+    if attributes is None or attributes.ndim != 2:
+        # find the first node at fault, and say what is wrong with it
+        nodes = list(node_attrs)
+        vectors = [_attribute_vector(value, g, v, name) for v, value in zip(nodes, values)]
+        for v, vector in zip(nodes, vectors):
+            if len(vector) != len(vectors[0]):
+                raise ValueError(
+                    f"graph {g}: node {v!r} has {len(vector)} {name!r} values, node "
+                    f"{nodes[0]!r} has {len(vectors[0])}: every node needs an attribute vector "
+                    "of the same length."
+                )
+        attributes = np.stack(vectors)
+    return _check_finite(np.ascontiguousarray(attributes), g, list(node_attrs))
+
+
+def _attribute_vector(value, g, v, name):
+    """One node's attribute vector as 1-d float64, or a ValueError saying why it is not one."""
+    try:
+        vector = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"graph {g}: node {v!r} has a non-numeric {name!r} attribute "
+            f"({type(value).__name__}); attributes must be 1-d arrays of floats."
+        ) from None
+    if vector.ndim != 1:
+        raise ValueError(
+            f"graph {g}: node {v!r} has a {name!r} attribute of shape {vector.shape}; "
+            "attributes must be 1-d arrays of floats (wrap a single value as [value])."
+        )
+    return vector
+
+
+def _tuple_attributes(values, n, g):
+    """The fourth tuple element as a checked ``(n_nodes, n_attributes)`` float64 array."""
+    try:
+        attributes = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"graph {g}: node_attributes must be an (n_nodes, n_attributes) array of floats; "
+            "it is ragged or not numeric."
+        ) from None
+    if attributes.ndim != 2 or attributes.shape[0] != n:
+        raise ValueError(
+            f"graph {g}: node_attributes must have shape ({n}, n_attributes), got shape "
+            f"{attributes.shape} (reshape a single attribute per node with .reshape(-1, 1))."
+        )
+    return _check_finite(np.ascontiguousarray(attributes), g, range(n))
+
+
+def _check_finite(attributes, g, nodes):
+    finite = np.isfinite(attributes).all(axis=1)
+    if not finite.all():
+        v = list(nodes)[int(np.argmin(finite))]
+        raise ValueError(f"graph {g}: node {v!r} has NaN or infinite attributes.")
+    return attributes
+
+
+def _check_attribute_length(attributes, g, n_attributes, first):
+    """The attribute length shared by every graph (and by the fitted ones when known)."""
+    d = attributes.shape[1]
+    if d == 0:
+        raise ValueError(f"graph {g}: node attribute vectors are empty; give at least one value.")
+    if n_attributes is not None and d != n_attributes:
+        where = "the graphs seen at fit have" if first else "graph 0 has"
+        raise ValueError(
+            f"graph {g} has {d} attributes per node, {where} {n_attributes}: every node of "
+            "every graph needs attribute vectors of one length."
+        )
+    return d
 
 
 def _node_label_list(node_labels, n, g):

@@ -4,7 +4,7 @@ import numpy as np
 
 from kernelkit._core import _shortest_path_bfs
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, count_features
+from kernelkit.kernels._graphs._base import SparseFeatureKernel
 from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["ShortestPathKernel", "shortest_path_kernel"]
@@ -14,7 +14,7 @@ _FIELD_LIMIT = 1 << 21
 _MIN_PAIRS_FOR_THREADS = 1 << 15
 
 
-class ShortestPathKernel(GraphKernel):
+class ShortestPathKernel(SparseFeatureKernel):
     r"""Shortest-path kernel: counts of ``(label(u), label(v), d(u, v))`` over node pairs.
 
     :math:`\Phi(G)` counts, over the ordered pairs :math:`(u, v)`, :math:`u \ne v`, with
@@ -24,6 +24,8 @@ class ShortestPathKernel(GraphKernel):
     delta-kernel instance of Borgwardt & Kriegel's kernel on the shortest-path graph).
     Distances are computed by one BFS per node (the graphs are unweighted: a non-zero adjacency
     entry is an edge; weights are not used) in the compiled core, in parallel over graphs.
+    :meth:`transform_features` gives :math:`\Phi` as a sparse matrix; :meth:`partial_fit`
+    grows its vocabulary batch by batch.
 
     Conventions (the same as GraKeL's ``ShortestPath(with_labels=True)``, whose Gram matrix with
     ``normalize=False`` this equals): ordered pairs, so every unordered pair counts twice, once
@@ -46,14 +48,15 @@ class ShortestPathKernel(GraphKernel):
     Attributes
     ----------
     X_fit_ : SparseFeatures
-        Feature counts of the fitted graphs.
+        Feature counts of the graphs given to ``fit`` (none after ``partial_fit`` alone).
     n_samples_fit_ : int
     node_label_codes_ : dict
-        Node label → integer code, learned at ``fit``.
+        Node label → integer code, learned at ``fit`` (grown by ``partial_fit``).
     edge_label_codes_ : dict
         Empty (edge labels are not used).
     feature_keys_ : ndarray of int64
-        Sorted keys ``label_u << 42 | label_v << 21 | d`` of the fitted feature space.
+        Keys ``label_u << 42 | label_v << 21 | d`` of the columns, in column order (sorted
+        after ``fit``; ``partial_fit`` appends).
     diag_fit_ : ndarray of shape (n_samples_fit,)
         ``k(G, G)`` of the fitted graphs, when ``normalize`` is true.
 
@@ -78,7 +81,7 @@ class ShortestPathKernel(GraphKernel):
     """
 
     _parameter_constraints = {
-        k: v for k, v in GraphKernel._parameter_constraints.items() if k != "edge_label"
+        k: v for k, v in SparseFeatureKernel._parameter_constraints.items() if k != "edge_label"
     }
 
     def __init__(self, *, node_label="label", normalize=False, n_jobs=None, verbose=0):
@@ -114,16 +117,8 @@ class ShortestPathKernel(GraphKernel):
         graph_ids = np.repeat(np.arange(batch.n_samples), n_distinct)
         slot = np.repeat(key_ptr[:-1] - np.r_[0, np.cumsum(n_distinct)[:-1]], n_distinct) \
             + np.arange(n_distinct.sum())
-        keys, counts = keys[slot], counts[slot]
-        if fitting:
-            self.feature_keys_ = np.unique(keys)
-        return count_features(graph_ids, keys, counts, batch.n_samples, self.feature_keys_)
-
-    def _gram(self, A, B=None):
-        return A.gram(B, self._n_threads())
-
-    def _self_similarity(self, A):
-        return A.squared_norms()
+        return self._key_features(graph_ids, keys[slot], counts[slot], batch.n_samples,
+                                  fitting)
 
 
 def shortest_path_kernel(X, Y=None, **params):

@@ -18,7 +18,7 @@ from kernelkit.kernels._strings._base import StringKernel
 from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["KmerKernel", "KmerSpectra", "ball_size", "kmer_code_base", "kmer_gram",
-           "kmer_spectra", "squared_norms"]
+           "kmer_spectra", "run_length_spectra", "squared_norms"]
 
 # A fixed odd 64-bit multiplier (from splitmix64) for the hashed code when |A|^k ≥ 2^64.
 _HASH_MULTIPLIER = 0x9E3779B97F4A7C15
@@ -87,13 +87,20 @@ def kmer_spectra(batch, k, m, n_threads):
         offsets = window_offsets * size
     else:
         kmers, offsets = windows, window_offsets
+    return run_length_spectra(kmers, offsets, exact, n_threads)
+
+
+def run_length_spectra(kmers, offsets, exact, n_threads):
+    """:class:`KmerSpectra` of the feature codes ``kmers[offsets[i]:offsets[i + 1]]`` of each
+    sequence i (sorted and counted in place)."""
+    n_samples = offsets.shape[0] - 1
     counts = np.empty(kmers.shape[0], dtype=np.float64)
-    n_distinct = np.empty(batch.n_samples, dtype=np.intp)
+    n_distinct = np.empty(n_samples, dtype=np.intp)
     _spectrum_gram.count_runs(kmers, offsets, counts, n_distinct, n_threads)
     # keep the first n_distinct[i] entries of each segment
     keep = np.arange(kmers.shape[0]) - np.repeat(offsets[:-1], np.diff(offsets))
     keep = keep < np.repeat(n_distinct, np.diff(offsets))
-    indptr = np.zeros(batch.n_samples + 1, dtype=np.intp)
+    indptr = np.zeros(n_samples + 1, dtype=np.intp)
     np.cumsum(n_distinct, out=indptr[1:])
     return KmerSpectra(indptr, kmers[keep], counts[keep], exact)
 

@@ -1,0 +1,244 @@
+"""Downloads of public data sets by name into a local cache, checked against SHA-256 values:
+the TU Dortmund graph collection (:func:`fetch_tudataset`) and the pieces other fetchers share
+(the cache folder, a verified atomic download)."""
+
+import contextlib
+import hashlib
+import http.client
+import os
+import pathlib
+import re
+import shutil
+import socket
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from importlib import resources
+
+from kernelkit.datasets._tudataset import load_tudataset
+
+__all__ = ["fetch_tudataset", "get_data_home"]
+
+TU_URL = "https://www.chrsmrrs.com/graphkerneldatasets"
+TU_URL_VARIABLE = "KERNELKIT_TUDATASET_URL"
+DATA_HOME_VARIABLE = "KERNELKIT_DATA"
+TIMEOUT = 60  # seconds without an answer before a download is given up
+_CHUNK = 1 << 16
+# the names of the collection: letters, digits, "_", "-" and "." (never a path)
+_TU_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+
+
+def get_data_home(data_home=None):
+    """The folder of kernelkit's downloaded data sets, created when missing.
+
+    Parameters
+    ----------
+    data_home : str or path-like, default=None
+        The folder; None reads the environment variable ``KERNELKIT_DATA``, and without it
+        uses ``~/kernelkit_data``.
+
+    Returns
+    -------
+    data_home : pathlib.Path
+        The folder, which exists.
+    """
+    if data_home is None:
+        data_home = os.environ.get(DATA_HOME_VARIABLE) or "~/kernelkit_data"
+    home = pathlib.Path(data_home).expanduser()
+    home.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def fetch_tudataset(name, data_home=None, *, as_networkx=True, base_url=None):
+    """Download a graph set of the TU Dortmund collection by name (once) and load it.
+
+    The first call downloads ``{base_url}/{name}.zip`` into ``data_home``, checks its SHA-256,
+    and unpacks it into ``data_home/{name}/``; every later call reads that folder with
+    :func:`load_tudataset` and uses no network. A folder placed there by hand (the unpacked
+    archive, e.g. copied from a machine with network) is read the same way.
+
+    The checksums: kernelkit ships the SHA-256 of the archives of 37 sets (``MUTAG``, ``NCI1``,
+    ``PROTEINS``, ``ENZYMES``, ``DD``, the ``PTC`` sets, ``IMDB-*``, ``REDDIT-*``, ...) as
+    published by the Julia package GraphDatasets.jl, which checks the same archives at the same
+    address; kernelkit could not hash the archives itself. The archive of any other name is
+    trusted on first use: its SHA-256 is written to ``data_home/{name}.zip.sha256`` and a later
+    download of that name (after the folder was deleted) must match it. So a first download of
+    an unlisted name is only as trustworthy as the connection it came through.
+
+    Parameters
+    ----------
+    name : str
+        The set's name as the collection spells it (case matters), e.g. ``"MUTAG"``,
+        ``"PROTEINS_full"``, ``"IMDB-BINARY"``.
+    data_home : str or path-like, default=None
+        The cache folder (see :func:`get_data_home`): ``$KERNELKIT_DATA``, else
+        ``~/kernelkit_data``.
+    as_networkx : bool, default=True
+        See :func:`load_tudataset`.
+    base_url : str, default=None
+        Where the archives are; None reads the environment variable
+        ``KERNELKIT_TUDATASET_URL``, and without it uses
+        ``https://www.chrsmrrs.com/graphkerneldatasets`` (the collection's own server).
+
+    Returns
+    -------
+    data : sklearn.utils.Bunch
+        ``graphs``, ``target``, ``DESCR``: see :func:`load_tudataset`.
+
+    Raises
+    ------
+    ConnectionError
+        If the archive cannot be downloaded (no network, an HTTP error such as 404 for a name
+        the server does not have, a timeout, a truncated answer); the message names the URL,
+        the cause and where to put the unpacked folder instead.
+    ValueError
+        If ``name`` is not a name of the collection's form, the archive's SHA-256 is not the
+        expected one (the download is deleted; the message gives both values), or the archive
+        is not a zip of the folder ``{name}/``.
+    TypeError
+        If ``name`` is not a string.
+
+    Examples
+    --------
+    >>> from kernelkit.datasets import fetch_tudataset
+    >>> data = fetch_tudataset("PTC_MR")  # doctest: +SKIP
+    >>> len(data.graphs), sorted(set(data.target))  # doctest: +SKIP
+    (344, [-1, 1])
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a string such as 'MUTAG', got {type(name).__name__}.")
+    if not _TU_NAME.fullmatch(name):
+        raise ValueError(f"name {name!r} is not the name of a TU data set: letters, digits, "
+                         "'_', '-' and '.' only, e.g. 'MUTAG' or 'IMDB-BINARY'.")
+    home = get_data_home(data_home)
+    folder = home / name
+    if not folder.is_dir():
+        base_url = base_url or os.environ.get(TU_URL_VARIABLE) or TU_URL
+        url = f"{base_url.rstrip('/')}/{name}.zip"
+        remedy = (f"Check the name (case matters) and the network, or download {name}.zip "
+                  f"elsewhere and unpack it into {home}, so that {folder / (name + '_A.txt')} "
+                  "exists")
+        archive = download(url, home / f"{name}.zip", _tu_checksums().get(name), remedy,
+                           check=lambda path: _members(path, name))
+        try:
+            _unpack(archive, home, name)
+        finally:
+            archive.unlink()
+    return load_tudataset(folder, name, as_networkx=as_networkx)
+
+
+def _tu_checksums():
+    """``{name: SHA-256}`` of the shipped table (``data/tudataset_sha256.txt``)."""
+    table = resources.files("kernelkit.datasets") / "data" / "tudataset_sha256.txt"
+    lines = table.read_text(encoding="utf-8").splitlines()
+    return {name: digest for digest, name in
+            (line.split() for line in lines if line.strip() and not line.startswith("#"))}
+
+
+def download(url, path, sha256, remedy, check):
+    """Download ``url`` to ``path`` through a temporary file renamed once it is complete and
+    its SHA-256 checked.
+
+    ``sha256`` is the expected value (a shipped one); None takes the one recorded by an earlier
+    download of ``path`` (``{path}.sha256``), and without it records this download's value
+    (trust on first use). A mismatch deletes the download and raises ``ValueError`` naming both
+    values; a network failure raises ``ConnectionError`` naming ``url``, the cause and
+    ``remedy``, from None (the urllib traceback says no more). ``check(temporary_path)`` raises
+    ``ValueError`` for a download that is not the expected kind of file (an error page served
+    with status 200), before any hash is recorded. Returns ``path``.
+    """
+    path = pathlib.Path(path)
+    record = path.with_name(path.name + ".sha256")
+    source, advice = "kernelkit's table", (
+        "The file on the server is not the one kernelkit knows: if you trust it, put it "
+        f"(unpacked, for an archive) in {path.parent} by hand.")
+    if sha256 is None and record.is_file():
+        sha256, source = record.read_text(encoding="ascii").strip(), f"recorded in {record}"
+        advice = f"If the file on the server changed and you trust it, delete {record}."
+    fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    partial = pathlib.Path(partial)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            actual = _stream(url, out, remedy)
+        if sha256 is not None and actual != sha256:
+            raise ValueError(f"{url}: the download's SHA-256 is {actual}, expected {sha256} "
+                             f"({source}); it was deleted. {advice}")
+        check(partial)
+        if sha256 is None:
+            _write_atomically(record, actual + "\n")
+        os.replace(partial, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+    return path
+
+
+def _stream(url, out, remedy):
+    """Copy ``url``'s body into the open file ``out``; its SHA-256 (hex)."""
+    digest = hashlib.sha256()
+    try:
+        with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+            expected_size = response.headers.get("Content-Length")
+            size = 0
+            while chunk := response.read(_CHUNK):
+                out.write(chunk)
+                digest.update(chunk)
+                size += len(chunk)
+    except urllib.error.HTTPError as exc:
+        cause = f"the server answered HTTP {exc.code} ({exc.reason})"
+        raise ConnectionError(f"Could not download {url}: {cause}. {remedy}.") from None
+    except urllib.error.URLError as exc:
+        raise ConnectionError(f"Could not download {url}: {_describe(exc.reason)}. "
+                              f"{remedy}.") from None
+    except (OSError, http.client.HTTPException) as exc:
+        raise ConnectionError(f"Could not download {url}: {_describe(exc)}. {remedy}.") from None
+    if expected_size is not None and expected_size.isdigit() and size != int(expected_size):
+        raise ConnectionError(f"Could not download {url}: the connection closed after {size} of "
+                              f"{expected_size} bytes. {remedy}.")
+    return digest.hexdigest()
+
+
+def _describe(cause):
+    """A failure's cause in words (a timeout says how long was waited)."""
+    if isinstance(cause, (socket.timeout, TimeoutError)):
+        return f"no answer within {TIMEOUT} s"
+    return str(cause) or type(cause).__name__
+
+
+def _write_atomically(path, text):
+    fd, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="ascii") as out:
+        out.write(text)
+    os.replace(partial, path)
+
+
+def _members(archive, name):
+    """The members of the zip ``archive`` in its folder ``{name}/``; a ValueError unless it is
+    a TU archive of ``name`` (a zip holding ``{name}/{name}_A.txt``, no member outside)."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            members = [m for m in zf.infolist() if m.filename.startswith(f"{name}/")]
+    except zipfile.BadZipFile:
+        raise ValueError(f"the download of {name}.zip is not a zip archive.") from None
+    if not any(m.filename == f"{name}/{name}_A.txt" for m in members):
+        raise ValueError(f"the download of {name}.zip has no {name}/{name}_A.txt: it is not a "
+                         f"TU data set archive of {name!r}.")
+    for member in members:
+        if ".." in pathlib.PurePosixPath(member.filename).parts:
+            raise ValueError(f"the download of {name}.zip: member {member.filename!r} points "
+                             "outside its folder.")
+    return members
+
+
+def _unpack(archive, home, name):
+    """Extract the folder ``{name}/`` of the zip ``archive`` into ``home / name``, through a
+    temporary folder renamed once complete."""
+    staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{name}.", dir=home))
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            for member in _members(archive, name):
+                zf.extract(member, staging)
+        os.replace(staging / name, home / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
