@@ -29,12 +29,8 @@ def _nci1_features():
     from kernelkit.kernels import WeisfeilerLehmanKernel
 
     data = load_tudataset(TU_DATA, "NCI1", as_networkx=False)
-    kernel = WeisfeilerLehmanKernel(n_iter=3)
-    if hasattr(kernel, "transform_features"):
-        X = kernel.fit(data.graphs).transform_features(data.graphs)
-    else:
-        X = kernel.fit(data.graphs).X_fit_.known
-    return X, data.target
+    kernel = WeisfeilerLehmanKernel(n_iter=3).fit(data.graphs)
+    return kernel.transform_features(data.graphs), data.target
 
 
 def _setup(params):

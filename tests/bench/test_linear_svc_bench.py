@@ -38,12 +38,14 @@ def test_generated_graphs_are_trees_plus_cycles_with_the_planted_path():
 
 def test_script_runs_end_to_end(tmp_path, capsys):
     out = tmp_path / "report.md"
-    million_graphs.main(["--n-graphs", "1200", "--batch-size", "400", "--subset", "300",
-                         "--out", str(out)])
-    report = out.read_text()
-    assert "Held-out accuracy (120 graphs)" in report and "| fit LinearSVC |" in report
-    accuracy = float(report.split("Held-out accuracy (120 graphs): **")[1].split("**")[0])
-    assert accuracy > 0.7
+    for fixed in ([], ["--fixed-vocabulary"]):
+        million_graphs.main(["--n-graphs", "1200", "--batch-size", "400", "--subset", "300",
+                             "--out", str(out), *fixed])
+        report = out.read_text()
+        assert "Held-out accuracy (120 graphs)" in report and "| fit LinearSVC |" in report
+        accuracy = float(report.split("Held-out accuracy (120 graphs): **")[1].split("**")[0])
+        assert accuracy > 0.7
+        assert ("fit on the first batch" in report) == bool(fixed)
 
 
 class _GrowingLabelCounts:
@@ -71,7 +73,7 @@ def test_batches_share_one_growing_column_space():
     kernel = _GrowingLabelCounts()
     first = [(None, np.array([0, 0, 1]))]
     second = [(None, np.array([2, 1]))]
-    blocks = [million_graphs.featurize(batch, kernel, i == 0)[0]
+    blocks = [million_graphs.featurize(batch, kernel, i == 0)
               for i, batch in enumerate([first, second])]
     assert blocks[0].shape == (1, 2) and blocks[1].shape == (1, 3)
     X = million_graphs.stack(blocks)
