@@ -1,6 +1,7 @@
 """The vector kernels of coverage entry D5–D8: exponential, min and sinc kernels (formulas, positive
 definiteness, the min kernel's RKHS norm, Bochner's theorem) and their use as ``kernel=`` names."""
 
+import warnings
 from math import factorial
 
 import numpy as np
@@ -13,6 +14,7 @@ from kernelkit.kernels import (
     laplacian_kernel,
     min_kernel,
     pairwise_kernels,
+    polynomial_kernel,
     rbf_kernel,
     sinc_kernel,
 )
@@ -111,3 +113,15 @@ def test_usable_as_kernel_names(name, rng):
     reference = KernelPCA(2, kernel="precomputed").fit_transform(K)
     np.testing.assert_allclose(np.abs(embedding), np.abs(reference), rtol=1e-8, atol=1e-10)
     np.testing.assert_allclose(VectorKernel(name, gamma=1.3).fit_transform(X), K)
+
+
+def test_huge_finite_values_warn():
+    """A finite Gram whose entries pass 1e100 (a polynomial of degree 60 here) is returned with a
+    warning naming the kernel: next to such entries the ordinary ones carry no information."""
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    with pytest.warns(UserWarning, match=r"poly kernel .*degree=60.* reaches"):
+        K = polynomial_kernel(X, gamma=1000.0, coef0=-5.0, degree=60)
+    assert np.isfinite(K).all() and np.abs(K).max() > 1e100
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        polynomial_kernel(X, degree=3)

@@ -20,6 +20,8 @@ Fisher analysis, kernel nearest neighbours, MKL) accepts the same four kinds of 
 :func:`validate_kernel_data` validates ``X`` according to the kind.
 """
 
+import warnings
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
@@ -68,6 +70,11 @@ def kernel_kind(kernel):
     if callable(kernel):
         return "callable"
     raise TypeError(f"kernel must be a string, a callable or a kernel object, got {kernel!r}.")
+
+
+# Vector kernel values beyond this carry no usable information next to the ordinary ones
+# (float64 keeps 16 digits): the Gram matrix is returned with a warning.
+_HUGE_KERNEL_VALUE = 1e100
 
 
 def _check_kernel_bound(name, gamma, coef0, degree, X):
@@ -163,8 +170,15 @@ def _vector_gram(X, Y, name, gamma, coef0, degree, n_threads):
     # The blocks call BLAS inside OpenMP threads: BLAS's own threads are switched off.
     with blas_controller().limit(limits=1, user_api="blas"):
         vector_gram(X, Y, symmetric, VECTOR_KERNELS[name], gamma, coef0, degree, out, n_threads)
-    if not np.isfinite(out).all():
+    # max and min propagate NaN: two passes, no temporary array
+    peak = max(out.max(), -out.min()) if out.size else 0.0
+    if not np.isfinite(peak):
         raise _non_finite_gram(name, gamma, coef0, degree)
+    if peak > _HUGE_KERNEL_VALUE:
+        warnings.warn(
+            f"The Gram matrix of {_kernel_description(name, gamma, coef0, degree)} reaches "
+            f"{peak:.3g}: its largest entries swamp the others in every solver's arithmetic. "
+            "Rescale X or use a smaller gamma or degree.", UserWarning, stacklevel=3)
     return out
 
 
