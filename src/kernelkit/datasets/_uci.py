@@ -17,8 +17,8 @@ SPLICE_URL_VARIABLE = "KERNELKIT_UCI_SPLICE_URL"
 
 
 def load_uci_promoters():
-    """106 *E. coli* DNA sequences of 57 nucleotides, promoters (``"+"``) or not (``"-"``),
-    shipped with kernelkit.
+    """106 DNA sequences of *Escherichia coli*, 57 nucleotides each, promoters (``"+"``) or not
+    (``"-"``), shipped with kernelkit.
 
     UCI Machine Learning Repository, "Molecular Biology (Promoter Gene Sequences)", donated by
     Towell, Noordewier and Shavlik (1990); licence CC BY 4.0. 53 sequences of each class, in
