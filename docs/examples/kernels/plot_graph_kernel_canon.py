@@ -8,9 +8,9 @@ the Gram matrix is computed once (its time: right panel) and an SVM on it is sco
 stratified cross-validation, C chosen inside each training part by a 5-fold grid search
 (left panel: mean ± standard deviation of the 10 test accuracies).
 
-The kernels near the top are the ones to try first; the right panel gives what each costs. MUTAG is small and easy: on the larger
-sets (NCI1, PROTEINS, ENZYMES) the differences between kernels are larger; ``kernelkit bench
-graph-accuracy`` computes the same table on them.
+The kernels near the top are the ones to try first; the right panel gives what each costs.
+MUTAG is small and easy: on the larger sets (NCI1, PROTEINS, ENZYMES) the differences between
+kernels are larger; ``kernelkit bench graph-accuracy`` computes the same table on them.
 """
 
 import time
