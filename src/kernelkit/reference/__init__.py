@@ -51,6 +51,11 @@ states them) and are compared with the public estimator or function that runs th
   with and without edge labels, as feature dictionaries): ``VertexHistogramKernel``,
   ``EdgeHistogramKernel``, ``WeisfeilerLehmanKernel``; ``tests/kernels/test_histograms.py``,
   ``tests/kernels/test_graph_features.py``;
+- :mod:`~kernelkit.reference.graph_assignment` (``wl_optimal_assignment_gram`` by the Hungarian
+  method on every pair, which checks the histogram-intersection theorem itself;
+  ``neighborhood_hash_gram`` node by node): ``WeisfeilerLehmanOptimalAssignmentKernel`` and
+  ``_core._histogram_intersection``, ``NeighborhoodHashKernel``;
+  ``tests/kernels/test_wl_optimal_assignment.py``, ``tests/kernels/test_neighborhood_hash.py``;
 - :mod:`~kernelkit.reference.graph_decompositions` (``nspdk_gram``, ``oddst_gram`` and their
   per-graph features, with exact invariants where the core hashes):
   ``NeighborhoodSubgraphPairwiseDistanceKernel``, ``ODDSTKernel``; ``tests/kernels/test_nspdk.py``,
