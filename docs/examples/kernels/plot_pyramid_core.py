@@ -55,9 +55,9 @@ bases = {"shortest path": ShortestPathKernel(),
 plain = {name: accuracy(base.set_params(normalize=True)) for name, base in bases.items()}
 cored = {name: accuracy(CoreFrameworkKernel(base.set_params(normalize=False), normalize=True))
          for name, base in bases.items()}
-print("pyramid match by L:", np.round(pyramid, 3))
-print("plain:", plain)
-print("core framework:", cored)
+print("pyramid match by L:", " ".join(f"{value:.3f}" for value in pyramid))
+for name in bases:
+    print(f"{name}: {plain[name]:.3f} alone, {cored[name]:.3f} in the core framework")
 
 fig, (left, middle, right) = plt.subplots(1, 3, figsize=(14, 4.2))
 for graph, colour, name in ((mutag.graphs[0], "#4c72b0", "molecule 0"),

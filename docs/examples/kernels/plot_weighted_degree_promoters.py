@@ -44,8 +44,8 @@ spectrum = {k: accuracy(SpectrumKernel(k=k, normalize=True)) for k in (2, 3, 4)}
 gappy = {g: accuracy(GappyPairKernel(k=1, g=g, normalize=True)) for g in (2, 4, 8)}
 for name, values in curves.items():
     print(name, " ".join(f"{v:.3f}" for v in values))
-print("spectrum", spectrum)
-print("gappy pair (k=1)", gappy)
+print("spectrum, k = 2, 3, 4:", " ".join(f"{value:.3f}" for value in spectrum.values()))
+print("gappy pair k = 1, g = 2, 4, 8:", " ".join(f"{value:.3f}" for value in gappy.values()))
 
 fig, ax = plt.subplots(figsize=(6.5, 4))
 for (name, values), marker in zip(curves.items(), "os"):
