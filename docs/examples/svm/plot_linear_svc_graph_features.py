@@ -14,7 +14,7 @@ noise) are classified both ways for growing training sets, and scored on the sam
 graphs (the Gram matrix up to 8 000 graphs, where it takes 512 MB). The two models reach the
 same accuracy; the cost of the linear one grows linearly, the kernel SVM's quadratically. The same
 pipeline, with ``partial_fit`` building the features batch by batch, trains on a million
-graphs in about six minutes on two cores (``bench/results/million-graphs.md``).
+graphs in 381 s on two cores (a quiet machine, load about 2; ``bench/results/million-graphs.md``).
 """
 
 import time
