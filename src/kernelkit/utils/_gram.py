@@ -186,9 +186,9 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         )
     if n_samples is not None and K.shape[0] != n_samples:
         raise ValueError(f"{name} has {K.shape[0]} rows but y has {n_samples} samples.")
-    _check_gram_scale(K, name)
     atol = gram_tolerance(K)
     if not psd:
+        _check_gram_scale(K, name)
         if not is_symmetric_gram(K, atol, n_threads):
             raise ValueError(f"{name} is not symmetric, so it is not a valid kernel.")
         return K
@@ -198,8 +198,14 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         # (the regularised solvers diverge along a null direction)
         shifted = K.copy()
         shifted.flat[::K.shape[0] + 1] += ridge - atol
-    # the scan's symmetry test is is_symmetric_gram's (the diagonal shift does not enter it)
-    code = check_gram(shifted, atol, n_threads)
+    # the scan's symmetry test is is_symmetric_gram's (the diagonal shift does not enter it);
+    # on K itself it also reads max |K_ij| for the range check, which comes first
+    largest = np.zeros(1)
+    code = check_gram(shifted, atol, n_threads, largest)
+    if code == 1 or shifted is not K:
+        _check_gram_scale(K, name)
+    elif K.size:
+        check_gram_range(float(largest[0]), np.diagonal(K), K.shape[0], name)
     if code == 1:
         raise ValueError(
             f"{name} has negative diagonal entries k(x, x) < 0: it is not positive "
