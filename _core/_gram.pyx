@@ -188,13 +188,12 @@ cdef intp_t CHECK_PARALLEL_MIN_ENTRIES = 1 << 20
 cdef void _check_tile_row(
     const double[:, ::1] K, const double *root, double atol, intp_t ti,
     int32_t *flags,     # OUT (2,): asymmetric, negative 2×2 minor
-    double *largest,    # OUT: max |K_ij| over the tiles' entries and their mirrors
 ) noexcept nogil:
     """Scan the tiles ``(ti, tj ≥ ti)`` of the upper triangle against their mirror tiles."""
     cdef intp_t n = K.shape[0]
     cdef intp_t n_tiles = (n + TILE - 1) // TILE
     cdef intp_t tj, i, j, i0 = ti * TILE, i1 = min((ti + 1) * TILE, n), j0, j1
-    cdef double kij, kji, top = 0.0
+    cdef double kij
     cdef int32_t asymmetric = 0, bad_minor = 0
     for tj in range(ti, n_tiles):
         j0 = tj * TILE
@@ -202,16 +201,13 @@ cdef void _check_tile_row(
         for i in range(i0, i1):
             for j in range(max(j0, i + 1), j1):
                 kij = K[i, j]
-                kji = K[j, i]
-                asymmetric |= fabs(kij - kji) > 1e-8 * fabs(kij) + atol
+                asymmetric |= fabs(kij - K[j, i]) > 1e-8 * fabs(kij) + atol
                 bad_minor |= fabs(kij) > (1.0 + 1e-8) * root[i] * root[j] + atol
-                top = max(top, max(fabs(kij), fabs(kji)))
     flags[0] = asymmetric
     flags[1] = bad_minor
-    largest[0] = top
 
 
-def check_gram(const double[:, ::1] K, double atol, int n_threads=1, double[::1] largest=None):
+def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
     """One pass over a square Gram matrix for the necessary conditions of positive
     semi-definiteness.
 
@@ -226,9 +222,6 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1, double[::1]
         Absolute tolerance (the caller scales it with the trace).
     n_threads : int
         OpenMP threads.
-    largest : ndarray of shape (1,), float64, default=None
-        Out, when given and the code is not 1: ``max |K_ij|`` over the whole matrix, read
-        in the same pass (the range check of a Gram matrix needs it).
 
     Returns
     -------
@@ -241,26 +234,19 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1, double[::1]
     cdef intp_t i, ti
     cdef int32_t[:, ::1] flags = np.zeros((max(n_tiles, 1), 2), dtype=np.int32)
     cdef double[::1] root = np.zeros(max(n, 1))
-    cdef double[::1] tile_largest = np.zeros(max(n_tiles, 1))
-    cdef double diagonal_largest = 0.0
     if K.shape[0] != K.shape[1]:
         raise ValueError(f"K must be square, got shape {K.shape}.")
-    if largest is not None and largest.shape[0] != 1:
-        raise ValueError(f"largest must have shape (1,), got ({largest.shape[0]},).")
     for i in range(n):
         if K[i, i] < -atol:
             return 1
         root[i] = sqrt(K[i, i]) if K[i, i] > 0.0 else 0.0
-        diagonal_largest = max(diagonal_largest, fabs(K[i, i]))
     n_threads = max(1, min(n_threads, n_tiles))
     if n * n < CHECK_PARALLEL_MIN_ENTRIES:
         n_threads = 1
     with nogil:
         # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
         for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):
-            _check_tile_row(K, &root[0], atol, ti, &flags[ti, 0], &tile_largest[ti])
-    if largest is not None:
-        largest[0] = max(diagonal_largest, float(np.max(tile_largest)))
+            _check_tile_row(K, &root[0], atol, ti, &flags[ti, 0])
     if np.any(np.asarray(flags)[:, 0]):
         return 2
     if np.any(np.asarray(flags)[:, 1]):

@@ -360,6 +360,22 @@ def test_overflowing_inputs_raise_clear_errors():
         model.predict(X * 1e20)
 
 
+@pytest.mark.parametrize("validate_gram", ["fast", "auto"])
+@pytest.mark.parametrize("entry", [(0, 0), (3, 17), (17, 3)])
+def test_overflowing_precomputed_gram_raises_before_the_definiteness_checks(entry,
+                                                                           validate_gram):
+    # The range check reads max |K_ij| from the diagonal when the scan shows every 2×2 minor
+    # non-negative, and from the whole matrix otherwise: an overflowing entry anywhere is
+    # reported as such, not as an asymmetric or indefinite matrix.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] > 0).astype(int)
+    K = X @ X.T
+    K[entry] = 1e306
+    with pytest.raises(ValueError, match="overflow float64. Rescale"):
+        SVC(kernel="precomputed", validate_gram=validate_gram).fit(K, y)
+
+
 def test_fast_gram_check_catches_an_indefinite_gram_in_the_solver():
     # 300 samples: above the size of the complete check; the Gram of "fast" is only checked for
     # a non-negative diagonal up front, and the solver finds a pair with negative curvature.

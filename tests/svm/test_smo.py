@@ -256,20 +256,3 @@ def test_check_gram_codes(n_threads, rng):
     negative_diagonal = gram.copy()
     negative_diagonal[50, 50] = -1.0
     assert check_gram(negative_diagonal, 1e-10, n_threads) == 1
-
-
-@pytest.mark.parametrize("n_threads", [1, 2])
-def test_check_gram_reads_the_largest_magnitude(n_threads, rng):
-    # the extreme entry anywhere: diagonal, upper or lower triangle, negative
-    B = rng.normal(size=(100, 5))
-    gram = B @ B.T
-    largest = np.zeros(1)
-    assert check_gram(gram, 1e-10, n_threads, largest) == 0
-    assert largest[0] == np.abs(gram).max()
-    for i, j, value in [(70, 70, 1e3), (3, 90, -1e4), (90, 3, 1e5)]:
-        changed = gram.copy()
-        changed[i, j] = value
-        check_gram(changed, 1e-10, n_threads, largest)
-        assert largest[0] == abs(value)
-    with pytest.raises(ValueError, match="largest"):
-        check_gram(gram, 1e-10, n_threads, np.zeros(2))

@@ -198,14 +198,17 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         # (the regularised solvers diverge along a null direction)
         shifted = K.copy()
         shifted.flat[::K.shape[0] + 1] += ridge - atol
-    # the scan's symmetry test is is_symmetric_gram's (the diagonal shift does not enter it);
-    # on K itself it also reads max |K_ij| for the range check, which comes first
-    largest = np.zeros(1)
-    code = check_gram(shifted, atol, n_threads, largest)
-    if code == 1 or shifted is not K:
+    # the scan's symmetry test is is_symmetric_gram's (the diagonal shift does not enter it)
+    code = check_gram(shifted, atol, n_threads)
+    if code == 0 and shifted is K and K.size:
+        # the range check, which comes first, needs max |K_ij|: the scan has shown that
+        # |K_ij| <= (1 + 1e-8) sqrt(K_ii K_jj) + atol, so the diagonal bounds it, and the two
+        # passes over the matrix (max and min) are saved
+        diagonal = np.diagonal(K)
+        check_gram_range((1.0 + 1e-8) * float(diagonal.max()) + atol, diagonal, K.shape[0],
+                         name)
+    else:
         _check_gram_scale(K, name)
-    elif K.size:
-        check_gram_range(float(largest[0]), np.diagonal(K), K.shape[0], name)
     if code == 1:
         raise ValueError(
             f"{name} has negative diagonal entries k(x, x) < 0: it is not positive "
