@@ -159,8 +159,9 @@ def test_zero_weight_samples_are_ignored():
     np.testing.assert_allclose(weighted.dual_coef_, dropped.dual_coef_)
 
 
+@pytest.mark.parametrize("unbalanced", [False, True])
 @pytest.mark.parametrize("kernel", ["rbf", "precomputed"])
-def test_results_do_not_depend_on_n_jobs(digits, kernel, monkeypatch):
+def test_results_do_not_depend_on_n_jobs(digits, kernel, unbalanced, monkeypatch):
     import kernelkit.svm._base
 
     # one-vs-one problems run concurrently whatever their size (the default leaves the small
@@ -168,11 +169,18 @@ def test_results_do_not_depend_on_n_jobs(digits, kernel, monkeypatch):
     monkeypatch.setattr(kernelkit.svm._base, "_MIN_WORK_PER_PARALLEL_PROBLEM", 0)
     X, y = digits
     X, y = X[:600], y[:600]
+    if unbalanced:
+        # pairs of very different sizes, handed to the threads largest first: the results
+        # must still come back in pair order
+        keep = np.concatenate([np.flatnonzero(y == c)[:8 + 5 * c] for c in range(10)])
+        X, y = X[keep], y[keep]
     if kernel == "precomputed":
         X = pairwise_kernels(X, metric="rbf", gamma=1e-3)
     a, b = SVC(kernel=kernel, n_jobs=1).fit(X, y), SVC(kernel=kernel, n_jobs=2).fit(X, y)
     np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
     np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    np.testing.assert_array_equal(a.n_iter_, b.n_iter_)
+    np.testing.assert_array_equal(a.dual_objective_, b.dual_objective_)
 
 
 def test_max_iter_warns():

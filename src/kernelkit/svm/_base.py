@@ -268,10 +268,10 @@ class BaseSMO(BaseEstimator):
 
         Several problems (one-vs-one pairs) are solved concurrently, one per thread: the solver
         releases the GIL, so Python threads run them in parallel, each with its own kernel cache
-        of ``cache_size``. Every subproblem is sliced before the pool starts, and the results
-        are checked after it, so the workers hold the GIL only to enter and leave the solver;
-        the problems are handed out largest first (longest-processing-time order), so that the
-        last one to finish is a small one. A single problem uses the threads for its long
+        of ``cache_size``. The main thread slices each subproblem and submits it while the
+        workers solve the earlier ones, and checks the results after the pool, so the workers
+        hold the GIL only to enter and leave the solver; the problems are handed out largest
+        first (longest-processing-time order), so that the last one to finish is a small one. A single problem uses the threads for its long
         kernel rows instead. Each problem's path is independent of the others and of the
         thread count, so the results are too. The kernel rows call BLAS inside the solver, so
         BLAS's own threads are switched off for the whole fit.
@@ -309,12 +309,14 @@ class BaseSMO(BaseEstimator):
                 raw = [self._run(prepare(k)) for k in range(len(problems))]
             else:
                 order = sorted(range(len(problems)), key=lambda k: -problems[k][2].shape[0])
-                arguments = [prepare(k) for k in order]
                 raw = [None] * len(problems)
                 with ThreadPoolExecutor(max_workers=n_workers) as pool:
                     try:
-                        for k, solution in zip(order, pool.map(self._run, arguments)):
-                            raw[k] = solution
+                        # each problem is sliced here, in turn, while the workers solve the
+                        # ones submitted before it
+                        futures = [(k, pool.submit(self._run, prepare(k))) for k in order]
+                        for k, future in futures:
+                            raw[k] = future.result()
                     except BaseException:
                         cancel[0] = 1
                         raise
