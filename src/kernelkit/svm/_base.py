@@ -235,9 +235,10 @@ class BaseSMO(BaseEstimator):
 
     def _run(self, arguments):
         """Run the compiled SMO on the arguments of :meth:`_prepare`; return the raw
-        ``(alpha, rho, objective, n_iter, status, max_iter, seconds)``."""
+        ``(alpha, rho, objective, n_iter, status, max_iter, start time)``."""
         start = time.perf_counter()
         rho, objective, n_iter, status = smo_solve(*arguments)
+        # arguments 8 and 18: the α the solver wrote into, and its step limit
         return arguments[8], rho, objective, n_iter, status, arguments[18], start
 
     def _finish(self, solution):
@@ -271,9 +272,9 @@ class BaseSMO(BaseEstimator):
         of ``cache_size``. The main thread slices each subproblem and submits it while the
         workers solve the earlier ones, and checks the results after the pool, so the workers
         hold the GIL only to enter and leave the solver; the problems are handed out largest
-        first (longest-processing-time order), so that the last one to finish is a small one. A single problem uses the threads for its long
-        kernel rows instead. Each problem's path is independent of the others and of the
-        thread count, so the results are too. The kernel rows call BLAS inside the solver, so
+        first (longest-processing-time order), so that the last one to finish is a small one.
+        A single problem uses the threads for its long kernel rows instead. Each problem's path
+        is independent of the others and of the thread count, so the results are too. The kernel rows call BLAS inside the solver, so
         BLAS's own threads are switched off for the whole fit.
         """
         n_threads = effective_n_threads(self.n_jobs)
@@ -298,6 +299,7 @@ class BaseSMO(BaseEstimator):
         # Ctrl-C reaches the main thread only, waiting on the pool: it sets the flag that stops
         # the solvers in the workers, so that the pool's shutdown does not wait for them
         cancel = np.zeros(1, dtype=np.int8) if n_workers > 1 else None
+
         def prepare(k):
             return self._prepare(inner_threads, *problems[k], start=starts[k], cancel=cancel)
 
