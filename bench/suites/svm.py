@@ -55,6 +55,8 @@ def _setup(params):
 
 
 def _model(module, data, **kwargs):
+    """The SVC or SVR of ``module`` (``kernelkit.svm``, ``sklearn.svm`` or ``sklearnex.svm``) at
+    the suite's parameters."""
     kwargs.update(C=C, tol=TOL, cache_size=CACHE_MB, kernel=data["kernel"], gamma=data["gamma"])
     if data["problem"] == "regression":
         return module.SVR(epsilon=0.1, **kwargs)
@@ -138,6 +140,13 @@ def _sklearn(data):
     return _report("scikit-learn", _model(svm, data).fit(data["X"], data["y"]), data)
 
 
+def _sklearnex(data):
+    from sklearnex import svm
+
+    # oneDAL's threads: n_jobs=2, the machine's cores, as kernelkit's default
+    return _report("sklearnex", _model(svm, data, n_jobs=2).fit(data["X"], data["y"]), data)
+
+
 SUITE = Suite(
     name="svm",
     description=(
@@ -146,7 +155,8 @@ SUITE = Suite(
         "solved concurrently by kernelkit's threads — 'kernelkit, 1 thread' is n_jobs=1; RBF "
         "Gram precomputed) and ε-SVR (make_regression, 20 features, "
         "standardised target, ε = 0.1), all with C = 1, gamma = 1/(n_features·Var X), "
-        "tol = 1e-3, cache_size = 200 MB. kernelkit may use every OpenMP thread, but a kernel "
+        "tol = 1e-3, cache_size = 200 MB; 'sklearnex' is Intel oneDAL's SVC/SVR "
+        "(scikit-learn-intelex, `sklearnex.svm`, n_jobs=2). kernelkit may use every OpenMP thread, but a kernel "
         "row is only split across threads above ~10⁶ "
         "samples × (n_features + 16), so with 20 features every binary problem here is solved "
         "on one thread, like LIBSVM (scikit-learn). "
@@ -164,6 +174,7 @@ SUITE = Suite(
                   applies=lambda p: p["problem"] in ("digits", "multiclass")),
         Contender("reference", _reference, applies=lambda p: p["n"] <= 200),
         Contender("scikit-learn", _sklearn, requires=("sklearn",)),
+        Contender("sklearnex", _sklearnex, requires=("sklearnex",)),
     ],
     repeats=lambda params, quick: 2 if quick else 3,
     measure_memory=True,

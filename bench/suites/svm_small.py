@@ -46,15 +46,15 @@ def _setup(params):
     return dict(params=params, K=K, y=data.target, folds=folds)
 
 
-def _run(SVC, data):
+def _run(SVC, data, **kwargs):
     K, y = data["K"], data["y"]
     if data["params"]["problem"] == "fit":
-        model = SVC(kernel="precomputed").fit(K, y)
+        model = SVC(kernel="precomputed", **kwargs).fit(K, y)
         return dict(n_SV=int(model.support_.size))
     accuracy = np.zeros(len(C_GRID))
     for train, test in data["folds"]:
         for c, C in enumerate(C_GRID):
-            model = SVC(kernel="precomputed", C=C).fit(K[np.ix_(train, train)], y[train])
+            model = SVC(kernel="precomputed", C=C, **kwargs).fit(K[np.ix_(train, train)], y[train])
             accuracy[c] += np.mean(model.predict(K[np.ix_(test, train)]) == y[test])
     accuracy /= len(data["folds"])
     return dict(best_accuracy=float(accuracy.max()), best_C=float(C_GRID[accuracy.argmax()]),
@@ -73,11 +73,19 @@ def _sklearn(data):
     return _run(SVC, data)
 
 
+def _sklearnex(data):
+    from sklearnex.svm import SVC
+
+    # oneDAL's threads: n_jobs=2, the machine's cores, as kernelkit's default
+    return _run(SVC, data, n_jobs=2)
+
+
 SUITE = Suite(
     name="svm_small",
     description=f"""
 SVC on small precomputed Gram matrices, with every library's **default** threads (kernelkit's
-``n_jobs=None``). ``fit``: one fit on the RBF Gram of ``make_classification(n, 20 features)``
+``n_jobs=None``; Intel oneDAL's SVC through scikit-learn-intelex, ``sklearnex.svm.SVC``, with
+``n_jobs=2``, the machine's cores). ``fit``: one fit on the RBF Gram of ``make_classification(n, 20 features)``
 (C = 1, tol = 1e-3). ``wl_study``: the usual graph-kernel protocol, a {N_FOLDS}-fold stratified
 cross-validation (shuffled, seed 0) × {len(C_GRID)} values of C (10⁻³ … 10³) on the normalised
 WL Gram (``n_iter=5``, computed once, untimed): each contender slices the Gram, fits and
@@ -90,6 +98,7 @@ best one.
     contenders=[
         Contender("kernelkit", _kernelkit),
         Contender("scikit-learn", _sklearn, requires=("sklearn",)),
+        Contender("sklearnex", _sklearnex, requires=("sklearnex",)),
     ],
     repeats=lambda params, quick: 3 if params["problem"] == "wl_study" else 7,
     measure_memory=False,

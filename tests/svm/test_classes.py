@@ -159,8 +159,9 @@ def test_zero_weight_samples_are_ignored():
     np.testing.assert_allclose(weighted.dual_coef_, dropped.dual_coef_)
 
 
+@pytest.mark.parametrize("unbalanced", [False, True])
 @pytest.mark.parametrize("kernel", ["rbf", "precomputed"])
-def test_results_do_not_depend_on_n_jobs(digits, kernel, monkeypatch):
+def test_results_do_not_depend_on_n_jobs(digits, kernel, unbalanced, monkeypatch):
     import kernelkit.svm._base
 
     # one-vs-one problems run concurrently whatever their size (the default leaves the small
@@ -168,11 +169,18 @@ def test_results_do_not_depend_on_n_jobs(digits, kernel, monkeypatch):
     monkeypatch.setattr(kernelkit.svm._base, "_MIN_WORK_PER_PARALLEL_PROBLEM", 0)
     X, y = digits
     X, y = X[:600], y[:600]
+    if unbalanced:
+        # pairs of very different sizes, handed to the threads largest first: the results
+        # must still come back in pair order
+        keep = np.concatenate([np.flatnonzero(y == c)[:8 + 5 * c] for c in range(10)])
+        X, y = X[keep], y[keep]
     if kernel == "precomputed":
         X = pairwise_kernels(X, metric="rbf", gamma=1e-3)
     a, b = SVC(kernel=kernel, n_jobs=1).fit(X, y), SVC(kernel=kernel, n_jobs=2).fit(X, y)
     np.testing.assert_array_equal(a.dual_coef_, b.dual_coef_)
     np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    np.testing.assert_array_equal(a.n_iter_, b.n_iter_)
+    np.testing.assert_array_equal(a.dual_objective_, b.dual_objective_)
 
 
 def test_max_iter_warns():
@@ -358,6 +366,22 @@ def test_overflowing_inputs_raise_clear_errors():
     model = SVC(kernel="poly", degree=30).fit(X, y)
     with pytest.raises(ValueError, match=r"poly kernel \(.*degree=30\) has NaN or infinite values"):
         model.predict(X * 1e20)
+
+
+@pytest.mark.parametrize("validate_gram", ["fast", "auto"])
+@pytest.mark.parametrize("entry", [(0, 0), (3, 17), (17, 3)])
+def test_overflowing_precomputed_gram_raises_before_the_definiteness_checks(entry,
+                                                                           validate_gram):
+    # The range check reads max |K_ij| from the diagonal when the scan shows every 2×2 minor
+    # non-negative, and from the whole matrix otherwise: an overflowing entry anywhere is
+    # reported as such, not as an asymmetric or indefinite matrix.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] > 0).astype(int)
+    K = X @ X.T
+    K[entry] = 1e306
+    with pytest.raises(ValueError, match="overflow float64. Rescale"):
+        SVC(kernel="precomputed", validate_gram=validate_gram).fit(K, y)
 
 
 def test_fast_gram_check_catches_an_indefinite_gram_in_the_solver():

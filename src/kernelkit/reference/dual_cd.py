@@ -9,7 +9,8 @@ Same problem and signature as the compiled :func:`kernelkit._core._dual_cd.dual_
 the squared-hinge SVM without intercept (``σ = y``, ``p = −1``) and the squared ε-insensitive
 SVR (``2n`` variables ``(α, β)``, ``σ = (+1, −1)``, ``p = (ε − y, ε + y)``). The full Gram
 matrix is built; each coordinate is minimised exactly, ``α_t ← max(0, α_t − G_t/(K_ss/λ + 1))``
-with ``G_t = σ_t (Kc)_s/λ + S_s + p_t``, in the random order of the same splitmix64 stream as
+with ``G_t = σ_t (Kc)_s/λ + S_s + p_t`` (only for the variables whose projected gradient is above
+``max(tol, 0.1 × the previous epoch's largest)``), in the random order of the same splitmix64 stream as
 the compiled solver, with the same shrinking and stopping rules, so both follow the same path.
 """
 
@@ -75,6 +76,7 @@ def dual_cd_solve(X, x_sqnorm, gram, diagonal, sign, p, alpha, history, kernel, 
     n_active = n_var
     state = int(seed) & _MASK
     pg_max_old = np.inf
+    threshold = tol   # a variable moves only when |PG| is above it
     status, epoch = 1, 0
     while epoch < max_iter:
         state = _shuffle(active, n_active, state)
@@ -94,7 +96,7 @@ def dual_cd_solve(X, x_sqnorm, gram, diagonal, sign, p, alpha, history, kernel, 
             violation = max(violation, abs(PG))
             pg_max = max(pg_max, PG)
             k += 1
-            if PG == 0.0:
+            if abs(PG) <= threshold:
                 continue
             step = max(0.0, alpha[t] - G / (diagonal[s] / lambda_ + 1.0)) - alpha[t]
             if step == 0.0:
@@ -114,4 +116,5 @@ def dual_cd_solve(X, x_sqnorm, gram, diagonal, sign, p, alpha, history, kernel, 
             n_active, pg_max_old = n_var, np.inf
             continue
         pg_max_old = pg_max if pg_max > 0.0 else np.inf
+        threshold = max(tol, 0.1 * violation)
     return objective(), epoch, status

@@ -197,19 +197,19 @@ class BaseSMO(BaseEstimator):
             self._fitted_kernel.subset(sample_index), self.kernel, None, position)
         return rows, sqnorm, position, diagonal, code
 
-    def _solve(self, n_threads, gram, sample_index, signs, linear_term, upper_bound, start=None,
-               cancel=None):
-        """Run the compiled SMO on one dual problem; return ``(alpha, rho, objective, n_iter)``.
+    def _prepare(self, n_threads, gram, sample_index, signs, linear_term, upper_bound,
+                 start=None, cancel=None):
+        """The arguments of ``smo_solve`` for one dual problem: every copy and slice of the
+        subproblem is made here, in the calling thread, so that a worker thread only runs the
+        solver (which releases the GIL).
 
         ``gram`` is the training Gram matrix (None for a vector kernel); ``start`` a feasible
         starting ``α`` (None: zeros); ``cancel`` a flag (int8 array of shape (1,)) that stops
-        the solver when set, for solvers run in worker threads. Warns with ``ConvergenceWarning`` when ``max_iter`` stops
-        the solver.
+        the solver when set, for solvers run in worker threads.
         """
         n_variables = signs.shape[0]
         rows, sqnorm, col, diagonal, kernel = self._subproblem(gram, sample_index, n_variables)
         alpha = np.zeros(n_variables) if start is None else np.array(start, dtype=np.float64)
-        start = time.perf_counter()
         guard = max(ITER_GUARD, 100 * n_variables)
         max_iter = guard if self.max_iter == -1 else self.max_iter
         progress = iteration_callback(
@@ -217,7 +217,7 @@ class BaseSMO(BaseEstimator):
             lambda n_iter, gap, active_size: (
                 f"{n_variables} variables: {n_iter} SMO steps, gap {gap:.3g} (tol "
                 f"{self.tol:g}), {active_size} active"), unit="SMO steps")
-        rho, objective, n_iter, status = smo_solve(
+        return (
             rows, sqnorm, _EMPTY_ROWS if gram is None else gram, col,
             np.ascontiguousarray(signs, dtype=np.int32),
             np.ascontiguousarray(linear_term, dtype=np.float64),
@@ -232,9 +232,23 @@ class BaseSMO(BaseEstimator):
             int(max_iter), n_threads,
             progress, max(1, _REPORT_EVERY // 10), cancel,
         )
+
+    def _run(self, arguments):
+        """Run the compiled SMO on the arguments of :meth:`_prepare`; return the raw
+        ``(alpha, rho, objective, n_iter, status, max_iter, start time)``."""
+        start = time.perf_counter()
+        rho, objective, n_iter, status = smo_solve(*arguments)
+        # arguments 8 and 18: the α the solver wrote into, and its step limit
+        return arguments[8], rho, objective, n_iter, status, arguments[18], start
+
+    def _finish(self, solution):
+        """Report, check and warn about one solver run of :meth:`_run` (in the main thread, so
+        that warnings and verbose lines come out in the order of the problems); return
+        ``(alpha, rho, objective, n_iter)``."""
+        alpha, rho, objective, n_iter, status, max_iter, start = solution
         if self.verbose:
             report(type(self).__name__,
-                   f"{n_variables} variables: {n_iter} SMO steps, objective {objective:.10g}, "
+                   f"{alpha.size} variables: {n_iter} SMO steps, objective {objective:.10g}, "
                    f"{np.count_nonzero(alpha)} support vectors", start)
         self._fitted_kernel.check_finite(np.append(alpha, rho),
                                          "dual coefficients and intercept")
@@ -255,10 +269,13 @@ class BaseSMO(BaseEstimator):
 
         Several problems (one-vs-one pairs) are solved concurrently, one per thread: the solver
         releases the GIL, so Python threads run them in parallel, each with its own kernel cache
-        of ``cache_size``. A single problem uses the threads for its long kernel rows instead.
-        Each problem's path is independent of the others and of the thread count, so the
-        results are too. The kernel rows call BLAS inside the solver, so BLAS's own threads are
-        switched off for the whole fit.
+        of ``cache_size``. The main thread slices each subproblem and submits it while the
+        workers solve the earlier ones, and checks the results after the pool, so the workers
+        hold the GIL only to enter and leave the solver; the problems are handed out largest
+        first (longest-processing-time order), so that the last one to finish is a small one.
+        A single problem uses the threads for its long kernel rows instead. Each problem's path
+        is independent of the others and of the thread count, so the results are too. The kernel rows call BLAS inside the solver, so
+        BLAS's own threads are switched off for the whole fit.
         """
         n_threads = effective_n_threads(self.n_jobs)
         previous = getattr(self, "_warm_starts", None) if warm else None
@@ -279,27 +296,33 @@ class BaseSMO(BaseEstimator):
         if work < _MIN_WORK_PER_PARALLEL_PROBLEM:
             n_workers = 1
         inner_threads = max(1, n_threads // n_workers)
+        # Ctrl-C reaches the main thread only, waiting on the pool: it sets the flag that stops
+        # the solvers in the workers, so that the pool's shutdown does not wait for them
+        cancel = np.zeros(1, dtype=np.int8) if n_workers > 1 else None
+
+        def prepare(k):
+            return self._prepare(inner_threads, *problems[k], start=starts[k], cancel=cancel)
+
         # A precomputed Gram is read in place: no BLAS call to keep single-threaded.
         blas_limit = (contextlib.nullcontext() if problems[0][0] is not None
                       else blas_controller().limit(limits=1, user_api="blas"))
         with blas_limit:
             if n_workers <= 1:
-                solutions = [self._solve(inner_threads, *problem, start=start)
-                             for problem, start in zip(problems, starts)]
+                raw = [self._run(prepare(k)) for k in range(len(problems))]
             else:
-                # Ctrl-C reaches the main thread only, waiting here: it sets the flag that
-                # stops the solvers in the workers, so that the pool's shutdown does not wait
-                # for them to finish
-                cancel = np.zeros(1, dtype=np.int8)
+                order = sorted(range(len(problems)), key=lambda k: -problems[k][2].shape[0])
+                raw = [None] * len(problems)
                 with ThreadPoolExecutor(max_workers=n_workers) as pool:
                     try:
-                        solutions = list(pool.map(
-                            lambda job: self._solve(inner_threads, *job[0], start=job[1],
-                                                    cancel=cancel),
-                            zip(problems, starts)))
+                        # each problem is sliced here, in turn, while the workers solve the
+                        # ones submitted before it
+                        futures = [(k, pool.submit(self._run, prepare(k))) for k in order]
+                        for k, future in futures:
+                            raw[k] = future.result()
                     except BaseException:
                         cancel[0] = 1
                         raise
+        solutions = [self._finish(solution) for solution in raw]
         if remember:
             self._warm_starts = [(problem[1], problem[2], problem[4], solution[0])
                                  for problem, solution in zip(problems, solutions)]

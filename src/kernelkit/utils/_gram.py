@@ -186,9 +186,9 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         )
     if n_samples is not None and K.shape[0] != n_samples:
         raise ValueError(f"{name} has {K.shape[0]} rows but y has {n_samples} samples.")
-    _check_gram_scale(K, name)
     atol = gram_tolerance(K)
     if not psd:
+        _check_gram_scale(K, name)
         if not is_symmetric_gram(K, atol, n_threads):
             raise ValueError(f"{name} is not symmetric, so it is not a valid kernel.")
         return K
@@ -200,6 +200,15 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         shifted.flat[::K.shape[0] + 1] += ridge - atol
     # the scan's symmetry test is is_symmetric_gram's (the diagonal shift does not enter it)
     code = check_gram(shifted, atol, n_threads)
+    if code == 0 and shifted is K and K.size:
+        # the range check, which comes first, needs max |K_ij|: the scan has shown that
+        # |K_ij| <= (1 + 1e-8) sqrt(K_ii K_jj) + atol, so the diagonal bounds it, and the two
+        # passes over the matrix (max and min) are saved
+        diagonal = np.diagonal(K)
+        check_gram_range((1.0 + 1e-8) * float(diagonal.max()) + atol, diagonal, K.shape[0],
+                         name)
+    else:
+        _check_gram_scale(K, name)
     if code == 1:
         raise ValueError(
             f"{name} has negative diagonal entries k(x, x) < 0: it is not positive "
