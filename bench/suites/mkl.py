@@ -1,10 +1,10 @@
 """SimpleMKL on precomputed RBF Gram stacks: warm-started inner SVM vs cold starts, and peers."""
 
 import numpy as np
-from kernelkit.bench._harness import Contender, Suite
 from sklearn.datasets import make_classification
 from sklearn.preprocessing import StandardScaler
 
+from kernelkit.bench._harness import Contender, Suite
 from kernelkit.kernels import rbf_kernel
 from kernelkit.mkl import SimpleMKL
 

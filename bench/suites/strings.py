@@ -4,6 +4,7 @@ alignment kernel in DP cells per second vs the pure-Python DP."""
 import time
 
 import numpy as np
+
 from kernelkit.bench._harness import Contender, Suite
 
 N_THREADS = 2
