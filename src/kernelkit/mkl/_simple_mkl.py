@@ -352,7 +352,8 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
             svc.set_params(C=self.C, tol=self.inner_tol, n_jobs=self.n_jobs).fit(K, self._y)
             # Rakotomamonjy's J: the SVM dual optimum, Σα − ½αᵀQα summed over the pairs. The
             # solution is copied: the same SVC is refitted (warm) at the next evaluation.
-            return -float(svc.dual_objective_.sum()), _SVMSolution(svc)
+            self._latest_solution = _SVMSolution(svc)
+            return -float(svc.dual_objective_.sum()), self._latest_solution
         solutions = []
         for t, target in enumerate(self._y):
             if self.loss == "squared":
@@ -381,11 +382,13 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
     def _final_solution(self, evaluation):
         if self.loss != "hinge":
             return evaluation.state
-        # The shared SVC was last refitted at a trial point of a line search: refit it on the
-        # Gram matrix of the returned weights (kept with their evaluation; from a warm start, a
-        # few steps) so that it predicts with them.
+        # Cold starts fit one SVC per evaluation, which stays fitted on its Gram matrix. The
+        # shared SVC of warm starts may since have been refitted at a trial point of a line
+        # search: then refit it on the Gram matrix of the returned weights (kept with their
+        # evaluation; from a warm start, a few steps) so that it predicts with them.
         svc = evaluation.state.svc
-        svc.set_params(warm_start=True).fit(evaluation.K, self._y)
+        if self.warm_start and evaluation.state is not self._latest_solution:
+            svc.set_params(warm_start=True).fit(evaluation.K, self._y)
         return svc
 
     def decision_function(self, X):
