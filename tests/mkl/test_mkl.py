@@ -24,6 +24,7 @@ from kernelkit.mkl import (
     kernel_objective,
     sum_kernel,
 )
+from kernelkit.mkl._kernels import quadratic_forms
 from kernelkit.mkl._simple_mkl import descent_direction, duality_gap
 from kernelkit.svm import SVC
 
@@ -249,6 +250,52 @@ def test_warm_start_reaches_the_cold_optimum(rng):
     cold = SimpleMKL("precomputed", C=1.0, tol=1e-4, warm_start=False).fit(_last(Ks), y)
     assert warm.objective_history_[-1] == pytest.approx(cold.objective_history_[-1], rel=1e-4)
     np.testing.assert_allclose(warm.weights_, cold.weights_, atol=2e-2)
+
+
+@pytest.mark.parametrize("loss", LOSSES)
+def test_warm_refit_starts_from_the_previous_weights(loss):
+    X, y = make_classification(n_samples=120, n_features=6, n_classes=3, n_informative=4,
+                               random_state=1)
+    Ks = _last(_gram_stack(StandardScaler().fit_transform(X), gammas=(0.01, 0.05, 0.2, 1.0)))
+    model = SimpleMKL("precomputed", loss=loss, C=1.0, tol=1e-4).fit(Ks, y)
+    weights, scores = model.weights_.copy(), model.decision_function(Ks)
+    # same data: the previous optimum passes the duality-gap test at once
+    model.fit(Ks, y)
+    assert model.n_iter_ == 1
+    np.testing.assert_array_equal(model.weights_, weights)
+    np.testing.assert_allclose(model.decision_function(Ks), scores, rtol=1e-6, atol=1e-6)
+    # another C: from the previous weights to the optimum a cold fit finds
+    warm = model.set_params(C=5.0).fit(Ks, y)
+    cold = SimpleMKL("precomputed", loss=loss, C=5.0, tol=1e-4, warm_start=False).fit(Ks, y)
+    assert warm.objective_history_[-1] == pytest.approx(cold.objective_history_[-1], rel=1e-3)
+    np.testing.assert_allclose(warm.weights_, cold.weights_, atol=3e-2)
+
+
+def test_cold_refit_ignores_the_previous_fit():
+    X, y = make_classification(n_samples=100, n_features=6, random_state=2)
+    Ks = _last(_gram_stack(StandardScaler().fit_transform(X)))
+    model = SimpleMKL("precomputed", C=1.0, warm_start=False).fit(Ks, y)
+    first = (model.weights_.copy(), model.n_iter_, model.objective_history_.copy())
+    model.fit(Ks, y)
+    np.testing.assert_array_equal(model.weights_, first[0])
+    assert model.n_iter_ == first[1]
+    np.testing.assert_array_equal(model.objective_history_, first[2])
+
+
+@pytest.mark.parametrize("n_vectors", [None, 1, 3])
+@pytest.mark.parametrize("support_fraction", [0.1, 0.6, 1.0])
+def test_quadratic_forms_read_the_support_rows_only(n_vectors, support_fraction, rng):
+    n = 40
+    A = rng.normal(size=(3, n, n))
+    Ks = _last(A @ A.transpose(0, 2, 1))
+    C = rng.normal(size=(n,) if n_vectors is None else (n, n_vectors))
+    C[rng.permutation(n)[: round((1 - support_fraction) * n)]] = 0.0
+    columns = C.reshape(n, -1)
+    expected = sum(np.einsum("i,ijm,j->m", c, Ks, c) for c in columns.T)
+    # the rows of the zero coefficients are not read: NaN there changes nothing
+    Ks_poisoned = Ks.copy()
+    Ks_poisoned[~np.any(columns != 0, axis=1)] = np.nan
+    np.testing.assert_allclose(quadratic_forms(Ks_poisoned, C), expected, rtol=1e-12)
 
 
 def test_results_do_not_depend_on_threads(rng):

@@ -132,7 +132,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
             solution = solve_squared(combine(Ks, eta), y, lambda_)
             history.append(solution.value)
             gamma = solution.gamma
-            quadratic = np.maximum(quadratic_forms(Ks, np.outer(gamma, gamma)), 0.0)
+            quadratic = np.maximum(quadratic_forms(Ks, gamma), 0.0)
             norms = eta * np.sqrt(quadratic)
             if not np.any(norms > 0):
                 break   # y = 0: f = 0 for any weights
@@ -146,7 +146,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         gamma = solution.gamma
         self.weights_ = eta
         self.dual_coef_ = gamma
-        self.block_norms_ = eta * np.sqrt(np.maximum(quadratic_forms(Ks, np.outer(gamma, gamma)),
+        self.block_norms_ = eta * np.sqrt(np.maximum(quadratic_forms(Ks, gamma),
                                                      0.0))
         self.objective_history_ = np.asarray(history)
         self.n_iter_ = n_iter

@@ -22,10 +22,22 @@ def combine(Ks, weights):
     return (Ks.reshape(-1, Ks.shape[-1]) @ weights).reshape(Ks.shape[:2])
 
 
-def quadratic_forms(Ks, B):
-    """``Σ_ij B_ij K_m[i, j]`` for every kernel ``m`` of a square stack ``Ks`` (kernels last),
-    e.g. ``γᵀ K_m γ`` for ``B = γγᵀ``: one pass over the stack."""
-    return B.reshape(-1) @ Ks.reshape(-1, Ks.shape[-1])
+def quadratic_forms(Ks, coefficients):
+    """``Σ_p c_pᵀ K_m c_p`` for every kernel ``m`` of a square stack ``Ks`` (kernels last) and
+    the columns ``c_p`` of ``coefficients`` (shape ``(n_samples,)`` or ``(n_samples, n_vectors)``),
+    e.g. ``γᵀ K_m γ``.
+
+    Row by row: ``Σ_p c_ip (c_pᵀ K[i])`` for each sample ``i`` with a non-zero coefficient, where
+    ``K[i]`` of shape ``(n_samples, n_kernels)`` is one contiguous slice of the stack (every kernel
+    in one matrix-vector product, no copy). Rows whose coefficients are all zero (the
+    non-support vectors of an SVM) are never read, and no ``n² `` outer product is formed.
+    """
+    C = np.asarray(coefficients, dtype=np.float64).reshape(Ks.shape[0], -1)
+    support = np.flatnonzero(np.any(C != 0.0, axis=1))
+    total = np.zeros(Ks.shape[2])
+    for i in support:
+        total += C[i] @ (C.T @ Ks[i])
+    return total
 
 
 def input_kind(kernels):

@@ -58,7 +58,7 @@ class KernelObjective:
         r"""Gradient :math:`\partial J / \partial \eta_m = -\lambda \gamma^{*\top} K_m \gamma^*`
         for each Gram matrix of the stack ``Ks``, shape
         ``(n_samples, n_samples, n_kernels)`` (kernels last, as the MKL estimators' input)."""
-        return -lambda_ * quadratic_forms(Ks, np.outer(self.gamma, self.gamma))
+        return -lambda_ * quadratic_forms(Ks, self.gamma)
 
 
 def solve_squared(K, y, lambda_):

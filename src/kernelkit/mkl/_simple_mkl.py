@@ -73,8 +73,7 @@ class _BaseSimpleMKL(BaseEstimator):
         n_samples, n_kernels = Ks.shape[1], Ks.shape[2]
         self._lambda = 1.0 / (2.0 * n_samples * self.C)
         self._prepare_targets(y)
-        self._inner_state = None
-        d = np.full(n_kernels, 1.0 / n_kernels)
+        d, self._inner_state = self._starting_point(n_kernels)
         current = self._evaluate_at(Ks, d)
         history = [current.value]
         start = time.perf_counter()
@@ -92,15 +91,28 @@ class _BaseSimpleMKL(BaseEstimator):
         self.weights_ = d
         self.objective_history_ = np.asarray(history)
         self.duality_gap_ = duality_gap(d, current.gradient)
-        self._solution = self._final_solution(Ks, d, current.state)
+        self._solution = self._final_solution(current)
         # what only steers the optimisation may change after fit; the loss, C and the kernels
         # shape the fitted solution, which prediction reads
         self._fit_params = record_fit_params(self, refit_free={
             "max_iter", "tol", "inner_tol", "warm_start", "n_jobs", "verbose"})
         return self
 
-    def _final_solution(self, Ks, d, state):
-        return state
+    def _final_solution(self, evaluation):
+        return evaluation.state
+
+    def _starting_point(self, n_kernels):
+        """The first weights and inner state: with ``warm_start``, a previous fit's weights (on
+        as many kernels) and inner solution, so that a refit on the same data stops after one
+        inner solve and a refit on changed data (other ``C``, more samples) starts near its
+        optimum; else uniform weights and no inner state."""
+        previous = getattr(self, "weights_", None)
+        if not self.warm_start or previous is None or previous.size != n_kernels:
+            return np.full(n_kernels, 1.0 / n_kernels), None
+        return previous.copy(), self._previous_inner_state()
+
+    def _previous_inner_state(self):
+        return None
 
     def _evaluate_at(self, Ks, d, K=None):
         """Solve the inner problem on ``K_η = Σ d_m K_m`` (given as ``K`` when the caller has
@@ -235,8 +247,10 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
     inner_tol : float, default=1e-6
         Tolerance of the inner SVM (KKT gap); the gradients need an accurate :math:`\gamma^*`.
     warm_start : bool, default=True
-        Start every inner fit from the previous solution (the reason SimpleMKL is fast). False
-        refits from scratch, for comparison.
+        Start every inner fit from the previous solution (the reason SimpleMKL is fast), and a
+        refit from the previous fit's weights and inner solution (a refit on the same data
+        stops after one inner solve; after a change of ``C`` it starts near the new optimum).
+        False starts every fit from uniform weights and every inner fit from scratch.
     n_jobs : int, default=None
         Threads of the Gram computations and of the inner SVM.
     verbose : int, default=0
@@ -335,10 +349,11 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
             svc = state.svc if state is not None else SVC(
                 kernel="precomputed", tol=self.inner_tol, warm_start=self.warm_start,
                 n_jobs=self.n_jobs)
-            svc.set_params(C=self.C).fit(K, self._y)
+            svc.set_params(C=self.C, tol=self.inner_tol, n_jobs=self.n_jobs).fit(K, self._y)
             # Rakotomamonjy's J: the SVM dual optimum, Σα − ½αᵀQα summed over the pairs. The
             # solution is copied: the same SVC is refitted (warm) at the next evaluation.
-            return -float(svc.dual_objective_.sum()), _SVMSolution(svc)
+            self._latest_solution = _SVMSolution(svc)
+            return -float(svc.dual_objective_.sum()), self._latest_solution
         solutions = []
         for t, target in enumerate(self._y):
             if self.loss == "squared":
@@ -348,18 +363,32 @@ class SimpleMKL(ClassifierMixin, _BaseSimpleMKL):
                                                 None if state is None else state[t].gamma))
         return sum(solution.value for solution in solutions), solutions
 
+    def _previous_inner_state(self):
+        solution = getattr(self, "_solution", None)
+        if self.loss == "hinge":
+            # the SVC warm-starts only the one-vs-one problems whose samples and bounds are
+            # unchanged; the others start from α = 0
+            return _SVMSolution(solution) if isinstance(solution, SVC) else None
+        if (isinstance(solution, list) and len(solution) == len(self._y)
+                and all(s.gamma.shape == self._y[t].shape for t, s in enumerate(solution))):
+            return solution
+        return None
+
     def _gradient(self, Ks, state):
         if self.loss == "hinge":
             return -0.5 * state.quadratic_forms(Ks)
         return sum(solution.gradient(self._lambda, Ks) for solution in state)
 
-    def _final_solution(self, Ks, d, state):
+    def _final_solution(self, evaluation):
         if self.loss != "hinge":
-            return state
-        # The shared SVC was last refitted at a trial point of a line search: refit it at the
-        # returned weights (from a warm start, a few steps) so that it predicts with them.
-        svc = state.svc
-        svc.set_params(warm_start=True).fit(combine(Ks, d), self._y)
+            return evaluation.state
+        # Cold starts fit one SVC per evaluation, which stays fitted on its Gram matrix. The
+        # shared SVC of warm starts may since have been refitted at a trial point of a line
+        # search: then refit it on the Gram matrix of the returned weights (kept with their
+        # evaluation; from a warm start, a few steps) so that it predicts with them.
+        svc = evaluation.state.svc
+        if self.warm_start and evaluation.state is not self._latest_solution:
+            svc.set_params(warm_start=True).fit(evaluation.K, self._y)
         return svc
 
     def decision_function(self, X):
@@ -540,8 +569,8 @@ class _SVMSolution:
         self.betas = unpack_dual_coef(svc.dual_coef_, svc.n_support_)
 
     def quadratic_forms(self, Ks):
-        """``Σ_p β_pᵀ K_m β_p`` for every Gram matrix of ``Ks``: one pass over the stack with
-        ``B = Σ_p β_p β_pᵀ``."""
+        """``Σ_p β_pᵀ K_m β_p`` for every Gram matrix of ``Ks`` (read on the support
+        vectors only)."""
         betas = np.zeros((Ks.shape[0], self.betas.shape[1]))
         betas[self.support] = self.betas
-        return quadratic_forms(Ks, betas @ betas.T)
+        return quadratic_forms(Ks, betas)
