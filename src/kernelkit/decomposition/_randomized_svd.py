@@ -108,11 +108,14 @@ def randomized_eigh(S, n_components, *, n_oversamples=10, n_iter=4, random_state
 
     Examples
     --------
+    The square roots of the eigenvalues of ``AᵀA`` are the singular values of ``A``:
+
     >>> import numpy as np
     >>> from kernelkit.decomposition._randomized_svd import randomized_eigh
-    >>> S = np.diag([25.0, 9.0, 1.0, 0.25])
-    >>> np.round(randomized_eigh(S, 2, random_state=0)[0], 10)
-    array([25.,  9.])
+    >>> A = np.diag([5.0, 3.0, 1.0, 0.5])
+    >>> values, vectors = randomized_eigh(A.T @ A, 2, random_state=0)
+    >>> np.round(np.sqrt(values), 10), vectors.shape
+    (array([5., 3.]), (4, 2))
     """
     n_random = min(n_components + n_oversamples, S.shape[0])
     Q = S @ _sketch(S.shape[0], n_random, random_state, S.dtype)
