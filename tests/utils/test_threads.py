@@ -89,3 +89,15 @@ def test_scatter_matrix(rng, monkeypatch, dtype):
         one, _scatter.scatter_matrix(X, shift=shift, weights=weights, n_threads=2))
     np.testing.assert_allclose(_scatter.scatter_matrix(X), X.T.astype(np.float64) @ X,
                                rtol=tol)
+
+
+def test_row_block_product(rng, monkeypatch):
+    from kernelkit.utils import _scatter
+
+    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)
+    X, M, shift = rng.normal(size=(53, 4)), rng.normal(size=(4, 3)), rng.normal(size=4)
+    one = _scatter.row_block_product(X, M, shift=shift, n_threads=1)
+    np.testing.assert_allclose(one, (X - shift) @ M, atol=1e-12)
+    np.testing.assert_array_equal(one, _scatter.row_block_product(X, M, shift=shift,
+                                                                  n_threads=2))
+    np.testing.assert_allclose(_scatter.row_block_product(X, M), X @ M, atol=1e-12)

@@ -13,7 +13,7 @@ from kernelkit.decomposition._randomized_svd import (
     randomized_svd,
 )
 from kernelkit.utils._eigen import flip_signs
-from kernelkit.utils._scatter import scatter_matrix
+from kernelkit.utils._scatter import row_block_product, scatter_matrix
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import (
     N_JOBS_CONSTRAINT,
@@ -216,14 +216,14 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         X, U, signs = self._fit(X)
         if U is None:
-            return self._scores(X)
+            return self._scores(X, effective_n_threads(self.n_jobs))
         # X − μ = U S Vᵀ, so the scores (X − μ) Vᵀ are U S (sign-flipped like Vᵀ).
         scores = U[:, : self.n_components_] * (self.singular_values_ * signs)
         return scores / self._whitening_scale() if self.whiten else scores
 
-    def _scores(self, X):
+    def _scores(self, X, n_threads):
         # X Vᵀ − μ Vᵀ: no centred copy of X.
-        scores = X @ self.components_.T - self.mean_ @ self.components_.T
+        scores = row_block_product(X, self.components_.T, shift=self.mean_, n_threads=n_threads)
         return scores / self._whitening_scale() if self.whiten else scores
 
     def _fit(self, X):
@@ -326,7 +326,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
-        return self._scores(X)
+        return self._scores(X, effective_n_threads(self.n_jobs))
 
     def inverse_transform(self, X):
         r"""Reconstruction :math:`\mu + \sum_k z_k v_k` (Peyré, §16.1.1), the projection on the PCA

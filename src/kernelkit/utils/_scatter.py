@@ -1,13 +1,14 @@
-"""Scatter matrices ``Σ_i w_i (x_i − c)(x_i − c)ᵀ`` of tall data by blocked rank-k updates, shared
-by PCA (the covariance, with ``c`` the mean) and the logistic regressions' Newton steps (the
-Hessian ``Aᵀ diag(w) A``)."""
+"""Products of tall data by row blocks: scatter matrices ``Σ_i w_i (x_i − c)(x_i − c)ᵀ`` by
+blocked rank-k updates, shared by PCA (the covariance, with ``c`` the mean) and the logistic
+regressions' Newton steps (the Hessian ``Aᵀ diag(w) A``), and products ``(X − 1cᵀ) M`` with a
+narrow ``M`` (PCA's scores)."""
 
 import numpy as np
 from scipy.linalg import get_blas_funcs
 
 from kernelkit.utils._threads import fold_row_blocks
 
-__all__ = ["scatter_matrix"]
+__all__ = ["row_block_product", "scatter_matrix"]
 
 # Elements of one block buffer: 2 MiB of float64, which stays in the cache between the centring
 # and the rank-k update that reads it back.
@@ -67,3 +68,38 @@ def scatter_matrix(X, *, shift=None, weights=None, n_threads=1):
     for state in states[1:]:
         total += state[0]
     return np.triu(total) + np.triu(total, 1).T
+
+
+def row_block_product(X, M, *, shift=None, n_threads=1):
+    """``(X − 1cᵀ) M``, computed as ``X M − 1 (cᵀ M)`` row block by row block.
+
+    Each block's product is one BLAS call on one thread, the blocks shared by ``n_threads``
+    threads (:func:`~kernelkit.utils._threads.fold_row_blocks`), which writes the rows of the
+    result in place: no team of BLAS threads to stall when another process keeps a core busy.
+    The result does not depend on ``n_threads``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    M : ndarray of shape (n_features, n_columns)
+    shift : ndarray of shape (n_features,), default=None
+        The centre :math:`c`; None for 0.
+    n_threads : int, default=1
+
+    Returns
+    -------
+    product : ndarray of shape (n_samples, n_columns)
+    """
+    M = np.asarray(M, dtype=X.dtype)
+    product = np.empty((X.shape[0], M.shape[1]), dtype=X.dtype)
+    offset = None if shift is None else shift @ M
+
+    def fold(state, start, stop):
+        rows = product[start:stop]
+        np.matmul(X[start:stop], M, out=rows)
+        if offset is not None:
+            rows -= offset
+        return state
+
+    fold_row_blocks(fold, X.shape[0], max(1, _BLOCK_ELEMENTS // max(X.shape[1], 1)), n_threads)
+    return product

@@ -131,12 +131,12 @@ def _usable_cpus():
 
 
 # Below this many floating-point operations, a BLAS or LAPACK call runs on one thread: a team of
-# BLAS threads gains little on it (tens of microseconds to a few milliseconds of work), and loses
+# BLAS threads gains little on it (at most about 10 ms of work on one core), and loses
 # much when another process keeps a core busy, as the team's threads spin waiting for the
 # descheduled one (measured with other processes on both cores: the 51 x 51 Hessian product
 # of 75 000 rows took 52 ms on one thread and 217 ms on two; a 100 x 100 eigendecomposition
 # stalled the same way).
-SMALL_BLAS_FLOPS = 2e7
+SMALL_BLAS_FLOPS = 1e8
 
 
 def blas_threads(n_flops, n_threads):
