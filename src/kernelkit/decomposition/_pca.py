@@ -61,8 +61,7 @@ def _centred_r_factor(X, mean, n_threads):
             shorter[:n_features] = stack[:n_features]
             stack = shorter
         np.subtract(X[start:stop], mean, out=stack[n_features:])
-        geqrt(panel, stack, overwrite_a=1)
-        return stack
+        return geqrt(panel, stack, overwrite_a=1)[0]   # in place: stack is Fortran-ordered
 
     stacks = fold_row_blocks(fold, n_samples, block_rows, n_threads)
     factors = np.vstack([np.triu(stack[:n_features]) for stack in stacks])
@@ -114,8 +113,9 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     random_state : int, RandomState instance or None, default=None
         Seed of the randomised solver.
     n_jobs : int, default=None
-        Threads of the row-block products of the QR and covariance routes (each BLAS call on
-        one thread); None for every usable CPU. The result does not depend on it.
+        Threads of the row-block products (the covariance, the tall-skinny QR, the scores),
+        each BLAS call on one thread, so that a core kept busy by another process does not stall
+        a team of BLAS threads; None for every usable CPU. The result does not depend on it.
 
     Attributes
     ----------
