@@ -118,8 +118,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         Threads of the dense Newton steps' Hessian :math:`\tilde X^\top D \tilde X`, formed by
         row blocks, each block's product on one BLAS thread (so that a core kept busy by
         another process does not stall a team of BLAS threads); None for every usable CPU. The
-        products with the data below a few million operations run on one BLAS thread, larger
-        ones on ``n_jobs``. The result does not depend on it.
+        solvers' products with the data run on one BLAS thread below 10⁸ operations, on
+        ``n_jobs`` above. The result does not depend on it.
 
     Attributes
     ----------
