@@ -89,6 +89,8 @@ def test_bad_input(rng):
         PCA(n_components=0.5, svd_solver="randomized").fit(X)
     with pytest.raises(ValueError, match="NaN"):
         PCA().fit(np.array([[np.nan, 1.0], [1.0, 2.0]]))
+    with pytest.raises(ValueError, match="n_jobs"):
+        PCA(n_jobs=0).fit(X)
     pca = PCA(n_components=2).fit(X)
     with pytest.raises(ValueError, match="features"):
         pca.transform(X[:, :2])
@@ -114,3 +116,79 @@ def test_covariance_eigh_on_wide_data_warns_before_the_eigendecomposition():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert PCA(2).fit(X).components_.shape == (2, 5000)
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of a few rows, so that small data run through many blocks, every row slot and a
+    shorter last block."""
+    from kernelkit.decomposition import _pca
+    from kernelkit.utils import _scatter
+
+    monkeypatch.setattr(_pca, "_TSQR_BLOCK_ELEMENTS", 64)
+    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 64)
+
+
+@pytest.mark.parametrize("solver", ["full", "covariance_eigh"])
+def test_tall_routes_equal_scikit_learn_across_blocks(rng, small_blocks, solver):
+    # 997 rows: blocks of 16 rows (QR) or 8 rows (covariance), the last one shorter
+    sklearn_decomposition = pytest.importorskip("sklearn.decomposition")
+    X = rng.normal(size=(997, 8)) @ np.diag(2.0 ** -np.arange(8)) + rng.normal(size=8)
+    ours = PCA(svd_solver=solver, n_jobs=2).fit(X)
+    theirs = sklearn_decomposition.PCA(svd_solver="full").fit(X)
+    _same_up_to_signs(ours.components_.T, theirs.components_.T, rtol=0, atol=1e-10)
+    np.testing.assert_allclose(ours.explained_variance_, theirs.explained_variance_, rtol=1e-10)
+    np.testing.assert_allclose(ours.singular_values_, theirs.singular_values_, rtol=1e-10)
+    np.testing.assert_array_equal(ours.components_[np.arange(8), np.abs(ours.components_).argmax(
+        axis=1)] > 0, True)   # scikit-learn's sign convention
+
+
+@pytest.mark.parametrize("solver", ["full", "covariance_eigh", "randomized"])
+def test_same_result_on_one_and_two_threads(rng, small_blocks, solver):
+    X = rng.normal(size=(500, 6)) * np.arange(1, 7) + 100.0
+    one = PCA(3, svd_solver=solver, random_state=0, n_jobs=1).fit(X)
+    two = PCA(3, svd_solver=solver, random_state=0, n_jobs=2).fit(X)
+    np.testing.assert_array_equal(one.components_, two.components_)
+    np.testing.assert_array_equal(one.explained_variance_, two.explained_variance_)
+
+
+def test_full_route_stays_exact_where_the_covariance_loses_digits(rng):
+    """A mean 10⁶ times the spread and a condition number of 10⁶: XᵀX − nμμᵀ cancels about 12
+    digits and the covariance squares the condition number; the tall-skinny QR keeps what an
+    SVD of the centred copy resolves."""
+    scales = np.logspace(0, -6, 5)
+    X = 1e6 + rng.normal(size=(4000, 5)) @ np.diag(scales)
+    Xc = X - X.mean(axis=0)
+    exact = np.linalg.svd(Xc, compute_uv=False)
+    pca = PCA(svd_solver="full").fit(X)
+    np.testing.assert_allclose(pca.singular_values_, exact, rtol=1e-8)
+    # the shortcut without block centring would have lost the smallest variances entirely
+    shortcut = np.linalg.eigvalsh(X.T @ X - len(X) * np.outer(X.mean(0), X.mean(0)))
+    assert np.abs(np.sqrt(np.abs(shortcut[0])) - exact[-1]) > 1e-3 * exact[-1]
+
+
+@pytest.mark.parametrize("shape", [(3000, 20), (60, 400)])
+def test_randomized_routes_find_the_leading_subspace(rng, shape):
+    """Narrow data go through the scatter matrix, wide data through products with the data
+    (the mean subtracted inside them): both find the leading components of a decaying
+    spectrum."""
+    X = rng.normal(size=shape) @ np.diag(3.0 ** -np.arange(shape[1])) + 5.0
+    ours = PCA(4, svd_solver="randomized", random_state=0).fit(X)
+    exact = PCA(4, svd_solver="full").fit(X)
+    np.testing.assert_allclose(np.abs(ours.components_ @ exact.components_.T), np.eye(4),
+                               atol=1e-8)
+    np.testing.assert_allclose(ours.explained_variance_, exact.explained_variance_, rtol=1e-8)
+    np.testing.assert_allclose(ours.explained_variance_ratio_,
+                               exact.explained_variance_ratio_, rtol=1e-8)
+    scores = ours.fit_transform(X)
+    np.testing.assert_allclose(scores, ours.transform(X), atol=1e-8)
+
+
+def test_randomized_eigh_equals_randomized_svd_of_the_data(rng):
+    from kernelkit.decomposition._randomized_svd import randomized_eigh, randomized_svd
+
+    A = rng.normal(size=(300, 12)) @ np.diag(2.0 ** -np.arange(12))
+    values, vectors = randomized_eigh(A.T @ A, 3, random_state=0)
+    _, s, Vt = randomized_svd(A, 3, random_state=0)
+    np.testing.assert_allclose(values, s**2, rtol=1e-10)
+    _same_up_to_signs(vectors, Vt.T, atol=1e-10)

@@ -159,6 +159,35 @@ def test_logistic_gradient_and_hessian_by_finite_differences():
     np.testing.assert_allclose(hessian, numeric, rtol=1e-4, atol=1e-3)
 
 
+def test_newton_hessian_by_row_blocks_is_the_weighted_product(monkeypatch):
+    """The Hessian Aᵀ diag(c) A + diag(r) of the Newton steps, formed by blocked rank-k updates
+    over many blocks (5 rows each here), equals the direct product, on one thread or two."""
+    from kernelkit.utils import _scatter
+
+    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)
+    X, y = standardised(load_breast_cancer, 120)
+    model = LogisticRegression(C=0.5)
+    A = np.hstack([X[:, :5], np.ones((120, 1))])
+    r, s = model._penalty_weights(6), np.random.default_rng(0).random(120)
+    theta = np.random.default_rng(2).normal(size=6) * 0.3
+    hessians = [model._binary_objective(A, y.astype(float), r, s, n_threads)(theta, 2)[2]
+                for n_threads in (1, 2)]
+    p = 1.0 / (1.0 + np.exp(-A @ theta))
+    expected = (A * (s * p * (1 - p))[:, None]).T @ A + np.diag(r)
+    np.testing.assert_allclose(hessians[0], expected, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(hessians[0], hessians[1])
+
+
+def test_n_jobs_does_not_change_the_fit():
+    X, y = standardised(load_breast_cancer)
+    one = LogisticRegression(n_jobs=1).fit(X, y)
+    two = LogisticRegression(n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    assert one.objective_ == two.objective_
+    with pytest.raises(ValueError, match="n_jobs"):
+        LogisticRegression(n_jobs=0).fit(X, y)
+
+
 def test_solvers_reach_the_same_optimum():
     X, y = standardised(load_breast_cancer, 150)
     X = X[:, :6]

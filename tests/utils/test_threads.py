@@ -3,8 +3,8 @@ n_jobs values estimators accept."""
 
 import numpy as np
 import pytest
-
 from kernelkit._core._openmp import openmp_probe_threads
+
 from kernelkit.cluster import KMeans
 from kernelkit.kernels import SpectrumKernel
 from kernelkit.svm import SVC
@@ -43,3 +43,61 @@ def test_numpy_integers_are_accepted_as_n_jobs():
     strings = ["ACDE", "ACDF"]
     np.testing.assert_array_equal(SpectrumKernel(k=2, n_jobs=np.int64(2)).fit_transform(strings),
                                   SpectrumKernel(k=2, n_jobs=1).fit_transform(strings))
+
+
+def test_fold_row_blocks_covers_every_row_once_in_slot_order():
+    from kernelkit.utils._threads import fold_row_blocks
+
+    def fold(state, start, stop):
+        return (state or []) + [(start, stop)]
+
+    for n_threads in (1, 2):
+        states = fold_row_blocks(fold, 103, 10, n_threads)
+        assert len(states) == 8
+        blocks = [block for state in states for block in state]
+        assert blocks == [(start, min(start + 10, 103)) for start in range(0, 103, 10)]
+    assert fold_row_blocks(fold, 3, 10, 2) == [[(0, 3)]]
+
+
+def test_fold_row_blocks_raises_the_error_of_a_slot():
+    from kernelkit.utils._threads import fold_row_blocks
+
+    def fold(state, start, stop):
+        if start == 50:
+            raise ValueError("block 50")
+        return state
+
+    with pytest.raises(ValueError, match="block 50"):
+        fold_row_blocks(fold, 100, 10, 2)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_scatter_matrix(rng, monkeypatch, dtype):
+    from kernelkit.utils import _scatter
+
+    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)    # 6-row blocks of 5 columns
+    X = (rng.normal(size=(101, 5)) + 1e3).astype(dtype)
+    shift, weights = X.mean(axis=0), rng.random(101)
+    Xc = X.astype(np.float64) - shift
+    expected = (Xc * weights[:, None]).T @ Xc
+    one = _scatter.scatter_matrix(X, shift=shift, weights=weights, n_threads=1)
+    assert one.dtype == dtype
+    np.testing.assert_array_equal(one, one.T)
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(one, expected, rtol=tol, atol=tol * np.abs(expected).max())
+    np.testing.assert_array_equal(
+        one, _scatter.scatter_matrix(X, shift=shift, weights=weights, n_threads=2))
+    np.testing.assert_allclose(_scatter.scatter_matrix(X), X.T.astype(np.float64) @ X,
+                               rtol=tol)
+
+
+def test_row_block_product(rng, monkeypatch):
+    from kernelkit.utils import _scatter
+
+    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)
+    X, M, shift = rng.normal(size=(53, 4)), rng.normal(size=(4, 3)), rng.normal(size=4)
+    one = _scatter.row_block_product(X, M, shift=shift, n_threads=1)
+    np.testing.assert_allclose(one, (X - shift) @ M, atol=1e-12)
+    np.testing.assert_array_equal(one, _scatter.row_block_product(X, M, shift=shift,
+                                                                  n_threads=2))
+    np.testing.assert_allclose(_scatter.row_block_product(X, M), X @ M, atol=1e-12)

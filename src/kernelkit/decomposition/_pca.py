@@ -1,18 +1,81 @@
-"""Principal component analysis (LAPACK-bound; no compiled core is needed)."""
+"""Principal component analysis (BLAS- and LAPACK-bound; no compiled core is needed)."""
 
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.linalg import eigh, svd
+from scipy.linalg import eigh, get_lapack_funcs, svd
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.decomposition._randomized_svd import randomized_svd
+from kernelkit.decomposition._randomized_svd import (
+    default_power_iterations,
+    randomized_eigh,
+    randomized_svd,
+)
 from kernelkit.utils._eigen import flip_signs
+from kernelkit.utils._scatter import row_block_product, scatter_matrix
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._threads import (
+    N_JOBS_CONSTRAINT,
+    blas_threads,
+    effective_n_threads,
+    fold_row_blocks,
+)
 from kernelkit.utils._validation import MAX_INT, check_distance_scale, warn_long_factorisation
 
 __all__ = ["PCA"]
+
+# Rows of a block of the tall-skinny QR, per column: blocks much taller than wide (each QR then
+# adds few rows to the R it carries), still in the cache.
+_TSQR_BLOCK_ELEMENTS = 2**17
+# Panel width of LAPACK's recursive blocked QR (``geqrt``): mostly matrix-matrix products, where
+# ``geqrf`` on a narrow block spends its time in matrix-vector updates.
+_QR_PANEL = 32
+
+
+def _centred_r_factor(X, mean, n_threads):
+    """The triangular factor ``R`` (``n_features × n_features``) of ``X − 1μᵀ = QR``.
+
+    Tall-skinny QR (Demmel, Grigori, Hoemmen & Langou, "Communication-optimal parallel and
+    sequential QR and LU factorizations", SIAM J. Sci. Comput. 34, 2012): each row slot of
+    :func:`~kernelkit.utils._threads.fold_row_blocks` carries an ``R``, stacks the next centred
+    block under it and factors the stack again; the slots' factors are stacked and factored
+    once more. ``Q`` is never formed, ``X`` is read once and never copied, and the singular
+    values and right singular vectors of ``R`` are those of the centred data, with the
+    accuracy of an SVD of it (orthogonal transformations only, no squared condition number).
+    """
+    n_samples, n_features = X.shape
+    geqrt = get_lapack_funcs("geqrt", dtype=X.dtype)
+    panel = min(_QR_PANEL, n_features)
+    block_rows = max(2 * n_features, _TSQR_BLOCK_ELEMENTS // n_features)
+    below_diagonal = np.tril_indices(n_features, -1)
+
+    def fold(stack, start, stop):
+        # stack: Fortran-ordered [R; block], R in its first n_features rows (zeros at first)
+        if stack is None:
+            stack = np.zeros((n_features + block_rows, n_features), dtype=X.dtype, order="F")
+        else:
+            stack[below_diagonal] = 0.0  # geqrt leaves its reflectors under R's diagonal
+        if stop - start < block_rows:  # the last, shorter block of the data
+            shorter = np.empty((n_features + stop - start, n_features), dtype=X.dtype, order="F")
+            shorter[:n_features] = stack[:n_features]
+            stack = shorter
+        np.subtract(X[start:stop], mean, out=stack[n_features:])
+        return geqrt(panel, stack, overwrite_a=1)[0]   # in place: stack is Fortran-ordered
+
+    stacks = fold_row_blocks(fold, n_samples, block_rows, n_threads)
+    factors = np.vstack([np.triu(stack[:n_features]) for stack in stacks])
+    return np.triu(geqrt(panel, factors, overwrite_a=1)[0][:n_features])
+
+
+def _centred_sum_of_squares(X, mean):
+    """``‖X − 1μᵀ‖²_F`` block by block (no centred copy of ``X``)."""
+    block_rows = max(1, _TSQR_BLOCK_ELEMENTS // X.shape[1])
+    total = 0.0
+    for start in range(0, X.shape[0], block_rows):
+        block = X[start:start + block_rows] - mean
+        total += float(np.einsum("ij,ij->", block, block))
+    return total
 
 
 class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -24,7 +87,8 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     eigendecomposition, Gram eigendecomposition, SVD) give the same components up to signs;
     this class uses the covariance route for tall data and the SVD otherwise, as the course
     recommends (the SVD never squares the condition number). Algorithm 15 is printed on
-    uncentred data; like §3.1.2 (and every library) we centre.
+    uncentred data; like §3.1.2 (and every library) we centre, block by block: the centred
+    data are never copied whole.
 
     Parameters
     ----------
@@ -35,14 +99,23 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     whiten : bool, default=False
         Scale the scores to unit variance.
     svd_solver : {"auto", "full", "covariance_eigh", "randomized"}, default="auto"
-        "full": LAPACK SVD of the centred data; "covariance_eigh": eigendecomposition of the
-        ``n_features × n_features`` covariance (Algorithm 15 route (a)); "randomized": Halko et
-        al.'s randomised SVD (int ``n_components`` only); "auto": "covariance_eigh" when
-        ``n_features ≤ 1000`` and ``n_samples ≥ 10 n_features``, "randomized" when the data are
-        large (``max(shape) > 500``) and ``n_components`` an int below 80 % of
-        ``min(shape)``, "full" otherwise (scikit-learn's rule).
+        "full": the exact SVD of the centred data (for ``n_samples ≥ 2 n_features``, the SVD of
+        the ``n_features × n_features`` triangular factor of its tall-skinny QR, which has the
+        same singular values and right singular vectors; otherwise LAPACK's SVD of a centred
+        copy); "covariance_eigh": eigendecomposition of the ``n_features × n_features``
+        covariance (Algorithm 15 route (a)), formed from centred row blocks; "randomized":
+        Halko et al.'s randomised SVD (int ``n_components`` only), run on that covariance when
+        forming it costs less than the power iterations' products with the data (narrow data);
+        "auto": "covariance_eigh" when ``n_features ≤ 1000`` and ``n_samples ≥ 10
+        n_features``, "randomized" when the data are large (``max(shape) > 500``) and
+        ``n_components`` an int below 80 % of ``min(shape)``, "full" otherwise
+        (scikit-learn's rule).
     random_state : int, RandomState instance or None, default=None
         Seed of the randomised solver.
+    n_jobs : int, default=None
+        Threads of the row-block products (the covariance, the tall-skinny QR, the scores),
+        each BLAS call on one thread, so that a core kept busy by another process does not stall
+        a team of BLAS threads; None for every usable CPU. The result does not depend on it.
 
     Attributes
     ----------
@@ -64,7 +137,9 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     Sangnier, *Introduction to machine learning*, §3.1.1–3.1.4, Property 65, Algorithm 15; Peyré,
     *Mathematical Foundations of Data Sciences*, ch. 16 §16.1.1. K. Pearson, "On lines and planes of
     closest fit", Phil. Mag. 2, 1901. N. Halko, P.-G. Martinsson, J. Tropp, "Finding structure with
-    randomness", SIAM Review 53, 2011.
+    randomness", SIAM Review 53, 2011. J. Demmel, L. Grigori, M. Hoemmen, J. Langou,
+    "Communication-optimal parallel and sequential QR and LU factorizations", SIAM J. Sci.
+    Comput. 34, 2012.
 
     See Also
     --------
@@ -89,13 +164,16 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         "whiten": ["boolean"],
         "svd_solver": [StrOptions({"auto", "full", "covariance_eigh", "randomized"})],
         "random_state": ["random_state"],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
-    def __init__(self, n_components=None, *, whiten=False, svd_solver="auto", random_state=None):
+    def __init__(self, n_components=None, *, whiten=False, svd_solver="auto", random_state=None,
+                 n_jobs=None):
         self.n_components = n_components
         self.whiten = whiten
         self.svd_solver = svd_solver
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     def _solver(self, n_samples, n_features):
         if self.svd_solver != "auto":
@@ -138,14 +216,14 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         X, U, signs = self._fit(X)
         if U is None:
-            return self._scores(X)
+            return self._scores(X, effective_n_threads(self.n_jobs))
         # X − μ = U S Vᵀ, so the scores (X − μ) Vᵀ are U S (sign-flipped like Vᵀ).
         scores = U[:, : self.n_components_] * (self.singular_values_ * signs)
         return scores / self._whitening_scale() if self.whiten else scores
 
-    def _scores(self, X):
+    def _scores(self, X, n_threads):
         # X Vᵀ − μ Vᵀ: no centred copy of X.
-        scores = X @ self.components_.T - self.mean_ @ self.components_.T
+        scores = row_block_product(X, self.components_.T, shift=self.mean_, n_threads=n_threads)
         return scores / self._whitening_scale() if self.whiten else scores
 
     def _fit(self, X):
@@ -163,32 +241,50 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             raise ValueError("svd_solver='randomized' needs an int n_components, got "
                              f"{self.n_components!r}.")
         mean = X.mean(axis=0)
+        n_threads = effective_n_threads(self.n_jobs)
         U = None
-        if solver == "covariance_eigh":
-            # Algorithm 15 route (a) on centred data, without forming X − 1μᵀ:
-            # (X − 1μᵀ)ᵀ(X − 1μᵀ) = XᵀX − n μμᵀ. Its eigenvalues are σ_i².
+        if solver == "randomized":
+            n_iter = default_power_iterations(self.n_components, X.shape)
+            n_random = min(self.n_components + 10, rank)
+            # n d² for the scatter matrix against 2 n d l per product with the data, 2q + 2 of
+            # them: the scatter matrix is cheaper when d < 4 (q + 1) l
+            if n_features < 4 * (n_iter + 1) * n_random:
+                solver = "randomized_scatter"
+        if solver in ("covariance_eigh", "randomized_scatter"):
+            # Algorithm 15 route (a): the eigenvalues of (X − 1μᵀ)ᵀ(X − 1μᵀ) are σ_i².
             warn_long_factorisation(
                 n_samples * n_features**2 + 9.0 * n_features**3,   # XᵀX, then eigh with vectors
-                f"svd_solver='covariance_eigh' on {n_samples} samples x {n_features} features",
+                f"svd_solver={self.svd_solver!r} on {n_samples} samples x {n_features} features",
                 "it suits n_samples >> n_features; use svd_solver='full' or 'randomized'.")
-            scatter = X.T @ X - n_samples * np.outer(mean, mean)
-            values, vectors = eigh(scatter, overwrite_a=True, check_finite=False)
-            squared = np.maximum(values[::-1], 0.0)  # rounding can make zeros slightly negative
-            components = vectors[:, ::-1].T
+            scatter = scatter_matrix(X, shift=mean, n_threads=n_threads)
+            total = float(np.trace(scatter))
+            with blas_threads(10.0 * n_features**3, n_threads):
+                if solver == "covariance_eigh":
+                    values, vectors = eigh(scatter, overwrite_a=True, check_finite=False)
+                    values, vectors = values[::-1], vectors[:, ::-1]
+                else:
+                    values, vectors = randomized_eigh(scatter, self.n_components, n_iter=n_iter,
+                                                      random_state=self.random_state)
+            squared = np.maximum(values, 0.0)  # rounding can make zeros slightly negative
+            components = vectors.T
+        elif solver == "full" and n_samples >= 2 * n_features:
+            # the last QR, of the slots' stacked factors, and the SVD: O(n_features³) each
+            with blas_threads(22.0 * n_features**3, n_threads):
+                singular, components = svd(_centred_r_factor(X, mean, n_threads),
+                                           check_finite=False)[1:]
+            squared = singular**2
+            total = float(squared.sum())
+        elif solver == "full":
+            U, singular, components = svd(X - mean, full_matrices=False, overwrite_a=True,
+                                          check_finite=False)
+            squared = singular**2
             total = float(squared.sum())
         else:
-            Xc = X - mean
-            if solver == "full":
-                U, singular, components = svd(Xc, full_matrices=False, overwrite_a=True,
-                                              check_finite=False)
-                squared = singular**2
-                total = float(squared.sum())
-            else:
-                flat = Xc.ravel()
-                total = float(flat @ flat)
-                U, singular, components = randomized_svd(Xc, self.n_components,
-                                                         random_state=self.random_state)
-                squared = singular**2
+            total = _centred_sum_of_squares(X, mean)
+            U, singular, components = randomized_svd(X, self.n_components, shift=mean,
+                                                     n_iter=n_iter,
+                                                     random_state=self.random_state)
+            squared = singular**2
         variance = squared / (n_samples - 1)
         ratio = squared / total if total > 0 else np.zeros_like(squared)
         if self.n_components is None:
@@ -230,7 +326,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
-        return self._scores(X)
+        return self._scores(X, effective_n_threads(self.n_jobs))
 
     def inverse_transform(self, X):
         r"""Reconstruction :math:`\mu + \sum_k z_k v_k` (Peyré, §16.1.1), the projection on the PCA

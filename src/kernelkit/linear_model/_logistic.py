@@ -25,7 +25,9 @@ from kernelkit.utils._logistic import (
     softmax,
     solver_progress,
 )
+from kernelkit.utils._scatter import scatter_matrix
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _check_sample_weight, _fit_context
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
 from kernelkit.utils._validation import (
     MAX_INT,
     check_class_labels,
@@ -112,6 +114,12 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     verbose : int, default=0
         Progress on stderr: 1, a line per fitted model (iterations, objective, time), and
         lines every two seconds during a long solve; 2, a line per iteration.
+    n_jobs : int, default=None
+        Threads of the dense Newton steps' Hessian :math:`\tilde X^\top D \tilde X`, formed by
+        row blocks, each block's product on one BLAS thread (so that a core kept busy by
+        another process does not stall a team of BLAS threads); None for every usable CPU. The
+        solvers' products with the data run on one BLAS thread below 10⁸ operations, on
+        ``n_jobs`` above. The result does not depend on it.
 
     Attributes
     ----------
@@ -151,10 +159,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
         "verbose": ["verbose"],
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
     def __init__(self, C=1.0, *, penalty="l2", fit_intercept=True, solver="newton",
-                 multi_class="multinomial", max_iter=100, tol=1e-6, verbose=0):
+                 multi_class="multinomial", max_iter=100, tol=1e-6, verbose=0, n_jobs=None):
         self.C = C
         self.penalty = penalty
         self.fit_intercept = fit_intercept
@@ -163,6 +172,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.tol = tol
         self.verbose = verbose
+        self.n_jobs = n_jobs
 
     # ------------------------------------------------------------------ objectives
     def _design(self, X):
@@ -180,7 +190,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             weights[-1] = 0.0
         return weights
 
-    def _binary_objective(self, A, t, r, s):
+    def _binary_objective(self, A, t, r, s, n_threads=1):
         def objective(theta, order):
             z = A @ theta
             loss, dz, curvature = binary_loss(z, t, s)
@@ -193,7 +203,9 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             if not isinstance(A, np.ndarray):
                 # sparse: the Hessian as a product, Aᵀ diag(curvature) A v + r v (Newton-CG)
                 return value, gradient, lambda v: A.T @ (curvature * (A @ v)) + r * v
-            hessian = (A * curvature[:, None]).T @ A
+            # Σ_i c_i a_i a_iᵀ by blocked rank-k updates: half the products of (A * c)ᵀ A,
+            # and no weighted copy of A
+            hessian = scatter_matrix(A, weights=curvature, n_threads=n_threads)
             hessian.flat[::len(theta) + 1] += r
             return value, gradient, hessian
         return objective
@@ -281,15 +293,15 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             max_gradient=lambda gradient: float(np.max(np.abs(original(gradient)))))
         return original(flat), n_iter, converged
 
-    def _fit_binary(self, A, t, s):
+    def _fit_binary(self, A, t, s, n_threads):
         r = self._penalty_weights(A.shape[1])
         objective = self._binary_objective(A, t, r, s)
         theta = np.zeros(A.shape[1])
         progress = solver_progress(type(self).__name__, self.verbose)
         if self.solver == "newton":
             theta, n_iter, converged = self._newton(
-                lambda design, weights: self._binary_objective(design, t, weights, s), A, r, 1,
-                progress)
+                lambda design, weights: self._binary_objective(design, t, weights, s, n_threads),
+                A, r, 1, progress)
         elif self.solver == "lbfgs":
             theta, n_iter, converged = lbfgs(lambda th: objective(th, 1), theta, self.max_iter,
                                              self.tol, progress)
@@ -351,24 +363,32 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
                 "fitted to 0 with an infinite intercept. Drop the class from y or give one of "
                 "its samples a positive sample_weight.")
         A = self._design(X)
-        if n_classes == 2 or self.multi_class == "ovr":
-            targets = [codes == 1] if n_classes == 2 else [codes == k for k in range(n_classes)]
-            fits = []
-            for k, t in enumerate(targets):
+        n_threads = effective_n_threads(self.n_jobs)
+        binary = n_classes == 2 or self.multi_class == "ovr"
+        n_outputs = 1 if binary else n_classes
+        # the solvers' products with the data, A θ and Aᵀ v: one BLAS thread while small
+        with blas_threads(2.0 * A.shape[0] * A.shape[1] * n_outputs, n_threads):
+            if binary:
+                targets = [codes == 1] if n_classes == 2 else [codes == k
+                                                               for k in range(n_classes)]
+                fits = []
+                for k, t in enumerate(targets):
+                    start = time.perf_counter()
+                    fits.append(self._fit_binary(A, t.astype(np.float64), sample_weight,
+                                                 n_threads))
+                    report_model(self, model_name(self.classes_, k), fits[-1], start)
+                Theta = np.stack([fit[0] for fit in fits], axis=1)
+                self.n_iter_ = np.array([fit[1] for fit in fits], dtype=np.int32)
+                converged = all(fit[2] for fit in fits)
+                self.objective_ = float(sum(fit[3] for fit in fits))
+            else:
+                D = np.eye(n_classes)[codes]
                 start = time.perf_counter()
-                fits.append(self._fit_binary(A, t.astype(np.float64), sample_weight))
-                report_model(self, model_name(self.classes_, k), fits[-1], start)
-            Theta = np.stack([fit[0] for fit in fits], axis=1)
-            self.n_iter_ = np.array([fit[1] for fit in fits], dtype=np.int32)
-            converged = all(fit[2] for fit in fits)
-            self.objective_ = float(sum(fit[3] for fit in fits))
-        else:
-            D = np.eye(n_classes)[codes]
-            start = time.perf_counter()
-            Theta, n_iter, converged, self.objective_ = self._fit_multinomial(A, D, sample_weight)
-            report_model(self, "multinomial model", (Theta, n_iter, converged, self.objective_),
-                         start)
-            self.n_iter_ = np.array([n_iter], dtype=np.int32)
+                Theta, n_iter, converged, self.objective_ = self._fit_multinomial(
+                    A, D, sample_weight)
+                report_model(self, "multinomial model",
+                             (Theta, n_iter, converged, self.objective_), start)
+                self.n_iter_ = np.array([n_iter], dtype=np.int32)
         p = X.shape[1]
         self.coef_ = Theta[:p].T.copy()
         self.intercept_ = Theta[p].copy() if self.fit_intercept else np.zeros(Theta.shape[1])

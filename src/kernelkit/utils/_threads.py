@@ -1,18 +1,22 @@
-"""Thread count for the OpenMP cores, chosen by the estimator (never a hidden global)."""
+"""Thread count for the OpenMP cores, chosen by the estimator (never a hidden global), and the
+row-block driver of the BLAS-bound estimators."""
 
 import functools
 import os
 import re
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral
 
 from joblib import cpu_count
 
 from kernelkit._core._openmp import openmp_max_threads, openmp_probe_threads
+from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
-__all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "effective_n_threads"]
+__all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "blas_threads", "effective_n_threads",
+           "fold_row_blocks"]
 
 # The ``_parameter_constraints`` entry of every ``n_jobs``: None or a non-zero integer (numpy
 # integers included, as grid searches pass them).
@@ -124,3 +128,109 @@ def _openmp_stack_size():
 def _usable_cpus():
     # joblib reads the cgroup quota files on every call (about 1 ms): once per process is enough.
     return cpu_count(only_physical_cores=False)
+
+
+# Below this many floating-point operations, a BLAS or LAPACK call runs on one thread: a team of
+# BLAS threads gains little on it (at most about 10 ms of work on one core), and loses
+# much when another process keeps a core busy, as the team's threads spin waiting for the
+# descheduled one (measured with other processes on both cores: the 51 x 51 Hessian product
+# of 75 000 rows took 52 ms on one thread and 217 ms on two; a 100 x 100 eigendecomposition
+# stalled the same way).
+SMALL_BLAS_FLOPS = 1e8
+
+
+def blas_threads(n_flops, n_threads):
+    """A context running BLAS and LAPACK on one thread for calls of fewer than
+    ``SMALL_BLAS_FLOPS`` floating-point operations (the largest the context covers), on
+    ``n_threads`` otherwise.
+
+    Parameters
+    ----------
+    n_flops : float
+        Operations of the largest call made inside the context.
+    n_threads : int
+
+    Returns
+    -------
+    context : context manager
+    """
+    limit = 1 if n_flops < SMALL_BLAS_FLOPS else n_threads
+    return blas_controller().limit(limits=limit, user_api="blas")
+
+
+# Row slots of fold_row_blocks: fixed, so that the result does not depend on the thread count, and
+# several per thread, so that a thread slowed by another process's work on its core leaves its
+# remaining slots to the others.
+_N_SLOTS = 8
+
+
+def fold_row_blocks(fold, n_rows, block_rows, n_threads):
+    """Fold consecutive row blocks, in a fixed number of slots run on ``n_threads`` threads.
+
+    The rows ``0 .. n_rows`` are cut into blocks of ``block_rows`` rows and the blocks into (at
+    most) eight contiguous slots. Each slot folds its blocks in order, ``state = fold(state,
+    start, stop)`` from ``state = None``; the slots are taken by the threads as they become free,
+    each BLAS call running on one thread. Small BLAS products on a team of BLAS threads stall
+    when another process keeps one of the cores busy (a thread spins, waiting for the
+    descheduled one); independent one-thread calls, one slot at a time, do not wait for each
+    other. The slots' states are returned in slot order, so a caller that combines them in that
+    order gets a result independent of ``n_threads``.
+
+    Parameters
+    ----------
+    fold : callable
+        ``fold(state, start, stop) -> state``: adds the rows ``start:stop`` to a slot's state
+        (None before its first block). It runs outside the GIL for the most part (BLAS, LAPACK and
+        NumPy calls on blocks), so that the threads overlap.
+    n_rows : int
+    block_rows : int
+        Rows per block (the last block of the data may be shorter).
+    n_threads : int
+        Threads folding slots at once.
+
+    Returns
+    -------
+    states : list
+        The final state of each slot, in row order.
+    """
+    starts = range(0, n_rows, block_rows)
+    n_slots = min(_N_SLOTS, len(starts))
+    # slot s takes the blocks [cuts[s], cuts[s + 1]), a split that depends only on n_rows
+    cuts = [len(starts) * s // n_slots for s in range(n_slots + 1)]
+    cancelled = threading.Event()
+    states = [None] * n_slots
+    pending = iter(range(n_slots))
+    lock = threading.Lock()
+
+    def work():
+        # take the next slot until none is left: a thread slowed down takes fewer
+        while not cancelled.is_set():
+            with lock:
+                slot = next(pending, None)
+            if slot is None:
+                return
+            state = None
+            for block in range(cuts[slot], cuts[slot + 1]):
+                if cancelled.is_set():
+                    return
+                start = starts[block]
+                state = fold(state, start, min(start + block_rows, n_rows))
+            states[slot] = state
+
+    with blas_controller().limit(limits=1, user_api="blas"):
+        n_workers = min(n_threads, n_slots) - 1
+        if n_workers == 0:
+            work()
+            return states
+        # the calling thread is one of the workers: one thread fewer to start per call
+        with ThreadPoolExecutor(max_workers=n_workers) as pool:
+            helpers = [pool.submit(work) for _ in range(n_workers)]
+            try:
+                work()
+                for helper in helpers:
+                    helper.result()
+            except BaseException:
+                # Ctrl-C or an error in a slot: the other threads stop at their next block
+                cancelled.set()
+                raise
+    return states
