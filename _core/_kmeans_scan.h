@@ -98,7 +98,7 @@ static int NAME(const T *row, const T *norms, int n, T *second) {               
     }                                                                                        \
     *second = m2;                                                                            \
     for (j = 0; j < n; j++)                                                                  \
-        if (row[j] == m1) return j;                                                          \
+        if (row[j] + norms[j] == m1) return j;                                                \
     return 0;                                                                                \
 }
 
