@@ -1,8 +1,7 @@
 """k-means: time per Lloyd iteration and fits to convergence, kernelkit (Lloyd, Elkan) vs the
-NumPy reference vs scikit-learn (Lloyd, Elkan)."""
+NumPy reference vs scikit-learn (Lloyd, Elkan), Intel oneDAL (sklearnex) and faiss."""
 
 import numpy as np
-
 from kernelkit.bench._harness import Contender, Suite
 
 ITERATIONS = 10
@@ -12,15 +11,17 @@ MAX_ITER = 300
 
 def cases(quick):
     if quick:
-        return [dict(mode="iteration", n=20_000, d=50, k=100),
-                dict(mode="iteration", n=200_000, d=10, k=20),
-                dict(mode="convergence", n=20_000, d=50, k=100),
-                dict(mode="convergence", n=200_000, d=10, k=20)]
-    return [dict(mode="iteration", n=100_000, d=50, k=100),
-            dict(mode="iteration", n=1_000_000, d=10, k=20),
-            dict(mode="convergence", n=100_000, d=50, k=100),
-            dict(mode="convergence", n=1_000_000, d=10, k=20),
-            dict(mode="convergence", data="digits", k=10)]
+        return [{"mode": "iteration", "n": 20_000, "d": 50, "k": 100},
+                {"mode": "iteration", "n": 20_000, "d": 50, "k": 100, "dtype": "float32"},
+                {"mode": "iteration", "n": 200_000, "d": 10, "k": 20},
+                {"mode": "convergence", "n": 20_000, "d": 50, "k": 100},
+                {"mode": "convergence", "n": 200_000, "d": 10, "k": 20}]
+    return [{"mode": "iteration", "n": 100_000, "d": 50, "k": 100},
+            {"mode": "iteration", "n": 100_000, "d": 50, "k": 100, "dtype": "float32"},
+            {"mode": "iteration", "n": 1_000_000, "d": 10, "k": 20},
+            {"mode": "convergence", "n": 100_000, "d": 50, "k": 100},
+            {"mode": "convergence", "n": 1_000_000, "d": 10, "k": 20},
+            {"mode": "convergence", "data": "digits", "k": 10}]
 
 
 def setup(p):
@@ -36,8 +37,15 @@ def setup(p):
 
         # overlapping blobs: the clusters are there, but it takes tens of iterations
         X = make_blobs(p["n"], p["d"], centers=p["k"], cluster_std=4.0, random_state=0)[0]
+    X = X.astype(p.get("dtype", "float64"))
     centers = X[rng.choice(X.shape[0], p["k"], replace=False)].copy()
-    return X, centers, p["mode"]
+    n_iter = ITERATIONS
+    if p["mode"] == "convergence":
+        from kernelkit.cluster import KMeans
+
+        # faiss has no tolerance: it runs the number of iterations kernelkit converges in
+        n_iter = KMeans(p["k"], init=centers, max_iter=MAX_ITER, n_jobs=2).fit(X).n_iter_
+    return X, centers, p["mode"], n_iter
 
 
 def _settings(mode):
@@ -59,7 +67,7 @@ def _kernelkit(algorithm):
     def run(data):
         from kernelkit.cluster import KMeans
 
-        X, centers, mode = data
+        X, centers, mode, _ = data
         max_iter, tol = _settings(mode)
         if algorithm is None:
             # the baseline: Lloyd per iteration, the default ("auto" = Hamerly) for whole fits
@@ -75,17 +83,44 @@ def _sklearn(algorithm):
     def run(data):
         from sklearn.cluster import KMeans
 
-        X, centers, mode = data
+        X, centers, mode, _ = data
         max_iter, tol = _settings(mode)
         return _values(KMeans(len(centers), init=centers, n_init=1, max_iter=max_iter, tol=tol,
                               algorithm=algorithm).fit(X))
     return run
 
 
+def run_sklearnex(data):
+    """Intel oneDAL's Lloyd through scikit-learn-intelex, imported directly (no patching)."""
+    from sklearnex.cluster import KMeans
+
+    X, centers, mode, _ = data
+    max_iter, tol = _settings(mode)
+    return _values(KMeans(len(centers), init=centers, n_init=1, max_iter=max_iter, tol=tol,
+                          algorithm="lloyd", n_jobs=2).fit(X))
+
+
+def run_faiss(data):
+    """faiss's k-means (float32 only: float64 data is converted inside the timing) from the same
+    centres, every sample used (no subsampling), as many iterations as kernelkit's run: 10 per
+    iteration case, kernelkit's n_iter to convergence. 'objective' is faiss's objective of its
+    last assignment step (the centres before the last update), not the final inertia."""
+    import faiss
+
+    X, centers, mode, n_iter = data
+    faiss.omp_set_num_threads(2)
+    km = faiss.Kmeans(X.shape[1], len(centers), niter=n_iter, nredo=1, spherical=False, seed=0,
+                      max_points_per_centroid=10**9)
+    km.train(np.ascontiguousarray(X, dtype=np.float32),
+             init_centroids=np.ascontiguousarray(centers, dtype=np.float32))
+    return {"per": n_iter if mode == "iteration" else 1, "iterations": n_iter,
+            "objective": float(km.obj[-1])}
+
+
 def run_reference(data):
     from kernelkit.reference import kmeans_lloyd
 
-    X, centers, _ = data
+    X, centers, _, _ = data
     _, _, inertia, n_iter, _ = kmeans_lloyd(X, centers, REFERENCE_ITERATIONS, 0.0)
     return {"per": n_iter, "iterations": n_iter, "inertia": inertia}
 
@@ -98,7 +133,7 @@ def run_gemm_bound(data):
     """The arithmetic bound of one iteration: the 2·n·k·d flops of X·Cᵀ at this machine's
     peak GEMM rate, measured now on a square product (numpy's BLAS, all threads). The harness
     divides the time by ``per`` = square flops / iteration flops."""
-    X, centers, _ = data
+    X, centers, _, _ = data
     _SQUARE @ _SQUARE
     flops = 2 * X.shape[0] * X.shape[1] * centers.shape[0]
     return {"per": 2 * GEMM_SIZE**3 / flops, "flops": flops}
@@ -119,9 +154,12 @@ SUITE = Suite(
         f"of {ITERATIONS} iterations from the same initial centres, tol=0; the pure-NumPy "
         f"reference runs {REFERENCE_ITERATIONS}), standard normal data. mode=convergence: time "
         f"of a whole fit (tol=1e-4, max_iter={MAX_ITER}) from the same initial centres, on "
-        "overlapping Gaussian blobs (cluster_std=4) or the digits. Float64. kernelkit with "
-        "n_jobs=2: 'kernelkit' is algorithm='lloyd' per iteration and the default 'auto' "
-        "(= 'hamerly') for whole fits; scikit-learn KMeans(n_init=1) with its default threads. "
+        "overlapping Gaussian blobs (cluster_std=4) or the digits. Float64 unless "
+        "dtype=float32. kernelkit with n_jobs=2: 'kernelkit' is algorithm='lloyd' per iteration "
+        "and the default 'auto' (= 'hamerly') for whole fits; scikit-learn KMeans(n_init=1) "
+        "with its default threads; sklearnex (Intel oneDAL) KMeans(algorithm='lloyd', "
+        "n_jobs=2); faiss.Kmeans with 2 OpenMP threads, float32 (float64 data converted in the "
+        "timing), no subsampling, for kernelkit's number of iterations (no tolerance in faiss). "
         "'GEMM bound' is 2·n·k·d flops at the GEMM rate of a square "
         f"{GEMM_SIZE}³ product timed in the same run: the arithmetic floor of a double-precision "
         "iteration. 'labels' is a digest of the labels: equal digests = the same clustering."
@@ -136,6 +174,8 @@ SUITE = Suite(
         Contender("scikit-learn", _sklearn("lloyd"), requires=("sklearn",)),
         Contender("scikit-learn elkan", _sklearn("elkan"), requires=("sklearn",),
                   applies=_convergence),
+        Contender("sklearnex", run_sklearnex, requires=("sklearnex",)),
+        Contender("faiss", run_faiss, requires=("faiss",)),
         Contender("GEMM bound (2nkd flops)", run_gemm_bound, applies=_iteration),
     ],
     repeats=lambda params, quick: 3 if quick or _convergence(params) else 5,

@@ -82,6 +82,32 @@ def test_near_ties_decided_exactly(screen):
     np.testing.assert_array_equal(labels, np.repeat([0, 1, 0], [200, 100, 100]))
 
 
+@pytest.mark.parametrize("n_clusters", [5, 31, 32, 40, 101])
+@pytest.mark.parametrize("dtype, screen", [(np.float32, False), (np.float64, False),
+                                           (np.float64, True)])
+def test_row_scan_is_the_exact_rule_with_ties(random_seed, n_clusters, dtype, screen):
+    """The scan of the GEMM rows (scalar below 32 centres, SIMD lanes from 32, with a tail past
+    the last full vector) gives the exact rule's labels, including exact ties between repeated
+    centres in the same lane and in different lanes (the lowest index wins)."""
+    rng = np.random.default_rng(random_seed)
+    n_features = 20
+    centers = rng.standard_normal((n_clusters, n_features)).astype(dtype)
+    for first, copy in [(0, n_clusters - 1), (1, 9), (2, 3), (n_clusters // 2, n_clusters - 2)]:
+        if first < copy < n_clusters:
+            centers[copy] = centers[first]
+    X = np.concatenate([rng.standard_normal((3000, n_features)),
+                        np.repeat(centers, 3, axis=0)]).astype(dtype)
+    labels = np.empty(len(X), dtype=np.int32)
+    lloyd_iter(X, np.ones(len(X), dtype=dtype), centers, np.empty((n_clusters, n_features)),
+               np.empty(n_clusters), labels, False, 2,
+               X_screen=X.astype(np.float32) if screen else None)
+    x64, c64 = X.astype(np.float64), centers.astype(np.float64)
+    distances = ((x64[:, None, :] - c64[None, :, :]) ** 2).sum(axis=2)
+    np.testing.assert_array_equal(labels, np.argmin(distances, axis=1))   # first on ties
+    tied = np.flatnonzero((distances == distances.min(axis=1, keepdims=True)).sum(axis=1) > 1)
+    assert len(tied) >= 3
+
+
 @pytest.mark.parametrize("n_features", [2, 10])
 @pytest.mark.parametrize("algorithm", ["elkan", "hamerly"])
 def test_compiled_bounded_matches_reference_twins(random_seed, n_features, algorithm):
