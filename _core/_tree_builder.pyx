@@ -40,7 +40,7 @@ from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupte
                         next_item, raise_pending)
 from _random cimport xorshift32_between
 from _sort cimport radix_argsort_float32
-from _tree cimport (PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
+from _tree cimport (MAX_BINS, PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
                     NodeStats, Problem, RowScratch, RowState, Scratch, Split, Stat,
                     Workspace, index_t)
 from _tree_criterion cimport (ABSOLUTE_ERROR, ENTROPY, FRIEDMAN_MSE, GINI, NEWTON,
@@ -48,7 +48,8 @@ from _tree_criterion cimport (ABSOLUTE_ERROR, ENTROPY, FRIEDMAN_MSE, GINI, NEWTO
                               _fenwick_add, _impurity, _node_value)
 from _tree_splitter_exact cimport _exact_apply_split, _exact_evaluate, _exact_is_constant
 from _tree_splitter_hist cimport (_build_histograms, _hist_apply_split, _hist_child_stats,
-                                  _hist_is_constant, _scan_histogram)
+                                  _hist_is_constant, _keep_histograms, _scan_histogram,
+                                  _scan_node_feature)
 from _types cimport int32_t, intp_t, uint8_t
 
 # A node of impurity <= EPSILON is pure; a split must decrease impurity by more than
@@ -90,7 +91,7 @@ cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord 
                        intp_t f, const index_t *rows) noexcept nogil:
     """Whether feature ``f`` takes one value on the node."""
     if pb.hist:
-        return _hist_is_constant(pb, rec, f)
+        return _hist_is_constant(pb, ws, rec, f)
     return _exact_is_constant(pb, ws, f, rec.start, rec.end, rows)
 
 
@@ -228,8 +229,10 @@ cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *
                             const NodeStats *st, intp_t k, Scratch *sc,
                             const index_t *rows) noexcept nogil:
     cdef intp_t f = ws.to_eval[k]
-    if pb.hist:
+    if pb.hist and rec.hist != NULL:
         _scan_histogram(pb, ws, rec.hist, f, rec.start, rec.end, st, sc.counts, &ws.cand[k])
+    elif pb.hist:
+        _scan_node_feature(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k])
     else:
         _exact_evaluate(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k], rows)
 
@@ -465,7 +468,6 @@ cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
                         &hist_right, rows) != 0:
             free(rec.hist)
             return -1
-        free(rec.hist)      # NULL unless the children did not need it
         child.depth = rec.depth + 1
         child.parent = node_id
         child.n_constant = n_constant
@@ -652,6 +654,7 @@ cdef void _workspace_free(const Problem *pb, Workspace *ws) noexcept nogil:
             free(ws.scratch[t].counts)
             if pb.hist:
                 free(ws.scratch[t].of.bins.tmp_samples)
+                free(ws.scratch[t].of.bins.hist)
             else:
                 row_scratch = &ws.scratch[t].of.rows
                 free(row_scratch.tmp_entries)
@@ -693,13 +696,19 @@ cdef bint _row_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
 
 cdef bint _bin_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
     """The histogram splitter's buffers; False when out of memory."""
-    cdef intp_t n = pb.n_samples
+    cdef intp_t n = pb.n_samples, t
+    cdef bint ok
     ws.of.bins.samples = <int32_t *>malloc(n * sizeof(int32_t))
     ws.of.bins.ordered = <Stat *>malloc(n * sizeof(Stat))
     # the samples are partitioned by the first thread only
     ws.scratch[0].of.bins.tmp_samples = <int32_t *>malloc(n * sizeof(int32_t))
-    return (ws.of.bins.samples != NULL and ws.of.bins.ordered != NULL
-            and ws.scratch[0].of.bins.tmp_samples != NULL)
+    ok = (ws.of.bins.samples != NULL and ws.of.bins.ordered != NULL
+          and ws.scratch[0].of.bins.tmp_samples != NULL)
+    for t in range(ws.n_threads):
+        ws.scratch[t].of.bins.hist = <double *>calloc(MAX_BINS * pb.data.bins.n_stats,
+                                                      sizeof(double))
+        ok = ok and ws.scratch[t].of.bins.hist != NULL
+    return ok
 
 
 cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
@@ -830,7 +839,8 @@ cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
     root.end = ws.n_active
     root.parent = -1
     root.row = 0
-    if pb.hist:
+    # the root's histograms of every feature when its children would probably keep theirs
+    if pb.hist and _keep_histograms(pb, ws.n_active // 2, ws.n_active):
         root.hist = _build_histograms(pb, ws, 0, ws.n_active)
         if root.hist == NULL:
             return -1
