@@ -204,7 +204,8 @@ cdef struct Workspace:
     intp_t *to_eval              # (n_features,) features drawn at the current node
     Candidate *cand              # (n_features,)
     double *node_counts          # (n_classes,)
-    double *child_counts         # (n_classes,)
+    double *child_counts         # (n_classes,) the left child's class weights
+    double *right_counts         # (n_classes,) the right child's
     double *value_buf            # (n_values,)
     uint32_t rand_state
     double h_total               # Σ h over the tree: normaliser of impurity decreases

@@ -44,10 +44,10 @@ from _tree cimport (MAX_BINS, PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Cand
                     NodeStats, Problem, RowScratch, RowState, Scratch, Split, Stat,
                     Workspace, index_t)
 from _tree_criterion cimport (ABSOLUTE_ERROR, ENTROPY, FRIEDMAN_MSE, GINI, NEWTON,
-                              SQUARED_ERROR, _absolute_deviation,
+                              SQUARED_ERROR, _absolute_deviation, _add_sample_stats,
                               _fenwick_add, _impurity, _node_value)
 from _tree_splitter_exact cimport _exact_apply_split, _exact_evaluate, _exact_is_constant
-from _tree_splitter_hist cimport (_build_histograms, _hist_apply_split, _hist_child_stats,
+from _tree_splitter_hist cimport (_build_histograms, _hist_apply_split, _hist_children_stats,
                                   _hist_is_constant, _keep_histograms, _scan_histogram,
                                   _scan_node_feature)
 from _types cimport int32_t, intp_t, uint8_t
@@ -157,21 +157,11 @@ cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t
     """Sums of the node's samples (slice ``[start, end)`` of ``row``); class weights into
     ``counts``."""
     cdef intp_t p
-    cdef int32_t s
-    cdef bint second_moment = (pb.criterion == SQUARED_ERROR or pb.criterion == FRIEDMAN_MSE)
     memset(st, 0, sizeof(NodeStats))
     if pb.classification:
         memset(counts, 0, pb.n_classes * sizeof(double))
     for p in range(start, end):
-        s = _sample_at(pb, ws, row, p, rows)
-        st.weight += ws.weight[s]
-        if pb.classification:
-            counts[<intp_t>ws.stat[s].v] += ws.stat[s].h
-        else:
-            st.sum_h += ws.stat[s].h
-            st.sum_v += ws.stat[s].v
-            if second_moment:
-                st.sum_sq += ws.stat[s].v * pb.y[s]      # (w y) y, as scikit-learn
+        _add_sample_stats(pb, ws, _sample_at(pb, ws, row, p, rows), st, counts)
     if pb.classification:
         st.sum_h = st.weight
 
@@ -237,16 +227,16 @@ cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *
         _exact_evaluate(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k], rows)
 
 
-cdef void _child_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
-                       const Split *split, bint left, NodeStats *st,
-                       const index_t *rows) noexcept nogil:
-    """Sums of one child of a split that is not applied yet."""
+cdef void _children_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
+                          const Split *split, NodeStats *left, NodeStats *right,
+                          const index_t *rows) noexcept nogil:
+    """Sums of both children of a split that is not applied yet (class weights into
+    ``ws.child_counts`` and ``ws.right_counts``)."""
     if pb.hist:
-        _hist_child_stats(pb, ws, rec, split, left, st)
-    elif left:
-        _node_stats(pb, ws, split.feature, rec.start, split.pos, st, ws.child_counts, rows)
+        _hist_children_stats(pb, ws, rec, split, left, right, ws.child_counts, ws.right_counts)
     else:
-        _node_stats(pb, ws, split.feature, split.pos, rec.end, st, ws.child_counts, rows)
+        _node_stats(pb, ws, split.feature, rec.start, split.pos, left, ws.child_counts, rows)
+        _node_stats(pb, ws, split.feature, split.pos, rec.end, right, ws.right_counts, rows)
 
 
 cdef void _find_split(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -279,18 +269,17 @@ cdef void _find_split(const Problem *pb, Workspace *ws, const NodeRecord *rec,
     split.pos = ws.cand[best].pos
     split.bin = ws.cand[best].bin
     split.threshold = ws.cand[best].threshold
-    _child_stats(pb, ws, rec, split, True, &left, rows)
+    _children_stats(pb, ws, rec, split, &left, &right, rows)
     split.h_left = left.sum_h
     if pb.criterion == ABSOLUTE_ERROR:
         split.impurity_left = ws.cand[best].ae_left / left.weight
     else:
         split.impurity_left = _impurity(pb, &left, ws.child_counts)
-    _child_stats(pb, ws, rec, split, False, &right, rows)
     split.h_right = right.sum_h
     if pb.criterion == ABSOLUTE_ERROR:
         split.impurity_right = ws.cand[best].ae_right / right.weight
     else:
-        split.impurity_right = _impurity(pb, &right, ws.child_counts)
+        split.impurity_right = _impurity(pb, &right, ws.right_counts)
     h_node = st.sum_h
     split.improvement = ((h_node / ws.h_total)
                          * (impurity - (split.h_right / h_node * split.impurity_right)
@@ -637,6 +626,7 @@ cdef void _workspace_free(const Problem *pb, Workspace *ws) noexcept nogil:
     free(ws.cand)
     free(ws.node_counts)
     free(ws.child_counts)
+    free(ws.right_counts)
     free(ws.value_buf)
     free(ws.records)
     if pb.hist:
@@ -727,13 +717,15 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
     ws.cand = <Candidate *>malloc(d * sizeof(Candidate))
     ws.node_counts = <double *>malloc(K * sizeof(double))
     ws.child_counts = <double *>malloc(K * sizeof(double))
+    ws.right_counts = <double *>malloc(K * sizeof(double))
     ws.value_buf = <double *>malloc(K * sizeof(double))
     ws.records_capacity = 64
     ws.records = <NodeRecord *>malloc(ws.records_capacity * sizeof(NodeRecord))
     ws.scratch = <Scratch *>calloc(n_threads, sizeof(Scratch))
     ok = (ws.stat != NULL and ws.weight != NULL and ws.features != NULL
           and ws.constant_features != NULL and ws.to_eval != NULL and ws.cand != NULL
-          and ws.node_counts != NULL and ws.child_counts != NULL and ws.value_buf != NULL
+          and ws.node_counts != NULL and ws.child_counts != NULL and ws.right_counts != NULL
+          and ws.value_buf != NULL
           and ws.records != NULL and ws.scratch != NULL)
     if ok:
         for t in range(n_threads):

@@ -27,8 +27,7 @@ from libc.string cimport memcpy, memset
 
 from _tree cimport (MAX_BINS, PARALLEL_MIN_WORK, Candidate, NodeRecord, NodeStats, Problem,
                     Scratch, Split, Stat, Workspace)
-from _tree_criterion cimport (FRIEDMAN_MSE, SQUARED_ERROR, _classification_proxy,
-                              _regression_proxy)
+from _tree_criterion cimport _add_sample_stats, _classification_proxy, _regression_proxy
 from _types cimport int32_t, intp_t, uint8_t
 
 
@@ -222,31 +221,30 @@ cdef inline bint _hist_is_constant(const Problem *pb, const Workspace *ws,
     return True
 
 
-cdef inline void _hist_child_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
-                                   const Split *split, bint left,
-                                   NodeStats *st) noexcept nogil:
-    """Sums of one child of a split that is not applied yet: the sample slice is not
-    partitioned, so the child's samples are those on its side of the split bin."""
+cdef inline void _hist_children_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
+                                      const Split *split, NodeStats *left, NodeStats *right,
+                                      double *left_counts,
+                                      double *right_counts) noexcept nogil:
+    """Sums of both children of a split that is not applied yet, in one pass: the sample slice
+    is not partitioned, so a child's samples are those on its side of the split bin. Each sum
+    runs in the order of the node's samples, as the child's own sums will."""
     cdef intp_t p
     cdef int32_t s
     cdef const uint8_t *codes = pb.data.bins.codes + split.feature * pb.n_samples
-    memset(st, 0, sizeof(NodeStats))
+    memset(left, 0, sizeof(NodeStats))
+    memset(right, 0, sizeof(NodeStats))
     if pb.classification:
-        memset(ws.child_counts, 0, pb.n_classes * sizeof(double))
+        memset(left_counts, 0, pb.n_classes * sizeof(double))
+        memset(right_counts, 0, pb.n_classes * sizeof(double))
     for p in range(rec.start, rec.end):
         s = ws.of.bins.samples[p]
-        if (codes[s] <= split.bin) != left:
-            continue
-        st.weight += ws.weight[s]
-        if pb.classification:
-            ws.child_counts[<intp_t>ws.stat[s].v] += ws.stat[s].h
+        if codes[s] <= split.bin:
+            _add_sample_stats(pb, ws, s, left, left_counts)
         else:
-            st.sum_h += ws.stat[s].h
-            st.sum_v += ws.stat[s].v
-            if pb.criterion == SQUARED_ERROR or pb.criterion == FRIEDMAN_MSE:
-                st.sum_sq += ws.stat[s].v * pb.y[s]
+            _add_sample_stats(pb, ws, s, right, right_counts)
     if pb.classification:
-        st.sum_h = st.weight
+        left.sum_h = left.weight
+        right.sum_h = right.weight
 
 
 cdef inline int _hist_apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec,
