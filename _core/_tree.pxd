@@ -144,7 +144,8 @@ cdef struct NodeRecord:
     int is_left
     intp_t n_constant    # depth-first: features known constant (prefix of constant_features)
     intp_t row           # exact: a row whose [start, end) holds exactly this node's samples
-    double *hist         # hist: this node's histograms (owned)
+    double *hist         # hist: this node's histograms of every feature (owned), or NULL:
+                         # the drawn features' histograms are then built when evaluated
     # best-first frontier:
     intp_t node_id
     int is_leaf
@@ -159,6 +160,8 @@ cdef struct RowScratch:
 
 cdef struct BinScratch:
     int32_t *tmp_samples # (n_samples,) partition of the samples (first thread only)
+    double *hist         # (MAX_BINS × n_stats,) one feature's histogram of a node without
+                         # histograms of its own; all zero between two uses
 
 cdef union SplitterScratch:
     # Tagged by Problem.hist.
@@ -201,7 +204,8 @@ cdef struct Workspace:
     intp_t *to_eval              # (n_features,) features drawn at the current node
     Candidate *cand              # (n_features,)
     double *node_counts          # (n_classes,)
-    double *child_counts         # (n_classes,)
+    double *child_counts         # (n_classes,) the left child's class weights
+    double *right_counts         # (n_classes,) the right child's
     double *value_buf            # (n_values,)
     uint32_t rand_state
     double h_total               # Σ h over the tree: normaliser of impurity decreases

@@ -40,15 +40,16 @@ from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupte
                         next_item, raise_pending)
 from _random cimport xorshift32_between
 from _sort cimport radix_argsort_float32
-from _tree cimport (PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
+from _tree cimport (MAX_BINS, PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
                     NodeStats, Problem, RowScratch, RowState, Scratch, Split, Stat,
                     Workspace, index_t)
 from _tree_criterion cimport (ABSOLUTE_ERROR, ENTROPY, FRIEDMAN_MSE, GINI, NEWTON,
-                              SQUARED_ERROR, _absolute_deviation,
+                              SQUARED_ERROR, _absolute_deviation, _add_sample_stats,
                               _fenwick_add, _impurity, _node_value)
 from _tree_splitter_exact cimport _exact_apply_split, _exact_evaluate, _exact_is_constant
-from _tree_splitter_hist cimport (_build_histograms, _hist_apply_split, _hist_child_stats,
-                                  _hist_is_constant, _scan_histogram)
+from _tree_splitter_hist cimport (_build_histograms, _hist_apply_split, _hist_children_stats,
+                                  _hist_is_constant, _keep_histograms, _scan_histogram,
+                                  _scan_node_feature)
 from _types cimport int32_t, intp_t, uint8_t
 
 # A node of impurity <= EPSILON is pure; a split must decrease impurity by more than
@@ -90,7 +91,7 @@ cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord 
                        intp_t f, const index_t *rows) noexcept nogil:
     """Whether feature ``f`` takes one value on the node."""
     if pb.hist:
-        return _hist_is_constant(pb, rec, f)
+        return _hist_is_constant(pb, ws, rec, f)
     return _exact_is_constant(pb, ws, f, rec.start, rec.end, rows)
 
 
@@ -156,21 +157,11 @@ cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t
     """Sums of the node's samples (slice ``[start, end)`` of ``row``); class weights into
     ``counts``."""
     cdef intp_t p
-    cdef int32_t s
-    cdef bint second_moment = (pb.criterion == SQUARED_ERROR or pb.criterion == FRIEDMAN_MSE)
     memset(st, 0, sizeof(NodeStats))
     if pb.classification:
         memset(counts, 0, pb.n_classes * sizeof(double))
     for p in range(start, end):
-        s = _sample_at(pb, ws, row, p, rows)
-        st.weight += ws.weight[s]
-        if pb.classification:
-            counts[<intp_t>ws.stat[s].v] += ws.stat[s].h
-        else:
-            st.sum_h += ws.stat[s].h
-            st.sum_v += ws.stat[s].v
-            if second_moment:
-                st.sum_sq += ws.stat[s].v * pb.y[s]      # (w y) y, as scikit-learn
+        _add_sample_stats(pb, ws, _sample_at(pb, ws, row, p, rows), st, counts)
     if pb.classification:
         st.sum_h = st.weight
 
@@ -228,22 +219,24 @@ cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *
                             const NodeStats *st, intp_t k, Scratch *sc,
                             const index_t *rows) noexcept nogil:
     cdef intp_t f = ws.to_eval[k]
-    if pb.hist:
+    if pb.hist and rec.hist != NULL:
         _scan_histogram(pb, ws, rec.hist, f, rec.start, rec.end, st, sc.counts, &ws.cand[k])
+    elif pb.hist:
+        _scan_node_feature(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k])
     else:
         _exact_evaluate(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k], rows)
 
 
-cdef void _child_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
-                       const Split *split, bint left, NodeStats *st,
-                       const index_t *rows) noexcept nogil:
-    """Sums of one child of a split that is not applied yet."""
+cdef void _children_stats(const Problem *pb, Workspace *ws, const NodeRecord *rec,
+                          const Split *split, NodeStats *left, NodeStats *right,
+                          const index_t *rows) noexcept nogil:
+    """Sums of both children of a split that is not applied yet (class weights into
+    ``ws.child_counts`` and ``ws.right_counts``)."""
     if pb.hist:
-        _hist_child_stats(pb, ws, rec, split, left, st)
-    elif left:
-        _node_stats(pb, ws, split.feature, rec.start, split.pos, st, ws.child_counts, rows)
+        _hist_children_stats(pb, ws, rec, split, left, right, ws.child_counts, ws.right_counts)
     else:
-        _node_stats(pb, ws, split.feature, split.pos, rec.end, st, ws.child_counts, rows)
+        _node_stats(pb, ws, split.feature, rec.start, split.pos, left, ws.child_counts, rows)
+        _node_stats(pb, ws, split.feature, split.pos, rec.end, right, ws.right_counts, rows)
 
 
 cdef void _find_split(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -276,18 +269,17 @@ cdef void _find_split(const Problem *pb, Workspace *ws, const NodeRecord *rec,
     split.pos = ws.cand[best].pos
     split.bin = ws.cand[best].bin
     split.threshold = ws.cand[best].threshold
-    _child_stats(pb, ws, rec, split, True, &left, rows)
+    _children_stats(pb, ws, rec, split, &left, &right, rows)
     split.h_left = left.sum_h
     if pb.criterion == ABSOLUTE_ERROR:
         split.impurity_left = ws.cand[best].ae_left / left.weight
     else:
         split.impurity_left = _impurity(pb, &left, ws.child_counts)
-    _child_stats(pb, ws, rec, split, False, &right, rows)
     split.h_right = right.sum_h
     if pb.criterion == ABSOLUTE_ERROR:
         split.impurity_right = ws.cand[best].ae_right / right.weight
     else:
-        split.impurity_right = _impurity(pb, &right, ws.child_counts)
+        split.impurity_right = _impurity(pb, &right, ws.right_counts)
     h_node = st.sum_h
     split.improvement = ((h_node / ws.h_total)
                          * (impurity - (split.h_right / h_node * split.impurity_right)
@@ -465,7 +457,6 @@ cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
                         &hist_right, rows) != 0:
             free(rec.hist)
             return -1
-        free(rec.hist)      # NULL unless the children did not need it
         child.depth = rec.depth + 1
         child.parent = node_id
         child.n_constant = n_constant
@@ -635,6 +626,7 @@ cdef void _workspace_free(const Problem *pb, Workspace *ws) noexcept nogil:
     free(ws.cand)
     free(ws.node_counts)
     free(ws.child_counts)
+    free(ws.right_counts)
     free(ws.value_buf)
     free(ws.records)
     if pb.hist:
@@ -652,6 +644,7 @@ cdef void _workspace_free(const Problem *pb, Workspace *ws) noexcept nogil:
             free(ws.scratch[t].counts)
             if pb.hist:
                 free(ws.scratch[t].of.bins.tmp_samples)
+                free(ws.scratch[t].of.bins.hist)
             else:
                 row_scratch = &ws.scratch[t].of.rows
                 free(row_scratch.tmp_entries)
@@ -693,13 +686,19 @@ cdef bint _row_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
 
 cdef bint _bin_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
     """The histogram splitter's buffers; False when out of memory."""
-    cdef intp_t n = pb.n_samples
+    cdef intp_t n = pb.n_samples, t
+    cdef bint ok
     ws.of.bins.samples = <int32_t *>malloc(n * sizeof(int32_t))
     ws.of.bins.ordered = <Stat *>malloc(n * sizeof(Stat))
     # the samples are partitioned by the first thread only
     ws.scratch[0].of.bins.tmp_samples = <int32_t *>malloc(n * sizeof(int32_t))
-    return (ws.of.bins.samples != NULL and ws.of.bins.ordered != NULL
-            and ws.scratch[0].of.bins.tmp_samples != NULL)
+    ok = (ws.of.bins.samples != NULL and ws.of.bins.ordered != NULL
+          and ws.scratch[0].of.bins.tmp_samples != NULL)
+    for t in range(ws.n_threads):
+        ws.scratch[t].of.bins.hist = <double *>calloc(MAX_BINS * pb.data.bins.n_stats,
+                                                      sizeof(double))
+        ok = ok and ws.scratch[t].of.bins.hist != NULL
+    return ok
 
 
 cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
@@ -718,13 +717,15 @@ cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
     ws.cand = <Candidate *>malloc(d * sizeof(Candidate))
     ws.node_counts = <double *>malloc(K * sizeof(double))
     ws.child_counts = <double *>malloc(K * sizeof(double))
+    ws.right_counts = <double *>malloc(K * sizeof(double))
     ws.value_buf = <double *>malloc(K * sizeof(double))
     ws.records_capacity = 64
     ws.records = <NodeRecord *>malloc(ws.records_capacity * sizeof(NodeRecord))
     ws.scratch = <Scratch *>calloc(n_threads, sizeof(Scratch))
     ok = (ws.stat != NULL and ws.weight != NULL and ws.features != NULL
           and ws.constant_features != NULL and ws.to_eval != NULL and ws.cand != NULL
-          and ws.node_counts != NULL and ws.child_counts != NULL and ws.value_buf != NULL
+          and ws.node_counts != NULL and ws.child_counts != NULL and ws.right_counts != NULL
+          and ws.value_buf != NULL
           and ws.records != NULL and ws.scratch != NULL)
     if ok:
         for t in range(n_threads):
@@ -830,7 +831,8 @@ cdef int _grow_one_rows(const Problem *pb, Workspace *ws, const double *weights,
     root.end = ws.n_active
     root.parent = -1
     root.row = 0
-    if pb.hist:
+    # the root's histograms of every feature when its children would probably keep theirs
+    if pb.hist and _keep_histograms(pb, ws.n_active // 2, ws.n_active):
         root.hist = _build_histograms(pb, ws, 0, ws.n_active)
         if root.hist == NULL:
             return -1

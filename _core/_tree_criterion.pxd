@@ -21,8 +21,8 @@
 # expression, which keeps the result bit for bit.
 from libc.math cimport log
 
-from _tree cimport NodeStats, Problem
-from _types cimport intp_t
+from _tree cimport NodeStats, Problem, Workspace
+from _types cimport int32_t, intp_t
 
 # Criterion codes (kernelkit.tree._growth.CRITERIA).
 cdef enum:
@@ -87,6 +87,21 @@ cdef inline void _node_value(const Problem *pb, const NodeStats *st, const doubl
                   if st.sum_h + pb.l2_regularization > 0.0 else 0.0)
     else:
         out[0] = st.sum_v / st.sum_h
+
+
+cdef inline void _add_sample_stats(const Problem *pb, const Workspace *ws, int32_t s,
+                                   NodeStats *st, double *counts) noexcept nogil:
+    """Add sample ``s`` to a node's sums ``st`` (class weights into ``counts``; ``st.sum_h`` of a
+    classification node is set to its weight once all are added)."""
+    if pb.classification:
+        st.weight += ws.stat[s].h               # a sample's weight (h = w)
+        counts[<intp_t>ws.stat[s].v] += ws.stat[s].h
+        return
+    st.weight += ws.weight[s]
+    st.sum_h += ws.stat[s].h
+    st.sum_v += ws.stat[s].v
+    if pb.criterion == SQUARED_ERROR or pb.criterion == FRIEDMAN_MSE:
+        st.sum_sq += ws.stat[s].v * pb.y[s]      # (w y) y, as scikit-learn
 
 
 # --- absolute error: Fenwick trees over node-local ranks of y

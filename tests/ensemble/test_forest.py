@@ -42,6 +42,28 @@ def test_all_features_is_bagged_trees_with_the_same_seeds(Forest, Tree):
     np.testing.assert_allclose(got, mean, rtol=1e-12)
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_forest_sum_routes_values_at_and_next_to_thresholds_as_the_trees(n_jobs):
+    # the forest walk compares with float32 thresholds (the largest float32 at most each float64
+    # midpoint): samples exactly at a threshold or one float32 step either side must go where
+    # a tree's float64 comparison sends them
+    X, y = make_classification(400, 5, random_state=0)
+    forest = RandomForestClassifier(n_estimators=5, random_state=0, n_jobs=n_jobs).fit(X, y)
+    rows = []
+    for estimator in forest.estimators_:
+        tree = estimator.tree_
+        for node in np.flatnonzero(tree.children_left != -1)[:20]:
+            at = np.float32(tree.threshold[node])
+            for value in (at, np.nextafter(at, np.float32(-np.inf)),
+                          np.nextafter(at, np.float32(np.inf))):
+                row = X[0].astype(np.float32)
+                row[tree.feature[node]] = value
+                rows.append(row)
+    probe = np.vstack([np.array(rows), X.astype(np.float32)])
+    expected = np.mean([e.tree_.predict(probe) for e in forest.estimators_], axis=0)
+    np.testing.assert_allclose(forest.predict_proba(probe), expected, rtol=0, atol=1e-15)
+
+
 def test_without_bootstrap_every_tree_sees_all_samples():
     X, y = load_iris(return_X_y=True)
     forest = RandomForestClassifier(n_estimators=4, bootstrap=False, max_features=2,

@@ -138,12 +138,13 @@ _PARAMETERS = """splitter : {"best", "hist"}, default="best"
         between bins. When no feature has more than ``max_bins`` distinct values both search the
         same candidates, and both keep the first strict maximum of the computed impurity
         decrease (features in draw order, then thresholds in increasing order); but ``"hist"``
-        sums the weights (and weighted targets) bin by bin, and a larger child's histogram as
-        its parent's minus its sibling's, so the sums may differ from ``"best"``'s in the last
-        bit. The trees are then identical whenever these sums are exact (integer sample weights
-        with class labels or integer targets, e.g. unweighted classification); otherwise two
-        splits that tie in exact arithmetic (duplicated features, symmetric data) may be
-        resolved differently, the decreases of the two choices agreeing to rounding.
+        sums the weights (and weighted targets) bin by bin (in the large nodes of a tree that
+        draws most features, a larger child's histogram as its parent's minus its sibling's),
+        so the sums may differ from ``"best"``'s in the last bit. The trees are then identical
+        whenever these sums are exact (integer sample weights with class labels or integer
+        targets, e.g. unweighted classification); otherwise two splits that tie in exact
+        arithmetic (duplicated features, symmetric data) may be resolved differently, the
+        decreases of the two choices agreeing to rounding.
     max_depth : int, default=None
         Maximal depth (the root has depth 0); None: grow until the stopping rules below.
     min_samples_split : int or float, default=2
