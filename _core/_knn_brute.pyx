@@ -14,72 +14,19 @@ Sciences*, ch. 16, §16.4.1 ("fast nearest neighbor search methods may replace s
 """
 
 from cython.parallel cimport parallel, prange
-from libc.math cimport INFINITY, sqrt
+from libc.math cimport sqrt
 from libc.stdlib cimport free, malloc
 
 from _distances cimport (GEMM_TERMS, gemm_abt, gemm_rounding, row_squared_norms,
                          squared_distance_from_dot)
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
+from _knn_heap cimport heap_offer, heap_reset, heap_sorted
 from _types cimport floating, intp_t
 
 cdef enum:
     QUERY_BLOCK = 256
     TRAIN_BLOCK = 1024
-
-
-cdef inline bint _after(double da, intp_t ia, double db, intp_t ib) noexcept nogil:
-    """``(da, ia)`` ranks after ``(db, ib)``: farther, or as far with a larger index."""
-    return da > db or (da == db and ia > ib)
-
-
-cdef inline void _sift_down(double *dist, intp_t *idx, intp_t pos, intp_t size) noexcept nogil:
-    cdef intp_t child
-    cdef double d = dist[pos]
-    cdef intp_t i = idx[pos]
-    while True:
-        child = 2 * pos + 1
-        if child >= size:
-            break
-        if child + 1 < size and _after(dist[child + 1], idx[child + 1], dist[child], idx[child]):
-            child += 1
-        if not _after(dist[child], idx[child], d, i):
-            break
-        dist[pos] = dist[child]
-        idx[pos] = idx[child]
-        pos = child
-    dist[pos] = d
-    idx[pos] = i
-
-
-cdef inline void _offer(double *dist, intp_t *idx, intp_t k, double d, intp_t i) noexcept nogil:
-    """Keep ``(d, i)`` among the ``k`` best if it beats the worst kept (the root)."""
-    if _after(dist[0], idx[0], d, i):
-        dist[0] = d
-        idx[0] = i
-        _sift_down(dist, idx, 0, k)
-
-
-cdef inline void _sorted(double *dist, intp_t *idx, intp_t k) noexcept nogil:
-    """Heap sort of a max-heap in place: ascending ``(distance, index)``."""
-    cdef intp_t end
-    cdef double d
-    cdef intp_t i
-    for end in range(k - 1, 0, -1):
-        d = dist[0]
-        i = idx[0]
-        dist[0] = dist[end]
-        idx[0] = idx[end]
-        dist[end] = d
-        idx[end] = i
-        _sift_down(dist, idx, 0, end)
-
-
-cdef inline void _reset(double *dist, intp_t *idx, intp_t k, intp_t sentinel) noexcept nogil:
-    cdef intp_t j
-    for j in range(k):
-        dist[j] = INFINITY
-        idx[j] = sentinel
 
 
 cdef void _query_block(
@@ -104,7 +51,7 @@ cdef void _query_block(
     cdef double *row_dist
     cdef intp_t *row_idx
     for qi in range(q0, q1):
-        _reset(out_dist + qi * k, out_idx + qi * k, k, n_train)
+        heap_reset(out_dist + qi * k, out_idx + qi * k, k, n_train)
     t0 = 0
     while t0 < n_train:
         if interrupted(interrupt):
@@ -124,7 +71,7 @@ cdef void _query_block(
                     dd = squared_distance_from_dot(q_norms[q], x_norms[t0 + tj],
                                                    dots[qi * nt + tj])
                     if dd <= row_dist[0]:
-                        _offer(row_dist, row_idx, k, dd, t0 + tj)
+                        heap_offer(row_dist, row_idx, k, dd, t0 + tj)
                 continue
             for tj in range(nt):
                 t = t0 + tj
@@ -138,10 +85,10 @@ cdef void _query_block(
                     diff = Q64[q * d + j] - X64[t * d + j]
                     dd += diff * diff
                 if dd <= row_dist[0]:
-                    _offer(row_dist, row_idx, k, dd, t)
+                    heap_offer(row_dist, row_idx, k, dd, t)
         t0 = t1
     for qi in range(q0, q1):
-        _sorted(out_dist + qi * k, out_idx + qi * k, k)
+        heap_sorted(out_dist + qi * k, out_idx + qi * k, k)
 
 
 cdef int _search(
@@ -269,8 +216,8 @@ def knn_select(
     cdef intp_t q, t
     with nogil:
         for q in prange(n_q, schedule='dynamic', chunksize=16, num_threads=n_threads):
-            _reset(&out_dist[q, 0], &out_idx[q, 0], k, n_train)
+            heap_reset(&out_dist[q, 0], &out_idx[q, 0], k, n_train)
             for t in range(n_train):
                 if D[q, t] <= out_dist[q, 0]:
-                    _offer(&out_dist[q, 0], &out_idx[q, 0], k, D[q, t], t)
-            _sorted(&out_dist[q, 0], &out_idx[q, 0], k)
+                    heap_offer(&out_dist[q, 0], &out_idx[q, 0], k, D[q, t], t)
+            heap_sorted(&out_dist[q, 0], &out_idx[q, 0], k)

@@ -1,14 +1,14 @@
 """Neighbour search shared by the k-NN estimators: Euclidean by the compiled brute-force core or
-SciPy's k-d tree, precomputed distances, or kernel distances ``k(x, x) + k(y, y) − 2k(x, y)``."""
+the compiled KD-tree, precomputed distances, or kernel distances ``k(x, x) + k(y, y) − 2k(x, y)``."""
 
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit._core._knn_brute import knn_brute, knn_brute_screened, knn_select
+from kernelkit.neighbors._kd_tree import KDTreeIndex
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
@@ -97,7 +97,7 @@ class NeighborsBase(BaseEstimator):
         use_tree = self.algorithm == "kd_tree" or (
             self.algorithm == "auto" and X.shape[1] <= _TREE_MAX_FEATURES
             and X.shape[0] >= _TREE_MIN_SAMPLES)
-        self._tree = cKDTree(X) if use_tree else None
+        self._tree = KDTreeIndex(X) if use_tree else None
         self._method = "kd_tree" if use_tree else "brute"
         # float64 data in many dimensions: float32 block products screen the candidates, exact
         # distances decide (knn_brute_screened)
@@ -178,9 +178,8 @@ class NeighborsBase(BaseEstimator):
         training samples, kernel mode)."""
         n_threads = effective_n_threads(self.n_jobs)
         if self._method == "kd_tree":
-            distances, indices = self._tree.query(X, k=k, workers=n_threads)
-            return (distances.reshape(len(X), k),
-                    indices.reshape(len(X), k).astype(np.intp))
+            squared, indices = self._tree.query(X, k, n_threads)
+            return np.sqrt(squared), indices
         if self._method == "brute":
             indices = np.empty((X.shape[0], k), dtype=np.intp)
             squared = np.empty((X.shape[0], k))
