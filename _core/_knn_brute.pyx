@@ -27,6 +27,28 @@ from _types cimport floating, intp_t
 cdef enum:
     QUERY_BLOCK = 256
     TRAIN_BLOCK = 1024
+    # training rows per vectorised candidate test
+    SCAN_CHUNK = 64
+
+
+cdef extern from "_knn_lanes.h" nogil:
+    int kk_any_candidate_f64(const double *dots, const double *x_norms,
+                             const double *x_lengths, intp_t n, double q_norm,
+                             double bound_scale, double worst) noexcept
+    int kk_any_candidate_f32(const float *dots, const double *x_norms, const double *x_lengths,
+                             intp_t n, double q_norm, double bound_scale,
+                             double worst) noexcept
+
+
+cdef inline bint _any_candidate(const floating *dots, const double *x_norms,
+                                const double *x_lengths, intp_t n, double q_norm,
+                                double bound_scale, double worst) noexcept nogil:
+    """Whether a row of the chunk passes the scalar test of :func:`_query_block` against
+    ``worst`` (``_knn_lanes.h``)."""
+    if floating is float:
+        return kk_any_candidate_f32(dots, x_norms, x_lengths, n, q_norm, bound_scale, worst)
+    else:
+        return kk_any_candidate_f64(dots, x_norms, x_lengths, n, q_norm, bound_scale, worst)
 
 
 cdef void _query_block(
@@ -46,8 +68,8 @@ cdef void _query_block(
     and stops early (the rows are then unfinished) when interrupted.
     """
     cdef int m = <int>(q1 - q0), nt
-    cdef intp_t t0, t1, qi, tj, q, t, j
-    cdef double dd, diff
+    cdef intp_t t0, t1, qi, tj, q, t, j, c0, c1
+    cdef double dd, diff, bound_scale
     cdef double *row_dist
     cdef intp_t *row_idx
     for qi in range(q0, q1):
@@ -64,28 +86,39 @@ cdef void _query_block(
             q = q0 + qi
             row_dist = out_dist + q * k
             row_idx = out_idx + q * k
-            # the two searches in two loops: a test of X64 inside the loop costs the plain
-            # float64 search ~14 % (measured), the compiler does not unswitch it
-            if X64 == NULL:
-                for tj in range(nt):
-                    dd = squared_distance_from_dot(q_norms[q], x_norms[t0 + tj],
-                                                   dots[qi * nt + tj])
-                    if dd <= row_dist[0]:
-                        heap_offer(row_dist, row_idx, k, dd, t0 + tj)
-                continue
-            for tj in range(nt):
-                t = t0 + tj
-                # clamped at 0: a screened pair is skipped for the same values as unclamped
-                # (the kept distances are never negative)
-                dd = squared_distance_from_dot(q_norms[q], x_norms[t], dots[qi * nt + tj])
-                if dd - slack * q_lengths[q] * x_lengths[t] > row_dist[0]:
+            bound_scale = slack * q_lengths[q] if X64 != NULL else 0.0
+            c1 = 0
+            while c1 < nt:
+                c0 = c1
+                c1 = min(c0 + SCAN_CHUNK, nt)
+                # most chunks hold no candidate once the heap is full: one vectorised test
+                # (the scalar tests below, on the chunk's first k-th distance) skips them
+                if not _any_candidate(dots + qi * nt + c0, x_norms + t0 + c0,
+                                      x_lengths + t0 + c0 if X64 != NULL else NULL, c1 - c0,
+                                      q_norms[q], bound_scale, row_dist[0]):
                     continue
-                dd = 0.0
-                for j in range(d):
-                    diff = Q64[q * d + j] - X64[t * d + j]
-                    dd += diff * diff
-                if dd <= row_dist[0]:
-                    heap_offer(row_dist, row_idx, k, dd, t)
+                # the two searches in two loops: a test of X64 inside the loop costs the plain
+                # float64 search ~14 % (measured), the compiler does not unswitch it
+                if X64 == NULL:
+                    for tj in range(c0, c1):
+                        dd = squared_distance_from_dot(q_norms[q], x_norms[t0 + tj],
+                                                       dots[qi * nt + tj])
+                        if dd <= row_dist[0]:
+                            heap_offer(row_dist, row_idx, k, dd, t0 + tj)
+                    continue
+                for tj in range(c0, c1):
+                    t = t0 + tj
+                    # clamped at 0: a screened pair is skipped for the same values as unclamped
+                    # (the kept distances are never negative)
+                    dd = squared_distance_from_dot(q_norms[q], x_norms[t], dots[qi * nt + tj])
+                    if dd - bound_scale * x_lengths[t] > row_dist[0]:
+                        continue
+                    dd = 0.0
+                    for j in range(d):
+                        diff = Q64[q * d + j] - X64[t * d + j]
+                        dd += diff * diff
+                    if dd <= row_dist[0]:
+                        heap_offer(row_dist, row_idx, k, dd, t)
         t0 = t1
     for qi in range(q0, q1):
         heap_sorted(out_dist + qi * k, out_idx + qi * k, k)

@@ -53,7 +53,7 @@ cdef inline double _box_distance(const floating *q, const double *lo, const doub
     return s
 
 
-cdef extern from "_knn_leaf.h" nogil:
+cdef extern from "_knn_lanes.h" nogil:
     void kk_leaf_distances_f64(const double *q, const double *columns, intp_t n_rows,
                                intp_t n_features, double *out) noexcept
     void kk_leaf_distances_f32(const float *q, const float *columns, intp_t n_rows,
@@ -63,7 +63,7 @@ cdef extern from "_knn_leaf.h" nogil:
 cdef inline void _leaf_distances(const floating *q, const floating *columns, intp_t n_rows,
                                  intp_t d, double *out) noexcept nogil:
     """``out[p] = Σ_j (x_pj − q_j)²`` in double precision, in feature order, for the ``n_rows``
-    rows of a leaf stored by columns (``columns[j * n_rows + p] = x_pj``; ``_knn_leaf.h``)."""
+    rows of a leaf stored by columns (``columns[j * n_rows + p] = x_pj``; ``_knn_lanes.h``)."""
     if floating is float:
         kk_leaf_distances_f32(q, columns, n_rows, d, out)
     else:
