@@ -19,6 +19,7 @@ Sciences*, ch. 16, §16.4.1 ("fast nearest neighbor search methods may replace s
 """
 
 from cython.parallel cimport parallel
+from libc.stdlib cimport calloc, free
 
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
@@ -70,17 +71,18 @@ cdef inline void _leaf_distances(const floating *q, const floating *columns, int
         kk_leaf_distances_f64(q, columns, n_rows, d, out)
 
 
-cdef void _query(
+cdef intp_t _query(
     const floating *q, const floating *points, const intp_t *sample_at,
     const intp_t *node_start, const intp_t *node_end, const double *node_lo,
     const double *node_hi, intp_t first_leaf, intp_t n_train, intp_t d, intp_t k,
     double *dist, intp_t *idx,
 ) noexcept nogil:
-    """The ``k`` nearest training rows of one query into ``dist``/``idx`` (sorted)."""
+    """The ``k`` nearest training rows of one query into ``dist``/``idx`` (sorted); returns the
+    number of rows whose distance it computed."""
     cdef intp_t stack_node[MAX_LEVELS]
     cdef double stack_bound[MAX_LEVELS]
     cdef double leaf_dist[MAX_LEAF_SIZE]
-    cdef intp_t top = 0, node = 0, near, far, p, s
+    cdef intp_t top = 0, node = 0, near, far, p, s, n_scanned = 0
     cdef double b_near, b_far
     heap_reset(dist, idx, k, n_train)
     while True:
@@ -105,6 +107,7 @@ cdef void _query(
         if node >= 0:
             s = node_start[node]
             _leaf_distances(q, points + s * d, node_end[node] - s, d, leaf_dist)
+            n_scanned += node_end[node] - s
             for p in range(node_end[node] - s):
                 if leaf_dist[p] <= dist[0]:
                     heap_offer(dist, idx, k, leaf_dist[p], sample_at[s + p])
@@ -117,6 +120,7 @@ cdef void _query(
         if node < 0:
             break
     heap_sorted(dist, idx, k)
+    return n_scanned
 
 
 def kd_tree_n_nodes(intp_t n_samples, intp_t leaf_size):
@@ -185,15 +189,18 @@ def knn_kd_tree(
     int n_threads,
 ):
     """The ``k = out_idx.shape[1]`` nearest training rows of every query (squared Euclidean
-    distances, exact in double precision; see the module docstring). ``1 <= k <= n_samples``."""
+    distances, exact in double precision; see the module docstring). ``1 <= k <= n_samples``.
+    Returns the number of (query, training row) distances computed: the search's work, against
+    ``n_queries × n_samples`` for a brute force."""
     cdef intp_t n_q = Q.shape[0], n_train = sample_at.shape[0], d = node_lo.shape[1]
     cdef intp_t k = out_idx.shape[1], n_nodes = node_start.shape[0]
     cdef intp_t first_leaf = (n_nodes + 1) // 2 - 1
     cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
-    cdef intp_t b, qi, next_block = 0, n_done = 0
+    cdef intp_t b, qi, next_block = 0, n_done = 0, total = 0
     cdef InterruptState interrupt
+    cdef intp_t *block_scanned
     if n_q == 0:
-        return
+        return 0
     if (k < 1 or k > n_train or Q.shape[1] != d or out_dist.shape[1] != k
             or out_idx.shape[0] != n_q or out_dist.shape[0] != n_q
             or points.shape[0] != n_train * d or node_end.shape[0] != n_nodes
@@ -202,18 +209,29 @@ def knn_kd_tree(
     _check_leaves(n_nodes, &node_start[0], &node_end[0])
     if n_threads > n_blocks:
         n_threads = <int>n_blocks
+    # counted per block and summed in block order: the same total for any thread count
+    block_scanned = <intp_t*>calloc(n_blocks, sizeof(intp_t))
+    if block_scanned == NULL:
+        raise MemoryError("could not allocate the work counts of the KD-tree search")
     interrupt_init(&interrupt)
-    with nogil, parallel(num_threads=n_threads):
-        # query blocks taken by hand (not prange): a thread out of blocks waits in leave_team,
-        # where the first thread keeps looking at the signals
-        while True:
-            b = next_item(&next_block)
-            if b >= n_blocks or interrupted(&interrupt):
-                break
-            for qi in range(b * QUERY_BLOCK, min((b + 1) * QUERY_BLOCK, n_q)):
-                _query(&Q[qi, 0], &points[0], &sample_at[0], &node_start[0], &node_end[0],
-                       &node_lo[0, 0], &node_hi[0, 0], first_leaf, n_train, d, k,
-                       &out_dist[qi, 0], &out_idx[qi, 0])
-        leave_team(&interrupt, &n_done)
-    if interrupt.stop:
-        raise_pending()
+    try:
+        with nogil, parallel(num_threads=n_threads):
+            # query blocks taken by hand (not prange): a thread out of blocks waits in
+            # leave_team, where the first thread keeps looking at the signals
+            while True:
+                b = next_item(&next_block)
+                if b >= n_blocks or interrupted(&interrupt):
+                    break
+                for qi in range(b * QUERY_BLOCK, min((b + 1) * QUERY_BLOCK, n_q)):
+                    block_scanned[b] += _query(
+                        &Q[qi, 0], &points[0], &sample_at[0], &node_start[0], &node_end[0],
+                        &node_lo[0, 0], &node_hi[0, 0], first_leaf, n_train, d, k,
+                        &out_dist[qi, 0], &out_idx[qi, 0])
+            leave_team(&interrupt, &n_done)
+        if interrupt.stop:
+            raise_pending()
+        for b in range(n_blocks):
+            total += block_scanned[b]
+    finally:
+        free(block_scanned)
+    return total

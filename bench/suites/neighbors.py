@@ -2,7 +2,6 @@
 and scikit-learn, same neighbours."""
 
 import numpy as np
-
 from kernelkit.bench._harness import Contender, Suite
 
 K = 10

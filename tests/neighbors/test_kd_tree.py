@@ -126,3 +126,20 @@ def test_bad_arrays_are_refused():
     with pytest.raises(ValueError, match="leaf holds more"):
         _knn_kd_tree.knn_kd_tree(np.zeros((3, 2)), tree.points, tree.sample_at, tree.node_start,
                                  big_leaf, tree.node_lo, tree.node_hi, idx, dist, 1)
+
+
+def test_auto_keeps_the_tree_only_where_it_saves_work():
+    """Clustered rows: the tree computes a few per cent of the distances and is kept; a single
+    Gaussian in 16 dimensions: most of them, and the brute force is taken. The count is the
+    same for any thread count."""
+    rng = np.random.default_rng(3)
+    labels = rng.integers(0, 20, 20_000)
+    clustered = rng.normal(scale=3.0, size=(20, 10))[labels] + rng.normal(size=(20_000, 10))
+    model = KNeighborsClassifier(10).fit(clustered, labels)
+    assert model._method == "kd_tree"
+    fractions = [model._tree.scanned_fraction(clustered[:300], 10, n) for n in (1, 2)]
+    assert fractions[0] == fractions[1] < 0.1
+    unstructured = rng.normal(size=(20_000, 16))
+    assert KNeighborsClassifier(10).fit(unstructured, labels)._method == "brute"
+    assert KNeighborsClassifier(10, algorithm="kd_tree").fit(unstructured, labels)._tree.\
+        scanned_fraction(unstructured[:50], 10, 2) > 0.1

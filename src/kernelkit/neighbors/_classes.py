@@ -33,8 +33,9 @@ _SHARED_PARAMETERS = """n_neighbors : int, default=5
         Euclidean search: the compiled brute-force core (GEMM distances fused with a heap per
         query, memory independent of the data size) or the compiled KD-tree (median splits,
         bounding boxes, a copy of the training rows in their dtype); "auto" takes the tree for
-        at most 15 features and at least 20 000 training samples. Both find the same
-        neighbours.
+        at most 20 features and at least 20 000 training samples when its search of 256
+        training rows computes at most a tenth of the distances a brute force would (clustered
+        or low-dimensional data). Both find the same neighbours.
     n_jobs : int, default=None
         Threads of the search and of the kernel Gram matrices."""
 

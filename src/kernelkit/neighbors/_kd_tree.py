@@ -49,16 +49,25 @@ class KDTreeIndex:
     def query(self, Q, k, n_threads):
         """``(squared distances, indices)`` of the ``k`` nearest rows of each query (rows of
         ``Q``, in the training rows' dtype), nearest first, ties by the smaller index."""
+        return self._search(Q, k, n_threads)[:2]
+
+    def scanned_fraction(self, Q, k, n_threads):
+        """Share of the training rows whose distance the search of ``Q`` computes, on average
+        over the queries: the tree's work relative to a brute force's."""
+        return self._search(Q, k, n_threads)[2] / (Q.shape[0] * len(self.sample_at))
+
+    def _search(self, Q, k, n_threads):
         # queries that fall in the same leaf visit the same nodes and rows: searched one after
         # the other, they find them in the cache
         order = np.argsort(self._leaf_of(Q), kind="stable")
         indices = np.empty((Q.shape[0], k), dtype=np.intp)
         squared = np.empty((Q.shape[0], k))
-        knn_kd_tree(np.ascontiguousarray(Q[order]), self.points, self.sample_at, self.node_start,
-                    self.node_end, self.node_lo, self.node_hi, indices, squared, n_threads)
+        n_scanned = knn_kd_tree(np.ascontiguousarray(Q[order]), self.points, self.sample_at,
+                                self.node_start, self.node_end, self.node_lo, self.node_hi,
+                                indices, squared, n_threads)
         indices[order] = indices.copy()
         squared[order] = squared.copy()
-        return squared, indices
+        return squared, indices, n_scanned
 
     def _leaf_of(self, Q):
         """The leaf each query reaches by descending into the nearer child's box."""
