@@ -22,6 +22,7 @@ from _distances cimport (GEMM_TERMS, gemm_abt, gemm_rounding, row_squared_norms,
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
 from _knn_heap cimport heap_offer, heap_reset, heap_sorted
+from _knn_lanes cimport any_candidate
 from _types cimport floating, intp_t
 
 cdef enum:
@@ -29,26 +30,6 @@ cdef enum:
     TRAIN_BLOCK = 1024
     # training rows per vectorised candidate test
     SCAN_CHUNK = 64
-
-
-cdef extern from "_knn_lanes.h" nogil:
-    int kk_any_candidate_f64(const double *dots, const double *x_norms,
-                             const double *x_lengths, intp_t n, double q_norm,
-                             double bound_scale, double worst) noexcept
-    int kk_any_candidate_f32(const float *dots, const double *x_norms, const double *x_lengths,
-                             intp_t n, double q_norm, double bound_scale,
-                             double worst) noexcept
-
-
-cdef inline bint _any_candidate(const floating *dots, const double *x_norms,
-                                const double *x_lengths, intp_t n, double q_norm,
-                                double bound_scale, double worst) noexcept nogil:
-    """Whether a row of the chunk passes the scalar test of :func:`_query_block` against
-    ``worst`` (``_knn_lanes.h``)."""
-    if floating is float:
-        return kk_any_candidate_f32(dots, x_norms, x_lengths, n, q_norm, bound_scale, worst)
-    else:
-        return kk_any_candidate_f64(dots, x_norms, x_lengths, n, q_norm, bound_scale, worst)
 
 
 cdef void _query_block(
@@ -93,7 +74,7 @@ cdef void _query_block(
                 c1 = min(c0 + SCAN_CHUNK, nt)
                 # most chunks hold no candidate once the heap is full: one vectorised test
                 # (the scalar tests below, on the chunk's first k-th distance) skips them
-                if not _any_candidate(dots + qi * nt + c0, x_norms + t0 + c0,
+                if not any_candidate(dots + qi * nt + c0, x_norms + t0 + c0,
                                       x_lengths + t0 + c0 if X64 != NULL else NULL, c1 - c0,
                                       q_norms[q], bound_scale, row_dist[0]):
                     continue

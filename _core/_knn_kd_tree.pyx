@@ -25,9 +25,10 @@ from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team
                         raise_pending)
 from _kd_tree cimport kd_tree_build, kd_tree_levels
 from _knn_heap cimport heap_offer, heap_reset, heap_sorted
+from _knn_lanes cimport leaf_distances
 from _types cimport floating, intp_t
 
-cdef enum:
+cdef enum SearchLimits:
     # queries per unit of work: a block never runs long between two looks at the signals
     QUERY_BLOCK = 16
     # the depth-first stack holds at most one pending node per level
@@ -39,7 +40,7 @@ cdef enum:
 cdef inline double _box_distance(const floating *q, const double *lo, const double *hi,
                                  intp_t d) noexcept nogil:
     """Squared distance from ``q`` to the box ``[lo, hi]``: a lower bound, in floating point
-    too, of :func:`_leaf_distances` for every row in the box (each gap is at most the row's,
+    too, of :func:`_knn_lanes.leaf_distances` for every row in the box (each gap is at most the row's,
     rounding is monotone, and the terms are summed in the same order)."""
     cdef intp_t j
     cdef double s = 0.0, below, above, gap
@@ -52,23 +53,6 @@ cdef inline double _box_distance(const floating *q, const double *lo, const doub
         gap = gap if gap > 0.0 else 0.0
         s += gap * gap
     return s
-
-
-cdef extern from "_knn_lanes.h" nogil:
-    void kk_leaf_distances_f64(const double *q, const double *columns, intp_t n_rows,
-                               intp_t n_features, double *out) noexcept
-    void kk_leaf_distances_f32(const float *q, const float *columns, intp_t n_rows,
-                               intp_t n_features, double *out) noexcept
-
-
-cdef inline void _leaf_distances(const floating *q, const floating *columns, intp_t n_rows,
-                                 intp_t d, double *out) noexcept nogil:
-    """``out[p] = Σ_j (x_pj − q_j)²`` in double precision, in feature order, for the ``n_rows``
-    rows of a leaf stored by columns (``columns[j * n_rows + p] = x_pj``; ``_knn_lanes.h``)."""
-    if floating is float:
-        kk_leaf_distances_f32(q, columns, n_rows, d, out)
-    else:
-        kk_leaf_distances_f64(q, columns, n_rows, d, out)
 
 
 cdef intp_t _query(
@@ -106,7 +90,7 @@ cdef intp_t _query(
             node = near
         if node >= 0:
             s = node_start[node]
-            _leaf_distances(q, points + s * d, node_end[node] - s, d, leaf_dist)
+            leaf_distances(q, points + s * d, node_end[node] - s, d, leaf_dist)
             n_scanned += node_end[node] - s
             for p in range(node_end[node] - s):
                 if leaf_dist[p] <= dist[0]:

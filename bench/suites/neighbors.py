@@ -9,7 +9,7 @@ K = 10
 
 def _cases(quick):
     n_train, n_query = (20_000, 2_000) if quick else (100_000, 10_000)
-    return [dict(n_train=n_train, n_query=n_query, d=d, dtype=dtype)
+    return [{"n_train": n_train, "n_query": n_query, "d": d, "dtype": dtype}
             for d in ((10, 50) if quick else (10, 50, 200)) for dtype in ("float32", "float64")]
 
 
@@ -20,7 +20,8 @@ def _setup(params):
     labels = rng.integers(0, 20, n)
     X = (centres[labels] + rng.normal(size=(n, params["d"]))).astype(params["dtype"])
     cut = params["n_train"]
-    return dict(params=params, X=X[:cut], y=labels[:cut], X_test=X[cut:], neighbours={})
+    return {"params": params, "X": X[:cut], "y": labels[:cut], "X_test": X[cut:],
+            "neighbours": {}}
 
 
 def _report(name, distances, indices, data):
