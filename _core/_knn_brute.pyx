@@ -67,7 +67,7 @@ cdef void _query_block(
             q = q0 + qi
             row_dist = out_dist + q * k
             row_idx = out_idx + q * k
-            bound_scale = slack * q_lengths[q] if X64 != NULL else 0.0
+            bound_scale = slack * q_lengths[q] if q_lengths != NULL else 0.0
             c1 = 0
             while c1 < nt:
                 c0 = c1
@@ -75,12 +75,13 @@ cdef void _query_block(
                 # most chunks hold no candidate once the heap is full: one vectorised test
                 # (the scalar tests below, on the chunk's first k-th distance) skips them
                 if not any_candidate(dots + qi * nt + c0, x_norms + t0 + c0,
-                                      x_lengths + t0 + c0 if X64 != NULL else NULL, c1 - c0,
+                                      x_lengths + t0 + c0 if x_lengths != NULL else NULL,
+                                      c1 - c0,
                                       q_norms[q], bound_scale, row_dist[0]):
                     continue
-                # the two searches in two loops: a test of X64 inside the loop costs the plain
-                # float64 search ~14 % (measured), the compiler does not unswitch it
-                if X64 == NULL:
+                # the two searches in two loops: a test of x_lengths inside the loop costs the
+                # plain float64 search ~14 % (measured), the compiler does not unswitch it
+                if x_lengths == NULL:
                     for tj in range(c0, c1):
                         dd = squared_distance_from_dot(q_norms[q], x_norms[t0 + tj],
                                                        dots[qi * nt + tj])
@@ -95,9 +96,14 @@ cdef void _query_block(
                     if dd - bound_scale * x_lengths[t] > row_dist[0]:
                         continue
                     dd = 0.0
-                    for j in range(d):
-                        diff = Q64[q * d + j] - X64[t * d + j]
-                        dd += diff * diff
+                    if X64 != NULL:
+                        for j in range(d):
+                            diff = Q64[q * d + j] - X64[t * d + j]
+                            dd += diff * diff
+                    else:
+                        for j in range(d):
+                            diff = <double>Q[q * d + j] - <double>X[t * d + j]
+                            dd += diff * diff
                     if dd <= row_dist[0]:
                         heap_offer(row_dist, row_idx, k, dd, t)
         t0 = t1
@@ -114,13 +120,14 @@ cdef int _search(
     intp_t *out_idx,            # OUT (n_q, k)
     double *out_dist,           # OUT (n_q, k)
     int n_threads,
+    bint screen,                # screen by the GEMM, decide by exact distances
 ) except -1:
     """Both searches: query blocks in parallel over :func:`_query_block`. With the float64
     originals (``X64`` not NULL) the squared norms are theirs, and the float32 products only
     screen the candidates (see :func:`knn_brute_screened`)."""
     cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
     cdef intp_t b, q0, i, next_block = 0, n_done = 0
-    cdef bint screened = X64 != NULL
+    cdef bint screened = screen or X64 != NULL
     cdef InterruptState interrupt
     cdef int status = 0
     cdef int *status_ptr = &status
@@ -143,18 +150,19 @@ cdef int _search(
             raise MemoryError("could not allocate the squared norms of the k-NN search")
         interrupt_init(&interrupt)
         with nogil:
-            if screened:
+            if X64 != NULL:
                 row_squared_norms(Q64, n_q, d, q_norms)
                 row_squared_norms(X64, n_train, d, x_norms)
+            else:
+                row_squared_norms(Q, n_q, d, q_norms)
+                row_squared_norms(X, n_train, d, x_norms)
+            if screened:
                 q_lengths = q_norms + n_q
                 x_lengths = x_norms + n_train
                 for i in range(n_q):
                     q_lengths[i] = sqrt(q_norms[i])
                 for i in range(n_train):
                     x_lengths[i] = sqrt(x_norms[i])
-            else:
-                row_squared_norms(Q, n_q, d, q_norms)
-                row_squared_norms(X, n_train, d, x_norms)
             with parallel(num_threads=n_threads):
                 dots = <floating*>malloc(QUERY_BLOCK * TRAIN_BLOCK * sizeof(floating))
                 if dots == NULL:
@@ -187,13 +195,18 @@ def knn_brute(
     intp_t[:, ::1] out_idx,         # OUT (n_queries, k) training indices, nearest first
     double[:, ::1] out_dist,        # OUT (n_queries, k) squared distances
     int n_threads,
+    bint exact=False,
 ):
     """The ``k = out_idx.shape[1]`` nearest training rows of every query (squared Euclidean
-    distances; see the module docstring). ``1 <= k <= n_train``."""
+    distances; see the module docstring). ``1 <= k <= n_train``. With ``exact``, the block
+    products only screen the candidates, with the slack of :func:`knn_brute_screened`, and the
+    distances compared are summed in double precision from the rows themselves (float32 rows
+    read as float32): the neighbours of the direct differences. The slack holds while every
+    product of two entries is a normal float32 number (the caller checks)."""
     if Q.shape[0] == 0:
         return
     _search(&Q[0, 0], &X[0, 0], NULL, NULL, Q.shape[0], X.shape[0], <int>Q.shape[1],
-            out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads)
+            out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads, exact)
 
 
 def knn_brute_screened(
@@ -215,7 +228,7 @@ def knn_brute_screened(
     if Q.shape[0] == 0:
         return
     _search(&Q32[0, 0], &X32[0, 0], &Q[0, 0], &X[0, 0], Q.shape[0], X.shape[0],
-            <int>Q.shape[1], out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads)
+            <int>Q.shape[1], out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads, True)
 
 
 def knn_select(

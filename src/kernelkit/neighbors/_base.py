@@ -16,7 +16,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
-from kernelkit.utils._screening import float32_screening_copy
+from kernelkit.utils._screening import float32_screening_applies, float32_screening_copy
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
@@ -115,6 +115,9 @@ class NeighborsBase(BaseEstimator):
         # float64 data in many dimensions: float32 block products screen the candidates, exact
         # distances decide (knn_brute_screened)
         self._fit_X32 = None if use_tree else float32_screening_copy(X)
+        # float32 data in as many dimensions: its own float32 products screen, exact distances
+        # of its rows decide (knn_brute with exact=True), no copy
+        self._screen32 = not use_tree and float32_screening_applies(X)
         return y
 
     # ------------------------------------------------------------------ search
@@ -204,7 +207,8 @@ class NeighborsBase(BaseEstimator):
                     knn_brute_screened(X, self._fit_X, Q32, self._fit_X32, indices, squared,
                                        n_threads)
                 else:
-                    knn_brute(X, self._fit_X, indices, squared, n_threads)
+                    knn_brute(X, self._fit_X, indices, squared, n_threads,
+                              self._screen32 and float32_screening_applies(X, min_features=0))
             return np.sqrt(squared), indices
         n_queries = self.n_samples_fit_ if X is None else len(X)
         indices = np.empty((n_queries, k), dtype=np.intp)

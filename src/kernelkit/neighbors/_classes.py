@@ -40,11 +40,11 @@ _SHARED_PARAMETERS = """n_neighbors : int, default=5
         Threads of the search and of the kernel Gram matrices."""
 
 _SHARED_NOTES = """Neighbours are ordered by distance, then by training index, so the result never
-    depends on the thread count or the algorithm. The KD-tree and the float64 brute force from
-    16 features (entries within float32's range) compare exact double-precision distances; the
-    other brute-force searches compare GEMM distances, exact for integer features (as on the digits) and
-    otherwise accurate to rounding, which may swap neighbours at equal distance up to
-    rounding."""
+    depends on the thread count or the algorithm. The KD-tree and the brute force from 16
+    features (entries within float32's range) compare exact double-precision distances; the
+    brute force in fewer dimensions compares GEMM distances, exact for integer features (as on
+    the digits) and otherwise accurate to rounding, which may swap neighbours at equal distance
+    up to rounding."""
 
 
 class KNeighborsClassifier(ClassifierMixin, NeighborsBase):
