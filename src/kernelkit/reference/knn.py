@@ -16,8 +16,10 @@ def knn_select(D, out_idx, out_dist, n_threads=1):
         out_dist[q] = row[order]
 
 
-def knn_brute(Q, X, out_idx, out_dist, n_threads=1):
-    """Squared Euclidean distances by direct differences, then :func:`knn_select`."""
+def knn_brute(Q, X, out_idx, out_dist, n_threads=1, exact=True):
+    """Squared Euclidean distances by direct differences, then :func:`knn_select` (always the
+    exact distances: the core's ``exact=False`` ranks by GEMM values, equal to these on data
+    whose products are exact, such as small integers)."""
     Q, X = np.asarray(Q, dtype=np.float64), np.asarray(X, dtype=np.float64)
     D = np.array([[float(np.sum((q - x) ** 2)) for x in X] for q in Q]).reshape(len(Q), len(X))
     knn_select(D, out_idx, out_dist)
