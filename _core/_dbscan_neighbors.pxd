@@ -9,6 +9,7 @@ from libc.math cimport floor, fabs
 from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.string cimport memcpy
 
+from _kd_tree cimport kd_tree_build, kd_tree_levels
 from _sort cimport sort_pairs
 from _types cimport intp_t, int64_t, uint8_t
 
@@ -333,55 +334,12 @@ cdef inline int _build_grid(Neighbourhoods *nb, const double[:, ::1] X, double *
     return 0
 
 
-cdef inline void _select(intp_t *idx, const double[:, ::1] X, intp_t dim, intp_t lo, intp_t hi,
-                  intp_t nth) noexcept nogil:
-    """Reorder ``idx[lo:hi]`` so that ``idx[nth]`` has the nth smallest coordinate ``dim``, smaller
-    ones before it and larger ones after (quickselect with a three-way partition, so runs of
-    equal coordinates cost linear time)."""
-    cdef intp_t a, b, lt, gt, i, t
-    cdef double pivot, va, vb, vc, v
-    while hi - lo > 1:
-        # median of three as the pivot value
-        va = X[idx[lo], dim]
-        vb = X[idx[(lo + hi) // 2], dim]
-        vc = X[idx[hi - 1], dim]
-        if (va <= vb <= vc) or (vc <= vb <= va):
-            pivot = vb
-        elif (vb <= va <= vc) or (vc <= va <= vb):
-            pivot = va
-        else:
-            pivot = vc
-        lt = lo
-        i = lo
-        gt = hi
-        while i < gt:
-            v = X[idx[i], dim]
-            if v < pivot:
-                t = idx[lt]; idx[lt] = idx[i]; idx[i] = t
-                lt += 1
-                i += 1
-            elif v > pivot:
-                gt -= 1
-                t = idx[gt]; idx[gt] = idx[i]; idx[i] = t
-            else:
-                i += 1
-        if nth < lt:
-            hi = lt
-        elif nth >= gt:
-            lo = gt
-        else:
-            return
-
-
 cdef inline int _build_kd_tree(Neighbourhoods *nb, const double[:, ::1] X, double *points,
                         intp_t *sample_at) noexcept nogil:
-    """Median splits on the axis of largest spread, down to leaves of ≤ LEAF_SIZE points."""
-    cdef intp_t n = X.shape[0], d = X.shape[1]
-    cdef intp_t n_levels = 1, node, i, k, s, e, mid, dim, left, right
-    cdef double spread, best, v, lo, hi
-    while (n + (1 << (n_levels - 1)) - 1) // (1 << (n_levels - 1)) > LEAF_SIZE \
-            and n_levels < MAX_DEPTH - 2:
-        n_levels += 1
+    """Median splits on the axis of largest spread, down to leaves of ≤ LEAF_SIZE points
+    (_kd_tree.pxd)."""
+    cdef intp_t n = X.shape[0], d = X.shape[1], i
+    cdef intp_t n_levels = kd_tree_levels(n, LEAF_SIZE, MAX_DEPTH - 2)
     nb.n_nodes = (1 << n_levels) - 1
     nb.first_leaf = (1 << (n_levels - 1)) - 1
     nb.node_start = <intp_t*>malloc(nb.n_nodes * sizeof(intp_t))
@@ -391,65 +349,8 @@ cdef inline int _build_kd_tree(Neighbourhoods *nb, const double[:, ::1] X, doubl
     if (nb.node_start == NULL or nb.node_end == NULL or nb.node_lo == NULL
             or nb.node_hi == NULL):
         return -1
-    for i in range(n):
-        sample_at[i] = i
-    nb.node_start[0] = 0
-    nb.node_end[0] = n
-    for node in range(nb.n_nodes):
-        s = nb.node_start[node]
-        e = nb.node_end[node]
-        if node >= nb.first_leaf:
-            # leaf box from its points; internal boxes are merged bottom-up below
-            for k in range(d):
-                lo = X[sample_at[s], k] if e > s else 0.0
-                hi = lo
-                for i in range(s + 1, e):
-                    v = X[sample_at[i], k]
-                    if v < lo:
-                        lo = v
-                    elif v > hi:
-                        hi = v
-                nb.node_lo[node * d + k] = lo
-                nb.node_hi[node * d + k] = hi
-            continue
-        dim = 0
-        best = -1.0
-        for k in range(d):
-            lo = X[sample_at[s], k] if e > s else 0.0
-            hi = lo
-            for i in range(s + 1, e):
-                v = X[sample_at[i], k]
-                if v < lo:
-                    lo = v
-                elif v > hi:
-                    hi = v
-            spread = hi - lo
-            if spread > best:
-                best = spread
-                dim = k
-        mid = (s + e) // 2
-        if e - s > 1:
-            _select(sample_at, X, dim, s, e, mid)
-        left = 2 * node + 1
-        right = 2 * node + 2
-        nb.node_start[left] = s
-        nb.node_end[left] = mid
-        nb.node_start[right] = mid
-        nb.node_end[right] = e
-    for node in range(nb.first_leaf - 1, -1, -1):
-        left = 2 * node + 1
-        right = 2 * node + 2
-        for k in range(d):
-            # an empty child (n smaller than the number of leaves) must not widen the box
-            if nb.node_end[left] == nb.node_start[left]:
-                nb.node_lo[node * d + k] = nb.node_lo[right * d + k]
-                nb.node_hi[node * d + k] = nb.node_hi[right * d + k]
-            elif nb.node_end[right] == nb.node_start[right]:
-                nb.node_lo[node * d + k] = nb.node_lo[left * d + k]
-                nb.node_hi[node * d + k] = nb.node_hi[left * d + k]
-            else:
-                nb.node_lo[node * d + k] = min(nb.node_lo[left * d + k], nb.node_lo[right * d + k])
-                nb.node_hi[node * d + k] = max(nb.node_hi[left * d + k], nb.node_hi[right * d + k])
+    kd_tree_build(&X[0, 0], n, d, n_levels, sample_at, nb.node_start, nb.node_end, nb.node_lo,
+                  nb.node_hi)
     for i in range(n):
         memcpy(points + i * d, &X[sample_at[i], 0], d * sizeof(double))
     return 0

@@ -14,72 +14,22 @@ Sciences*, ch. 16, §16.4.1 ("fast nearest neighbor search methods may replace s
 """
 
 from cython.parallel cimport parallel, prange
-from libc.math cimport INFINITY, sqrt
+from libc.math cimport sqrt
 from libc.stdlib cimport free, malloc
 
 from _distances cimport (GEMM_TERMS, gemm_abt, gemm_rounding, row_squared_norms,
                          squared_distance_from_dot)
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
+from _knn_heap cimport heap_offer, heap_reset, heap_sorted
+from _knn_lanes cimport any_candidate
 from _types cimport floating, intp_t
 
 cdef enum:
     QUERY_BLOCK = 256
     TRAIN_BLOCK = 1024
-
-
-cdef inline bint _after(double da, intp_t ia, double db, intp_t ib) noexcept nogil:
-    """``(da, ia)`` ranks after ``(db, ib)``: farther, or as far with a larger index."""
-    return da > db or (da == db and ia > ib)
-
-
-cdef inline void _sift_down(double *dist, intp_t *idx, intp_t pos, intp_t size) noexcept nogil:
-    cdef intp_t child
-    cdef double d = dist[pos]
-    cdef intp_t i = idx[pos]
-    while True:
-        child = 2 * pos + 1
-        if child >= size:
-            break
-        if child + 1 < size and _after(dist[child + 1], idx[child + 1], dist[child], idx[child]):
-            child += 1
-        if not _after(dist[child], idx[child], d, i):
-            break
-        dist[pos] = dist[child]
-        idx[pos] = idx[child]
-        pos = child
-    dist[pos] = d
-    idx[pos] = i
-
-
-cdef inline void _offer(double *dist, intp_t *idx, intp_t k, double d, intp_t i) noexcept nogil:
-    """Keep ``(d, i)`` among the ``k`` best if it beats the worst kept (the root)."""
-    if _after(dist[0], idx[0], d, i):
-        dist[0] = d
-        idx[0] = i
-        _sift_down(dist, idx, 0, k)
-
-
-cdef inline void _sorted(double *dist, intp_t *idx, intp_t k) noexcept nogil:
-    """Heap sort of a max-heap in place: ascending ``(distance, index)``."""
-    cdef intp_t end
-    cdef double d
-    cdef intp_t i
-    for end in range(k - 1, 0, -1):
-        d = dist[0]
-        i = idx[0]
-        dist[0] = dist[end]
-        idx[0] = idx[end]
-        dist[end] = d
-        idx[end] = i
-        _sift_down(dist, idx, 0, end)
-
-
-cdef inline void _reset(double *dist, intp_t *idx, intp_t k, intp_t sentinel) noexcept nogil:
-    cdef intp_t j
-    for j in range(k):
-        dist[j] = INFINITY
-        idx[j] = sentinel
+    # training rows per vectorised candidate test
+    SCAN_CHUNK = 64
 
 
 cdef void _query_block(
@@ -99,12 +49,12 @@ cdef void _query_block(
     and stops early (the rows are then unfinished) when interrupted.
     """
     cdef int m = <int>(q1 - q0), nt
-    cdef intp_t t0, t1, qi, tj, q, t, j
-    cdef double dd, diff
+    cdef intp_t t0, t1, qi, tj, q, t, j, c0, c1
+    cdef double dd, diff, bound_scale
     cdef double *row_dist
     cdef intp_t *row_idx
     for qi in range(q0, q1):
-        _reset(out_dist + qi * k, out_idx + qi * k, k, n_train)
+        heap_reset(out_dist + qi * k, out_idx + qi * k, k, n_train)
     t0 = 0
     while t0 < n_train:
         if interrupted(interrupt):
@@ -117,31 +67,48 @@ cdef void _query_block(
             q = q0 + qi
             row_dist = out_dist + q * k
             row_idx = out_idx + q * k
-            # the two searches in two loops: a test of X64 inside the loop costs the plain
-            # float64 search ~14 % (measured), the compiler does not unswitch it
-            if X64 == NULL:
-                for tj in range(nt):
-                    dd = squared_distance_from_dot(q_norms[q], x_norms[t0 + tj],
-                                                   dots[qi * nt + tj])
-                    if dd <= row_dist[0]:
-                        _offer(row_dist, row_idx, k, dd, t0 + tj)
-                continue
-            for tj in range(nt):
-                t = t0 + tj
-                # clamped at 0: a screened pair is skipped for the same values as unclamped
-                # (the kept distances are never negative)
-                dd = squared_distance_from_dot(q_norms[q], x_norms[t], dots[qi * nt + tj])
-                if dd - slack * q_lengths[q] * x_lengths[t] > row_dist[0]:
+            bound_scale = slack * q_lengths[q] if q_lengths != NULL else 0.0
+            c1 = 0
+            while c1 < nt:
+                c0 = c1
+                c1 = min(c0 + SCAN_CHUNK, nt)
+                # most chunks hold no candidate once the heap is full: one vectorised test
+                # (the scalar tests below, on the chunk's first k-th distance) skips them
+                if not any_candidate(dots + qi * nt + c0, x_norms + t0 + c0,
+                                      x_lengths + t0 + c0 if x_lengths != NULL else NULL,
+                                      c1 - c0,
+                                      q_norms[q], bound_scale, row_dist[0]):
                     continue
-                dd = 0.0
-                for j in range(d):
-                    diff = Q64[q * d + j] - X64[t * d + j]
-                    dd += diff * diff
-                if dd <= row_dist[0]:
-                    _offer(row_dist, row_idx, k, dd, t)
+                # the two searches in two loops: a test of x_lengths inside the loop costs the
+                # plain float64 search ~14 % (measured), the compiler does not unswitch it
+                if x_lengths == NULL:
+                    for tj in range(c0, c1):
+                        dd = squared_distance_from_dot(q_norms[q], x_norms[t0 + tj],
+                                                       dots[qi * nt + tj])
+                        if dd <= row_dist[0]:
+                            heap_offer(row_dist, row_idx, k, dd, t0 + tj)
+                    continue
+                for tj in range(c0, c1):
+                    t = t0 + tj
+                    # clamped at 0: a screened pair is skipped for the same values as unclamped
+                    # (the kept distances are never negative)
+                    dd = squared_distance_from_dot(q_norms[q], x_norms[t], dots[qi * nt + tj])
+                    if dd - bound_scale * x_lengths[t] > row_dist[0]:
+                        continue
+                    dd = 0.0
+                    if X64 != NULL:
+                        for j in range(d):
+                            diff = Q64[q * d + j] - X64[t * d + j]
+                            dd += diff * diff
+                    else:
+                        for j in range(d):
+                            diff = <double>Q[q * d + j] - <double>X[t * d + j]
+                            dd += diff * diff
+                    if dd <= row_dist[0]:
+                        heap_offer(row_dist, row_idx, k, dd, t)
         t0 = t1
     for qi in range(q0, q1):
-        _sorted(out_dist + qi * k, out_idx + qi * k, k)
+        heap_sorted(out_dist + qi * k, out_idx + qi * k, k)
 
 
 cdef int _search(
@@ -153,13 +120,14 @@ cdef int _search(
     intp_t *out_idx,            # OUT (n_q, k)
     double *out_dist,           # OUT (n_q, k)
     int n_threads,
+    bint screen,                # screen by the GEMM, decide by exact distances
 ) except -1:
     """Both searches: query blocks in parallel over :func:`_query_block`. With the float64
     originals (``X64`` not NULL) the squared norms are theirs, and the float32 products only
     screen the candidates (see :func:`knn_brute_screened`)."""
     cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
     cdef intp_t b, q0, i, next_block = 0, n_done = 0
-    cdef bint screened = X64 != NULL
+    cdef bint screened = screen or X64 != NULL
     cdef InterruptState interrupt
     cdef int status = 0
     cdef int *status_ptr = &status
@@ -182,18 +150,19 @@ cdef int _search(
             raise MemoryError("could not allocate the squared norms of the k-NN search")
         interrupt_init(&interrupt)
         with nogil:
-            if screened:
+            if X64 != NULL:
                 row_squared_norms(Q64, n_q, d, q_norms)
                 row_squared_norms(X64, n_train, d, x_norms)
+            else:
+                row_squared_norms(Q, n_q, d, q_norms)
+                row_squared_norms(X, n_train, d, x_norms)
+            if screened:
                 q_lengths = q_norms + n_q
                 x_lengths = x_norms + n_train
                 for i in range(n_q):
                     q_lengths[i] = sqrt(q_norms[i])
                 for i in range(n_train):
                     x_lengths[i] = sqrt(x_norms[i])
-            else:
-                row_squared_norms(Q, n_q, d, q_norms)
-                row_squared_norms(X, n_train, d, x_norms)
             with parallel(num_threads=n_threads):
                 dots = <floating*>malloc(QUERY_BLOCK * TRAIN_BLOCK * sizeof(floating))
                 if dots == NULL:
@@ -226,13 +195,18 @@ def knn_brute(
     intp_t[:, ::1] out_idx,         # OUT (n_queries, k) training indices, nearest first
     double[:, ::1] out_dist,        # OUT (n_queries, k) squared distances
     int n_threads,
+    bint exact=False,
 ):
     """The ``k = out_idx.shape[1]`` nearest training rows of every query (squared Euclidean
-    distances; see the module docstring). ``1 <= k <= n_train``."""
+    distances; see the module docstring). ``1 <= k <= n_train``. With ``exact``, the block
+    products only screen the candidates, with the slack of :func:`knn_brute_screened`, and the
+    distances compared are summed in double precision from the rows themselves (float32 rows
+    read as float32): the neighbours of the direct differences. The slack holds while every
+    product of two entries is a normal float32 number (the caller checks)."""
     if Q.shape[0] == 0:
         return
     _search(&Q[0, 0], &X[0, 0], NULL, NULL, Q.shape[0], X.shape[0], <int>Q.shape[1],
-            out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads)
+            out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads, exact)
 
 
 def knn_brute_screened(
@@ -254,7 +228,7 @@ def knn_brute_screened(
     if Q.shape[0] == 0:
         return
     _search(&Q32[0, 0], &X32[0, 0], &Q[0, 0], &X[0, 0], Q.shape[0], X.shape[0],
-            <int>Q.shape[1], out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads)
+            <int>Q.shape[1], out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads, True)
 
 
 def knn_select(
@@ -269,8 +243,8 @@ def knn_select(
     cdef intp_t q, t
     with nogil:
         for q in prange(n_q, schedule='dynamic', chunksize=16, num_threads=n_threads):
-            _reset(&out_dist[q, 0], &out_idx[q, 0], k, n_train)
+            heap_reset(&out_dist[q, 0], &out_idx[q, 0], k, n_train)
             for t in range(n_train):
                 if D[q, t] <= out_dist[q, 0]:
-                    _offer(&out_dist[q, 0], &out_idx[q, 0], k, D[q, t], t)
-            _sorted(&out_dist[q, 0], &out_idx[q, 0], k)
+                    heap_offer(&out_dist[q, 0], &out_idx[q, 0], k, D[q, t], t)
+            heap_sorted(&out_dist[q, 0], &out_idx[q, 0], k)

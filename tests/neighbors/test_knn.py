@@ -229,3 +229,24 @@ def test_overflowing_kernel_distances_are_named(estimator):
                                                       1.0 if A is B else 1e308)).fit(X, y)
     with pytest.raises(ValueError, match="kernel distances .* overflow"):
         fitted.predict(X[:5])
+
+
+def test_float32_data_is_screened_by_its_own_products_and_ranked_exactly():
+    """From 16 features, float32 rows are screened by their float32 GEMM and ranked by exact
+    double-precision differences of the float32 values (no float64 copy): the reference's
+    neighbours; entries whose float32 products would underflow are not screened."""
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(2000, 40)).astype(np.float32)
+    X[7] = X[3]                                   # exact duplicates: ties by index
+    Q = np.vstack([rng.normal(size=(40, 40)), X[3]]).astype(np.float32)
+    idx, dist = np.empty((41, 6), dtype=np.intp), np.empty((41, 6))
+    _knn_brute.knn_brute(Q, X, idx, dist, 2, True)
+    ref_idx, ref_dist = np.empty_like(idx), np.empty_like(dist)
+    reference.knn_brute(Q, X, ref_idx, ref_dist)
+    np.testing.assert_array_equal(idx, ref_idx)
+    np.testing.assert_allclose(dist, ref_dist, rtol=1e-12, atol=1e-15)
+    model = KNeighborsClassifier(6).fit(X, np.arange(2000) % 3)
+    assert model._screen32 and model._fit_X32 is None
+    np.testing.assert_array_equal(model.kneighbors(Q, return_distance=False), ref_idx)
+    tiny = KNeighborsClassifier(6).fit(X * np.float32(1e-20), np.arange(2000) % 3)
+    assert not tiny._screen32

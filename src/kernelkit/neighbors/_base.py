@@ -1,14 +1,14 @@
 """Neighbour search shared by the k-NN estimators: Euclidean by the compiled brute-force core or
-SciPy's k-d tree, precomputed distances, or kernel distances ``k(x, x) + k(y, y) − 2k(x, y)``."""
+the compiled KD-tree, precomputed distances, or kernel distances ``k(x, x) + k(y, y) − 2k(x, y)``."""
 
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.spatial import cKDTree
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit._core._knn_brute import knn_brute, knn_brute_screened, knn_select
+from kernelkit.neighbors._kd_tree import KDTreeIndex
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
@@ -16,18 +16,25 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
-from kernelkit.utils._screening import float32_screening_copy
+from kernelkit.utils._screening import float32_screening_applies, float32_screening_copy
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["NeighborsBase"]
 
-# "auto" uses SciPy's k-d tree at or below this many features and from this many training
-# samples; measured (2026-11-24, 2 threads, 10 000 queries, k=5): the tree was faster than the
-# brute-force core at d = 10 from n ~ 20 000 on, and slower at every n from d ~ 16 on.
-_TREE_MAX_FEATURES = 15
+# "auto" tries the KD-tree at or below this many features and from this many training samples,
+# and keeps it when its search of _TREE_PROBES training rows computes at most _TREE_MAX_SCANNED
+# of the distances a brute force would (a deterministic count, so the choice, and the results,
+# do not depend on the machine's speed). Measured (2026-11-27, 2 threads, 1e5 rows, 1e4 queries,
+# k = 10; tree ÷ brute-force time): 20 Gaussian clusters 0.35 at d = 12, 0.7 at d = 20, 0.8 at
+# d = 24; a single Gaussian 2.7 at d = 12, 10 at d = 16. The tree then scanned 4.7 %, 6 %, 29 %
+# and 68 % of the rows: a distance costs it 7 to 12 times the brute force's, so it wins while
+# it scans less than about a tenth of the rows.
+_TREE_MAX_FEATURES = 20
 _TREE_MIN_SAMPLES = 20_000
+_TREE_PROBES = 256
+_TREE_MAX_SCANNED = 0.1
 _NEGATIVE_DISTANCES = "Negative values in data: precomputed distances must be non-negative."
 # Queries per block of kernel or precomputed distances: memory O(block × n_train).
 _DISTANCE_BLOCK = 1024
@@ -97,11 +104,20 @@ class NeighborsBase(BaseEstimator):
         use_tree = self.algorithm == "kd_tree" or (
             self.algorithm == "auto" and X.shape[1] <= _TREE_MAX_FEATURES
             and X.shape[0] >= _TREE_MIN_SAMPLES)
-        self._tree = cKDTree(X) if use_tree else None
+        self._tree = KDTreeIndex(X) if use_tree else None
+        if use_tree and self.algorithm == "auto":
+            probes = X[::max(1, X.shape[0] // _TREE_PROBES)]
+            k = min(self.n_neighbors, X.shape[0])
+            if self._tree.scanned_fraction(probes, k, effective_n_threads(self.n_jobs)) \
+                    > _TREE_MAX_SCANNED:
+                use_tree, self._tree = False, None
         self._method = "kd_tree" if use_tree else "brute"
         # float64 data in many dimensions: float32 block products screen the candidates, exact
         # distances decide (knn_brute_screened)
         self._fit_X32 = None if use_tree else float32_screening_copy(X)
+        # float32 data in as many dimensions: its own float32 products screen, exact distances
+        # of its rows decide (knn_brute with exact=True), no copy
+        self._screen32 = not use_tree and float32_screening_applies(X)
         return y
 
     # ------------------------------------------------------------------ search
@@ -178,9 +194,8 @@ class NeighborsBase(BaseEstimator):
         training samples, kernel mode)."""
         n_threads = effective_n_threads(self.n_jobs)
         if self._method == "kd_tree":
-            distances, indices = self._tree.query(X, k=k, workers=n_threads)
-            return (distances.reshape(len(X), k),
-                    indices.reshape(len(X), k).astype(np.intp))
+            squared, indices = self._tree.query(X, k, n_threads)
+            return np.sqrt(squared), indices
         if self._method == "brute":
             indices = np.empty((X.shape[0], k), dtype=np.intp)
             squared = np.empty((X.shape[0], k))
@@ -192,7 +207,8 @@ class NeighborsBase(BaseEstimator):
                     knn_brute_screened(X, self._fit_X, Q32, self._fit_X32, indices, squared,
                                        n_threads)
                 else:
-                    knn_brute(X, self._fit_X, indices, squared, n_threads)
+                    knn_brute(X, self._fit_X, indices, squared, n_threads,
+                              self._screen32 and float32_screening_applies(X, min_features=0))
             return np.sqrt(squared), indices
         n_queries = self.n_samples_fit_ if X is None else len(X)
         indices = np.empty((n_queries, k), dtype=np.intp)

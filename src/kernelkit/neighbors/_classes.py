@@ -31,15 +31,20 @@ _SHARED_PARAMETERS = """n_neighbors : int, default=5
         ``gamma``, ``degree``, ``coef0`` of a vector kernel, or keyword arguments of a callable.
     algorithm : {"auto", "brute", "kd_tree"}, default="auto"
         Euclidean search: the compiled brute-force core (GEMM distances fused with a heap per
-        query, memory independent of the data size) or SciPy's k-d tree; "auto" takes the tree
-        for at most 15 features and at least 20 000 training samples.
+        query, memory independent of the data size) or the compiled KD-tree (median splits,
+        bounding boxes, a copy of the training rows in their dtype); "auto" takes the tree for
+        at most 20 features and at least 20 000 training samples when its search of 256
+        training rows computes at most a tenth of the distances a brute force would (clustered
+        or low-dimensional data). Both find the same neighbours.
     n_jobs : int, default=None
         Threads of the search and of the kernel Gram matrices."""
 
 _SHARED_NOTES = """Neighbours are ordered by distance, then by training index, so the result never
-    depends on the thread count; the k-d tree orders equal distances its own way. GEMM distances are
-    exact for integer features (as on the digits) and otherwise accurate to rounding, which may
-    swap neighbours at equal distance up to rounding."""
+    depends on the thread count or the algorithm. The KD-tree and the brute force from 16
+    features (entries within float32's range) compare exact double-precision distances; the
+    brute force in fewer dimensions compares GEMM distances, exact for integer features (as on
+    the digits) and otherwise accurate to rounding, which may swap neighbours at equal distance
+    up to rounding."""
 
 
 class KNeighborsClassifier(ClassifierMixin, NeighborsBase):

@@ -20,7 +20,8 @@ estimator built on it, on the same arrays:
   then the seed of the course's random choice of the second variable instead of ``progress``,
   ``report_every`` and ``cancel``); ``tests/svm/test_smo.py``;
 - :mod:`~kernelkit.reference.kmedoids`: ``_core._kmedoids``; ``tests/cluster/test_medoids.py``;
-- :mod:`~kernelkit.reference.knn`: ``_core._knn_brute``; ``tests/neighbors/test_knn.py``;
+- :mod:`~kernelkit.reference.knn`: ``_core._knn_brute``, ``_core._knn_kd_tree``;
+  ``tests/neighbors/test_knn.py``, ``tests/neighbors/test_kd_tree.py``;
 - :mod:`~kernelkit.reference.linkage`: ``_core._linkage``; ``tests/cluster/test_agglomerative.py``;
 - :mod:`~kernelkit.reference.smacof` (``guttman_transform``, ``stress``):
   ``_core._smacof_guttman``; ``tests/manifold/test_smacof.py``;
@@ -102,7 +103,7 @@ from kernelkit.reference.kmedoids import (
     in_cluster_costs,
     manhattan_assign,
 )
-from kernelkit.reference.knn import knn_brute, knn_select
+from kernelkit.reference.knn import build_kd_tree, knn_brute, knn_kd_tree, knn_select
 from kernelkit.reference.linear_dual_cd import linear_dual_cd_solve
 from kernelkit.reference.linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
 from kernelkit.reference.smacof import guttman_transform
@@ -121,6 +122,7 @@ from kernelkit.reference.tree import cart_tree, histogram_bins, tree_apply, tree
 __all__ = [
     "PRODUCT_GRAPH_KERNELS",
     "assign_medoids",
+    "build_kd_tree",
     "build_medoids",
     "cart_tree",
     "check_gram",
@@ -139,6 +141,7 @@ __all__ = [
     "kmeans_hamerly",
     "kmeans_lloyd",
     "knn_brute",
+    "knn_kd_tree",
     "knn_select",
     "linear_dual_cd_solve",
     "local_alignment_kernel",

@@ -40,24 +40,50 @@ def float32_screening_copy(X, min_features=SCREEN_MIN_FEATURES):
     """
     if X.dtype != np.float64 or X.ndim != 2 or X.shape[1] < min_features or X.size == 0:
         return None
-    smallest, largest = _magnitude_range(X)
-    if smallest < _SMALLEST or largest > _LARGEST:
+    if not _in_product_range(X):
         return None
     return np.ascontiguousarray(X, dtype=np.float32)
 
 
+def float32_screening_applies(X, min_features=SCREEN_MIN_FEATURES):
+    """Whether float32 ``X`` can be screened by its own float32 GEMM (the decisions then taken
+    by exact double-precision differences of its rows): ``min_features`` features or more and
+    non-zero entries within ``[1e-15, 1e15]`` in absolute value, as for
+    :func:`float32_screening_copy`.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float32
+        Finite, validated.
+    min_features : int, default=SCREEN_MIN_FEATURES
+
+    Returns
+    -------
+    applies : bool
+    """
+    return (X.dtype == np.float32 and X.ndim == 2 and X.shape[1] >= min_features
+            and X.size > 0 and _in_product_range(X))
+
+
+def _in_product_range(X):
+    smallest, largest = _magnitude_range(X)
+    return smallest >= _SMALLEST and largest <= _LARGEST
+
+
 def _magnitude_range(X, rows=8192):
-    """Smallest non-zero and largest ``|x|`` (inf and 0 for an all-zero ``X``), by blocks of
-    rows. Non-negative doubles order as their bit patterns, so the smallest non-zero is the
-    minimum of ``bits − 1`` (zero wraps around to the largest integer) plus one."""
-    none = np.iinfo(np.uint64).max
-    low, high = none, np.uint64(0)
+    """Smallest non-zero and largest ``|x|`` (inf and 0 for an all-zero ``X``) of float32 or
+    float64 ``X``, by blocks of rows. Non-negative floats order as their bit patterns, so the
+    smallest non-zero is the minimum of ``bits − 1`` (zero wraps around to the largest integer)
+    plus one."""
+    uint = np.uint64 if X.dtype == np.float64 else np.uint32
+    none = np.iinfo(uint).max
+    low, high = none, uint(0)
     for start in range(0, X.shape[0], rows):
-        bits = np.abs(X[start:start + rows]).view(np.uint64)
+        bits = np.abs(X[start:start + rows]).view(uint)
         high = max(high, bits.max())
-        bits -= np.uint64(1)
+        bits -= uint(1)
         low = min(low, bits.min())
     if low == none:
         return np.inf, 0.0
-    values = np.array([low + np.uint64(1), high], dtype=np.uint64).view(np.float64)
+    values = np.array([low + uint(1), high], dtype=uint).view(X.dtype)
     return float(values[0]), float(values[1])
