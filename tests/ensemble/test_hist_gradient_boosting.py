@@ -64,7 +64,7 @@ def test_trees_and_predictions_match_the_twin(estimator, loss, n_classes, missin
     gradients = np.empty((K, len(y)), dtype=np.float32)
     hessians = np.ones((K, len(y)), dtype=np.float32)
     for iteration in range(model.n_iter_):
-        loss_.gradients(target, raw, gradients, hessians)
+        loss_.gradients(target, raw, gradients, hessians, 1)
         for k in range(K):
             tree = twin.grow_tree(X_binned, gradients[k], hessians[k],
                                   loss_.hessians_are_constant, mapper.n_bins_non_missing_,
@@ -79,6 +79,29 @@ def test_trees_and_predictions_match_the_twin(estimator, loss, n_classes, missin
             np.testing.assert_allclose(twin.predict_binned(tree, X_binned, mapper.missing_bin_),
                                        tree["value"][tree["leaf_of"]])
     np.testing.assert_allclose(model._raw_predict(X), raw, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("loss, n_columns", [("squared_error", 1), ("absolute_error", 1),
+                                             ("poisson", 1), ("log_loss", 1), ("log_loss", 4)])
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_gradients_match_the_twin(loss, n_columns, n_threads):
+    from kernelkit.ensemble._hist_losses import LOSSES, make_log_loss
+
+    rng = np.random.default_rng(11)
+    n = 20_000   # above the core's parallel threshold
+    raw = rng.normal(scale=3.0, size=(n, n_columns))
+    raw[:5] = [[800.0], [-800.0], [0.0], [40.0], [-40.0]] if n_columns == 1 else raw[:5]
+    y = (rng.integers(0, max(2, n_columns), n) if loss == "log_loss"
+         else np.abs(rng.normal(size=n))).astype(np.float64)
+    model = make_log_loss(max(2, n_columns)) if loss == "log_loss" else LOSSES[loss]()
+    if loss == "poisson":
+        raw = np.clip(raw, -30, 30)
+    gradients = np.empty((n_columns, n), dtype=np.float32)
+    hessians = np.ones((n_columns, n), dtype=np.float32)
+    model.gradients(y, raw, gradients, hessians, n_threads)
+    expected_g, expected_h = twin.loss_gradients(loss, y, raw)
+    np.testing.assert_allclose(gradients, expected_g, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(hessians, expected_h, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("loss", ["squared_error", "absolute_error", "poisson"])

@@ -191,7 +191,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         for iteration in range(1, self.max_iter + 1):
             # an overflow is refused after the last round, with its reason
             with np.errstate(over="ignore", invalid="ignore"):
-                loss.gradients(target, raw, gradients, hessians)
+                loss.gradients(target, raw, gradients, hessians, n_threads)
             trees = []
             for k in range(n_columns):
                 tree, node_start, node_stop = grower.grow(

@@ -1,5 +1,6 @@
 """Losses of histogram gradient boosting: the raw score's start, the gradients and Hessians of
-every boosting round (float32, as the histograms read them) and the mean loss.
+every boosting round (float32, as the histograms read them; computed by
+``kernelkit._core._hist_gradients``) and the mean loss.
 
 Losses are scikit-learn's "half" losses, so that ``train_score_`` and ``validation_score_``
 (the negated loss) match its histogram gradient boosting: ``½(y − f)²``, ``|y − f|``, the Poisson
@@ -8,6 +9,14 @@ deviance ``e^f − y f`` (log link), and the logistic or multinomial cross-entro
 
 import numpy as np
 from scipy.special import expit, logsumexp, softmax
+
+from kernelkit._core._hist_gradients import (
+    absolute_error_gradients,
+    binary_log_loss_gradients,
+    multinomial_gradients,
+    poisson_gradients,
+    squared_error_gradients,
+)
 
 __all__ = ["LOSSES", "make_log_loss"]
 
@@ -33,8 +42,8 @@ class _SquaredError(_Loss):
     def baseline(self, y):
         return np.array([np.mean(y)])
 
-    def gradients(self, y, raw, gradients, hessians):
-        np.subtract(raw[:, 0], y, out=gradients[0], casting="same_kind")
+    def gradients(self, y, raw, gradients, hessians, n_threads):
+        squared_error_gradients(y, raw, gradients, n_threads)
 
 
 class _AbsoluteError(_Loss):
@@ -50,8 +59,8 @@ class _AbsoluteError(_Loss):
     def baseline(self, y):
         return np.array([np.median(y)])
 
-    def gradients(self, y, raw, gradients, hessians):
-        np.sign(raw[:, 0] - y, out=gradients[0], casting="same_kind")
+    def gradients(self, y, raw, gradients, hessians, n_threads):
+        absolute_error_gradients(y, raw, gradients, n_threads)
 
     def leaf_values(self, y, raw_column, sample_indices, leaf_start, leaf_stop):
         """Median residual of every leaf's samples."""
@@ -66,10 +75,8 @@ class _Poisson(_Loss):
     def baseline(self, y):
         return np.array([np.log(np.mean(y))])
 
-    def gradients(self, y, raw, gradients, hessians):
-        mean = np.exp(raw[:, 0])
-        np.subtract(mean, y, out=gradients[0], casting="same_kind")
-        hessians[0] = mean
+    def gradients(self, y, raw, gradients, hessians, n_threads):
+        poisson_gradients(y, raw, gradients, hessians, n_threads)
 
     def inverse_link(self, raw):
         return np.exp(raw[:, 0])
@@ -85,10 +92,8 @@ class _BinaryLogLoss(_Loss):
         p = np.clip(np.mean(y), 1e-12, 1 - 1e-12)
         return np.array([np.log(p / (1 - p))])
 
-    def gradients(self, y, raw, gradients, hessians):
-        p = expit(raw[:, 0])
-        np.subtract(p, y, out=gradients[0], casting="same_kind")
-        np.multiply(p, 1.0 - p, out=hessians[0], casting="same_kind")
+    def gradients(self, y, raw, gradients, hessians, n_threads):
+        binary_log_loss_gradients(y, raw, gradients, hessians, n_threads)
 
     def inverse_link(self, raw):
         p = expit(raw[:, 0])
@@ -111,11 +116,8 @@ class _MultinomialLogLoss(_Loss):
         log_priors = np.log(np.clip(priors, 1e-12, None))
         return log_priors - log_priors.mean()
 
-    def gradients(self, y, raw, gradients, hessians):
-        p = softmax(raw, axis=1).T
-        np.multiply(p, 1.0 - p, out=hessians, casting="same_kind")
-        p[y.astype(np.intp), np.arange(len(y))] -= 1.0
-        gradients[...] = p
+    def gradients(self, y, raw, gradients, hessians, n_threads):
+        multinomial_gradients(y, raw, gradients, hessians, n_threads)
 
     def inverse_link(self, raw):
         return softmax(raw, axis=1)

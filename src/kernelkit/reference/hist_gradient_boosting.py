@@ -11,8 +11,33 @@ is found by a scan of the open leaves (no heap): the same tree as the core's, wh
 """
 
 import numpy as np
+from scipy.special import expit
 
-__all__ = ["grow_tree", "predict_binned"]
+__all__ = ["grow_tree", "loss_gradients", "predict_binned"]
+
+
+def loss_gradients(loss, y, raw):
+    """Gradients and Hessians ``(K, n_samples)`` of a loss at raw scores ``raw``
+    (n_samples, K), twin of ``_core._hist_gradients`` (float64 here); the Hessian of the squared
+    and absolute errors is 1.
+
+    ``loss``: "squared_error" ``½(f − y)²``, "absolute_error" ``|f − y|``, "poisson"
+    ``e^f − y f``, "log_loss" ``log(1 + e^f) − y f`` (one column) or ``log Σ e^{f_k} − f_y``.
+    """
+    f = raw[:, 0]
+    if loss == "squared_error":
+        return (f - y)[None], np.ones((1, len(y)))
+    if loss == "absolute_error":
+        return np.sign(f - y)[None], np.ones((1, len(y)))
+    if loss == "poisson":
+        return (np.exp(f) - y)[None], np.exp(f)[None]
+    if raw.shape[1] == 1:
+        p = expit(f)
+        return (p - y)[None], (p * (1 - p))[None]
+    p = np.exp(raw - raw.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    one_hot = np.eye(raw.shape[1])[y.astype(int)]
+    return (p - one_hot).T, (p * (1 - p)).T
 
 
 def _histogram(bins, gradients, hessians, n_bins):
