@@ -14,16 +14,19 @@ cdef intp_t BLOCK = 4096
 
 cdef inline uint8_t _bin(double x, const double *thresholds, intp_t n_thresholds,
                          uint8_t missing_bin) noexcept nogil:
-    """Number of thresholds below ``x`` (binary search), or ``missing_bin`` for NaN."""
-    cdef intp_t lo = 0, hi = n_thresholds, mid
+    """Number of thresholds below ``x``, or ``missing_bin`` for NaN: a binary search whose
+    steps are conditional moves (no branch to mispredict on random data)."""
+    cdef intp_t lo = 0, n = n_thresholds, half
     if isnan(x):
         return missing_bin
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if thresholds[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
+    if n == 0:
+        return 0
+    # invariant: the answer lies in [lo, lo + n]
+    while n > 1:
+        half = n // 2
+        lo = lo + half if thresholds[lo + half] < x else lo
+        n = n - half
+    lo = lo + (thresholds[lo] < x)
     return <uint8_t> lo
 
 

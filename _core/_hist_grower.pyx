@@ -70,6 +70,7 @@ cdef struct Grower:
     const float *gradients
     const float *hessians
     bint hessians_are_constant
+    const double *root_counts      # (n_features, N_BINS) samples per bin of the whole data
     const intp_t *n_bins_non_missing
     const uint8_t *has_missing_values
     intp_t missing_bin
@@ -131,17 +132,17 @@ cdef void _feature_histogram(const Grower *g, intp_t f, intp_t start, intp_t sto
     cdef const float *hess = g.hessians if is_root else g.ordered_hessians
     memset(hist, 0, N_BINS * HIST_STRIDE * sizeof(double))
     if is_root:
+        # the root's counts are the same for every tree: copied, not summed again
+        for j in range(N_BINS):
+            hist[HIST_STRIDE * j + 2] = g.root_counts[f * N_BINS + j]
         if g.hessians_are_constant:
             for j in range(n):
-                b = hist + HIST_STRIDE * column[j]
-                b[0] += grad[j]
-                b[2] += 1.0
+                hist[HIST_STRIDE * column[j]] += grad[j]
         else:
             for j in range(n):
                 b = hist + HIST_STRIDE * column[j]
                 b[0] += grad[j]
                 b[1] += hess[j]
-                b[2] += 1.0
     else:
         if g.hessians_are_constant:
             for j in range(n):
@@ -379,6 +380,7 @@ def grow_tree(
     bint hessians_are_constant,
     const intp_t[::1] n_bins_non_missing,    # IN (n_features,)
     const uint8_t[::1] has_missing_values,   # IN (n_features,)
+    const double[:, ::1] root_counts,        # IN (n_features, 256) samples per bin
     intp_t missing_bin,
     intp_t max_leaf_nodes,
     intp_t max_depth,                        # -1: none
@@ -427,6 +429,7 @@ def grow_tree(
     g.gradients = &gradients[0]
     g.hessians = &hessians[0]
     g.hessians_are_constant = hessians_are_constant
+    g.root_counts = &root_counts[0, 0]
     g.n_bins_non_missing = &n_bins_non_missing[0]
     g.has_missing_values = &has_missing_values[0]
     g.missing_bin = missing_bin

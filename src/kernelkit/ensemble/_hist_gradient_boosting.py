@@ -63,8 +63,10 @@ class _Grower:
         n_samples = X_binned.shape[0]
         self.X_binned = X_binned
         self.bin_mapper = bin_mapper
-        self.has_missing_values = np.ascontiguousarray(
-            (X_binned == bin_mapper.missing_bin_).any(axis=0), dtype=np.uint8)
+        self.root_counts = np.stack([np.bincount(X_binned[:, f], minlength=256)
+                                     for f in range(X_binned.shape[1])]).astype(np.float64)
+        self.has_missing_values = (self.root_counts[:, bin_mapper.missing_bin_] > 0).astype(
+            np.uint8)
         self.max_leaf_nodes = (estimator.max_leaf_nodes if estimator.max_leaf_nodes is not None
                                else MAX_INT)
         self.max_depth = -1 if estimator.max_depth is None else estimator.max_depth
@@ -92,7 +94,7 @@ class _Grower:
         nodes = self.nodes
         n_nodes = grow_tree(
             self.X_binned, gradients, hessians, hessians_are_constant,
-            self.bin_mapper.n_bins_non_missing_, self.has_missing_values,
+            self.bin_mapper.n_bins_non_missing_, self.has_missing_values, self.root_counts,
             self.bin_mapper.missing_bin_, self.max_leaf_nodes, self.max_depth,
             self.min_samples_leaf, MIN_HESSIAN_TO_SPLIT, self.l2_regularization,
             self.learning_rate, self.sample_indices, self.partition_buffer,
