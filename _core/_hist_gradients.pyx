@@ -24,28 +24,21 @@ cdef inline int _threads(intp_t n_samples, int n_threads) noexcept nogil:
     return n_threads if n_samples >= MIN_PARALLEL_SAMPLES else 1
 
 
-def squared_error_gradients(
+def residual_gradients(
     const double[::1] y,           # IN (n_samples,)
     const double[:, ::1] raw,      # IN (n_samples, 1)
     float[:, ::1] gradients,       # OUT (1, n_samples)
+    bint sign,
     int n_threads,
 ):
-    """``g = f − y``."""
+    """``g = f − y`` (squared error), or its sign ``sign(f − y)`` (absolute error; 0 where
+    they are equal)."""
     cdef intp_t n = y.shape[0], i
     for i in prange(n, nogil=True, num_threads=_threads(n, n_threads), schedule='static'):
-        gradients[0, i] = <float> (raw[i, 0] - y[i])
-
-
-def absolute_error_gradients(
-    const double[::1] y,           # IN (n_samples,)
-    const double[:, ::1] raw,      # IN (n_samples, 1)
-    float[:, ::1] gradients,       # OUT (1, n_samples)
-    int n_threads,
-):
-    """``g = sign(f − y)`` (0 where they are equal)."""
-    cdef intp_t n = y.shape[0], i
-    for i in prange(n, nogil=True, num_threads=_threads(n, n_threads), schedule='static'):
-        gradients[0, i] = (raw[i, 0] > y[i]) - (raw[i, 0] < y[i])
+        if sign:
+            gradients[0, i] = (raw[i, 0] > y[i]) - (raw[i, 0] < y[i])
+        else:
+            gradients[0, i] = <float> (raw[i, 0] - y[i])
 
 
 def poisson_gradients(

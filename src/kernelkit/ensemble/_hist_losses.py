@@ -11,11 +11,10 @@ import numpy as np
 from scipy.special import expit, logsumexp, softmax
 
 from kernelkit._core._hist_gradients import (
-    absolute_error_gradients,
     binary_log_loss_gradients,
     multinomial_gradients,
     poisson_gradients,
-    squared_error_gradients,
+    residual_gradients,
 )
 
 __all__ = ["LOSSES", "make_log_loss"]
@@ -43,7 +42,7 @@ class _SquaredError(_Loss):
         return np.array([np.mean(y)])
 
     def gradients(self, y, raw, gradients, hessians, n_threads):
-        squared_error_gradients(y, raw, gradients, n_threads)
+        residual_gradients(y, raw, gradients, False, n_threads)
 
 
 class _AbsoluteError(_Loss):
@@ -60,7 +59,7 @@ class _AbsoluteError(_Loss):
         return np.array([np.median(y)])
 
     def gradients(self, y, raw, gradients, hessians, n_threads):
-        absolute_error_gradients(y, raw, gradients, n_threads)
+        residual_gradients(y, raw, gradients, True, n_threads)
 
     def leaf_values(self, y, raw_column, sample_indices, leaf_start, leaf_stop):
         """Median residual of every leaf's samples."""
