@@ -24,7 +24,7 @@ chunks are fixed by the node's size, not the thread count; so the tree does not 
 thread count.
 """
 
-from cython.parallel cimport parallel, prange, threadid
+from cython.parallel cimport prange
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
