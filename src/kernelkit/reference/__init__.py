@@ -33,6 +33,10 @@ estimator built on it, on the same arrays:
 **Twins of a method** take the method's arguments (data and hyper-parameters, as the course
 states them) and are compared with the public estimator or function that runs the cores:
 
+- :mod:`~kernelkit.reference.hist_gradient_boosting` (``grow_tree``, ``predict_binned``): one
+  tree of ``_core._hist_grower`` from the method's arguments (without the core's work space),
+  compared with every tree of :class:`kernelkit.ensemble.HistGradientBoostingRegressor` and
+  ``HistGradientBoostingClassifier``; ``tests/ensemble/test_hist_gradient_boosting.py``;
 - :mod:`~kernelkit.reference.tree` (``cart_tree``: exact and histogram splitters, depth-first
   and best-first growth; ``tree_apply``, ``tree_predict``): the ``tree_`` arrays and predictions
   of :mod:`kernelkit.tree` and :mod:`kernelkit.ensemble` estimators;

@@ -1,0 +1,188 @@
+"""Twin of one tree of second-order histogram gradient boosting (``_core._hist_grower``),
+written as the method reads.
+
+Ke et al., "LightGBM: A Highly Efficient Gradient Boosting Decision Tree", NeurIPS 2017 (leaf-wise
+growth on histograms); Chen & Guestrin, "XGBoost: A Scalable Tree Boosting System", KDD 2016 (the
+gain ``G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ)`` and the leaf value ``−G/(H+λ)``).
+
+Every node's histogram is summed afresh from its samples (no sibling subtraction), the best node
+is found by a scan of the open leaves (no heap): the same tree as the core's, whose arrays
+``grow_tree`` returns under the same names. ``predict_binned`` routes binned rows.
+"""
+
+import numpy as np
+from scipy.special import expit
+
+__all__ = ["grow_tree", "loss_gradients", "predict_binned"]
+
+
+def loss_gradients(loss, y, raw):
+    """Gradients and Hessians ``(K, n_samples)`` of a loss at raw scores ``raw``
+    (n_samples, K), twin of ``_core._hist_gradients`` (float64 here); the Hessian of the squared
+    and absolute errors is 1.
+
+    ``loss``: "squared_error" ``½(f − y)²``, "absolute_error" ``|f − y|``, "poisson"
+    ``e^f − y f``, "log_loss" ``log(1 + e^f) − y f`` (one column) or ``log Σ e^{f_k} − f_y``.
+    """
+    f = raw[:, 0]
+    if loss == "squared_error":
+        return (f - y)[None], np.ones((1, len(y)))
+    if loss == "absolute_error":
+        return np.sign(f - y)[None], np.ones((1, len(y)))
+    if loss == "poisson":
+        return (np.exp(f) - y)[None], np.exp(f)[None]
+    if raw.shape[1] == 1:
+        p = expit(f)
+        return (p - y)[None], (p * (1 - p))[None]
+    p = np.exp(raw - raw.max(axis=1, keepdims=True))
+    p /= p.sum(axis=1, keepdims=True)
+    one_hot = np.eye(raw.shape[1])[y.astype(int)]
+    return (p - one_hot).T, (p * (1 - p)).T
+
+
+def _histogram(bins, gradients, hessians, n_bins):
+    """``(Σ g, Σ h, count)`` per bin of one feature over a node's samples."""
+    return (np.bincount(bins, weights=gradients, minlength=n_bins),
+            np.bincount(bins, weights=hessians, minlength=n_bins),
+            np.bincount(bins, minlength=n_bins))
+
+
+def _best_split(X_binned, rows, gradients, hessians, G, H, n_bins_non_missing,
+                has_missing_values, missing_bin, min_samples_leaf, min_hessian, lam):
+    """``(gain, feature, bin, missing_go_left, G_L, H_L, n_left)`` of the best split, or None.
+
+    Bins ``≤ bin`` go left. A feature with missing values at fit is tried with the missing bin
+    on the right (scanning the bins left to right) and on the left (right to left); a strictly
+    larger gain wins, so ties keep the first candidate found.
+    """
+    def score(g, h):
+        return g * g / (h + lam)
+
+    n = len(rows)
+    best = None
+    best_gain = 0.0
+    for f in range(X_binned.shape[1]):
+        sum_g, sum_h, count = _histogram(X_binned[rows, f], gradients[rows], hessians[rows],
+                                         missing_bin + 1)
+        n_bins = n_bins_non_missing[f]
+        candidates = []
+        # missing values right: left = bins 0..b
+        for b in range(n_bins - 1 + int(has_missing_values[f])):
+            candidates.append((b, False, sum_g[:b + 1].sum(), sum_h[:b + 1].sum(),
+                               int(count[:b + 1].sum())))
+        if has_missing_values[f]:
+            # missing values left: right = bins b+1..n_bins-1
+            for b in range(n_bins - 2, -1, -1):
+                g_right = sum_g[b + 1:n_bins].sum()
+                h_right = sum_h[b + 1:n_bins].sum()
+                n_right = int(count[b + 1:n_bins].sum())
+                candidates.append((b, True, G - g_right, H - h_right, n - n_right))
+        for b, missing_left, g_left, h_left, n_left in candidates:
+            if (n_left < min_samples_leaf or n - n_left < min_samples_leaf
+                    or h_left < min_hessian or H - h_left < min_hessian):
+                continue
+            gain = score(g_left, h_left) + score(G - g_left, H - h_left) - score(G, H)
+            if gain > best_gain:
+                best_gain = gain
+                best = (gain, f, b, missing_left, g_left, h_left, n_left)
+    return best
+
+
+def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_missing,
+              has_missing_values, missing_bin, max_leaf_nodes, max_depth, min_samples_leaf,
+              min_hessian_to_split, l2_regularization, learning_rate):
+    """Grow one tree leaf-wise: the open leaf of largest gain is split (ties: the older),
+    until ``max_leaf_nodes`` leaves or no split with a positive gain.
+
+    Parameters
+    ----------
+    X_binned : ndarray of shape (n_samples, n_features), dtype uint8
+    gradients, hessians : ndarray of shape (n_samples,), dtype float32
+        ``hessians`` is read as all ones when ``hessians_are_constant``.
+    hessians_are_constant : bool
+    n_bins_non_missing : ndarray of shape (n_features,)
+    has_missing_values : ndarray of shape (n_features,), dtype bool
+    missing_bin : int
+    max_leaf_nodes, max_depth : int
+        ``max_depth = -1``: no bound.
+    min_samples_leaf : int
+    min_hessian_to_split, l2_regularization, learning_rate : float
+
+    Returns
+    -------
+    tree : dict of ndarray of shape (n_nodes,)
+        ``feature`` (−1 at a leaf), ``bin``, ``missing_go_left``, ``left`` and ``right``
+        (children ids, −1 at a leaf), ``value`` (``−ν G/(H+λ)``), ``gain``, and ``leaf_of``
+        (n_samples,): the leaf of every training sample.
+    """
+    gradients = np.asarray(gradients, dtype=np.float64)
+    hessians = (np.ones_like(gradients) if hessians_are_constant
+                else np.asarray(hessians, dtype=np.float64))
+    lam = l2_regularization
+    nodes = [{"rows": np.arange(len(gradients)), "depth": 0, "G": gradients.sum(),
+              "H": hessians.sum(), "split": None, "left": -1}]
+
+    def find(node):
+        if ((max_depth < 0 or node["depth"] < max_depth)
+                and len(node["rows"]) >= 2 * min_samples_leaf
+                and node["H"] >= 2 * min_hessian_to_split):
+            node["split"] = _best_split(X_binned, node["rows"], gradients, hessians, node["G"],
+                                        node["H"], n_bins_non_missing, has_missing_values,
+                                        missing_bin, min_samples_leaf, min_hessian_to_split, lam)
+
+    if max_leaf_nodes > 1:
+        find(nodes[0])
+    open_leaves = [0] if nodes[0]["split"] is not None else []
+    n_leaves = 1
+    while open_leaves and n_leaves < max_leaf_nodes:
+        best = max(open_leaves, key=lambda i: (nodes[i]["split"][0], -i))
+        open_leaves.remove(best)
+        node = nodes[best]
+        gain, f, b, missing_left, g_left, h_left, n_left = node["split"]
+        bins = X_binned[node["rows"], f]
+        goes_left = np.where(bins == missing_bin, missing_left, bins <= b)
+        node["left"] = len(nodes)
+        n_leaves += 1
+        for rows, G, H in ((node["rows"][goes_left], g_left, h_left),
+                           (node["rows"][~goes_left], node["G"] - g_left, node["H"] - h_left)):
+            child = {"rows": rows, "depth": node["depth"] + 1, "G": G, "H": H, "split": None,
+                     "left": -1}
+            nodes.append(child)
+            if n_leaves < max_leaf_nodes:
+                find(child)
+                if child["split"] is not None:
+                    open_leaves.append(len(nodes) - 1)
+
+    n_nodes = len(nodes)
+    tree = {"feature": np.full(n_nodes, -1), "bin": np.zeros(n_nodes, dtype=np.intp),
+            "missing_go_left": np.zeros(n_nodes, dtype=np.uint8),
+            "left": np.full(n_nodes, -1), "right": np.full(n_nodes, -1),
+            "value": np.zeros(n_nodes), "gain": np.zeros(n_nodes),
+            "leaf_of": np.zeros(len(gradients), dtype=np.intp)}
+    for i, node in enumerate(nodes):
+        tree["value"][i] = -learning_rate * node["G"] / (node["H"] + lam)
+        if node["left"] < 0:
+            tree["leaf_of"][node["rows"]] = i
+            continue
+        gain, f, b, missing_left, g_left, h_left, n_left = node["split"]
+        if not has_missing_values[f]:
+            # no missing value at fit: unseen ones go to the child with more samples
+            missing_left = n_left > len(node["rows"]) - n_left
+        tree["feature"][i], tree["bin"][i], tree["gain"][i] = f, b, gain
+        tree["missing_go_left"][i] = missing_left
+        tree["left"][i], tree["right"][i] = node["left"], node["left"] + 1
+    return tree
+
+
+def predict_binned(tree, X_binned, missing_bin):
+    """Leaf value of every binned row (a walk down the tree; the right child is
+    ``left + 1``, as in the core's arrays)."""
+    out = np.empty(X_binned.shape[0])
+    for i, row in enumerate(X_binned):
+        node = 0
+        while tree["left"][node] >= 0:
+            b = row[tree["feature"][node]]
+            go_left = tree["missing_go_left"][node] if b == missing_bin else b <= tree["bin"][node]
+            node = tree["left"][node] + (0 if go_left else 1)
+        out[i] = tree["value"][node]
+    return out
