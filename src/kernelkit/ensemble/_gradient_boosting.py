@@ -27,6 +27,7 @@ from kernelkit.tree._validation import (
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.ensemble._validation_split import split_validation
 from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
@@ -205,7 +206,8 @@ class BaseGradientBoosting(BaseEstimator):
         rows = np.arange(len(target))
         validation = None
         if self.n_iter_no_change is not None:
-            rows, validation = self._split_validation(target, random_state)
+            rows, validation = split_validation(target, self.validation_fraction,
+                                                self._is_classifier, random_state)
         X_train, y_train, w_train = X[rows], target[rows], weight[rows]
         params = growth_params(self, len(rows), X.shape[1])
         n_threads = effective_n_threads(self.n_jobs)
@@ -273,18 +275,6 @@ class BaseGradientBoosting(BaseEstimator):
         self.train_score_ = np.array(self.train_score_)
         self.n_estimators_ = len(self.estimators_)
         return self
-
-    def _split_validation(self, target, random_state):
-        order = random_state.permutation(len(target))
-        n_valid = max(1, int(round(self.validation_fraction * len(target))))
-        if self._is_classifier:   # every class keeps its share in both parts
-            parts = [order[target[order] == c] for c in np.unique(target)]
-            valid = np.concatenate([p[:max(1, int(round(self.validation_fraction * len(p))))]
-                                    for p in parts])
-        else:
-            valid = order[:n_valid]
-        train = np.setdiff1d(np.arange(len(target)), valid)
-        return train, np.sort(valid)
 
     def _raw_predict(self, X):
         check_is_fitted(self)

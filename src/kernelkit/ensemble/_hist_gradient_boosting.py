@@ -14,7 +14,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -22,6 +21,7 @@ from kernelkit._core._hist_grower import grow_tree
 from kernelkit._core._hist_predict import add_leaf_values, add_tree_values
 from kernelkit.ensemble._hist_binning import BinMapper
 from kernelkit.ensemble._hist_losses import LOSSES, make_log_loss
+from kernelkit.ensemble._validation_split import split_validation
 from kernelkit.tree._validation import store_init_params
 from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._sklearn_compat import (
@@ -166,11 +166,9 @@ class BaseHistGradientBoosting(BaseEstimator):
                           if self.early_stopping == "auto" else self.early_stopping)
         X_valid = y_valid = None
         if early_stopping and self.validation_fraction is not None:
-            stratify = target if self._is_classifier else None
-            X, X_valid, target, y_valid = train_test_split(
-                X, target, test_size=self.validation_fraction, stratify=stratify,
-                random_state=random_state.randint(np.iinfo(np.int32).max))
-            X = np.ascontiguousarray(X)
+            rows, validation = split_validation(target, self.validation_fraction,
+                                                self._is_classifier, random_state)
+            X, X_valid, target, y_valid = X[rows], X[validation], target[rows], target[validation]
         self._bin_mapper = BinMapper(self.max_bins, random_state).fit(X)
         grower = _Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
                          n_threads)
