@@ -172,8 +172,7 @@ def _fill_bench(parser):
 
 
 def _bench(args):
-    from kernelkit.bench import available_suites, format_table, load_suite, run_suite
-    from kernelkit.bench._harness import busy_core
+    from kernelkit.bench import available_suites, busy_core, format_table, load_suite, run_suite
 
     available = available_suites()
     _check_names(args.parser, "suite", args.suites, available)

@@ -8,8 +8,7 @@ import time
 
 import kernelkit.bench
 import pytest
-from kernelkit.bench import Contender, Suite
-from kernelkit.bench._harness import busy_core
+from kernelkit.bench import Contender, Suite, busy_core
 
 from kernelkit.__main__ import main
 
