@@ -50,6 +50,8 @@ class Contender:
         report time per iteration).
     requires : tuple of str
         Modules that must import for this contender to run; otherwise it is reported missing.
+        ``"module:Name"`` also requires the module to define ``Name`` (an estimator that has
+        not landed yet is reported missing, not a crash).
     applies : callable or None
         ``applies(params) -> bool``; ``False`` skips this contender on that case (e.g. the
         pure-Python reference on a size it would take minutes on).
@@ -72,8 +74,17 @@ class Contender:
         return bool(self.requires) and not self.name.startswith(("kernelkit", "reference"))
 
     def missing(self):
-        """Names of required modules that are not importable."""
-        return [m for m in self.requires if importlib.util.find_spec(m) is None]
+        """Names of required modules (or ``module:Name``) that are not importable."""
+        return [r for r in self.requires if not _importable(*r.split(":", 1))]
+
+
+def _importable(module, name=None):
+    if name is None:
+        return importlib.util.find_spec(module) is not None
+    try:
+        return hasattr(importlib.import_module(module), name)
+    except ImportError:
+        return False
 
 
 def reference_up_to(n_max, run, name="reference"):
