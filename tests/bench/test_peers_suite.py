@@ -90,3 +90,14 @@ def test_a_kernelkit_estimator_not_yet_written_is_reported_missing():
     assert missing.missing() == expected
     assert dataclasses.replace(missing, requires=("kernelkit.no_such_module:X",)).missing() \
         == ["kernelkit.no_such_module:X"]
+
+
+def test_the_full_grid_has_one_case_per_loop_and_its_peers():
+    full, quick = peers._cases(False), peers._cases(True)
+    assert {c["loop"] for c in full} == {c["loop"] for c in quick} == {
+        "svc", "kmeans", "dbscan", "knn", "forest", "hist", "logistic", "pca"}
+    assert len(full) > len(quick)  # the million-row forest, boosting and PCA cases
+    contenders = {c.name: c for c in peers.SUITE.contenders if c.applies is not None}
+    big = next(c for c in full if c["loop"] == "dbscan" and c.get("n") == 300_000)
+    assert not contenders["sklearnex"].applies(big)  # every pair of points: minutes
+    assert not any(contenders["faiss"].applies(c) for c in full if c.get("dtype") == "float64")
