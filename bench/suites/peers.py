@@ -298,6 +298,8 @@ def _sklearnex_options(data):
 
 
 def _sklearnex(data):
+    # imported before the log is caught: the first import sets sklearnex's logger up
+    importlib.import_module(f"sklearnex.{_ESTIMATOR_LOOPS[data['loop']][1]}")
     with _onedal_engine("sklearnex", data):
         shown = _library("sklearnex", "sklearnex", _sklearnex_options)(data)
     return dict(shown, engine=data["engines"].get("sklearnex"))
