@@ -10,11 +10,13 @@ from kernelkit.bench._harness import (
     Contender,
     Suite,
     available_suites,
+    busy_core,
+    case_summaries,
     format_table,
     load_suite,
     machine_description,
     run_suite,
 )
 
-__all__ = ["Contender", "Suite", "available_suites", "format_table", "load_suite",
-           "machine_description", "run_suite"]
+__all__ = ["Contender", "Suite", "available_suites", "busy_core", "case_summaries",
+           "format_table", "load_suite", "machine_description", "run_suite"]

@@ -10,21 +10,30 @@ not importable is reported as missing, not a crash.
 Optionally (``measure_memory=True``) each contender also runs once in a fresh interpreter, where the
 peak resident-memory increase over the data set-up is read from ``/proc/self/status`` (Linux), so
 memory allocated in C (kernelkit's cores, libsvm, BLAS) is counted too.
+
+After the per-contender rows, the report summarises each case against the peers: the fastest
+contender that is neither kernelkit nor its reference twin, and kernelkit's time over that peer's
+and over scikit-learn's. :func:`busy_core` keeps one extra CPU busy while suites run, to measure
+how the speed holds when another process takes a core.
 """
 
+import contextlib
 import dataclasses
 import importlib
 import importlib.util
+import math
 import multiprocessing
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable
 
 __all__ = ["Contender", "Suite", "reference_up_to", "sklearn_peer", "versus_sklearn", "run_suite",
-           "format_table", "machine_description"]
+           "format_table", "machine_description", "case_summaries", "busy_core"]
 
 
 @dataclasses.dataclass
@@ -41,19 +50,41 @@ class Contender:
         report time per iteration).
     requires : tuple of str
         Modules that must import for this contender to run; otherwise it is reported missing.
+        ``"module:Name"`` also requires the module to define ``Name`` (an estimator that has
+        not landed yet is reported missing, not a crash).
     applies : callable or None
         ``applies(params) -> bool``; ``False`` skips this contender on that case (e.g. the
         pure-Python reference on a size it would take minutes on).
+    peer : bool or None
+        Whether this contender is another library's implementation, a candidate for the
+        "fastest peer" of the summary. None: a contender that requires a module and whose name
+        starts with neither ``"kernelkit"`` nor ``"reference"``.
     """
 
     name: str
     run: Callable
     requires: tuple = ()
     applies: Callable = None
+    peer: bool = None
+
+    def is_peer(self):
+        """Whether this contender counts as a peer in the summary (see ``peer``)."""
+        if self.peer is not None:
+            return self.peer
+        return bool(self.requires) and not self.name.startswith(("kernelkit", "reference"))
 
     def missing(self):
-        """Names of required modules that are not importable."""
-        return [m for m in self.requires if importlib.util.find_spec(m) is None]
+        """Names of required modules (or ``module:Name``) that are not importable."""
+        return [r for r in self.requires if not _importable(*r.split(":", 1))]
+
+
+def _importable(module, name=None):
+    if name is None:
+        return importlib.util.find_spec(module) is not None
+    try:
+        return hasattr(importlib.import_module(module), name)
+    except ImportError:
+        return False
 
 
 def reference_up_to(n_max, run, name="reference"):
@@ -100,8 +131,10 @@ class Suite:
         The first is the baseline of the ratio column (kernelkit).
     repeats : callable or int
         Timed runs per contender (median reported); ``repeats(params, quick)`` may size it.
-    warmup : bool
-        Run every contender once, untimed, before timing (imports, caches, thread pools).
+    warmup : bool or callable
+        Run every contender once, untimed, before timing (imports, caches, thread pools);
+        ``warmup(params, quick) -> bool`` may decide per case (no warm-up on a case whose runs
+        take minutes, once smaller cases have warmed the same contenders up).
     measure_memory : bool
         Also measure each contender's peak memory increase in a fresh process.
     """
@@ -112,7 +145,7 @@ class Suite:
     setup: Callable
     contenders: list
     repeats: object = 5
-    warmup: bool = True
+    warmup: object = True
     measure_memory: bool = False
 
 
@@ -176,7 +209,8 @@ def run_suite(suite, quick=False, log=print):
             active.append(c)
         times = {c.name: [] for c in active}
         info = {c.name: {} for c in active}
-        if suite.warmup:
+        warmup = suite.warmup(params, quick) if callable(suite.warmup) else suite.warmup
+        if warmup:
             for c in active:
                 info[c.name] = c.run(data) or {}
         n_rep = _n_repeats(suite, params, quick)
@@ -188,10 +222,12 @@ def run_suite(suite, quick=False, log=print):
                 elapsed = time.perf_counter() - t0
                 info[c.name] = out
                 times[c.name].append(elapsed / out.get("per", 1))
-        base = statistics.median(times[active[0].name]) if active else None
+        # the ratios' baseline is the suite's first contender (kernelkit); none if it is missing
+        baseline = suite.contenders[0].name
+        base = statistics.median(times[baseline]) if baseline in times else None
         for c in active:
             med = statistics.median(times[c.name])
-            row = dict(case=params, contender=c.name, time=med, repeats=n_rep,
+            row = dict(case=params, contender=c.name, time=med, repeats=n_rep, peer=c.is_peer(),
                        ratio=med / base if base else float("nan"),
                        values={k: v for k, v in info[c.name].items() if k != "per"})
             if can_measure_memory:
@@ -207,7 +243,93 @@ def run_suite(suite, quick=False, log=print):
         for row in case_rows:
             row.update(load_before=load_before, load_after=load_after)
         rows.extend(case_rows)
+        for summary in case_summaries(suite, case_rows):
+            log(f"  fastest peer: {summary['fastest peer'] or 'none'}; kernelkit ÷ fastest peer "
+                f"{_fmt_ratio(summary['kernelkit / peer'])}, kernelkit ÷ scikit-learn "
+                f"{_fmt_ratio(summary['kernelkit / scikit-learn'])}")
     return rows
+
+
+def case_summaries(suite, rows):
+    """For each case of ``rows``: the fastest peer and kernelkit's time over the peers'.
+
+    Parameters
+    ----------
+    suite : Suite
+        Its first contender is kernelkit, the numerator of the ratios.
+    rows : list of dict
+        As returned by :func:`run_suite`.
+
+    Returns
+    -------
+    list of dict
+        One per case, in order, with keys ``case`` (the parameters), ``fastest peer`` (name, or
+        None when no peer ran), ``peer time`` (its median time, s), ``kernelkit / peer`` and
+        ``kernelkit / scikit-learn`` (kernelkit's median time over the fastest peer's and over
+        the fastest contender named ``scikit-learn...``; below 1: kernelkit is faster; NaN
+        when either side did not run).
+    """
+    baseline = suite.contenders[0].name
+    summaries = []
+    for case in _unique_cases(rows):
+        timed = [r for r in rows if r["case"] == case and "time" in r]
+        kernelkit = next((r["time"] for r in timed if r["contender"] == baseline), None)
+        peers = [r for r in timed if r.get("peer")]
+        fastest = min(peers, key=lambda r: r["time"], default=None)
+        sklearn = min((r["time"] for r in timed if r["contender"].startswith("scikit-learn")),
+                      default=None)
+        summaries.append({
+            "case": case,
+            "fastest peer": fastest["contender"] if fastest else None,
+            "peer time": fastest["time"] if fastest else None,
+            "kernelkit / peer": _over(kernelkit, fastest["time"] if fastest else None),
+            "kernelkit / scikit-learn": _over(kernelkit, sklearn),
+        })
+    return summaries
+
+
+def _over(kernelkit, peer):
+    return kernelkit / peer if kernelkit is not None and peer else float("nan")
+
+
+def _unique_cases(rows):
+    cases = []
+    for r in rows:
+        if r["case"] not in cases:
+            cases.append(r["case"])
+    return cases
+
+
+def _fmt_ratio(x):
+    return "–" if math.isnan(x) else f"{x:.3f}"
+
+
+@contextlib.contextmanager
+def busy_core():
+    """Keep one CPU busy while the block runs: a child Python process spinning in a loop.
+
+    The child is started before the block and stopped when it ends, also on an exception or
+    Ctrl-C. It runs in a session of its own (a Ctrl-C at the terminal reaches only this
+    process, which stops it) and ends by itself once its parent is gone, so that not even a
+    killed parent leaves it spinning.
+
+    Yields
+    ------
+    subprocess.Popen
+        The spinning process.
+    """
+    # the parent's id is passed, not read at start-up: a parent killed while the child's
+    # interpreter starts would otherwise never be missed
+    spinner = subprocess.Popen(
+        [sys.executable, "-c",
+         "import os, sys\nparent = int(sys.argv[1])\nwhile os.getppid() == parent:\n    pass",
+         str(os.getpid())],
+        stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        yield spinner
+    finally:
+        spinner.kill()
+        spinner.wait()
 
 
 def _module_of(suite):
@@ -257,7 +379,7 @@ def _fmt_load(load):
     return "not reported" if load is None else ", ".join(f"{x:.2f}" for x in load)
 
 
-def machine_description(load_before=None, load_after=None):
+def machine_description(load_before=None, load_after=None, busy_core=False):
     """One sentence on the machine a benchmark runs on: CPU model, cores, OpenMP threads and the
     load averages (1, 5, 15 min) before and after the run.
 
@@ -265,6 +387,8 @@ def machine_description(load_before=None, load_after=None):
     ----------
     load_before, load_after : tuple of 3 float or None
         As returned by ``os.getloadavg()``; None: not reported.
+    busy_core : bool, default=False
+        Whether the run had one busy core (see :func:`busy_core`): said in the sentence.
 
     Returns
     -------
@@ -275,14 +399,34 @@ def machine_description(load_before=None, load_after=None):
     return (
         f"Machine: {_cpu_model()} ({platform.machine()}, {platform.system()}), "
         f"{os.cpu_count()} logical CPUs, {_usable_cpus()} usable by this process, "
-        f"{effective_n_threads()} OpenMP threads; load average (1, 5, 15 min) "
+        f"{effective_n_threads()} OpenMP threads"
+        + (", with one busy core (another process spinning on one CPU throughout the run)"
+           if busy_core else "")
+        + "; load average (1, 5, 15 min) "
         f"{_fmt_load(load_before)} before the run and {_fmt_load(load_after)} after "
         "(a load above the number of CPUs means other jobs competed for them)."
     )
 
 
-def format_table(suite, rows, quick=False):
-    """The Markdown report: header (machine, load, versions, profile), one row per contender."""
+def format_table(suite, rows, quick=False, busy_core=False):
+    """The Markdown report: header (machine, load, versions, profile), one row per contender,
+    then the summary against the peers, one row per case (see :func:`case_summaries`).
+
+    Parameters
+    ----------
+    suite : Suite
+    rows : list of dict
+        As returned by :func:`run_suite`.
+    quick : bool, default=False
+        Whether the rows are of the quick profile (said in the title).
+    busy_core : bool, default=False
+        Whether one core was kept busy during the run (said in the title and the machine's
+        description).
+
+    Returns
+    -------
+    str
+    """
     import numpy
     import scipy
     import sklearn
@@ -290,12 +434,13 @@ def format_table(suite, rows, quick=False):
     from kernelkit import __version__
 
     head = [
-        f"# Benchmark `{suite.name}`{' (quick profile)' if quick else ''}",
+        (f"# Benchmark `{suite.name}`{' (quick profile)' if quick else ''}"
+         f"{' with one busy core' if busy_core else ''}"),
         "",
         suite.description.strip(),
         "",
         machine_description(rows[0].get("load_before") if rows else None,
-                            rows[-1].get("load_after") if rows else None),
+                            rows[-1].get("load_after") if rows else None, busy_core=busy_core),
         f"Python {platform.python_version()}, kernelkit {__version__}, numpy "
         f"{numpy.__version__}, scipy {scipy.__version__}, scikit-learn {sklearn.__version__}. "
         f"Run {time.strftime('%Y-%m-%d %H:%M')}. Times are medians of alternating runs; "
@@ -311,13 +456,32 @@ def format_table(suite, rows, quick=False):
         if "note" in r:
             cells = [case, r["contender"], r["note"], "", ""] + ([""] if mem else []) + [""]
         else:
-            cells = [case, r["contender"], _fmt_time(r["time"]), f"{r['ratio']:.3f}",
+            cells = [case, r["contender"], _fmt_time(r["time"]), _fmt_ratio(r["ratio"]),
                      str(r["repeats"])]
             if mem:
                 cells.append(f"{r['peak_mib']:.1f}" if "peak_mib" in r else "")
             cells.append(", ".join(f"{k}={_fmt_value(v)}" for k, v in r["values"].items()))
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(head + lines) + "\n"
+    return "\n".join(head + lines + _summary_table(suite, rows)) + "\n"
+
+
+def _summary_table(suite, rows):
+    """The Markdown lines of the per-case summary against the peers (none if no peer ran)."""
+    summaries = case_summaries(suite, rows)
+    if not any(s["fastest peer"] for s in summaries):
+        return []
+    lines = ["", ("Against the peers: the fastest contender other than kernelkit and its "
+                  "reference twin, and kernelkit's median time over that peer's and over "
+                  "scikit-learn's fastest (below 1: kernelkit is faster)."), "",
+             "| case | fastest peer | its time | kernelkit ÷ fastest peer "
+             + "| kernelkit ÷ scikit-learn |",
+             "|---|---|---|---|---|"]
+    for s in summaries:
+        case = ", ".join(f"{k}={v}" for k, v in s["case"].items())
+        lines.append(f"| {case} | {s['fastest peer'] or 'none ran'} | "
+                     f"{_fmt_time(s['peer time'])} | {_fmt_ratio(s['kernelkit / peer'])} | "
+                     f"{_fmt_ratio(s['kernelkit / scikit-learn'])} |")
+    return lines
 
 
 def available_suites():

@@ -4,6 +4,7 @@ on. Run "kernelkit COMMAND --help" for the names and options of each command."""
 
 import argparse
 import ast
+import contextlib
 import importlib
 import importlib.util
 import inspect
@@ -152,7 +153,9 @@ def _fill_bench(parser):
         "--quick) into the --out folder, which is created when the first table is written; the "
         "table describes the machine it ran on (CPU, cores, load average before and after). "
         "Peers missing from this Python are reported as missing (the bench extra of kernelkit "
-        "lists them). Without names, every suite runs.")
+        "lists them). Without names, every suite runs. With --busy-core, another process "
+        "spins on one CPU while the suites run (SUITE-busy.md, SUITE-quick-busy.md): how the "
+        "speed holds when a core is taken.")
     parser.epilog = (_listing("suites", _module_summaries("kernelkit.bench.suites"))
                      + "\n\n" + _wrap("Also: kernelkit bench graph-accuracy [--datasets ...] "
                                        "[--kernels ...] [--data FOLDER] [--out FILE] [--quick], "
@@ -163,30 +166,33 @@ def _fill_bench(parser):
                         help="small profile (about a minute per suite)")
     parser.add_argument("--out", default=".", metavar="FOLDER",
                         help="folder for the Markdown tables (default: the current folder)")
+    parser.add_argument("--busy-core", action="store_true",
+                        help="keep one CPU busy with another process while the suites run")
     parser.set_defaults(func=_bench, parser=parser)
 
 
 def _bench(args):
-    from kernelkit.bench import available_suites, format_table, load_suite, run_suite
+    from kernelkit.bench import available_suites, busy_core, format_table, load_suite, run_suite
 
     available = available_suites()
     _check_names(args.parser, "suite", args.suites, available)
     _writable_folder(args.parser, args.out)
-    for name in args.suites or available:
-        suite = load_suite(name)
-        rows = run_suite(suite, quick=args.quick)
-        table = format_table(suite, rows, quick=args.quick)
-        os.makedirs(args.out, exist_ok=True)
-        path = os.path.join(args.out, _table_name(name, args.quick))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(table)
-        print(table)
-        print(f"written to {path}")
+    with busy_core() if args.busy_core else contextlib.nullcontext():
+        for name in args.suites or available:
+            suite = load_suite(name)
+            rows = run_suite(suite, quick=args.quick)
+            table = format_table(suite, rows, quick=args.quick, busy_core=args.busy_core)
+            os.makedirs(args.out, exist_ok=True)
+            path = os.path.join(args.out, _table_name(name, args.quick, args.busy_core))
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(table)
+            print(table)
+            print(f"written to {path}")
     return 0
 
 
-def _table_name(suite, quick):
-    return f"{suite}-quick.md" if quick else f"{suite}.md"
+def _table_name(suite, quick, busy):
+    return f"{suite}{'-quick' if quick else ''}{'-busy' if busy else ''}.md"
 
 
 # ---------------------------------------------------------------------------------------- gram

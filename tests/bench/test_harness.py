@@ -3,8 +3,9 @@
 import os
 import re
 
+from kernelkit.bench._harness import Contender, Suite, case_summaries, format_table, run_suite
+
 from kernelkit import bench
-from kernelkit.bench._harness import Contender, Suite, format_table, run_suite
 
 
 def _toy_suite(calls):
@@ -72,3 +73,77 @@ def test_suite_descriptions_do_not_describe_our_machine():
         description = bench.load_suite(name).description
         for phrase in ("2-core", "2 here", "2 cores", "load average", "this shared machine"):
             assert phrase not in description, (name, phrase)
+
+
+def _rows(case, times, peers=()):
+    """Rows as run_suite returns them, with given median times (s) per contender."""
+    kernelkit = times.get("kernelkit", float("nan"))
+    return [{"case": case, "contender": name, "time": t, "ratio": t / kernelkit, "repeats": 3,
+             "peer": name in peers, "values": {}, "load_before": None, "load_after": None}
+            for name, t in times.items()]
+
+
+def _peer_suite():
+    def run(data):
+        return {}
+
+    return Suite(name="peers-toy", description="Toy.", cases=lambda quick: [], setup=None,
+                 contenders=[Contender("kernelkit", run), Contender("reference", run),
+                             Contender("scikit-learn", run, requires=("sklearn",)),
+                             Contender("lightgbm", run, requires=("lightgbm",)),
+                             Contender("GEMM bound", run)])
+
+
+def test_peers_are_told_from_kernelkit_and_its_twin():
+    suite = _peer_suite()
+    assert [c.is_peer() for c in suite.contenders] == [False, False, True, True, False]
+    assert Contender("scipy", None, peer=True).is_peer()
+    assert not Contender("kernelkit (hist)", None, requires=("sklearn",)).is_peer()
+
+
+def test_summary_names_the_fastest_peer_and_kernelkits_ratios():
+    suite = _peer_suite()
+    peers = ("scikit-learn", "lightgbm")
+    rows = (_rows({"n": 1}, {"kernelkit": 2.0, "reference": 0.1, "scikit-learn": 8.0,
+                              "lightgbm": 4.0, "GEMM bound": 0.5}, peers)
+            + _rows({"n": 2}, {"kernelkit": 3.0, "scikit-learn": 1.0, "lightgbm": 6.0}, peers)
+            + [{"case": {"n": 3}, "contender": "kernelkit", "note": "missing: x"},
+               *_rows({"n": 3}, {"scikit-learn": 5.0}, peers)]
+            + _rows({"n": 4}, {"kernelkit": 1.0}, peers))
+    first, second, third, fourth = case_summaries(suite, rows)
+    # the twin and the bound are faster but are not peers
+    assert first == {"case": {"n": 1}, "fastest peer": "lightgbm", "peer time": 4.0,
+                     "kernelkit / peer": 0.5, "kernelkit / scikit-learn": 0.25}
+    assert second["fastest peer"] == "scikit-learn" and second["kernelkit / peer"] == 3.0
+    assert third["fastest peer"] == "scikit-learn" and third["kernelkit / peer"] != \
+        third["kernelkit / peer"]  # kernelkit missing: NaN
+    assert fourth["fastest peer"] is None
+
+    table = format_table(suite, rows)
+    summary = table.split("Against the peers")[1]
+    assert "| case | fastest peer | its time | kernelkit ÷ fastest peer | kernelkit ÷ " \
+           "scikit-learn |" in summary
+    assert "| n=1 | lightgbm | 4 s | 0.500 | 0.250 |" in summary
+    assert "| n=2 | scikit-learn | 1 s | 3.000 | 3.000 |" in summary
+    assert "| n=3 | scikit-learn | 5 s | – | – |" in summary
+    assert "| n=4 | none ran |  | – | – |" in summary
+
+
+def test_no_summary_without_peers():
+    calls = []
+    suite = _toy_suite(calls)
+    table = format_table(suite, run_suite(suite, quick=True, log=lambda *a: None))
+    assert "Against the peers" not in table
+
+
+def test_ratios_are_not_taken_against_a_peer_when_kernelkit_is_missing():
+    suite = Suite(name="toy", description="Toy.", cases=lambda quick: [{"n": 1}],
+                  setup=lambda p: p["n"], repeats=1, warmup=False,
+                  contenders=[Contender("kernelkit", None, requires=("no_such_module_kk",)),
+                              Contender("peer", lambda n: {"n": n}, requires=("os",))])
+    logged = []
+    rows = run_suite(suite, log=logged.append)
+    peer = next(r for r in rows if r["contender"] == "peer")
+    assert peer["ratio"] != peer["ratio"]
+    assert "fastest peer: peer; kernelkit ÷ fastest peer –" in logged[-1]
+    assert "| n=1 | peer | " in format_table(suite, rows)
