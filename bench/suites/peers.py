@@ -16,6 +16,9 @@ N_TREES = 100
 # oneDAL's DBSCAN compares every pair of points: 0.9 s at n = 20 000 on 2-D data where
 # kernelkit's grid took 0.05 s, so minutes per run at 300 000
 SKLEARNEX_DBSCAN_MAX = 50_000
+# scikit-learn's exact forest takes minutes per fit above this size (the summary's
+# "kernelkit ÷ scikit-learn" is then empty)
+SKLEARN_FOREST_MAX = 100_000
 K_NEIGHBOURS = 10
 HIST = dict(max_iter=200, max_leaf_nodes=31, learning_rate=0.1, max_bins=255)
 DBSCAN_DIGITS_EPS = 18.0
@@ -52,7 +55,7 @@ def _setup(params):
                                n=int(params.get("n", 1797) / (1 - HELD_OUT))))
         data = _split(data["X"], data["y"], gamma=data["gamma"])
     elif loop == "kmeans":
-        X, centers, _ = kmeans.setup(params)
+        X, centers, _, _ = kmeans.setup(params)
         data = dict(X=X.astype(params["dtype"]), centers=centers.astype(params["dtype"]),
                     mode=params["mode"])
     elif loop == "dbscan":
@@ -63,9 +66,8 @@ def _setup(params):
         data = dict(X=X, eps=eps, min_samples=min_samples)
     elif loop == "knn":
         data = neighbors._setup(dict(n_train=params["n"], n_query=params["n_query"],
-                                     d=params["d"]))
-        data = dict(X=data["X"].astype(params["dtype"]), y=data["y"],
-                    X_test=data["X_test"].astype(params["dtype"]))
+                                     d=params["d"], dtype=params["dtype"]))
+        data = dict(X=data["X"], y=data["y"], X_test=data["X_test"])
     elif loop in ("forest", "hist"):
         from sklearn.datasets import make_classification
 
@@ -79,7 +81,8 @@ def _setup(params):
                                   n=int(params["n"] / 0.75), d=params["d"]))
         data["tol"] = params["tol"]
     else:
-        data = pca.setup(dict(n_samples=params["n"], n_features=params["d"], n_components=10))
+        data = pca.setup(dict(n_samples=params["n"], n_features=params["d"], n_components=10,
+                              svd_solver=params["solver"]))
         data["solver"] = params["solver"]
     data.update(loop=loop, results={})
     return data
@@ -237,6 +240,12 @@ def _forest(module, name, data, **extra):
     return _classifier(name, data, model)
 
 
+def _forest_hist(data):
+    from kernelkit import ensemble
+
+    return _forest(ensemble, "kernelkit hist", data, splitter="hist")
+
+
 def _logistic(module, name, data, **extra):
     model = module.LogisticRegression(C=linear.C, tol=data["tol"], max_iter=1000, **extra)
     model.fit(data["X"], data["y"])
@@ -390,8 +399,13 @@ oneDAL or fell back to scikit-learn. Cases whose runs take minutes skip the unti
         Contender("kernelkit", _hist("kernelkit", "kernelkit"),
                   requires=("kernelkit.ensemble:HistGradientBoostingClassifier",),
                   applies=_loops("hist"), peer=False),
+        # the binned splitter, oneDAL's kind of forest (kernelkit's default is scikit-learn's
+        # exact trees): in the table, not in the summary
+        Contender("kernelkit hist", _forest_hist, applies=_loops("forest"), peer=False),
         Contender("scikit-learn", _library("sklearn", "scikit-learn", _sklearn_options),
-                  requires=("sklearn",), applies=lambda p: p["loop"] != "hist"),
+                  requires=("sklearn",),
+                  applies=lambda p: p["loop"] != "hist" and not (
+                      p["loop"] == "forest" and p["n"] > SKLEARN_FOREST_MAX)),
         Contender("scikit-learn", _hist("sklearn", "scikit-learn"), requires=("sklearn",),
                   applies=_loops("hist")),
         Contender("sklearnex", _sklearnex, requires=("sklearnex",),
