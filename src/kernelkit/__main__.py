@@ -160,7 +160,11 @@ def _fill_bench(parser):
                      + "\n\n" + _wrap("Also: kernelkit bench graph-accuracy [--datasets ...] "
                                        "[--kernels ...] [--data FOLDER] [--out FILE] [--quick], "
                                        "the table of graph classification accuracy of every "
-                                       "graph kernel on the TU sets (see its --help)."))
+                                       "graph kernel on the TU sets (see its --help). And: "
+                                       "kernelkit bench matrix [--sizes ...] [--rows ...] "
+                                       "[--baseline OLD.whl] [--busy-core], every estimator, "
+                                       "kernel and compiled function at its defaults against "
+                                       "its peer, on 2 threads and 1 (see its --help)."))
     parser.add_argument("suites", nargs="*", metavar="SUITE", help="suite names (default: all)")
     parser.add_argument("--quick", action="store_true",
                         help="small profile (about a minute per suite)")
@@ -660,6 +664,10 @@ def main(argv=None):
         from kernelkit.bench.graph_accuracy import main as graph_accuracy
 
         return graph_accuracy(argv[2:])
+    if argv[:2] == ["bench", "matrix"]:
+        from kernelkit.bench.matrix import main as matrix
+
+        return matrix(argv[2:])
     # the top-level options take no value: the first other word names the command
     command = next((word for word in argv if not word.startswith("-")), "")
     parser = build_parser(command)

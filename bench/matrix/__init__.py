@@ -1,0 +1,348 @@
+"""The speed matrix: every public estimator, kernel and compiled function of kernelkit at its
+defaults, at three sizes, against its peer and the fastest engine installed, on 2 threads and 1.
+
+Run ``kernelkit bench matrix [--sizes small,medium] [--rows KMeans,SVC] [--busy-core]
+[--budget SECONDS] [--out FOLDER]``. For each row and size it reports kernelkit's median time on
+2 threads and on 1 (and their ratio), the peer's (scikit-learn's estimator of the same name; else
+GraKeL's kernel, libsvm or a SciPy formulation), the fastest engine of the ``bench`` extra
+(scikit-learn-intelex, LightGBM, XGBoost), kernelkit's time over each, and whether the results
+agree (test predictions, cluster labels, embeddings up to rotation, Gram matrices). All
+contenders of a cell run in one process, alternating, after an untimed warm-up at the first size;
+a contender whose previous size's time, scaled by the row's growth, would pass ``--budget``
+seconds is left out of the larger size (said in its cell).
+
+``--baseline OLD.whl`` times kernelkit only, an older wheel against the installed one, in
+alternating fresh processes (old, new, old, new, …), and reports old ÷ new per row, in wall and
+CPU time: how a change is timed against main before it lands.
+
+The rows are :func:`kernelkit.bench.matrix._rows.all_rows`: a new estimator is one more row there.
+"""
+
+import argparse
+import contextlib
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+from kernelkit.bench.matrix import _rows
+
+__all__ = ["main", "run_matrix", "format_matrix", "run_baseline", "format_baseline"]
+
+N_THREADS = 2
+DEFAULT_BUDGET = 30.0
+WORKER = pathlib.Path(__file__).with_name("_worker.py")
+
+
+def _n_repeats(first_time):
+    """Timed runs of a contender from the time of its first run."""
+    for limit, repeats in ((0.2, 5), (3.0, 3), (10.0, 2)):
+        if first_time < limit:
+            return repeats
+    return 1
+
+
+def _timed(run, data, threads):
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=threads) if threads else contextlib.nullcontext():
+        wall, cpu = time.perf_counter(), time.process_time()
+        output = run(data)
+        return time.perf_counter() - wall, time.process_time() - cpu, output
+
+
+def _contenders(row):
+    """``(label, run, threads, contender)`` of a row: kernelkit on 2 threads and on 1, then the
+    peers at their defaults."""
+    out = [("kernelkit", row.kernelkit, N_THREADS, None),
+           ("kernelkit 1 thread", row.kernelkit, 1, None)]
+    out += [(peer.name, peer.run, None, peer) for peer in row.peers]
+    return out
+
+
+def _run_cell(row, n, state, budget, log):
+    """Time every contender of ``row`` at ``n``; ``state`` carries each contender's previous
+    ``(n, time)`` and whether it has warmed up."""
+    cell = dict(row=row.name, family=row.family, n=n, times={}, notes={}, checks={})
+    try:
+        data = row.setup(n)
+    except (LookupError, OSError) as error:
+        cell["notes"]["data"] = f"data unavailable: {error}"
+        return cell
+    active = []
+    for label, run, threads, peer in _contenders(row):
+        if peer is not None and peer.missing():
+            cell["notes"][label] = f"missing: {', '.join(peer.missing())}"
+            continue
+        if (row.peers and peer is row.peers[0] and row.peer_max_n is not None
+                and n > row.peer_max_n):
+            cell["notes"][label] = f"not run above n = {row.peer_max_n}"
+            continue
+        previous = state.get(label)
+        if previous and previous["time"] is not None:
+            estimate = previous["time"] * (n / previous["n"]) ** row.cost
+            if estimate > budget:
+                cell["notes"][label] = f"left out: ~{estimate:.0f} s estimated"
+                continue
+        elif previous and previous["time"] is None:
+            cell["notes"][label] = "left out: failed or left out at a smaller size"
+            continue
+        active.append((label, run, threads))
+    samples = {label: [] for label, *_ in active}
+    outputs = {}
+    for label, run, threads in list(active):
+        try:
+            if not state.get(label, {}).get("warm"):
+                _timed(run, data, threads)  # imports, caches, thread pools: untimed
+            wall, cpu, outputs[label] = _timed(run, data, threads)
+        except Exception as error:  # a peer that refuses the case is a note, not a crash
+            cell["notes"][label] = f"error: {type(error).__name__}: {str(error)[:120]}"
+            state[label] = dict(n=n, time=None)
+            active.remove((label, run, threads))
+            continue
+        samples[label].append(wall)
+        state[label] = dict(n=n, time=wall, warm=True)
+    repeats = max((_n_repeats(samples[label][0]) for label, *_ in active), default=0)
+    for rep in range(1, repeats):
+        k = rep % len(active)
+        for label, run, threads in active[k:] + active[:k]:
+            if len(samples[label]) < _n_repeats(samples[label][0]):
+                samples[label].append(_timed(run, data, threads)[0])
+    for label, *_ in active:
+        cell["times"][label] = statistics.median(samples[label])
+        state[label]["time"] = cell["times"][label]
+    reference = outputs.get("kernelkit")
+    if reference is not None:
+        mine = row.outcome(reference, data)
+        for label in outputs:
+            if label.startswith("kernelkit"):
+                continue
+            try:
+                cell["checks"][label] = row.compare(mine, row.outcome(outputs[label], data))
+            except Exception as error:
+                cell["checks"][label] = (f"not comparable: {type(error).__name__}", False)
+    log(_cell_line(cell))
+    return cell
+
+
+def run_matrix(rows, sizes=_rows.SIZES, budget=DEFAULT_BUDGET, log=print):
+    """Time every row at every size; return the list of cells (dicts)."""
+    cells = []
+    for row in rows:
+        state = {}
+        for size in sizes:
+            n = row.sizes[_rows.SIZES.index(size)]
+            if n is None:
+                continue
+            cells.append(_run_cell(row, n, state, budget, log))
+    return cells
+
+
+def _fastest_peer(cell):
+    peers = {k: v for k, v in cell["times"].items() if not k.startswith("kernelkit")}
+    if not peers:
+        return None, None
+    name = min(peers, key=peers.get)
+    return name, peers[name]
+
+
+def _first_peer(cell, row_peers):
+    for name in row_peers:
+        if name in cell["times"]:
+            return name, cell["times"][name]
+    return None, None
+
+
+def _cell_line(cell):
+    times = ", ".join(f"{k} {_fmt(v)}" for k, v in cell["times"].items())
+    notes = "; ".join(f"{k}: {v}" for k, v in cell["notes"].items())
+    return f"[matrix] {cell['row']} n={cell['n']}: {times}" + (f" ({notes})" if notes else "")
+
+
+def _fmt(t):
+    if t is None:
+        return "–"
+    return f"{t:.3g} s" if t >= 1 else f"{t * 1e3:.3g} ms"
+
+
+def _ratio(a, b):
+    return f"{a / b:.2f}" if a and b else "–"
+
+
+def _flag(text, over):
+    return f"**{text}**" if over else text
+
+
+def format_matrix(cells, rows, busy_core=False, load=None):
+    """The Markdown table of :func:`run_matrix`'s cells."""
+    from kernelkit.bench import machine_description
+
+    peers_of = {row.name: [p.name for p in row.peers] for row in rows}
+    lines = [
+        f"# Speed matrix{' with one busy core' if busy_core else ''}", "",
+        __doc__.split("\n\n")[0].replace("\n", " "), "",
+        machine_description(*(load or (None, None)), busy_core=busy_core),
+        f"Run {time.strftime('%Y-%m-%d %H:%M')}. Medians of alternating runs in one process; "
+        "the first run of each contender at the smallest size is an untimed warm-up. "
+        "2 thr ÷ 1 thr: kernelkit's time on 2 threads over its time on 1 (below 1: the second "
+        "thread pays). Ratios over 1.0 (kernelkit slower) in bold.", "",
+        "| row | n | kernelkit | 1 thread | 2 thr ÷ 1 thr | peer | peer time | kernelkit ÷ peer "
+        "| fastest peer | kernelkit ÷ fastest | check | notes |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for cell in cells:
+        kk = cell["times"].get("kernelkit")
+        one = cell["times"].get("kernelkit 1 thread")
+        peer, peer_time = _first_peer(cell, peers_of.get(cell["row"], []))
+        fastest, fastest_time = _fastest_peer(cell)
+        check = "; ".join(f"{'✔' if ok else '✘'} {text} ({name})"
+                          for name, (text, ok) in cell["checks"].items())
+        notes = "; ".join(f"{k}: {v}" for k, v in cell["notes"].items())
+        over = kk and peer_time and kk > peer_time
+        over_fastest = kk and fastest_time and kk > fastest_time
+        lines.append(
+            f"| {cell['row']} | {cell['n']} | {_fmt(kk)} | {_fmt(one)} | {_ratio(kk, one)} | "
+            f"{peer or '–'} | {_fmt(peer_time)} | {_flag(_ratio(kk, peer_time), over)} | "
+            f"{fastest or '–'} {_fmt(fastest_time) if fastest else ''} | "
+            f"{_flag(_ratio(kk, fastest_time), over_fastest)} | {check} | {notes} |")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- old vs new
+
+
+def _unpacked(wheel, folder):
+    """A folder to put on ``sys.path`` for the kernelkit of ``wheel`` (a .whl, or a folder
+    holding a ``kernelkit`` package)."""
+    wheel = pathlib.Path(wheel)
+    if wheel.is_dir():
+        return wheel
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(folder)
+    return pathlib.Path(folder)
+
+
+def _worker_times(row, size, path, repeats):
+    env = dict(os.environ)
+    if path is not None:
+        env["KERNELKIT_MATRIX_PATH"] = str(path)
+    out = subprocess.run(
+        [sys.executable, str(WORKER), row, size, str(repeats)], env=env, check=True,
+        capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def run_baseline(wheel, rows, sizes=("small", "medium"), pairs=3, log=print):
+    """Old wheel vs the installed kernelkit, alternating fresh processes; one cell per row and
+    size with the medians of both sides' wall and CPU times."""
+    cells = []
+    with tempfile.TemporaryDirectory() as folder:
+        old = _unpacked(wheel, folder)
+        for row in rows:
+            for size in sizes:
+                n = row.sizes[_rows.SIZES.index(size)]
+                if n is None:
+                    continue
+                times = {"old": [], "new": []}
+                try:
+                    for _ in range(pairs):
+                        for side, path in (("old", old), ("new", None)):
+                            times[side].append(_worker_times(row.name, size, path, 1))
+                except subprocess.CalledProcessError as error:
+                    log(f"[baseline] {row.name} {size}: failed ({error.stderr[-300:]})")
+                    continue
+                cell = dict(row=row.name, n=n, **{
+                    f"{side}_{kind}": statistics.median(t[kind] for t in times[side])
+                    for side in times for kind in ("wall", "cpu")})
+                log(f"[baseline] {row.name} n={n}: old ÷ new wall "
+                    f"{cell['old_wall'] / cell['new_wall']:.3f}, CPU "
+                    f"{cell['old_cpu'] / cell['new_cpu']:.3f}")
+                cells.append(cell)
+    return cells
+
+
+def format_baseline(cells, wheel, load=None):
+    from kernelkit.bench import machine_description
+
+    lines = [
+        f"# Speed matrix: {pathlib.Path(wheel).name} (old) against the installed kernelkit (new)",
+        "", machine_description(*(load or (None, None))),
+        "Each side runs in fresh processes, alternating (old, new, old, new, …): data, an "
+        "untimed warm-up, one timed run on 2 threads. Medians; old ÷ new above 1: the new "
+        "kernelkit is faster.", "",
+        "| row | n | old wall | new wall | old ÷ new wall | old ÷ new CPU |",
+        "|---|---|---|---|---|---|"]
+    for c in cells:
+        slower = c["old_wall"] < c["new_wall"]
+        lines.append(f"| {c['row']} | {c['n']} | {_fmt(c['old_wall'])} | {_fmt(c['new_wall'])} "
+                     f"| {_flag(_ratio(c['old_wall'], c['new_wall']), slower)} | "
+                     f"{_ratio(c['old_cpu'], c['new_cpu'])} |")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------- command
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="kernelkit bench matrix", description=__doc__.split("\n\n")[1].replace("\n", " "))
+    parser.add_argument("--rows", default=None, metavar="NAMES",
+                        help="comma-separated row names, or prefixes of them (default: all)")
+    parser.add_argument("--sizes", default=",".join(_rows.SIZES), metavar="SIZES",
+                        help="comma-separated among small, medium, large (default: all three)")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET, metavar="SECONDS",
+                        help="leave a contender out of a size it would take longer than this "
+                             "at (estimated from the previous size; default 30)")
+    parser.add_argument("--busy-core", action="store_true",
+                        help="keep one CPU busy with another process during the run")
+    parser.add_argument("--baseline", default=None, metavar="WHEEL",
+                        help="time an older wheel (or unpacked folder) against the installed "
+                             "kernelkit instead, old ÷ new per row")
+    parser.add_argument("--out", default=".", metavar="FOLDER",
+                        help="folder of matrix.md, matrix-busy.md or matrix-baseline.md")
+    return parser
+
+
+def _select(rows, names):
+    if not names:
+        return rows
+    wanted = [w.strip() for w in names.split(",") if w.strip()]
+    chosen = [r for r in rows if any(r.name == w or r.name.startswith(w + " ") for w in wanted)]
+    unknown = [w for w in wanted
+               if not any(r.name == w or r.name.startswith(w + " ") for r in rows)]
+    if unknown:
+        raise SystemExit(f"kernelkit bench matrix: unknown rows {', '.join(unknown)}")
+    return chosen
+
+
+def main(argv=None):
+    """Run the matrix command with ``argv``; return the exit status."""
+    from kernelkit.bench import busy_core
+
+    args = _parser().parse_args(argv)
+    sizes = [s.strip() for s in args.sizes.split(",")]
+    if not set(sizes) <= set(_rows.SIZES):
+        raise SystemExit(f"kernelkit bench matrix: --sizes takes {', '.join(_rows.SIZES)}")
+    rows = _select(_rows.all_rows(), args.rows)
+    os.makedirs(args.out, exist_ok=True)
+    load_before = os.getloadavg()
+    with busy_core() if args.busy_core else contextlib.nullcontext():
+        if args.baseline:
+            cells = run_baseline(args.baseline, rows, sizes)
+            table = format_baseline(cells, args.baseline, (load_before, os.getloadavg()))
+            name = "matrix-baseline.md"
+        else:
+            cells = run_matrix(rows, sizes, args.budget)
+            table = format_matrix(cells, rows, args.busy_core, (load_before, os.getloadavg()))
+            name = "matrix-busy.md" if args.busy_core else "matrix.md"
+    path = os.path.join(args.out, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(table)
+    print(table)
+    print(f"written to {path}")
+    return 0
