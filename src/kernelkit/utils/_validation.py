@@ -83,7 +83,6 @@ def check_finite_result(values, what):
         )
 
 
-
 def check_sparse_input(X, name="X", *, canonical=False):
     """``X`` unchanged if it is not a scipy.sparse matrix or array; else ``X`` checked
     structurally and returned as CSR in the layout the compiled cores read.
