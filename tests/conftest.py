@@ -1,6 +1,7 @@
 """Shared fixtures: seeds, the hypothesis profile, the optional large benchmark data sets, and the
 harnesses for Ctrl-C and address-space limits."""
 
+import importlib.util
 import os
 import pathlib
 import subprocess
@@ -88,6 +89,18 @@ def under_address_limit():
                               env=env, timeout=600)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def sparse_inputs():
+    """``tests/_sparse_inputs.py``: malformed and unusually laid out sparse matrices
+    (``malformed``, ``equivalent``) and ``assert_refused``, which feeds the malformed ones to an
+    estimator in a child process (an out-of-bounds access would kill pytest itself)."""
+    spec = importlib.util.spec_from_file_location("_sparse_inputs",
+                                                  REPO_ROOT / "tests" / "_sparse_inputs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def pytest_runtest_setup(item):

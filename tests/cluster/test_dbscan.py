@@ -257,3 +257,25 @@ def test_tiny_eps_falls_back_from_the_grid():
     X = np.random.default_rng(0).normal(size=(30, 2))
     np.testing.assert_array_equal(DBSCAN(eps=1e-300, min_samples=1).fit(X).labels_,
                                   np.arange(30))
+
+
+def test_malformed_sparse_distances_are_refused(sparse_inputs):
+    """Inconsistent index arrays of a precomputed graph are refused before the compiled
+    neighbourhood search reads them."""
+    sparse_inputs.assert_refused("""
+        from sklearn.neighbors import radius_neighbors_graph
+        from kernelkit.cluster import DBSCAN
+        Z = np.random.default_rng(0).normal(size=(30, 2))
+        def make():
+            return radius_neighbors_graph(Z, 1.0, mode="distance")
+        """, ["DBSCAN(eps=0.5, min_samples=3, metric='precomputed').fit(X)"])
+
+
+def test_every_sparse_layout_gives_the_clusters_of_the_csr_graph(rng, sparse_inputs):
+    graph = radius_neighbors_graph(rng.normal(size=(60, 2)), 0.6, mode="distance")
+    expected = DBSCAN(eps=0.4, min_samples=4, metric="precomputed").fit(graph)
+    for case, given in sparse_inputs.equivalent(graph):
+        model = DBSCAN(eps=0.4, min_samples=4, metric="precomputed").fit(given)
+        np.testing.assert_array_equal(model.labels_, expected.labels_, err_msg=case)
+        np.testing.assert_array_equal(model.core_sample_indices_,
+                                      expected.core_sample_indices_, err_msg=case)

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn import metrics
 from sklearn.datasets import load_iris, make_blobs
 
@@ -70,3 +71,26 @@ def test_bad_labels():
         silhouette_samples(np.ones((3, 3)), [0, 1, 1], metric="precomputed")
     with pytest.raises(ValueError, match="square"):
         silhouette_samples(np.ones((3, 2)), [0, 1, 1], metric="precomputed")
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "precomputed"])
+def test_malformed_sparse_X_is_refused(metric, sparse_inputs):
+    sparse_inputs.assert_refused(f"""
+        from sklearn.metrics import pairwise_distances
+        from kernelkit.cluster import silhouette_samples, silhouette_score
+        Z = np.random.default_rng(0).normal(size=(12, 3))
+        labels = np.arange(12) % 3
+        def make():
+            return sp.csr_matrix(pairwise_distances(Z) if "{metric}" == "precomputed" else Z)
+        """, [f"silhouette_samples(X, labels, metric='{metric}')",
+              f"silhouette_score(X, labels, metric='{metric}', sample_size=10, random_state=0)"])
+
+
+def test_every_sparse_layout_gives_the_silhouette_of_the_csr_matrix(sparse_inputs):
+    X = np.random.default_rng(0).normal(size=(15, 3))
+    labels = np.arange(15) % 3
+    D = sp.csr_matrix(metrics.pairwise_distances(X))
+    expected = silhouette_samples(D, labels, metric="precomputed")
+    for case, given in sparse_inputs.equivalent(D):
+        np.testing.assert_allclose(silhouette_samples(given, labels, metric="precomputed"),
+                                   expected, rtol=1e-12, err_msg=case)

@@ -202,3 +202,24 @@ def test_verbose_prints_the_stages_and_changes_nothing(capsys):
     SpectralClustering(verbose=2, **params).fit(X)
     lines = capsys.readouterr().err.splitlines()
     assert sum(line.startswith("[KMeans] init ") for line in lines) == 3 and len(lines) == 6
+
+
+def test_malformed_sparse_affinity_is_refused(sparse_inputs):
+    """Inconsistent index arrays of a precomputed affinity are refused before scipy reads
+    them."""
+    sparse_inputs.assert_refused("""
+        from sklearn.neighbors import kneighbors_graph
+        from kernelkit.cluster import SpectralClustering
+        Z = np.random.default_rng(0).normal(size=(20, 2))
+        def make():
+            A = kneighbors_graph(Z, 4)
+            return sp.csr_matrix(A.maximum(A.T))
+        """, ["SpectralClustering(2, affinity='precomputed', random_state=0).fit(X)"])
+
+
+def test_every_sparse_layout_gives_the_clusters_of_the_csr_affinity(rng, sparse_inputs):
+    blocks = sp.block_diag([np.ones((5, 5)), np.ones((4, 4)), np.ones((6, 6))], format="csr")
+    expected = SpectralClustering(3, affinity="precomputed", random_state=0).fit(blocks)
+    for case, given in sparse_inputs.equivalent(blocks):
+        labels = SpectralClustering(3, affinity="precomputed", random_state=0).fit(given).labels_
+        np.testing.assert_array_equal(labels, expected.labels_, err_msg=case)

@@ -108,3 +108,30 @@ def test_projections_that_overflow_are_refused(model):
     assert np.abs(W[component]).sum() > 1.1
     with pytest.raises(ValueError, match="overflows float64"):
         model.transform(1.7e308 * np.sign(W[component])[None, :])
+
+
+def test_malformed_sparse_X_is_refused(sparse_inputs):
+    """Inconsistent index arrays are refused before scipy's conversions and products read
+    them."""
+    sparse_inputs.assert_refused("""
+        from kernelkit.decomposition import GaussianRandomProjection, SparseRandomProjection
+        Z = sp.random(20, 30, density=0.3, format="csr", random_state=0)
+        gaussian = GaussianRandomProjection(5, random_state=0).fit(Z)
+        sparse = SparseRandomProjection(5, random_state=0).fit(Z)
+        def make():
+            return Z.copy()
+        """, ["GaussianRandomProjection(5, random_state=0).fit(X)", "gaussian.transform(X)",
+              "sparse.transform(X)"])
+
+
+@pytest.mark.parametrize("Projection", [GaussianRandomProjection, SparseRandomProjection])
+def test_every_sparse_layout_gives_the_projection_of_the_csr_matrix(Projection, sparse_inputs):
+    X = sp.random(20, 30, density=0.3, format="csr", random_state=0)
+    model = Projection(5, random_state=0).fit(X)
+
+    def projected(Z):
+        out = model.transform(Z)
+        return out.toarray() if sp.issparse(out) else out
+    for case, given in sparse_inputs.equivalent(X):
+        np.testing.assert_allclose(projected(given), projected(X), rtol=1e-12, atol=1e-12,
+                                   err_msg=case)

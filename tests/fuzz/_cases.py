@@ -30,6 +30,7 @@ from test_common import (  # noqa: E402  (the shared tables)
 )
 
 import _stress  # noqa: E402
+from _sparse_inputs import malformed  # noqa: E402
 
 # Extreme values tried for every numeric hyper-parameter (and the parameter's type is kept, so
 # an int parameter is tried with ints only: float values are a validation case of their own).
@@ -177,6 +178,8 @@ def _array_cases(est, rng, scale):
             return _output(model, Xt)
         return run
 
+    if tags.input_tags.sparse:
+        cases += _malformed_sparse_cases(X, y_for(X), fit, after_fit)
     cases += [
         ("predict with NaN", after_fit(np.where(np.eye(*X.shape, dtype=bool), np.nan, X))),
         ("predict with 1e300", after_fit(X * 1e300)),
@@ -188,6 +191,16 @@ def _array_cases(est, rng, scale):
     y = y_for(X)
     cases += _param_cases(est, lambda e: _fit_output(e, X, y))
     return cases, _stress.Base(X, y, lambda e: _fit_output(e, X, y), vectors=not pairwise)
+
+
+def _malformed_sparse_cases(X, y, fit, after_fit):
+    """``X`` as a sparse matrix whose index arrays are inconsistent (an index beyond the shape,
+    a decreasing ``indptr``, ...), at fit and after it: scipy and the cores read them unchecked."""
+    cases = []
+    for case, bad, _, _ in malformed(sp.csr_matrix(X)):
+        cases += [(f"sparse X, {case}", fit(bad, y)),
+                  (f"predict on sparse X, {case}", after_fit(bad))]
+    return cases
 
 
 def _read_only(X):
@@ -352,9 +365,6 @@ def _graph_cases(est, rng, scale):
         ("tuple: 3-d adjacency", fit([(np.ones((2, 2, 2)), [0, 1])])),
         ("tuple: empty adjacency", fit([(np.empty((0, 0)), [])])),
         ("tuple: one element", fit([(A,)])),
-        ("tuple: sparse with out-of-range index",   # scipy does not check indices here
-         fit([(sp.csr_array((np.ones(2), np.array([1, 5]), np.array([0, 1, 2])), shape=(2, 2)),
-               [0, 1])])),
         ("numpy array of graphs", fit(np.array([None] * 2))),
         ("2-d numeric array", fit(rng.normal(size=(4, 3)))),
         ("transform: unseen labels", after_fit([_set_labels(nx.path_graph(3), [7, 8, 9])])),
@@ -364,6 +374,9 @@ def _graph_cases(est, rng, scale):
         ("transform: large dense graph", after_fit([labelled(nx.complete_graph(25))])),
         ("transform unfitted", lambda: clone(est).transform(base)),
     ]
+    cycle = sp.csr_matrix(nx.to_scipy_sparse_array(nx.cycle_graph(4)))
+    cases += [(f"tuple: sparse adjacency, {case}", fit([(bad, [0, 1, 0, 1])]))
+              for case, bad, _, _ in malformed(cycle)]
     cases += _param_cases(est, lambda e: e.fit_transform(base))
     return cases, _stress.Base(base, None, lambda e: e.fit_transform(base), vectors=False)
 
@@ -533,6 +546,11 @@ def _functions_cases(rng, scale):
         if data is not None:
             out += [(kind, f"{func.__name__}: {name}", thunk)
                     for kind, name, thunk in _stress.function_cases(func, data, rng, scale)]
+            if isinstance(data.get("X"), np.ndarray):
+                # functions that take sparse X read its indices; the others must refuse it
+                out += [("inputs", f"{func.__name__}: sparse X, {case}",
+                         lambda func=func, data=data, bad=bad: func(**{**data, "X": bad}))
+                        for case, bad, _, _ in malformed(sp.csr_matrix(data["X"]))]
     return out
 
 

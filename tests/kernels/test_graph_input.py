@@ -121,3 +121,25 @@ def test_a_single_graph_instead_of_a_list_is_named():
         with pytest.raises(TypeError, match="single graph"):
             WeisfeilerLehmanKernel().fit_transform(X)
     assert WeisfeilerLehmanKernel().fit_transform([g]).shape == (1, 1)
+
+
+def test_malformed_sparse_adjacency_is_refused(sparse_inputs):
+    """Inconsistent index arrays of a sparse adjacency are refused before scipy merges its
+    entries (a decreasing indptr corrupted the heap)."""
+    sparse_inputs.assert_refused("""
+        import networkx as nx
+        from kernelkit.kernels import WeisfeilerLehmanKernel
+        def make():
+            return sp.csr_matrix(nx.to_scipy_sparse_array(nx.cycle_graph(6)))
+        """, ["WeisfeilerLehmanKernel(n_iter=2).fit_transform([(X, [0, 1, 0, 1, 0, 1])])"],
+        name="graph 0: the adjacency")
+
+
+def test_every_sparse_layout_gives_the_kernel_of_the_csr_adjacency(sparse_inputs):
+    adjacency = sp.csr_matrix(nx.to_scipy_sparse_array(nx.petersen_graph()))
+    labels = list(range(5)) * 2
+    kernel = WeisfeilerLehmanKernel(n_iter=2)
+    expected = kernel.fit_transform([(adjacency, labels)] * 2)
+    for case, given in sparse_inputs.equivalent(adjacency):
+        np.testing.assert_array_equal(kernel.fit_transform([(given, labels), (adjacency, labels)]),
+                                      expected, err_msg=case)

@@ -93,3 +93,29 @@ def test_sparse_formats_and_errors():
         LogisticRegression().fit(bad, y)
     with pytest.raises(ValueError, match="features"):
         a.predict(X[:, :3])
+
+
+def test_malformed_sparse_X_is_refused(sparse_inputs):
+    """Inconsistent index arrays are refused before scipy's products read them (an index far
+    beyond n_features crashed the fit with a segmentation fault)."""
+    sparse_inputs.assert_refused("""
+        from sklearn.datasets import make_classification
+        from kernelkit.linear_model import LogisticRegression
+        Z, y = make_classification(40, 8, random_state=0)
+        model = LogisticRegression().fit(Z, y)
+        def make():
+            return sp.csr_matrix(np.where(np.abs(Z) > 0.7, Z, 0.0))
+        """, ["LogisticRegression().fit(X, y)", "model.decision_function(X)"])
+
+
+@pytest.mark.parametrize("multi_class", ["multinomial", "ovr"])
+def test_every_sparse_layout_gives_the_model_of_the_csr_matrix(multi_class, sparse_inputs):
+    X, y = _data(3)
+    expected = LogisticRegression(multi_class=multi_class, tol=1e-10).fit(X, y)
+    for case, given in sparse_inputs.equivalent(X):
+        model = LogisticRegression(multi_class=multi_class, tol=1e-10).fit(given, y)
+        # the same iterates up to the order of additions (repeated entries are summed)
+        np.testing.assert_allclose(model.coef_, expected.coef_, rtol=1e-7, atol=1e-9,
+                                   err_msg=case)
+        np.testing.assert_allclose(model.decision_function(given), expected.decision_function(X),
+                                   rtol=1e-7, atol=1e-9, err_msg=case)

@@ -88,3 +88,16 @@ def test_values_near_the_float_maximum_are_refused(near_float_max):
     # the epsilon graph's squared distances overflowed to inf (a NaN radius)
     with pytest.raises(ValueError, match="overflow float64"):
         SpectralEmbedding(affinity="epsilon", random_state=0).fit(near_float_max())
+
+
+def test_malformed_sparse_affinity_is_refused(sparse_inputs):
+    """Inconsistent index arrays of a precomputed affinity are refused before scipy reads
+    them."""
+    sparse_inputs.assert_refused("""
+        from sklearn.neighbors import kneighbors_graph
+        from kernelkit.manifold import SpectralEmbedding
+        Z = np.random.default_rng(0).normal(size=(20, 2))
+        def make():
+            A = kneighbors_graph(Z, 4)
+            return sp.csr_matrix(A.maximum(A.T))
+        """, ["SpectralEmbedding(2, affinity='precomputed', random_state=0).fit(X)"])

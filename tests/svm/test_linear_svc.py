@@ -244,3 +244,28 @@ def test_ctrl_c_stops_the_solver(ctrl_c):
         print(model.set_params(max_iter=10).fit(X[:50], y[:50]).predict(X[:1]).shape == (1,))
     """
     assert ctrl_c(setup, after) == ["interrupted", "True"]
+
+
+def test_malformed_sparse_X_is_refused(sparse_inputs):
+    """Inconsistent index arrays are refused before the solver or scipy reads them (an index
+    far beyond n_features crashed the fit with a segmentation fault)."""
+    sparse_inputs.assert_refused("""
+        from sklearn.datasets import make_classification
+        from kernelkit.svm import LinearSVC
+        Z, y = make_classification(40, 8, random_state=0)
+        model = LinearSVC(random_state=0).fit(Z, y)
+        def make():
+            return sp.csr_matrix(np.where(np.abs(Z) > 0.7, Z, 0.0))
+        """, ["LinearSVC(random_state=0).fit(X, y)", "model.decision_function(X)"])
+
+
+def test_every_sparse_layout_gives_the_model_of_the_csr_matrix(sparse_inputs):
+    """uint32 or int64 indices, non-contiguous arrays, repeated entries, unused storage, CSC or
+    COO: the solver reads the same rows (non-contiguous and uint32 arrays were refused)."""
+    X, y = _data(3, sparse=True)
+    expected = LinearSVC(C=0.1, random_state=0).fit(X, y)
+    for case, given in sparse_inputs.equivalent(X):
+        model = LinearSVC(C=0.1, random_state=0).fit(given, y)
+        np.testing.assert_allclose(model.coef_, expected.coef_, atol=1e-10, err_msg=case)
+        np.testing.assert_allclose(model.decision_function(given), expected.decision_function(X),
+                                   atol=1e-10, err_msg=case)

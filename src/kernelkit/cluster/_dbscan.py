@@ -23,7 +23,7 @@ from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._sklearn_compat import _VALID_METRICS, Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_sparse_input
 
 __all__ = ["DBSCAN"]
 
@@ -157,6 +157,8 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         self : DBSCAN
         """
         precomputed = self.metric == "precomputed"
+        if precomputed:
+            X = check_sparse_input(X)
         X = validate_data(self, X, accept_sparse="csr" if precomputed else False,
                           dtype=np.float64, order="C")
         if not precomputed:

@@ -17,7 +17,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_consistent_length
 
 from kernelkit.utils._sklearn_compat import Interval, validate_params
-from kernelkit.utils._validation import MAX_INT, check_memory_request
+from kernelkit.utils._validation import MAX_INT, check_memory_request, check_sparse_input
 
 __all__ = ["silhouette_samples", "silhouette_score", "calinski_harabasz_score"]
 
@@ -86,7 +86,7 @@ def silhouette_samples(X, labels, *, metric="euclidean", chunk_size=None, **kwds
     >>> silhouette_samples(X, [0, 0, 1, 1]).round(3)
     array([0.905, 0.895, 0.895, 0.905])
     """
-    X = check_array(X, accept_sparse=["csr"], dtype=np.float64)
+    X = check_array(check_sparse_input(X), accept_sparse="csr", dtype=np.float64)
     codes, n_labels = _encoded_labels(X, labels)
     n_samples = X.shape[0]
     if metric == "precomputed":
@@ -185,7 +185,7 @@ def silhouette_score(X, labels, *, metric="euclidean", sample_size=None, random_
     0.8997
     """
     if sample_size is not None:
-        X = check_array(X, accept_sparse=["csr"], dtype=np.float64)
+        X = check_array(check_sparse_input(X), accept_sparse="csr", dtype=np.float64)
         labels = np.asarray(labels)
         check_consistent_length(X, labels)
         subset = check_random_state(random_state).permutation(X.shape[0])[:sample_size]

@@ -9,7 +9,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_params
-from kernelkit.utils._validation import MAX_INT, check_finite_result, check_memory_request
+from kernelkit.utils._validation import (
+    MAX_INT,
+    check_finite_result,
+    check_memory_request,
+    check_sparse_input,
+)
 
 __all__ = ["GaussianRandomProjection", "SparseRandomProjection", "johnson_lindenstrauss_min_dim"]
 
@@ -100,7 +105,8 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         -------
         self
         """
-        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32])
+        X = validate_data(self, check_sparse_input(X), accept_sparse="csr",
+                          dtype=[np.float64, np.float32])
         n_samples, n_features = X.shape
         if self.n_components == "auto":
             k = int(johnson_lindenstrauss_min_dim(n_samples, eps=self.eps))
@@ -132,8 +138,8 @@ class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, B
         X_new : {ndarray, sparse matrix} of shape (n_samples, n_components_)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse=["csr", "csc"], dtype=[np.float64, np.float32],
-                          reset=False)
+        X = validate_data(self, check_sparse_input(X), accept_sparse="csr",
+                          dtype=[np.float64, np.float32], reset=False)
         check_memory_request(8.0 * X.shape[0] * self.n_components_,
                              f"{type(self).__name__}(n_components={self.n_components_}) "
                              f"projections of {X.shape[0]} samples",

@@ -32,6 +32,7 @@ from kernelkit.utils._validation import (
     MAX_INT,
     check_class_labels,
     check_distance_scale,
+    check_sparse_input,
     warn_long_factorisation,
 )
 
@@ -345,6 +346,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         -------
         self : LogisticRegression
         """
+        X = check_sparse_input(X)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_class_labels(y)
         check_distance_scale(X)
@@ -426,7 +428,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         r""":math:`w^\top x + b` (shape (n_samples,) for two classes) or the class scores."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64)
+        X = validate_data(self, check_sparse_input(X), reset=False, accept_sparse="csr",
+                          dtype=np.float64)
         scores = self._scores(X)
         return scores[:, 0] if scores.shape[1] == 1 else scores
 

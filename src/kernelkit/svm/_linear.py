@@ -18,7 +18,12 @@ from kernelkit._core._linear_dual_cd import linear_dual_cd_solve
 from kernelkit.utils._progress import report
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _check_sample_weight, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_class_labels, check_memory_request
+from kernelkit.utils._validation import (
+    MAX_INT,
+    check_class_labels,
+    check_memory_request,
+    check_sparse_input,
+)
 
 __all__ = ["LinearSVC"]
 
@@ -173,6 +178,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         -------
         self : LinearSVC
         """
+        # the solver's ‖x_i‖² sums the squares of the stored entries: repeated ones merged
+        X = check_sparse_input(X, canonical=True)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
                              accept_large_sparse=True)
         check_class_labels(y)
@@ -205,10 +212,6 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         alpha = np.zeros((n_problems, n_samples))
         n_iter = np.zeros(n_problems, dtype=np.int64)
         status = np.zeros(n_problems, dtype=np.intc)
-        if sp.issparse(X) and not X.has_canonical_format:
-            # the solver's ‖x_i‖² sums the squares of the stored entries: merge repeated ones
-            X = X.copy()
-            X.sum_duplicates()
         rows = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
         bias = float(self.intercept_scaling) if self.fit_intercept else 0.0
         start = time.perf_counter()
@@ -261,8 +264,8 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         scores : ndarray
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64,
-                          accept_large_sparse=True)
+        X = validate_data(self, check_sparse_input(X), reset=False, accept_sparse="csr",
+                          dtype=np.float64, accept_large_sparse=True)
         scores = safe_sparse_dot(X, self.coef_.T, dense_output=True) + self.intercept_
         return scores[:, 0] if scores.shape[1] == 1 else scores
 

@@ -36,7 +36,7 @@ from kernelkit.utils._gram import (
 )
 from kernelkit.utils._sklearn_compat import HasMethods, StrOptions
 from kernelkit.utils._threads import effective_n_threads
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import check_distance_scale, check_sparse_input
 
 __all__ = [
     "KERNEL_CONSTRAINT",
@@ -385,7 +385,7 @@ def _as_gram(K, source):
     """``K`` as a float64 array: a scipy.sparse Gram is densified; anything that is not a
     matrix of numbers is a ValueError naming ``source``."""
     if sp.issparse(K):
-        K = K.toarray()
+        K = check_sparse_input(K, f"{source}'s output").toarray()
     try:
         K = np.asarray(K, dtype=np.float64)
     except (TypeError, ValueError) as exc:

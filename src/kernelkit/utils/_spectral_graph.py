@@ -21,7 +21,7 @@ from sklearn.utils.validation import validate_data
 from kernelkit._core._linkage import mst_single_linkage
 from kernelkit.utils._gram import is_symmetric_gram
 from kernelkit.utils._kernels import pairwise_kernels
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import check_distance_scale, check_sparse_input
 
 __all__ = [
     "AFFINITIES",
@@ -46,6 +46,8 @@ def validate_graph_data(estimator, X):
     before distances are taken, or an affinity matrix, dense or CSR, when the affinity is
     "precomputed"."""
     precomputed = estimator.affinity == "precomputed"
+    if precomputed:
+        X = check_sparse_input(X)
     X = validate_data(estimator, X, accept_sparse="csr" if precomputed else False,
                       dtype=np.float64, ensure_min_samples=2)
     if not precomputed:

@@ -10,7 +10,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 
 __all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale",
-           "check_finite_result", "check_fit_params", "check_memory_request",
+           "check_finite_result", "check_fit_params", "check_memory_request", "check_sparse_input",
            "kernel_cache_megabytes", "record_fit_params", "warn_long_factorisation"]
 
 # Upper bound of every integer hyper-parameter: larger Python ints pass an unbounded
@@ -81,6 +81,168 @@ def check_finite_result(values, what):
             "for this computation. Rescale the features (e.g. "
             "sklearn.preprocessing.StandardScaler)."
         )
+
+
+def check_sparse_input(X, name="X", *, canonical=False):
+    """``X`` unchanged if it is not a scipy.sparse matrix or array; else ``X`` checked
+    structurally and returned as CSR in the layout the compiled cores read.
+
+    scipy reads a sparse matrix's index arrays without bounds checks (its products and format
+    conversions), as do the cores, and neither scipy's constructors nor scikit-learn's
+    ``validate_data`` check their contents: a column index beyond the matrix or a decreasing
+    ``indptr`` reads and writes out of bounds. This check comes before any of them, so it
+    reads only what the format says exists. For a compressed matrix (CSR; CSC and BSR with
+    the roles of the axes or blocks swapped) with ``n_major`` rows and ``n_minor`` columns:
+
+    * ``data``, ``indices`` and ``indptr`` are 1-d (BSR ``data`` is ``(n_blocks, R, C)``), and
+      the index arrays hold integers;
+    * ``len(indptr) == n_major + 1``, ``indptr[0] == 0`` and ``indptr`` never decreases;
+    * ``len(indices) == len(data) >= indptr[-1]`` (entries beyond ``indptr[-1]`` are unused
+      storage, which scipy allows and drops);
+    * ``0 <= indices[k] < n_minor`` for every stored entry ``k < indptr[-1]``.
+
+    A COO matrix has coordinate arrays as long as ``data``, each within its axis; LIL, DOK and
+    DIA hold Python-level or range-masked structures and are checked after their conversion to
+    CSR. The cost is a few passes over the index arrays, O(nnz + n_rows), no Python loop.
+
+    The CSR result has contiguous ``data``, ``indices`` and ``indptr``, its index arrays of one
+    dtype: int32 when every index and ``nnz`` fit, else int64 (scipy's own choice, so uint32,
+    int64 or uint64 indices are converted; no value can overflow, the bounds above hold them
+    under ``n_columns``). It shares the arrays of ``X`` where they already have that layout,
+    and is a sparse array or matrix as ``X`` is. ``data`` keeps its dtype (``validate_data``
+    converts it).
+
+    Parameters
+    ----------
+    X : object
+        Any input; only scipy.sparse ones are checked.
+    name : str, default="X"
+        The parameter, for messages.
+    canonical : bool, default=False
+        Also sum duplicate entries and sort each row's indices (a copy when needed, never in
+        place), for cores that assume one entry per position.
+
+    Returns
+    -------
+    X : object
+        ``X`` itself, or the checked CSR matrix.
+
+    Raises
+    ------
+    ValueError
+        When the structure is inconsistent; the message names ``name``, the array and the entry.
+    TypeError
+        When an index array does not hold integers.
+    """
+    if not sp.issparse(X):
+        return X
+    if X.ndim != 2:
+        raise ValueError(f"{name} is a {X.ndim}-d sparse array; a 2-d matrix is expected.")
+    if X.format not in ("csr", "csc", "bsr", "coo"):
+        X = X.tocsr()  # LIL, DOK, DIA: conversions that index by nothing they store
+    if X.format == "coo":
+        arrays = _checked_coo_arrays(X, name)
+    else:
+        arrays = _checked_compressed_arrays(X, name)
+    if X.format != "csr" or any(new is not old for new, old in
+                                zip(arrays, (X.data, X.indices, X.indptr))):
+        kind = "array" if isinstance(X, sp.sparray) else "matrix"
+        X = getattr(sp, f"{X.format}_{kind}")(arrays, shape=X.shape, copy=False).tocsr()
+    if canonical and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
+def _malformed(name, X, problem):
+    return ValueError(
+        f"{name} is a malformed {X.format.upper()} sparse matrix of shape {X.shape}: {problem}. "
+        f"Build it from consistent arrays (scipy.sparse.{X.format}_array(..., shape=...)) or "
+        "from a dense array.")
+
+
+def _index_array(X, name, field):
+    """``X.<field>`` as a 1-d integer array, or a TypeError/ValueError naming it."""
+    values = np.asarray(getattr(X, field))
+    if values.dtype.kind not in "iu":
+        raise TypeError(f"{name} is a sparse matrix whose {field} array has dtype "
+                        f"{values.dtype}: the index arrays of a sparse matrix hold integers.")
+    if values.ndim != 1:
+        raise _malformed(name, X, f"{field} is {values.ndim}-d, not 1-d")
+    return values
+
+
+def _core_index_dtype(X, n_stored):
+    """int32 when every index and count of ``X`` fits, else int64 (scipy's rule)."""
+    fits = max(*X.shape, n_stored) <= np.iinfo(np.int32).max
+    return np.int32 if fits else np.int64
+
+
+def _checked_compressed_arrays(X, name):
+    """``(data, indices, indptr)`` of a checked CSR/CSC/BSR ``X``, trimmed to its stored entries,
+    contiguous, with indices of the cores' dtype."""
+    indptr, indices = _index_array(X, name, "indptr"), _index_array(X, name, "indices")
+    data = np.asarray(X.data)
+    blocks = X.blocksize if X.format == "bsr" else (1, 1)
+    axes = ("row", "column") if X.format != "csc" else ("column", "row")
+    n_major, n_minor = (X.shape[0] // blocks[0], X.shape[1] // blocks[1])
+    if X.format == "csc":
+        n_major, n_minor = n_minor, n_major
+    if data.ndim != (3 if X.format == "bsr" else 1):
+        raise _malformed(name, X, f"data is {data.ndim}-d")
+    unit = "block " if X.format == "bsr" else ""
+    if indptr.size != n_major + 1:
+        raise _malformed(name, X, f"indptr has {indptr.size} entries; {n_major} {unit}"
+                                  f"{axes[0]}s need {n_major + 1}")
+    if indptr[0] != 0:
+        raise _malformed(name, X, f"indptr[0] is {indptr[0]}, not 0")
+    # a decrease is found by comparing neighbours (no np.diff: unsigned arrays would wrap)
+    drops = np.flatnonzero(indptr[1:] < indptr[:-1])
+    if drops.size:
+        i = int(drops[0])
+        raise _malformed(name, X, f"indptr decreases at {unit}{axes[0]} {i} (indptr[{i}] = "
+                                  f"{indptr[i]} > indptr[{i + 1}] = {indptr[i + 1]})")
+    if indices.size != data.shape[0]:
+        raise _malformed(name, X, f"indices has {indices.size} entries and data "
+                                  f"{data.shape[0]}; they must have the same length")
+    n_stored = int(indptr[-1])
+    if n_stored > indices.size:
+        raise _malformed(name, X, f"indptr[-1] = {n_stored} exceeds the {indices.size} "
+                                  "entries indices and data hold")
+    if n_stored < indices.size:
+        data, indices = data[:n_stored], indices[:n_stored]
+    _check_index_range(X, name, "indices", indices, n_minor, f"{unit}{axes[1]}")
+    dtype = _core_index_dtype(X, n_stored)
+    return (np.ascontiguousarray(data), np.ascontiguousarray(indices, dtype=dtype),
+            np.ascontiguousarray(indptr, dtype=dtype))
+
+
+def _checked_coo_arrays(X, name):
+    """``(data, (row, col))`` of a checked COO ``X``, contiguous, of the cores' index dtype."""
+    data = np.asarray(X.data)
+    coords = [_index_array(X, name, field) for field in ("row", "col")]
+    if data.ndim != 1:
+        raise _malformed(name, X, f"data is {data.ndim}-d")
+    if not coords[0].size == coords[1].size == data.size:
+        raise _malformed(name, X, f"row, col and data have {coords[0].size}, "
+                                  f"{coords[1].size} and {data.size} entries; they must have "
+                                  "the same length")
+    for field, values, bound in zip(("row", "col"), coords, X.shape):
+        _check_index_range(X, name, field, values, bound, field.replace("col", "column"))
+    dtype = _core_index_dtype(X, data.size)
+    return (np.ascontiguousarray(data),
+            tuple(np.ascontiguousarray(values, dtype=dtype) for values in coords))
+
+
+def _check_index_range(X, name, field, values, bound, axis):
+    """Raise when an entry of ``values`` lies outside ``[0, bound)``."""
+    if not values.size:
+        return
+    low, high = values.min(), values.max()
+    if low < 0 or high >= bound:
+        k = int(np.flatnonzero((values < 0) | (values >= bound))[0])
+        raise _malformed(name, X, f"{field}[{k}] = {values[k]} is not a {axis} index in "
+                                  f"[0, {bound})")
 
 
 def _physical_memory():

@@ -35,6 +35,8 @@ from itertools import chain
 import numpy as np
 import scipy.sparse as sp
 
+from kernelkit.utils._validation import check_sparse_input
+
 __all__ = ["GraphBatch", "LabelCoder", "check_labels_or_attributes", "encode_graphs"]
 
 
@@ -285,10 +287,8 @@ def _read_tuple(graph, g, node_label, edge_label, node_attributes):
     adjacency = graph[0]
     if sp.issparse(adjacency):
         shape = adjacency.shape
-        csr = adjacency.tocsr()  # no copy when already CSR
-        if not csr.has_canonical_format:
-            csr = csr.copy()
-            csr.sum_duplicates()
+        # no copy when already canonical CSR
+        csr = check_sparse_input(adjacency, f"graph {g}: the adjacency", canonical=True)
         data, c, indptr = csr.data, csr.indices, csr.indptr
         r = np.repeat(np.arange(shape[0]), indptr[1:] - indptr[:-1])
     else:
