@@ -444,7 +444,7 @@ def _tu_files(rng):
 
 
 def _loader_cases(rng, scale, tmp):
-    from kernelkit.datasets import load_tudataset, read_fasta
+    from kernelkit.datasets import fetch_tudataset, fetch_uci_splice, load_tudataset, read_fasta
 
     cases = []
     for name, content in FASTA_FILES.items():
@@ -470,7 +470,21 @@ def _loader_cases(rng, scale, tmp):
                               load_tudataset(folder, "T", as_networkx=nx))))
     cases.append(("load_tudataset: missing folder",
                   lambda: load_tudataset(tmp / "absent", "T")))
-    return cases
+    return cases + _fetch_cases(fetch_tudataset, fetch_uci_splice, tmp)
+
+
+def _fetch_cases(fetch_tudataset, fetch_uci_splice, tmp):
+    """The fetchers' bad parameters, which must be refused before any download (the address,
+    where one is needed, is a port of this machine where nothing listens)."""
+    offline = "http://127.0.0.1:9"
+    return [
+        ("fetch_tudataset: name of 255 characters",
+         lambda: fetch_tudataset("A" * 255, tmp, base_url=offline)),
+        ("fetch_tudataset: data_home=''", lambda: fetch_tudataset("T", "", base_url=offline)),
+        ("fetch_tudataset: base_url=5", lambda: fetch_tudataset("T", tmp, base_url=5)),
+        ("fetch_uci_splice: data_home=''", lambda: fetch_uci_splice("", base_url=offline)),
+        ("fetch_uci_splice: base_url=5", lambda: fetch_uci_splice(tmp, base_url=5)),
+    ]
 
 
 def _tu_output(data):
