@@ -364,8 +364,41 @@ def _graph_cases(est, rng, scale):
         ("transform: large dense graph", after_fit([labelled(nx.complete_graph(25))])),
         ("transform unfitted", lambda: clone(est).transform(base)),
     ]
+    cases += _attribute_cases(est, rng)
     cases += _param_cases(est, lambda e: e.fit_transform(base))
     return cases, _stress.Base(base, None, lambda e: e.fit_transform(base), vectors=False)
+
+
+def _attribute_cases(est, rng):
+    """Continuous node attributes at extreme scales, for the kernels that take them (with each
+    node kernel they offer): a finite Gram or a clear error, never inf or NaN."""
+    if "node_attributes" not in est.get_params():
+        return []
+    options = [getattr(c, "options", None) for c in
+               type(est)._parameter_constraints.get("kernel", [])]
+    node_kernels = sorted(next((o for o in options if o), [None]))
+    graphs = [_random_graph(rng, int(rng.integers(3, 9))) for _ in range(4)]
+    attributes = [rng.normal(size=(len(g), 2)) for g in graphs]
+
+    def attributed(scale):
+        out = []
+        for g, x in zip(graphs, attributes):
+            g = g.copy()
+            for v, row in zip(g.nodes, x * scale):
+                g.nodes[v]["attributes"] = row
+            out.append(g)
+        return out
+
+    cases = []
+    for node_kernel in node_kernels:
+        params = {"node_attributes": "attributes", "node_label": None}
+        if node_kernel is not None:
+            params["kernel"] = node_kernel
+        model = clone(est).set_params(**params)
+        for scale in (1.0, 1e-300, 1e154, 1e300):
+            cases.append((f"attributes*{scale:g}, {params}",
+                          lambda model=model, X=attributed(scale): clone(model).fit_transform(X)))
+    return cases
 
 
 def _drop_label(g):
