@@ -580,6 +580,11 @@ def _functions_cases(rng, scale):
         if data is not None:
             out += [(kind, f"{func.__name__}: {name}", thunk)
                     for kind, name, thunk in _stress.function_cases(func, data, rng, scale)]
+        if data is not None and "Ks" in data:   # a stack of Gram matrices that do not stack
+            K = data["Ks"][0]
+            out.append(("inputs", f"{func.__name__}: Ks of different shapes",
+                        lambda func=func, data=data, K=K: func(**{**data,
+                                                                  "Ks": [K, K[:-1, :-1]]})))
     return out
 
 
