@@ -6,6 +6,8 @@ import hashlib
 import http.server
 import io
 import socket
+import subprocess
+import sys
 import threading
 import zipfile
 from importlib import resources
@@ -199,12 +201,109 @@ def test_archives_that_are_not_the_set(tmp_path, server, body, message):
 
 @pytest.mark.parametrize("name, error", [
     ("../MUTAG", ValueError), ("", ValueError), ("MUTAG/x", ValueError), (".hidden", ValueError),
-    (42, TypeError),
+    (42, TypeError), ("A" * 101, ValueError), ("A" * 255, ValueError), ("A" * 300, ValueError),
 ])
 def test_bad_names(tmp_path, name, error):
     with pytest.raises(error, match="name"):
         fetch_tudataset(name, tmp_path, base_url="http://127.0.0.1:9")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"data_home": ""}, ValueError, "data_home is empty"),
+    ({"data_home": "  "}, ValueError, "data_home is empty"),
+    ({"data_home": 5}, TypeError, "data_home must be a folder"),
+    ({"base_url": 5}, TypeError, "base_url must be a string"),
+    ({"base_url": ""}, ValueError, "base_url '' is not an address"),
+    ({"base_url": "127.0.0.1/tu"}, ValueError, "base_url '127.0.0.1/tu' is not an address"),
+], ids=["empty-home", "blank-home", "int-home", "int-url", "empty-url", "url-without-scheme"])
+@pytest.mark.parametrize("fetch", [
+    lambda **kw: fetch_tudataset("TOYMUTAG", **kw), fetch_uci_splice], ids=["tu", "uci"])
+def test_bad_data_home_and_base_url_are_named(tmp_path, monkeypatch, fetch, kwargs, error,
+                                              message):
+    monkeypatch.chdir(tmp_path)  # data_home="" must not fall back to the working folder
+    with pytest.raises(error, match=message):
+        fetch(**{"data_home": tmp_path / "home", "base_url": "http://127.0.0.1:9", **kwargs})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_data_home_that_is_a_file(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ValueError, match="data_home .*file.* is a file, not a folder"):
+        get_data_home(tmp_path / "file")
+
+
+def _fetch_in_step(monkeypatch, parties):
+    """Make every fetch wait, once its download is complete, until ``parties`` fetches have
+    downloaded: all then unpack the same set at the same time."""
+    barrier, stream = threading.Barrier(parties, timeout=30), _fetch._stream
+
+    def in_step(*args):
+        digest = stream(*args)
+        barrier.wait()
+        return digest
+
+    monkeypatch.setattr(_fetch, "_stream", in_step)
+
+
+def test_concurrent_fetches_of_one_set_from_threads(tmp_path, server, monkeypatch):
+    server.files["/tu/TOYMUTAG.zip"] = archive = _zip_of_mutag("TOYMUTAG")
+    _fetch_in_step(monkeypatch, 2)
+    results, errors = [], []
+
+    def fetch():
+        try:
+            results.append(fetch_tudataset("TOYMUTAG", tmp_path, as_networkx=False,
+                                           base_url=server.url))
+        except Exception as exc:  # reported below, with the thread's error
+            errors.append(exc)
+
+    threads = [threading.Thread(target=fetch) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    assert [len(data.graphs) for data in results] == [188, 188]
+    assert server.requests == ["/tu/TOYMUTAG.zip"] * 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["TOYMUTAG", "TOYMUTAG.zip.sha256"]
+    with zipfile.ZipFile(io.BytesIO(archive)) as zf:
+        members = sorted(zf.namelist())
+    assert sorted(f"TOYMUTAG/{p.name}" for p in (tmp_path / "TOYMUTAG").iterdir()) == members
+
+
+# A child process that fetches TOYMUTAG once its download is complete and the other child's is
+# too (a marker file each), so that the two unpack at the same time.
+_CHILD = """
+import pathlib, sys, time
+from kernelkit.datasets import _fetch, fetch_tudataset
+home, url, markers, me, other = sys.argv[1:]
+stream = _fetch._stream
+def in_step(*args):
+    digest = stream(*args)
+    (pathlib.Path(markers) / me).touch()
+    deadline = time.monotonic() + 60
+    while not (pathlib.Path(markers) / other).exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return digest
+_fetch._stream = in_step
+print(len(fetch_tudataset("TOYMUTAG", home, as_networkx=False, base_url=url).graphs))
+"""
+
+
+def test_concurrent_fetches_of_one_set_from_processes(tmp_path, server):
+    server.files["/tu/TOYMUTAG.zip"] = _zip_of_mutag("TOYMUTAG")
+    home, markers = tmp_path / "home", tmp_path / "markers"
+    home.mkdir()
+    markers.mkdir()
+    children = [subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(home), server.url, str(markers), me, other],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for me, other in (("a", "b"), ("b", "a"))]
+    outputs = [child.communicate(timeout=300) for child in children]
+    assert [(child.returncode, out.strip()) for child, (out, _) in zip(children, outputs)] == [
+        (0, "188"), (0, "188")], [err for _, err in outputs]
+    assert sorted(p.name for p in home.iterdir()) == ["TOYMUTAG", "TOYMUTAG.zip.sha256"]
 
 
 def test_uci_promoters_are_shipped():

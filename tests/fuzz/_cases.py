@@ -377,8 +377,41 @@ def _graph_cases(est, rng, scale):
     cycle = sp.csr_matrix(nx.to_scipy_sparse_array(nx.cycle_graph(4)))
     cases += [(f"tuple: sparse adjacency, {case}", fit([(bad, [0, 1, 0, 1])]))
               for case, bad, _, _ in malformed(cycle)]
+    cases += _attribute_cases(est, rng)
     cases += _param_cases(est, lambda e: e.fit_transform(base))
     return cases, _stress.Base(base, None, lambda e: e.fit_transform(base), vectors=False)
+
+
+def _attribute_cases(est, rng):
+    """Continuous node attributes at extreme scales, for the kernels that take them (with each
+    node kernel they offer): a finite Gram or a clear error, never inf or NaN."""
+    if "node_attributes" not in est.get_params():
+        return []
+    options = [getattr(c, "options", None) for c in
+               type(est)._parameter_constraints.get("kernel", [])]
+    node_kernels = sorted(next((o for o in options if o), [None]))
+    graphs = [_random_graph(rng, int(rng.integers(3, 9))) for _ in range(4)]
+    attributes = [rng.normal(size=(len(g), 2)) for g in graphs]
+
+    def attributed(scale):
+        out = []
+        for g, x in zip(graphs, attributes):
+            g = g.copy()
+            for v, row in zip(g.nodes, x * scale):
+                g.nodes[v]["attributes"] = row
+            out.append(g)
+        return out
+
+    cases = []
+    for node_kernel in node_kernels:
+        params = {"node_attributes": "attributes", "node_label": None}
+        if node_kernel is not None:
+            params["kernel"] = node_kernel
+        model = clone(est).set_params(**params)
+        for scale in (1.0, 1e-300, 1e154, 1e300):
+            cases.append((f"attributes*{scale:g}, {params}",
+                          lambda model=model, X=attributed(scale): clone(model).fit_transform(X)))
+    return cases
 
 
 def _drop_label(g):
@@ -457,7 +490,7 @@ def _tu_files(rng):
 
 
 def _loader_cases(rng, scale, tmp):
-    from kernelkit.datasets import load_tudataset, read_fasta
+    from kernelkit.datasets import fetch_tudataset, fetch_uci_splice, load_tudataset, read_fasta
 
     cases = []
     for name, content in FASTA_FILES.items():
@@ -483,7 +516,21 @@ def _loader_cases(rng, scale, tmp):
                               load_tudataset(folder, "T", as_networkx=nx))))
     cases.append(("load_tudataset: missing folder",
                   lambda: load_tudataset(tmp / "absent", "T")))
-    return cases
+    return cases + _fetch_cases(fetch_tudataset, fetch_uci_splice, tmp)
+
+
+def _fetch_cases(fetch_tudataset, fetch_uci_splice, tmp):
+    """The fetchers' bad parameters, which must be refused before any download (the address,
+    where one is needed, is a port of this machine where nothing listens)."""
+    offline = "http://127.0.0.1:9"
+    return [
+        ("fetch_tudataset: name of 255 characters",
+         lambda: fetch_tudataset("A" * 255, tmp, base_url=offline)),
+        ("fetch_tudataset: data_home=''", lambda: fetch_tudataset("T", "", base_url=offline)),
+        ("fetch_tudataset: base_url=5", lambda: fetch_tudataset("T", tmp, base_url=5)),
+        ("fetch_uci_splice: data_home=''", lambda: fetch_uci_splice("", base_url=offline)),
+        ("fetch_uci_splice: base_url=5", lambda: fetch_uci_splice(tmp, base_url=5)),
+    ]
 
 
 def _tu_output(data):
@@ -551,6 +598,11 @@ def _functions_cases(rng, scale):
                 out += [("inputs", f"{func.__name__}: sparse X, {case}",
                          lambda func=func, data=data, bad=bad: func(**{**data, "X": bad}))
                         for case, bad, _, _ in malformed(sp.csr_matrix(data["X"]))]
+        if data is not None and "Ks" in data:   # a stack of Gram matrices that do not stack
+            K = data["Ks"][0]
+            out.append(("inputs", f"{func.__name__}: Ks of different shapes",
+                        lambda func=func, data=data, K=K: func(**{**data,
+                                                                  "Ks": [K, K[:-1, :-1]]})))
     return out
 
 

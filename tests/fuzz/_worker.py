@@ -29,7 +29,7 @@ UNHELPFUL_MESSAGES = ("cannot convert float nan to integer", "exceeds matrix dim
                       "setting an array element with a sequence", "must not contain infs or nans",
                       "inhomogeneous shape", "zero-size array to reduction operation",
                       "negative dimensions are not allowed", "maximum supported dimension",
-                      "array is too big")
+                      "array is too big", "all input arrays must have the same shape")
 
 # Outcomes of a case: "pass" is no finding; "crash" and "hang" are found by the parent.
 OUTCOMES = ("pass", "nonfinite", "unclear", "threads", "crash", "hang")

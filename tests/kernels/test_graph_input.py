@@ -1,9 +1,12 @@
 """Graph input: every accepted form gives the same kernel; bad input gives clear errors."""
 
+import pickle
+
 import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
 
 from kernelkit.kernels import ShortestPathKernel, WalkKernel, WeisfeilerLehmanKernel
 from kernelkit.kernels._graphs._input import encode_graphs
@@ -143,3 +146,30 @@ def test_every_sparse_layout_gives_the_kernel_of_the_csr_adjacency(sparse_inputs
     for case, given in sparse_inputs.equivalent(adjacency):
         np.testing.assert_array_equal(kernel.fit_transform([(given, labels), (adjacency, labels)]),
                                       expected, err_msg=case)
+def _path_with_labels(labels, edge_labels=None):
+    graph = nx.path_graph(len(labels))
+    nx.set_node_attributes(graph, dict(enumerate(labels)), "label")
+    if edge_labels is not None:
+        nx.set_edge_attributes(graph, dict(zip(graph.edges, edge_labels)), "label")
+    return graph
+
+
+@pytest.mark.parametrize("nans", [
+    (float("nan"), np.float64("nan")), (np.float32("nan"), float("nan")),
+    (complex("nan"), np.nan)], ids=["float-float64", "float32-float", "complex-numpy"])
+def test_nan_labels_made_separately_are_one_label(nans):
+    # NaN != NaN, and a dict matches different NaN objects by identity only
+    with_nan = [_path_with_labels([0, nans[0], 1], [nans[0], 2]),
+                _path_with_labels([0, nans[1], 1], [nans[1], 2])]
+    with_x = [_path_with_labels([0, "x", 1], ["x", 2]), _path_with_labels([0, "x", 1], ["x", 2])]
+    kernel = WeisfeilerLehmanKernel(n_iter=2, edge_label="label", normalize=False)
+    np.testing.assert_array_equal(kernel.fit_transform(with_nan), kernel.fit_transform(with_x))
+    # the code learned at fit is found at transform, also by an unpickled kernel
+    fitted = pickle.loads(pickle.dumps(clone(kernel).fit(with_nan[:1])))
+    np.testing.assert_array_equal(fitted.transform(with_nan[1:]),
+                                  kernel.fit(with_x[:1]).transform(with_x[1:]))
+    # in tuples, every read of a float array gives a new NaN object
+    A = np.array([[0, 1], [1, 0]])
+    batch, codes, _ = encode_graphs([(A, np.array([np.nan, np.nan])), (A, [np.nan, 0.0])])
+    np.testing.assert_array_equal(batch.node_labels, [0, 0, 0, 1])
+    assert len(codes) == 2

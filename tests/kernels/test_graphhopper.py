@@ -3,6 +3,7 @@
 import networkx as nx
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.base import clone
 
 from kernelkit.kernels import GraphHopperKernel, graphhopper_kernel
@@ -221,3 +222,71 @@ def test_bad_attributes():
     with pytest.raises(ValueError, match="graph 0 has 2 attributes per node, the graphs seen at "
                                          "fit have 1"):
         fitted.transform([(PATH[0], None, None, np.ones((3, 2)))])
+
+
+@pytest.mark.parametrize("variant", ["linear", "gaussian"])
+@pytest.mark.parametrize("normalize", [False, True])
+def test_attributes_overflowing_float64_are_refused(rng, variant, normalize):
+    huge = [(a, lab, e, x * 1e300) for a, lab, e, x in _graphs(rng, 4)]
+    kernel = GraphHopperKernel(**VARIANTS[variant], normalize=normalize)
+    with pytest.raises(ValueError, match=r"node attributes as large as \d\.\d+e\+300 in "
+                                         r"magnitude overflow float64 .* rescale them"):
+        kernel.fit_transform(huge)
+    fitted = clone(kernel).fit(_graphs(rng, 4))   # and at transform
+    with pytest.raises(ValueError, match="overflow float64"):
+        fitted.transform(huge)
+
+
+@pytest.mark.parametrize("variant, scale", [("linear", 2.0**400), ("gaussian", 2.0**250)])
+def test_large_attributes_that_fit_give_the_gram_of_the_rescaled_ones(rng, variant, scale):
+    # a power of 2 scales exactly: the normalised linear Gram is scale-free, and the Gaussian
+    # with gamma / scale² is the same kernel
+    graphs = _graphs(rng, 6)
+    large = [(a, lab, e, x * scale) for a, lab, e, x in graphs]
+    params = dict(VARIANTS[variant], normalize=True)
+    expected = GraphHopperKernel(**params).fit_transform(graphs)
+    if variant == "gaussian":
+        params["gamma"] = params["gamma"] / scale**2
+    np.testing.assert_allclose(GraphHopperKernel(**params).fit_transform(large), expected,
+                               rtol=1e-9)
+
+
+def test_diameter_lower_bounds(rng):
+    from kernelkit._core import _graphhopper
+
+    from kernelkit.kernels._graphs._graphhopper import _diameter_lower_bounds
+    from kernelkit.kernels._graphs._input import encode_graphs
+
+    graphs = _graphs(rng, 60, max_nodes=14, p_edge=0.25)
+    trees = []
+    for n in rng.integers(1, 30, 20):   # node i > 0 hangs from a random earlier node
+        tree = nx.Graph([(i, int(rng.integers(i))) for i in range(1, n)])
+        tree.add_node(0)
+        trees.append((nx.to_numpy_array(tree, nodelist=range(n)), None, None, np.ones((n, 1))))
+    for batch_graphs, exact_on_all in ((graphs, False), (trees, True)):
+        batch, _, _ = encode_graphs(batch_graphs, node_label=None)
+        diameters = np.empty(batch.n_samples, dtype=np.intp)
+        _graphhopper.graph_diameters(batch.node_ptr, batch.indptr, batch.indices, diameters, 1)
+        bounds = _diameter_lower_bounds(batch)
+        assert np.all(bounds <= diameters) and np.all(2 * bounds >= diameters)
+        if exact_on_all:
+            np.testing.assert_array_equal(bounds, diameters)
+    # a disconnected graph: the longer component counts
+    two_paths = nx.disjoint_union(nx.path_graph(3), nx.path_graph(6))
+    batch, _, _ = encode_graphs([(nx.to_numpy_array(two_paths), None)], node_label=None)
+    np.testing.assert_array_equal(_diameter_lower_bounds(batch), [5])
+
+
+def test_a_path_too_long_for_memory_is_refused_before_its_diameter(monkeypatch):
+    # the exact diameters take a BFS per node (10¹⁰ steps here): the refusal must not wait
+    from kernelkit._core import _graphhopper
+
+    def exact_diameters(*args):
+        raise AssertionError("the O(n m) diameters were computed before the refusal")
+
+    monkeypatch.setattr(_graphhopper, "graph_diameters", exact_diameters)
+    n = 10**5
+    path = sp.diags_array([np.ones(n - 1), np.ones(n - 1)], offsets=[-1, 1], format="csr")
+    with pytest.raises(ValueError, match=r"path counts of graphs of diameter at least 99999 "
+                                         r"would need .*TiB"):
+        GraphHopperKernel(node_attributes=None, node_label="label").fit([(path, [0] * n)])

@@ -75,7 +75,9 @@ def test_tends_to_smith_waterman_as_beta_grows(make_strings, blosum62):
 
 def test_log_variant_is_the_log_of_the_normalized_kernel(make_strings):
     X = make_strings(8, 10, 80)
-    K = LocalAlignmentKernel(beta=0.3).fit_transform(X)
+    with warnings.catch_warnings():   # at beta=0.3 the Gram may well be the identity: no matter
+        warnings.simplefilter("ignore", UserWarning)
+        K = LocalAlignmentKernel(beta=0.3).fit_transform(X)
     L = LocalAlignmentKernel(beta=0.3, log=True).fit_transform(X)
     np.testing.assert_allclose(np.exp(0.3 * L), K, rtol=1e-12)
 
@@ -227,3 +229,34 @@ def test_large_scores_are_finite_or_refused(score):
     assert log_k[0, 0] >= 0.5 * score * 6
     normalized = LocalAlignmentKernel(substitution=substitution).fit_transform(sequences)
     np.testing.assert_allclose(np.diag(normalized), 1.0)
+
+
+def _mutant(rng, sequence, n_substitutions=1):
+    """``sequence`` with ``n_substitutions`` letters replaced by random ones."""
+    letters = list(sequence)
+    for i in rng.choice(len(letters), n_substitutions, replace=False):
+        letters[i] = rng.choice(list("ACDEFGHIKLMNPQRSTVWY"))
+    return "".join(letters)
+
+
+def test_numerically_diagonal_gram_of_short_peptides_warns(rng):
+    # At the default beta, unrelated 15-mers give normalised values about 1e-16 to 1e-12; one
+    # pair of near-copies among them gives one large entry, and the Gram is still the identity
+    # for every other sequence
+    X = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 15)) for _ in range(40)]
+    X.append(_mutant(rng, X[0]))
+    with pytest.warns(UserWarning, match=r"numerically the identity \(the median over "
+                                         r"sequences .* is \d\.\de-\d\d\).*smaller beta"):
+        K = LocalAlignmentKernel().fit_transform(X)
+    off_diagonal = K[~np.eye(len(X), dtype=bool)]
+    assert np.median(off_diagonal) < 1e-12 and off_diagonal.max() > 1e-8
+
+
+def test_families_of_related_peptides_do_not_warn(rng):
+    # a block-diagonal Gram: each sequence is similar to its family, not to the others
+    ancestors = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 15)) for _ in range(8)]
+    X = [_mutant(rng, ancestor) for ancestor in ancestors for _ in range(5)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        K = LocalAlignmentKernel().fit_transform(X)
+    assert np.median(K[~np.eye(len(X), dtype=bool)]) < 1e-12   # most pairs are unrelated

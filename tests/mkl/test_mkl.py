@@ -420,3 +420,15 @@ def test_simple_mkl_regressor_refuses_targets_whose_objective_overflows():
     y = np.where(np.arange(20) % 2, 1e300, -1e300)
     with pytest.raises(ValueError, match="y has entries as large as"):
         SimpleMKLRegressor(["linear", "rbf"]).fit(X, y)
+
+
+@pytest.mark.parametrize("Ks, match", [
+    ([np.eye(3), np.eye(4)], r"Ks\[1\] has shape \(4, 4\), Ks\[0\] has shape \(3, 3\)"),
+    ([np.eye(3), np.eye(3), np.ones((3, 2))], r"Ks\[2\] has shape \(3, 2\), Ks\[0\] has "
+                                              r"shape \(3, 3\)"),
+    ([np.ones(3), np.ones(3)], r"Ks\[0\] has shape \(3,\), Ks\[0\] has shape \(3,\): the Gram "
+                               r"matrices of Ks must be 2-d"),
+], ids=["square", "rectangular", "1-d"])
+def test_sum_kernel_names_grams_of_different_shapes(Ks, match):
+    with pytest.raises(ValueError, match=match):
+        sum_kernel(Ks)

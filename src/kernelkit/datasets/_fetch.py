@@ -12,6 +12,7 @@ import shutil
 import socket
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from importlib import resources
@@ -27,6 +28,10 @@ TIMEOUT = 60  # seconds without an answer before a download is given up
 _CHUNK = 1 << 16
 # the names of the collection: letters, digits, "_", "-" and "." (never a path)
 _TU_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+# The collection's longest name has 16 characters. The longest file name made from a name adds
+# 26 (".NAME.zip.sha256.XXXXXXXX.part"), so 100 stays within the 143 bytes of the most
+# restrictive common file system (eCryptfs; 255 elsewhere).
+_TU_NAME_MAX = 100
 
 
 def get_data_home(data_home=None):
@@ -42,12 +47,43 @@ def get_data_home(data_home=None):
     -------
     data_home : pathlib.Path
         The folder, which exists.
+
+    Raises
+    ------
+    TypeError
+        If ``data_home`` is neither None, a string nor a path.
+    ValueError
+        If ``data_home`` is empty or an existing file.
     """
     if data_home is None:
         data_home = os.environ.get(DATA_HOME_VARIABLE) or "~/kernelkit_data"
+    if not isinstance(data_home, (str, os.PathLike)):
+        raise TypeError(f"data_home must be a folder (a string or a path) or None for "
+                        f"${DATA_HOME_VARIABLE} or ~/kernelkit_data, got "
+                        f"{type(data_home).__name__}.")
+    if not os.fspath(data_home).strip():
+        raise ValueError("data_home is empty; give a folder, or None for "
+                         f"${DATA_HOME_VARIABLE} or ~/kernelkit_data.")
     home = pathlib.Path(data_home).expanduser()
+    if home.exists() and not home.is_dir():
+        raise ValueError(f"data_home {str(home)!r} is a file, not a folder; give a folder.")
     home.mkdir(parents=True, exist_ok=True)
     return home
+
+
+def resolve_url(base_url, variable, default):
+    """``base_url`` checked (a string with a scheme such as ``https://`` or ``file://``), or
+    with None the environment variable ``variable``, else ``default``."""
+    if base_url is None:
+        return os.environ.get(variable) or default
+    if not isinstance(base_url, str):
+        raise TypeError(f"base_url must be a string such as {default!r}, or None for "
+                        f"${variable} or that address; got {type(base_url).__name__}.")
+    if not urllib.parse.urlsplit(base_url).scheme:
+        raise ValueError(f"base_url {base_url!r} is not an address with a scheme; give one "
+                         f"such as {default!r} (or 'file:///...' for a local folder), or None "
+                         f"for ${variable} or that address.")
+    return base_url
 
 
 def fetch_tudataset(name, data_home=None, *, as_networkx=True, base_url=None):
@@ -93,11 +129,18 @@ def fetch_tudataset(name, data_home=None, *, as_networkx=True, base_url=None):
         the server does not have, a timeout, a truncated answer); the message names the URL,
         the cause and where to put the unpacked folder instead.
     ValueError
-        If ``name`` is not a name of the collection's form, the archive's SHA-256 is not the
-        expected one (the download is deleted; the message gives both values), or the archive
-        is not a zip of the folder ``{name}/``.
+        If ``name`` is not a name of the collection's form (at most 100 characters),
+        ``data_home`` or ``base_url`` is not usable (see :func:`get_data_home`), the archive's
+        SHA-256 is not the expected one (the download is deleted; the message gives both
+        values), or the archive is not a zip of the folder ``{name}/``.
     TypeError
-        If ``name`` is not a string.
+        If ``name`` is not a string, or ``data_home`` or ``base_url`` not of their types.
+
+    Notes
+    -----
+    Fetches of the same set at the same time, from threads or processes, are safe: each
+    downloads and unpacks into temporary names of its own, and the complete folder is renamed
+    into place; a fetch that finds the folder already placed by another uses it.
 
     Examples
     --------
@@ -108,23 +151,23 @@ def fetch_tudataset(name, data_home=None, *, as_networkx=True, base_url=None):
     """
     if not isinstance(name, str):
         raise TypeError(f"name must be a string such as 'MUTAG', got {type(name).__name__}.")
+    if len(name) > _TU_NAME_MAX:
+        raise ValueError(f"name has {len(name)} characters; the names of TU data sets have at "
+                         f"most {_TU_NAME_MAX} (e.g. 'MUTAG' or 'IMDB-BINARY').")
     if not _TU_NAME.fullmatch(name):
         raise ValueError(f"name {name!r} is not the name of a TU data set: letters, digits, "
                          "'_', '-' and '.' only, e.g. 'MUTAG' or 'IMDB-BINARY'.")
+    base_url = resolve_url(base_url, TU_URL_VARIABLE, TU_URL)
     home = get_data_home(data_home)
     folder = home / name
     if not folder.is_dir():
-        base_url = base_url or os.environ.get(TU_URL_VARIABLE) or TU_URL
         url = f"{base_url.rstrip('/')}/{name}.zip"
         remedy = (f"Check the name (case matters) and the network, or download {name}.zip "
                   f"elsewhere and unpack it into {home}, so that {folder / (name + '_A.txt')} "
                   "exists")
-        archive = download(url, home / f"{name}.zip", _tu_checksums().get(name), remedy,
-                           check=lambda path: _members(path, name))
-        try:
+        with verified_download(url, home / f"{name}.zip", _tu_checksums().get(name), remedy,
+                               check=lambda path: _members(path, name)) as archive:
             _unpack(archive, home, name)
-        finally:
-            archive.unlink()
     return load_tudataset(folder, name, as_networkx=as_networkx)
 
 
@@ -137,8 +180,20 @@ def _tu_checksums():
 
 
 def download(url, path, sha256, remedy, check):
-    """Download ``url`` to ``path`` through a temporary file renamed once it is complete and
-    its SHA-256 checked.
+    """Download ``url`` to ``path``: :func:`verified_download`, then the checked file renamed
+    to ``path`` (atomic, so concurrent downloads of ``path`` leave one complete file). Returns
+    ``path``."""
+    path = pathlib.Path(path)
+    with verified_download(url, path, sha256, remedy, check) as partial:
+        os.replace(partial, path)
+    return path
+
+
+@contextlib.contextmanager
+def verified_download(url, path, sha256, remedy, check):
+    """Download ``url`` into a temporary file next to ``path``, of a name unique to this call
+    (so that concurrent downloads never share one), and yield its path once complete and its
+    SHA-256 checked; the file is deleted on exit unless the caller moved it.
 
     ``sha256`` is the expected value (a shipped one); None takes the one recorded by an earlier
     download of ``path`` (``{path}.sha256``), and without it records this download's value
@@ -146,7 +201,7 @@ def download(url, path, sha256, remedy, check):
     values; a network failure raises ``ConnectionError`` naming ``url``, the cause and
     ``remedy``, from None (the urllib traceback says no more). ``check(temporary_path)`` raises
     ``ValueError`` for a download that is not the expected kind of file (an error page served
-    with status 200), before any hash is recorded. Returns ``path``.
+    with status 200), before any hash is recorded.
     """
     path = pathlib.Path(path)
     record = path.with_name(path.name + ".sha256")
@@ -167,11 +222,10 @@ def download(url, path, sha256, remedy, check):
         check(partial)
         if sha256 is None:
             _write_atomically(record, actual + "\n")
-        os.replace(partial, path)
+        yield partial
     finally:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
-    return path
 
 
 def _stream(url, out, remedy):
@@ -233,12 +287,17 @@ def _members(archive, name):
 
 def _unpack(archive, home, name):
     """Extract the folder ``{name}/`` of the zip ``archive`` into ``home / name``, through a
-    temporary folder renamed once complete."""
+    temporary folder of this call's own renamed once complete. A folder ``home / name`` that
+    is already there was placed whole by a concurrent fetch (or by hand) and is kept."""
     staging = pathlib.Path(tempfile.mkdtemp(prefix=f".{name}.", dir=home))
     try:
         with zipfile.ZipFile(archive) as zf:
             for member in _members(archive, name):
                 zf.extract(member, staging)
-        os.replace(staging / name, home / name)
+        try:
+            os.replace(staging / name, home / name)
+        except OSError:  # "Directory not empty" (POSIX), "Access is denied" (Windows)
+            if not (home / name).is_dir():
+                raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)

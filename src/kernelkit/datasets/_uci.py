@@ -1,13 +1,12 @@
 """DNA sequence sets of the UCI Machine Learning Repository (CC BY 4.0): promoters (shipped) and
 splice junctions (downloaded by :func:`fetch_uci_splice`)."""
 
-import os
 from importlib import resources
 
 import numpy as np
 from sklearn.utils import Bunch
 
-from kernelkit.datasets._fetch import download, get_data_home
+from kernelkit.datasets._fetch import download, get_data_home, resolve_url
 
 __all__ = ["fetch_uci_splice", "load_uci_promoters"]
 
@@ -77,8 +76,11 @@ def fetch_uci_splice(data_home=None, *, base_url=None):
         If the file cannot be downloaded; the message names the URL, the cause and where to
         put the file instead.
     ValueError
-        If the download does not match the recorded SHA-256, or a line is not
-        ``class, name, sequence``.
+        If the download does not match the recorded SHA-256, a line is not
+        ``class, name, sequence``, or ``data_home`` or ``base_url`` is not usable (empty, a
+        file, an address without a scheme).
+    TypeError
+        If ``data_home`` or ``base_url`` is not of its type.
 
     Examples
     --------
@@ -87,10 +89,10 @@ def fetch_uci_splice(data_home=None, *, base_url=None):
     >>> len(splice.data), sorted(set(splice.target.tolist()))  # doctest: +SKIP
     (3190, ['EI', 'IE', 'N'])
     """
+    url = resolve_url(base_url, SPLICE_URL_VARIABLE, SPLICE_URL)
     home = get_data_home(data_home)
     path = home / "splice.data"
     if not path.is_file():
-        url = base_url or os.environ.get(SPLICE_URL_VARIABLE) or SPLICE_URL
         download(url, path, None, f"Check the network, or download splice.data elsewhere and "
                  f"place it at {path}", check=lambda partial: _read_uci(partial, ""))
     descr = ("UCI Machine Learning Repository, Molecular Biology (Splice-junction Gene "

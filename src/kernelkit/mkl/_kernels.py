@@ -139,7 +139,13 @@ def _checked_stack(X, name, square=True, kernels_last=False):
     layout = "(n_samples, n_samples_train, n_kernels)" if kernels_last else \
         "(n_kernels, n_samples, n_samples)"
     if isinstance(X, (list, tuple)):
-        X = np.stack([np.asarray(K, dtype=np.float64) for K in X], axis=-1 if kernels_last else 0)
+        X = [np.asarray(K, dtype=np.float64) for K in X]
+        for m, K in enumerate(X):
+            if K.ndim != 2 or K.shape != X[0].shape:
+                raise ValueError(f"{name}[{m}] has shape {K.shape}, {name}[0] has shape "
+                                 f"{X[0].shape}: the Gram matrices of {name} must be 2-d, all "
+                                 "of one shape (the same samples for every kernel).")
+        X = np.stack(X, axis=-1 if kernels_last else 0)
     X = np.asarray(X, dtype=np.float64)
     n_kernels = X.shape[-1 if kernels_last else 0] if X.ndim == 3 else 0
     rows, cols = (X.shape[:2] if kernels_last else X.shape[1:]) if X.ndim == 3 else (0, 0)

@@ -5,6 +5,7 @@ from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse import csgraph
 
 from kernelkit._core import _graphhopper
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
@@ -18,6 +19,9 @@ __all__ = ["GraphHopperKernel", "graphhopper_kernel"]
 # Feature key of label ``code`` at packed path position ``t``: ``code << 32 | t``.
 _LABEL_SHIFT = 32
 _MIN_NODES_FOR_THREADS = 2_000
+# The Gaussian node kernel computes ‖x − x'‖² as ‖x‖² + ‖x'‖² − 2⟨x, x'⟩: each term at most a
+# quarter of the float range keeps the sum finite.
+_MAX_SQUARED_NORM = np.finfo(np.float64).max / 4
 
 
 @dataclasses.dataclass(frozen=True)
@@ -186,18 +190,17 @@ class GraphHopperKernel(GraphKernel):
     def _represent(self, batch, fitting):
         n_threads = self._n_threads() if batch.n_nodes >= _MIN_NODES_FOR_THREADS else 1
         n_nodes = np.diff(batch.node_ptr)
+        # the exact diameters cost a BFS per node, O(n m): a graph too long for memory is
+        # refused first from a lower bound found in O(n + m)
+        _check_path_counts(n_nodes, _diameter_lower_bounds(batch), "at least ")
         diameters = np.empty(batch.n_samples, dtype=np.intp)
         _graphhopper.graph_diameters(batch.node_ptr, batch.indptr, batch.indices, diameters,
                                      n_threads)
+        _check_path_counts(n_nodes, diameters, "up to ")
         n_lengths = diameters + 1
         n_entries = n_lengths * (n_lengths + 1) // 2
         weight_ptr = np.zeros(batch.n_samples + 1, dtype=np.intp)
         np.cumsum(n_nodes * n_entries, out=weight_ptr[1:])
-        check_memory_request(8.0 * float(weight_ptr[-1]),
-                             f"GraphHopperKernel path counts of graphs of diameter up to "
-                             f"{diameters.max()}",
-                             "each node stores (diameter + 1) (diameter + 2) / 2 counts; split "
-                             "very long graphs or use WeisfeilerLehmanKernel.")
         weights = np.zeros(weight_ptr[-1])
         _graphhopper.hopper_weights(batch.node_ptr, batch.indptr, batch.indices, n_lengths,
                                     weight_ptr, weights, n_threads)
@@ -209,17 +212,31 @@ class GraphHopperKernel(GraphKernel):
             return self._label_features(batch, graph_weights, fitting)
         if self.kernel == "gaussian":
             attributes = batch.node_attributes
+            with np.errstate(over="ignore"):
+                squared_norms = np.einsum("ij,ij->i", attributes, attributes)
+            if np.any(squared_norms > _MAX_SQUARED_NORM):
+                raise ValueError(_overflow_message(
+                    attributes, "their squared norms, from which the Gaussian node kernel "
+                    "computes ‖x − x'‖²", "and choose gamma for the rescaled attributes"))
             return _HopperWeights(batch.node_ptr, n_entries, weight_ptr, weights, attributes,
-                                  np.einsum("ij,ij->i", attributes, attributes))
+                                  squared_norms)
         d = batch.node_attributes.shape[1]
         check_memory_request(8.0 * batch.n_samples * float(n_entries.max()) * d,
                              f"GraphHopperKernel features of {batch.n_samples} graphs "
                              f"(diameter up to {diameters.max()}, {d} attributes)",
                              "use kernel='gaussian', which keeps no features.")
         values = np.zeros((batch.n_samples, int(n_entries.max()) * d))
-        for g, (M, start) in enumerate(zip(graph_weights, batch.node_ptr)):
-            block = M.T @ batch.node_attributes[start:start + len(M)]
-            values[g, :block.size] = block.ravel()
+        with np.errstate(over="ignore", invalid="ignore"):
+            for g, (M, start) in enumerate(zip(graph_weights, batch.node_ptr)):
+                block = M.T @ batch.node_attributes[start:start + len(M)]
+                values[g, :block.size] = block.ravel()
+            # every Gram entry is at most ‖Φ(G)‖ ‖Φ(G')‖ (Cauchy–Schwarz), as is every
+            # partial sum of its dot product: finite squared norms keep the Gram finite
+            finite = np.all(np.isfinite(np.einsum("ij,ij->i", values, values)))
+        if not finite:
+            raise ValueError(_overflow_message(
+                batch.node_attributes, "the graphs' features Σ_v M_v ⊗ x_v (their squared "
+                "norms are the Gram's diagonal)", "(with normalize=True the Gram is the same)"))
         if fitting:
             self.n_features_fit_ = values.shape[1]
         return _DenseFeatures(values)
@@ -297,6 +314,61 @@ class GraphHopperKernel(GraphKernel):
             values[:, :common] = rep.values[:, :common]
             return sp.csr_array(values)
         return sp.csr_array(rep.known)
+
+
+def _check_path_counts(n_nodes, diameters, bound):
+    """Refuse path counts ``M_v`` larger than memory: ``(δ + 1)(δ + 2) / 2`` doubles per node
+    of a graph of diameter δ (``bound`` says whether ``diameters`` are exact or lower
+    bounds)."""
+    n_lengths = diameters.astype(np.float64) + 1
+    check_memory_request(8.0 * float(np.dot(n_nodes, n_lengths * (n_lengths + 1) / 2)),
+                         f"GraphHopperKernel path counts of graphs of diameter {bound}"
+                         f"{diameters.max(initial=0)}",
+                         "each node stores (diameter + 1) (diameter + 2) / 2 counts; split "
+                         "very long graphs or use WeisfeilerLehmanKernel.")
+
+
+def _diameter_lower_bounds(batch):
+    """A lower bound on each graph's diameter (its largest finite distance), in O(n + m): the
+    double sweep, in every component the eccentricity of the node farthest from its first node
+    (exact on trees, so on paths; at least half the diameter on any graph).
+
+    One BFS sweeps every component of the batch at once, from a virtual node joined to one
+    start per component.
+
+    Returns
+    -------
+    bounds : ndarray of shape (n_graphs,), intp
+    """
+    n = batch.n_nodes
+    bounds = np.zeros(batch.n_samples, dtype=np.intp)
+    if n == 0:
+        return bounds
+    adjacency = sp.csr_array((np.ones(len(batch.indices)), batch.indices, batch.indptr),
+                             shape=(n, n))
+    _, component = csgraph.connected_components(adjacency, directed=False)
+    starts = np.unique(component, return_index=True)[1]
+    for _ in range(2):
+        sweep = sp.csr_array((np.ones(len(batch.indices) + len(starts)),
+                              np.r_[batch.indices, starts],
+                              np.r_[batch.indptr, batch.indptr[-1] + len(starts)]),
+                             shape=(n + 1, n + 1))
+        depth = csgraph.dijkstra(sweep, indices=n, unweighted=True)[:n] - 1
+        # the deepest node of each component: the last of each component sorted by depth
+        order = np.lexsort((depth, component))
+        starts = order[np.r_[np.flatnonzero(np.diff(component[order])), n - 1]]
+    graph_of_start = np.searchsorted(batch.node_ptr, starts, side="right") - 1
+    np.maximum.at(bounds, graph_of_start, depth[starts].astype(np.intp))
+    return bounds
+
+
+def _overflow_message(attributes, where, advice):
+    """The message of node attributes too large for float64: ``where`` they overflow, and
+    ``advice`` after the fix (rescaling them)."""
+    largest = float(np.max(np.abs(attributes)))
+    return (f"GraphHopperKernel: node attributes as large as {largest:.3g} in magnitude "
+            f"overflow float64 in {where}; rescale them, e.g. divide them by their largest "
+            f"magnitude {advice}.")
 
 
 def graphhopper_kernel(X, Y=None, **params):

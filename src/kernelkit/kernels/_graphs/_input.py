@@ -19,9 +19,12 @@ under the node attribute named by ``node_attributes`` (``"attributes"`` for the 
 in tuples the fourth element. They must be finite; the length learned at ``fit`` is required at
 ``transform``.
 
-Labels may be of any hashable type. They are coded as int32 once: the codes learned at ``fit``
-are reused at ``transform``, and labels unseen at ``fit`` get fresh codes (``>= n_known``), the
-same within one call, which therefore match nothing in the fitted graphs.
+Labels may be of any hashable type, and two labels are the same label when they are equal
+(``1``, ``1.0`` and ``np.int64(1)`` are one label, as in a dict); every NaN (``float("nan")``,
+``np.float32("nan")``, ...) is one label, although NaN is not equal to itself. They are coded as
+int32 once: the codes learned at ``fit`` are reused at ``transform``, and labels unseen at
+``fit`` get fresh codes (``>= n_known``), the same within one call, which therefore match
+nothing in the fitted graphs.
 
 Every kernel then works on a :class:`GraphBatch`: the graphs' adjacencies concatenated as one
 block-diagonal CSR (global node ids, sorted neighbours), int32 node and edge label codes, and the
@@ -30,6 +33,7 @@ per-graph node offsets ``node_ptr``, and the node attributes as one float64
 """
 
 import dataclasses
+import numbers
 from itertools import chain
 
 import numpy as np
@@ -97,6 +101,9 @@ class LabelCoder:
         except TypeError:
             bad = next(label for label in labels if not _is_hashable(label))
             raise TypeError(f"{what} must be hashable, got {type(bad).__name__}.") from None
+        if any(map(_is_nan, distinct)):  # a scan of the distinct labels only, usually few
+            labels = [_NAN_LABEL if _is_nan(label) else label for label in labels]
+            distinct = dict.fromkeys(labels)
         codes, fresh = self.codes, self._fresh
         for label in distinct:
             if label not in codes and label not in fresh:
@@ -106,6 +113,32 @@ class LabelCoder:
                     fresh[label] = len(codes) + len(fresh)
         lookup = {**codes, **fresh} if fresh else codes
         return np.fromiter(map(lookup.__getitem__, labels), dtype=np.int32, count=len(labels))
+
+
+class _NaNLabel:
+    """The label that stands for every NaN label. A dict finds a key by identity or equality,
+    and NaN is not equal to itself: two NaN objects (``float("nan")`` and ``np.float64("nan")``,
+    or two reads of one array) would be two labels. This one equals itself, also after
+    unpickling (a fitted kernel's codes)."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return isinstance(other, _NaNLabel)
+
+    def __hash__(self):
+        return hash(_NaNLabel)
+
+    def __repr__(self):
+        return "nan"
+
+
+_NAN_LABEL = _NaNLabel()
+
+
+def _is_nan(label):
+    """Whether ``label`` is a NaN number (a real or complex number not equal to itself)."""
+    return isinstance(label, numbers.Number) and label != label
 
 
 def check_labels_or_attributes(kernel, node_label, node_attributes):
