@@ -1,0 +1,105 @@
+"""``kernelkit bench matrix``: a row for every public estimator and kernel, cells with the
+times, ratios and checks of a run, the budget that leaves a contender out, and the old-vs-new
+comparison of ``--baseline``."""
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+from kernelkit.bench import matrix
+from kernelkit.bench.matrix import _rows
+
+TESTS = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(TESTS))
+from test_common import public_estimators  # noqa: E402
+
+# public classes that are not timed on their own: containers and base classes of the kernels,
+# a result record of MKL, and the kernel object that wraps the vector kernels (timed through
+# SumKernel, the MKL rows and pairwise_kernels)
+NOT_ROWS = {"PackedGraphs", "PackedSequences", "StructuredKernel", "KernelObjective",
+            "KernelStack", "VectorKernel"}
+
+
+def test_every_public_estimator_and_kernel_has_a_row():
+    names = {row.name.split(" ")[0] for row in _rows.all_rows()}
+    missing = {cls.__name__ for cls in public_estimators()} - names - NOT_ROWS
+    assert not missing, f"estimators without a row in the speed matrix: {sorted(missing)}"
+
+
+def test_row_names_are_unique_and_free_of_commas():
+    names = [row.name for row in _rows.all_rows()]
+    assert len(names) == len(set(names))
+    assert not [name for name in names if "," in name]  # --rows splits at commas
+
+
+def _toy_row(kernelkit_time=0.0, cost=1):
+    def setup(n):
+        X, y, X_test, _ = np.ones((n, 2)), np.arange(n) % 2, np.ones((3, 2)), None
+        return dict(X=X, y=y, X_test=X_test)
+
+    class Model:
+        def __init__(self, flip):
+            self.flip = flip
+
+        def predict(self, X):
+            return np.full(len(X), self.flip)
+
+    return _rows.Row(
+        "toy", "cluster", (10, 20, 40), setup, lambda data: Model(0),
+        [_rows.Contender("agrees", lambda data: Model(0)),
+         _rows.Contender("differs", lambda data: Model(1)),
+         _rows.Contender("absent", lambda data: Model(0), ("no_such_module_for_kernelkit",))],
+        lambda model, data: model.predict(data["X_test"]), _rows._compare_labels, cost=cost)
+
+
+def test_cells_hold_times_checks_and_notes():
+    cells = matrix.run_matrix([_toy_row()], sizes=("small", "medium"), log=lambda line: None)
+    assert [c["n"] for c in cells] == [10, 20]
+    cell = cells[0]
+    assert set(cell["times"]) == {"kernelkit", "kernelkit 1 thread", "agrees", "differs"}
+    assert cell["checks"]["agrees"][1] and not cell["checks"]["differs"][1]
+    assert "missing" in cell["notes"]["absent"]
+    table = matrix.format_matrix(cells, [_toy_row()])
+    assert "| toy | 10 |" in table and "✘ same prediction 0.0% (differs)" in table
+
+
+def test_a_contender_past_the_budget_is_left_out_of_the_larger_size(monkeypatch):
+    row = _toy_row(cost=3)
+    cells = matrix.run_matrix([row], sizes=("small", "large"), budget=0.0,
+                              log=lambda line: None)
+    assert cells[1]["times"] == {}
+    assert all("left out" in note for note in cells[1]["notes"].values() if "missing" not in note)
+
+
+def test_unknown_rows_and_sizes_are_refused():
+    with pytest.raises(SystemExit, match="unknown rows NoSuchEstimator"):
+        matrix.main(["--rows", "NoSuchEstimator", "--sizes", "small"])
+    with pytest.raises(SystemExit, match="--sizes"):
+        matrix.main(["--sizes", "tiny"])
+
+
+def test_rows_select_by_name_or_prefix():
+    rows = matrix._select(_rows.all_rows(), "KMeans,SVC precomputed")
+    assert {r.name for r in rows} >= {"KMeans", "KMeans k=25", "SVC precomputed n=150"}
+    assert "SVC" not in {r.name for r in rows}
+
+
+def _installed_folder():
+    import kernelkit
+
+    folder = pathlib.Path(kernelkit.__file__).resolve().parents[1]
+    if not list((folder / "kernelkit" / "_core").glob("_openmp*")):
+        pytest.skip("kernelkit is an editable install: no installed folder to time as 'old'")
+    return folder
+
+
+def test_baseline_runs_both_sides_in_fresh_processes(tmp_path):
+    folder = _installed_folder()
+    row = next(r for r in _rows.all_rows() if r.name == "NearestCentroid")
+    cells = matrix.run_baseline(folder, [row], sizes=("small",), pairs=1, log=lambda line: None)
+    assert len(cells) == 1
+    cell = cells[0]
+    assert cell["old_wall"] > 0 and cell["new_wall"] > 0 and cell["old_cpu"] >= 0
+    assert "| NearestCentroid | 1000 |" in matrix.format_baseline(cells, folder)
