@@ -121,8 +121,10 @@ INSTANCES = {
     "KNeighborsRegressor": lambda cls: [cls(), cls(weights="gaussian", gamma=0.1),
                                         cls(kernel="linear")],
     "SquaredHingeSVC": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
-    # a tight tol: the sample-weight check compares weighted and repeated fits to ~1e-7
+    # a tight tol: the sample-weight check compares weighted and repeated fits to ~1e-7; the
+    # default dual="auto" takes the primal on the checks' data (more samples than features)
     "LinearSVC": lambda cls: [cls(tol=1e-9, max_iter=100_000, random_state=0),
+                              cls(dual=True, tol=1e-9, max_iter=100_000, random_state=0),
                               cls(loss="hinge", tol=1e-9, max_iter=100_000, random_state=0)],
     "SquaredEpsilonSVR": lambda cls: [cls(random_state=0), cls(kernel="linear", random_state=0)],
     # the check graphs (MUTAG) have labels and no continuous attributes

@@ -9,8 +9,7 @@ import tracemalloc
 
 import numpy as np
 
-from kernelkit.bench._harness import Contender, Suite
-from kernelkit.bench.suites.graphs import _shared_nci1
+from kernelkit.bench._harness import Contender, Suite, shared_data
 
 _CLUSTER = {}
 PROTEIN_SETS = ("protein_secreted_pengaroo", "protein_thermophilic_profet", "peptide_amp_iamp2l")
@@ -34,7 +33,7 @@ def _client():
 
 
 def _cases(quick):
-    data = _shared_nci1()
+    data = shared_data("NCI1")
     if data is None:
         return []
     if quick:
@@ -55,7 +54,7 @@ def _setup(params):
         WeisfeilerLehmanKernel,
     )
 
-    root = _shared_nci1()
+    root = shared_data("NCI1")
     if params["data"] == "NCI1":
         X = load_tudataset(root / "NCI1", "NCI1").graphs[:params["n"]]
     else:

@@ -4,10 +4,9 @@ kernelkit vs the pure-Python twins vs GraKeL."""
 import warnings
 
 import numpy as np
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, shared_data
 from kernelkit.bench.suites.graphs import (
     _grakel_format,
-    _shared_nci1,
     molecule_like_graphs,
 )
 
@@ -23,7 +22,7 @@ def _cases(quick):
     if quick:
         return [{"data": "synthetic", "n_graphs": 40, "kernel": k} for k in ("wloa", "nh")]
     cases = [{"data": "synthetic", "n_graphs": 500, "kernel": k} for k in ("wloa", "nh")]
-    if _shared_nci1() is not None:
+    if shared_data("NCI1") is not None:
         for kernel in ("wloa", "nh"):
             cases += [{"data": "ENZYMES", "n_graphs": 600, "kernel": kernel},
                       {"data": "NCI1", "n_graphs": _NCI1_GRAKEL[kernel], "kernel": kernel},
@@ -37,7 +36,7 @@ def _setup(params):
     else:
         from kernelkit.datasets import load_tudataset
 
-        graphs = load_tudataset(_shared_nci1(), params["data"], as_networkx=False).graphs
+        graphs = load_tudataset(shared_data("NCI1"), params["data"], as_networkx=False).graphs
         graphs = graphs[:params["n_graphs"]]
     return {"params": params, "graphs": graphs}
 

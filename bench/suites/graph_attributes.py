@@ -1,12 +1,10 @@
 """Kernels on graphs with continuous node attributes: GraphHopper and propagation kernels,
 kernelkit vs GraKeL on ENZYMES (18 attributes per node) and NCI1 (labels only)."""
 
-import os
-import pathlib
 import warnings
 
 import numpy as np
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, shared_data
 
 # GraKeL's GraphHopper parses every graph in Python loops (~0.4 s an ENZYMES graph): the
 # GraphHopper cases use the first graphs only, and 3 timed runs.
@@ -19,24 +17,14 @@ T_MAX = 5
 LABEL_W = 0.01
 
 
-def _shared(name):
-    """``KERNELKIT_SHARED_DATA`` (as the tests), else the first ``shared/data`` holding the set
-    in the working directory or one of its parents."""
-    env = os.environ.get("KERNELKIT_SHARED_DATA")
-    candidates = [pathlib.Path(env)] if env else []
-    cwd = pathlib.Path.cwd().resolve()
-    candidates += [base / "shared" / "data" for base in (cwd, *cwd.parents)]
-    return next((c for c in candidates if (c / name).is_dir()), None)
-
-
 def _cases(quick):
     cases = []
-    if _shared("ENZYMES") is not None:
+    if shared_data("ENZYMES") is not None:
         n = QUICK_GRAPHS if quick else GRAPHHOPPER_GRAPHS
         cases += [{"data": "ENZYMES", "n_graphs": n, "kernel": k}
                   for k in ("graphhopper-linear", "graphhopper-gaussian")]
         cases.append({"data": "ENZYMES", "n_graphs": 100 if quick else 600, "kernel": "propagation"})
-    if _shared("NCI1") is not None:
+    if shared_data("NCI1") is not None:
         cases.append({"data": "NCI1", "n_graphs": QUICK_GRAPHS if quick else 150,
                           "kernel": "graphhopper-labels"})
         cases.append({"data": "NCI1", "n_graphs": 300 if quick else NCI1_PROPAGATION_GRAPHS,
@@ -48,7 +36,7 @@ def _setup(params):
     from kernelkit.datasets import load_tudataset
 
     name = params["data"]
-    folder = _shared(name)
+    folder = shared_data(name)
     data = load_tudataset(folder, name, as_networkx=False)
     # load_tudataset gives (adjacency, labels, edge_labels[, attributes]) tuples
     graphs = [(g[0], g[1], None, g[3] if len(g) == 4 else None) for g in data.graphs]

@@ -4,9 +4,8 @@ graphs."""
 import warnings
 
 import numpy as np
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, shared_data
 from kernelkit.bench.suites import graphs as graphs_suite
-from kernelkit.bench.suites.graphs import _shared_nci1
 
 R, D = 3, 4
 H = 3
@@ -14,7 +13,7 @@ H = 3
 
 def _cases(quick):
     names = ["MUTAG"]
-    if not quick and _shared_nci1() is not None:
+    if not quick and shared_data("NCI1") is not None:
         names += ["ENZYMES", "NCI1"]
     return [{"data": name, "kernel": kernel} for kernel in ("nspdk", "oddst") for name in names]
 
@@ -25,7 +24,7 @@ def _setup(params):
     if params["data"] == "MUTAG":
         graphs = load_mutag(as_networkx=False).graphs
     else:
-        graphs = load_tudataset(_shared_nci1(), params["data"], as_networkx=False).graphs
+        graphs = load_tudataset(shared_data("NCI1"), params["data"], as_networkx=False).graphs
     edge_labelled = graphs[0][2] is not None
     # GraKeL's NSPDK needs edge labels: one label for every edge when the set has none
     graphs = [(a, labels, e if edge_labelled else dict.fromkeys(zip(*a.nonzero()), 0))

@@ -4,10 +4,9 @@ histogram kernels vs GraKeL, and streaming ``partial_fit``."""
 import warnings
 
 import numpy as np
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, shared_data
 from kernelkit.bench.suites.graphs import (
     _grakel_format,
-    _shared_nci1,
     molecule_like_graphs,
 )
 
@@ -20,7 +19,7 @@ def _cases(quick):
              for task in ("wl features", "wl edge features", "stream")]
     cases += [{"task": kernel, "data": "synthetic", "n_graphs": 300 if quick else 2_000}
               for kernel in ("vh", "eh")]
-    if not quick and _shared_nci1() is not None:
+    if not quick and shared_data("NCI1") is not None:
         cases += [{"task": "vh", "data": name, "n_graphs": None} for name in ("ENZYMES", "NCI1")]
     return cases
 
@@ -31,7 +30,7 @@ def _setup(params):
     else:
         from kernelkit.datasets import load_tudataset
 
-        graphs = load_tudataset(_shared_nci1(), params["data"], as_networkx=False).graphs
+        graphs = load_tudataset(shared_data("NCI1"), params["data"], as_networkx=False).graphs
     labels = np.array([i % 2 for i in range(len(graphs))])
     grakel = None
     if params["task"] == "vh":

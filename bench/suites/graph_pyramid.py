@@ -3,8 +3,8 @@
 import warnings
 
 import numpy as np
-from kernelkit.bench._harness import Contender, Suite
-from kernelkit.bench.suites.graphs import _grakel_format, _shared_nci1, molecule_like_graphs
+from kernelkit.bench._harness import Contender, Suite, shared_data
+from kernelkit.bench.suites.graphs import _grakel_format, molecule_like_graphs
 
 # GraKeL's PyramidMatch(L) bins the levels 0..L-1: the same histograms as PyramidMatchKernel(L-1)
 L = 4
@@ -17,7 +17,7 @@ def _cases(quick):
     if quick:
         return [{"data": "synthetic", "n_graphs": 60, "kernel": k} for k in KERNELS]
     cases = [{"data": "synthetic", "n_graphs": 400, "kernel": k} for k in KERNELS]
-    if _shared_nci1() is not None:
+    if shared_data("NCI1") is not None:
         cases += [{"data": "ENZYMES", "n_graphs": 600, "kernel": k} for k in KERNELS]
         # GraKeL's pyramid match takes 40-100 µs a pair: 1 000 molecules (500 500 pairs) of NCI1
         cases += [{"data": "NCI1", "n_graphs": 1000, "kernel": "pyramid"}]
@@ -31,7 +31,7 @@ def _setup(params):
     else:
         from kernelkit.datasets import load_tudataset
 
-        graphs = load_tudataset(_shared_nci1(), params["data"], as_networkx=False).graphs
+        graphs = load_tudataset(shared_data("NCI1"), params["data"], as_networkx=False).graphs
         graphs = graphs[:params["n_graphs"]]
     return {"params": params, "graphs": graphs, "grakel": _grakel_format(graphs)}
 

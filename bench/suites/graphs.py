@@ -1,13 +1,10 @@
 """Graph kernels: Gram matrices of kernelkit vs the pure-Python references vs GraKeL."""
 
-import os
-import pathlib
-
 import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, shared_data
 
 # Atom and bond type frequencies of small organic molecules (C, N, O, S, halogens;
 # single, double, aromatic, triple), roughly as in NCI1 / MUTAG.
@@ -54,16 +51,6 @@ def molecule_like_graphs(n_graphs, seed=0, min_nodes=10, max_nodes=40):
     return graphs
 
 
-def _shared_nci1():
-    """``KERNELKIT_SHARED_DATA`` (as the tests), else the first ``shared/data`` holding NCI1 in
-    the working directory or one of its parents."""
-    env = os.environ.get("KERNELKIT_SHARED_DATA")
-    candidates = [pathlib.Path(env)] if env else []
-    cwd = pathlib.Path.cwd().resolve()
-    candidates += [base / "shared" / "data" for base in (cwd, *cwd.parents)]
-    return next((c for c in candidates if (c / "NCI1").is_dir()), None)
-
-
 def _cases(quick):
     if quick:
         # small molecules (10-20 atoms), so that the dense reference solves stay quick
@@ -72,7 +59,7 @@ def _cases(quick):
     # GraKeL's geometric kernel takes ~5 ms a pair: 200 graphs (20 100 pairs) keep it to minutes
     cases = [dict(data="synthetic", n_graphs=n, max_nodes=40, kernel=k)
              for k, n in (("wl", 500), ("sp", 500), ("geometric", 200))]
-    if _shared_nci1() is not None:
+    if shared_data("NCI1") is not None:
         cases += [dict(data="NCI1", n_graphs=4110, kernel=k) for k in ("wl", "sp")]
     return cases
 
@@ -92,7 +79,7 @@ def _setup(params):
     if params["data"] == "NCI1":
         from kernelkit.datasets import load_tudataset
 
-        graphs = load_tudataset(_shared_nci1(), "NCI1", as_networkx=False).graphs
+        graphs = load_tudataset(shared_data("NCI1"), "NCI1", as_networkx=False).graphs
     else:
         graphs = molecule_like_graphs(params["n_graphs"], max_nodes=params["max_nodes"])
     # GraKeL's geometric kernel also sums 1 over every unmatched vertex pair of every graph

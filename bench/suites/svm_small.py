@@ -1,29 +1,17 @@
 """SVC on small precomputed Grams, where graph-kernel users are: single fits and a WL study."""
 
-import os
-import pathlib
-
 import numpy as np
 
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, shared_data
 
 C_GRID = np.logspace(-3, 3, 7)
 N_FOLDS = 10
 TU_SETS = ("MUTAG", "PTC_MR", "ENZYMES", "PROTEINS_full")
 
 
-def _shared_data():
-    """``KERNELKIT_SHARED_DATA``, else the first ``shared/data`` above the working directory."""
-    env = os.environ.get("KERNELKIT_SHARED_DATA")
-    candidates = [pathlib.Path(env)] if env else []
-    cwd = pathlib.Path.cwd().resolve()
-    candidates += [base / "shared" / "data" for base in (cwd, *cwd.parents)]
-    return next((c for c in candidates if (c / "PTC_MR").is_dir()), None)
-
-
 def _cases(quick):
     fits = [dict(problem="fit", n=n) for n in ((100, 300) if quick else (100, 300, 1000, 5000))]
-    sets = ("MUTAG",) if quick or _shared_data() is None else TU_SETS
+    sets = ("MUTAG",) if quick or shared_data("PTC_MR") is None else TU_SETS
     return fits + [dict(problem="wl_study", data=name) for name in sets]
 
 
@@ -40,7 +28,7 @@ def _setup(params):
     from kernelkit.kernels import WeisfeilerLehmanKernel
 
     name = params["data"]
-    data = load_mutag() if name == "MUTAG" else load_tudataset(_shared_data() / name, name)
+    data = load_mutag() if name == "MUTAG" else load_tudataset(shared_data("PTC_MR") / name, name)
     K = WeisfeilerLehmanKernel(n_iter=5, normalize=True).fit_transform(data.graphs)
     folds = list(StratifiedKFold(N_FOLDS, shuffle=True, random_state=0).split(K, data.target))
     return dict(params=params, K=K, y=data.target, folds=folds)

@@ -3,7 +3,14 @@
 import os
 import re
 
-from kernelkit.bench._harness import Contender, Suite, case_summaries, format_table, run_suite
+from kernelkit.bench._harness import (
+    Contender,
+    Suite,
+    case_summaries,
+    format_table,
+    run_suite,
+    shared_data,
+)
 
 from kernelkit import bench
 
@@ -147,3 +154,18 @@ def test_ratios_are_not_taken_against_a_peer_when_kernelkit_is_missing():
     assert peer["ratio"] != peer["ratio"]
     assert "fastest peer: peer; kernelkit ÷ fastest peer –" in logged[-1]
     assert "| n=1 | peer | " in format_table(suite, rows)
+
+
+def test_shared_data_lookup(tmp_path, monkeypatch):
+    """``$KERNELKIT_SHARED_DATA`` first, then ``shared/data`` in the working directory or a
+    parent, and only a folder that holds the named set."""
+    (tmp_path / "env" / "NCI1").mkdir(parents=True)
+    (tmp_path / "shared" / "data" / "MUTAG").mkdir(parents=True)
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.setenv("KERNELKIT_SHARED_DATA", str(tmp_path / "env"))
+    assert shared_data("NCI1") == tmp_path / "env"
+    assert shared_data("MUTAG") == (tmp_path / "shared" / "data").resolve()
+    assert shared_data("ENZYMES") is None
+    monkeypatch.delenv("KERNELKIT_SHARED_DATA")
+    assert shared_data("NCI1") is None

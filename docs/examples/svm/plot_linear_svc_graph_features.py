@@ -41,7 +41,8 @@ def kernel_svm(graphs, y):
 
 def linear_svm(graphs, y):
     wl = WeisfeilerLehmanKernel(n_iter=3).fit(graphs)
-    model = LinearSVC(C=0.01, tol=1e-3, random_state=0).fit(wl.transform_features(graphs), y)
+    model = LinearSVC(C=0.01, dual=True, tol=1e-3, random_state=0).fit(
+        wl.transform_features(graphs), y)
     return np.mean(model.predict(wl.transform_features(test_graphs)) == y_test)
 
 

@@ -12,6 +12,7 @@ from scipy.linalg import LinAlgError, cho_factor, cho_solve, lstsq, solve
 from scipy.optimize import minimize
 from scipy.special import expit, log_softmax, logsumexp
 
+from kernelkit.utils._conjugate_gradients import conjugate_gradients
 from kernelkit.utils._progress import iteration_callback, report
 
 __all__ = ["binary_loss", "damped_newton", "lbfgs", "model_name", "multinomial_loss",
@@ -129,7 +130,9 @@ def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None, max
         if metric is not None:
             step = solve(hessian, gradient, check_finite=False)
         elif callable(hessian):
-            step = _conjugate_gradients(hessian, gradient)
+            norm_gradient = np.linalg.norm(gradient)
+            step = conjugate_gradients(hessian, gradient,
+                                       min(0.5, np.sqrt(norm_gradient)) * norm_gradient)[0]
         else:
             try:
                 step = cho_solve(cho_factor(hessian, check_finite=False), gradient,
@@ -179,27 +182,3 @@ def row_space_reduction(A, n_penalised):
         return np.concatenate([basis @ values[:k], values[k:]])
     return np.hstack([triangle.T, A[:, n_penalised:]]), expand
 
-
-def _conjugate_gradients(product, b):
-    """Approximate ``H⁻¹b`` for ``H`` p.s.d. given by ``product``: conjugate gradients from 0,
-    stopped at the relative residual ``min(½, √‖b‖)`` or on non-positive curvature."""
-    norm = np.linalg.norm(b)
-    target = min(0.5, np.sqrt(norm)) * norm
-    x = np.zeros_like(b)
-    r = b.copy()
-    d = r.copy()
-    rr = float(r @ r)
-    for _ in range(len(b)):
-        Hd = product(d)
-        curvature = float(d @ Hd)
-        if curvature <= 0:
-            return x if x.any() else b
-        step = rr / curvature
-        x += step * d
-        r -= step * Hd
-        rr_new = float(r @ r)
-        if np.sqrt(rr_new) <= target:
-            break
-        d = r + (rr_new / rr) * d
-        rr = rr_new
-    return x
