@@ -249,16 +249,18 @@ def run_baseline(wheel, rows, sizes=("small", "medium"), pairs=3, log=print):
                 if n is None:
                     continue
                 times = {"old": [], "new": []}
+                repeats = {"small": 5, "medium": 3}.get(size, 1)
                 try:
                     for _ in range(pairs):
                         for side, path in (("old", old), ("new", None)):
-                            times[side].append(_worker_times(row.name, size, path, 1))
+                            times[side].append(_worker_times(row.name, size, path, repeats))
                 except subprocess.CalledProcessError as error:
                     log(f"[baseline] {row.name} {size}: failed ({error.stderr[-300:]})")
                     continue
                 cell = dict(row=row.name, n=n, **{
                     f"{side}_{kind}": statistics.median(t[kind] for t in times[side])
-                    for side in times for kind in ("wall", "cpu")})
+                    for side in times for kind in ("wall", "cpu")},
+                    old_from=times["old"][0]["kernelkit"], new_from=times["new"][0]["kernelkit"])
                 log(f"[baseline] {row.name} n={n}: old ÷ new wall "
                     f"{cell['old_wall'] / cell['new_wall']:.3f}, CPU "
                     f"{cell['old_cpu'] / cell['new_cpu']:.3f}")
@@ -273,8 +275,10 @@ def format_baseline(cells, wheel, load=None):
         f"# Speed matrix: {pathlib.Path(wheel).name} (old) against the installed kernelkit (new)",
         "", machine_description(*(load or (None, None))),
         "Each side runs in fresh processes, alternating (old, new, old, new, …): data, an "
-        "untimed warm-up, one timed run on 2 threads. Medians; old ÷ new above 1: the new "
-        "kernelkit is faster.", "",
+        "untimed warm-up, then timed runs on 2 threads (5 at the small size, 3 at the medium, "
+        "1 at the large). Medians; old ÷ new above 1: the new kernelkit is faster.",
+        *(f"Old kernelkit imported from {cells[0]['old_from']}, new from {cells[0]['new_from']}."
+          for _ in cells[:1]), "",
         "| row | n | old wall | new wall | old ÷ new wall | old ÷ new CPU |",
         "|---|---|---|---|---|---|"]
     for c in cells:
