@@ -59,7 +59,8 @@ class GraphletKernel(ExplicitFeatureKernel):
     of :math:`G` (connected or not: 4 classes for k=3, 11 for k=4), and
     :math:`K = \langle \Phi(G), \Phi(G') \rangle`. Exact
     enumeration visits all ``C(n, k)`` node subsets (compiled, parallel over graphs), which
-    suits molecules (:meth:`transform_features` gives the frequencies as a sparse matrix); ``n_graphlet_samples`` draws that many uniform k-subsets per graph instead
+    suits molecules (:meth:`transform_features` gives the frequencies as a sparse matrix);
+    ``n_graphlet_samples`` draws that many uniform k-subsets per graph instead
     (the sampling estimator of Shervashidze et al.). Node labels are not used. A graph with fewer
     than k nodes has :math:`\Phi = 0`.
 
@@ -111,6 +112,10 @@ class GraphletKernel(ExplicitFeatureKernel):
     array([[1., 0.],
            [0., 1.]])
     """
+
+    _feature_columns = """Column ``c`` is the frequency of the isomorphism class ``c`` of
+    k-node graphs (numbered as :func:`graphlet_classes` does: 4 classes for k=3, 11 for k=4),
+    whatever was fitted, so ``Φ(G) · Φ(G') = k(G, G')`` for any two graphs."""
 
     # the graph structure only: labels are neither required nor read
     _parameter_constraints = {

@@ -6,7 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from kernelkit.kernels._base import pairwise_structured_kernel
+from kernelkit.kernels._base import ExplicitFeatureMixin, pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
 from kernelkit.kernels._graphs._input import check_labels_or_attributes
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
@@ -19,7 +19,7 @@ _LABEL_BIN_WIDTH = 0.01
 _ATTRIBUTE_BIN_WIDTH = 4.0
 
 
-class PropagationKernel(GraphKernel):
+class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
     r"""Propagation kernel: histograms of hashed node distributions along a diffusion.
 
     Every node starts from a distribution :math:`p_v^{(0)}`: its label as a one-hot vector
@@ -120,6 +120,11 @@ class PropagationKernel(GraphKernel):
     >>> K.shape, bool(np.all(np.diag(K) >= K.max(axis=1)))
     ((2, 2), True)
     """
+
+    _feature_columns = r"""The bin counts :math:`\phi_t(G)` of every iteration in the fitted
+    feature space: column ``sum(len(b) for b in bins_[:t]) + i`` is bin ``bins_[t][i]``. Bins
+    no fitted graph reached have no column: they match nothing in the fitted graphs, but count
+    in :math:`k(G, G)`."""
 
     _parameter_constraints = {
         **{k: v for k, v in GraphKernel._parameter_constraints.items() if k != "edge_label"},
@@ -254,20 +259,8 @@ class PropagationKernel(GraphKernel):
     def _self_similarity(self, A):
         return A.squared_norms()
 
-    def transform_features(self, X):
-        r"""Explicit features: the bin counts :math:`\phi_t(G)` of every iteration in the fitted
-        feature space (column ``sum(len(b) for b in bins_[:t]) + i`` is bin ``bins_[t][i]``).
-
-        Parameters
-        ----------
-        X : sequence of graphs
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, n_features_fit), float64
-        """
-        self._check_fitted()
-        return sp.csr_array(self._prepare(X, fitting=False).known)
+    def _feature_matrix(self, rep):
+        return rep.known
 
 
 def propagation_kernel(X, Y=None, **params):
