@@ -38,6 +38,7 @@ EXPLICIT_CLASSES = sorted(
 VARIANTS = [
     GraphHopperKernel(node_attributes=None, node_label="label"),
     PropagationKernel(node_label=None, node_attributes="attributes", w=0.5),
+    PropagationKernel(distance="hellinger", w=0.3),
     WeisfeilerLehmanKernel(n_iter=2, edge_label="label"),
     NeighborhoodSubgraphPairwiseDistanceKernel(r=2, d=2, edge_label="label"),
     GraphletKernel(k=4, n_graphlet_samples=30),

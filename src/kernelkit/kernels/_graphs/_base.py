@@ -20,6 +20,7 @@ import scipy.sparse as sp
 from kernelkit._core import _gram, _product_graph
 from kernelkit.kernels._base import ExplicitFeatureMixin, StructuredKernel, fill_gram
 from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._label_keys import label_keys
 from kernelkit.utils._sklearn_compat import _fit_context
 from kernelkit.utils._validation import record_fit_params
 
@@ -39,7 +40,14 @@ class GraphKernel(StructuredKernel):
     ``node_attributes`` among their parameters when they use node labels, edge labels and
     continuous node attributes (whose length is then learned at ``fit`` as
     ``n_node_attributes_``).
+
+    Label codes number the labels in order of first appearance: a kernel may compare them for
+    equality, never compute with them, or its values would depend on the other fitted graphs.
+    A kernel that hashes labels sets ``_hashes_labels``, and hashes ``batch.node_label_keys``
+    (a fixed function of each label) instead.
     """
+
+    _hashes_labels = False
 
     _parameter_constraints = {
         **StructuredKernel._parameter_constraints,
@@ -75,6 +83,9 @@ class GraphKernel(StructuredKernel):
             self.edge_label_codes_ = edge_codes
             if batch.node_attributes is not None:
                 self.n_node_attributes_ = batch.node_attributes.shape[1]
+        if self._hashes_labels:
+            batch = dataclasses.replace(batch, node_label_keys=label_keys(
+                self.node_label_codes_ if growing else node_codes))
         self._report(f"coded {batch.n_samples} graphs ({batch.n_nodes} nodes)", start)
         start = time.perf_counter()
         rep = self._represent(batch, learning)

@@ -102,6 +102,9 @@ class GappyPairKernel(ExplicitFeatureMixin, StringKernel):
         string of distinct letters.
     unknown : {"error", "skip"}, default="error"
         Letters outside the alphabet raise a ValueError, or are removed from their sequence.
+        With ``alphabet=None`` the alphabet is the training sequences' letters, so which
+        letters are removed, and so the kernel's values, depend on the training set; give
+        the alphabet to make them independent of it.
     algorithm : {"sparse", "merge"}, default="sparse"
         Gram algorithm (same values): the inverted-index sparse product, or a merge-join of the
         sorted feature lists of every pair (see :class:`SpectrumKernel`).

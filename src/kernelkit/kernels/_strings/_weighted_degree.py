@@ -90,6 +90,9 @@ class WeightedDegreeKernel(ExplicitFeatureMixin, StringKernel):
     unknown : {"error", "skip"}, default="error"
         Letters outside the alphabet raise a ValueError, or match nothing: their position is kept
         (the sequences stay aligned) and every d-mer covering it is left out of the feature space.
+        With ``alphabet=None`` the alphabet is the training sequences' letters, so which
+        letters are left out, and so the kernel's values, depend on the training set; give
+        the alphabet to make them independent of it.
     normalize : bool, default=False
         Cosine normalisation :math:`k(x, y) / \sqrt{k(x, x) k(y, y)}`.
     n_jobs : int or None, default=None
