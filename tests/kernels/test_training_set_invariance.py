@@ -71,6 +71,8 @@ VARIANTS = [
     SubtreeKernel(depth=2, variant="subsets"),
     PyramidMatchKernel(with_labels=False),
     CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2)),
+    CoreFrameworkKernel(NeighborhoodHashKernel(bits=3)),
+    CoreFrameworkKernel(PropagationKernel(w=1.0, random_state=0)),
     WeightedDegreeKernel(degree=4, shift=2),
     MismatchKernel(k=3, m=1, alphabet="protein"),
 ]

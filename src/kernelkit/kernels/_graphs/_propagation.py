@@ -201,8 +201,9 @@ class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
         if batch.node_attributes is not None:
             vectors = batch.node_attributes
         else:
-            # the fitted codes, and any fresh ones of this batch
-            n_codes = max(int(batch.node_labels.max()) + 1, n_fitted_dims)
+            # every code of the label map (the fitted ones, and any fresh ones of this batch;
+            # a sub-batch, such as a core, may hold only some of them)
+            n_codes = len(batch.node_label_keys)
             check_memory_request(8.0 * 3 * n_nodes * n_codes,
                                  f"PropagationKernel label distributions of {n_nodes} nodes "
                                  f"over {n_codes} labels",
