@@ -58,7 +58,7 @@ def _kernelkit(data):
 
 def _label_codes(graphs):
     """kernelkit's label codes (first appearance), which GraKeL is given as labels so that its
-    initial bit strings can be ours."""
+    initial bit strings can be ours (those of the labels they code)."""
     codes = {}
     for _, labels, *_ in graphs:
         for label in np.asarray(labels).tolist():
@@ -72,14 +72,15 @@ def _reference(data):
     pairs = [(adjacency, list(labels)) for adjacency, labels, *_ in data["graphs"]]
     if data["params"]["kernel"] == "wloa":
         return _summary(graph_assignment.wl_optimal_assignment_gram(pairs, N_ITER))
-    codes = _label_codes(data["graphs"])
-    initial = dict(zip(codes, graph_assignment.initial_bit_labels(codes.values(), 64)))
+    labels = list(_label_codes(data["graphs"]))
+    initial = dict(zip(labels, graph_assignment.initial_bit_labels(labels, 64)))
     return _summary(graph_assignment.neighborhood_hash_gram(pairs, R, 64, "simple", initial))
 
 
 def _grakel(data):
     from grakel.kernels import NeighborhoodHash, WeisfeilerLehmanOptimalAssignment
 
+    from kernelkit.kernels._graphs._label_keys import label_keys
     from kernelkit.kernels._graphs._neighborhood_hash import initial_bit_labels
 
     if data["params"]["kernel"] == "wloa":
@@ -88,9 +89,11 @@ def _grakel(data):
     else:
         # GraKeL draws the initial bit strings at random: given kernelkit's (its labels are
         # our codes 0..n-1, whose set iterates in increasing order), it computes the same Gram
+        strings = initial_bit_labels(label_keys(_label_codes(data["graphs"])), 64)
+
         class FixedStrings:
             def choice(self, high, size, replace=True):
-                return initial_bit_labels(np.arange(size), 64)
+                return strings[:size]
 
         class OurStrings(NeighborhoodHash):
             def initialize(self):

@@ -426,6 +426,141 @@ def _set_labels(g, labels):
 
 
 # ---------------------------------------------------------------------------------------------
+# properties of the kernels on strings and graphs, on generated objects
+
+def _assert_close(actual, expected, what):
+    """An AssertionError (a finding) unless ``actual`` equals ``expected`` to 1e-10 of the
+    largest entry."""
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    scale = max(float(np.abs(expected).max(initial=0.0)), np.finfo(float).tiny)
+    if actual.shape != expected.shape or not np.allclose(actual, expected, rtol=1e-10,
+                                                         atol=1e-10 * scale):
+        gap = np.abs(actual - expected).max() if actual.shape == expected.shape else "shapes"
+        raise AssertionError(f"{what} (largest difference {gap})")
+
+
+def _features_case(est, fitted_objects, new_objects, normalize):
+    """``Φ(Y) Φ(X)ᵀ = transform(Y)`` and ``Φ(X) Φ(X)ᵀ = fit_transform(X)``."""
+    def case():
+        # one kernel object throughout: what random_state=None draws at fit is kept
+        fitted = clone(est).set_params(normalize=normalize)
+        K = fitted.fit_transform(fitted_objects)
+        phi_fit = fitted.transform_features(fitted_objects)
+        phi_new = fitted.transform_features(new_objects)
+        _assert_close((phi_new @ phi_fit.T).toarray(), fitted.transform(new_objects),
+                      f"transform_features products differ from transform (normalize={normalize})")
+        _assert_close((phi_fit @ phi_fit.T).toarray(), K,
+                      f"transform_features products differ from fit_transform "
+                      f"(normalize={normalize})")
+        return phi_new
+    return case
+
+
+def _training_set_case(est, G, H, fit_sets, normalize):
+    """``k(G, H)`` from ``transform([G])`` with H fitted among each set of ``fit_sets`` (H's
+    position in each given), and from ``fit_transform`` with G appended: all equal."""
+    kernel = clone(est).set_params(normalize=normalize)
+    if "random_state" in kernel.get_params():
+        kernel.set_params(random_state=0)       # None draws anew at every fit, by definition
+    if kernel.get_params().get("alphabet", "given") is None:
+        # documented: an inferred alphabet is part of the training set (the mismatch balls,
+        # the letters skipped)
+        kernel.set_params(alphabet="ACDEG")
+
+    def case():
+        values = []
+        for fitted_objects, at_h in fit_sets:
+            values.append(clone(kernel).fit(fitted_objects).transform([G])[0, at_h])
+            K = clone(kernel).fit_transform(fitted_objects + [G])
+            values.append(K[len(fitted_objects), at_h])
+        _assert_close(values, np.full(len(values), values[0]),
+                      f"k(G, H) changes with the other fitted objects (normalize={normalize}): "
+                      f"{np.round(values, 6).tolist()}")
+        return np.array(values)
+    return case
+
+
+def _fit_sets(H, others, rng):
+    """H among none, some and all of ``others``, in shuffled orders: ``(objects, H's index)``."""
+    sets = []
+    for n_others in (0, len(others) // 2, len(others)):
+        objects = [others[i] for i in rng.choice(len(others), n_others, replace=False)] + [H]
+        order = rng.permutation(len(objects))
+        sets.append(([objects[i] for i in order], int(np.argmax(order == n_others))))
+    return sets
+
+
+def _small_integer_settings(est):
+    """The defaults, and each integer parameter at 3 where its default is None or larger: few
+    hash bits, few samples, short walks (where collisions and draws depend most on coding)."""
+    settings = [{}]
+    for name, value in sorted(est.get_params(deep=False).items()):
+        constraints = getattr(est, "_parameter_constraints", {}).get(name, [])
+        takes_integers = any(getattr(c, "type", None) is numbers.Integral for c in constraints)
+        small = value is None or (isinstance(value, numbers.Integral)
+                                  and not isinstance(value, bool) and value > 3)
+        if takes_integers and small and name not in ("n_jobs", "verbose"):
+            settings.append({name: 3})
+    return settings
+
+
+def _property_cases(est, objects, G, H, others, rng):
+    """The properties of a kernel on strings or graphs, on generated ``objects`` (fitted and
+    new ones), and on G and H fitted among ``others``."""
+    from kernelkit.kernels import StructuredKernel
+
+    if not isinstance(est, StructuredKernel):
+        return []
+    cases = []
+    fit_sets = _fit_sets(H, others, rng)
+    for setting in _small_integer_settings(est):
+        kernel = clone(est).set_params(**setting)
+        where = "".join(f", {name}={value}" for name, value in setting.items())
+        for normalize in (False, True):
+            if hasattr(kernel, "transform_features"):
+                half = len(objects) // 2
+                cases.append((f"features: Φ Φᵀ is the Gram (normalize={normalize}{where})",
+                              _features_case(kernel, objects[:half], objects[half:], normalize)))
+            cases.append((f"training set: k(G, H) whatever else is fitted "
+                          f"(normalize={normalize}{where})",
+                          _training_set_case(kernel, G, H, fit_sets, normalize)))
+    return cases
+
+
+def _string_properties(est, rng):
+    """Equal-length proteins over five letters (what every string kernel takes, the weighted
+    degree kernel included, in a feature space small enough to build), the first holding every
+    letter, some repeating one (few distinct k-mers) or sharing long stretches; G has a k-mer of
+    H and letters of H only."""
+    letters = np.array(list("ACDEG"))
+
+    def protein(alphabet=letters, n=12):
+        return "".join(rng.choice(alphabet, n))
+    objects = ["ACDEGACDEGAC"] + [protein() for _ in range(5)] + ["A" * 12, "AC" * 6]
+    objects += [objects[1][:6] + protein(n=6), protein(letters[:2])]
+    H = protein()
+    G = H[:5] + protein(np.array(sorted(set(H))), 7)
+    return _property_cases(est, objects, G, H, [protein() for _ in range(6)], rng)
+
+
+def _graph_properties(est, rng):
+    """Small labelled graphs with attributes (single nodes, no edges, labels of several types);
+    G has a label that no other graph has."""
+    def graph(n, labels=("C", "N", "O", 1, 2.5)):
+        upper = np.triu(rng.random((n, n)) < 0.4, 1)
+        edge_labels = np.triu(rng.integers(1, 3, size=(n, n)), 1)
+        node_labels = [labels[i] for i in rng.integers(len(labels), size=n)]
+        return ((upper | upper.T).astype(int), node_labels, edge_labels + edge_labels.T,
+                rng.normal(size=(n, 2)))
+    objects = [graph(int(rng.integers(1, 8))) for _ in range(9)] + [graph(4, ("C",))]
+    # six labels in all around G and H: fewer than 3-bit label hashes can tell apart
+    G, H = graph(6), graph(5)
+    G[1][0] = ("fresh", 7)
+    return _property_cases(est, objects, G, H, [graph(int(rng.integers(1, 8)))
+                                                for _ in range(6)], rng)
+
+
+# ---------------------------------------------------------------------------------------------
 # loaders
 
 FASTA_FILES = {
@@ -626,6 +761,9 @@ def cases(group, scale, tmp):
             found, base = _graph_cases(est, rng, scale)
         found = [("inputs", name, thunk) for name, thunk in found]
         found += _stress_cases(est, base, rng, scale)
+        if not tags.two_d_array:
+            properties = _string_properties if tags.string else _graph_properties
+            found += [("properties", name, thunk) for name, thunk in properties(est, rng)]
         # one line: a long repr wraps, and the progress file has a line per record
         prefix = " ".join(repr(est).split()) + ": " if len(_instances(cls)) > 1 else ""
         out += [(kind, prefix + name, thunk) for kind, name, thunk in found]

@@ -23,8 +23,10 @@ from sklearn.base import clone, is_classifier, is_regressor
 from kernelkit.utils._sklearn_compat import InvalidParameterError, validate_parameter_constraints
 
 # Public names of the defect classes, in the order of the summary table ("inputs" are the cases
-# of ``_cases.py``: bad and extreme data and single hyper-parameters).
-CLASSES = ("inputs", "threads", "interplay", "sequences", "sizes", "wide", "kernels")
+# of ``_cases.py``: bad and extreme data and single hyper-parameters; "properties" too: what the
+# kernels on strings and graphs must satisfy on generated objects).
+CLASSES = ("inputs", "threads", "interplay", "sequences", "sizes", "wide", "kernels",
+           "properties")
 
 # Repetition counts: a huge value legitimately runs for ever, so they are not sizes.
 # Repetition counts: the work grows linearly with them, every repetition answers Ctrl-C, and a

@@ -81,3 +81,15 @@ def test_absurd_n_jobs_uses_the_usable_cpus(params, make_graphs):
     expected = GraphletKernel(**params, random_state=0, n_jobs=1).fit_transform(graphs)
     got = GraphletKernel(**params, random_state=0, n_jobs=10**6).fit_transform(graphs)
     np.testing.assert_array_equal(got, expected)
+
+
+def test_sampled_graphs_keep_their_fitted_sample(make_graphs):
+    # random_state=None: the seed drawn at fit is kept, so transform samples the fitted graphs
+    # as fit did, each graph as it would alone
+    graphs = make_graphs(8, 4, 9)
+    kernel = GraphletKernel(k=4, n_graphlet_samples=25).fit(graphs)
+    frequencies = kernel.X_fit_
+    np.testing.assert_allclose(kernel.transform(graphs), frequencies @ frequencies.T,
+                               rtol=1e-14)
+    np.testing.assert_allclose(kernel.transform(graphs[::-1][:3]),
+                               frequencies[::-1][:3] @ frequencies.T, rtol=1e-14)

@@ -6,6 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 from kernelkit.kernels import NeighborhoodHashKernel, neighborhood_hash_kernel
+from kernelkit.kernels._graphs._label_keys import label_key, label_keys
 from kernelkit.kernels._graphs._neighborhood_hash import initial_bit_labels
 from kernelkit.reference import graph_assignment as twin
 
@@ -19,9 +20,8 @@ def _pairs(graphs):
 
 def _initial(kernel, bits):
     """The fitted label → bit string map, by the twin's formula."""
-    codes = kernel.node_label_codes_
-    strings = twin.initial_bit_labels(codes.values(), bits)
-    return dict(zip(codes.keys(), strings))
+    labels = list(kernel.node_label_codes_)
+    return dict(zip(labels, twin.initial_bit_labels(labels, bits)))
 
 
 def test_known_small_case():
@@ -51,16 +51,24 @@ def test_graphs_without_edges(nh_type):
     np.testing.assert_allclose(K, [[1, 1 / 4], [1 / 4, 1]], rtol=1e-15)
 
 
-def test_initial_bit_labels_formula_and_injectivity():
+def test_initial_bit_labels_come_from_the_labels_themselves():
+    labels = ["C", "O", "N", "", "é", 0, 1, 2, 7, -3, 2.5, None]
+    keys = label_keys({label: code for code, label in enumerate(labels)})
     for bits in (1, 3, 8, 13, 64):
-        codes = np.arange(min(1 << bits, 5000))
-        strings = initial_bit_labels(codes, bits)
+        strings = initial_bit_labels(keys, bits)
         assert strings.dtype == np.uint64
-        assert strings.tolist() == twin.initial_bit_labels(codes, bits)
-        assert len(np.unique(strings)) == len(codes)  # a bijection of b-bit words
+        assert strings.tolist() == twin.initial_bit_labels(labels, bits)
         assert int(strings.max()) < 1 << bits
-    # the fixed map: the same strings in every process
-    assert twin.initial_bit_labels([0, 1], 64) == [0xC1B2082A40530DC9, 0x53F3F010D170FC4D]
+    assert len(np.unique(keys)) == len(labels)
+    # the fixed map: the same strings in every process, whatever other labels were seen
+    assert twin.initial_bit_labels(["C", 0], 64) == [label_key("C"), label_key(0)]
+    assert label_key("C") == 0x32B5A27AAE4ACA8C
+    # labels equal as dictionary keys are one label, so one string
+    assert len({label_key(v) for v in (1, 1.0, True, np.int64(1), np.float64(1.0), np.True_,
+                                       1 + 0j)}) == 1
+    assert label_key(("C", 1)) == label_key(("C", 1.0)) != label_key(("C", 2))
+    assert label_key(frozenset({"a", 1})) == label_key(frozenset({1, "a"}))
+    assert label_key("1") != label_key(1) != label_key(None)
 
 
 @pytest.mark.parametrize("nh_type", ["simple", "count_sensitive"])
@@ -118,7 +126,7 @@ def test_transform_and_function_form(mutag):
 
 
 def test_unseen_labels_get_strings_of_their_own():
-    # "S" is unseen at fit: it gets the next code, so its own bit string, and matches nothing
+    # "S" is unseen at fit: its own bit string (from the label), which matches nothing
     kernel = NeighborhoodHashKernel(R=1).fit([PATH])
     sulphur = (PATH[0], ["C", "C", "S"])
     K = kernel.transform([sulphur])
@@ -132,13 +140,12 @@ def test_threads_agree(mutag):
     np.testing.assert_array_equal(one, two)
 
 
-def test_too_few_bits_for_the_labels():
-    graphs = [(np.zeros((1, 1)), [label]) for label in "ABC"]
-    with pytest.raises(ValueError, match=r"bits=1 gives 2 distinct .* 3 node labels"):
-        NeighborhoodHashKernel(bits=1).fit(graphs)
-    kernel = NeighborhoodHashKernel(bits=1).fit(graphs[:2])
-    with pytest.raises(ValueError, match="use more bits"):
-        kernel.transform(graphs[2:])
+def test_few_bits_are_a_hash_not_a_limit_on_the_labels():
+    # more labels than 1-bit strings: they share strings, as the hash's collisions are meant to
+    graphs = [(np.zeros((1, 1)), [label]) for label in "ABCDE"]
+    K = NeighborhoodHashKernel(R=1, bits=1).fit_transform(graphs)
+    strings = twin.initial_bit_labels(list("ABCDE"), 1)
+    np.testing.assert_array_equal(K, np.equal.outer(strings, strings).astype(float))
 
 
 def test_absurd_R_is_refused_before_any_work():
@@ -193,25 +200,24 @@ def _grakel_input(graphs, codes):
     return out
 
 
-def _grakel_with_our_strings(grakel, **params):
-    """GraKeL's NeighborhoodHash, its random draw of the initial bit strings replaced by ours.
+def _grakel_with_our_strings(grakel, kernel, **params):
+    """GraKeL's NeighborhoodHash, its random draw of the initial bit strings replaced by those
+    of the fitted ``kernel``.
 
     GraKeL zips the set of labels with ``random_state_.choice(2^bits, n_labels)``; the labels
     given to it are our codes 0..n-1, whose set iterates in increasing order (CPython's small
-    integer hashes), so code ``c`` gets ``initial_bit_labels(c)``.
+    integer hashes), so code ``c`` gets the string of the label coded ``c``.
     """
+    strings = initial_bit_labels(label_keys(kernel.node_label_codes_), params["bits"])
 
     class FixedStrings:
-        def __init__(self, bits):
-            self.bits = bits
-
         def choice(self, high, size, replace=True):
-            return initial_bit_labels(np.arange(size), self.bits)
+            return strings[:size]
 
     class Injected(grakel.kernels.NeighborhoodHash):
         def initialize(self):
             super().initialize()
-            self.random_state_ = FixedStrings(self.bits)
+            self.random_state_ = FixedStrings()
 
     return Injected(**params)
 
@@ -224,7 +230,7 @@ def test_equals_grakel_on_mutag(mutag, nh_type, bits):
     grakel = pytest.importorskip("grakel")
     kernel = NeighborhoodHashKernel(R=3, nh_type=nh_type, bits=bits)
     K = kernel.fit_transform(mutag.graphs)
-    peer = _grakel_with_our_strings(grakel, R=3, nh_type=nh_type, bits=bits)
+    peer = _grakel_with_our_strings(grakel, kernel, R=3, nh_type=nh_type, bits=bits)
     expected = peer.fit_transform(_grakel_input(mutag.graphs, kernel.node_label_codes_))
     np.testing.assert_allclose(K, expected, rtol=1e-14, atol=0)
 
@@ -237,7 +243,7 @@ def test_equals_grakel_on_shared_data(shared_data, name):
     graphs = load_tudataset(shared_data, name, as_networkx=False).graphs[::20][:150]
     kernel = NeighborhoodHashKernel(R=3, bits=16)
     K = kernel.fit_transform(graphs)
-    peer = _grakel_with_our_strings(grakel, R=3, bits=16)
+    peer = _grakel_with_our_strings(grakel, kernel, R=3, bits=16)
     expected = peer.fit_transform(_grakel_input(graphs, kernel.node_label_codes_))
     np.testing.assert_allclose(K, expected, rtol=1e-14, atol=0)
 

@@ -10,16 +10,18 @@ import time
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.utils._gram import normalize_gram
+from kernelkit.utils._gram import normalize_gram, normalizing_scale
 from kernelkit.utils._progress import Progress, report, report_stage
 from kernelkit.utils._sklearn_compat import _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import check_fit_params, record_fit_params
+from kernelkit.utils._validation import check_fit_params, check_memory_request, record_fit_params
 
-__all__ = ["StructuredKernel", "fill_gram", "pairwise_structured_kernel"]
+__all__ = ["ExplicitFeatureMixin", "StructuredKernel", "check_feature_columns", "fill_gram",
+           "pairwise_structured_kernel"]
 
 # Progress reports cut a Gram computation into about this many blocks of rows.
 _N_PROGRESS_BLOCKS = 20
@@ -204,6 +206,128 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         tags.input_tags.pairwise = False
         tags.requires_fit = True
         return tags
+
+
+_TRANSFORM_FEATURES_DOC = r"""Explicit features :math:`\Phi(x)` of the objects ``X`` (sparse).
+
+    {columns}
+
+    One rule for every kernel with explicit features: ``transform_features(Y) @
+    transform_features(X_fit).T`` is ``transform(Y)`` and, on the fitted objects,
+    ``Φ(X_fit) Φ(X_fit)ᵀ`` is ``fit_transform(X_fit)`` (up to rounding), with ``normalize``
+    false or true. Under ``normalize`` row ``i`` is divided by :math:`\sqrt{{k(x_i, x_i)}}`, the
+    self-similarity the Gram matrix divides by (features without a column count in it), and a
+    row with :math:`k(x_i, x_i) = 0` stays zero, as that object's Gram entries do. A linear
+    model on these features is then the kernel machine, at a cost linear in the number of
+    objects.
+
+    Parameters
+    ----------
+    X : sequence of objects
+        What ``transform`` takes.
+
+    Returns
+    -------
+    features : scipy.sparse.csr_array of shape (n_samples, n_features), dtype float64
+        Canonical (sorted indices, no duplicates), with int32 indices where they fit (as
+        liblinear-style solvers take them), int64 otherwise.
+    """
+
+
+class ExplicitFeatureMixin:
+    r"""``transform_features`` for the kernels with a finite feature map,
+    :math:`k(x, y) = \langle \Phi(x), \Phi(y) \rangle` (mixed in before the kernel's base).
+
+    Subclasses implement ``_feature_matrix(rep)``, the unnormalised features of a representation
+    returned by ``_prepare`` (a scipy.sparse array), and may refuse parameters without explicit
+    features, or a feature space too wide to use (:func:`check_feature_columns`), in
+    ``_check_feature_space()`` before any work. Normalisation and the output form are done here,
+    so every such kernel follows one rule. A subclass describes its columns in
+    ``_feature_columns`` (numpydoc text), which becomes part of its ``transform_features``
+    docstring.
+    """
+
+    _feature_columns = "Columns: one per feature of the kernel's feature map."
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "_feature_columns" not in cls.__dict__:
+            return
+
+        def transform_features(self, X):
+            return ExplicitFeatureMixin.transform_features(self, X)
+
+        transform_features.__doc__ = _TRANSFORM_FEATURES_DOC.format(
+            columns=cls.__dict__["_feature_columns"])
+        transform_features.__qualname__ = f"{cls.__qualname__}.transform_features"
+        transform_features.__module__ = cls.__module__
+        cls.transform_features = transform_features
+
+    def _check_feature_space(self):
+        """Raise ValueError when these parameters give no usable explicit features."""
+
+    def _feature_matrix(self, rep):
+        raise NotImplementedError
+
+    def transform_features(self, X):
+        self._check_fitted()
+        self._check_feature_space()
+        rep = self._prepare(X, fitting=False)
+        features = canonical_features(self._feature_matrix(rep))
+        if self.normalize:
+            scale = normalizing_scale(self._self_similarity(rep))
+            features.data *= np.repeat(scale, np.diff(features.indptr))
+        return features
+
+    transform_features.__doc__ = _TRANSFORM_FEATURES_DOC.format(columns=_feature_columns)
+
+
+def canonical_features(features):
+    """A float64 CSR copy of ``features``: sorted indices, duplicates summed, int32 indices
+    where the number of entries and of columns allow."""
+    out = sp.csr_array(features, dtype=np.float64, copy=True)
+    out.sum_duplicates()
+    if max(out.nnz, out.shape[1]) <= np.iinfo(np.int32).max:
+        out.indices = out.indices.astype(np.int32, copy=False)
+        out.indptr = out.indptr.astype(np.int32, copy=False)
+    return out
+
+
+def check_feature_columns(n_columns, what, fix):
+    """Refuse, before any feature is built, a feature space too wide to use.
+
+    Whatever uses explicit features touches every column: ``Φ Φᵀ`` and any transpose build a
+    pointer array over the columns, a linear model keeps a weight per column (8 bytes each), so
+    ``8 (n_columns + 1)`` bytes must fit in memory; beyond ``2^63 - 1`` columns a sparse index
+    cannot even hold a column number.
+
+    Parameters
+    ----------
+    n_columns : int
+        Exact number of columns (a Python int, possibly beyond 64 bits).
+    what : str
+        The features and the parameters that size them, e.g. ``"SpectrumKernel(k=12) features
+        over 20 letters (20^12 columns)"``.
+    fix : str
+        The parameters to change.
+
+    Raises
+    ------
+    ValueError
+    """
+    if n_columns > np.iinfo(np.int64).max:
+        raise ValueError(
+            f"{what}: {_count_text(n_columns)} columns do not fit 64-bit sparse indices; {fix}")
+    check_memory_request(8 * (n_columns + 1),
+                         f"{what}: {_count_text(n_columns)} columns (Φ Φᵀ, a transpose or a "
+                         "linear model holds 8 bytes per column)", fix)
+
+
+def _count_text(n):
+    """An exact count, or about it in scientific notation once it is too long to read."""
+    if n < 10**12:
+        return str(n)
+    return f"about {float(n):.1e}" if n < 10**300 else f"about 10^{len(str(n)) - 1}"
 
 
 def _length(rep):

@@ -7,16 +7,19 @@ their papers state them, one graph pair at a time.
   (NeurIPS 2016) reduces it to;
 - :func:`neighborhood_hash_gram` hashes node by node with Python integers and counts common
   labels by merging the two sorted label lists (Hido & Kashima, ICDM 2009, Section 3);
-- :func:`initial_bit_labels` is the documented map from label codes to bit strings, with
-  Python integers.
+- :func:`initial_bit_labels` is the documented map from labels to bit strings, with Python
+  integers and :mod:`hashlib`.
 
 Graphs are ``(adjacency, node_labels)`` pairs (dense or ``scipy.sparse`` adjacency).
 """
 
+import hashlib
+
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-__all__ = ["initial_bit_labels", "neighborhood_hash_gram", "wl_optimal_assignment_gram"]
+__all__ = ["initial_bit_labels", "label_key", "neighborhood_hash_gram",
+           "wl_optimal_assignment_gram"]
 
 
 def _neighbours(adjacency):
@@ -67,20 +70,25 @@ def wl_optimal_assignment_gram(graphs, n_iter):
     return K
 
 
-def initial_bit_labels(codes, bits):
-    """``bits``-bit strings of label codes: ``x = (code + 0x9E3779B97F4A7C15) mod 2^b``, then
-    twice ``x = x·m mod 2^b; x ^= x >> ⌈b/2⌉`` with ``m = 0xBF58476D1CE4E5B9``, then
-    ``m = 0x94D049BB133111EB``."""
-    mask = (1 << bits) - 1
-    shift = (bits + 1) // 2
-    out = []
-    for code in codes:
-        x = (int(code) + 0x9E3779B97F4A7C15) & mask
-        for multiplier in (0xBF58476D1CE4E5B9, 0x94D049BB133111EB):
-            x = (x * multiplier) & mask
-            x ^= x >> shift
-        out.append(x)
-    return out
+def label_key(label):
+    """The 64-bit key of a node label: the first 8 bytes (little-endian) of the BLAKE2b digest
+    of ``b"N"`` for None, ``b"I"`` and the decimal digits for an integer (an integral float
+    and a bool too), ``b"R"`` and ``float.hex`` for another float, ``b"S"`` and the UTF-8
+    bytes for a string (the types the tests use; the kernel documents the others)."""
+    if label is None:
+        encoded = b"N"
+    elif isinstance(label, str):
+        encoded = b"S" + label.encode("utf-8")
+    elif float(label).is_integer():
+        encoded = b"I" + str(int(label)).encode()
+    else:
+        encoded = b"R" + float(label).hex().encode()
+    return int.from_bytes(hashlib.blake2b(encoded, digest_size=8).digest(), "little")
+
+
+def initial_bit_labels(labels, bits):
+    """``bits``-bit strings of node labels: the top ``bits`` bits of :func:`label_key`."""
+    return [label_key(label) >> (64 - bits) for label in labels]
 
 
 def _rot(x, shift, bits):

@@ -56,6 +56,7 @@ __all__ = [
     "is_symmetric_gram",
     "kernel_distances",
     "normalize_gram",
+    "normalizing_scale",
     "shift_to_psd",
 ]
 
@@ -383,11 +384,26 @@ def normalize_gram(K, diag_X=None, diag_Y=None):
     """
     K = _check_gram(K)
     diag_X, diag_Y = _self_similarities(K, diag_X, diag_Y)
-    with np.errstate(divide="ignore"):
-        inv_x = np.where(diag_X > 0, 1.0 / np.sqrt(diag_X), 0.0)
-        inv_y = np.where(diag_Y > 0, 1.0 / np.sqrt(diag_Y), 0.0)
     # one outer product, so a symmetric K stays exactly symmetric
-    return K * (inv_y[:, None] * inv_x[None, :])
+    return K * (normalizing_scale(diag_Y)[:, None] * normalizing_scale(diag_X)[None, :])
+
+
+def normalizing_scale(self_similarity):
+    r"""The factor :math:`1 / \sqrt{k(x, x)}` that cosine normalisation scales each object's
+    row (of a Gram or of explicit features) by, and 0 where :math:`k(x, x) = 0`: the object is
+    then orthogonal to everything and stays so.
+
+    Parameters
+    ----------
+    self_similarity : array-like of shape (n_samples,)
+
+    Returns
+    -------
+    scale : ndarray of shape (n_samples,), dtype float64
+    """
+    self_similarity = np.asarray(self_similarity, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        return np.where(self_similarity > 0, 1.0 / np.sqrt(self_similarity), 0.0)
 
 
 def _self_similarities(K, diag_X, diag_Y):

@@ -18,8 +18,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from kernelkit._core import _gram, _product_graph
-from kernelkit.kernels._base import StructuredKernel, fill_gram
+from kernelkit.kernels._base import ExplicitFeatureMixin, StructuredKernel, fill_gram
 from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._label_keys import label_keys
 from kernelkit.utils._sklearn_compat import _fit_context
 from kernelkit.utils._validation import record_fit_params
 
@@ -39,7 +40,14 @@ class GraphKernel(StructuredKernel):
     ``node_attributes`` among their parameters when they use node labels, edge labels and
     continuous node attributes (whose length is then learned at ``fit`` as
     ``n_node_attributes_``).
+
+    Label codes number the labels in order of first appearance: a kernel may compare them for
+    equality, never compute with them, or its values would depend on the other fitted graphs.
+    A kernel that hashes labels sets ``_hashes_labels``, and hashes ``batch.node_label_keys``
+    (a fixed function of each label) instead.
     """
+
+    _hashes_labels = False
 
     _parameter_constraints = {
         **StructuredKernel._parameter_constraints,
@@ -75,6 +83,9 @@ class GraphKernel(StructuredKernel):
             self.edge_label_codes_ = edge_codes
             if batch.node_attributes is not None:
                 self.n_node_attributes_ = batch.node_attributes.shape[1]
+        if self._hashes_labels:
+            batch = dataclasses.replace(batch, node_label_keys=label_keys(
+                self.node_label_codes_ if growing else node_codes))
         self._report(f"coded {batch.n_samples} graphs ({batch.n_nodes} nodes)", start)
         start = time.perf_counter()
         rep = self._represent(batch, learning)
@@ -104,12 +115,18 @@ def _merge_codes(codes, batch_codes, labels):
                        count=len(batch_codes))[labels]
 
 
-class ExplicitFeatureKernel(GraphKernel):
+class ExplicitFeatureKernel(ExplicitFeatureMixin, GraphKernel):
     """Base of the graph kernels that are a product of explicit features, ``K = Φ_Y Φ_Xᵀ``.
 
     Subclasses give the features of a representation in ``_features(rep)`` (default: the
     representation is a :class:`SparseFeatures`).
     """
+
+    _feature_columns = """Columns: the features seen when fitting, in the fitted feature space,
+    whose size ``partial_fit`` may grow (new columns come last, none moves). Features never seen
+    when fitting have no column: they match nothing in the fitted graphs, so the rule holds
+    against the fitted graphs, and ``Φ(G) · Φ(G')`` of two other graphs leaves out the features
+    they share beyond the fitted ones."""
 
     def _features(self, rep):
         return rep
@@ -120,40 +137,8 @@ class ExplicitFeatureKernel(GraphKernel):
     def _self_similarity(self, A):
         return A.squared_norms()
 
-    def transform_features(self, X):
-        r"""Explicit features :math:`\Phi(X)` in the fitted feature space.
-
-        ``transform_features(X) @ transform_features(X_fit).T`` is ``transform(X)`` and, on the
-        fitted graphs, ``fit_transform(X_fit)``: a linear model on these features is the
-        kernel machine, at a cost linear in the number of graphs. Features never seen when
-        fitting have no column (they match nothing there); under ``normalize`` every row is
-        divided by :math:`\sqrt{k(G, G)}`, whose sum runs over those features too, so the
-        products stay the normalised Gram matrix.
-
-        Parameters
-        ----------
-        X : sequence of graphs
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, n_features), dtype float64
-            Canonical (sorted indices, no duplicates), int32 indices where they fit (as
-            liblinear-style solvers take them); ``n_features`` is the size of the fitted
-            feature space, which ``partial_fit`` may grow (new columns come last).
-        """
-        self._check_fitted()
-        features = self._features(self._prepare(X, fitting=False))
-        phi = sp.csr_array(features.known, dtype=np.float64, copy=True)
-        phi.sum_duplicates()
-        if max(phi.nnz, phi.shape[1]) <= np.iinfo(np.int32).max:
-            phi.indices = phi.indices.astype(np.int32, copy=False)
-            phi.indptr = phi.indptr.astype(np.int32, copy=False)
-        if self.normalize:
-            norms = features.squared_norms()
-            with np.errstate(divide="ignore"):
-                scale = np.where(norms > 0, 1.0 / np.sqrt(norms), 0.0)
-            phi.data *= np.repeat(scale, np.diff(phi.indptr))
-        return phi
+    def _feature_matrix(self, rep):
+        return self._features(rep).known
 
 
 class SparseFeatureKernel(ExplicitFeatureKernel):

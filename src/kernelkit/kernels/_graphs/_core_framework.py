@@ -113,6 +113,10 @@ class CoreFrameworkKernel(GraphKernel):
     def _base(self):
         return ShortestPathKernel() if self.base_kernel is None else self.base_kernel
 
+    @property
+    def _hashes_labels(self):
+        return self._base()._hashes_labels
+
     def _node_label_attribute(self):
         return self._base()._node_label_attribute()
 
@@ -221,7 +225,8 @@ def _core_batch(batch, core, level):
     np.cumsum(n_kept[members], out=node_ptr[1:])
     core_batch = GraphBatch(node_ptr, indptr,
                             new_id[batch.indices[kept_entries]].astype(np.int32),
-                            batch.node_labels[keep], batch.edge_labels[kept_entries])
+                            batch.node_labels[keep], batch.edge_labels[kept_entries],
+                            node_label_keys=batch.node_label_keys)
     return core_batch, members
 
 

@@ -8,7 +8,7 @@ import scipy.sparse as sp
 from scipy.sparse import csgraph
 
 from kernelkit._core import _graphhopper
-from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
+from kernelkit.kernels._base import ExplicitFeatureMixin, fill_gram, pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
 from kernelkit.kernels._graphs._input import check_labels_or_attributes
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
@@ -71,7 +71,7 @@ class _DenseFeatures:
         return np.einsum("ij,ij->i", self.values, self.values)
 
 
-class GraphHopperKernel(GraphKernel):
+class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
     r"""GraphHopper kernel: node kernels weighted by how the nodes share shortest paths.
 
     .. math::
@@ -162,6 +162,14 @@ class GraphHopperKernel(GraphKernel):
     array([[27., 33.],
            [33., 53.]])
     """
+
+    _feature_columns = r"""For the linear node kernel and the label delta only (the Gaussian
+    node kernel has no finite feature map): :math:`\Phi(G) = \sum_v M_v \otimes x_v` in the
+    fitted feature space. Column ``t * n_node_attributes_ + k`` holds attribute ``k`` at the
+    packed path position ``t = b (b + 1) / 2 + a`` (label case: column ``c`` is the key
+    ``feature_keys_[c]``); ``n_features_fit_`` columns. Features of paths longer than any
+    fitted graph has (labels unseen at fit) have no column: they match nothing in the fitted
+    graphs, but count in :math:`k(G, G)`."""
 
     _parameter_constraints = {
         **{k: v for k, v in GraphKernel._parameter_constraints.items() if k != "edge_label"},
@@ -287,33 +295,17 @@ class GraphHopperKernel(GraphKernel):
                                               n_threads=self._n_threads())
         return out
 
-    def transform_features(self, X):
-        r"""Explicit features :math:`\Phi(G) = \sum_v M_v \otimes x_v` in the fitted feature
-        space, as a sparse matrix (the linear node kernel and the label delta only: the
-        Gaussian node kernel has no finite feature map).
-
-        Column ``t * n_node_attributes_ + k`` holds attribute ``k`` at the packed path position
-        ``t = b (b + 1) / 2 + a`` (label case: column ``c`` is the key ``feature_keys_[c]``).
-        Features of paths longer than any fitted graph has are left out (they match nothing).
-
-        Parameters
-        ----------
-        X : sequence of graphs
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, n_features_fit_), float64
-        """
-        self._check_fitted()
+    def _check_feature_space(self):
         if self.kernel == "gaussian":
             raise ValueError("kernel='gaussian' has no explicit features; use kernel='linear'.")
-        rep = self._prepare(X, fitting=False)
+
+    def _feature_matrix(self, rep):
         if isinstance(rep, _DenseFeatures):
             values = np.zeros((rep.n_samples, self.n_features_fit_))
             common = min(rep.values.shape[1], self.n_features_fit_)
             values[:, :common] = rep.values[:, :common]
             return sp.csr_array(values)
-        return sp.csr_array(rep.known)
+        return rep.known
 
 
 def _check_path_counts(n_nodes, diameters, bound):

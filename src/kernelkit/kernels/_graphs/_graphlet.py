@@ -16,7 +16,7 @@ from kernelkit.kernels._graphs._base import ExplicitFeatureKernel, SparseFeature
 from kernelkit.utils._sklearn_compat import Interval, Options, StrOptions
 from kernelkit.utils._validation import MAX_INT
 
-__all__ = ["GraphletKernel", "graphlet_classes", "graphlet_kernel"]
+__all__ = ["GraphletKernel", "graph_fingerprints", "graphlet_classes", "graphlet_kernel"]
 
 
 @lru_cache(maxsize=None)
@@ -52,6 +52,41 @@ def graphlet_classes(k):
     return np.array([index[s] for s in sequences], dtype=np.int32), len(classes)
 
 
+def _mix64(x):
+    """splitmix64's finaliser (Steele, Lea & Flood, OOPSLA 2014): a bijection of 64-bit words
+    whose outputs look random (uint64 arithmetic wraps modulo 2^64)."""
+    x = np.asarray(x, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def graph_fingerprints(batch):
+    """A 64-bit fingerprint of each graph of a batch from its structure alone: its number of
+    nodes and its adjacency entries in local node numbers, so the same wherever the graph sits
+    in a batch (a sum of mixed entries: the order of the entries does not matter either).
+
+    Parameters
+    ----------
+    batch : GraphBatch
+
+    Returns
+    -------
+    fingerprints : ndarray of shape (n_samples,), dtype uint64
+    """
+    n_nodes = np.diff(batch.node_ptr)
+    graph_of_node = np.repeat(np.arange(batch.n_samples), n_nodes)
+    degrees = np.diff(batch.indptr)
+    graph_of_entry = np.repeat(graph_of_node, degrees)
+    first_node = batch.node_ptr[graph_of_entry]
+    rows = np.repeat(np.arange(batch.n_nodes), degrees) - first_node
+    columns = batch.indices - first_node
+    entries = _mix64((rows.astype(np.uint64) << np.uint64(32)) | columns.astype(np.uint64))
+    sums = np.zeros(batch.n_samples, dtype=np.uint64)
+    np.add.at(sums, graph_of_entry, entries)        # wraps modulo 2^64, exact
+    return _mix64(sums ^ _mix64(n_nodes))
+
+
 class GraphletKernel(ExplicitFeatureKernel):
     r"""Graphlet kernel: compares the distributions of k-node induced subgraphs.
 
@@ -59,7 +94,8 @@ class GraphletKernel(ExplicitFeatureKernel):
     of :math:`G` (connected or not: 4 classes for k=3, 11 for k=4), and
     :math:`K = \langle \Phi(G), \Phi(G') \rangle`. Exact
     enumeration visits all ``C(n, k)`` node subsets (compiled, parallel over graphs), which
-    suits molecules (:meth:`transform_features` gives the frequencies as a sparse matrix); ``n_graphlet_samples`` draws that many uniform k-subsets per graph instead
+    suits molecules (:meth:`transform_features` gives the frequencies as a sparse matrix);
+    ``n_graphlet_samples`` draws that many uniform k-subsets per graph instead
     (the sampling estimator of Shervashidze et al.). Node labels are not used. A graph with fewer
     than k nodes has :math:`\Phi = 0`.
 
@@ -72,7 +108,10 @@ class GraphletKernel(ExplicitFeatureKernel):
     n_samples : int or None
         Deprecated alias of ``n_graphlet_samples`` (the name clashed with the number of graphs).
     random_state : int, RandomState instance or None, default=None
-        Seeds the sampler (one stream per graph, so results do not depend on ``n_jobs``).
+        Seeds the sampler: a seed drawn from it at ``fit`` (``random_seed_``) and the graph
+        itself (:func:`graph_fingerprints`) seed each graph's stream, so a graph gets the same
+        sample at ``fit`` and ``transform``, whatever other graphs come with it and in whatever
+        order, and results do not depend on ``n_jobs``.
     normalize : bool, default=False
         Cosine-normalise the Gram matrix.
     n_jobs : int or None, default=None
@@ -88,6 +127,8 @@ class GraphletKernel(ExplicitFeatureKernel):
     n_samples_fit_ : int
     node_label_codes_, edge_label_codes_ : dict
         Empty (labels are not used).
+    random_seed_ : int
+        The seed drawn from ``random_state`` at ``fit``, when ``n_graphlet_samples`` is set.
     diag_fit_ : ndarray of shape (n_samples_fit,)
         ``k(G, G)`` of the fitted graphs, when ``normalize`` is true.
 
@@ -111,6 +152,10 @@ class GraphletKernel(ExplicitFeatureKernel):
     array([[1., 0.],
            [0., 1.]])
     """
+
+    _feature_columns = """Column ``c`` is the frequency of the isomorphism class ``c`` of
+    k-node graphs (numbered as :func:`graphlet_classes` does: 4 classes for k=3, 11 for k=4),
+    whatever was fitted, so ``Φ(G) · Φ(G') = k(G, G')`` for any two graphs."""
 
     # the graph structure only: labels are neither required nor read
     _parameter_constraints = {
@@ -147,8 +192,10 @@ class GraphletKernel(ExplicitFeatureKernel):
         if n_graphlet_samples is None:
             seeds = np.zeros(batch.n_samples, dtype=np.uint64)
         else:
-            rng = check_random_state(self.random_state)
-            seeds = rng.randint(0, np.iinfo(np.int64).max, size=batch.n_samples).astype(np.uint64)
+            if fitting:
+                self.random_seed_ = int(check_random_state(self.random_state).randint(
+                    0, np.iinfo(np.int64).max))
+            seeds = _mix64(graph_fingerprints(batch) ^ np.uint64(self.random_seed_))
         _graphlet_counts.graphlet_counts(batch.node_ptr, batch.indptr, batch.indices, self.k,
                                          class_of_mask, n_graphlet_samples or 0, seeds, counts,
                                          self._n_threads())

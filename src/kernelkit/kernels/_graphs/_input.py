@@ -62,6 +62,9 @@ class GraphBatch:
         Edge label codes aligned with ``indices`` (all zero when edge labels are not used).
     node_attributes : ndarray of shape (n_nodes, n_attributes), float64, C-contiguous, or None
         Continuous node attributes, None when they are not used.
+    node_label_keys : ndarray of shape (n_node_label_codes,), uint64, or None
+        The key of the label of each node label code (a fixed function of the label, see
+        ``_label_keys``), for the kernels that hash labels; None otherwise.
     """
 
     node_ptr: np.ndarray
@@ -70,6 +73,7 @@ class GraphBatch:
     node_labels: np.ndarray
     edge_labels: np.ndarray
     node_attributes: np.ndarray | None = None
+    node_label_keys: np.ndarray | None = None
 
     @property
     def n_samples(self):
@@ -113,6 +117,11 @@ class LabelCoder:
                     fresh[label] = len(codes) + len(fresh)
         lookup = {**codes, **fresh} if fresh else codes
         return np.fromiter(map(lookup.__getitem__, labels), dtype=np.int32, count=len(labels))
+
+    @property
+    def all_codes(self):
+        """``label -> code`` of every label coded so far: the known ones and the fresh ones."""
+        return {**self.codes, **self._fresh} if self._fresh else self.codes
 
 
 class _NaNLabel:
@@ -188,8 +197,9 @@ node_attributes]]) tuples
     -------
     batch : GraphBatch
     node_codes, edge_codes : dict
-        The (possibly learned) maps ``label -> code``; ``edge_codes`` is empty when
-        ``edge_label`` is None.
+        The maps ``label -> code`` of every label of ``X``: learned, or the given ones with
+        the fresh codes of ``X``'s unseen labels; ``edge_codes`` is empty when ``edge_label``
+        is None.
     """
     if _is_networkx_graph(X) or (isinstance(X, tuple) and 2 <= len(X) <= 4
                                  and (isinstance(X[0], np.ndarray) or sp.issparse(X[0]))):
@@ -244,7 +254,7 @@ node_attributes]]) tuples
     node_attribute_values = np.concatenate(attributes) if node_attributes is not None else None
     batch = GraphBatch(node_ptr, indptr, indices, node_label_codes, edge_label_codes,
                        node_attribute_values)
-    return batch, node_coder.codes, edge_coder.codes
+    return batch, node_coder.all_codes, edge_coder.all_codes
 
 
 def _read_graph(graph, g, node_label, edge_label, node_attributes):

@@ -15,38 +15,27 @@ from kernelkit.utils._validation import MAX_INT, check_memory_request
 __all__ = ["NeighborhoodHashKernel", "neighborhood_hash_kernel"]
 
 _MAX_BITS = 64
-# The mixing constants of splitmix64 (Steele, Lea & Flood, OOPSLA 2014): an odd increment and two
-# odd multipliers, each a bijection of b-bit words modulo 2^b.
-_INCREMENT = 0x9E3779B97F4A7C15
-_MULTIPLIERS = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
 
 
-def initial_bit_labels(codes, bits):
-    """The ``bits``-bit string of each node label code (the neighbourhood hash's first labels).
+def initial_bit_labels(keys, bits):
+    """The ``bits``-bit string of each node label (the neighbourhood hash's first labels): the
+    top ``bits`` bits of the label's key (``_label_keys.label_key``, a BLAKE2b digest of the
+    label).
 
-    ``x = (code + 0x9E3779B97F4A7C15) mod 2^b``, then twice ``x = (x · m) mod 2^b`` and
-    ``x ^= x >> ⌈b/2⌉`` with the multipliers ``m = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB``
-    (splitmix64's mixing, restricted to ``b`` bits). Each step is a bijection of ``b``-bit words,
-    so codes below ``2^b`` get distinct strings; the strings look random (consecutive codes do not
-    give strings a bit apart, whose XORs would collide more often than random ones); the map is
-    fixed, so results are the same in every run and process.
+    The strings are a fixed function of the label, so the same in every run, process and fit
+    whatever the other labels are, and they look random (so their XORs collide no more than
+    random strings do). Two labels share a string with probability ``2^-bits``.
 
     Parameters
     ----------
-    codes : ndarray of int, values in ``[0, 2^bits)``
+    keys : ndarray of uint64
     bits : int in ``[1, 64]``
 
     Returns
     -------
-    labels : ndarray of the shape of ``codes``, dtype uint64
+    labels : ndarray of the shape of ``keys``, dtype uint64
     """
-    mask = _mask(bits)
-    shift = np.uint64((bits + 1) // 2)
-    x = (np.asarray(codes, dtype=np.uint64) + np.uint64(_INCREMENT)) & mask
-    for multiplier in _MULTIPLIERS:
-        x = (x * np.uint64(multiplier)) & mask  # uint64 products wrap modulo 2^64
-        x ^= x >> shift
-    return x
+    return np.asarray(keys, dtype=np.uint64) >> np.uint64(_MAX_BITS - bits)
 
 
 def _mask(bits):
@@ -130,8 +119,9 @@ def _histograms(labels, node_ptr):
 class NeighborhoodHashKernel(GraphKernel):
     r"""Neighbourhood hash kernel: common hashed neighbourhood labels, averaged over iterations.
 
-    Node labels become ``b``-bit strings (:func:`initial_bit_labels` of the label codes, which
-    are numbered in order of first appearance at ``fit``). Each iteration replaces every label by
+    Node labels become ``b``-bit strings (:func:`initial_bit_labels`: the top ``b`` bits of a
+    fixed 64-bit hash of the label, so a label has the same string whatever other graphs were
+    fitted, and in what order). Each iteration replaces every label by
     the hash of its neighbourhood, in linear time,
 
     .. math::
@@ -159,8 +149,9 @@ class NeighborhoodHashKernel(GraphKernel):
     their average: ``K`` is p.s.d., with ``K(G, G) = 1``. It is a ratio, not an inner product of
     explicit features (only :math:`c_r` is one), so this kernel gives no feature matrix.
 
-    Two different neighbourhoods may hash to the same label (XOR is not injective); with the
-    default 64 bits accidental collisions are negligible, with few bits they are frequent.
+    Two different labels or neighbourhoods may hash to the same string (the initial hash and
+    XOR are not injective); with the default 64 bits accidental collisions are negligible, with
+    few bits they are frequent, as the paper's random bit strings are.
 
     Parameters
     ----------
@@ -169,8 +160,8 @@ class NeighborhoodHashKernel(GraphKernel):
     nh_type : {"simple", "count_sensitive"}, default="simple"
         The neighbourhood hash.
     bits : int in [1, 64] or None, default=None
-        Length ``b`` of the label bit strings; None: 64. There must be at most ``2^b`` node
-        labels (fitted and new ones), so that every label gets its own string.
+        Length ``b`` of the label bit strings; None: 64. Two labels share a string with
+        probability ``2^-b``.
     node_label : str or None, default="label"
         Node attribute holding the label (networkx input); None: unlabelled graphs.
     normalize : bool, default=False
@@ -187,8 +178,8 @@ class NeighborhoodHashKernel(GraphKernel):
         Hashed label histograms of the fitted graphs, per iteration.
     n_samples_fit_ : int
     node_label_codes_ : dict
-        Node label → integer code, learned at ``fit``; labels unseen at ``fit`` get the next
-        codes (so bit strings of their own) at ``transform``.
+        Node label → integer code, learned at ``fit`` (the bit strings come from the labels,
+        not from the codes).
     edge_label_codes_ : dict
         Empty (edge labels are not used).
     diag_fit_ : ndarray of shape (n_samples_fit,)
@@ -197,8 +188,9 @@ class NeighborhoodHashKernel(GraphKernel):
     Notes
     -----
     GraKeL's ``NeighborhoodHash`` draws the initial bit strings at random (``random_state``),
-    8 bits by default, so its Gram matrix changes with the seed; given the same initial strings
-    and ``bits`` it computes the same hash and the same kernel, which the tests check on MUTAG.
+    8 bits by default, one per label of the fitted set, so its Gram matrix changes with the seed
+    and a label's string with the other fitted labels; given the same initial strings and
+    ``bits`` it computes the same hash and the same kernel, which the tests check on MUTAG.
     It also cosine-normalises always, which changes nothing here.
 
     See Also
@@ -241,20 +233,16 @@ class NeighborhoodHashKernel(GraphKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+    _hashes_labels = True
+
     def _represent(self, batch, fitting):
         bits = _MAX_BITS if self.bits is None else self.bits
-        n_codes = int(batch.node_labels.max()) + 1
-        if bits < _MAX_BITS and n_codes > 1 << bits:
-            where = "the fitted graphs have" if fitting else "the fitted and these graphs have"
-            raise ValueError(
-                f"bits={bits} gives {1 << bits} distinct label bit strings, but {where} "
-                f"{n_codes} node labels: use more bits (None: 64).")
         # every iteration keeps each graph's label histogram: up to 24 bytes a node
         check_memory_request(24.0 * self.R * batch.n_nodes,
                              f"NeighborhoodHashKernel(R={self.R}) on graphs of {batch.n_nodes} "
                              "nodes in all", "lower R.")
         neighbourhood_hash = _HASHES[self.nh_type]
-        labels = initial_bit_labels(batch.node_labels, bits)
+        labels = initial_bit_labels(batch.node_label_keys, bits)[batch.node_labels]
         histograms = []
         for _ in range(self.R):
             labels = neighbourhood_hash(labels, batch.indptr, batch.indices, bits)

@@ -6,7 +6,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
-from kernelkit.kernels._base import pairwise_structured_kernel
+from kernelkit.kernels._base import ExplicitFeatureMixin, pairwise_structured_kernel
 from kernelkit.kernels._graphs._base import GraphKernel, count_features
 from kernelkit.kernels._graphs._input import check_labels_or_attributes
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
@@ -19,7 +19,7 @@ _LABEL_BIN_WIDTH = 0.01
 _ATTRIBUTE_BIN_WIDTH = 4.0
 
 
-class PropagationKernel(GraphKernel):
+class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
     r"""Propagation kernel: histograms of hashed node distributions along a diffusion.
 
     Every node starts from a distribution :math:`p_v^{(0)}`: its label as a one-hot vector
@@ -40,8 +40,11 @@ class PropagationKernel(GraphKernel):
     feature product. Nodes whose distributions stay close land in the same bins.
 
     The projections and offsets are drawn once, at ``fit``, from ``random_state`` and stored,
-    so ``transform`` hashes as ``fit`` did. A label's projection depends only on the drawn seed
-    and the label's code, so labels unseen at ``fit`` hash consistently too.
+    so ``transform`` hashes as ``fit`` did. A label's projection entries are drawn from a
+    stream of their own, seeded by the drawn seed and a fixed hash of the label itself (not by
+    its code, which follows the order of first appearance): with a given ``random_state``,
+    :math:`k(G, G')` does not depend on which other graphs were fitted or in what order, and
+    labels unseen at ``fit`` hash consistently too. The bin width is a parameter, not fitted.
 
     Conventions, as GraKeL's ``Propagation`` (labels; ``M="TV"`` is ``distance="l1"``,
     ``M="H"`` is ``"hellinger"``): all nodes are labelled, so no label is clamped back after
@@ -121,6 +124,13 @@ class PropagationKernel(GraphKernel):
     ((2, 2), True)
     """
 
+    _hashes_labels = True
+
+    _feature_columns = r"""The bin counts :math:`\phi_t(G)` of every iteration in the fitted
+    feature space: column ``sum(len(b) for b in bins_[:t]) + i`` is bin ``bins_[t][i]``. Bins
+    no fitted graph reached have no column: they match nothing in the fitted graphs, but count
+    in :math:`k(G, G)`."""
+
     _parameter_constraints = {
         **{k: v for k, v in GraphKernel._parameter_constraints.items() if k != "edge_label"},
         "t_max": [Interval(Integral, 1, MAX_INT, closed="both")],
@@ -161,22 +171,23 @@ class PropagationKernel(GraphKernel):
             return rng.standard_cauchy(shape)
         return rng.standard_normal(shape)
 
-    def _draw_hashes(self, n_dims):
-        """``(seed, projections (t_max, n_dims), offsets (t_max,))`` drawn at ``fit``."""
+    def _draw_hashes(self, batch):
+        """``(seed, projections (t_max, n_dims), offsets (t_max,))`` drawn at ``fit``: over the
+        attributes, or over the label codes of ``batch``."""
         seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
         rng = np.random.default_rng(seed)
         offsets = self._bin_width() * rng.random(self.t_max)
-        if self.node_attributes is not None:
-            projections = self._draw(rng, (self.t_max, n_dims))
+        if batch.node_attributes is not None:
+            projections = self._draw(rng, (self.t_max, batch.node_attributes.shape[1]))
         else:
-            projections = self._label_projections(seed, 0, n_dims)
+            projections = self._label_projections(seed, batch.node_label_keys)
         return seed, projections, offsets
 
-    def _label_projections(self, seed, first_code, stop_code):
-        """Projection entries of label codes ``first_code:stop_code``, each from its own stream
-        (seed, code): the same for a label whatever other labels a batch has."""
-        columns = [self._draw(np.random.default_rng([seed, code]), self.t_max)
-                   for code in range(first_code, stop_code)]
+    def _label_projections(self, seed, keys):
+        """Projection entries, ``(t_max, len(keys))``, of the labels of keys ``keys``, each from
+        its own stream (seed, key): the same for a label whatever other labels were seen."""
+        columns = [self._draw(np.random.default_rng([seed, int(key)]), self.t_max)
+                   for key in keys]
         return np.array(columns).reshape(-1, self.t_max).T
 
     def _represent(self, batch, fitting):
@@ -190,8 +201,9 @@ class PropagationKernel(GraphKernel):
         if batch.node_attributes is not None:
             vectors = batch.node_attributes
         else:
-            # the fitted codes, and any fresh ones of this batch
-            n_codes = max(int(batch.node_labels.max()) + 1, n_fitted_dims)
+            # every code of the label map (the fitted ones, and any fresh ones of this batch;
+            # a sub-batch, such as a core, may hold only some of them)
+            n_codes = len(batch.node_label_keys)
             check_memory_request(8.0 * 3 * n_nodes * n_codes,
                                  f"PropagationKernel label distributions of {n_nodes} nodes "
                                  f"over {n_codes} labels",
@@ -199,12 +211,12 @@ class PropagationKernel(GraphKernel):
             vectors = np.zeros((n_nodes, n_codes))
             vectors[np.arange(n_nodes), batch.node_labels] = 1.0
         if fitting:
-            self.random_seed_, self.projections_, self.offsets_ = self._draw_hashes(
-                vectors.shape[1])
+            self.random_seed_, self.projections_, self.offsets_ = self._draw_hashes(batch)
         projections = self.projections_
         if projections.shape[1] < vectors.shape[1]:  # labels unseen at fit
             projections = np.hstack([projections, self._label_projections(
-                self.random_seed_, projections.shape[1], vectors.shape[1])])
+                self.random_seed_,
+                batch.node_label_keys[projections.shape[1]:vectors.shape[1]])])
         degree = np.diff(batch.indptr)
         transition = sp.csr_array(
             (np.repeat(1.0 / np.maximum(degree, 1), degree), batch.indices, batch.indptr),
@@ -254,20 +266,8 @@ class PropagationKernel(GraphKernel):
     def _self_similarity(self, A):
         return A.squared_norms()
 
-    def transform_features(self, X):
-        r"""Explicit features: the bin counts :math:`\phi_t(G)` of every iteration in the fitted
-        feature space (column ``sum(len(b) for b in bins_[:t]) + i`` is bin ``bins_[t][i]``).
-
-        Parameters
-        ----------
-        X : sequence of graphs
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, n_features_fit), float64
-        """
-        self._check_fitted()
-        return sp.csr_array(self._prepare(X, fitting=False).known)
+    def _feature_matrix(self, rep):
+        return rep.known
 
 
 def propagation_kernel(X, Y=None, **params):

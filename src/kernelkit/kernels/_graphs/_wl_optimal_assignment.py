@@ -125,6 +125,16 @@ class WeisfeilerLehmanOptimalAssignmentKernel(WeisfeilerLehmanKernel):
            [ 5., 12.]])
     """
 
+    _feature_columns = r"""Indicator features, defined relative to the fitted graphs: fitted
+    label :math:`(h, \ell)` gets ``max_counts_`` columns, column ``t`` (from 1) holding
+    :math:`[\phi_{h,\ell}(G) \ge t]`. Since :math:`\min(a, b) = \sum_t [a \ge t][b \ge t]`
+    and no fitted count exceeds ``max_counts_``, the rule holds against the fitted graphs.
+    Counts above the fitted maximum and unseen labels have no column, so for two graphs that
+    were not fitted ``Φ(G) · Φ(G')`` is at most :math:`k(G, G')` (equal when neither has a
+    count above the fitted maxima nor a label unseen at fit). Row ``i`` has
+    :math:`\sum_{h,\ell} \min(\phi_{h,\ell}, \mathrm{max}_{h,\ell})` ones, at most
+    ``(n_iter + 1) · n_nodes``; ``max_counts_.sum()`` columns."""
+
     # The indicator features stop at the fitted maximum counts, which a growing vocabulary
     # would change under the columns already given out: no streaming for this kernel.
     partial_fit = available_if(lambda kernel: False)(WeisfeilerLehmanKernel.partial_fit)
@@ -143,41 +153,16 @@ class WeisfeilerLehmanOptimalAssignmentKernel(WeisfeilerLehmanKernel):
     def _self_similarity(self, A):
         return A.totals
 
-    def transform_features(self, X):
-        r"""Explicit features whose inner products give the (unnormalised) kernel against the
-        fitted graphs.
-
-        Fitted label :math:`(h, \ell)` gets ``max_counts_`` columns, column ``t`` (from 1)
-        holding the indicator :math:`[\phi_{h,\ell}(G) \ge t]`; since
-        :math:`\min(a, b) = \sum_t [a \ge t][b \ge t]`,
-        ``transform_features(X) @ transform_features(X_fit).T`` equals ``transform(X)`` (with
-        ``normalize=False``). Counts above the fitted maximum and unseen labels have no column:
-        they match nothing in the fitted graphs. Row ``i`` has
-        :math:`\sum_{h,\ell} \min(\phi_{h,\ell}, \mathrm{max}_{h,\ell})` ones, at most
-        ``(n_iter + 1) · n_nodes``.
-
-        Parameters
-        ----------
-        X : sequence of graphs
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, max_counts_.sum()), dtype float64
-        """
-        self._check_fitted()
-        counts = self._prepare(X, fitting=False).counts.tocoo()
+    def _feature_matrix(self, rep):
+        counts = rep.counts.tocoo()
         first_column = np.r_[0, np.cumsum(self.max_counts_)[:-1]]
         repeats = np.minimum(counts.data.astype(np.int64), self.max_counts_[counts.col])
         n_ones = int(repeats.sum())
         # the ones of entry e sit in columns first_column[col_e] + 0 .. repeats_e - 1
         entry_start = np.repeat(np.cumsum(repeats) - repeats, repeats)
         columns = np.repeat(first_column[counts.col], repeats) + np.arange(n_ones) - entry_start
-        features = sp.csr_array(
-            (np.ones(n_ones), (np.repeat(counts.row, repeats), columns)),
-            shape=(counts.shape[0], int(self.max_counts_.sum())),
-        )
-        features.sort_indices()
-        return features
+        return sp.csr_array((np.ones(n_ones), (np.repeat(counts.row, repeats), columns)),
+                            shape=(counts.shape[0], int(self.max_counts_.sum())))
 
 
 def weisfeiler_lehman_optimal_assignment_kernel(X, Y=None, *, n_iter=5, **params):

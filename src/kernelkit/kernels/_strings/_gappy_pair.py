@@ -4,16 +4,20 @@ letters between them, as a sparse k-mer-spectrum-like count product."""
 from numbers import Integral
 
 import numpy as np
-from scipy import sparse
 
 from kernelkit._core import _spectrum_gram
-from kernelkit.kernels._base import pairwise_structured_kernel
+from kernelkit.kernels._base import (
+    ExplicitFeatureMixin,
+    check_feature_columns,
+    pairwise_structured_kernel,
+)
 from kernelkit.kernels._strings._base import StringKernel
 from kernelkit.kernels._strings._kmers import (
     _HASH_MULTIPLIER,
     kmer_code_base,
     kmer_gram,
     run_length_spectra,
+    spectra_features,
     squared_norms,
 )
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
@@ -71,7 +75,7 @@ def gappy_pair_spectra(batch, k, g, n_threads):
     return run_length_spectra(codes, pair_offsets, exact, n_threads)
 
 
-class GappyPairKernel(StringKernel):
+class GappyPairKernel(ExplicitFeatureMixin, StringKernel):
     r"""Gappy pair kernel: counts of pairs of k-mers separated by a gap of 0 to g letters.
 
     :math:`\Phi_{(u, m, v)}(x)` is the number of positions i with :math:`x_{i..i+k-1} = u` and
@@ -98,6 +102,9 @@ class GappyPairKernel(StringKernel):
         string of distinct letters.
     unknown : {"error", "skip"}, default="error"
         Letters outside the alphabet raise a ValueError, or are removed from their sequence.
+        With ``alphabet=None`` the alphabet is the training sequences' letters, so which
+        letters are removed, and so the kernel's values, depend on the training set; give
+        the alphabet to make them independent of it.
     algorithm : {"sparse", "merge"}, default="sparse"
         Gram algorithm (same values): the inverted-index sparse product, or a merge-join of the
         sorted feature lists of every pair (see :class:`SpectrumKernel`).
@@ -152,6 +159,13 @@ class GappyPairKernel(StringKernel):
            [ 0.,  0., 13.]])
     """
 
+    _feature_columns = r"""Column :math:`(m |A|^k + c(u)) |A|^k + c(v)` counts the pair
+    (u, m, v), with :math:`c(u) = \sum_t a_t |A|^{k-t}` (the letters :math:`a_1 \dots a_k` of
+    u as indices into ``alphabet_``): :math:`(g + 1)|A|^{2k}` columns whatever was fitted, so
+    :math:`\Phi(x) \cdot \Phi(y) = k(x, y)` for any two sequences over the alphabet. A
+    feature space too wide to use is refused before any work, naming what to lower (k, g, the
+    alphabet)."""
+
     _refit_free_params = StringKernel._refit_free_params | {"algorithm"}
 
     _parameter_constraints = {
@@ -197,34 +211,17 @@ class GappyPairKernel(StringKernel):
     def _self_similarity(self, A):
         return squared_norms(A)
 
-    def transform_features(self, X):
-        r"""Explicit feature vectors :math:`\Phi(x)`: gappy pair counts as a sparse matrix.
+    def _check_feature_space(self):
+        n_letters = len(self.alphabet_)
+        check_feature_columns(
+            self._n_codes(),
+            f"GappyPairKernel(k={self.k}, g={self.g}) explicit features over {n_letters} "
+            f"letters ((g + 1)|A|^2k = {self.g + 1}·{n_letters}^{2 * self.k} pairs)",
+            "lower k or g, or give a smaller alphabet; the kernel itself (transform, "
+            "fit_transform) needs no explicit features.")
 
-        Column :math:`(m |A|^k + c(u)) |A|^k + c(v)` counts the pair (u, m, v), with
-        :math:`c(u) = \sum_t a_t |A|^{k-t}` (the letters :math:`a_1 \dots a_k` of u as indices
-        into ``alphabet_``); :math:`\Phi(x) \cdot \Phi(y) = k(x, y)`.
-
-        Parameters
-        ----------
-        X : sequence of str or bytes
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, (g + 1) * len(alphabet_) ** (2k))
-        """
-        self._check_fitted()
-        spectra = self._prepare(X, fitting=False)
-        n_codes = self._n_codes()
-        if not spectra.exact or n_codes > np.iinfo(np.int64).max:
-            raise ValueError(
-                f"(g + 1)|A|^2k = {self.g + 1}·{len(self.alphabet_)}^{2 * self.k} columns do not "
-                "fit 64-bit sparse indices; use a smaller k or g for explicit features (the "
-                "kernel itself still works)."
-            )
-        return sparse.csr_array(
-            (spectra.counts, spectra.kmers.astype(np.int64), spectra.indptr.astype(np.int64)),
-            shape=(spectra.n_samples, n_codes),
-        )
+    def _feature_matrix(self, spectra):
+        return spectra_features(spectra, self._n_codes())
 
 
 def gappy_pair_kernel(X, Y=None, k=2, g=3, normalize=False, **params):

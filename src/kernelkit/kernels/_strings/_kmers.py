@@ -13,12 +13,12 @@ import numpy as np
 from scipy import sparse
 
 from kernelkit._core import _gram, _mismatch_neighborhood, _spectrum_gram
-from kernelkit.kernels._base import fill_gram
+from kernelkit.kernels._base import ExplicitFeatureMixin, check_feature_columns, fill_gram
 from kernelkit.kernels._strings._base import StringKernel
 from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["KmerKernel", "KmerSpectra", "ball_size", "kmer_code_base", "kmer_gram",
-           "kmer_spectra", "run_length_spectra", "squared_norms"]
+           "kmer_spectra", "run_length_spectra", "spectra_features", "squared_norms"]
 
 # A fixed odd 64-bit multiplier (from splitmix64) for the hashed code when |A|^k ≥ 2^64.
 _HASH_MULTIPLIER = 0x9E3779B97F4A7C15
@@ -168,17 +168,43 @@ def kmer_gram(spectra_a, spectra_b, n_letters, k, algorithm, n_threads, verbose=
     return fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, False, verbose, label)
 
 
+def spectra_features(spectra, n_columns):
+    """The counts of :class:`KmerSpectra` as a CSR array whose columns are the exact codes.
+
+    Raises
+    ------
+    ValueError
+        The codes are hashed (a one-letter alphabet with k ≥ 64), so they number no columns.
+    """
+    if not spectra.exact:
+        raise ValueError(
+            "these k-mer codes are hashed (a one-letter alphabet and k >= 64), so they have no "
+            "column numbers; use a smaller k for explicit features (the kernel itself still "
+            "works).")
+    return sparse.csr_array(
+        (spectra.counts, spectra.kmers.astype(np.int64), spectra.indptr.astype(np.int64)),
+        shape=(spectra.n_samples, n_columns))
+
+
 def squared_norms(spectra):
     """``k(x, x) = Σ_u Φ_u(x)²`` for every row."""
     rows = np.repeat(np.arange(spectra.n_samples), np.diff(spectra.indptr))
     return np.bincount(rows, weights=spectra.counts * spectra.counts, minlength=spectra.n_samples)
 
 
-class KmerKernel(StringKernel):
+class KmerKernel(ExplicitFeatureMixin, StringKernel):
     """Base of the kernels ``K(x, y) = Σ_u Φ_u(x) Φ_u(y)`` over k-mers u (not public).
 
     Subclasses set ``_mismatches()`` (the Hamming radius m of the feature map).
     """
+
+    _feature_columns = r"""Column :math:`c` is the k-mer whose letters :math:`a_1 \dots a_k`
+    (as indices into ``alphabet_``) give :math:`c = \sum_t a_t |A|^{k - t}`, counted in x
+    (within Hamming distance ``m`` of x's k-mers for the mismatch kernel):
+    ``len(alphabet_) ** k`` columns whatever was fitted, so ``Φ(x) · Φ(y) = k(x, y)`` for any
+    two sequences over the alphabet. A linear model on these features scores a new sequence in
+    O(|x|) (Mairal & Vert, "Spectrum kernel (2/2)"). A feature space too wide to use is refused
+    before any work, naming what to lower (k, the alphabet)."""
 
     # the spectra of the training sequences do not depend on the algorithm of the product
     _refit_free_params = StringKernel._refit_free_params | {"algorithm"}
@@ -205,31 +231,14 @@ class KmerKernel(StringKernel):
     def _self_similarity(self, A):
         return squared_norms(A)
 
-    def transform_features(self, X):
-        r"""Explicit feature vectors :math:`\Phi(x)`: k-mer counts as a sparse matrix.
+    def _check_feature_space(self):
+        n_letters = len(self.alphabet_)
+        check_feature_columns(
+            n_letters**self.k,
+            f"{type(self).__name__}(k={self.k}) explicit features over {n_letters} letters "
+            f"({n_letters}^{self.k} k-mers)",
+            "lower k or give a smaller alphabet; the kernel itself (transform, fit_transform) "
+            "needs no explicit features.")
 
-        Column :math:`c` is the k-mer whose letters :math:`a_1 \dots a_k` (as indices into
-        ``alphabet_``) give :math:`c = \sum_t a_t |A|^{k - t}`. Since
-        :math:`K(x, y) = \Phi(x) \cdot \Phi(y)`, a linear model trained on
-        these features scores a new sequence in O(|x|) (Mairal & Vert, "Spectrum kernel (2/2)").
-
-        Parameters
-        ----------
-        X : sequence of str or bytes
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, len(alphabet_) ** k), dtype float64
-        """
-        self._check_fitted()
-        n_columns = len(self.alphabet_) ** self.k
-        if n_columns > np.iinfo(np.int64).max:
-            raise ValueError(
-                f"|A|^k = {len(self.alphabet_)}^{self.k} columns do not fit 64-bit sparse "
-                "indices; use a smaller k for explicit features (the kernel itself still works)."
-            )
-        spectra = self._prepare(X, fitting=False)
-        return sparse.csr_array(
-            (spectra.counts, spectra.kmers.astype(np.int64), spectra.indptr.astype(np.int64)),
-            shape=(spectra.n_samples, n_columns),
-        )
+    def _feature_matrix(self, spectra):
+        return spectra_features(spectra, len(self.alphabet_) ** self.k)

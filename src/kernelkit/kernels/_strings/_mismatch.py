@@ -21,8 +21,11 @@ class MismatchKernel(KmerKernel):
     spectrum kernel. Memory is O(total length × ball size): for proteins, 96 k-mers per window at
     (k, m) = (5, 1), 3 706 at (5, 2).
 
-    The features range over ``A^k``, so the alphabet matters: give it (``alphabet="protein"``)
-    rather than inferring it when training sets may lack some letters.
+    The features range over ``A^k``, so the alphabet is part of the definition: a ball holds
+    more k-mers over more letters, so :math:`k(x, x)`, and :math:`k(x, y)` wherever x and y
+    share a k-mer, grow with :math:`|A|`. An inferred alphabet is the letters of the training
+    sequences, which makes every value depend on the training set: give the alphabet
+    (``alphabet="protein"``) for values that do not.
 
     Parameters
     ----------
@@ -35,6 +38,9 @@ class MismatchKernel(KmerKernel):
         string of distinct letters.
     unknown : {"error", "skip"}, default="error"
         Letters outside the alphabet raise a ValueError, or are removed from their sequence.
+        With ``alphabet=None`` the alphabet is the training sequences' letters, so which
+        letters are removed, and so the kernel's values, depend on the training set; give
+        the alphabet to make them independent of it.
     algorithm : {"sparse", "merge"}, default="sparse"
         Gram algorithm (see :class:`SpectrumKernel`); both give the same values.
     normalize : bool, default=False

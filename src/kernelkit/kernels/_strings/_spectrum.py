@@ -35,6 +35,9 @@ class SpectrumKernel(KmerKernel):
     unknown : {"error", "skip"}, default="error"
         Letters outside the alphabet raise a ValueError, or are removed from their sequence
         (so k-mers then run across the removed letter).
+        With ``alphabet=None`` the alphabet is the training sequences' letters, so which
+        letters are removed, and so the kernel's values, depend on the training set; give
+        the alphabet to make them independent of it.
     algorithm : {"sparse", "merge"}, default="sparse"
         Gram algorithm; both give the same values. "sparse" is the inverted-index product
         :math:`F_X F_Y^\top` of the k-mer count matrices, whose cost is the number of shared k-mer

@@ -38,6 +38,9 @@ class SubstringKernel(StringKernel):
         string of distinct letters.
     unknown : {"error", "skip"}, default="error"
         Letters outside the alphabet raise a ValueError, or are removed from their sequence.
+        With ``alphabet=None`` the alphabet is the training sequences' letters, so which
+        letters are removed, and so the kernel's values, depend on the training set; give
+        the alphabet to make them independent of it.
     normalize : bool, default=False
         Cosine normalisation.
     n_jobs : int or None, default=None

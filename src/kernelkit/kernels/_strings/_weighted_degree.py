@@ -7,7 +7,12 @@ import numpy as np
 from scipy import sparse
 
 from kernelkit._core import _weighted_degree
-from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
+from kernelkit.kernels._base import (
+    ExplicitFeatureMixin,
+    check_feature_columns,
+    fill_gram,
+    pairwise_structured_kernel,
+)
 from kernelkit.kernels._strings._base import StringKernel, check_sequences, encode, infer_alphabet
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
@@ -40,7 +45,7 @@ def _shift_weights(shift, length):
     return 1.0 / (2.0 * (s + 1.0))
 
 
-class WeightedDegreeKernel(StringKernel):
+class WeightedDegreeKernel(ExplicitFeatureMixin, StringKernel):
     r"""Weighted degree kernel, with shifts: d-mer matches at the same (or a nearby) position.
 
     For sequences of one length L, degree D and shift S,
@@ -85,6 +90,9 @@ class WeightedDegreeKernel(StringKernel):
     unknown : {"error", "skip"}, default="error"
         Letters outside the alphabet raise a ValueError, or match nothing: their position is kept
         (the sequences stay aligned) and every d-mer covering it is left out of the feature space.
+        With ``alphabet=None`` the alphabet is the training sequences' letters, so which
+        letters are left out, and so the kernel's values, depend on the training set; give
+        the alphabet to make them independent of it.
     normalize : bool, default=False
         Cosine normalisation :math:`k(x, y) / \sqrt{k(x, x) k(y, y)}`.
     n_jobs : int or None, default=None
@@ -134,6 +142,18 @@ class WeightedDegreeKernel(StringKernel):
            [2.66666667, 3.66666667, 1.66666667],
            [2.66666667, 1.66666667, 3.66666667]])
     """
+
+    _feature_columns = r"""For ``shift=0`` only (a shifted match weighs pairs of positions,
+    which one positional feature map does not express). One column per (degree d, start
+    position l, d-mer u), in that order: column
+    :math:`\sum_{d' < d} (L - d' + 1)|A|^{d'} + l\,|A|^d + c(u)` with l counted from 0 and
+    :math:`c(u) = \sum_t a_t |A|^{d-t}` (the letters :math:`a_1 \dots a_d` of u as indices
+    into ``alphabet_``), of value :math:`\sqrt{\beta_d}` where x holds u at l:
+    :math:`\sum_{d=1}^{\min(D, L)} (L - d + 1)|A|^d` columns whatever was fitted, so
+    :math:`\Phi(x) \cdot \Phi(y) = k(x, y)` for any two sequences of length
+    ``sequence_length_``. d-mers covering a letter outside the alphabet have no column. A
+    feature space too wide to use is refused before any work, naming what to lower (degree,
+    the alphabet)."""
 
     _parameter_constraints = {
         **StringKernel._parameter_constraints,
@@ -201,49 +221,37 @@ class WeightedDegreeKernel(StringKernel):
         _weighted_degree.weighted_degree_diagonal(A, *self._weights(), diag, self._n_threads())
         return diag
 
-    def transform_features(self, X):
-        r"""Explicit feature vectors :math:`\Phi(x)` (``shift=0`` only), a sparse matrix.
+    def _feature_sizes(self):
+        """Number of columns of each degree d = 1..min(D, L): ``(L - d + 1)|A|^d``."""
+        length, n_letters = self.sequence_length_, len(self.alphabet_)
+        return [(length - d + 1) * n_letters**d for d in range(1, min(self.degree, length) + 1)]
 
-        One column per (degree d, start position l, d-mer u), in that order: column
-        :math:`\sum_{d' < d} (L - d' + 1)|A|^{d'} + l\,|A|^d + c(u)` with l counted from 0 and
-        :math:`c(u) = \sum_t a_t |A|^{d-t}` (the letters :math:`a_1 \dots a_d` of u as indices
-        into ``alphabet_``), of value :math:`\sqrt{\beta_d}` where x holds u at l, so that
-        :math:`\Phi(x) \cdot \Phi(y) = k(x, y)` (up to rounding). d-mers covering a letter
-        outside the alphabet have no column.
-
-        Parameters
-        ----------
-        X : sequence of str or bytes
-            Sequences of length ``sequence_length_``.
-
-        Returns
-        -------
-        features : scipy.sparse.csr_array of shape (n_samples, n_features), dtype float64
-            ``n_features`` = :math:`\sum_{d=1}^{\min(D, L)} (L - d + 1)|A|^d`.
-        """
-        self._check_fitted()
+    def _check_feature_space(self):
         if self.shift != 0:
             raise ValueError(
                 f"explicit features are given for shift=0 only (shift={self.shift}): a shifted "
                 "match weighs pairs of positions, which one positional feature map does not "
                 "express; compute the kernel with transform instead."
             )
-        codes = self._prepare(X, fitting=False).astype(np.int64)
+        n_letters = len(self.alphabet_)
+        check_feature_columns(
+            sum(self._feature_sizes()),
+            f"WeightedDegreeKernel(degree={self.degree}) explicit features over {n_letters} "
+            f"letters and {self.sequence_length_} positions (sum over d <= degree of "
+            "(L - d + 1)|A|^d)",
+            "lower degree or give a smaller alphabet; the kernel itself (transform, "
+            "fit_transform) needs no explicit features.")
+
+    def _feature_matrix(self, codes):
+        codes = codes.astype(np.int64)
         n_samples, length = codes.shape
         n_letters = len(self.alphabet_)
-        max_degree = min(self.degree, length)
-        sizes = [(length - d + 1) * n_letters**d for d in range(1, max_degree + 1)]
-        if sum(sizes) > np.iinfo(np.int64).max:
-            raise ValueError(
-                f"the explicit features of degree {self.degree} over {n_letters} letters and "
-                f"{length} positions do not fit 64-bit sparse indices; use a smaller degree "
-                "(the kernel itself still works)."
-            )
+        sizes = self._feature_sizes()
         beta = degree_weights(self.degree, length)
         word = np.zeros((n_samples, length), dtype=np.int64)  # code of the d-mer at each start
         known = codes >= 0                                    # its letters are all known
         columns, values, offset = [], [], 0
-        for d in range(1, max_degree + 1):
+        for d in range(1, len(sizes) + 1):
             starts = length - d + 1
             word = word[:, :starts] * n_letters + codes[:, d - 1:]
             known = known[:, :starts] & (codes[:, d - 1:] >= 0)
