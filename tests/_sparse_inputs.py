@@ -135,6 +135,17 @@ for case, X, error, fragment in malformed(make()):
 """
 
 
+# set-up of assert_refused for the estimators that take a precomputed affinity: make() gives the
+# symmetric 4-nearest-neighbour graph of 20 points
+KNN_AFFINITY = textwrap.dedent("""
+    from sklearn.neighbors import kneighbors_graph
+    Z = np.random.default_rng(0).normal(size=(20, 2))
+    def make():
+        A = kneighbors_graph(Z, 4)
+        return sp.csr_matrix(A.maximum(A.T))
+    """)
+
+
 def assert_refused(setup, calls, name="X"):
     """Run each of ``calls`` (Python statements on ``X``) on every malformed copy of ``make()``
     in a child process; assert that the child lived and that every call raised the case's

@@ -63,17 +63,9 @@ def blobs(n, d=12, centers=8, dtype="float64"):
 @functools.lru_cache(maxsize=2)
 def sequences(n):
     """``n`` protein fragments of 100–400 letters cut from the shipped secreted proteins."""
-    from kernelkit.datasets import load_secreted_proteins
+    from kernelkit.bench.suites.strings import _protein_windows
 
-    rng = np.random.default_rng(SEED)
-    proteins = [s for s in load_secreted_proteins()[0] if len(s) >= 100]
-    out = []
-    for _ in range(n):
-        s = proteins[rng.integers(len(proteins))]
-        length = min(len(s), int(rng.integers(100, 401)))
-        start = int(rng.integers(0, len(s) - length + 1))
-        out.append(s[start:start + length])
-    return out
+    return _protein_windows(n, np.random.default_rng(SEED))
 
 
 @functools.lru_cache(maxsize=2)
