@@ -549,7 +549,7 @@ def _info(args):
 
     from kernelkit._core._local_alignment_dp import simd_path
     from kernelkit._core._openmp import openmp_library, openmp_version
-    from kernelkit.utils._threads import effective_n_threads
+    from kernelkit.utils._threads import effective_n_threads, forked_after_openmp_team
 
     package = os.path.dirname(os.path.abspath(__file__))
     print(f"{PROG} {__version__} ({package})")
@@ -561,7 +561,7 @@ def _info(args):
     print()
     libraries = threadpool_info()
     cores = {"OpenMP": _openmp_line(libraries, openmp_library(), openmp_version(),
-                                    effective_n_threads())}
+                                    effective_n_threads(), forked_after_openmp_team())}
     cores["BLAS"] = [_blas_line(library) for library in libraries
                      if library["user_api"] == "blas"] or "none loaded"
     cores["local alignment"] = f"{simd_path()}: {SIMD_PATHS[simd_path()]}"
@@ -573,18 +573,21 @@ def _info(args):
     return 0
 
 
-def _openmp_line(libraries, path, version, n_threads):
-    """The OpenMP runtime the cores call: threadpoolctl's entry for the file they resolve to."""
+def _openmp_line(libraries, path, version, n_threads, forked):
+    """The OpenMP runtime the cores call: threadpoolctl's entry for the file they resolve to;
+    ``forked``: this process was forked after an OpenMP team, so its cores run on one thread."""
     if not version:
         return "none: the cores were built without OpenMP and run on one thread"
     compiled = f"OpenMP {OPENMP_VERSIONS.get(version, version)}"
+    threads = (f"{n_threads} threads by default" if not forked else
+               "1 thread (forked after an OpenMP team, whose threads fork does not copy)")
     runtimes = [library for library in libraries if library["user_api"] == "openmp"]
     ours = [library for library in runtimes
             if path and os.path.realpath(library["filepath"]) == os.path.realpath(path)]
     runtime = ours[0]["prefix"] if ours else "runtime"
     where = (os.path.realpath(path) if path
              else ", ".join(library["filepath"] for library in runtimes) or "file not found")
-    return (f"{runtime} ({compiled}), {n_threads} threads by default; {where}"
+    return (f"{runtime} ({compiled}), {threads}; {where}"
             + (f" ({len(runtimes)} OpenMP runtimes loaded)" if len(runtimes) > 1 else ""))
 
 

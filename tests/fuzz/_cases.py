@@ -97,17 +97,26 @@ def _target(est, n, rng):
 # ---------------------------------------------------------------------------------------------
 # 2-d array estimators
 
+def _array_data(est, rng, n=20, d=3):
+    """``n`` normal samples of ``d`` features, or their Gram or distance matrix for an estimator
+    that takes a precomputed one."""
+    X = rng.normal(size=(n, d))
+    if get_tags(est).input_tags.pairwise:       # precomputed Gram or distances
+        X = X @ X.T if getattr(est, "metric", None) != "precomputed" else \
+            np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    return X
+
+
+def _needs_y(est):
+    return get_tags(est).target_tags.required or is_classifier(est) or is_regressor(est)
+
+
 def _array_cases(est, rng, scale):
-    tags = get_tags(est)
-    needs_y = tags.target_tags.required or is_classifier(est) or is_regressor(est)
-    pairwise = tags.input_tags.pairwise
+    needs_y = _needs_y(est)
+    pairwise = get_tags(est).input_tags.pairwise
 
     def data(n=20, d=3):
-        X = rng.normal(size=(n, d))
-        if pairwise:                       # precomputed Gram or distances
-            X = X @ X.T if getattr(est, "metric", None) != "precomputed" else \
-                np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
-        return X
+        return _array_data(est, rng, n, d)
 
     def y_for(X):
         return _target(est, np.shape(X)[0] if np.ndim(X) else 1, rng) if needs_y else None
@@ -178,7 +187,7 @@ def _array_cases(est, rng, scale):
             return _output(model, Xt)
         return run
 
-    if tags.input_tags.sparse:
+    if get_tags(est).input_tags.sparse:
         cases += _malformed_sparse_cases(X, y_for(X), fit, after_fit)
     cases += [
         ("predict with NaN", after_fit(np.where(np.eye(*X.shape, dtype=bool), np.nan, X))),
@@ -677,6 +686,24 @@ def _tu_output(data):
 
 # ---------------------------------------------------------------------------------------------
 
+def larger_run(est, rng):
+    """``run(model)``: fits ``model`` (``est`` or a variant of it) on good data of ``est``'s input
+    type, a few hundred objects (enough for the cores to start a team of threads: the fuzz's
+    other data are too small for most), and returns its output."""
+    tags = get_tags(est).input_tags
+    if tags.string:
+        strings = _proteins(rng, 40, 120, 121)    # one length: the weighted degree kernel's
+        return lambda model: clone(model).fit_transform(strings)
+    if not tags.two_d_array:
+        graphs = [_random_graph(rng, int(rng.integers(8, 17)), p=0.12) for _ in range(60)]
+        return lambda model: clone(model).fit_transform(graphs)
+    X = _array_data(est, rng, 300, 5)
+    if tags.positive_only:        # counts (a Poisson mixture)
+        X = np.abs(X)
+    y = _target(est, len(X), rng) if _needs_y(est) else None
+    return lambda model: _fit_output(clone(model), X, y)
+
+
 def _stress_cases(est, base, rng, scale):
     """``(kind, name, thunk)`` of the misuse classes of ``_stress.py`` that apply to ``est``."""
     found = [("threads", case) for case in _stress.thread_cases(est, base.run, rng, scale)]
@@ -686,6 +713,9 @@ def _stress_cases(est, base, rng, scale):
     if base.vectors:
         found += [("wide", case) for case in _stress.wide_cases(est, rng, scale)]
     found += [("kernels", case) for case in _stress.kernel_cases(est, base.run, rng, scale)]
+    # data of its own seed: the draws of the other classes stay those they were without it
+    found += [("fork", case) for case in _stress.fork_cases(
+        est, larger_run(est, np.random.default_rng(0)))]
     return [(kind, name, thunk) for kind, (name, thunk) in found]
 
 

@@ -1,8 +1,9 @@
 """Cases of misuse beyond bad input: thread counts, parameter interplay, call sequences, absurd
-sizes, wide data and ill-behaved callable kernels.
+sizes, wide data, ill-behaved callable kernels, and a fit in a fork child after a fit on threads.
 
 Every generator takes an estimator (or a public function) and a ``Base``: good data of the
-estimator's input type and ``run(est)``, which fits a clone on it and returns the output. The
+estimator's input type and ``run(est)``, which fits a clone on it and returns the output (or, for
+``fork``, such a ``run`` on data large enough for the cores to start threads). The
 parameters each class applies to are found from the estimator itself (``get_params``, the
 ``_parameter_constraints`` of scikit-learn's validation, the methods it has), so a new estimator
 is covered without being listed. Generators return ``(name, thunk)`` pairs; ``scale`` (1, or 10
@@ -11,7 +12,13 @@ under ``--fuzz-long``) adds seeded random draws.
 
 import inspect
 import math
+import multiprocessing
 import numbers
+import os
+import pickle
+import signal
+import tempfile
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -26,7 +33,7 @@ from kernelkit.utils._sklearn_compat import InvalidParameterError, validate_para
 # of ``_cases.py``: bad and extreme data and single hyper-parameters; "properties" too: what the
 # kernels on strings and graphs must satisfy on generated objects).
 CLASSES = ("inputs", "threads", "interplay", "sequences", "sizes", "wide", "kernels",
-           "properties")
+           "properties", "fork")
 
 # Repetition counts: a huge value legitimately runs for ever, so they are not sizes.
 # Repetition counts: the work grows linearly with them, every repetition answers Ctrl-C, and a
@@ -340,6 +347,136 @@ def kernel_cases(est, run, rng, scale):
 
 def _kernel_is_object(kernel):
     return hasattr(kernel, "fit_transform")
+
+
+# ---------------------------------------------------------------------------------------------
+# fork
+
+FORK_METHODS = ("os.fork", "multiprocessing fork")
+# A fork child that has not finished this long (plus 20 times the parent's own fit) after it was
+# started is hung: a fit of data that the parent fits in a fraction of a second.
+FORK_CHILD_SECONDS = 20.0
+
+
+class ForkChild:
+    """``run()`` in a child of this process forked by ``how`` (``os.fork()`` or multiprocessing's
+    ``fork`` context), started at once; ``result(deadline)`` waits for what it returned."""
+
+    def __init__(self, run, how):
+        self.how = how
+        fd, self.path = tempfile.mkstemp(prefix="kernelkit-fork-")
+        os.close(fd)
+        if how == "os.fork":
+            self.pid = os.fork()
+            if self.pid == 0:
+                try:
+                    _leave_result(run, self.path)
+                finally:        # never back into the parent's code
+                    os._exit(0)
+            self.status = None
+        else:
+            self.process = multiprocessing.get_context("fork").Process(
+                target=_leave_result, args=(run, self.path))
+            self.process.start()
+
+    def _alive(self):
+        if self.how != "os.fork":
+            return self.process.is_alive()
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            self.status = status if pid else None
+        return self.status is None
+
+    def _kill(self):
+        if self.how == "os.fork":
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        else:
+            self.process.kill()
+            self.process.join()
+
+    def result(self, deadline):
+        """What ``run()`` returned in the child; its exception raised again here; TimeoutError
+        if it has not finished by ``deadline`` (``time.monotonic()``), then it is killed."""
+        try:
+            while self._alive():
+                if time.monotonic() > deadline:
+                    self._kill()
+                    raise TimeoutError(f"the child forked with {self.how} did not finish in "
+                                       "time (a team started on the OpenMP threads of its "
+                                       "parent, which fork does not copy, waits for ever)")
+                time.sleep(0.02)
+            with open(self.path, "rb") as out:
+                content = out.read()
+        finally:
+            os.unlink(self.path)
+        if not content:
+            raise RuntimeError(f"the child forked with {self.how} died without a result")
+        failed, value = pickle.loads(content)
+        if failed:
+            raise value
+        return value
+
+
+def _leave_result(run, path):
+    """In a fork child: ``run()``, and its output or exception pickled into ``path``."""
+    try:
+        result = (False, run())
+    except Exception as exc:  # noqa: BLE001 - raised again in the parent
+        result = (True, exc)
+    try:
+        content = pickle.dumps(result)
+    except Exception as exc:  # noqa: BLE001 - an exception that does not pickle
+        content = pickle.dumps((True, RuntimeError(f"{type(exc).__name__}: {exc}")))
+    with open(path, "wb") as out:
+        out.write(content)
+
+
+def run_then_fork(run, methods):
+    """``run()`` here (a fit on threads starts a team in this process), then in a fork child by
+    each of ``methods`` (of ``FORK_METHODS``), all at once. Returns ``(output, children,
+    deadline)``: what ``run()`` gave here, the ``ForkChild``s, and when they are hung."""
+    start = time.monotonic()
+    expected = run()
+    deadline = time.monotonic() + FORK_CHILD_SECONDS + 20 * (time.monotonic() - start)
+    return expected, [ForkChild(run, how) for how in methods], deadline
+
+
+def fit_in_fork_child(run, how):
+    """``run()`` here, then in a fork child (``how``), which must finish and give the same
+    output; returns it."""
+    expected, [child], deadline = run_then_fork(run, [how])
+    got = child.result(deadline)
+    assert_same_output(got, expected)
+    return got
+
+
+def assert_same_output(got, expected):
+    """The fork child's output is the parent's, to 1e-9: with ``random_state=None`` (KernelPCA
+    in the common tests) ARPACK's start vector is drawn afresh, and BLAS on another number of
+    threads may round otherwise."""
+    if expected is None:
+        assert got is None, "the fork child returned an output, the parent None"
+        return
+    if sp.issparse(expected):
+        got, expected = got.toarray(), expected.toarray()
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12,
+                               err_msg="the fork child's output differs from the parent's")
+
+
+def with_threads(est):
+    """``est`` with every thread-count parameter at 2."""
+    return clone(est).set_params(**{name: 2 for name in thread_params(est)})
+
+
+def fork_cases(est, larger_run):
+    """A fit with two threads, then ``fork`` (``os.fork()``) and the same fit in the child, which
+    must finish (a child that starts a team of the parent's OpenMP runtime waits for ever on its
+    threads) with the parent's output. ``larger_run(model)`` fits a clone of ``model`` on data of
+    a few hundred objects, enough for the cores to start a team."""
+    model = with_threads(est)
+    return [("fit on two threads, os.fork(), the same fit in the child",
+             lambda: fit_in_fork_child(lambda: larger_run(model), "os.fork"))]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,7 +31,8 @@ UNHELPFUL_MESSAGES = ("cannot convert float nan to integer", "exceeds matrix dim
                       "negative dimensions are not allowed", "maximum supported dimension",
                       "array is too big", "all input arrays must have the same shape")
 
-# Outcomes of a case: "pass" is no finding; "crash" and "hang" are found by the parent.
+# Outcomes of a case: "pass" is no finding; "crash" and "hang" are found by the parent (a
+# "hang" also by a case that bounds its own wait: a fork child).
 OUTCOMES = ("pass", "nonfinite", "unclear", "threads", "crash", "hang")
 RESTART = 75
 # Outputs of N(0, 1) data beyond this, without a warning, are an overflow in disguise (checked in
@@ -69,7 +70,8 @@ def judge(thunk, kind="inputs", announce=None):
     """``(outcome, detail)`` of one case: ``"pass"`` for a finite result, a warning, or a clear
     ValueError/TypeError; ``"unclear"`` for any other exception (LinAlgError, MemoryError,
     IndexError, a message of numpy/scipy internals); ``"nonfinite"`` for NaN/inf (or, in
-    ``interplay`` cases, values beyond ``HUGE``) without a warning. ``announce(text)`` is called
+    ``interplay`` cases, values beyond ``HUGE``) without a warning; ``"hang"`` for a
+    TimeoutError (a case that bounds its own wait). ``announce(text)`` is called
     at once for each warning, so that a case that warns and then runs long is known to have
     warned before it was stopped."""
     from numpy.linalg import LinAlgError
@@ -95,6 +97,9 @@ def judge(thunk, kind="inputs", announce=None):
             if any(bad in message.lower() for bad in UNHELPFUL_MESSAGES):
                 return "unclear", f"{name} from the internals: {message}"
             return "pass", f"{name}: {message[:200]}"
+        except TimeoutError as exc:
+            # a case that bounds a wait itself (a fork child) and reports a hang
+            return "hang", str(exc)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError) as exc:
             # loaders: a missing file is refused by the OS error that names the path
             return "pass", f"{type(exc).__name__}: {exc}"[:200]

@@ -209,6 +209,8 @@ def test_judge_classifies_outcomes():
     assert judge(raises(IndexError("index 3 is out of bounds")))[0] == "unclear"
     assert judge(raises(MemoryError()))[0] == "unclear"
     assert judge(raises(np.linalg.LinAlgError("Singular matrix")))[0] == "unclear"
+    # a case that bounds its own wait (a fork child) and reports it
+    assert judge(raises(TimeoutError("the child did not finish")))[0] == "hang"
     assert judge(lambda: np.array([1.0, np.nan]))[0] == "nonfinite"
     assert judge(lambda: np.array([1e152]))[0] == "pass"
     assert judge(lambda: np.array([1e152]), "interplay")[0] == "nonfinite"

@@ -1,5 +1,6 @@
-"""Thread count for the OpenMP cores, chosen by the estimator (never a hidden global), and the
-row-block driver of the BLAS-bound estimators."""
+"""Thread count for the OpenMP cores, chosen by the estimator (never a hidden global; one thread in
+a fork child of a process that ran a team), and the row-block driver of the BLAS-bound
+estimators."""
 
 import functools
 import os
@@ -10,13 +11,13 @@ from numbers import Integral
 
 from joblib import cpu_count
 
-from kernelkit._core._openmp import openmp_max_threads, openmp_probe_threads
+from kernelkit._core._openmp import openmp_max_threads, openmp_probe_threads, openmp_version
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "blas_threads", "effective_n_threads",
-           "fold_row_blocks"]
+           "fold_row_blocks", "forked_after_openmp_team"]
 
 # The ``_parameter_constraints`` entry of every ``n_jobs``: None or a non-zero integer (numpy
 # integers included, as grid searches pass them).
@@ -45,7 +46,9 @@ def effective_n_threads(n_jobs=None):
     Returns
     -------
     n_threads : int
-        At least 1, at most the number of usable CPUs (cgroup/affinity aware).
+        At least 1, at most the number of usable CPUs (cgroup/affinity aware). Always 1 in a
+        process forked after this one or an ancestor started an OpenMP team
+        (``forked_after_openmp_team``): the runtime's threads are not copied by ``fork``.
 
     Raises
     ------
@@ -57,6 +60,8 @@ def effective_n_threads(n_jobs=None):
     if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, Integral)
                                or n_jobs == 0):
         raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}.")
+    if _forked_after_team:
+        return 1
     n_cpus = _usable_cpus()
     if n_jobs is None:
         n_threads = openmp_max_threads()
@@ -74,9 +79,37 @@ def effective_n_threads(n_jobs=None):
 
 
 # Largest team whose threads were started once in this process; libgomp keeps its workers in a
-# pool, so a team no larger than that creates no thread.
+# pool, so a team no larger than that creates no thread. Without OpenMP no team is ever started.
 _largest_team_started = 1
 _probe_lock = threading.Lock()
+# Whether this process was forked after it or an ancestor started a team (see _after_fork).
+_forked_after_team = False
+
+
+def forked_after_openmp_team():
+    """Whether this process is a fork child of a process whose OpenMP runtime may have started a
+    team of threads (or a child of such a child): its cores then run on one thread (bool)."""
+    return _forked_after_team
+
+
+def _after_fork():
+    """In the child, after ``fork``: no parallel region may start a team of more than one thread.
+
+    libgomp keeps the threads of a team in a pool for the next one; ``fork`` copies the pool's
+    bookkeeping but not its threads, so a team of two or more started in the child waits for ever
+    on threads that do not exist (nothing in the runtime resets the pool after a fork). The
+    child's cores therefore run on one thread, and so do its own children's, if the parent had
+    handed out a team of more than one thread (``_largest_team_started``: an over-estimate, as a
+    core may still run a smaller team); a process forked before its first team keeps its threads.
+    """
+    global _forked_after_team, _probe_lock
+    _forked_after_team = _forked_after_team or _largest_team_started > 1
+    # a thread of the parent may have held the lock: it is not copied to release it
+    _probe_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):   # not on Windows, which has no fork
+    os.register_at_fork(after_in_child=_after_fork)
 
 
 def _check_team_can_start(n_threads):
@@ -87,7 +120,7 @@ def _check_team_can_start(n_threads):
     stack size the runtime gives them; once per team size and process.
     """
     global _largest_team_started
-    if n_threads <= _largest_team_started:
+    if n_threads <= _largest_team_started or not openmp_version():
         return
     with _probe_lock:
         if n_threads <= _largest_team_started:
