@@ -17,7 +17,8 @@ import sys
 import time
 
 __all__ = ["DELAY", "INTERVAL", "Progress", "block_ends", "format_seconds",
-           "in_blocks", "iteration_callback", "report", "report_points", "report_stage", "stage"]
+           "in_blocks", "iteration_callback", "report", "report_points", "report_stage", "stage",
+           "stages_callback"]
 
 # Seconds of work before the first progress line: a short computation prints none.
 DELAY = 2.0
@@ -247,4 +248,38 @@ def iteration_callback(label, verbose, every, describe, unit="iterations"):
 
     def callback(n_iter, *state):
         lines.update(n_iter - lines.done, lambda: describe(n_iter, *state))
+    return callback
+
+
+def stages_callback(label, verbose, stages):
+    """Progress of a computation in stages that reports between chunks of its work (a compiled
+    core, with the GIL), as a callback ``callback(stage, done, total)``.
+
+    Parameters
+    ----------
+    label : str
+    verbose : int
+        0: no callback (None is returned); 1: lines paced by time (none in the first
+        :data:`DELAY` seconds); 2 and more: a line at every call.
+    stages : sequence of (str, str)
+        ``(what is done, unit)`` of each stage: the line reads
+        ``[label] what is done: done/total unit, time``.
+
+    Returns
+    -------
+    callback : callable or None
+
+    Examples
+    --------
+    >>> from kernelkit.utils._progress import stages_callback
+    >>> stages_callback("demo", 0, [("counting", "samples")]) is None
+    True
+    """
+    if not verbose:
+        return None
+    lines = Progress(label, verbose, every=1 if verbose >= 2 else None)
+
+    def callback(stage, done, total):
+        what, unit = stages[stage]
+        lines.update(1, lambda: f"{what}: {done}/{total} {unit}")
     return callback
