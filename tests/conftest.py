@@ -104,7 +104,12 @@ def pytest_runtest_setup(item):
                         f"{marker.kwargs['reason']} (installed: {sklearn.__version__})")
 
 
+# Slow besides the tests marked slow: the fuzz suite as a whole, the tests that start a fresh
+# interpreter (the Ctrl-C and address-limit harnesses: seconds of imports each), those reading
+# the large benchmark data sets, and those starting a Dask cluster.
 FUZZ_SUITE = pathlib.Path(__file__).resolve().parent / "fuzz"
+SLOW_FIXTURES = {"ctrl_c", "under_address_limit", "shared_data"}
+SLOW_MARKERS = {"distributed"}
 
 
 def pytest_addoption(parser):
@@ -125,11 +130,14 @@ def _runs_slow_tests(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The slow tests — marked ``@pytest.mark.slow``, and every test of the fuzz suite — are
-    deselected unless asked for (:func:`_runs_slow_tests`): the default ``pytest`` stays a run
-    of a few minutes that still tests every estimator, and CI runs everything."""
+    """The slow tests — marked ``@pytest.mark.slow``, and those of :data:`FUZZ_SUITE`,
+    :data:`SLOW_FIXTURES` and :data:`SLOW_MARKERS` — are deselected unless asked for
+    (:func:`_runs_slow_tests`): the default ``pytest`` stays a run of a few minutes that still
+    tests every estimator, and CI runs everything."""
     for item in items:
-        if FUZZ_SUITE in item.path.parents:
+        if (FUZZ_SUITE in item.path.parents
+                or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+                or any(item.get_closest_marker(name) is not None for name in SLOW_MARKERS)):
             item.add_marker(pytest.mark.slow)
     if _runs_slow_tests(config):
         return

@@ -57,9 +57,10 @@ def test_what_asks_for_the_slow_tests(conftest, monkeypatch, options, environmen
 
 
 class _Item:
-    def __init__(self, path, slow=False):
+    def __init__(self, path, slow=False, fixtures=(), markers=()):
         self.path = pathlib.Path(path)
-        self.markers = ["slow"] if slow else []
+        self.markers = ["slow"] * slow + list(markers)
+        self.fixturenames = ["request", *fixtures]
 
     def add_marker(self, marker):
         self.markers.append(marker.name)
@@ -74,7 +75,13 @@ def test_slow_tests_and_the_fuzz_suite_are_deselected(conftest, monkeypatch, run
     items = [_Item(TESTS / "cluster" / "test_dbscan.py"),
              _Item(TESTS / "cluster" / "test_dbscan.py", slow=True),
              _Item(TESTS / "fuzz" / "test_fuzz.py"), _Item(TESTS / "fuzz" / "test_new.py"),
-             _Item(TESTS / "test_fuzzy_name.py")]
+             _Item(TESTS / "test_fuzzy_name.py"),
+             _Item(TESTS / "svm" / "test_interrupt.py", fixtures=["ctrl_c"]),
+             _Item(TESTS / "kernels" / "test_oddst.py", fixtures=["shared_data", "rng"]),
+             _Item(TESTS / "svm" / "test_memory.py", fixtures=["under_address_limit"]),
+             _Item(TESTS / "distributed" / "test_gram.py", markers=["distributed"]),
+             _Item(TESTS / "svm" / "test_classes.py", fixtures=["rng"],
+                   markers=["scikit_learn"])]
     deselected = []
     config = types.SimpleNamespace(
         getoption=lambda name: {"--run-slow": run_slow, "--fuzz-long": False,
@@ -82,13 +89,15 @@ def test_slow_tests_and_the_fuzz_suite_are_deselected(conftest, monkeypatch, run
         hook=types.SimpleNamespace(pytest_deselected=lambda items: deselected.extend(items)))
     kept = list(items)
     conftest.pytest_collection_modifyitems(config, kept)
-    # every test of the fuzz folder is slow, whatever its file
-    assert [item.get_closest_marker("slow") is not None for item in items] == \
-        [False, True, True, True, False]
+    # every test of the fuzz folder is slow, whatever its file; so are those of the slow
+    # fixtures and markers
+    slow = [item.get_closest_marker("slow") is not None for item in items]
+    assert slow == [False, True, True, True, False, True, True, True, True, False]
     if run_slow:
         assert kept == items and deselected == []
     else:
-        assert kept == [items[0], items[4]] and deselected == items[1:4]
+        assert kept == [items[0], items[4], items[9]]
+        assert deselected == [item for item, is_slow in zip(items, slow) if is_slow]
 
 
 def test_no_test_marked_slow_runs_unless_asked_for(request, conftest):
