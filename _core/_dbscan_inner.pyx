@@ -27,6 +27,9 @@ O(n) for norms, labels and the union-find, ``n_threads × n`` counts, and per th
 at most ``GEMM_BLOCK_BUDGET`` distances (16 MiB in float64); on top of that it keeps the ε-graph
 as an ``n²/8``-byte bitmap when that fits in ``max_graph_bytes`` (32 MiB by default, n ≤ 16 384),
 and otherwise recomputes distances to the core points instead of storing the graph.
+
+Progress: given a callable ``progress``, each pass runs in chunks (``_progress_hook.pxd``) and
+calls ``progress(stage, done, total)`` after each one, ``stage`` indexing :data:`STAGES`.
 """
 
 from cython.parallel cimport parallel, prange, threadid
@@ -52,12 +55,22 @@ from _dbscan_neighbors cimport (
 )
 from _distances cimport GEMM_TERMS, gemm_abt, gemm_rounding, row_squared_norms
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
+from _progress_hook cimport progress_chunk, report_progress
 from _types cimport floating, intp_t, int64_t, uint8_t, uint64_t
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 
 _METRICS = {"euclidean": EUCLIDEAN, "manhattan": MANHATTAN, "chebyshev": CHEBYSHEV}
+
+# The passes that report their progress, as ``(what is done, unit)``: ``progress(stage, done,
+# total)`` counts units of ``STAGES[stage]``.
+STAGES = (("counting neighbours", "samples"), ("growing clusters", "core samples"),
+          ("assigning border points", "candidates"))
+cdef enum:
+    COUNTING = 0
+    GROWING = 1
+    BORDERS = 2
 
 # Cells are made this much wider than ε: the coordinate → cell map then tolerates rounding
 # errors of up to 1e-6 cell widths, far above the ~1e-8 committed on grids of ≤ 2^26 cells a side.
@@ -87,13 +100,15 @@ cdef intp_t ADJACENCY_BUDGET = 32 << 20
 
 cdef intp_t _dbscan(const Neighbourhoods *nb, intp_t min_samples, const intp_t *position_of,
                     const intp_t *sample_at, uint8_t *is_core_position, intp_t *labels,
-                    uint8_t *is_core, int n_threads) noexcept nogil:
+                    uint8_t *is_core, int n_threads, void *progress) noexcept nogil:
     """Core counting then expansion. ``position_of[i]``: position of sample i (NULL: identity);
     ``sample_at[p]``: its inverse. Returns the number of clusters, -1 on allocation failure, or
-    INTERRUPTED (a signal handler raised; _interrupt.pxd).
+    INTERRUPTED (a signal handler or ``progress`` raised; _interrupt.pxd).
     """
     cdef intp_t n = nb.n_points
     cdef intp_t i, p, q, r, j, head, tail, n_clusters = 0
+    cdef intp_t start, stop, chunk = progress_chunk(progress, n, COUNT_BLOCK)
+    cdef intp_t n_core = 0, n_grown = 0, next_report
     cdef intp_t *label_at = NULL
     cdef intp_t *queue = NULL
     cdef PositionBuffer buf
@@ -107,14 +122,25 @@ cdef intp_t _dbscan(const Neighbourhoods *nb, intp_t min_samples, const intp_t *
     if buf.data == NULL or label_at == NULL or queue == NULL:
         n_clusters = -1
     else:
-        for p in prange(n, schedule='dynamic', chunksize=COUNT_BLOCK, num_threads=n_threads):
-            # a visit may cost O(n) (a large eps): the first thread looks at the signals
-            if not interrupted(&interrupt):
-                is_core_position[p] = _visit(nb, p, min_samples, NULL) >= min_samples
+        start = 0
+        while start < n and not interrupt.stop:
+            stop = start + chunk if start + chunk < n else n
+            for p in prange(start, stop, schedule='dynamic', chunksize=COUNT_BLOCK,
+                            num_threads=n_threads):
+                # a visit may cost O(n) (a large eps): the first thread looks at the signals
+                if not interrupted(&interrupt):
+                    is_core_position[p] = _visit(nb, p, min_samples, NULL) >= min_samples
+            start = stop
+            if report_progress(progress, COUNTING, stop, n):
+                interrupt.stop = 1
         if interrupt.stop:
             n_clusters = INTERRUPTED
         for p in range(n):
             label_at[p] = -1
+            n_core += is_core_position[p]
+        # every core point is taken from the queue once
+        chunk = progress_chunk(progress, n_core, 1)
+        next_report = chunk
         for i in range(n if n_clusters >= 0 else 0):
             p = position_of[i] if position_of != NULL else i
             if not is_core_position[p] or label_at[p] != -1:
@@ -140,6 +166,12 @@ cdef intp_t _dbscan(const Neighbourhoods *nb, intp_t min_samples, const intp_t *
                         if is_core_position[r]:
                             queue[tail] = r
                             tail += 1
+                n_grown += 1
+                if n_grown == next_report or n_grown == n_core:
+                    next_report += chunk
+                    if report_progress(progress, GROWING, n_grown, n_core):
+                        n_clusters = INTERRUPTED
+                        break
             if n_clusters < 0:
                 break
             n_clusters += 1
@@ -210,6 +242,7 @@ def dbscan_dense(
     int n_threads=1,
     const float[:, ::1] X32=None,  # IN X rounded to float32 for the GEMM path, or None
     intp_t max_graph_bytes=-1,
+    progress=None,
 ):
     """DBSCAN on feature vectors with streamed neighbourhoods (Sangnier, Algorithm 14, fixed).
 
@@ -240,6 +273,9 @@ def dbscan_dense(
     max_graph_bytes : int
         The GEMM path keeps the ε-graph as a bitmap up to this size (negative: 32 MiB); beyond,
         it recomputes distances to the core points instead. The result is the same.
+    progress : callable or None
+        ``progress(stage, done, total)``, called with the GIL after each twentieth of each pass
+        (:data:`STAGES`); what it raises stops the run and propagates. The result is the same.
 
     Returns
     -------
@@ -254,6 +290,7 @@ def dbscan_dense(
     cdef intp_t *sample_at = NULL
     cdef intp_t *position_of = NULL
     cdef uint8_t *is_core_position = NULL
+    cdef void *hook = NULL if progress is None else <void*>progress
     if metric not in _METRICS:
         raise ValueError(f"metric must be one of {sorted(_METRICS)}, got {metric!r}.")
     if algorithm not in ("auto", "grid", "kd_tree", "brute"):
@@ -271,10 +308,12 @@ def dbscan_dense(
         with nogil:
             if X32 is not None:
                 n_clusters = _dbscan_gemm(&X[0, 0], &X32[0, 0], n, d, eps * eps, min_samples,
-                                          &labels[0], &is_core[0], max_graph_bytes, n_threads)
+                                          &labels[0], &is_core[0], max_graph_bytes, n_threads,
+                                          hook)
             else:
                 n_clusters = _dbscan_gemm(&X[0, 0], &X[0, 0], n, d, eps * eps, min_samples,
-                                          &labels[0], &is_core[0], max_graph_bytes, n_threads)
+                                          &labels[0], &is_core[0], max_graph_bytes, n_threads,
+                                          hook)
         if n_clusters == INTERRUPTED:
             raise_pending()
         if n_clusters < 0:
@@ -319,7 +358,7 @@ def dbscan_dense(
                 for k in range(n):
                     position_of[sample_at[k]] = k
                 n_clusters = _dbscan(&nb, min_samples, position_of, sample_at,
-                                     is_core_position, &labels[0], &is_core[0], n_threads)
+                                     is_core_position, &labels[0], &is_core[0], n_threads, hook)
         if n_clusters == INTERRUPTED:
             raise_pending()
         if status < 0 or n_clusters < 0:
@@ -338,16 +377,18 @@ cdef intp_t _run_on_distances(
     intp_t[::1] labels,    # OUT (n_samples,)
     uint8_t[::1] is_core,  # OUT (n_samples,)
     int n_threads,
+    progress,
 ) except -1:
     """The run shared by the precomputed entries (positions are sample indices there)."""
     cdef intp_t n_clusters
+    cdef void *hook = NULL if progress is None else <void*>progress
     cdef uint8_t *is_core_position = <uint8_t*>malloc(nb.n_points * sizeof(uint8_t))
     try:
         if is_core_position == NULL:
             raise MemoryError()
         with nogil:
             n_clusters = _dbscan(nb, min_samples, NULL, NULL, is_core_position, &labels[0],
-                                 &is_core[0], n_threads)
+                                 &is_core[0], n_threads, hook)
         if n_clusters == INTERRUPTED:
             raise_pending()
         if n_clusters < 0:
@@ -364,6 +405,7 @@ def dbscan_precomputed_dense(
     intp_t[::1] labels,               # OUT (n_samples,)
     uint8_t[::1] is_core,             # OUT (n_samples,)
     int n_threads=1,
+    progress=None,
 ):
     """DBSCAN on a dense distance matrix: ``j`` is a neighbour of ``i`` when ``D[i, j] ≤ ε``.
 
@@ -372,7 +414,7 @@ def dbscan_precomputed_dense(
     distances : ndarray of shape (n_samples, n_samples), float64, C-contiguous
         Non-negative distances; row ``i`` is read as the neighbourhood of sample ``i`` (the
         point itself always counts, whatever its diagonal entry).
-    eps, min_samples, labels, is_core, n_threads
+    eps, min_samples, labels, is_core, n_threads, progress
         As in :func:`dbscan_dense`.
 
     Returns
@@ -387,7 +429,7 @@ def dbscan_precomputed_dense(
     nb.n_points = n
     nb.radius = eps
     nb.distances = &distances[0, 0]
-    return _run_on_distances(&nb, min_samples, labels, is_core, n_threads)
+    return _run_on_distances(&nb, min_samples, labels, is_core, n_threads, progress)
 
 
 def dbscan_precomputed_sparse(
@@ -399,6 +441,7 @@ def dbscan_precomputed_sparse(
     intp_t[::1] labels,           # OUT (n_samples,)
     uint8_t[::1] is_core,         # OUT (n_samples,)
     int n_threads=1,
+    progress=None,
 ):
     """DBSCAN on a sparse radius-neighbours graph in CSR form.
 
@@ -411,7 +454,7 @@ def dbscan_precomputed_sparse(
     ----------
     data, indices, indptr : CSR arrays of a (n_samples, n_samples) matrix
         Without duplicate entries; ``indices`` and ``indptr`` as intp.
-    eps, min_samples, labels, is_core, n_threads
+    eps, min_samples, labels, is_core, n_threads, progress
         As in :func:`dbscan_dense`.
 
     Returns
@@ -428,7 +471,7 @@ def dbscan_precomputed_sparse(
     nb.graph_data = &data[0] if data.shape[0] > 0 else NULL
     nb.graph_indices = &indices[0] if indices.shape[0] > 0 else NULL
     nb.graph_indptr = &indptr[0]
-    return _run_on_distances(&nb, min_samples, labels, is_core, n_threads)
+    return _run_on_distances(&nb, min_samples, labels, is_core, n_threads, progress)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -504,8 +547,8 @@ cdef intp_t _find(intp_t *parent, intp_t i) noexcept nogil:
 
 cdef int _count_pass(const double *X, const floating *Xg, const double *norms, intp_t n,
                      intp_t d, double radius, double largest, intp_t block, intp_t *counts,
-                     uint64_t *adjacency, InterruptState *interrupt,
-                     int n_threads) noexcept nogil:
+                     uint64_t *adjacency, InterruptState *interrupt, int n_threads,
+                     void *progress) noexcept nogil:
     """``counts[i]`` = number of neighbours of sample ``i`` (itself included), from the upper
     triangle of the distance matrix only: block ``b`` of rows is compared with the samples from
     its first row on, and each pair found counts for both of its samples in the thread's own
@@ -515,7 +558,8 @@ cdef int _count_pass(const double *X, const floating *Xg, const double *norms, i
     written by the thread of its block only). Returns -1 when an allocation failed, or
     INTERRUPTED."""
     cdef intp_t n_blocks = (n + block - 1) // block
-    cdef intp_t b, r, j, i, t, start, stop, n_cols, total
+    cdef intp_t b, r, j, i, t, start, stop, n_cols, total, first = 0, last
+    cdef intp_t chunk = progress_chunk(progress, n_blocks, 1)
     cdef intp_t words = (n + 63) // 64
     cdef int status = 0
     cdef int *status_ptr = &status
@@ -530,33 +574,38 @@ cdef int _count_pass(const double *X, const floating *Xg, const double *norms, i
         return -1
     for i in range(n):
         identity[i] = i
-    with parallel(num_threads=n_threads):
-        mine = thread_counts + threadid() * n
-        dist = <floating*>malloc(block * n * sizeof(floating))
-        rows_copy = <floating*>malloc(block * d * sizeof(floating))
-        if dist == NULL or rows_copy == NULL:
-            status_ptr[0] = -1
-        for b in prange(n_blocks, schedule='dynamic'):
-            if dist == NULL or rows_copy == NULL or interrupted(interrupt):
-                continue
-            start = b * block
-            stop = start + block if start + block < n else n
-            n_cols = n - start
-            _neighbour_block(X, Xg, norms, norms + n, identity + start, stop - start,
-                             X + start * d, Xg + start * d, norms + start, norms + n + start,
-                             n_cols, d, radius, largest, rows_copy, dist)
-            for r in range(stop - start):
-                i = start + r
-                mine[i] += 1  # itself
-                for j in range(r + 1, n_cols):
-                    if dist[r * n_cols + j] != 0:
-                        mine[i] += 1
-                        mine[start + j] += 1
-                        if adjacency != NULL:
-                            adjacency[i * words + (start + j) // 64] |= \
-                                (<uint64_t>1) << ((start + j) % 64)
-        free(dist)
-        free(rows_copy)
+    while first < n_blocks and status == 0 and not interrupt.stop:
+        last = first + chunk if first + chunk < n_blocks else n_blocks
+        with parallel(num_threads=n_threads):
+            mine = thread_counts + threadid() * n
+            dist = <floating*>malloc(block * n * sizeof(floating))
+            rows_copy = <floating*>malloc(block * d * sizeof(floating))
+            if dist == NULL or rows_copy == NULL:
+                status_ptr[0] = -1
+            for b in prange(first, last, schedule='dynamic'):
+                if dist == NULL or rows_copy == NULL or interrupted(interrupt):
+                    continue
+                start = b * block
+                stop = start + block if start + block < n else n
+                n_cols = n - start
+                _neighbour_block(X, Xg, norms, norms + n, identity + start, stop - start,
+                                 X + start * d, Xg + start * d, norms + start,
+                                 norms + n + start, n_cols, d, radius, largest, rows_copy, dist)
+                for r in range(stop - start):
+                    i = start + r
+                    mine[i] += 1  # itself
+                    for j in range(r + 1, n_cols):
+                        if dist[r * n_cols + j] != 0:
+                            mine[i] += 1
+                            mine[start + j] += 1
+                            if adjacency != NULL:
+                                adjacency[i * words + (start + j) // 64] |= \
+                                    (<uint64_t>1) << ((start + j) % 64)
+            free(dist)
+            free(rows_copy)
+        first = last
+        if report_progress(progress, COUNTING, last * block if last * block < n else n, n):
+            interrupt.stop = 1
     for i in range(n):
         total = 0
         for t in range(n_threads):
@@ -630,41 +679,48 @@ cdef int _border_pass(const double *X, const floating *Xg, const double *norms,
                       const floating *Yg, const double *y_norms, double y_largest,
                       const intp_t *column_sample, intp_t n_cols, intp_t n, intp_t d,
                       double radius, intp_t block, intp_t *labels,
-                      InterruptState *interrupt, int n_threads) noexcept nogil:
+                      InterruptState *interrupt, int n_threads, void *progress) noexcept nogil:
     """Each row ``selected[:n_rows]`` (a non-core point) takes the lowest label of its
     neighbouring columns ``Y`` (core point ``column_sample[j]``), or keeps -1: rows in parallel
     blocks, each independent of the others. ``norms`` holds ``‖x‖²`` then ``‖x‖`` (2n values),
     ``y_norms`` the same for the columns. Returns -1 when a thread could not allocate its
     block, or INTERRUPTED."""
     cdef intp_t n_blocks = (n_rows + block - 1) // block
-    cdef intp_t b, r, j, start, stop, best, v
+    cdef intp_t b, r, j, start, stop, best, v, first = 0, last
+    cdef intp_t chunk = progress_chunk(progress, n_blocks, 1)
     cdef int status = 0
     cdef int *status_ptr = &status
     cdef floating *dist = NULL
     cdef floating *rows_copy = NULL
-    with parallel(num_threads=n_threads):
-        dist = <floating*>malloc(block * n_cols * sizeof(floating))
-        rows_copy = <floating*>malloc(block * d * sizeof(floating))
-        if dist == NULL or rows_copy == NULL:
-            status_ptr[0] = -1
-        for b in prange(n_blocks, schedule='dynamic'):
-            if dist == NULL or rows_copy == NULL or interrupted(interrupt):
-                continue
-            start = b * block
-            stop = start + block if start + block < n_rows else n_rows
-            _neighbour_block(X, Xg, norms, norms + n, selected + start, stop - start, Y, Yg,
-                             y_norms, y_norms + n_cols, n_cols, d, radius, y_largest,
-                             rows_copy, dist)
-            for r in range(stop - start):
-                best = -1
-                for j in range(n_cols):
-                    if dist[r * n_cols + j] != 0:
-                        v = labels[column_sample[j]]
-                        if best == -1 or v < best:
-                            best = v
-                labels[selected[start + r]] = best
-        free(dist)
-        free(rows_copy)
+    while first < n_blocks and status == 0 and not interrupt.stop:
+        last = first + chunk if first + chunk < n_blocks else n_blocks
+        with parallel(num_threads=n_threads):
+            dist = <floating*>malloc(block * n_cols * sizeof(floating))
+            rows_copy = <floating*>malloc(block * d * sizeof(floating))
+            if dist == NULL or rows_copy == NULL:
+                status_ptr[0] = -1
+            for b in prange(first, last, schedule='dynamic'):
+                if dist == NULL or rows_copy == NULL or interrupted(interrupt):
+                    continue
+                start = b * block
+                stop = start + block if start + block < n_rows else n_rows
+                _neighbour_block(X, Xg, norms, norms + n, selected + start, stop - start, Y,
+                                 Yg, y_norms, y_norms + n_cols, n_cols, d, radius, y_largest,
+                                 rows_copy, dist)
+                for r in range(stop - start):
+                    best = -1
+                    for j in range(n_cols):
+                        if dist[r * n_cols + j] != 0:
+                            v = labels[column_sample[j]]
+                            if best == -1 or v < best:
+                                best = v
+                    labels[selected[start + r]] = best
+            free(dist)
+            free(rows_copy)
+        first = last
+        if report_progress(progress, BORDERS, last * block if last * block < n_rows else n_rows,
+                           n_rows):
+            interrupt.stop = 1
     return INTERRUPTED if interrupt.stop and status == 0 else status
 
 
@@ -672,13 +728,14 @@ cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const dou
                                   intp_t n, intp_t d, double radius, intp_t block,
                                   const uint8_t *is_core, intp_t *parent, intp_t *cluster_of,
                                   intp_t *labels, intp_t *n_clusters,
-                                  InterruptState *interrupt, int n_threads) noexcept nogil:
+                                  InterruptState *interrupt, int n_threads,
+                                  void *progress) noexcept nogil:
     """Clusters and border points in two more GEMM passes, against a copy of the core points
     only (memory O(n + block · n)): unions of neighbouring core points (upper triangle), then
     the border points. ``labels`` holds the neighbour counts on entry. Returns -1 when an
     allocation failed, or INTERRUPTED."""
     cdef intp_t n_blocks, b, r, j, i, start, stop, n_rows, n_core = 0, round_start, n_round
-    cdef intp_t n_cols
+    cdef intp_t n_cols, chunk, next_report
     cdef int status = 0
     cdef intp_t *selected = <intp_t*>malloc(n * sizeof(intp_t))
     cdef intp_t *core_sample = <intp_t*>malloc(n * sizeof(intp_t))
@@ -717,6 +774,8 @@ cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const dou
         # in parallel, then merges them sequentially (union-find is order-free: the components,
         # hence the labels, do not depend on the rounds).
         n_blocks = (n_core + block - 1) // block
+        chunk = progress_chunk(progress, n_blocks, n_threads)
+        next_report = chunk
         round_start = 0
         while round_start < n_blocks:
             if interrupted(interrupt):       # between rounds, outside the threads
@@ -741,6 +800,12 @@ cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const dou
                         if dists[b * block * n_core + r * n_cols + j] != 0:
                             _union(parent, core_sample[start + r], core_sample[start + j])
             round_start += n_threads
+            if round_start >= next_report or round_start >= n_blocks:
+                next_report = round_start + chunk
+                if report_progress(progress, GROWING, round_start * block
+                                   if round_start * block < n_core else n_core, n_core):
+                    status = INTERRUPTED
+                    break
     if status == 0:
         # border candidates: non-core points with a neighbour besides themselves
         n_rows = 0
@@ -753,7 +818,7 @@ cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const dou
         if n_core > 0:
             status = _border_pass(X, Xg, norms, selected, n_rows, core_points, core_points_g,
                                   core_norms, core_largest, core_sample, n_core, n, d, radius,
-                                  block, labels, interrupt, n_threads)
+                                  block, labels, interrupt, n_threads, progress)
     free(selected)
     free(core_sample)
     free(core_points)
@@ -766,7 +831,7 @@ cdef int _clusters_by_core_passes(const double *X, const floating *Xg, const dou
 
 cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d, double radius,
                          intp_t min_samples, intp_t *labels, uint8_t *is_core,
-                         intp_t max_graph_bytes, int n_threads) noexcept nogil:
+                         intp_t max_graph_bytes, int n_threads, void *progress) noexcept nogil:
     """DBSCAN from blocked GEMM distances. A first pass over row blocks counts the neighbours
     (upper triangle of the distances) and, within ``max_graph_bytes``, keeps the ε-graph as a
     bitmap from which clusters and border points are read; beyond, two more passes compare with
@@ -809,7 +874,7 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
             cluster_of[i] = -1
         # neighbour counts (in labels for now)
         status = _count_pass(X, Xg, norms, n, d, radius, largest, block, labels, adjacency,
-                             &interrupt, n_threads)
+                             &interrupt, n_threads, progress)
     if status == 0:
         for i in range(n):
             is_core[i] = labels[i] >= min_samples
@@ -819,7 +884,7 @@ cdef intp_t _dbscan_gemm(const double *X, const floating *Xg, intp_t n, intp_t d
         else:
             status = _clusters_by_core_passes(X, Xg, norms, n, d, radius, block, is_core, parent,
                                               cluster_of, labels, &n_clusters, &interrupt,
-                                              n_threads)
+                                              n_threads, progress)
     free(norms)
     free(parent)
     free(cluster_of)

@@ -117,9 +117,54 @@ def pytest_runtest_setup(item):
                         f"{marker.kwargs['reason']} (installed: {sklearn.__version__})")
 
 
+# Slow besides the tests marked slow: the fuzz suite as a whole, the tests that start a fresh
+# interpreter (the Ctrl-C and address-limit harnesses: seconds of imports each), those reading
+# the large benchmark data sets, and those starting a Dask cluster.
+FUZZ_SUITE = pathlib.Path(__file__).resolve().parent / "fuzz"
+SLOW_FIXTURES = {"ctrl_c", "under_address_limit", "shared_data"}
+SLOW_MARKERS = {"distributed"}
+
+
 def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", default=False,
+                     help="also run the slow tests (marked slow) and the fuzz suite (tests/fuzz), "
+                          "as CI does; KERNELKIT_TEST_ALL=1 does the same")
     parser.addoption("--fuzz-long", action="store_true", default=False,
-                     help="tests/fuzz: ten times more generated cases per estimator")
+                     help="tests/fuzz: ten times more generated cases per estimator (runs the "
+                          "slow tests too)")
+
+
+def _runs_slow_tests(config):
+    """``--run-slow``, ``--fuzz-long``, ``KERNELKIT_TEST_ALL=1``, or a ``-m`` expression that
+    names the marker (``-m slow``): the user asked for them."""
+    return (config.getoption("--run-slow") or config.getoption("--fuzz-long")
+            or os.environ.get("KERNELKIT_TEST_ALL", "0") not in ("", "0")
+            or "slow" in (config.getoption("markexpr") or ""))
+
+
+def pytest_collection_modifyitems(config, items):
+    """The slow tests — marked ``@pytest.mark.slow``, and those of :data:`FUZZ_SUITE`,
+    :data:`SLOW_FIXTURES` and :data:`SLOW_MARKERS` — are deselected unless asked for
+    (:func:`_runs_slow_tests`): the default ``pytest`` stays a run of a few minutes that still
+    tests every estimator, and CI runs everything."""
+    for item in items:
+        if (FUZZ_SUITE in item.path.parents
+                or SLOW_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+                or any(item.get_closest_marker(name) is not None for name in SLOW_MARKERS)):
+            item.add_marker(pytest.mark.slow)
+    if _runs_slow_tests(config):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+
+
+def pytest_report_header(config):
+    if not _runs_slow_tests(config):
+        return ("slow tests and the fuzz suite (tests/fuzz) are deselected; "
+                "--run-slow or KERNELKIT_TEST_ALL=1 runs them")
+    return None
 
 
 @pytest.fixture

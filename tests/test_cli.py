@@ -207,6 +207,45 @@ def test_help_texts_use_flags_not_python_keywords(capsys):
         assert not keywords & python_names, (name, keywords & python_names)
 
 
+def test_help_texts_show_formulas_as_text(capsys):
+    from kernelkit.__main__ import _kernel_classes
+
+    _, out, _ = _run(["gram", "--help"], capsys)
+    assert "weighted by λ^length" in out
+    for name in ["--help"] + [[name, "--help"] for name in _kernel_classes()]:
+        _, out, _ = _run(["gram"] + ([name] if isinstance(name, str) else name), capsys)
+        assert "\\" not in out and "mathrm" not in out, name
+
+
+@pytest.mark.parametrize("tex, text", [
+    (r"\lambda^\mathrm{length}", "λ^length"),
+    (r"\lambda^{-2k}", "λ^(-2k)"),
+    (r"K(x, y) / \sqrt{K(x, x) K(y, y)}", "K(x, y) / √(K(x, x) K(y, y))"),
+    (r"\frac1\beta \log K_{LA}", "1/β log K_LA"),
+    (r"\tfrac12(a + b)", "1/2(a + b)"),
+    (r"\Phi(G)_\ell = |\{v \in V(G) : \mathrm{label}(v) = \ell\}|",
+     "Φ(G)_ℓ = |{v ∈ V(G) : label(v) = ℓ}|"),
+    (r"w^\top x + \|w\|^2", "wᵀ x + ‖w‖^2"),
+])
+def test_tex_as_text(tex, text):
+    from kernelkit.__main__ import _tex_as_text
+
+    assert _tex_as_text(tex) == text
+
+
+def test_kernel_names_keep_acronyms_whole():
+    from kernelkit.__main__ import _kernel_classes
+
+    classes = _kernel_classes()
+    assert "oddst" in classes and classes["oddst"][1] == []  # ODDSTKernel: one word, no alias
+    assert classes["weisfeiler-lehman"][1] == ["wl"]
+    assert classes["neighborhood-subgraph-pairwise-distance"][1] == ["nspd"]
+    for name, (_, aliases) in classes.items():
+        # a name of single letters joined by hyphens is an acronym cut apart
+        assert not any(len(word) == 1 for word in name.split("-")[:2]), name
+        assert all(len(alias) > 1 for alias in aliases), (name, aliases)
+
+
 def test_info_reports_versions_runtimes_and_optional_packages(capsys, monkeypatch):
     import importlib.util
 

@@ -31,9 +31,63 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _plain(text):
-    """reST markup out: ``code``, **bold** and :role:`target` become plain words."""
+    """reST markup out: ``code``, **bold** and :role:`target` become plain words, and
+    :math:`...` plain text (:func:`_tex_as_text`)."""
+    text = re.sub(r":math:`([^`]*)`", lambda match: _tex_as_text(match.group(1)), text)
     text = re.sub(r":[a-z]+:`~?([^`]*)`", r"\1", text)
     return " ".join(text.replace("``", "").replace("**", "").split())
+
+
+# TeX commands of the docstrings' formulas, as the characters a terminal shows
+_TEX_SYMBOLS = {
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "varepsilon": "ε", "epsilon": "ε",
+    "eta": "η", "theta": "θ", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ",
+    "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "varphi": "φ", "psi": "ψ",
+    "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Lambda": "Λ", "Sigma": "Σ", "Phi": "Φ",
+    "Psi": "Ψ", "Omega": "Ω", "ell": "ℓ", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+    "ne": "≠", "approx": "≈", "sim": "~", "propto": "∝", "ll": "≪", "gg": "≫", "in": "∈",
+    "cdot": "·", "times": "×", "otimes": "⊗", "oplus": "⊕", "bigoplus": "⊕", "circ": "∘",
+    "pm": "±", "sum": "Σ", "prod": "Π", "int": "∫", "partial": "∂", "nabla": "∇",
+    "infty": "∞", "sqrt": "√", "to": "→", "mapsto": "↦", "leftarrow": "←",
+    "Rightarrow": "⇒", "cup": "∪", "langle": "⟨", "rangle": "⟩", "mid": "|", "top": "ᵀ",
+    "dots": "…", "ldots": "…", "cdots": "⋯", "|": "‖", "#": "#",
+    "_": "_", ",": " ", ";": " ", "!": "", "quad": " ", "qquad": " ",
+}
+# commands whose argument is shown as it is (fonts, text, operator names, accents)
+_TEX_ARGUMENT_ONLY = ("mathrm", "mathbf", "mathcal", "mathbb", "mathit", "text",
+                      "operatorname", "hat", "bar", "tilde")
+# an argument: {...} (one level of nested braces), \command or one character
+_TEX_GROUP = r"(\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[^\s{}\\])"
+
+
+def _tex_as_text(tex):
+    """A TeX formula in plain text: ``\\lambda^\\mathrm{length}`` -> ``λ^length``,
+    ``\\sqrt{K(x, x)}`` -> ``√(K(x, x))``, ``\\frac1\\beta`` -> ``1/β``; function names
+    (``\\exp``, ``\\min``) lose their backslash."""
+    def group(text):
+        return text[1:-1] if text.startswith("{") else text
+
+    # escaped braces are characters: kept apart from the grouping ones until the end
+    text = " ".join(tex.split()).replace("\\{", "\0").replace("\\}", "\1")
+    text = re.sub(r"\\(?:" + "|".join(_TEX_ARGUMENT_ONLY) + r")\s*" + _TEX_GROUP,
+                  lambda match: group(match.group(1)), text)
+    text = re.sub(r"\\t?frac\s*" + _TEX_GROUP + r"\s*" + _TEX_GROUP,
+                  lambda match: "/".join(_parenthesised(group(g)) for g in match.groups()), text)
+    text = re.sub(r"\\binom\s*" + _TEX_GROUP + r"\s*" + _TEX_GROUP,
+                  lambda match: "C({}, {})".format(*map(group, match.groups())), text)
+    text = re.sub(r"\\sqrt\s*\{((?:[^{}]|\{[^{}]*\})*)\}", r"√(\1)", text)
+    text = re.sub(r"\\([A-Za-z]+|[|#_,;!])",
+                  lambda match: _TEX_SYMBOLS.get(match.group(1), match.group(1)), text)
+    # a group after ^ or _ keeps its extent in parentheses; other braces only group
+    text = re.sub(r"([_^])\{([^{}]*)\}",
+                  lambda match: match.group(1) + _parenthesised(match.group(2)), text)
+    text = text.replace("{", "").replace("}", "").replace("^ᵀ", "ᵀ")
+    return text.replace("\0", "{").replace("\1", "}")
+
+
+def _parenthesised(text):
+    """``text`` in parentheses unless it is one symbol or a number."""
+    return text if re.fullmatch(r"\w|\d+|\\?[A-Za-z]+", text) else f"({text})"
 
 
 def _first_paragraph(docstring):
@@ -205,7 +259,8 @@ def _table_name(suite, quick, busy):
 def _kernel_classes():
     """``{command name: class}`` for the public string and graph kernel classes, named from the
     class (``SpectrumKernel`` -> ``spectrum``, ``WeisfeilerLehmanKernel`` ->
-    ``weisfeiler-lehman``), each with its aliases (the initials of a multi-word name: ``wl``)."""
+    ``weisfeiler-lehman``, an acronym one word: ``ODDSTKernel`` -> ``oddst``), each with its
+    aliases (the initials of a multi-word name: ``wl``)."""
     import kernelkit.kernels as kernels
 
     classes = {}
@@ -213,7 +268,9 @@ def _kernel_classes():
         cls = getattr(kernels, name)
         if not _is_kernel_class(cls) or _input_kind(cls) is None:
             continue
-        words = re.findall(r"[A-Z][a-z0-9]*", name.removesuffix("Kernel"))
+        # a run of capitals is one word (an acronym), less its last letter when that begins
+        # a capitalised word
+        words = re.findall(r"[A-Z]+(?![a-z])|[A-Z][a-z0-9]*", name.removesuffix("Kernel"))
         aliases = ["".join(w[0] for w in words).lower()] if len(words) > 1 else []
         classes["-".join(words).lower()] = (cls, aliases)
     return classes

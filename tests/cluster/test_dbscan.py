@@ -279,3 +279,118 @@ def test_every_sparse_layout_gives_the_clusters_of_the_csr_graph(rng, sparse_inp
         np.testing.assert_array_equal(model.labels_, expected.labels_, err_msg=case)
         np.testing.assert_array_equal(model.core_sample_indices_,
                                       expected.core_sample_indices_, err_msg=case)
+def _run_core(entry, X, eps, min_samples, progress, **options):
+    """``(labels, is_core, calls)`` of a core entry; ``progress`` gets each call recorded."""
+    n = X.shape[0]
+    labels, is_core, calls = np.empty(n, np.intp), np.empty(n, np.uint8), []
+
+    def record(stage, done, total):
+        calls.append((stage, done, total))
+        if progress is not None:
+            progress(stage, done, total)
+
+    if entry == "sparse":
+        X = sp.csr_matrix(X)
+        _dbscan_inner.dbscan_precomputed_sparse(X.data, X.indices.astype(np.intp),
+                                                X.indptr.astype(np.intp), eps, min_samples,
+                                                labels, is_core, 2, progress=record)
+    elif entry == "precomputed":
+        _dbscan_inner.dbscan_precomputed_dense(X, eps, min_samples, labels, is_core, 2,
+                                               progress=record)
+    else:
+        _dbscan_inner.dbscan_dense(X, eps, min_samples, labels, is_core, n_threads=2,
+                                   progress=record, **options)
+    return labels, is_core, calls
+
+
+_PASSES = [  # (entry, options, data, stages reported)
+    ("dense", dict(algorithm="grid"), "blobs2", {0, 1}),
+    ("dense", dict(algorithm="kd_tree", metric="manhattan"), "blobs5", {0, 1}),
+    ("dense", dict(algorithm="brute"), "blobs20", {0}),   # the ε-graph's bitmap: one pass
+    ("dense", dict(algorithm="brute", max_graph_bytes=0), "blobs20", {0, 1, 2}),
+    ("precomputed", {}, "distances", {0, 1}),
+    ("sparse", {}, "graph", {0, 1}),
+]
+
+
+def _progress_data(name):
+    n_features = {"blobs2": 2, "blobs5": 5}.get(name, 20)
+    X = make_blobs(1500, n_features=n_features, centers=4, cluster_std=0.7, random_state=0)[0]
+    eps = {"blobs2": 0.35, "blobs5": 1.2}.get(name, 3.5)
+    if name == "distances":
+        return pairwise_distances(X), eps
+    if name == "graph":
+        return radius_neighbors_graph(X, 2 * eps, mode="distance").toarray(), eps
+    return X, eps
+
+
+@pytest.mark.parametrize("entry, options, data, stages", _PASSES,
+                         ids=["grid", "kd_tree", "gemm", "gemm-core-passes", "precomputed",
+                              "sparse"])
+def test_core_reports_every_pass_in_chunks(entry, options, data, stages):
+    X, eps = _progress_data(data)
+    labels, is_core, calls = _run_core(entry, X, eps, 5, None, **options)
+    expected_labels, expected_core = np.empty_like(labels), np.empty_like(is_core)
+    if entry == "dense":
+        reference.dbscan_dense(X, eps, 5, expected_labels, expected_core,
+                               metric=options.get("metric", "euclidean"))
+    else:   # the graph's absent entries are no neighbours
+        distances = X if entry == "precomputed" else np.where(X > 0, X, np.inf)
+        np.fill_diagonal(distances, 0.0)
+        reference.dbscan_precomputed_dense(distances, eps, 5, expected_labels, expected_core)
+    np.testing.assert_array_equal(is_core, expected_core)
+    assert adjusted_rand_score(labels, expected_labels) == 1.0
+    assert 0 < labels.max() and 0 < is_core.sum() < len(X)   # clusters, border points or noise
+    assert {stage for stage, _, _ in calls} == stages
+    for stage in stages:
+        done = [d for s, d, _ in calls if s == stage]
+        totals = {t for s, _, t in calls if s == stage}
+        # at most 20 reports a pass, increasing, the last one at the total
+        assert 1 <= len(done) <= 20 and done == sorted(set(done)) and done[-1] == totals.pop()
+        assert not totals
+    assert len([stage for stage, _, _ in calls if stage == 0]) > 1
+
+
+@pytest.mark.parametrize("entry, options, data, stages", _PASSES[:2] + _PASSES[3:4],
+                         ids=["grid", "kd_tree", "gemm-core-passes"])
+@pytest.mark.parametrize("raise_at", [0, 1])
+def test_what_progress_raises_stops_the_core_and_propagates(entry, options, data, stages,
+                                                            raise_at):
+    X, eps = _progress_data(data)
+
+    def stop(stage, done, total):
+        if stage == raise_at:
+            raise RuntimeError(f"stopped in stage {stage} at {done}/{total}")
+
+    with pytest.raises(RuntimeError, match=f"stopped in stage {raise_at} at "):
+        _run_core(entry, X, eps, 5, stop, **options)
+    # the core is usable again (nothing left set)
+    labels, _, _ = _run_core(entry, X, eps, 5, None, **options)
+    assert labels.max() > 0
+
+
+@pytest.mark.parametrize("metric, algorithm, n_features",
+                         [("euclidean", "auto", 2), ("euclidean", "kd_tree", 5),
+                          ("euclidean", "brute", 20), ("precomputed", "auto", 2),
+                          ("braycurtis", "auto", 2)])
+def test_verbose_prints_progress_lines_during_the_fit(metric, algorithm, n_features, capsys,
+                                                      monkeypatch):
+    from kernelkit.utils import _progress
+
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    monkeypatch.setattr(_progress, "INTERVAL", 0.0)
+    X = make_blobs(1500, n_features=n_features, centers=4, cluster_std=0.7, random_state=0)[0]
+    eps = {2: 0.35, 5: 1.2, 20: 3.5}[n_features] if metric != "braycurtis" else 0.05
+    if metric == "precomputed":
+        X = pairwise_distances(X)
+    quiet = DBSCAN(eps=eps, metric=metric, algorithm=algorithm).fit(X)
+    assert capsys.readouterr().err == ""
+    loud = DBSCAN(eps=eps, metric=metric, algorithm=algorithm, verbose=1).fit(X)
+    np.testing.assert_array_equal(quiet.labels_, loud.labels_)
+    lines = capsys.readouterr().err.splitlines()
+    counting = [line for line in lines if line.startswith("[DBSCAN] counting neighbours: ")]
+    assert 1 < len(counting) <= 20
+    assert counting[-1].startswith("[DBSCAN] counting neighbours: 1500/1500 samples, ")
+    if algorithm != "brute":
+        assert any(line.startswith("[DBSCAN] growing clusters: ") for line in lines)
+    assert lines[-1].startswith(f"[DBSCAN] {quiet.labels_.max() + 1} clusters, ")

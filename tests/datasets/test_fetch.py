@@ -156,6 +156,23 @@ def test_404_names_the_url_and_what_to_do(tmp_path, server):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("name, suggested", [("proteins", "PROTEINS"), ("Mutag", "MUTAG"),
+                                             ("proteins_FULL", "PROTEINS_full")])
+def test_a_listed_name_in_other_case_is_suggested_without_a_download(tmp_path, server, name,
+                                                                      suggested):
+    with pytest.raises(ValueError, match=f"case-sensitive: did you mean '{suggested}'"):
+        fetch_tudataset(name, tmp_path, base_url=server.url)
+    assert server.requests == [] and list(tmp_path.iterdir()) == []
+
+
+def test_404_of_a_misspelt_name_suggests_the_listed_ones(tmp_path, server):
+    with pytest.raises(ConnectionError, match="HTTP 404.*did you mean 'PROTEINS'"):
+        fetch_tudataset("PROTEINZ", tmp_path, base_url=server.url)
+    with pytest.raises(ConnectionError) as info:
+        fetch_tudataset("QWXZY", tmp_path, base_url=server.url)
+    assert "did you mean" not in str(info.value)
+
+
 def test_connection_refused(tmp_path):
     with socket.socket() as probe:  # a port that was free a moment ago: nothing listens there
         probe.bind(("127.0.0.1", 0))

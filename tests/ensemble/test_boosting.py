@@ -141,7 +141,9 @@ def test_regressor_equals_scikit_learn():
     np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-8)
 
 
-@pytest.mark.parametrize("loader", [load_breast_cancer, load_digits, load_iris])
+# digits: 10 classes, 3 × 40 rounds of 10 trees on each side
+@pytest.mark.parametrize("loader", [load_breast_cancer,
+                                    pytest.param(load_digits, marks=pytest.mark.slow), load_iris])
 def test_classifier_within_one_percent_of_scikit_learn(loader):
     from sklearn.model_selection import train_test_split
 
@@ -205,6 +207,7 @@ def test_one_estimator_on_all_samples_is_the_base_learner():
     np.testing.assert_array_equal(bag.predict_proba(X), alone.predict_proba(X))
 
 
+@pytest.mark.slow   # 240 trees, half of them scikit-learn's
 def test_bagging_accuracy_close_to_scikit_learn():
     from sklearn.model_selection import train_test_split
 

@@ -93,6 +93,7 @@ def test_multinomial_kernel_logistic_is_multinomial_logistic_with_a_linear_kerne
     np.testing.assert_allclose(kernel.objective_, linear.objective_, rtol=1e-8)
 
 
+@pytest.mark.slow   # four cross-validations on real graphs and proteins
 def test_string_and_graph_kernels_in_cross_validation():
     from kernelkit.datasets import load_mutag, load_secreted_proteins
     from kernelkit.kernels import SpectrumKernel, WeisfeilerLehmanKernel

@@ -236,6 +236,7 @@ def test_objective_is_the_documented_formula(n_classes, multi_class, penalty):
     assert not np.isclose(model.objective_, C * expected)
 
 
+@pytest.mark.slow   # 10 classes × 65 features against scikit-learn at tol 1e-10
 def test_multinomial_equals_scikit_learn_on_digits():
     X, y = standardised(load_digits)
     ours = LogisticRegression(C=0.05, max_iter=200, tol=1e-8).fit(X, y)

@@ -356,6 +356,26 @@ def test_rank_one_kernels_give_the_lasso_penalty(model, rng):
     np.testing.assert_allclose(fitted_beta, beta, atol=2e-3)
 
 
+@pytest.mark.parametrize("verbose", [1, 2])
+def test_group_lasso_verbose_reports_each_iteration(verbose, rng, capsys, monkeypatch):
+    # a line per iteration (verbose=2, or 1 with a clock that is always due), then the final
+    # one; the same fit as a silent one
+    from kernelkit.utils import _progress
+
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    monkeypatch.setattr(_progress, "INTERVAL", 0.0)
+    X, y = _classification(rng, n=40)
+    Ks = _last(_gram_stack(X))
+    quiet = GroupLassoMKL("precomputed", tol=1e-10, max_iter=30).fit(Ks, y)
+    assert capsys.readouterr().err == ""
+    loud = GroupLassoMKL("precomputed", tol=1e-10, max_iter=30, verbose=verbose).fit(Ks, y)
+    np.testing.assert_array_equal(quiet.weights_, loud.weights_)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == loud.n_iter_ + 1 and loud.n_iter_ > 1
+    assert lines[0].startswith("[GroupLassoMKL] iteration 1: J ")
+    assert lines[-1].startswith(f"[GroupLassoMKL] {loud.n_iter_} iterations, J ")
+
+
 @pytest.mark.parametrize("r", [1.0, 2.0, 4.0])
 def test_group_lasso_r_norm_is_the_optimum_on_its_sphere(r, rng):
     # Micchelli–Pontil: min over {η ≥ 0, Σ η^r = 1} of J(K_η), checked against SLSQP

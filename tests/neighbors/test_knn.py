@@ -250,3 +250,33 @@ def test_float32_data_is_screened_by_its_own_products_and_ranked_exactly():
     np.testing.assert_array_equal(model.kneighbors(Q, return_distance=False), ref_idx)
     tiny = KNeighborsClassifier(6).fit(X * np.float32(1e-20), np.arange(2000) % 3)
     assert not tiny._screen32
+
+
+@pytest.mark.parametrize("estimator", [KNeighborsClassifier, KNeighborsRegressor])
+@pytest.mark.parametrize("options", [dict(algorithm="brute"), dict(algorithm="kd_tree"),
+                                     dict(algorithm="brute", kernel="rbf")],
+                         ids=["brute", "kd_tree", "kernel"])
+def test_verbose_prints_progress_lines_during_the_search(estimator, options, capsys,
+                                                         monkeypatch):
+    from kernelkit.utils import _progress
+
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    monkeypatch.setattr(_progress, "INTERVAL", 0.0)
+    X, y = make_blobs(600, n_features=4, centers=3, random_state=0)
+    Q = X[::2] + 0.1
+    quiet = estimator(n_neighbors=4, **options).fit(X, y)
+    expected = quiet.predict(Q), quiet.kneighbors(None)
+    assert capsys.readouterr().err == ""
+    loud = estimator(n_neighbors=4, verbose=1, **options).fit(X, y)
+    assert capsys.readouterr().err == ""                  # fit only stores the samples
+    got = loud.predict(Q), loud.kneighbors(None)
+    np.testing.assert_array_equal(got[0], expected[0])
+    for got_array, expected_array in zip(got[1], expected[1]):
+        np.testing.assert_array_equal(got_array, expected_array)
+    lines = capsys.readouterr().err.splitlines()
+    name = estimator.__name__
+    # twenty blocks of queries per search, a line after each: 300 queries, then 600
+    assert len(lines) == 40
+    assert lines[0].startswith(f"[{name}] 15/300 queries, ")
+    assert lines[19].startswith(f"[{name}] 300/300 queries, ")
+    assert lines[-1].startswith(f"[{name}] 600/600 queries, ")

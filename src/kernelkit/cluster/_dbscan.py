@@ -13,13 +13,14 @@ from sklearn.metrics.pairwise import pairwise_distances_chunked
 from sklearn.utils.validation import validate_data
 
 from kernelkit._core._dbscan_inner import (
+    STAGES,
     dbscan_dense,
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,
     uses_gemm,
 )
 from kernelkit.utils._gram import blas_controller
-from kernelkit.utils._progress import report
+from kernelkit.utils._progress import report, stages_callback
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._sklearn_compat import _VALID_METRICS, Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
@@ -84,8 +85,11 @@ class DBSCAN(ClusterMixin, BaseEstimator):
     n_jobs : int, default=None
         Threads of the core-counting pass (None: all allowed). Results do not depend on it.
     verbose : int, default=0
-        1: one line on stderr at the end of ``fit`` (clusters, core samples, noise, time), and
-        one when the neighbourhood graph of a metric without a compiled index is built.
+        1: one line on stderr at the end of ``fit`` (clusters, core samples, noise, time), one
+        when the neighbourhood graph of a metric without a compiled index is built, and
+        progress lines during the neighbour counting and the growth of the clusters when they
+        last more than a few seconds (one every 2 s); 2: a progress line after every twentieth
+        of each pass. Results do not depend on it.
 
     Attributes
     ----------
@@ -168,8 +172,9 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         n_samples = X.shape[0]
         labels = np.empty(n_samples, dtype=np.intp)
         is_core = np.empty(n_samples, dtype=np.uint8)
+        progress = stages_callback(type(self).__name__, self.verbose, STAGES)
         if precomputed:
-            self._fit_precomputed(X, labels, is_core, n_threads)
+            self._fit_precomputed(X, labels, is_core, n_threads, progress)
         elif isinstance(self.metric, str) and self.metric in _INDEXED_METRICS:
             # the GEMM path calls BLAS from every OpenMP thread: keep BLAS single-threaded
             metric = _INDEXED_METRICS[self.metric]
@@ -179,13 +184,13 @@ class DBSCAN(ClusterMixin, BaseEstimator):
             with blas_controller().limit(limits=1, user_api="blas"):
                 dbscan_dense(X, float(self.eps), self.min_samples, labels, is_core,
                              metric=metric, algorithm=self.algorithm, n_threads=n_threads,
-                             X32=X32)
+                             X32=X32, progress=progress)
         else:
             graph = _radius_graph(X, self.eps, self.metric)
             if self.verbose:
                 report(type(self).__name__, f"neighbourhood graph, {graph.nnz} pairs within eps",
                        start)
-            _run_sparse(graph, self.eps, self.min_samples, labels, is_core, n_threads)
+            _run_sparse(graph, self.eps, self.min_samples, labels, is_core, n_threads, progress)
         self.labels_ = labels
         self.core_sample_indices_ = np.flatnonzero(is_core)
         if self.verbose:
@@ -198,7 +203,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
             self.components_ = X[self.core_sample_indices_].copy()
         return self
 
-    def _fit_precomputed(self, X, labels, is_core, n_threads):
+    def _fit_precomputed(self, X, labels, is_core, n_threads, progress):
         if X.shape[0] != X.shape[1]:
             raise ValueError(
                 f"metric='precomputed' needs a square distance matrix, got shape {X.shape}.")
@@ -207,10 +212,10 @@ class DBSCAN(ClusterMixin, BaseEstimator):
             raise ValueError("Negative values in data passed with metric='precomputed': "
                              "distances must be non-negative.")
         if sp.issparse(X):
-            _run_sparse(X, self.eps, self.min_samples, labels, is_core, n_threads)
+            _run_sparse(X, self.eps, self.min_samples, labels, is_core, n_threads, progress)
         else:
             dbscan_precomputed_dense(X, float(self.eps), self.min_samples, labels, is_core,
-                                     n_threads)
+                                     n_threads, progress)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -220,7 +225,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         return tags
 
 
-def _run_sparse(graph, eps, min_samples, labels, is_core, n_threads):
+def _run_sparse(graph, eps, min_samples, labels, is_core, n_threads, progress):
     graph = sp.csr_matrix(graph)
     if not graph.has_canonical_format:
         # entries stored twice are summed, as everywhere in scipy.sparse; never in place
@@ -230,7 +235,7 @@ def _run_sparse(graph, eps, min_samples, labels, is_core, n_threads):
         np.ascontiguousarray(graph.data, dtype=np.float64),
         graph.indices.astype(np.intp, copy=False),
         graph.indptr.astype(np.intp, copy=False),
-        float(eps), min_samples, labels, is_core, n_threads)
+        float(eps), min_samples, labels, is_core, n_threads, progress)
 
 
 def _radius_graph(X, eps, metric):

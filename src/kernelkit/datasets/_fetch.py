@@ -3,6 +3,7 @@ the TU Dortmund graph collection (:func:`fetch_tudataset`) and the pieces other 
 (the cache folder, a verified atomic download)."""
 
 import contextlib
+import difflib
 import hashlib
 import http.client
 import os
@@ -127,12 +128,15 @@ def fetch_tudataset(name, data_home=None, *, as_networkx=True, base_url=None):
     ConnectionError
         If the archive cannot be downloaded (no network, an HTTP error such as 404 for a name
         the server does not have, a timeout, a truncated answer); the message names the URL,
-        the cause and where to put the unpacked folder instead.
+        the cause, the listed names close to ``name`` and where to put the unpacked folder
+        instead.
     ValueError
-        If ``name`` is not a name of the collection's form (at most 100 characters),
-        ``data_home`` or ``base_url`` is not usable (see :func:`get_data_home`), the archive's
-        SHA-256 is not the expected one (the download is deleted; the message gives both
-        values), or the archive is not a zip of the folder ``{name}/``.
+        If ``name`` is not a name of the collection's form (at most 100 characters), differs
+        only in case from a listed name (``"proteins"``: the message suggests ``"PROTEINS"``; no
+        download is tried), ``data_home`` or ``base_url`` is not usable (see
+        :func:`get_data_home`), the archive's SHA-256 is not the expected one (the download is
+        deleted; the message gives both values), or the archive is not a zip of the folder
+        ``{name}/``.
     TypeError
         If ``name`` is not a string, or ``data_home`` or ``base_url`` not of their types.
 
@@ -161,11 +165,18 @@ def fetch_tudataset(name, data_home=None, *, as_networkx=True, base_url=None):
     home = get_data_home(data_home)
     folder = home / name
     if not folder.is_dir():
+        checksums = _tu_checksums()
+        same_but_case = [known for known in checksums if known.lower() == name.lower()]
+        if name not in checksums and same_but_case:
+            raise ValueError(f"name {name!r} is not a name of the TU collection, whose names "
+                             f"are case-sensitive: did you mean {same_but_case[0]!r}?")
         url = f"{base_url.rstrip('/')}/{name}.zip"
-        remedy = (f"Check the name (case matters) and the network, or download {name}.zip "
-                  f"elsewhere and unpack it into {home}, so that {folder / (name + '_A.txt')} "
-                  "exists")
-        with verified_download(url, home / f"{name}.zip", _tu_checksums().get(name), remedy,
+        close = [] if name in checksums else difflib.get_close_matches(name, checksums, n=3)
+        remedy = ("Check the name (case matters"
+                  + (f"; did you mean {' or '.join(map(repr, close))}?" if close else "")
+                  + f") and the network, or download {name}.zip elsewhere and unpack it into "
+                  f"{home}, so that {folder / (name + '_A.txt')} exists")
+        with verified_download(url, home / f"{name}.zip", checksums.get(name), remedy,
                                check=lambda path: _members(path, name)) as archive:
             _unpack(archive, home, name)
     return load_tudataset(folder, name, as_networkx=as_networkx)

@@ -273,8 +273,15 @@ def load_mutag(*, as_networkx=True):
 
     Mutagenic aromatic and heteroaromatic nitro compounds (Debnath et al., J. Med. Chem. 1991)
     in the TU Dortmund version: node labels 0..6 (C, N, O, F, I, Cl, Br), edge labels 0..3
-    (aromatic, single, double, triple), classes ``1`` (125 graphs) and ``-1`` (63). Provenance in
-    ``kernelkit/datasets/data/MUTAG/PROVENANCE.md``.
+    (aromatic, single, double, triple), classes ``1`` (125 graphs) and ``-1`` (63).
+
+    The files are package data, read from the folder ``data/MUTAG`` of the installed
+    ``kernelkit.datasets`` package (``site-packages/kernelkit/datasets/data/MUTAG`` in a
+    virtual environment; ``src/kernelkit/datasets/data/MUTAG`` in a clone): the TU Dortmund
+    format's ``MUTAG_A.txt``, ``MUTAG_graph_indicator.txt``, ... (what ``kernelkit gram`` and
+    :func:`load_tudataset` read), the collection's ``README.txt`` and ``PROVENANCE.md``.
+    ``importlib.resources.files("kernelkit.datasets") / "data" / "MUTAG"`` is its path (see
+    the Examples).
 
     Parameters
     ----------
@@ -293,6 +300,13 @@ def load_mutag(*, as_networkx=True):
     >>> data = load_mutag(as_networkx=False)
     >>> np.unique(data.target, return_counts=True)
     (array([-1,  1]), array([ 63, 125]))
+
+    The folder, e.g. for ``kernelkit gram wl FOLDER -o K.npy``:
+
+    >>> from importlib import resources
+    >>> folder = resources.files("kernelkit.datasets") / "data" / "MUTAG"
+    >>> (folder / "MUTAG_A.txt").is_file()
+    True
     """
     folder = resources.files("kernelkit.datasets") / "data" / "MUTAG"
     return _read_tu(folder, "MUTAG", as_networkx)

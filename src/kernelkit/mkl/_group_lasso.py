@@ -1,6 +1,7 @@
 """MKL as a group lasso (Bach, Lanckriet & Jordan 2004; Mairal & Vert, "MKL revisited"), solved by
 the η-variational alternating scheme, with the Micchelli–Pontil r-norm."""
 
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -9,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.mkl._kernels import KernelStack, combine, quadratic_forms, validate_mkl_data
 from kernelkit.mkl._objective import solve_squared
+from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT
@@ -55,6 +57,9 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
     tol : float, default=1e-6
         Stop when no weight moves by more than ``tol`` (relative to the largest).
     n_jobs : int, default=None
+    verbose : int, default=0
+        1: a line on stderr at the end of ``fit`` (iterations, objective, time) and progress
+        lines during it (every 2 s once it has lasted 2 s); 2: a line per iteration.
 
     Attributes
     ----------
@@ -98,15 +103,18 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
-    def __init__(self, kernels, *, r=1.0, C=1.0, max_iter=500, tol=1e-6, n_jobs=None):
+    def __init__(self, kernels, *, r=1.0, C=1.0, max_iter=500, tol=1e-6, n_jobs=None,
+                 verbose=0):
         self.kernels = kernels
         self.r = r
         self.C = C
         self.max_iter = max_iter
         self.tol = tol
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
@@ -128,9 +136,15 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         n_kernels = Ks.shape[-1]
         eta = np.full(n_kernels, n_kernels ** (-1.0 / self.r))   # Σ η^r = 1
         history = []
+        start = time.perf_counter()
+        progress = iteration_callback(
+            type(self).__name__, self.verbose, 1,
+            lambda n_iter, value: f"iteration {n_iter}: J {value:.10g}")
         for n_iter in range(1, self.max_iter + 1):
             solution = solve_squared(combine(Ks, eta), y, lambda_)
             history.append(solution.value)
+            if progress is not None:
+                progress(n_iter, solution.value)
             gamma = solution.gamma
             quadratic = np.maximum(quadratic_forms(Ks, gamma), 0.0)
             norms = eta * np.sqrt(quadratic)
@@ -150,6 +164,8 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
                                                      0.0))
         self.objective_history_ = np.asarray(history)
         self.n_iter_ = n_iter
+        if self.verbose:
+            report(type(self).__name__, f"{n_iter} iterations, J {history[-1]:.10g}", start)
         return self
 
     def predict(self, X):

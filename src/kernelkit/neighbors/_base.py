@@ -16,6 +16,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
+from kernelkit.utils._progress import in_blocks
 from kernelkit.utils._screening import float32_screening_applies, float32_screening_copy
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
@@ -38,6 +39,9 @@ _TREE_MAX_SCANNED = 0.1
 _NEGATIVE_DISTANCES = "Negative values in data: precomputed distances must be non-negative."
 # Queries per block of kernel or precomputed distances: memory O(block × n_train).
 _DISTANCE_BLOCK = 1024
+# Blocks of queries searched one after the other when verbose, with progress lines between them
+# (each is long enough that the wait for its slowest thread costs nothing measurable).
+_PROGRESS_BLOCKS = 20
 
 
 class NeighborsBase(BaseEstimator):
@@ -53,10 +57,11 @@ class NeighborsBase(BaseEstimator):
         "kernel_params": [dict, None],
         "algorithm": [StrOptions({"auto", "brute", "kd_tree"})],
         "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
     }
 
     def __init__(self, n_neighbors=5, *, weights="uniform", gamma=1.0, metric="euclidean",
-                 kernel=None, kernel_params=None, algorithm="auto", n_jobs=None):
+                 kernel=None, kernel_params=None, algorithm="auto", n_jobs=None, verbose=0):
         self.n_neighbors = n_neighbors
         self.weights = weights
         self.gamma = gamma
@@ -65,6 +70,7 @@ class NeighborsBase(BaseEstimator):
         self.kernel_params = kernel_params
         self.algorithm = algorithm
         self.n_jobs = n_jobs
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ fitting
     def _fit_neighbors(self, X, y, **check_params):
@@ -191,32 +197,39 @@ class NeighborsBase(BaseEstimator):
 
     def _search(self, X, k):
         """``(distances, indices)`` of ``k`` neighbours of validated queries (None: the
-        training samples, kernel mode)."""
+        training samples, kernel mode), searched block by block of queries when ``verbose``,
+        with progress lines between the blocks."""
         n_threads = effective_n_threads(self.n_jobs)
-        if self._method == "kd_tree":
-            squared, indices = self._tree.query(X, k, n_threads)
-            return np.sqrt(squared), indices
-        if self._method == "brute":
-            indices = np.empty((X.shape[0], k), dtype=np.intp)
-            squared = np.empty((X.shape[0], k))
-            # each thread calls BLAS on its own blocks: BLAS's threads would oversubscribe
-            # (measured 2x slower at d = 50)
-            Q32 = None if self._fit_X32 is None else float32_screening_copy(X, min_features=0)
-            with blas_controller().limit(limits=1, user_api="blas"):
-                if Q32 is not None:
-                    knn_brute_screened(X, self._fit_X, Q32, self._fit_X32, indices, squared,
-                                       n_threads)
-                else:
-                    knn_brute(X, self._fit_X, indices, squared, n_threads,
-                              self._screen32 and float32_screening_applies(X, min_features=0))
-            return np.sqrt(squared), indices
         n_queries = self.n_samples_fit_ if X is None else len(X)
         indices = np.empty((n_queries, k), dtype=np.intp)
         values = np.empty((n_queries, k))
-        for start in range(0, n_queries, _DISTANCE_BLOCK):
-            stop = min(start + _DISTANCE_BLOCK, n_queries)
-            block = self._distance_block(X, start, stop)
-            knn_select(block, indices[start:stop], values[start:stop], n_threads)
+        blocks = in_blocks(type(self).__name__, self.verbose, n_queries, "queries",
+                           n_blocks=_PROGRESS_BLOCKS, paced=True)
+        if self._method == "kd_tree":
+            for first, stop in blocks:
+                values[first:stop], indices[first:stop] = self._tree.query(X[first:stop], k,
+                                                                           n_threads)
+            return np.sqrt(values), indices
+        if self._method == "brute":
+            # each thread calls BLAS on its own blocks: BLAS's threads would oversubscribe
+            # (measured 2x slower at d = 50)
+            Q32 = None if self._fit_X32 is None else float32_screening_copy(X, min_features=0)
+            screen32 = self._screen32 and float32_screening_applies(X, min_features=0)
+            with blas_controller().limit(limits=1, user_api="blas"):
+                for first, stop in blocks:
+                    if Q32 is not None:
+                        knn_brute_screened(X[first:stop], self._fit_X, Q32[first:stop],
+                                           self._fit_X32, indices[first:stop],
+                                           values[first:stop], n_threads)
+                    else:
+                        knn_brute(X[first:stop], self._fit_X, indices[first:stop],
+                                  values[first:stop], n_threads, screen32)
+            return np.sqrt(values), indices
+        for first, stop in blocks:
+            for start in range(first, stop, _DISTANCE_BLOCK):
+                end = min(start + _DISTANCE_BLOCK, stop)
+                block = self._distance_block(X, start, end)
+                knn_select(block, indices[start:end], values[start:end], n_threads)
         if self._method == "kernel":
             values = np.sqrt(values)
         return values, indices

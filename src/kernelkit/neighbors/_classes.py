@@ -37,7 +37,11 @@ _SHARED_PARAMETERS = """n_neighbors : int, default=5
         training rows computes at most a tenth of the distances a brute force would (clustered
         or low-dimensional data). Both find the same neighbours.
     n_jobs : int, default=None
-        Threads of the search and of the kernel Gram matrices."""
+        Threads of the search and of the kernel Gram matrices.
+    verbose : int, default=0
+        1: the queries of ``kneighbors``, ``predict`` and ``predict_proba`` are searched in
+        twenty blocks, with a progress line on stderr every 2 s once the search has lasted
+        2 s; 2: a line after every block. The neighbours do not depend on it."""
 
 _SHARED_NOTES = """Neighbours are ordered by distance, then by training index, so the result never
     depends on the thread count or the algorithm. The KD-tree and the brute force from 16

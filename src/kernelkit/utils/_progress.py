@@ -17,7 +17,8 @@ import sys
 import time
 
 __all__ = ["DELAY", "INTERVAL", "Progress", "block_ends", "format_seconds",
-           "in_blocks", "iteration_callback", "report", "report_points", "report_stage", "stage"]
+           "in_blocks", "iteration_callback", "report", "report_points", "report_stage", "stage",
+           "stages_callback"]
 
 # Seconds of work before the first progress line: a short computation prints none.
 DELAY = 2.0
@@ -78,24 +79,31 @@ def block_ends(total, n_blocks=10):
     return [math.ceil(total * (b + 1) / n_blocks) for b in range(n_blocks)]
 
 
-def in_blocks(label, verbose, total, unit):
+def in_blocks(label, verbose, total, unit, *, n_blocks=10, paced=False):
     """``(first, stop)`` ranges covering ``range(total)`` for work done block by block: one
-    block when ``verbose`` is 0, otherwise ten (:func:`block_ends`) with a line
+    block when ``verbose`` is 0, otherwise ``n_blocks`` (:func:`block_ends`) with a line
     ``[label] done/total unit, time`` after each. Use where the blocks give the same result as
-    one (independent items: trees, estimators).
+    one (independent items: trees, estimators, queries).
+
+    With ``paced``, the lines at ``verbose=1`` are paced by time instead (:class:`Progress`):
+    for blocks that are not stages worth a line each, such as the queries of a prediction,
+    which print nothing when they are quick.
 
     Examples
     --------
     >>> from kernelkit.utils._progress import in_blocks
     >>> list(in_blocks("demo", 0, 25, "trees"))
     [(0, 25)]
+    >>> list(in_blocks("demo", 1, 25, "queries", n_blocks=2, paced=True))
+    [(0, 13), (13, 25)]
     """
-    progress = Progress(label, verbose, total=total, unit=unit, every=1)
-    first = 0
-    for stop in block_ends(total) if verbose else [total]:
-        yield first, stop
-        progress.update(stop - first)
-        first = stop
+    every = None if paced and verbose == 1 else 1
+    with Progress(label, verbose, total=total, unit=unit, every=every) as progress:
+        first = 0
+        for stop in block_ends(total, n_blocks) if verbose else [total]:
+            yield first, stop
+            progress.update(stop - first)
+            first = stop
 
 
 def report_points(verbose, total):
@@ -247,4 +255,38 @@ def iteration_callback(label, verbose, every, describe, unit="iterations"):
 
     def callback(n_iter, *state):
         lines.update(n_iter - lines.done, lambda: describe(n_iter, *state))
+    return callback
+
+
+def stages_callback(label, verbose, stages):
+    """Progress of a computation in stages that reports between chunks of its work (a compiled
+    core, with the GIL), as a callback ``callback(stage, done, total)``.
+
+    Parameters
+    ----------
+    label : str
+    verbose : int
+        0: no callback (None is returned); 1: lines paced by time (none in the first
+        :data:`DELAY` seconds); 2 and more: a line at every call.
+    stages : sequence of (str, str)
+        ``(what is done, unit)`` of each stage: the line reads
+        ``[label] what is done: done/total unit, time``.
+
+    Returns
+    -------
+    callback : callable or None
+
+    Examples
+    --------
+    >>> from kernelkit.utils._progress import stages_callback
+    >>> stages_callback("demo", 0, [("counting", "samples")]) is None
+    True
+    """
+    if not verbose:
+        return None
+    lines = Progress(label, verbose, every=1 if verbose >= 2 else None)
+
+    def callback(stage, done, total):
+        what, unit = stages[stage]
+        lines.update(1, lambda: f"{what}: {done}/{total} {unit}")
     return callback
