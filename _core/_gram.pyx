@@ -181,9 +181,9 @@ def vector_gram_diagonal(
 
 cdef extern from "_gram_scan.h":
     int KK_GRAM_NEGATIVE_DIAGONAL, KK_GRAM_ASYMMETRIC, KK_GRAM_BAD_MINOR, KK_GRAM_NON_FINITE
-    int kk_gram_row_flags(const double *row, const double *column, intp_t stride,
-                          const double *root, double root_i, double atol, intp_t j0,
-                          intp_t j1) noexcept nogil
+    int kk_gram_tile_flags(const double *K, intp_t n, const double *root, double atol,
+                           intp_t i0, intp_t i1, intp_t j0, intp_t j1,
+                           intp_t next_j1) noexcept nogil
 
 # The bits of check_gram's answer.
 GRAM_NEGATIVE_DIAGONAL = KK_GRAM_NEGATIVE_DIAGONAL
@@ -191,9 +191,8 @@ GRAM_ASYMMETRIC = KK_GRAM_ASYMMETRIC
 GRAM_BAD_MINOR = KK_GRAM_BAD_MINOR
 GRAM_NON_FINITE = KK_GRAM_NON_FINITE
 
-# Tile of the Gram check: a row of a TILE×TILE tile is one vectorised loop, and the TILE rows of
-# its mirror tile that the loop reads by columns stay in L2 (measured: 128 and 256 alike, 32 and
-# 64 slower at n = 5000; _gram_scan.h).
+# Tile of the Gram check: its mirror, read by columns, stays in L2 (_gram_scan.h: 128 and 256
+# measured alike; 128 gives the threads more rows of tiles to share).
 cdef intp_t TILE = 128
 # Below this many entries the check runs on one thread (measured: 2.4 ms for 10⁶ entries on one
 # core, 14 µs for 128²; waking a thread team costs tens of µs, more on a busy machine).
@@ -204,14 +203,12 @@ cdef int _check_tile_row(const double *K, intp_t n, const double *root, double a
                          intp_t ti) noexcept nogil:
     """The flags of the tiles ``(ti, tj ≥ ti)`` of the upper triangle against their mirrors."""
     cdef intp_t n_tiles = (n + TILE - 1) // TILE
-    cdef intp_t tj, i, i0 = ti * TILE, i1 = min((ti + 1) * TILE, n), j0, j1
+    cdef intp_t tj, i0 = ti * TILE, i1 = min((ti + 1) * TILE, n), j0, j1
     cdef int found = 0
     for tj in range(ti, n_tiles):
         j0 = tj * TILE
         j1 = min(j0 + TILE, n)
-        for i in range(i0, i1):
-            found |= kk_gram_row_flags(K + i * n, K + i, n, root, (1.0 + 1e-8) * root[i], atol,
-                                       max(j0, i + 1), j1)
+        found |= kk_gram_tile_flags(K, n, root, atol, i0, i1, j0, j1, min(j1 + TILE, n))
     return found
 
 

@@ -268,3 +268,15 @@ def test_check_gram_flags(n_threads, rng):
     non_finite[290, 3] = np.nan
     assert check_gram(non_finite, 1e-10, n_threads) & GRAM_NON_FINITE
     assert check_gram(non_finite, 1e-10, n_threads) & GRAM_NEGATIVE_DIAGONAL
+
+
+def test_check_gram_flags_do_not_depend_on_threads(rng):
+    # 1100 samples: above the size where the scan runs its rows of tiles in parallel
+    B = rng.normal(size=(1100, 5))
+    gram = B @ B.T
+    for i, j, value, bit in ((0, 0, 0.0, 0), (1090, 5, 1e-3, GRAM_ASYMMETRIC),
+                             (600, 1099, np.inf, GRAM_NON_FINITE)):
+        K = gram.copy()
+        K[i, j] += value
+        assert check_gram(K, 1e-10, 1) == check_gram(K, 1e-10, 2)
+        assert check_gram(K, 1e-10, 2) & bit == bit and bool(check_gram(K, 1e-10, 2)) == bool(bit)
