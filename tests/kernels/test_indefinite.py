@@ -191,6 +191,28 @@ def test_precomputed_gram_with_nan_is_refused_by_name():
                                name="The Gram matrix of X")
 
 
+@pytest.mark.parametrize("psd", ["fast", "auto", False])
+@pytest.mark.parametrize("entry", [(0, 0), (2, 297), (297, 2)])
+def test_non_finite_gram_is_refused_by_the_callers_error(entry, psd):
+    # A callable `finite`: K is not yet tested for finiteness; the scan finds the NaN (above
+    # the diagonal, below it, or on it) and the caller's error is raised, before the asymmetry
+    # that the matrix also has.
+    class CallersError(ValueError):
+        pass
+
+    def refuse():
+        raise CallersError("the caller's words")
+
+    B = np.random.default_rng(0).normal(size=(300, 4))
+    K = B @ B.T
+    K[1, 200] += 1.0
+    K[entry] = np.nan
+    with pytest.raises(CallersError):
+        check_precomputed_gram(K, psd=psd, finite=refuse)
+    with pytest.raises(ValueError, match="has NaN or infinite values"):
+        check_precomputed_gram(K, psd=psd)
+
+
 def test_the_final_guard_names_the_kernel_and_its_parameters():
     X = _data()[0]
     fitted = resolve_kernel("sigmoid", X, gamma=2.0, coef0=-1.0, psd=False)

@@ -384,6 +384,40 @@ def test_overflowing_precomputed_gram_raises_before_the_definiteness_checks(entr
         SVC(kernel="precomputed", validate_gram=validate_gram).fit(K, y)
 
 
+@pytest.mark.parametrize("other_error", [None, "asymmetric", "negative diagonal", "short y",
+                                         "negative sample_weight", "not square"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("n", [20, 300])
+def test_non_finite_precomputed_gram_is_refused_first_with_scikit_learns_error(n, bad,
+                                                                               other_error):
+    # The finiteness of a precomputed X is tested in the scan of the Gram check, not by
+    # scikit-learn's validation: the error, and its precedence over every other error, are
+    # still scikit-learn's (what scikit-learn's SVC raises).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(n, 3))
+    y = (X[:, 0] > 0).astype(int)
+    K = X @ X.T
+    K[n - 1, 1] = bad
+    sample_weight = None
+    if other_error == "asymmetric":
+        K[2, n - 3] += 1.0
+    elif other_error == "negative diagonal":
+        K[5, 5] = -1.0
+    elif other_error == "short y":
+        y = y[:-1]
+    elif other_error == "negative sample_weight":
+        sample_weight = -np.ones(n)
+    elif other_error == "not square":
+        K = K[:, :-1]
+    for estimator, peer in ((SVC, sklearn_svm.SVC), (SVR, sklearn_svm.SVR)):
+        with pytest.raises(ValueError) as expected:
+            peer(kernel="precomputed").fit(K, y, sample_weight=sample_weight)
+        assert "Input X contains" in str(expected.value)
+        with pytest.raises(ValueError) as got:
+            estimator(kernel="precomputed").fit(K, y, sample_weight=sample_weight)
+        assert str(got.value) == str(expected.value)
+
+
 def test_fast_gram_check_catches_an_indefinite_gram_in_the_solver():
     # 300 samples: above the size of the complete check; the Gram of "fast" is only checked for
     # a non-negative diagonal up front, and the solver finds a pair with negative curvature.

@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernelkit._core._gram import VECTOR_KERNELS, check_gram
+from kernelkit._core._gram import (
+    GRAM_ASYMMETRIC,
+    GRAM_BAD_MINOR,
+    GRAM_NEGATIVE_DIAGONAL,
+    GRAM_NON_FINITE,
+    VECTOR_KERNELS,
+    check_gram,
+)
 from kernelkit._core._smo_solver import PRECOMPUTED_KERNEL, smo_solve
 from kernelkit.reference.smo import smo_solve as reference_smo_solve
 
@@ -242,17 +249,34 @@ def test_feasible_and_optimal_on_random_psd_grams(n, rank, C, seed):
 
 
 @pytest.mark.parametrize("n_threads", [1, 2])
-def test_check_gram_codes(n_threads, rng):
-    # 100 samples span several 32×32 tiles; the defects sit off the diagonal tiles.
-    B = rng.normal(size=(100, 5))
+def test_check_gram_flags(n_threads, rng):
+    # 300 samples span several 128×128 tiles; the defects sit off the diagonal tiles.
+    B = rng.normal(size=(300, 5))
     gram = B @ B.T
     assert check_gram(gram, 1e-10, n_threads) == 0
     asymmetric = gram.copy()
-    asymmetric[3, 90] += 1e-3
-    assert check_gram(asymmetric, 1e-10, n_threads) == 2
+    asymmetric[3, 290] += 1e-3
+    assert check_gram(asymmetric, 1e-10, n_threads) == GRAM_ASYMMETRIC
     bad_minor = gram.copy()
-    bad_minor[3, 90] = bad_minor[90, 3] = 2 * np.sqrt(gram[3, 3] * gram[90, 90])
-    assert check_gram(bad_minor, 1e-10, n_threads) == 3
+    bad_minor[3, 290] = bad_minor[290, 3] = 2 * np.sqrt(gram[3, 3] * gram[290, 290])
+    assert check_gram(bad_minor, 1e-10, n_threads) == GRAM_BAD_MINOR
     negative_diagonal = gram.copy()
-    negative_diagonal[50, 50] = -1.0
-    assert check_gram(negative_diagonal, 1e-10, n_threads) == 1
+    negative_diagonal[150, 150] = -1.0
+    assert check_gram(negative_diagonal, 1e-10, n_threads) & GRAM_NEGATIVE_DIAGONAL
+    # every entry is read whatever fails: a NaN below the diagonal, past a negative diagonal
+    non_finite = negative_diagonal.copy()
+    non_finite[290, 3] = np.nan
+    assert check_gram(non_finite, 1e-10, n_threads) & GRAM_NON_FINITE
+    assert check_gram(non_finite, 1e-10, n_threads) & GRAM_NEGATIVE_DIAGONAL
+
+
+def test_check_gram_flags_do_not_depend_on_threads(rng):
+    # 1100 samples: above the size where the scan runs its rows of tiles in parallel
+    B = rng.normal(size=(1100, 5))
+    gram = B @ B.T
+    for i, j, value, bit in ((0, 0, 0.0, 0), (1090, 5, 1e-3, GRAM_ASYMMETRIC),
+                             (600, 1099, np.inf, GRAM_NON_FINITE)):
+        K = gram.copy()
+        K[i, j] += value
+        assert check_gram(K, 1e-10, 1) == check_gram(K, 1e-10, 2)
+        assert check_gram(K, 1e-10, 2) & bit == bit and bool(check_gram(K, 1e-10, 2)) == bool(bit)

@@ -85,10 +85,12 @@ def test_vector_gram_edge_shapes():
 
 @pytest.mark.parametrize("n_threads", [1, 2])
 def test_check_gram_equals_reference(n_threads, rng):
-    B = rng.normal(size=(100, 5))
+    # 300 samples: several 128×128 tiles, defects off the diagonal tiles and in the last one
+    B = rng.normal(size=(300, 5))
     gram = B @ B.T
     cases = [gram]
-    for i, j, value in ((3, 90, None), (10, 70, "minor"), (50, 50, -1.0)):
+    for i, j, value in ((3, 290, None), (10, 270, "minor"), (150, 150, -1.0), (290, 3, np.nan),
+                        (299, 298, np.inf), (7, 7, np.nan), (7, 7, -np.inf)):
         K = gram.copy()
         if value is None:
             K[i, j] += 1e-3
@@ -98,7 +100,9 @@ def test_check_gram_equals_reference(n_threads, rng):
             K[i, j] = value
         cases.append(K)
     got = [check_gram(K, 1e-10, n_threads) for K in cases]
-    assert got == [reference_check_gram(K, 1e-10) for K in cases] == [0, 2, 3, 1]
+    assert got == [reference_check_gram(K, 1e-10) for K in cases]
+    # a negative diagonal entry also fails its 2×2 minors (its square root is taken as 0)
+    assert got[:4] == [0, 2, 4, 1 | 4] and all(flags & 8 for flags in got[4:])
 
 
 def test_resolve_gamma():

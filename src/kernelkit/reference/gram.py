@@ -55,19 +55,18 @@ def vector_gram(X, Y, symmetric, kernel, gamma, coef0, degree, out, n_threads):
 
 
 def check_gram(K, atol, n_threads=1):
-    """0 if the necessary p.s.d. conditions hold; 1 negative diagonal, 2 asymmetric, 3 a
-    negative 2×2 minor (tolerances as the compiled check)."""
+    """The failing conditions as the compiled check's bits (tolerances as there): 1 a diagonal
+    entry below ``-atol``, 2 asymmetric, 4 a negative 2×2 minor, 8 a NaN or infinite entry."""
     K = np.asarray(K, dtype=np.float64)
     diag = np.diag(K)
-    if np.any(diag < -atol):
-        return 1
     upper = np.triu(np.ones(K.shape, dtype=bool), 1)
-    if np.any((np.abs(K - K.T) > 1e-8 * np.abs(K) + atol) & upper):
-        return 2
-    root = np.sqrt(np.maximum(diag, 0.0))
-    if np.any((np.abs(K) > (1.0 + 1e-8) * np.outer(root, root) + atol) & upper):
-        return 3
-    return 0
+    root = np.sqrt(np.where(diag > 0.0, diag, 0.0))
+    with np.errstate(invalid="ignore"):
+        failing = [np.any(diag < -atol),
+                   np.any((np.abs(K - K.T) > 1e-8 * np.abs(K) + atol) & upper),
+                   np.any((np.abs(K) > (1.0 + 1e-8) * np.outer(root, root) + atol) & upper),
+                   not np.isfinite(K).all()]
+    return sum(bit for bit, fails in zip((1, 2, 4, 8), failing) if fails)
 
 
 def sparse_gram(indptr_a, indices_a, data_a, colptr_b, rows_b, data_b, out, row_start, row_stop,

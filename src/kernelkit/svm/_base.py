@@ -10,6 +10,7 @@ lives here.
 """
 
 import contextlib
+import functools
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -26,6 +27,7 @@ from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
     kernel_input_tags,
+    kernel_kind,
     resolve_kernel,
     validate_kernel_data,
 )
@@ -167,16 +169,29 @@ class BaseSMO(BaseEstimator):
         or kernel-object kernels), or None for a vector kernel, whose rows the solver computes.
         Sets ``shape_fit_`` and the fitted kernel.
         """
-        X, y = validate_kernel_data(self, X, y, y_numeric=not classifier)
+        # A Gram matrix is tested for NaN and infinity in the pass over it that tests its
+        # symmetry (resolve_kernel), not in one of its own; errors met before are raised after
+        # that test, as scikit-learn's validation would.
+        deferred = kernel_kind(self.kernel) == "precomputed"
+        X, y = validate_kernel_data(self, X, y, y_numeric=not classifier,
+                                    defer_finite=deferred)
+        non_finite_error = (functools.partial(validate_kernel_data, self, X, y,
+                                              y_numeric=not classifier) if deferred else None)
         self.shape_fit_ = X.shape if hasattr(X, "shape") else (len(X),)
         if sample_weight is None:
             sample_weight = np.ones(len(y))
         else:
-            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                                 ensure_non_negative=True)
+            try:
+                sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                     ensure_non_negative=True)
+            except (TypeError, ValueError):
+                if deferred and not np.isfinite(X).all():
+                    non_finite_error()
+                raise
         self._fitted_kernel = resolve_kernel(self.kernel, X, gamma=self.gamma,
                                              degree=self.degree, coef0=self.coef0,
-                                             n_jobs=self.n_jobs, psd=self.validate_gram)
+                                             n_jobs=self.n_jobs, psd=self.validate_gram,
+                                             non_finite_error=non_finite_error)
         self._gamma = self._fitted_kernel.gamma or 0.0
         gram = None
         if self._fitted_kernel.kind != "vector":

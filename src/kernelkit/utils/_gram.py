@@ -40,7 +40,13 @@ from scipy.linalg import LinAlgError, cholesky, eigvalsh
 from sklearn.utils.validation import check_array
 from threadpoolctl import ThreadpoolController
 
-from kernelkit._core._gram import check_gram
+from kernelkit._core._gram import (
+    GRAM_ASYMMETRIC,
+    GRAM_BAD_MINOR,
+    GRAM_NEGATIVE_DIAGONAL,
+    GRAM_NON_FINITE,
+    check_gram,
+)
 
 __all__ = [
     "FAST_CHECK_MAX_SAMPLES",
@@ -121,11 +127,7 @@ def is_symmetric_gram(K, atol=None, n_threads=1):
     if sp.issparse(K):
         excess = (abs(K - K.T) - GRAM_RTOL * abs(K)).tocoo()
         return not excess.nnz or bool(excess.data.max() <= atol)
-    if np.any(np.diagonal(K) < -atol):
-        # the scan tests the diagonal first (code 1); symmetry does not involve it
-        K = K.copy()
-        np.fill_diagonal(K, 0.0)
-    return check_gram(K, atol, n_threads) != 2
+    return not check_gram(K, atol, n_threads) & GRAM_ASYMMETRIC
 
 
 def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
@@ -146,10 +148,12 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
     * ``False``: symmetry only (kernel PCA accepts indefinite similarities and reports their
       negative eigenvalues).
 
-    ``n_threads`` OpenMP threads scan the matrix. With ``ridge > 0`` the definiteness conditions
-    are those of ``K + ridge·I``, the matrix a regularised solver factorises (kernel ridge,
-    the squared-hinge SVM's dual), so an indefinite similarity whose negative eigenvalues the
-    regularisation outweighs is accepted.
+    The conditions are tested in that order, finiteness first; finiteness, symmetry and the
+    O(n²) conditions in one compiled pass over the matrix (``kernelkit._core._gram.check_gram``,
+    ``n_threads`` OpenMP threads). With ``ridge > 0`` the definiteness conditions are those of
+    ``K + ridge·I``, the matrix a regularised solver factorises (kernel ridge, the squared-hinge
+    SVM's dual), so an indefinite similarity whose negative eigenvalues the regularisation
+    outweighs is accepted.
 
     Parameters
     ----------
@@ -160,9 +164,12 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
     n_threads : int, default=1
     name : str
         How the matrix is called in error messages.
-    finite : bool, default=False
-        ``K`` is already a finite float64 C-contiguous ndarray (validated by the caller): skip
-        the conversion and the finiteness scan.
+    finite : bool or callable, default=False
+        True: ``K`` is already a finite float64 C-contiguous ndarray (validated by the caller):
+        skip the conversion and the finiteness test. A callable: ``K`` is a float64
+        C-contiguous ndarray not yet tested for finiteness; a NaN or infinite entry calls it to
+        raise the caller's own error (an estimator's, as scikit-learn words it) instead of the
+        default ``ValueError`` naming ``name``.
     ridge : float, default=0.0
         Diagonal shift added by the solver before it relies on definiteness.
 
@@ -175,18 +182,35 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
     ValueError
         Naming the condition that fails.
     """
-    if not (finite and isinstance(K, np.ndarray) and K.dtype == np.float64 and K.ndim == 2
-            and K.flags.c_contiguous):
-        K = check_array(K, dtype=np.float64, order="C", ensure_all_finite=False, input_name="X")
+    def non_finite():
+        if callable(finite):
+            finite()   # the caller's own error
+        raise ValueError(f"{name} has NaN or infinite values.")
+
+    untested = finite is not True
+    if not (finite is True and isinstance(K, np.ndarray) and K.dtype == np.float64
+            and K.ndim == 2 and K.flags.c_contiguous):
+        if not callable(finite):
+            K = check_array(K, dtype=np.float64, order="C", ensure_all_finite=False,
+                            input_name="X")
+        untested = True
+    if untested and (not psd or ridge):
+        # these paths test the range before the scan, or scan K + ridge·I: finiteness first
         if not np.isfinite(K).all():
-            raise ValueError(f"{name} has NaN or infinite values.")
+            non_finite()
+        untested = False
+
+    def refuse(message):
+        # an untested K is refused for a NaN or infinite value before anything else
+        if untested and not np.isfinite(K).all():
+            non_finite()
+        raise ValueError(message)
+
     if K.shape[0] != K.shape[1]:
-        raise ValueError(
-            f"{name} should be square, got shape {K.shape}; with kernel=\"precomputed\", X must "
-            "be the (n_samples, n_samples) training Gram matrix."
-        )
+        refuse(f"{name} should be square, got shape {K.shape}; with kernel=\"precomputed\", X "
+               "must be the (n_samples, n_samples) training Gram matrix.")
     if n_samples is not None and K.shape[0] != n_samples:
-        raise ValueError(f"{name} has {K.shape[0]} rows but y has {n_samples} samples.")
+        refuse(f"{name} has {K.shape[0]} rows but y has {n_samples} samples.")
     atol = gram_tolerance(K)
     if not psd:
         _check_gram_scale(K, name)
@@ -200,8 +224,10 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
         shifted = K.copy()
         shifted.flat[::K.shape[0] + 1] += ridge - atol
     # the scan's symmetry test is is_symmetric_gram's (the diagonal shift does not enter it)
-    code = check_gram(shifted, atol, n_threads)
-    if code == 0 and shifted is K and K.size:
+    flags = check_gram(shifted, atol, n_threads)
+    if untested and flags & GRAM_NON_FINITE:
+        non_finite()
+    if not flags & ~GRAM_NON_FINITE and shifted is K and K.size:
         # the range check, which comes first, needs max |K_ij|: the scan has shown that
         # |K_ij| <= (1 + 1e-8) sqrt(K_ii K_jj) + atol, so the diagonal bounds it, and the two
         # passes over the matrix (max and min) are saved
@@ -210,16 +236,16 @@ def check_precomputed_gram(K, *, n_samples=None, psd="auto", n_threads=1,
                          name)
     else:
         _check_gram_scale(K, name)
-    if code == 1:
+    if flags & GRAM_NEGATIVE_DIAGONAL:
         raise ValueError(
             f"{name} has negative diagonal entries k(x, x) < 0: it is not positive "
             "semi-definite."
         )
-    if code == 2:
+    if flags & GRAM_ASYMMETRIC:
         raise ValueError(f"{name} is not symmetric, so it is not a valid kernel.")
     if psd == "fast" and K.shape[0] > FAST_CHECK_MAX_SAMPLES:
         return K   # the solver tests the 2×2 minors it reads; no factorisation at this size
-    if code == 3:
+    if flags & GRAM_BAD_MINOR:
         raise ValueError(
             f"{name} violates |K_ij| <= sqrt(K_ii K_jj): it is not positive semi-definite."
         )

@@ -398,7 +398,7 @@ def _as_gram(K, source):
 
 
 def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=None,
-                   n_jobs=None, psd="auto", ridge=0.0):
+                   n_jobs=None, psd="auto", ridge=0.0, non_finite_error=None):
     """Resolve an estimator's ``kernel`` parameter on the training input ``X``.
 
     Parameters
@@ -426,6 +426,10 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
     ridge : float, default=0.0
         Diagonal shift the solver adds to the Gram matrix: definiteness is that of
         ``K + ridge·I``.
+    non_finite_error : callable, default=None
+        For a precomputed ``X`` validated with ``defer_finite`` (:func:`validate_kernel_data`):
+        raises the estimator's error for a NaN or infinite entry, which the scan of
+        :func:`~kernelkit.utils._gram.check_precomputed_gram` finds.
 
     Returns
     -------
@@ -451,7 +455,8 @@ def resolve_kernel(kernel, X, *, gamma=None, degree=3, coef0=1.0, kernel_params=
         name = f"The Gram matrix returned by the kernel callable {fitted.description()}"
     elif kind == "precomputed":
         fitted = FittedKernel(kind, np.arange(X.shape[0]), X.shape[0], n_threads=n_threads)
-        K, name, finite = X, "Precomputed Gram matrix", True   # validate_kernel_data checked X
+        # validate_kernel_data checked X, its finiteness too unless deferred to the scan
+        K, name, finite = X, "Precomputed Gram matrix", non_finite_error or True
     else:
         estimator = clone(kernel)
         K = _as_gram(estimator.fit_transform(X), f"{type(kernel).__name__}.fit_transform")
@@ -488,7 +493,7 @@ def _check_vector_gram(fitted, psd, ridge):
 
 
 def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_samples_fit=None,
-                         kind=None, **check_params):
+                         kind=None, defer_finite=False, **check_params):
     """Validate ``X`` (and ``y``) for an estimator with a ``kernel`` parameter.
 
     Vector and callable kernels: ``validate_data`` into a float64, C-ordered array. Precomputed:
@@ -510,6 +515,12 @@ def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_sampl
     kind : {"vector", "callable", "precomputed", "structured"}, default=None
         The kind of input, when not that of ``estimator.kernel`` (estimators with several
         kernels).
+    defer_finite : bool, default=False
+        For a training Gram matrix (precomputed, ``reset``): leave its finiteness to the scan
+        of :func:`~kernelkit.utils._gram.check_precomputed_gram` (through
+        :func:`resolve_kernel`'s ``non_finite_error``, which calls this function again without
+        it), saving a pass over the matrix. Any other error is raised as without it, a NaN or
+        infinite ``X`` first.
     **check_params
         Passed to ``validate_data`` (``y_numeric``, ``multi_output``, ...).
 
@@ -536,6 +547,14 @@ def validate_kernel_data(estimator, X, y="no_validation", *, reset=True, n_sampl
                 f"(n_samples_test, n_samples_train) Gram matrix against the {n_samples_fit} "
                 "training samples."
             )
+    if defer_finite and kind == "precomputed" and reset:
+        try:
+            return validate_data(estimator, X, y, dtype=np.float64, order="C",
+                                 ensure_all_finite=False, **check_params)
+        except (TypeError, ValueError):
+            # the first error in scikit-learn's order, which tests finiteness early
+            validate_data(estimator, X, y, dtype=np.float64, order="C", **check_params)
+            raise
     return validate_data(estimator, X, y, reset=reset, dtype=np.float64, order="C",
                          **check_params)
 
