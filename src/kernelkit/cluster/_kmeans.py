@@ -162,7 +162,7 @@ def _candidate_distances(A, X, x_squared_norms, closest_sq, out):
 
 
 def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_threads=None,
-                 verbose=0, algorithm="lloyd"):
+                 verbose=0, algorithm="lloyd", x_squared_norms=None):
     """Lloyd's algorithm from given centres (Sangnier, Algorithm 9), compiled.
 
     Each iteration assigns every sample to its nearest centre (lowest index on ties) and moves
@@ -189,6 +189,8 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
         Hamerly's (two per sample, unsettled samples re-assigned by the GEMM). All apply the
         same exact assignment rule (see ``kernelkit._core._kmeans_lloyd``), so they return the
         same labels, bit-identical centres and the same ``n_iter``.
+    x_squared_norms : ndarray of shape (n_samples,), default=None
+        ``row_norms(X, squared=True)``, if the caller has it (None: computed here).
 
     Returns
     -------
@@ -214,7 +216,9 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     n_clusters = centers.shape[0]
     # Σ w‖x‖²: with the cluster sums S_l = Σ_{y_i=l} w_i x_i and weights W_l, the objective of an
     # assignment step is Σ w‖x‖² − 2 Σ_l c_l·S_l + Σ_l W_l‖c_l‖², so no per-sample work.
-    weighted_square_sum = float(sample_weight @ row_norms(X, squared=True))
+    if x_squared_norms is None:
+        x_squared_norms = row_norms(X, squared=True)
+    weighted_square_sum = float(sample_weight @ x_squared_norms)
 
     labels = np.full(n_samples, -1, dtype=np.int32)
     labels_old = labels.copy()
@@ -523,7 +527,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
                                                      random_state)
             run = kmeans_lloyd(X, centers_init, self.max_iter, tol, sample_weight, n_threads,
                                max(0, self.verbose - 1),
-                               "hamerly" if self.algorithm == "auto" else self.algorithm)
+                               "hamerly" if self.algorithm == "auto" else self.algorithm,
+                               x_squared_norms)
             if self.verbose:
                 report("KMeans", f"init {run_index + 1} of {n_runs}: inertia {run[2]:.10g}, "
                                  f"{run[3]} iterations", start)
