@@ -19,7 +19,7 @@ from libc.string cimport memset
 
 from _distances cimport GEMM_AND_EXACT_TERMS, gemm_abt, gemm_rounding, squared_norm
 from _interrupt cimport InterruptState, interrupt_init, interrupted, next_item, raise_pending
-from _types cimport floating, int32_t, intp_t
+from _types cimport floating, int32_t, int64_t, intp_t
 
 # Type of the GEMM that ranks the centres before the exact check: float32 halves its cost, and
 # the exact check of near ties keeps the result that of the double-precision rule.
@@ -37,9 +37,9 @@ cdef enum:
     # (and on a busy machine a parallel region can wait a whole time slice for a descheduled
     # thread).
     MIN_FLOPS_PER_THREAD = 4000000
-    # Centres from which the row scan runs in SIMD lanes (measured: 8 % slower at 20 centres,
-    # 18 % faster at 100, 35 % at 1000).
-    SCAN_MIN_CLUSTERS = 32
+    # Rows of CHUNK values after a chunk's GEMM block in the scratch of `_assign_chunk`: each
+    # sample's smallest and second smallest GEMM value, and the index of the smallest.
+    SCAN_EXTRA_ROWS = 3
 
 
 cdef inline intp_t _n_groups(intp_t n_chunks, intp_t n_clusters,
@@ -120,48 +120,18 @@ cdef inline double _squared_norm(const floating *x, int n_features) noexcept nog
 
 
 cdef extern from "_kmeans_scan.h" nogil:
-    int km_two_smallest_float(const float *row, const float *norms, int n, float *second)
-    int km_two_smallest_double(const double *row, const double *norms, int n, double *second)
+    enum: KM_LANES
+    void km_column_scan_float(const float *dist, int ld, const float *norms, int n_clusters,
+                              float *smallest, float *second, int32_t *index)
+    void km_column_scan_double(const double *dist, int ld, const double *norms, int n_clusters,
+                               double *smallest, double *second, int64_t *index)
 
 
-cdef inline double _value(const screen_t *row, const screen_t *center_squared_norms,
+cdef inline double _value(const screen_t *column, int ld, const screen_t *center_squared_norms,
                           int j) noexcept nogil:
-    """The GEMM value ``‖c_j‖² − 2x·c_j`` of a row of ``−2x·c``, rounded once in the GEMM's
-    type (the value every comparison of a sample's assignment uses)."""
-    return <double>(row[j] + center_squared_norms[j])
-
-
-cdef inline int _nearest(const screen_t *row, const screen_t *center_squared_norms,
-                         int n_clusters, double margin, bint *near_tie) noexcept nogil:
-    """The index of the smallest GEMM value ``_value(row, center_squared_norms, l)`` (the
-    lowest index on ties: strict ``<``; a NaN never wins); ``*near_tie`` tells whether another
-    value is within ``margin`` of it.
-
-    From ``SCAN_MIN_CLUSTERS`` centres, one pass of SIMD running minima and second minima
-    (``_kmeans_scan.h``). Below, merging the lanes costs more than it saves: a scalar scan for
-    the smallest, then a count of the values within the margin (a loop the compiler
-    vectorises)."""
-    cdef screen_t v, best_d = INFINITY, second_d
-    cdef double limit
-    cdef int j, best = 0, n_near = 0
-    if n_clusters >= SCAN_MIN_CLUSTERS:
-        if screen_t is float:
-            best = km_two_smallest_float(row, center_squared_norms, n_clusters, &second_d)
-        else:
-            best = km_two_smallest_double(row, center_squared_norms, n_clusters, &second_d)
-        near_tie[0] = second_d <= _value(row, center_squared_norms, best) + margin
-        return best
-    for j in range(n_clusters):
-        v = row[j] + center_squared_norms[j]
-        if v < best_d:
-            best_d = v
-            best = j
-    limit = <double>best_d + margin
-    for j in range(n_clusters):
-        if row[j] + center_squared_norms[j] <= limit:
-            n_near += 1
-    near_tie[0] = n_near > 1
-    return best
+    """The GEMM value ``‖c_j‖² − 2x·c_j`` of a sample's column of ``−2c·x`` (row stride ``ld``),
+    rounded once in the GEMM's type (the value every comparison of a sample's assignment uses)."""
+    return <double>(column[j * ld] + center_squared_norms[j])
 
 
 cdef inline void _assign_chunk(
@@ -173,7 +143,7 @@ cdef inline void _assign_chunk(
     const screen_t *center_squared_norms,  # IN (n_clusters,) of centers_screen
     double max_center_norm,         # IN max_l ‖c_l‖
     int n_x, int n_clusters, int n_features,
-    screen_t *dist,                 # scratch (n_x, n_clusters)
+    screen_t *dist,                 # scratch (CHUNK * (n_clusters + SCAN_EXTRA_ROWS),)
     int32_t *labels,                # OUT (n_x,)
     double *sums,                   # INOUT (n_clusters, n_features), if update
     double *weights,                # INOUT (n_clusters,), if update
@@ -192,34 +162,52 @@ cdef inline void _assign_chunk(
     ``gemm_rounding`` with the terms of the exact ``D`` as well; no square root per sample) is
     strictly farther in computed ``D``, and the others are compared by ``D`` itself.
 
+    The GEMM block has one row per centre and one column per sample (row stride ``ld``, ``n_x``
+    rounded up to ``KM_LANES``), so that one scan in SIMD lanes of samples finds every sample's
+    smallest and second smallest value (``_kmeans_scan.h``): a near tie is a second smallest
+    within ``2E'`` of the smallest.
+
     Raw pointers, not memoryviews: the inner accumulation loop must not reload strides after
     every store (the compiler cannot prove the stores leave a memoryview struct alone).
     """
-    cdef int i, j, best
-    cdef bint near_tie
+    cdef int i, j, best, gemm_best
+    cdef int ld = (n_x + KM_LANES - 1) // KM_LANES * KM_LANES
     cdef double scale = 8.0 * gemm_rounding(n_features, screen_t is float, GEMM_AND_EXACT_TERMS)
     cdef double x_sq, err, limit, d_best, d_j, delta = _margin(n_features)
     cdef double max_center_sq = max_center_norm * max_center_norm
-    cdef const screen_t *row
+    cdef screen_t *smallest = dist + CHUNK * n_clusters
+    cdef screen_t *second_smallest = smallest + CHUNK
+    cdef void *index = second_smallest + CHUNK
+    cdef const screen_t *column
     cdef const floating *xi
-    # dist[i, l] = −2 x_i·c_l by the GEMM (no prefilled output to read), ‖c_l‖² added where a
+    # dist[l, i] = −2 c_l·x_i by the GEMM (no prefilled output to read), ‖c_l‖² added where a
     # value is compared (_value): ‖x_i‖² does not change the argmin
-    gemm_abt(x_screen, n_x, centers_screen, n_clusters, n_features, -2.0, 0.0, dist, n_clusters)
+    gemm_abt(centers_screen, n_clusters, x_screen, n_x, n_features, -2.0, 0.0, dist, ld)
+    if screen_t is float:
+        km_column_scan_float(dist, ld, center_squared_norms, n_clusters, smallest,
+                             second_smallest, <int32_t*>index)
+    else:
+        km_column_scan_double(dist, ld, center_squared_norms, n_clusters, smallest,
+                              second_smallest, <int64_t*>index)
     for i in range(n_x):
-        row = dist + i * n_clusters
+        column = dist + i
         xi = x + i * n_features
         x_sq = _squared_norm(xi, n_features)
         # (‖x‖ + max‖c‖)² ≤ 2‖x‖² + 2 max‖c‖²: the bound without a square root per sample
         err = scale * (x_sq + max_center_sq)
         # ties go to the lowest index (Sangnier, Property 55)
-        best = _nearest(row, center_squared_norms, n_clusters, 2.0 * err, &near_tie)
-        limit = _value(row, center_squared_norms, best) + 2.0 * err
+        if screen_t is float:
+            gemm_best = (<int32_t*>index)[i]
+        else:
+            gemm_best = <int>(<int64_t*>index)[i]
+        best = gemm_best
+        limit = _value(column, ld, center_squared_norms, best) + 2.0 * err
         d_best = -1.0
-        if near_tie:
+        if second_smallest[i] <= limit:
             # a near tie for the GEMM: decide by the exact rule among the near centres
             d_best = _squared_distance(xi, centers + best * n_features, n_features)
             for j in range(n_clusters):
-                if j != best and _value(row, center_squared_norms, j) <= limit:
+                if j != best and _value(column, ld, center_squared_norms, j) <= limit:
                     d_j = _squared_distance(xi, centers + j * n_features, n_features)
                     if d_j < d_best or (d_j == d_best and j < best):
                         d_best = d_j
@@ -229,18 +217,18 @@ cdef inline void _assign_chunk(
             _accumulate(xi, sample_weight[i], best, n_features, sums, weights)
         if upper != NULL:
             if d_best < 0.0:
-                d_best = _value(row, center_squared_norms, best) + x_sq + err
+                d_best = _value(column, ld, center_squared_norms, best) + x_sq + err
             upper[i] = sqrt(d_best) * (1.0 + delta)
             if lower != NULL:
                 for j in range(n_clusters):
-                    d_j = _value(row, center_squared_norms, j) + x_sq - err
+                    d_j = _value(column, ld, center_squared_norms, j) + x_sq - err
                     lower[i * n_clusters + j] = (_down(sqrt(d_j) * (1.0 - delta)) if d_j > 0
                                                  else 0.0)
             if second != NULL:
-                d_j = INFINITY
-                for j in range(n_clusters):
-                    if j != best and _value(row, center_squared_norms, j) < d_j:
-                        d_j = _value(row, center_squared_norms, j)
+                # the smallest GEMM value of the other centres: the second smallest, or the
+                # smallest if the exact rule chose another centre than the GEMM
+                d_j = (<double>second_smallest[i] if best == gemm_best
+                       else <double>smallest[i])
                 d_j = d_j + x_sq - err
                 second[i] = sqrt(d_j) * (1.0 - delta) if d_j > 0 else 0.0
 

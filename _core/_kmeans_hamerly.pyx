@@ -19,13 +19,14 @@ the fastest fit to convergence in every case measured (``bench/results/kmeans.md
 
 from cython.parallel cimport parallel
 from libc.math cimport sqrt
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
 from _interrupt cimport InterruptState, leave_team
-from _kmeans_common cimport (CHUNK, Groups, _accumulate, _assign_chunk, _margin,
-                             _squared_distance, group_sums, group_weights, groups_finish,
-                             groups_free, groups_start, next_chunk, screen_centers, screen_t)
+from _kmeans_common cimport (CHUNK, SCAN_EXTRA_ROWS, Groups, _accumulate, _assign_chunk,
+                             _margin, _squared_distance, group_sums, group_weights,
+                             groups_finish, groups_free, groups_start, next_chunk,
+                             screen_centers, screen_t)
 from _types cimport floating, intp_t, int32_t
 
 
@@ -42,7 +43,7 @@ cdef void _hamerly_chunk(
     double max_shift,               # IN max_l shifts[l]
     int n_x, int n_clusters, int n_features,
     int32_t *labels, double *upper, double *second,   # INOUT (n_x,)
-    screen_t *dist,                 # scratch (CHUNK, n_clusters)
+    screen_t *dist,                 # scratch of _assign_chunk
     screen_t *gathered_screen,      # scratch (CHUNK, n_features)
     floating *gathered,             # scratch (CHUNK, n_features)
     int *gathered_index,            # scratch (CHUNK,)
@@ -177,7 +178,7 @@ cdef int _hamerly(
             g = 0
             c = 0
             c_stop = 0
-            dist = <screen_t*>malloc(CHUNK * n_clusters * sizeof(screen_t))
+            dist = <screen_t*>calloc(CHUNK * (n_clusters + SCAN_EXTRA_ROWS), sizeof(screen_t))
             gathered = <floating*>malloc(CHUNK * n_features * sizeof(floating))
             gathered_screen = (<screen_t*>malloc(CHUNK * n_features * sizeof(screen_t))
                                if rounded else <screen_t*>gathered)

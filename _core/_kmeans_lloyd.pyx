@@ -21,9 +21,9 @@ from cython.parallel cimport parallel, prange
 from libc.stdlib cimport calloc, free, malloc
 
 from _interrupt cimport InterruptState, leave_team
-from _kmeans_common cimport (CHUNK, Groups, _assign_chunk, group_sums, group_weights,
-                             groups_finish, groups_free, groups_start, next_chunk, screen_centers,
-                             screen_t)
+from _kmeans_common cimport (CHUNK, SCAN_EXTRA_ROWS, Groups, _assign_chunk, group_sums,
+                             group_weights, groups_finish, groups_free, groups_start, next_chunk,
+                             screen_centers, screen_t)
 from _types cimport floating, intp_t, int32_t
 
 
@@ -113,7 +113,7 @@ cdef int _lloyd(
             g = 0
             c = 0
             c_stop = 0
-            dist = <screen_t*>malloc(CHUNK * n_clusters * sizeof(screen_t))
+            dist = <screen_t*>calloc(CHUNK * (n_clusters + SCAN_EXTRA_ROWS), sizeof(screen_t))
             if dist == NULL:
                 status_ptr[0] = -1
             while next_chunk(&groups, &g, &c, &c_stop, &interrupt, status_ptr):

@@ -476,7 +476,7 @@ def _core_framework(data):
 
 def _kmeans_cases():
     """k-means with a handful of clusters (what most users fit), to convergence and one Lloyd
-    iteration, 12 features, k = 25 (the row scan below and above 32 centres: k = 64)."""
+    iteration, 12 features, k = 25 and k = 64 (a GEMM block per chunk 2.5 times taller)."""
     rows = []
     for k in (25, 64):
         def setup(n, k=k):

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
+from kernelkit._core._kmeans_seeding import update_candidate_distances
 from kernelkit.cluster import kmeans_plusplus
 
 
@@ -60,3 +61,53 @@ def test_bad_input():
         kmeans_plusplus(np.zeros((2, 2)), 0)
     with pytest.raises(ValueError, match="NaN"):
         kmeans_plusplus(np.array([[np.nan, 0.0], [1.0, 1.0]]), 1)
+
+
+def _candidate_distances_numpy(A, X, closest):
+    """The seeding's distances as NumPy evaluates the expression, op by op."""
+    d2 = (A**2).sum(axis=1)[:, None] - 2.0 * (A @ X.T) + (X**2).sum(axis=1)[None, :]
+    return np.minimum(closest, np.maximum(d2, 0.0))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_candidate_distances_are_numpys_bit_for_bit(dtype):
+    """The compiled pass rounds as the NumPy expression does, in the data's type and in its
+    order (``(‖a‖² + ‖x‖²) − 2p`` differs in the last bits of some of these values)."""
+    rng = np.random.default_rng(0)
+    X = (rng.normal(size=(2_000, 7)) * 1e3 + 5e3).astype(dtype)
+    A = X[[3, 3, 1_999, 0]]                       # repeated and chosen rows: clamped values
+    closest = _candidate_distances_numpy(X[[10]], X, np.full(len(X), np.inf, dtype=dtype))[0]
+    expected = _candidate_distances_numpy(A, X, closest)
+    products = A @ X.T
+    update_candidate_distances(products, (A**2).sum(axis=1), (X**2).sum(axis=1), closest)
+    assert products.dtype == dtype and expected.dtype == dtype
+    np.testing.assert_array_equal(products.view(np.uint8), expected.view(np.uint8))
+    assert np.count_nonzero(products == 0) >= 3 and np.any(products < closest)
+    assert np.any(products == closest)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_local_trials", [None, 1])
+def test_seeding_is_the_step_by_step_numpy_seeding(dtype, n_local_trials, random_seed):
+    """Greedy D² sampling with the NumPy expression at every step: the same centres (the
+    compiled steps reuse two buffers in turn; one step's chosen row is the next one's input)."""
+    rng = np.random.default_rng(random_seed)
+    X = rng.normal(size=(300, 4)).astype(dtype)
+    w = rng.uniform(0.0, 2.0, len(X)).astype(dtype)
+    trials = 2 + int(np.log(8)) if n_local_trials is None else n_local_trials
+    state = np.random.RandomState(random_seed)
+    first = state.choice(len(X), p=w / w.sum())
+    indices = [first]
+    closest = _candidate_distances_numpy(X[[first]], X, np.full(len(X), np.inf, dtype=dtype))[0]
+    for _ in range(7):
+        cumulative = np.cumsum(w * closest)
+        draws = state.uniform(size=trials) * cumulative[-1]
+        candidates = np.minimum(np.searchsorted(cumulative, draws, side="right"), len(X) - 1)
+        distances = _candidate_distances_numpy(X[candidates], X, closest)
+        best = int(np.argmin(distances @ w))
+        closest = distances[best]
+        indices.append(candidates[best])
+    centers, idx = kmeans_plusplus(X, 8, sample_weight=w, random_state=random_seed,
+                                   n_local_trials=n_local_trials)
+    np.testing.assert_array_equal(idx, indices)
+    np.testing.assert_array_equal(centers, X[indices])

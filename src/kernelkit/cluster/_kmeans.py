@@ -27,6 +27,7 @@ from kernelkit._core._kmeans_elkan import center_geometry, elkan_iter
 from kernelkit._core._kmeans_hamerly import hamerly_iter
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit._core._kmeans_lloyd import lloyd_iter
+from kernelkit._core._kmeans_seeding import update_candidate_distances
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
@@ -123,18 +124,23 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
                          "samples", "lower n_local_trials (2 + log(n_clusters) is the usual).")
     centers = np.empty((n_clusters, n_features), dtype=X.dtype)
     indices = np.empty(n_clusters, dtype=np.intp)
+    # two (n_local_trials, n_samples) buffers, taken in turn: the chosen row of one step is the
+    # next step's closest_sq
+    buffers = [np.empty((n_local_trials, n_samples), dtype=X.dtype) for _ in range(2)]
 
     first = random_state.choice(n_samples, p=sample_weight / sample_weight.sum())
     centers[0], indices[0] = X[first], first
-    closest_sq = _squared_distances(X[[first]], X, x_squared_norms).ravel()
+    closest_sq = _candidate_distances(X[[first]], X, x_squared_norms,
+                                      np.full(n_samples, np.inf, dtype=X.dtype),
+                                      buffers[1][:1])[0]
     for c in range(1, n_clusters):
         # side="right": a draw always lands on a point of positive probability, never on an
         # already chosen centre (D_i = 0).
         cumulative = np.cumsum(sample_weight * closest_sq)
         draws = random_state.uniform(size=n_local_trials) * cumulative[-1]
         candidates = np.minimum(np.searchsorted(cumulative, draws, side="right"), n_samples - 1)
-        cand_sq = _squared_distances(X[candidates], X, x_squared_norms)
-        np.minimum(closest_sq, cand_sq, out=cand_sq)
+        cand_sq = _candidate_distances(X[candidates], X, x_squared_norms, closest_sq,
+                                       buffers[(c - 1) % 2])
         cand_potential = cand_sq @ sample_weight
         best = int(np.argmin(cand_potential))
         closest_sq = cand_sq[best]
@@ -142,11 +148,13 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
     return centers, indices
 
 
-def _squared_distances(A, X, x_squared_norms):
-    """``‖a − x‖²`` for every row pair, by ``‖a‖² − 2a·x + ‖x‖²`` (clamped: rounding can make
-    it slightly negative)."""
-    d2 = row_norms(A, squared=True)[:, None] - 2.0 * (A @ X.T) + x_squared_norms[None, :]
-    return np.maximum(d2, 0.0, out=d2)
+def _candidate_distances(A, X, x_squared_norms, closest_sq, out):
+    """``min(closest_sq, ‖a − x‖²)`` for every row pair, ``‖a − x‖²`` by
+    ``‖a‖² − 2a·x + ‖x‖²`` clamped at 0 (rounding can make it slightly negative), into ``out``:
+    one GEMM, then one compiled pass."""
+    np.matmul(A, X.T, out=out)
+    update_candidate_distances(out, row_norms(A, squared=True), x_squared_norms, closest_sq)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -154,7 +162,7 @@ def _squared_distances(A, X, x_squared_norms):
 
 
 def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_threads=None,
-                 verbose=0, algorithm="lloyd"):
+                 verbose=0, algorithm="lloyd", x_squared_norms=None):
     """Lloyd's algorithm from given centres (Sangnier, Algorithm 9), compiled.
 
     Each iteration assigns every sample to its nearest centre (lowest index on ties) and moves
@@ -181,6 +189,8 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
         Hamerly's (two per sample, unsettled samples re-assigned by the GEMM). All apply the
         same exact assignment rule (see ``kernelkit._core._kmeans_lloyd``), so they return the
         same labels, bit-identical centres and the same ``n_iter``.
+    x_squared_norms : ndarray of shape (n_samples,), default=None
+        ``row_norms(X, squared=True)``, if the caller has it (None: computed here).
 
     Returns
     -------
@@ -206,7 +216,9 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     n_clusters = centers.shape[0]
     # Σ w‖x‖²: with the cluster sums S_l = Σ_{y_i=l} w_i x_i and weights W_l, the objective of an
     # assignment step is Σ w‖x‖² − 2 Σ_l c_l·S_l + Σ_l W_l‖c_l‖², so no per-sample work.
-    weighted_square_sum = float(sample_weight @ row_norms(X, squared=True))
+    if x_squared_norms is None:
+        x_squared_norms = row_norms(X, squared=True)
+    weighted_square_sum = float(sample_weight @ x_squared_norms)
 
     labels = np.full(n_samples, -1, dtype=np.int32)
     labels_old = labels.copy()
@@ -515,7 +527,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
                                                      random_state)
             run = kmeans_lloyd(X, centers_init, self.max_iter, tol, sample_weight, n_threads,
                                max(0, self.verbose - 1),
-                               "hamerly" if self.algorithm == "auto" else self.algorithm)
+                               "hamerly" if self.algorithm == "auto" else self.algorithm,
+                               x_squared_norms)
             if self.verbose:
                 report("KMeans", f"init {run_index + 1} of {n_runs}: inertia {run[2]:.10g}, "
                                  f"{run[3]} iterations", start)
