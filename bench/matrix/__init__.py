@@ -130,8 +130,10 @@ def _run_cell(row, n, state, budget, log):
     return cell
 
 
-def run_matrix(rows, sizes=_rows.SIZES, budget=DEFAULT_BUDGET, log=print):
-    """Time every row at every size; return the list of cells (dicts)."""
+def run_matrix(rows, sizes=_rows.SIZES, budget=DEFAULT_BUDGET, log=print, after_row=None):
+    """Time every row at every size; return the list of cells (dicts). ``after_row(cells)``,
+    if given, sees the cells so far after each row (the command writes its table then, so an
+    interrupted run keeps what it measured)."""
     cells = []
     for row in rows:
         state = {}
@@ -140,6 +142,8 @@ def run_matrix(rows, sizes=_rows.SIZES, budget=DEFAULT_BUDGET, log=print):
             if n is None:
                 continue
             cells.append(_run_cell(row, n, state, budget, log))
+        if after_row is not None:
+            after_row(cells)
     return cells
 
 
@@ -335,18 +339,23 @@ def main(argv=None):
     rows = _select(_rows.all_rows(), args.rows)
     os.makedirs(args.out, exist_ok=True)
     load_before = os.getloadavg()
+    name = ("matrix-baseline.md" if args.baseline else
+            "matrix-busy.md" if args.busy_core else "matrix.md")
+    path = os.path.join(args.out, name)
+
+    def write(cells):
+        load = (load_before, os.getloadavg())
+        table = (format_baseline(cells, args.baseline, load) if args.baseline else
+                 format_matrix(cells, rows, args.busy_core, load))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(table)
+        return table
+
     with busy_core() if args.busy_core else contextlib.nullcontext():
         if args.baseline:
-            cells = run_baseline(args.baseline, rows, sizes)
-            table = format_baseline(cells, args.baseline, (load_before, os.getloadavg()))
-            name = "matrix-baseline.md"
+            table = write(run_baseline(args.baseline, rows, sizes))
         else:
-            cells = run_matrix(rows, sizes, args.budget)
-            table = format_matrix(cells, rows, args.busy_core, (load_before, os.getloadavg()))
-            name = "matrix-busy.md" if args.busy_core else "matrix.md"
-    path = os.path.join(args.out, name)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(table)
+            table = write(run_matrix(rows, sizes, args.budget, after_row=write))
     print(table)
     print(f"written to {path}")
     return 0
