@@ -12,7 +12,7 @@ from kernelkit.mkl._kernels import KernelStack, combine, quadratic_forms, valida
 from kernelkit.mkl._objective import solve_squared
 from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GroupLassoMKL"]
@@ -135,8 +135,26 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
         lambda_ = 1.0 / (2.0 * y.size * self.C)
         n_kernels = Ks.shape[-1]
         eta = np.full(n_kernels, n_kernels ** (-1.0 / self.r))   # Σ η^r = 1
-        history = []
         start = time.perf_counter()
+        # each iteration factorises one n × n matrix: small ones on one BLAS thread (many short
+        # multi-threaded calls cost more than they save, and stall when another process takes a
+        # core)
+        with blas_threads(y.size ** 3 / 3.0, effective_n_threads(self.n_jobs)):
+            eta, gamma, history, n_iter = self._iterate(Ks, y, lambda_, eta)
+        self.weights_ = eta
+        self.dual_coef_ = gamma
+        self.block_norms_ = eta * np.sqrt(np.maximum(quadratic_forms(Ks, gamma),
+                                                     0.0))
+        self.objective_history_ = np.asarray(history)
+        self.n_iter_ = n_iter
+        if self.verbose:
+            report(type(self).__name__, f"{n_iter} iterations, J {history[-1]:.10g}", start)
+        return self
+
+    def _iterate(self, Ks, y, lambda_, eta):
+        """The fixed-point iterations from the weights ``eta``: ``(eta, gamma, history,
+        n_iter)``."""
+        history = []
         progress = iteration_callback(
             type(self).__name__, self.verbose, 1,
             lambda n_iter, value: f"iteration {n_iter}: J {value:.10g}")
@@ -157,16 +175,7 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
             if moved:
                 break
         solution = solve_squared(combine(Ks, eta), y, lambda_)
-        gamma = solution.gamma
-        self.weights_ = eta
-        self.dual_coef_ = gamma
-        self.block_norms_ = eta * np.sqrt(np.maximum(quadratic_forms(Ks, gamma),
-                                                     0.0))
-        self.objective_history_ = np.asarray(history)
-        self.n_iter_ = n_iter
-        if self.verbose:
-            report(type(self).__name__, f"{n_iter} iterations, J {history[-1]:.10g}", start)
-        return self
+        return eta, solution.gamma, history, n_iter
 
     def predict(self, X):
         r""":math:`f(x) = \sum_j \gamma_j K_\eta(x_j, x)`.
