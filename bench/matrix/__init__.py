@@ -194,7 +194,13 @@ def format_matrix(cells, rows, busy_core=False, load=None):
         f"Run {time.strftime('%Y-%m-%d %H:%M')}. Medians of alternating runs in one process; "
         "the first run of each contender at the smallest size is an untimed warm-up. "
         "2 thr ÷ 1 thr: kernelkit's time on 2 threads over its time on 1 (below 1: the second "
-        "thread pays). Ratios over 1.0 (kernelkit slower) in bold.", "",
+        "thread pays). Ratios over 1.0 (kernelkit slower) in bold. A check compares kernelkit's "
+        "result with each peer's (✔ within the row's tolerance); a ✘ against a library that "
+        "draws other random numbers (bootstrap samples, k-means seeding, hashing, LightGBM's "
+        "and XGBoost's trees) or defines the method otherwise (scikit-learn's spectral "
+        "embedding normalises its Laplacian) is a difference of definition, not of "
+        "exactness; exactness is tested against scikit-learn and the twins in the test "
+        "suite.", "",
         "| row | n | kernelkit | 1 thread | 2 thr ÷ 1 thr | peer | peer time | kernelkit ÷ peer "
         "| fastest peer | kernelkit ÷ fastest | check | notes |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",

@@ -125,7 +125,7 @@ def _compare_grams(a, b):
     if a.shape != b.shape:
         return f"shapes {a.shape} vs {b.shape}", False
     diff = float(np.abs(a - b).max() / (np.abs(b).max() + 1e-300))
-    return f"rel max|ΔK| {diff:.1e}", diff <= 1e-8
+    return f"rel max ΔK {diff:.1e}", diff <= 1e-8
 
 
 def _compare_scalars(a, b):
