@@ -247,9 +247,10 @@ def _worker_times(row, size, path, repeats):
     return json.loads(out.strip().splitlines()[-1])
 
 
-def run_baseline(wheel, rows, sizes=("small", "medium"), pairs=3, log=print):
+def run_baseline(wheel, rows, sizes=("small", "medium"), pairs=3, log=print, after_row=None):
     """Old wheel vs the installed kernelkit, alternating fresh processes; one cell per row and
-    size with the medians of both sides' wall and CPU times."""
+    size with the medians of both sides' wall and CPU times (``after_row(cells)`` as in
+    :func:`run_matrix`)."""
     cells = []
     with tempfile.TemporaryDirectory() as folder:
         old = _unpacked(wheel, folder)
@@ -275,6 +276,8 @@ def run_baseline(wheel, rows, sizes=("small", "medium"), pairs=3, log=print):
                     f"{cell['old_wall'] / cell['new_wall']:.3f}, CPU "
                     f"{cell['old_cpu'] / cell['new_cpu']:.3f}")
                 cells.append(cell)
+            if after_row is not None and cells:
+                after_row(cells)
     return cells
 
 
@@ -359,7 +362,7 @@ def main(argv=None):
 
     with busy_core() if args.busy_core else contextlib.nullcontext():
         if args.baseline:
-            table = write(run_baseline(args.baseline, rows, sizes))
+            table = write(run_baseline(args.baseline, rows, sizes, after_row=write))
         else:
             table = write(run_matrix(rows, sizes, args.budget, after_row=write))
     print(table)
