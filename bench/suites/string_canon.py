@@ -2,14 +2,12 @@
 product and the pure-Python twins, on UCI splice junctions (DNA) and the shipped proteins; with
 an accuracy check of the weighted degree kernel on the splice classes."""
 
-import pathlib
 
 import numpy as np
 
-from kernelkit.bench._harness import Contender, Suite
+from kernelkit.bench._harness import Contender, Suite, shared_data
 
 N_THREADS = 2
-SPLICE = pathlib.Path("/work/shared/data/uci_splice/splice.csv")
 # The pure-Python twins run on the first sequences only; times are per Gram entry.
 REFERENCE_SUBSET = 12
 
@@ -17,7 +15,7 @@ REFERENCE_SUBSET = 12
 def _cases(quick):
     proteins = [{"kernel": "gappy", "data": "proteins", "k": 1, "g": 3,
                  "n": 150 if quick else 655}]
-    if not SPLICE.exists():
+    if _splice_file() is None:
         return proteins
     n = 600 if quick else 3190
     return [
@@ -29,9 +27,15 @@ def _cases(quick):
     ]
 
 
+def _splice_file():
+    """The UCI splice table in the shared data folder, or None."""
+    folder = shared_data("uci_splice")
+    return folder / "uci_splice" / "splice.csv" if folder is not None else None
+
+
 def _splice():
     """UCI splice junctions: 60-nt DNA windows and their classes (EI, IE, N)."""
-    rows = [line.split(",") for line in SPLICE.read_text().splitlines()[1:]]
+    rows = [line.split(",") for line in _splice_file().read_text().splitlines()[1:]]
     return [row[2].strip() for row in rows], np.array([row[0].strip() for row in rows])
 
 

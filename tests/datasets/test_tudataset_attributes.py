@@ -1,13 +1,11 @@
 """Node attributes of TU data sets (``{name}_node_attributes.txt``)."""
 
-import pathlib
 
 import numpy as np
 import pytest
 
 from kernelkit.datasets import load_tudataset
 
-DATA = pathlib.Path("/work/shared/data")
 ATTRIBUTES = [[0.5, -1.0], [1e3, 2.0], [0.0, 0.25], [-3.5, 1.0], [7.0, 8.0]]
 
 
@@ -77,9 +75,10 @@ def test_bad_attribute_files_are_named_with_their_line(tmp_path, lines, message)
     assert message in str(info.value) and str(tmp_path) in str(info.value)
 
 
-@pytest.mark.skipif(not (DATA / "ENZYMES").is_dir(), reason="needs the shared ENZYMES copy")
-def test_enzymes_has_18_attributes_per_node():
-    data = load_tudataset(DATA, "ENZYMES", as_networkx=False)
+def test_enzymes_has_18_attributes_per_node(shared_data):
+    if not (shared_data / "ENZYMES").is_dir():
+        pytest.skip(f"needs the shared ENZYMES copy ({shared_data / 'ENZYMES'})")
+    data = load_tudataset(shared_data, "ENZYMES", as_networkx=False)
     assert len(data.graphs) == 600
     assert sum(graph[3].shape[0] for graph in data.graphs) == 19580
     assert {graph[3].shape[1] for graph in data.graphs} == {18}

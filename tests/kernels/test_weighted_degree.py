@@ -1,6 +1,5 @@
 """Weighted degree kernel (with shifts): the formula term by term, hand cases, features, input."""
 
-import pathlib
 
 import numpy as np
 import pytest
@@ -10,7 +9,6 @@ from hypothesis import strategies as st
 from kernelkit.kernels import WeightedDegreeKernel, weighted_degree_kernel
 from kernelkit.reference import string_canon as reference
 
-SPLICE = pathlib.Path("/work/shared/data/uci_splice/splice.csv")
 
 
 def _aligned(rng, n, length, letters):
@@ -196,9 +194,11 @@ def test_changed_degree_needs_a_refit():
         est.transform(["ACGT"])
 
 
-@pytest.mark.skipif(not SPLICE.exists(), reason="needs the UCI splice data in /work/shared")
-def test_splice_sequences_against_the_formula_and_features():
-    rows = [line.split(",") for line in SPLICE.read_text().splitlines()[1:]]
+def test_splice_sequences_against_the_formula_and_features(shared_data):
+    splice = shared_data / "uci_splice" / "splice.csv"
+    if not splice.exists():
+        pytest.skip(f"needs the UCI splice data ({splice})")
+    rows = [line.split(",") for line in splice.read_text().splitlines()[1:]]
     X = [row[2].strip() for row in rows][:300]
     est = WeightedDegreeKernel(degree=8, alphabet="dna", unknown="skip")
     K = est.fit_transform(X)
