@@ -154,6 +154,19 @@ def check_sparse_input(X, name="X", *, canonical=False):
     return X
 
 
+def checked_csr_arrays(X, name="X"):
+    """``(data, indices, indptr)`` of the sparse ``X`` as :func:`check_sparse_input` with
+    ``canonical=True`` gives them, without building a new matrix when ``X`` is already a
+    canonical CSR (for readers that take the arrays only, once per small matrix: a scipy
+    constructor per graph cost as much as the rest of reading a graph)."""
+    if X.format == "csr":
+        arrays = _checked_compressed_arrays(X, name)
+        if X.has_canonical_format:   # read only after the check: the indices are in range
+            return arrays
+    X = check_sparse_input(X, name, canonical=True)
+    return X.data, X.indices, X.indptr
+
+
 def _malformed(name, X, problem):
     return ValueError(
         f"{name} is a malformed {X.format.upper()} sparse matrix of shape {X.shape}: {problem}. "

@@ -39,7 +39,7 @@ from itertools import chain
 import numpy as np
 import scipy.sparse as sp
 
-from kernelkit.utils._validation import check_sparse_input
+from kernelkit.utils._validation import checked_csr_arrays
 
 __all__ = ["GraphBatch", "LabelCoder", "check_labels_or_attributes", "encode_graphs"]
 
@@ -330,9 +330,7 @@ def _read_tuple(graph, g, node_label, edge_label, node_attributes):
     adjacency = graph[0]
     if sp.issparse(adjacency):
         shape = adjacency.shape
-        # no copy when already canonical CSR
-        csr = check_sparse_input(adjacency, f"graph {g}: the adjacency", canonical=True)
-        data, c, indptr = csr.data, csr.indices, csr.indptr
+        data, c, indptr = checked_csr_arrays(adjacency, f"graph {g}: the adjacency")
         r = np.repeat(np.arange(shape[0]), indptr[1:] - indptr[:-1])
     else:
         try:
