@@ -313,3 +313,21 @@ def test_the_core_rules_measure_what_they_state(tmp_path):
     assert _families_using("kernelkit.utils._a", {
         "kernelkit.utils._a": {"kernelkit.utils._b"}, "kernelkit.utils._b": {"kernelkit.svm._c"},
     }) == {"svm"}
+
+
+# one convention per habit (CONTRIBUTING, "Estimators" and "Names and docstrings")
+HABITS = {
+    r"__doc__\s*=\s*f[\"']": "an f-string docstring (use %(name)s and utils._docstrings.fill_doc)",
+    r"__doc__\.(replace|format)\(|_DOC\.format\(": "a docstring filled by hand (use fill_doc)",
+    r"\(\s*self\s*,\s*locals\(\)\s*\)": "__init__ through locals() (assign each argument)",
+    r"^def __getattr__\(": "a hand-written module __getattr__ (use utils._deprecation.moved_names)",
+}
+
+
+@pytest.mark.parametrize("pattern", HABITS, ids=list(HABITS.values()))
+def test_one_convention_per_habit(pattern):
+    found = [f"{path.relative_to(PACKAGE.parent)}:{text[:match.start()].count(chr(10)) + 1}"
+             for path in _python_files(PACKAGE)
+             for text in [path.read_text(encoding="utf-8")]
+             for match in re.finditer(pattern, text, re.M)]
+    assert found == []

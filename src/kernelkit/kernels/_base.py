@@ -14,6 +14,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from kernelkit.utils._docstrings import filled_doc
 from kernelkit.utils._gram import normalize_gram, normalizing_scale
 from kernelkit.utils._progress import Progress, report, report_stage
 from kernelkit.utils._sklearn_compat import _fit_context
@@ -210,12 +211,12 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
 
 _TRANSFORM_FEATURES_DOC = r"""Explicit features :math:`\Phi(x)` of the objects ``X`` (sparse).
 
-    {columns}
+    %(columns)s
 
     One rule for every kernel with explicit features: ``transform_features(Y) @
     transform_features(X_fit).T`` is ``transform(Y)`` and, on the fitted objects,
     ``Φ(X_fit) Φ(X_fit)ᵀ`` is ``fit_transform(X_fit)`` (up to rounding), with ``normalize``
-    false or true. Under ``normalize`` row ``i`` is divided by :math:`\sqrt{{k(x_i, x_i)}}`, the
+    false or true. Under ``normalize`` row ``i`` is divided by :math:`\sqrt{k(x_i, x_i)}`, the
     self-similarity the Gram matrix divides by (features without a column count in it), and a
     row with :math:`k(x_i, x_i) = 0` stays zero, as that object's Gram entries do. A linear
     model on these features is then the kernel machine, at a cost linear in the number of
@@ -257,8 +258,8 @@ class ExplicitFeatureMixin:
         def transform_features(self, X):
             return ExplicitFeatureMixin.transform_features(self, X)
 
-        transform_features.__doc__ = _TRANSFORM_FEATURES_DOC.format(
-            columns=cls.__dict__["_feature_columns"])
+        transform_features.__doc__ = filled_doc(_TRANSFORM_FEATURES_DOC,
+                                                columns=cls.__dict__["_feature_columns"])
         transform_features.__qualname__ = f"{cls.__qualname__}.transform_features"
         transform_features.__module__ = cls.__module__
         cls.transform_features = transform_features
@@ -279,7 +280,7 @@ class ExplicitFeatureMixin:
             features.data *= np.repeat(scale, np.diff(features.indptr))
         return features
 
-    transform_features.__doc__ = _TRANSFORM_FEATURES_DOC.format(columns=_feature_columns)
+    transform_features.__doc__ = filled_doc(_TRANSFORM_FEATURES_DOC, columns=_feature_columns)
 
 
 def canonical_features(features):

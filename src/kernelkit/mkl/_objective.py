@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_array, check_consistent_length
 
 from kernelkit.mkl._kernels import quadratic_forms
 from kernelkit.svm import SVC
-from kernelkit.utils._logistic import damped_newton
+from kernelkit.utils._smooth_solvers import damped_newton
 from kernelkit.utils._ridge import solve_positive_definite
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
 
