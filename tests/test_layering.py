@@ -294,6 +294,67 @@ def test_every_core_module_checks_for_ctrl_c():
     assert missing == []
 
 
+
+def _function_texts(path):
+    """(name, signature and body text, whether it is a ``def``) of every function of a core."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for name, line, n_lines, _ in core_functions(path):
+        yield name, "\n".join(lines[line - 1:line - 1 + n_lines]), lines[line - 1].lstrip()
+
+
+@needs_core_sources
+def test_no_raise_inside_noexcept_functions():
+    # an exception raised there would be printed and lost: return a status code instead
+    bad = [f"{path.name}: {name}" for path in _core_files(".pyx", ".pxd")
+           for name, text, _ in _function_texts(path)
+           if "noexcept" in text.split(":\n", 1)[0] and re.search(r"^\s+raise\b", text, re.M)]
+    assert bad == []
+
+
+@needs_core_sources
+def test_every_parallel_region_takes_its_thread_count_from_the_caller():
+    bad = []
+    for path in _core_files(".pyx", ".pxd"):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            code = line.split("#")[0]
+            if not re.match(r"\s*(for\s.*\bin\s+prange\(|with\s+(nogil\s*,\s*)?parallel\()",
+                            code):
+                continue
+            call = " ".join(part.split("#")[0] for part in lines[i:i + 4])
+            indent = len(line) - len(line.lstrip())
+            enclosing = next((lines[j] for j in range(i - 1, -1, -1)
+                              if lines[j].strip() and len(lines[j]) - len(lines[j].lstrip())
+                              < indent and "parallel(" in lines[j]), "")
+            if "num_threads=" not in call and "num_threads=" not in enclosing:
+                bad.append(f"{path.name}:{i + 1}")
+    assert bad == []
+
+
+@needs_core_sources
+def test_blas_only_through_scipy():
+    bad = [path.name for path in _core_files(".pyx", ".pxd", ".h")
+           if re.search(r"cdef\s+extern\s+from\s+[\"<]\w*(blas|lapack)", path.read_text(), re.I)
+           or re.search(r"#\s*include\s*[<\"]\w*(cblas|lapack)", path.read_text(), re.I)]
+    assert bad == []
+
+
+@needs_core_sources
+def test_entry_arrays_are_tagged_in_out_or_inout():
+    # the thin def entries: every memoryview argument says whether the core reads or writes it
+    untagged = []
+    for path in _core_files(".pyx"):
+        for name, text, first in _function_texts(path):
+            if not first.startswith("def "):
+                continue
+            header = text[:text.index("):") if "):" in text else len(text)]
+            for argument in header.split("\n"):
+                code = argument.split("#")[0]
+                if re.search(r"\[[:, ]*:(:1)?\]", code) and not re.search(
+                        r"#\s*(IN|OUT|INOUT)\b", argument):
+                    untagged.append(f"{path.name}: {name}: {code.strip()}")
+    assert untagged == []
+
 def test_the_core_rules_measure_what_they_state(tmp_path):
     source = tmp_path / "_example.pyx"
     source.write_text(
