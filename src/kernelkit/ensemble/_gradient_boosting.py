@@ -333,7 +333,13 @@ _SHARED_PARAMETERS = """learning_rate : float, default=0.1
         validation losses, time) and at an early stop; 2, a line after every stage."""
 
 
-@fill_doc(shared_parameters=_SHARED_PARAMETERS)
+_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, §1.6.5, Algorithm 3 (gradient
+       boosting).
+    .. [2] J. H. Friedman, "Greedy function approximation: a gradient boosting machine", Annals
+       of Statistics 29(5), 2001."""
+
+
+@fill_doc(shared_parameters=_SHARED_PARAMETERS, references=_REFERENCES)
 class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
     """Gradient boosting for regression (Sangnier, §1.6.5, Algorithm 3).
 
@@ -358,6 +364,15 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         Stages fitted (fewer with early stopping).
     feature_importances_ : ndarray of shape (n_features,)
     n_features_in_ : int
+
+    References
+    ----------
+    %(references)s
+
+    See Also
+    --------
+    HistGradientBoostingRegressor : Second-order boosting on binned features, for large samples.
+    GradientBoostingClassifier : The classifier.
 
     Examples
     --------
@@ -415,7 +430,7 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
             yield F[:, 0]
 
 
-@fill_doc(shared_parameters=_SHARED_PARAMETERS)
+@fill_doc(shared_parameters=_SHARED_PARAMETERS, references=_REFERENCES)
 class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
     """Gradient boosting for classification (Sangnier, §1.6.5, Algorithm 3).
 
@@ -440,6 +455,15 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
     n_estimators_ : int
     feature_importances_ : ndarray of shape (n_features,)
     n_features_in_ : int
+
+    References
+    ----------
+    %(references)s
+
+    See Also
+    --------
+    HistGradientBoostingClassifier : Second-order boosting on binned features, for large samples.
+    AdaBoostClassifier : Boosting by reweighting the samples.
 
     Examples
     --------

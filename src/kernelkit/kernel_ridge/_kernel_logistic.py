@@ -71,6 +71,19 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
     n_features_in_ : int
         For vector input.
 
+    References
+    ----------
+    .. [1] Peyré, *Mathematical Foundations of Data Sciences*, §16.4.3; Mairal & Vert, *Kernel
+       Methods* slides, "ℓ2-regularized methods in RKHS", "Kernel logistic regression".
+    .. [2] J. Zhu, T. Hastie, "Kernel logistic regression and the import vector machine", Journal of
+       Computational and Graphical Statistics 14(1), 2005.
+
+    See Also
+    --------
+    kernelkit.linear_model.LogisticRegression : The linear model.
+    KernelRidge : The squared loss in the same feature space.
+    kernelkit.svm.SVC : The hinge loss: sparse dual coefficients.
+
     Examples
     --------
     >>> from sklearn.datasets import make_moons

@@ -51,6 +51,57 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     ``normalize=True`` divides by is then computed on first use). Every other parameter shapes
     the fitted state (alphabet, k-mer spectra, label maps, feature space): after changing one,
     ``transform`` raises NotFittedError naming it until the kernel is refitted.
+
+    Parameters
+    ----------
+    normalize : bool
+        Cosine normalisation :math:`k(x, y) / \sqrt{k(x, x) k(y, y)}`.
+    n_jobs : int or None
+        Threads of the compiled cores (None: all allowed); results do not depend on it.
+    verbose : int
+        Progress on stderr.
+
+    Attributes
+    ----------
+    X_fit_ : object
+        The internal representation of the training objects.
+    n_samples_fit_ : int
+    diag_fit_ : ndarray of shape (n_samples_fit_,)
+        :math:`k(x, x)` of the training objects, when ``normalize``.
+
+    References
+    ----------
+    .. [1] Mairal & Vert, *Kernel Methods in Machine Learning*, slides "Kernels for strings" and
+       "Kernels for graphs" (a kernel is any positive definite function on the objects).
+    .. [2] T. Gärtner, "A survey of kernels for structured data", SIGKDD Explorations 5(1), 2003.
+
+    See Also
+    --------
+    kernelkit.kernels.VectorKernel : The same interface for vectors.
+    kernelkit.mkl.SumKernel : A weighted sum of kernel objects.
+
+    Examples
+    --------
+    A kernel on words counting their common letters, :math:`k(x, y) = |x \cap y|`:
+
+    >>> import numpy as np
+    >>> from kernelkit.kernels import StructuredKernel
+    >>> class CommonLetters(StructuredKernel):
+    ...     def __init__(self, normalize=False, n_jobs=None, verbose=0):
+    ...         self.normalize = normalize
+    ...         self.n_jobs = n_jobs
+    ...         self.verbose = verbose
+    ...     def _prepare(self, X, fitting):
+    ...         return [set(x) for x in X]
+    ...     def _gram(self, A, B=None):
+    ...         B = A if B is None else B
+    ...         return np.array([[len(a & b) for b in B] for a in A], dtype=float)
+    ...     def _self_similarity(self, A):
+    ...         return np.array([len(a) for a in A], dtype=float)
+    >>> CommonLetters().fit_transform(["abc", "bcd", "xyz"])
+    array([[3., 2., 0.],
+           [2., 3., 0.],
+           [0., 0., 3.]])
     """
 
     _refit_free_params = frozenset({"normalize", "n_jobs", "verbose"})

@@ -132,6 +132,18 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         log-likelihood); the intercept is never penalised.
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] Sangnier, *Introduction to machine learning*, §1.2.1 and Remark 1.2.6; Peyré,
+       *Mathematical Foundations of Data Sciences*, §16.4.2–16.4.3.
+    .. [2] J. Nocedal, S. J. Wright, *Numerical Optimization*, 2nd ed., Springer, 2006 (Newton,
+       Newton-CG and L-BFGS, the solvers).
+
+    See Also
+    --------
+    kernelkit.kernel_ridge.KernelLogisticRegression : The same loss in a kernel's feature space.
+    kernelkit.svm.LinearSVC : The hinge loss on a linear model.
+
     Examples
     --------
     >>> from sklearn.datasets import load_breast_cancer

@@ -80,6 +80,11 @@ class KNeighborsClassifier(ClassifierMixin, NeighborsBase):
     .. [1] Sangnier, *Introduction to machine learning*, §1.6.1, Theorem 63.
     .. [2] Peyré, *Mathematical Foundations of Data Sciences*, ch. 16, §16.4.1 and §16.5.2.
 
+    See Also
+    --------
+    KNeighborsRegressor : The mean of the neighbours' targets.
+    kernelkit.linear_model.NearestCentroid : One prototype per class instead of every sample.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris
@@ -147,6 +152,11 @@ class KNeighborsRegressor(RegressorMixin, NeighborsBase):
     References
     ----------
     .. [1] Sangnier, *Introduction to machine learning*, §1.6.1.
+
+    See Also
+    --------
+    KNeighborsClassifier : The vote of the neighbours.
+    kernelkit.kernel_ridge.KernelRidge : A smooth kernel-weighted fit instead of a local mean.
 
     Examples
     --------
