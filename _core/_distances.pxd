@@ -89,6 +89,31 @@ cdef inline double squared_norm(const floating *x, intp_t n_features) noexcept n
     return s
 
 
+cdef inline double dot_interleaved(const floating *x, const floating *y,
+                                   intp_t n) noexcept nogil:
+    """``Σ x_j y_j`` in double with four interleaved accumulators, added as
+    ``(a0 + a1) + (a2 + a3)``: independent additions (no chain of dependent adds per feature,
+    so the loop vectorises without -ffast-math), always in the same order."""
+    cdef double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
+    cdef intp_t j = 0
+    while j + 4 <= n:
+        a0 += <double>x[j] * y[j]
+        a1 += <double>x[j + 1] * y[j + 1]
+        a2 += <double>x[j + 2] * y[j + 2]
+        a3 += <double>x[j + 3] * y[j + 3]
+        j += 4
+    while j < n:
+        a0 += <double>x[j] * y[j]
+        j += 1
+    return (a0 + a1) + (a2 + a3)
+
+
+cdef inline double squared_norm_interleaved(const floating *x, intp_t n_features) noexcept nogil:
+    """``‖x‖²`` by :func:`dot_interleaved` (faster than :func:`squared_norm`, rounded
+    differently: a core keeps the one its results were defined with)."""
+    return dot_interleaved(x, x, n_features)
+
+
 cdef inline void row_squared_norms(const floating *X, intp_t n_rows, intp_t n_features,
                                    double *out) noexcept nogil:
     """``out[i] = ‖X[i]‖²`` for row-major ``X`` (:func:`squared_norm` of each row)."""
