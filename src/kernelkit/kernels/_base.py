@@ -29,7 +29,7 @@ _N_PROGRESS_BLOCKS = 20
 
 
 class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
-    """Base class of kernels on structured objects, used as scikit-learn transformers.
+    r"""Base class of kernels on structured objects, used as scikit-learn transformers.
 
     Subclasses declare their parameters in ``__init__`` and ``_parameter_constraints``
     (extending this one: ``normalize``, ``n_jobs``, ``verbose``), and implement three hooks:
