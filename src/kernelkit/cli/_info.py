@@ -46,8 +46,8 @@ def fill_parser(parser):
 
 
 def run(args):
-    import importlib.metadata
     import platform
+    from importlib.metadata import packages_distributions
 
     import scipy.linalg.cython_blas  # noqa: F401  (loads SciPy's BLAS, which the cores call)
     from threadpoolctl import threadpool_info
@@ -72,7 +72,7 @@ def run(args):
     cores["local alignment"] = f"{simd_path()}: {SIMD_PATHS[simd_path()]}"
     print(_listing("compiled cores", cores))
     print()
-    distributions = importlib.metadata.packages_distributions()
+    distributions = packages_distributions()
     print(_listing("optional packages", {group: _installed(modules, distributions)
                                          for group, modules in OPTIONAL.items()}))
     return 0
@@ -110,15 +110,14 @@ def _blas_line(library):
 
 def _installed(modules, distributions):
     """``"grakel 0.1.10, tqdm 4.67.1; missing: zarr"`` without importing anything."""
-    import importlib.metadata
+    from importlib.metadata import version
 
     found, missing = [], []
     for module in modules:
         if importlib.util.find_spec(module) is None:
             missing.append(module)
             continue
-        versions = {importlib.metadata.version(name)
-                    for name in distributions.get(module, ())}
+        versions = {version(name) for name in distributions.get(module, ())}
         found.append(f"{module} {', '.join(sorted(versions))}".rstrip())
     return "; ".join(filter(None, [", ".join(found),
                                    "missing: " + ", ".join(missing) if missing else ""]))
