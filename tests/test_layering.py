@@ -17,8 +17,12 @@ every core module on ``_interrupt.pxd``.
 """
 
 import ast
+import importlib.util
+import os
 import pathlib
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -396,3 +400,124 @@ def test_one_convention_per_habit(pattern):
              for text in [path.read_text(encoding="utf-8")]
              for match in re.finditer(pattern, text, re.M)]
     assert found == []
+
+
+# The benchmarks (kernelkit.bench, source in bench/, installed with the package) are a leaf: like
+# the tests they may import any module of kernelkit, the twins and the private modules included
+# (they time the cores against them), but only the command line imports them, and a peer library
+# is imported where its contender runs, so that a missing peer is reported, not a crash.
+BENCH = pathlib.Path(importlib.util.find_spec("kernelkit.bench").origin).parent
+BENCH_MODULES = [(path, ".".join(("kernelkit", "bench",
+                                  *path.relative_to(BENCH).with_suffix("").parts))
+                  .removesuffix(".__init__"))
+                 for path in _python_files(BENCH)]
+# what a benchmark module may import at its top: the standard library, kernelkit and its
+# dependencies (pyproject.toml's [project] dependencies, by import name)
+DEPENDENCIES = {"numpy", "scipy", "sklearn", "joblib", "threadpoolctl", "networkx"}
+
+
+def _top_level_imports(path):
+    """(line, imported module) of the import statements run when the module is imported."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            yield from ((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            yield node.lineno, node.module
+
+
+def test_only_the_command_line_imports_the_benchmarks():
+    found = [f"{path.relative_to(PACKAGE.parent)}:{line}: imports {imported}"
+             for path, module in MODULES
+             if _top(module) not in ("bench", "cli")
+             for line, imported, _ in _imports(path)
+             if _top(imported) == "bench"]
+    assert found == []
+
+
+def test_benchmarks_import_peers_only_where_they_run():
+    allowed = set(sys.stdlib_module_names) | DEPENDENCIES | {"kernelkit"}
+    found = [f"{path.relative_to(BENCH.parent)}:{line}: {imported}"
+             for path, _ in BENCH_MODULES for line, imported in _top_level_imports(path)
+             if imported.split(".")[0] not in allowed]
+    assert BENCH_MODULES
+    assert found == []
+
+
+def test_benchmarks_reach_private_scikit_learn_names_only_through_the_compat_module():
+    found = [f"{path.relative_to(BENCH.parent)}:{line}: {imported} {', '.join(names)}"
+             for path, _ in BENCH_MODULES for line, imported, names in _imports(path)
+             if _private_sklearn(imported, names)]
+    assert found == []
+
+
+# No absolute path of one machine in a tracked file: a user's home folder, the work area of the
+# machines this project is developed on, a temporary folder. Not inside a relative path, a URL
+# or "$VARIABLE/..." (the character before the path's first slash is none of those).
+_MACHINE_PATH = re.compile(
+    r"(?<![\w.~$})\]/-])(?:/(?:home|Users)/[\w.-]+/|/(?:work|root|tmp|var/folders)/)"
+    r"|\b[A-Za-z]:\\Users\\")
+# (file, pattern of the path): why it may stay. Slashes escaped so that this file does not
+# match itself.
+MACHINE_PATHS_ALLOWED = {
+    ("CONTRIBUTING.md", r"\/tmp\/asan(?:-build|-run)?\b"):
+        "the AddressSanitizer recipe: scratch folders the reader's commands create",
+}
+# folders of a working tree that are not the project's files (a walk without git)
+_NOT_TRACKED = re.compile(r"\.(?!ci$|github$).*|__pycache__|build|dist|.*venv.*|.*\.egg-info")
+
+
+def _repository_files():
+    """The tracked files (``git ls-files``); without git, every file of the tree but the
+    build's, caches' and virtual environments' folders."""
+    root = TESTS.parent
+    try:
+        top = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+        if pathlib.Path(top).resolve() == root.resolve():
+            listed = subprocess.run(["git", "-C", str(root), "ls-files", "-z"],
+                                    capture_output=True, text=True, check=True).stdout
+            return [root / name for name in listed.split("\0") if name]
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    files = []
+    for folder, subfolders, names in os.walk(root):
+        subfolders[:] = [name for name in subfolders if not _NOT_TRACKED.fullmatch(name)]
+        files += [pathlib.Path(folder) / name for name in names]
+    return files
+
+
+def _machine_paths(path, relative):
+    """``"file:line: path"`` for each absolute path of one machine in a text file."""
+    data = path.read_bytes()
+    if b"\0" in data[:8192]:
+        return []  # binary
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return []
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        for match in _MACHINE_PATH.finditer(line):
+            whole = re.match(r"[^\s`'\"()<>\[\],;]*", line[match.start():]).group(0)
+            if not any(file == relative and re.match(pattern, whole)
+                       for file, pattern in MACHINE_PATHS_ALLOWED):
+                found.append(f"{relative}:{number}: {whole}")
+    return found
+
+
+def test_no_absolute_path_of_a_machine_in_a_tracked_file():
+    root = TESTS.parent
+    found = [line for path in _repository_files() if path.is_file() and not path.is_symlink()
+             for line in _machine_paths(path, path.relative_to(root).as_posix())]
+    assert found == []
+
+
+def test_the_machine_path_pattern():
+    # the examples are written with "|" for "/", so that this file holds no such path
+    for text in ["see |work|venv-base", "(`|home|alice|data`)", "C:\\Users\\bob\\x",
+                 "cd |tmp|pytest-of-root|x", "|Users|carol|src", "|root|.cache|pip"]:
+        assert _MACHINE_PATH.search(text.replace("|", "/")), text
+    for text in ["$work|venv-wheel", "frame|work|x", "https:||example.org|home|x|",
+                 "~|work|x", "|proc|self|status", "|usr|bin|env", "|tmp", "|home|"]:
+        assert not _MACHINE_PATH.search(text.replace("|", "/")), text
