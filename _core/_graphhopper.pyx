@@ -32,7 +32,7 @@ cdef enum Task:
     WEIGHTS
 
 
-cdef intp_t _diameter(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
+cdef intp_t _diameter(const intp_t *indptr, const int32_t *indices, intp_t first,
                       intp_t n, intp_t *dist, intp_t *queue,
                       InterruptState *interrupt) noexcept nogil:
     """Largest finite distance in one graph (stops early on a signal)."""
@@ -46,7 +46,7 @@ cdef intp_t _diameter(const intp_t[::1] indptr, const int32_t[::1] indices, intp
 
 
 cdef void _graph_weights(
-    const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first, intp_t n,
+    const intp_t *indptr, const int32_t *indices, intp_t first, intp_t n,
     intp_t n_lengths, double *weights, intp_t *dist, intp_t *queue, double *paths_in, double *paths_down,
     InterruptState *interrupt,
 ) noexcept nogil:
@@ -108,6 +108,7 @@ cdef void _each_graph(
     cdef intp_t *queue
     cdef double *paths_in
     cdef double *paths_down
+    cdef const int32_t *edges = &indices[0] if indices.shape[0] > 0 else NULL
     cdef InterruptState interrupt
     cdef intp_t next_graph = 0, n_done = 0
     if task == WEIGHTS:
@@ -132,10 +133,10 @@ cdef void _each_graph(
                     break
                 n = node_ptr[g + 1] - node_ptr[g]
                 if task == DIAMETERS:
-                    diameters[g] = _diameter(indptr, indices, node_ptr[g], n, dist, queue,
+                    diameters[g] = _diameter(&indptr[0], edges, node_ptr[g], n, dist, queue,
                                              &interrupt)
                 else:
-                    _graph_weights(indptr, indices, node_ptr[g], n, n_lengths[g],
+                    _graph_weights(&indptr[0], edges, node_ptr[g], n, n_lengths[g],
                                    weights + weight_ptr[g], dist, queue, paths_in, paths_down,
                                    &interrupt)
             leave_team(&interrupt, &n_done)
