@@ -1,5 +1,5 @@
 # Squared Euclidean distances by GEMM, shared by the cores that compute many of them at once
-# (vector Gram matrices, k-means, k-medoids, brute-force k-NN, DBSCAN):
+# (vector Gram matrices, k-means, k-medoids, brute-force k-NN, DBSCAN, GraphHopper's node pairs):
 #
 #     ‖x − y‖² = ‖x‖² + ‖y‖² − 2 x·y
 #
@@ -78,6 +78,32 @@ cdef inline void gemm_abt(
     else:
         dgemm(&trans, &no_trans, &n_b, &n_a, &n_features, &alpha, <double*>B, &n_features,
               <double*>A, &n_features, &beta, C, &ldc)
+
+
+cdef inline void gemm_abt_strided(
+    const floating *A,         # IN (n_a, lda), row-major
+    int n_a,
+    int lda,
+    const floating *B,         # IN (n_b, ldb), row-major
+    int n_b,
+    int ldb,
+    int k,
+    floating *C,               # OUT (n_a, n_b), row-major
+) noexcept nogil:
+    """``C[a, b] = A[a, :k]·B[b, :k]``: :func:`gemm_abt` of the first ``k`` entries of rows of
+    strides ``lda``, ``ldb ≥ k`` (GraphHopper: two graphs' path counts over the shorter
+    diameter's prefix), ``alpha = 1``, ``beta = 0``; ``C`` is zero when ``k`` is 0."""
+    cdef char trans = b'T', no_trans = b'N'
+    cdef floating one = 1.0, zero = 0.0
+    if k <= 0:
+        memset(C, 0, <size_t>n_a * n_b * sizeof(floating))
+        return
+    if floating is float:
+        sgemm(&trans, &no_trans, &n_b, &n_a, &k, &one, <float*>B, &ldb, <float*>A, &lda, &zero,
+              C, &n_b)
+    else:
+        dgemm(&trans, &no_trans, &n_b, &n_a, &k, &one, <double*>B, &ldb, <double*>A, &lda,
+              &zero, C, &n_b)
 
 
 cdef inline double squared_norm(const floating *x, intp_t n_features) noexcept nogil:
