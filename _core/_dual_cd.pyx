@@ -274,9 +274,15 @@ cdef class _DualCD:
             s = t % self.n
             self.S[s] += self.alpha[t]
             # a warm start: F = Kc over the samples with c_s ≠ 0
-            if self.alpha[t] != 0.0 and self._move(s, self.sign[t] * self.alpha[t]) < 0:
+            if self.alpha[t] == 0.0:
+                continue
+            if self._move(s, self.sign[t] * self.alpha[t]) < 0:
                 free(active)
                 return OUT_OF_MEMORY
+            # a kernel row per move (O(n) at least): look at the signals after each
+            if interrupted(&interrupt):
+                free(active)
+                return INTERRUPTED
         while epoch < max_iter:
             shuffle_intp(active, n_active, &state)
             violation = 0.0

@@ -118,6 +118,7 @@ cdef class _SMOSolver:
     cdef object progress, error
     cdef long report_every
     cdef char *cancel            # NULL, or set by another thread to stop (_interrupt.pxd)
+    cdef InterruptState interrupt
     # LRU cache of kernel rows, one slot per sample position; slot `sentinel` heads the list.
     cdef double **rows
     cdef intp_t[::1] row_len, lru_prev, lru_next
@@ -164,14 +165,11 @@ cdef class _SMOSolver:
         if progress is not None and report_every < 1:
             raise ValueError(f"report_every must be >= 1 with a progress callback, got "
                              f"{report_every}.")
-        self.l = l
-        self.n = n
+        self.l, self.n = l, n
         self.regression = regression
         self.check_curvature = options["check_curvature"]
         self.kernel = kernel
-        self.gamma = problem["gamma"]
-        self.coef0 = problem["coef0"]
-        self.degree = problem["degree"]
+        self.gamma, self.coef0, self.degree = problem["gamma"], problem["coef0"], problem["degree"]
         self.n_threads = max(1, n_threads)
         self.progress = progress
         self.cancel = <char *>&cancel[0] if cancel is not None else NULL
@@ -355,9 +353,19 @@ cdef class _SMOSolver:
             return self.G[t] > (gmax2 if self.y[t] == 1 else gmax1)
         return False
 
+    cdef bint _interrupted(self, intp_t *until_check, intp_t work) noexcept nogil:
+        """Whether a signal arrived, looked at every ``steps_per_check(work)`` calls in a pass
+        over the variables whose steps (a kernel row each) cost ``work``."""
+        until_check[0] -= 1
+        if until_check[0] > 0:
+            return False
+        until_check[0] = steps_per_check(work)
+        return interrupted(&self.interrupt)
+
     cdef int _reconstruct_gradient(self) noexcept nogil:
-        """``G_t = Ḡ_t + p_t + Σ_{s free} α_s Q_ts`` for the inactive ``t`` (0, or -1: no memory)."""
-        cdef intp_t t, s, n_free = 0
+        """``G_t = Ḡ_t + p_t + Σ_{s free} α_s Q_ts`` for the inactive ``t`` (0, OUT_OF_MEMORY or
+        INTERRUPTED)."""
+        cdef intp_t t, s, n_free = 0, until_check = 1
         cdef const double *row
         cdef double a
         if self.active_size == self.l:
@@ -371,9 +379,11 @@ cdef class _SMOSolver:
         # over the active prefix, or full rows of the free variables.
         if n_free * self.l > 2 * self.active_size * (self.l - self.active_size):
             for t in range(self.active_size, self.l):
+                if self._interrupted(&until_check, self.active_size):
+                    return INTERRUPTED
                 row = self._row(t, self.active_size)
                 if row == NULL:
-                    return -1
+                    return OUT_OF_MEMORY
                 a = 0.0
                 for s in range(self.active_size):
                     if self.status[s] == FREE:
@@ -382,9 +392,11 @@ cdef class _SMOSolver:
         else:
             for s in range(self.active_size):
                 if self.status[s] == FREE:
+                    if self._interrupted(&until_check, self.l):
+                        return INTERRUPTED
                     row = self._row(s, self.l)
                     if row == NULL:
-                        return -1
+                        return OUT_OF_MEMORY
                     a = self.alpha[s] * self.y[s]
                     for t in range(self.active_size, self.l):
                         self.G[t] += a * self.y[t] * self._k(row, t)
@@ -601,21 +613,23 @@ cdef class _SMOSolver:
         return 0
 
     cdef int _warm_start(self) noexcept nogil:
-        """Gradients of a non-zero starting ``α`` (0, or -1: no memory).
+        """Gradients of a non-zero starting ``α`` (0, OUT_OF_MEMORY or INTERRUPTED).
 
         ``G = p + Σ_{α_s > 0} α_s Q_{:s}`` and ``Ḡ = Σ_{α_s = C_s} C_s Q_{:s}``, from the full
         kernel rows of the variables that start above zero (as libsvm's initialisation).
         """
-        cdef intp_t s, t
+        cdef intp_t s, t, until_check = 1
         cdef const double *row
         cdef double a, c
         for s in range(self.l):
             self._update_status(s)
             if self.alpha[s] <= 0.0:
                 continue
+            if self._interrupted(&until_check, self.l):
+                return INTERRUPTED
             row = self._row(s, self.l)
             if row == NULL:
-                return -1
+                return OUT_OF_MEMORY
             a = self.alpha[s] * self.y[s]
             c = self.C[s] * self.y[s] if self.status[s] == AT_UPPER else 0.0
             for t in range(self.l):
@@ -646,20 +660,20 @@ cdef class _SMOSolver:
         cdef intp_t counter = min(self.l, 1000) + 1
         # -1: never equal to a step count (no callback)
         cdef long next_report = self.report_every if self.report_every > 0 else -1
-        cdef int found
-        cdef InterruptState interrupt
+        cdef int found, status
         cdef intp_t until_check = 1
-        interrupt_init(&interrupt)
-        interrupt.cancel = self.cancel
-        if self._warm_start() < 0:
-            return OUT_OF_MEMORY
+        interrupt_init(&self.interrupt)
+        self.interrupt.cancel = self.cancel
+        status = self._warm_start()
+        if status < 0:
+            return status
         while it < max_iter:
             # up to 1e7 steps of O(active_size) each: look at the signals every ~CHECK_WORK
             # units of work (a clock read per step of a small problem would cost ~4 %)
             until_check -= 1
             if until_check == 0:
                 until_check = steps_per_check(self.active_size)
-                if interrupted(&interrupt):
+                if interrupted(&self.interrupt):
                     n_iter[0] = it
                     return INTERRUPTED
             if it == next_report:
@@ -677,8 +691,9 @@ cdef class _SMOSolver:
                 return OUT_OF_MEMORY if found == -1 else NEGATIVE_CURVATURE
             if found == 1:
                 # Optimal on the active set: re-check on all variables with exact gradients.
-                if self._reconstruct_gradient() < 0:
-                    return OUT_OF_MEMORY
+                status = self._reconstruct_gradient()
+                if status < 0:
+                    return status
                 self.active_size = self.l
                 found = self._wss(tol, &i, &j)
                 if found < 0:
@@ -691,8 +706,9 @@ cdef class _SMOSolver:
             if self._step(i, j) < 0:
                 return OUT_OF_MEMORY
         n_iter[0] = it
-        if self._reconstruct_gradient() < 0:
-            return OUT_OF_MEMORY
+        status = self._reconstruct_gradient()
+        if status < 0:
+            return status
         self.active_size = self.l
         return MAX_ITER_REACHED
 
@@ -728,50 +744,39 @@ def smo_solve(
 ):
     """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO.
 
-    The caller prepares the subproblem (``kernelkit.svm._base``): its samples' rows, their
-    squared norms and kernel diagonal, or the Gram matrix and the column of every variable.
+    The caller prepares the subproblem (``kernelkit.svm._base``). Arrays are float64 and
+    C-contiguous unless said otherwise; ``n_variables`` is ``n_samples`` (classification) or
+    ``2 * n_samples`` (regression: variables ``t`` and ``t + n_samples`` belong to sample ``t``).
 
     Parameters
     ----------
     problem : dict
-        ``X``, ndarray of shape (n_samples, n_features), float64, C-contiguous: a private copy
-        of the subproblem's samples for the vector kernels (the solver permutes its rows),
-        empty, shape (0, 0), for ``kernel=PRECOMPUTED_KERNEL``; ``x_sqnorm``, ndarray of shape
-        (n_samples,), float64: ``‖x_s‖²`` of those rows (permuted with them), empty for a
-        precomputed Gram; ``gram``, ndarray of shape (n_rows, n_rows), float64, C-contiguous:
-        the precomputed Gram matrix, read in place (empty, shape (0, 0), otherwise);
-        ``col``, ndarray of shape (n_variables,), intp: precomputed, the row/column of ``gram``
-        of each variable's sample, otherwise the position of its sample in ``X`` (``t mod
-        n_samples``); ``y``, ndarray of shape (n_variables,), int32: signs ±1, ``n_variables``
-        is ``n_samples`` (classification) or ``2 * n_samples`` (regression: variables ``t``
-        and ``t + n_samples`` belong to sample ``t``); ``p``, ``upper_bound`` (``C_t > 0``)
-        and ``diagonal`` (``K(x_t, x_t)`` of each variable's sample), ndarrays of shape
-        (n_variables,), float64: the linear term and the box; ``regression`` (bool): whether
-        the variables are the ``2 * n_samples`` of an ε-SVR (``α⁺`` then ``α⁻``); ``kernel``
+        ``X`` (n_samples, n_features): a private copy of the subproblem's samples for the vector
+        kernels (the solver permutes its rows), shape (0, 0) for ``kernel=PRECOMPUTED_KERNEL``;
+        ``x_sqnorm`` (n_samples,): their ``‖x_s‖²`` (permuted with them), empty for a Gram;
+        ``gram`` (n_rows, n_rows): the precomputed Gram matrix, read in place (else (0, 0));
+        ``col`` (n_variables,), intp: the row of ``gram`` of each variable's sample, or its
+        position in ``X`` (``t mod n_samples``); ``y`` (n_variables,), int32: signs ±1; ``p``,
+        ``upper_bound`` (``C_t > 0``), ``diagonal`` (``K(x_t, x_t)``), each (n_variables,);
+        ``regression`` (bool): the variables are ``α⁺`` then ``α⁻`` of an ε-SVR; ``kernel``
         (int): a code of ``kernelkit._core._gram.VECTOR_KERNELS``, or ``PRECOMPUTED_KERNEL``;
-        ``gamma``, ``coef0``, ``degree`` (float): the kernel parameters.
+        ``gamma``, ``coef0``, ``degree`` (float).
     options : dict
         ``tol`` (float): stop when the maximal violating pair gap ``max_{I_up} −y_tG_t −
-        min_{I_low} −y_tG_t`` is below ``tol``; ``shrinking`` (bool): whether to shrink the
-        active set; ``cache_size`` (float): kernel cache budget in MiB (at least two full rows
-        are always allowed), unused for a precomputed Gram, read in place; ``max_iter`` (int):
-        maximum number of SMO steps (positive); ``n_threads`` (int): OpenMP threads for the
-        kernel rows (call with BLAS limited to one thread); ``check_curvature`` (bool): stop
-        with ``ValueError`` when a pair the solver considers has ``K_ii + K_jj − 2K_ij < 0``, a
-        proof that the Gram matrix is not positive semi-definite (a necessary test that costs
-        nothing: these values are computed anyway), off for kernels that may be indefinite on
-        purpose (sigmoid). Optional: ``progress`` (callable, default None):
-        ``progress(n_iter, gap, active_size)``, called with the GIL every ``report_every`` SMO
-        steps with the steps taken, the maximal violating pair gap on the active set and its
-        size (whatever it raises stops the solver and is raised here); ``report_every`` (int,
-        default 0): steps between two calls of ``progress`` (positive when ``progress`` is
-        given); ``cancel`` (ndarray of shape (1,), int8, default None): a flag that another
-        thread sets (to 1) to stop the solver, which then raises KeyboardInterrupt (solvers run
-        in a thread pool cannot see Ctrl-C themselves).
+        min_{I_low} −y_tG_t`` is below it; ``shrinking`` (bool); ``cache_size`` (float): kernel
+        cache in MiB (at least two full rows; unused for a Gram, read in place); ``max_iter``
+        (int): maximum number of SMO steps (positive); ``n_threads`` (int): OpenMP threads for
+        the kernel rows (call with BLAS limited to one thread); ``check_curvature`` (bool):
+        raise ``ValueError`` when a pair the solver considers has ``K_ii + K_jj − 2K_ij < 0``,
+        a free proof that the Gram matrix is not p.s.d. (off for kernels indefinite on purpose,
+        sigmoid). Optional: ``progress`` (callable): ``progress(n_iter, gap, active_size)``,
+        called with the GIL every ``report_every`` (int, then positive) steps with the steps
+        taken, the gap and size of the active set; what it raises stops the solver and is
+        raised here; ``cancel`` (ndarray of shape (1,), int8): a flag another thread sets to 1
+        to stop the solver, which raises KeyboardInterrupt (thread pools cannot see Ctrl-C).
     alpha : ndarray of shape (n_variables,), float64
-        In: the starting point, feasible (``0 ≤ α ≤ C``, ``yᵀα = 0``); zeros for a cold start,
-        a previous solution to warm-start (e.g. over the iterations of multiple kernel
-        learning). Out: the solution.
+        In: a feasible start (``0 ≤ α ≤ C``, ``yᵀα = 0``): zeros, or a previous solution to
+        warm-start (e.g. over the iterations of multiple kernel learning). Out: the solution.
 
     Returns
     -------
