@@ -72,6 +72,14 @@ cdef enum:
 cdef double SKIP_FRACTION = 0.1
 
 
+ctypedef struct Options:
+    # what steers the epochs, filled once by _DualCD._load
+    double tol
+    long max_iter
+    uint64_t seed
+    bint shrinking
+
+
 cdef class _DualCD:
     """State of one solve: the problem, ``F = Kc``, and the kernel-row cache."""
 
@@ -168,12 +176,88 @@ cdef class _DualCD:
                 return -1
         return 0
 
-    cdef int _solve(self, double tol, long max_iter, uint64_t seed, bint shrinking,
-                    double *history, long *n_iter) noexcept nogil:
+    cdef int _load(self, dict problem, dict options, double[::1] alpha, double[::1] history,
+                   Options *opt) except -1:
+        """Check the arguments of :func:`dual_cd_solve` and fill the solver and ``opt``."""
+        cdef const double[:, ::1] X = problem["X"]
+        cdef const double[::1] x_sqnorm = problem["x_sqnorm"]
+        cdef const double[:, ::1] gram = problem["gram"]
+        cdef const double[::1] diagonal = problem["diagonal"]
+        cdef const double[::1] sign = problem["sign"]
+        cdef const double[::1] p = problem["p"]
+        cdef int kernel = problem["kernel"]
+        cdef double lambda_ = problem["lambda_"]
+        cdef long max_iter = options["max_iter"]
+        cdef unsigned long long seed = options["seed"]
+        cdef double cache_size = options["cache_size"]
+        cdef int n_threads = options["n_threads"]
+        cdef object progress = options.get("progress")
+        cdef long report_every = options.get("report_every", 0)
+        cdef intp_t n = diagonal.shape[0]
+        cdef intp_t l = sign.shape[0]
+        cdef intp_t s
+        if n < 1 or l not in (n, 2 * n) or p.shape[0] != l or alpha.shape[0] != l:
+            raise ValueError(f"{l} variables, {p.shape[0]} linear terms and {alpha.shape[0]} "
+                             f"starting values for {n} samples; expected n or 2n of each.")
+        if max_iter < 1 or history.shape[0] < max_iter:
+            raise ValueError("max_iter must be >= 1 and history must hold max_iter values.")
+        if not lambda_ > 0:
+            raise ValueError(f"lambda_ must be positive, got {lambda_}.")
+        if kernel == PRECOMPUTED:
+            if gram.shape[0] != n or gram.shape[1] != n:
+                raise ValueError(f"gram has shape ({gram.shape[0]}, {gram.shape[1]}); "
+                                 f"expected ({n}, {n}).")
+        elif X.shape[0] != n or x_sqnorm.shape[0] != n:
+            raise ValueError(f"X has {X.shape[0]} rows and x_sqnorm {x_sqnorm.shape[0]} "
+                             f"entries; expected {n} samples.")
+        if np.any(np.asarray(alpha) < 0):
+            raise ValueError("The starting alpha must be non-negative.")
+        if progress is not None and report_every < 1:
+            raise ValueError(f"report_every must be >= 1 with a progress callback, got "
+                             f"{report_every}.")
+        self.n = n
+        self.l = l
+        self.n_features = X.shape[1]
+        self.kernel = kernel
+        self.gamma = problem["gamma"]
+        self.coef0 = problem["coef0"]
+        self.degree = problem["degree"]
+        self.lam = lambda_
+        self.n_threads = max(1, n_threads)
+        self.progress = progress
+        self.report_every = report_every if progress is not None else 0
+        self.X = X
+        self.x_sqnorm = x_sqnorm
+        self.gram = gram
+        self.diagonal = diagonal
+        self.sign = sign
+        self.p = p
+        self.alpha = alpha
+        self.F = np.zeros(n)
+        self.c = np.zeros(n)
+        self.S = np.zeros(n)
+        self.budget = <intp_t>(cache_size * (1 << 20) / sizeof(double))
+        if kernel != PRECOMPUTED:
+            self.rows = <double**>malloc(n * sizeof(double*))
+            self.scratch = <double*>malloc(n * sizeof(double))
+            if self.rows == NULL or self.scratch == NULL:
+                raise MemoryError(f"dual coordinate descent could not allocate {n} kernel rows.")
+            for s in range(n):
+                self.rows[s] = NULL
+        opt.tol = options["tol"]
+        opt.max_iter = max_iter
+        opt.seed = <uint64_t>seed
+        opt.shrinking = options["shrinking"]
+        return 0
+
+    cdef int _solve(self, const Options *opt, double *history, long *n_iter) noexcept nogil:
+        cdef double tol = opt.tol
+        cdef long max_iter = opt.max_iter
+        cdef bint shrinking = opt.shrinking
         cdef intp_t s, t, k, n_active = self.l
         cdef intp_t *active
         cdef long epoch = 0
-        cdef uint64_t state = seed
+        cdef uint64_t state = opt.seed
         cdef double G, PG, step, curvature, violation, pg_max, pg_max_old = INFINITY
         cdef double threshold = tol
         cdef int status = MAX_ITER_REACHED
@@ -190,9 +274,15 @@ cdef class _DualCD:
             s = t % self.n
             self.S[s] += self.alpha[t]
             # a warm start: F = Kc over the samples with c_s ≠ 0
-            if self.alpha[t] != 0.0 and self._move(s, self.sign[t] * self.alpha[t]) < 0:
+            if self.alpha[t] == 0.0:
+                continue
+            if self._move(s, self.sign[t] * self.alpha[t]) < 0:
                 free(active)
                 return OUT_OF_MEMORY
+            # a kernel row per move (O(n) at least): look at the signals after each
+            if interrupted(&interrupt):
+                free(active)
+                return INTERRUPTED
         while epoch < max_iter:
             shuffle_intp(active, n_active, &state)
             violation = 0.0
@@ -261,27 +351,10 @@ cdef class _DualCD:
 
 
 def dual_cd_solve(
-    const double[:, ::1] X,              # IN (n_samples, n_features) or (0, 0)
-    const double[::1] x_sqnorm,          # IN (n_samples,) or (0,)
-    const double[:, ::1] gram,           # IN (n_samples, n_samples) or (0, 0)
-    const double[::1] diagonal,          # IN (n_samples,)
-    const double[::1] sign,              # IN (n_variables,)
-    const double[::1] p,                 # IN (n_variables,)
+    dict problem,                        # IN the kernel, signs, linear term and λ, see below
+    dict options,                        # IN tol, max_iter, seed, shrinking, cache, threads
     double[::1] alpha,                   # INOUT (n_variables,)
     double[::1] history,                 # OUT (max_iter,)
-    int kernel,
-    double gamma,
-    double coef0,
-    double degree,
-    double lambda_,
-    double tol,
-    long max_iter,
-    unsigned long long seed,
-    bint shrinking,
-    double cache_size,
-    int n_threads,
-    progress=None,
-    long report_every=0,
 ):
     """Minimise ``D(α) = (1/(2λ)) cᵀKc + ½‖S‖² + pᵀα`` over ``α ≥ 0`` by dual coordinate descent.
 
@@ -290,47 +363,33 @@ def dual_cd_solve(
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features), float64, C-contiguous
-        Samples of a vector kernel; empty, shape (0, 0), for ``kernel=PRECOMPUTED_KERNEL``.
-    x_sqnorm : ndarray of shape (n_samples,), float64
-        ``‖x_s‖²`` (empty for a precomputed Gram).
-    gram : ndarray of shape (n_samples, n_samples), float64, C-contiguous
-        Precomputed Gram matrix, read in place (empty otherwise).
-    diagonal : ndarray of shape (n_samples,), float64
-        ``K_ss``.
-    sign : ndarray of shape (n_variables,), float64
-        ``σ_t = ±1``; ``n_variables`` is ``n_samples`` or ``2 * n_samples``.
-    p : ndarray of shape (n_variables,), float64
-        Linear term.
+    problem : dict
+        ``X``, ndarray of shape (n_samples, n_features), float64, C-contiguous: samples of a
+        vector kernel, empty, shape (0, 0), for ``kernel=PRECOMPUTED_KERNEL``; ``x_sqnorm``,
+        ndarray of shape (n_samples,): ``‖x_s‖²`` (empty for a precomputed Gram); ``gram``,
+        ndarray of shape (n_samples, n_samples), C-contiguous: precomputed Gram matrix, read in
+        place (empty otherwise); ``diagonal``, ndarray of shape (n_samples,): ``K_ss``;
+        ``sign``, ndarray of shape (n_variables,): ``σ_t = ±1``, ``n_variables`` is
+        ``n_samples`` or ``2 * n_samples``; ``p``, ndarray of shape (n_variables,): linear term
+        (all float64); ``kernel`` (int): a code of ``kernelkit._core._gram.VECTOR_KERNELS``, or
+        ``PRECOMPUTED_KERNEL``; ``gamma``, ``coef0``, ``degree`` (float): kernel parameters;
+        ``lambda_`` (float): regularisation ``λ > 0``.
+    options : dict
+        ``tol`` (float): stop when ``max_t |PG_t| ≤ tol`` over an epoch visiting every
+        variable; ``max_iter`` (int): maximum number of epochs (positive); ``seed`` (int): seed
+        of the order of the variables in each epoch; ``shrinking`` (bool): whether to shrink
+        variables at 0 whose gradient is large; ``cache_size`` (float): budget of cached kernel
+        rows, MiB (vector kernels); ``n_threads`` (int): OpenMP threads for long kernel rows
+        (call with BLAS limited to one thread); optional ``progress`` (callable, default None):
+        ``progress(n_iter, violation, n_active, objective)``, called with the GIL after every
+        ``report_every`` epochs with the epochs run, the largest ``|PG_t|`` of the last one, the
+        variables it visited and ``D(α)`` (whatever it raises stops the solver and is raised
+        here); ``report_every`` (int, default 0): epochs between two calls of ``progress``
+        (positive when ``progress`` is given).
     alpha : ndarray of shape (n_variables,), float64
         In: a starting point ``≥ 0`` (zeros for a cold start). Out: the solution.
     history : ndarray of shape (max_iter,), float64
         Out: ``D(α)`` after each epoch (the first ``n_iter`` entries).
-    kernel : int
-        A code of ``kernelkit._core._gram.VECTOR_KERNELS``, or ``PRECOMPUTED_KERNEL``.
-    gamma, coef0, degree : float
-        Kernel parameters.
-    lambda_ : float
-        Regularisation ``λ > 0``.
-    tol : float
-        Stop when ``max_t |PG_t| ≤ tol`` over an epoch visiting every variable.
-    max_iter : int
-        Maximum number of epochs (positive).
-    seed : int
-        Seed of the order of the variables in each epoch.
-    shrinking : bool
-        Whether to shrink variables at 0 whose gradient is large.
-    cache_size : float
-        Budget of cached kernel rows, MiB (vector kernels).
-    n_threads : int
-        OpenMP threads for long kernel rows. Call with BLAS limited to one thread.
-    progress : callable, default=None
-        ``progress(n_iter, violation, n_active, objective)``, called with the GIL after every
-        ``report_every`` epochs: the epochs run, the largest ``|PG_t|`` of the last one, the
-        variables it visited and ``D(α)``. Whatever it raises stops the solver and is raised
-        here.
-    report_every : int, default=0
-        Epochs between two calls of ``progress`` (positive when ``progress`` is given).
 
     Returns
     -------
@@ -341,62 +400,13 @@ def dual_cd_solve(
     status : int
         0 converged, 1 ``max_iter`` reached.
     """
-    cdef intp_t n = diagonal.shape[0]
-    cdef intp_t l = sign.shape[0]
-    cdef intp_t s
     cdef long n_iter = 0
     cdef int status
+    cdef Options opt
     cdef _DualCD solver = _DualCD()
-    if n < 1 or l not in (n, 2 * n) or p.shape[0] != l or alpha.shape[0] != l:
-        raise ValueError(f"{l} variables, {p.shape[0]} linear terms and {alpha.shape[0]} "
-                         f"starting values for {n} samples; expected n or 2n of each.")
-    if max_iter < 1 or history.shape[0] < max_iter:
-        raise ValueError("max_iter must be >= 1 and history must hold max_iter values.")
-    if not lambda_ > 0:
-        raise ValueError(f"lambda_ must be positive, got {lambda_}.")
-    if kernel == PRECOMPUTED:
-        if gram.shape[0] != n or gram.shape[1] != n:
-            raise ValueError(f"gram has shape ({gram.shape[0]}, {gram.shape[1]}); "
-                             f"expected ({n}, {n}).")
-    elif X.shape[0] != n or x_sqnorm.shape[0] != n:
-        raise ValueError(f"X has {X.shape[0]} rows and x_sqnorm {x_sqnorm.shape[0]} entries; "
-                         f"expected {n} samples.")
-    if np.any(np.asarray(alpha) < 0):
-        raise ValueError("The starting alpha must be non-negative.")
-    if progress is not None and report_every < 1:
-        raise ValueError(f"report_every must be >= 1 with a progress callback, got "
-                         f"{report_every}.")
-    solver.n = n
-    solver.l = l
-    solver.n_features = X.shape[1]
-    solver.kernel = kernel
-    solver.gamma = gamma
-    solver.coef0 = coef0
-    solver.degree = degree
-    solver.lam = lambda_
-    solver.n_threads = max(1, n_threads)
-    solver.progress = progress
-    solver.report_every = report_every if progress is not None else 0
-    solver.X = X
-    solver.x_sqnorm = x_sqnorm
-    solver.gram = gram
-    solver.diagonal = diagonal
-    solver.sign = sign
-    solver.p = p
-    solver.alpha = alpha
-    solver.F = np.zeros(n)
-    solver.c = np.zeros(n)
-    solver.S = np.zeros(n)
-    solver.budget = <intp_t>(cache_size * (1 << 20) / sizeof(double))
-    if kernel != PRECOMPUTED:
-        solver.rows = <double**>malloc(n * sizeof(double*))
-        solver.scratch = <double*>malloc(n * sizeof(double))
-        if solver.rows == NULL or solver.scratch == NULL:
-            raise MemoryError(f"dual coordinate descent could not allocate {n} kernel rows.")
-        for s in range(n):
-            solver.rows[s] = NULL
+    solver._load(problem, options, alpha, history, &opt)
     with nogil:
-        status = solver._solve(tol, max_iter, <uint64_t>seed, shrinking, &history[0], &n_iter)
+        status = solver._solve(&opt, &history[0], &n_iter)
     if status == INTERRUPTED:
         raise_pending()
     if status == CALLBACK_RAISED:

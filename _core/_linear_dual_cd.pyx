@@ -101,11 +101,36 @@ cdef inline void _row_axpy(const Rows *X, intp_t i, double step, double *w) noex
             w[X.indices64[k]] += step * X.data[k]
 
 
-cdef int _solve_one(const Rows *X, intp_t n_samples, const double *sqnorm, const double *y,
-                    const double *cost, bint squared_hinge, double bias, double tol,
-                    int64_t max_iter, uint64_t seed, double *w, double *alpha, int64_t *n_iter,
-                    InterruptState *interrupt) noexcept nogil:
-    """One binary problem; ``w`` (n_features + 1) and ``alpha`` (n_samples) start at 0."""
+ctypedef struct Problem:
+    # what every binary problem shares, and the rows of all of them
+    Rows rows
+    intp_t n_samples
+    const double *sqnorm     # (n_samples,) ‖x_i‖²
+    const double *y          # (n_problems, n_samples) labels ±1, C order
+    const double *cost       # (n_problems, n_samples) C_i ≥ 0, C order
+    bint squared_hinge
+    double bias
+
+
+ctypedef struct Options:
+    double tol
+    int64_t max_iter
+    const uint64_t *seeds    # (n_problems,) seed of each problem's random order
+
+
+cdef int _solve_one(const Problem *pb, const Options *opt, intp_t p, double *w, double *alpha,
+                    int64_t *n_iter, InterruptState *interrupt) noexcept nogil:
+    """Binary problem ``p``; ``w`` (n_features + 1) and ``alpha`` (n_samples) start at 0."""
+    # the problem's pieces in locals, as the loops read them
+    cdef const Rows *X = &pb.rows
+    cdef intp_t n_samples = pb.n_samples
+    cdef const double *sqnorm = pb.sqnorm
+    cdef const double *y = pb.y + p * n_samples
+    cdef const double *cost = pb.cost + p * n_samples
+    cdef bint squared_hinge = pb.squared_hinge
+    cdef double bias = pb.bias
+    cdef double tol = opt.tol
+    cdef int64_t max_iter = opt.max_iter
     cdef intp_t *index = <intp_t *>malloc(max(n_samples, 1) * sizeof(intp_t))
     cdef double *curvature = <double *>malloc(max(n_samples, 1) * sizeof(double))
     cdef double *diagonal = <double *>malloc(max(n_samples, 1) * sizeof(double))
@@ -113,7 +138,7 @@ cdef int _solve_one(const Rows *X, intp_t n_samples, const double *sqnorm, const
     cdef intp_t i, s, n_active = 0, n_variables, tmp
     cdef double G, PG, old, step
     cdef double PG_max_old = INFINITY, PG_min_old = -INFINITY, PG_max_new, PG_min_new
-    cdef uint64_t state = seed
+    cdef uint64_t state = opt.seeds[p]
     cdef int64_t epoch = 0
     cdef int status = MAX_ITER_REACHED
     if index == NULL or curvature == NULL or diagonal == NULL or upper == NULL:
@@ -255,43 +280,31 @@ cdef Rows _rows(object X, intp_t n_features) except *:
 
 
 def linear_dual_cd_solve(
-    object X,                      # IN  ndarray (n_samples, n_features) or (data, indices, indptr)
-    intp_t n_features,             # IN
-    const double[:, ::1] y,        # IN  (n_problems, n_samples) labels ±1
-    const double[:, ::1] cost,     # IN  (n_problems, n_samples) C_i ≥ 0
-    bint squared_hinge,            # IN
-    double bias,                   # IN  value of the constant feature (0: no intercept)
-    double tol,                    # IN
-    int64_t max_iter,              # IN
-    const uint64_t[::1] seeds,     # IN  (n_problems,)
+    dict problem,                  # IN  the rows, labels, costs and loss, see below
+    dict options,                  # IN  tol, max_iter, seeds, n_threads
     double[:, ::1] w,              # OUT (n_problems, n_features + 1), zero on entry
     double[:, ::1] alpha,          # OUT (n_problems, n_samples), zero on entry
     int64_t[::1] n_iter,           # OUT (n_problems,)
     int[::1] status,               # OUT (n_problems,)
-    int n_threads,                 # IN
 ):
     """Solve ``n_problems`` linear SVM duals on the same rows.
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features), float64, C order, or tuple
-        The rows: a dense array, or the ``(data, indices, indptr)`` arrays of a CSR matrix
-        (float64 data; int32 or int64 indices and indptr of one dtype), read in place.
-    n_features : int
-    y : ndarray of shape (n_problems, n_samples), float64
-        Labels ``±1`` of each problem.
-    cost : ndarray of shape (n_problems, n_samples), float64
-        ``C_i ≥ 0`` of each sample in each problem (class weight times sample weight times C).
-    squared_hinge : bool
-        Squared hinge (``U_i = ∞``, ``D_ii = 1/(2C_i)``) or hinge (``U_i = C_i``, ``D_ii = 0``).
-    bias : float
-        Value of the appended constant feature; 0 for no intercept.
-    tol : float
-        Stop when ``max PG − min PG ≤ tol`` over all variables in one epoch.
-    max_iter : int
-        Maximum number of epochs per problem.
-    seeds : ndarray of shape (n_problems,), uint64
-        Seed of each problem's random order.
+    problem : dict
+        ``X``: the rows, an ndarray of shape (n_samples, n_features), float64, C order, or the
+        ``(data, indices, indptr)`` arrays of a CSR matrix (float64 data; int32 or int64
+        indices and indptr of one dtype), read in place; ``n_features`` (int); ``y``, ndarray of
+        shape (n_problems, n_samples), float64: labels ``±1`` of each problem; ``cost``, same
+        shape: ``C_i ≥ 0`` of each sample in each problem (class weight times sample weight
+        times C); ``squared_hinge`` (bool): squared hinge (``U_i = ∞``, ``D_ii = 1/(2C_i)``) or
+        hinge (``U_i = C_i``, ``D_ii = 0``); ``bias`` (float): value of the appended constant
+        feature, 0 for no intercept.
+    options : dict
+        ``tol`` (float): stop when ``max PG − min PG ≤ tol`` over all variables in one epoch;
+        ``max_iter`` (int): maximum number of epochs per problem; ``seeds``, ndarray of shape
+        (n_problems,), uint64: seed of each problem's random order; ``n_threads`` (int):
+        threads over the problems (one problem per thread at a time).
     w : ndarray of shape (n_problems, n_features + 1), float64
         Out: the primal weights, the bias feature's last.
     alpha : ndarray of shape (n_problems, n_samples), float64
@@ -300,8 +313,6 @@ def linear_dual_cd_solve(
         Out: epochs of each problem.
     status : ndarray of shape (n_problems,), int32
         Out: 0 converged, 1 ``max_iter`` reached.
-    n_threads : int
-        Threads over the problems (one problem per thread at a time).
 
     Raises
     ------
@@ -310,24 +321,38 @@ def linear_dual_cd_solve(
     KeyboardInterrupt
         When a signal handler raised during the solve.
     """
+    cdef const double[:, ::1] y = problem["y"]
+    cdef const double[:, ::1] cost = problem["cost"]
+    cdef const uint64_t[::1] seeds = options["seeds"]
+    cdef int n_threads = options["n_threads"]
     cdef intp_t n_samples = y.shape[1], n_problems = y.shape[0], p
-    cdef Rows rows = _rows(X, n_features)
+    cdef Problem pb
+    cdef Options opt
     cdef InterruptState interrupt
     cdef double *sqnorm
+    pb.rows = _rows(problem["X"], problem["n_features"])
     if n_samples == 0 or n_problems == 0:
         return
+    pb.n_samples = n_samples
+    pb.y = &y[0, 0]
+    pb.cost = &cost[0, 0]
+    pb.squared_hinge = problem["squared_hinge"]
+    pb.bias = problem["bias"]
+    opt.tol = options["tol"]
+    opt.max_iter = options["max_iter"]
+    opt.seeds = &seeds[0]
     sqnorm = <double *>malloc(n_samples * sizeof(double))
     if sqnorm == NULL:
         raise MemoryError(f"could not allocate the squared norms of {n_samples} rows")
+    pb.sqnorm = sqnorm
     interrupt_init(&interrupt)
     try:
         with nogil:
-            _squared_norms(&rows, n_samples, sqnorm)
+            _squared_norms(&pb.rows, n_samples, sqnorm)
         with nogil, parallel(num_threads=min(n_threads, n_problems)):
             for p in prange(n_problems, schedule='dynamic', chunksize=1):
-                status[p] = _solve_one(&rows, n_samples, sqnorm, &y[p, 0], &cost[p, 0],
-                                       squared_hinge, bias, tol, max_iter, seeds[p], &w[p, 0],
-                                       &alpha[p, 0], &n_iter[p], &interrupt)
+                status[p] = _solve_one(&pb, &opt, p, &w[p, 0], &alpha[p, 0], &n_iter[p],
+                                       &interrupt)
     finally:
         free(sqnorm)
     for p in range(n_problems):

@@ -76,6 +76,13 @@ cdef double TAU = 1e-12
 cdef double CURVATURE_RTOL = 1e-8
 
 
+ctypedef struct Options:
+    # what steers the SMO steps, filled once by _SMOSolver._load
+    double tol
+    long max_iter
+    bint shrinking
+
+
 cdef inline void _swap_d(double *a, intp_t i, intp_t j) noexcept nogil:
     cdef double t = a[i]
     a[i] = a[j]
@@ -111,6 +118,7 @@ cdef class _SMOSolver:
     cdef object progress, error
     cdef long report_every
     cdef char *cancel            # NULL, or set by another thread to stop (_interrupt.pxd)
+    cdef InterruptState interrupt
     # LRU cache of kernel rows, one slot per sample position; slot `sentinel` heads the list.
     cdef double **rows
     cdef intp_t[::1] row_len, lru_prev, lru_next
@@ -124,6 +132,84 @@ cdef class _SMOSolver:
             for s in range(self.n):
                 free(self.rows[s])
             free(self.rows)
+
+    cdef int _load(self, dict problem, dict options, double[::1] alpha, Options *opt) except -1:
+        """Check the arguments of :func:`smo_solve` and fill the solver and ``opt``: the
+        variables' arrays are the solver's own copies, which it permutes."""
+        cdef double[:, ::1] X = problem["X"]
+        cdef double[::1] x_sqnorm = problem["x_sqnorm"]
+        cdef const intp_t[::1] col = problem["col"]
+        cdef const int32_t[::1] y = problem["y"]
+        cdef const double[::1] p = problem["p"]
+        cdef const double[::1] upper_bound = problem["upper_bound"]
+        cdef const double[::1] diagonal = problem["diagonal"]
+        cdef bint regression = problem["regression"]
+        cdef int kernel = problem["kernel"]
+        cdef long max_iter = options["max_iter"]
+        cdef double cache_size = options["cache_size"]
+        cdef int n_threads = options["n_threads"]
+        cdef object progress = options.get("progress")
+        cdef long report_every = options.get("report_every", 0)
+        cdef signed char[::1] cancel = options.get("cancel")
+        cdef intp_t l = y.shape[0]
+        cdef intp_t n = l // 2 if regression else l
+        cdef intp_t s
+        if l != (2 * n if regression else n) or col.shape[0] != l:
+            raise ValueError(f"{l} variables and {col.shape[0]} columns for a "
+                             f"{'regression' if regression else 'classification'} problem.")
+        if kernel != PRECOMPUTED and (X.shape[0] != n or x_sqnorm.shape[0] != n):
+            raise ValueError(f"X has {X.shape[0]} rows and x_sqnorm {x_sqnorm.shape[0]} "
+                             f"entries; expected {n} samples.")
+        if n < 1 or max_iter < 1:
+            raise ValueError("smo_solve needs at least one sample and max_iter >= 1.")
+        if progress is not None and report_every < 1:
+            raise ValueError(f"report_every must be >= 1 with a progress callback, got "
+                             f"{report_every}.")
+        self.l, self.n = l, n
+        self.regression = regression
+        self.check_curvature = options["check_curvature"]
+        self.kernel = kernel
+        self.gamma, self.coef0, self.degree = problem["gamma"], problem["coef0"], problem["degree"]
+        self.n_threads = max(1, n_threads)
+        self.progress = progress
+        self.cancel = <char *>&cancel[0] if cancel is not None else NULL
+        self.report_every = report_every if progress is not None else 0
+        self.active_size = l
+        self.unshrink = False
+        self.sentinel = n
+        self.gram = problem["gram"]
+        self.contiguous = kernel != PRECOMPUTED and not regression
+        self.n_features = X.shape[1]
+        self.X = X
+        self.x_sqnorm = x_sqnorm
+        self.col = np.array(col, dtype=np.intp)
+        self.y = np.array(y, dtype=np.int32)
+        self.status = np.full(l, AT_LOWER, dtype=np.int32)
+        self.p = np.array(p, dtype=np.float64)
+        self.C = np.array(upper_bound, dtype=np.float64)
+        self.QD = np.array(diagonal, dtype=np.float64)
+        if (np.any(np.asarray(alpha) < 0) or np.any(np.asarray(alpha) > np.asarray(upper_bound))
+                or abs(float(np.dot(alpha, y))) > 1e-9 * max(1.0, float(np.sum(upper_bound)))):
+            raise ValueError("The starting alpha must be feasible: 0 <= alpha <= C and "
+                             "y'alpha = 0.")
+        self.alpha = np.array(alpha, dtype=np.float64)
+        self.G = np.array(p, dtype=np.float64)     # G = Qα + p, completed by _warm_start
+        self.G_bar = np.zeros(l)
+        self.perm = np.arange(l, dtype=np.intp)
+        # Budget in doubles; at least two full rows (see _cache_reserve).
+        self.budget = max(<intp_t>(cache_size * (1 << 20) / sizeof(double)), 2 * n)
+        self.row_len = np.zeros(n + 1, dtype=np.intp)
+        self.lru_prev = np.full(n + 1, n, dtype=np.intp)
+        self.lru_next = np.full(n + 1, n, dtype=np.intp)
+        self.rows = <double**>malloc(n * sizeof(double*))
+        if self.rows == NULL:
+            raise MemoryError()
+        for s in range(n):
+            self.rows[s] = NULL
+        opt.tol = options["tol"]
+        opt.shrinking = options["shrinking"]
+        opt.max_iter = max_iter
+        return 0
 
     # ------------------------------------------------------------------ cache
     cdef inline void _lru_unlink(self, intp_t s) noexcept nogil:
@@ -267,9 +353,19 @@ cdef class _SMOSolver:
             return self.G[t] > (gmax2 if self.y[t] == 1 else gmax1)
         return False
 
+    cdef bint _interrupted(self, intp_t *until_check, intp_t work) noexcept nogil:
+        """Whether a signal arrived, looked at every ``steps_per_check(work)`` calls in a pass
+        over the variables whose steps (a kernel row each) cost ``work``."""
+        until_check[0] -= 1
+        if until_check[0] > 0:
+            return False
+        until_check[0] = steps_per_check(work)
+        return interrupted(&self.interrupt)
+
     cdef int _reconstruct_gradient(self) noexcept nogil:
-        """``G_t = Ḡ_t + p_t + Σ_{s free} α_s Q_ts`` for the inactive ``t`` (0, or -1: no memory)."""
-        cdef intp_t t, s, n_free = 0
+        """``G_t = Ḡ_t + p_t + Σ_{s free} α_s Q_ts`` for the inactive ``t`` (0, OUT_OF_MEMORY or
+        INTERRUPTED)."""
+        cdef intp_t t, s, n_free = 0, until_check = 1
         cdef const double *row
         cdef double a
         if self.active_size == self.l:
@@ -283,9 +379,11 @@ cdef class _SMOSolver:
         # over the active prefix, or full rows of the free variables.
         if n_free * self.l > 2 * self.active_size * (self.l - self.active_size):
             for t in range(self.active_size, self.l):
+                if self._interrupted(&until_check, self.active_size):
+                    return INTERRUPTED
                 row = self._row(t, self.active_size)
                 if row == NULL:
-                    return -1
+                    return OUT_OF_MEMORY
                 a = 0.0
                 for s in range(self.active_size):
                     if self.status[s] == FREE:
@@ -294,9 +392,11 @@ cdef class _SMOSolver:
         else:
             for s in range(self.active_size):
                 if self.status[s] == FREE:
+                    if self._interrupted(&until_check, self.l):
+                        return INTERRUPTED
                     row = self._row(s, self.l)
                     if row == NULL:
-                        return -1
+                        return OUT_OF_MEMORY
                     a = self.alpha[s] * self.y[s]
                     for t in range(self.active_size, self.l):
                         self.G[t] += a * self.y[t] * self._k(row, t)
@@ -513,21 +613,23 @@ cdef class _SMOSolver:
         return 0
 
     cdef int _warm_start(self) noexcept nogil:
-        """Gradients of a non-zero starting ``α`` (0, or -1: no memory).
+        """Gradients of a non-zero starting ``α`` (0, OUT_OF_MEMORY or INTERRUPTED).
 
         ``G = p + Σ_{α_s > 0} α_s Q_{:s}`` and ``Ḡ = Σ_{α_s = C_s} C_s Q_{:s}``, from the full
         kernel rows of the variables that start above zero (as libsvm's initialisation).
         """
-        cdef intp_t s, t
+        cdef intp_t s, t, until_check = 1
         cdef const double *row
         cdef double a, c
         for s in range(self.l):
             self._update_status(s)
             if self.alpha[s] <= 0.0:
                 continue
+            if self._interrupted(&until_check, self.l):
+                return INTERRUPTED
             row = self._row(s, self.l)
             if row == NULL:
-                return -1
+                return OUT_OF_MEMORY
             a = self.alpha[s] * self.y[s]
             c = self.C[s] * self.y[s] if self.status[s] == AT_UPPER else 0.0
             for t in range(self.l):
@@ -548,27 +650,30 @@ cdef class _SMOSolver:
                 return -1
         return 0
 
-    cdef int _solve(self, double tol, bint shrinking, long max_iter, long *n_iter) noexcept nogil:
+    cdef int _solve(self, const Options *opt, long *n_iter) noexcept nogil:
         """Run SMO from the current ``α``; return a status code."""
+        cdef double tol = opt.tol
+        cdef bint shrinking = opt.shrinking
+        cdef long max_iter = opt.max_iter
         cdef intp_t i = 0, j = 0
         cdef long it = 0
         cdef intp_t counter = min(self.l, 1000) + 1
         # -1: never equal to a step count (no callback)
         cdef long next_report = self.report_every if self.report_every > 0 else -1
-        cdef int found
-        cdef InterruptState interrupt
+        cdef int found, status
         cdef intp_t until_check = 1
-        interrupt_init(&interrupt)
-        interrupt.cancel = self.cancel
-        if self._warm_start() < 0:
-            return OUT_OF_MEMORY
+        interrupt_init(&self.interrupt)
+        self.interrupt.cancel = self.cancel
+        status = self._warm_start()
+        if status < 0:
+            return status
         while it < max_iter:
             # up to 1e7 steps of O(active_size) each: look at the signals every ~CHECK_WORK
             # units of work (a clock read per step of a small problem would cost ~4 %)
             until_check -= 1
             if until_check == 0:
                 until_check = steps_per_check(self.active_size)
-                if interrupted(&interrupt):
+                if interrupted(&self.interrupt):
                     n_iter[0] = it
                     return INTERRUPTED
             if it == next_report:
@@ -586,8 +691,9 @@ cdef class _SMOSolver:
                 return OUT_OF_MEMORY if found == -1 else NEGATIVE_CURVATURE
             if found == 1:
                 # Optimal on the active set: re-check on all variables with exact gradients.
-                if self._reconstruct_gradient() < 0:
-                    return OUT_OF_MEMORY
+                status = self._reconstruct_gradient()
+                if status < 0:
+                    return status
                 self.active_size = self.l
                 found = self._wss(tol, &i, &j)
                 if found < 0:
@@ -600,99 +706,77 @@ cdef class _SMOSolver:
             if self._step(i, j) < 0:
                 return OUT_OF_MEMORY
         n_iter[0] = it
-        if self._reconstruct_gradient() < 0:
-            return OUT_OF_MEMORY
+        status = self._reconstruct_gradient()
+        if status < 0:
+            return status
         self.active_size = self.l
         return MAX_ITER_REACHED
 
+    cdef tuple _finish(self, int status, long n_iter, double[::1] alpha):
+        """Raise the error of a failed run, or write the solution into ``alpha`` (in the
+        caller's order of the variables) and return ``(rho, objective, n_iter, status)``."""
+        cdef intp_t t
+        cdef double objective = 0.0
+        cdef double rho
+        if status == INTERRUPTED:
+            raise_pending()
+        if status == CALLBACK_RAISED:
+            raise self.error
+        if status == OUT_OF_MEMORY:
+            raise MemoryError(f"SMO could not allocate a kernel row of {self.n} doubles.")
+        if status == NEGATIVE_CURVATURE:
+            raise ValueError(
+                "The Gram matrix is not positive semi-definite: K_ii + K_jj - 2 K_ij < 0 for the "
+                f"samples i={self.col[self.bad_i]}, j={self.col[self.bad_j]}; SVMs need a "
+                "p.d. kernel (kernelkit.kernels.shift_to_psd can repair an indefinite "
+                "similarity).")
+        rho = self._rho()
+        for t in range(self.l):
+            objective += self.alpha[t] * (self.G[t] + self.p[t])
+            alpha[self.perm[t]] = self.alpha[t]
+        return rho, 0.5 * objective, n_iter, status
+
 
 def smo_solve(
-    double[:, ::1] X,                    # INOUT (n_samples, n_features): scratch, permuted
-    double[::1] x_sqnorm,                # INOUT (n_samples,): ‖x_s‖², permuted with X
-    const double[:, ::1] gram,           # IN (n_rows, n_rows)
-    const intp_t[::1] col,               # IN (n_variables,)
-    const int32_t[::1] y,                # IN (n_variables,)
-    const double[::1] p,                 # IN (n_variables,)
-    const double[::1] upper_bound,       # IN (n_variables,)
-    const double[::1] diagonal,          # IN (n_variables,)
+    dict problem,                        # IN the variables, their kernel and box, see below
+    dict options,                        # IN tol, max_iter, cache, shrinking, threads, progress
     double[::1] alpha,                   # INOUT (n_variables,)
-    bint regression,
-    bint check_curvature,
-    int kernel,
-    double gamma,
-    double coef0,
-    double degree,
-    double tol,
-    bint shrinking,
-    double cache_size,
-    long max_iter,
-    int n_threads,
-    progress=None,
-    long report_every=0,
-    signed char[::1] cancel=None,        # IN (1,) or None: set to 1 by another thread to stop
 ):
     """Solve ``min ½αᵀQα + pᵀα`` s.t. ``yᵀα = 0``, ``0 ≤ α ≤ C`` by SMO.
 
-    The caller prepares the subproblem (``kernelkit.svm._base``): its samples' rows, their
-    squared norms and kernel diagonal, or the Gram matrix and the column of every variable.
+    The caller prepares the subproblem (``kernelkit.svm._base``). Arrays are float64 and
+    C-contiguous unless said otherwise; ``n_variables`` is ``n_samples`` (classification) or
+    ``2 * n_samples`` (regression: variables ``t`` and ``t + n_samples`` belong to sample ``t``).
 
     Parameters
     ----------
-    X : ndarray of shape (n_samples, n_features), float64, C-contiguous
-        A private copy of the subproblem's samples for the vector kernels (the solver permutes
-        its rows); empty, shape (0, 0), for ``kernel=PRECOMPUTED_KERNEL``.
-    x_sqnorm : ndarray of shape (n_samples,), float64
-        ``‖x_s‖²`` of those rows (permuted with them); empty for a precomputed Gram.
-    gram : ndarray of shape (n_rows, n_rows), float64, C-contiguous
-        Precomputed Gram matrix, read in place (empty, shape (0, 0), otherwise).
-    col : ndarray of shape (n_variables,), intp
-        Precomputed: the row/column of ``gram`` of each variable's sample. Otherwise the
-        position of its sample in ``X`` (``t mod n_samples``).
-    y : ndarray of shape (n_variables,), int32
-        Signs ±1. ``n_variables`` is ``n_samples`` (classification) or ``2 * n_samples``
-        (regression: variables ``t`` and ``t + n_samples`` belong to sample ``t``).
-    p : ndarray of shape (n_variables,), float64
-        Linear term.
-    upper_bound : ndarray of shape (n_variables,), float64
-        ``C_t > 0``.
-    diagonal : ndarray of shape (n_variables,), float64
-        ``K(x_t, x_t)`` of each variable's sample.
+    problem : dict
+        ``X`` (n_samples, n_features): a private copy of the subproblem's samples for the vector
+        kernels (the solver permutes its rows), shape (0, 0) for ``kernel=PRECOMPUTED_KERNEL``;
+        ``x_sqnorm`` (n_samples,): their ``‖x_s‖²`` (permuted with them), empty for a Gram;
+        ``gram`` (n_rows, n_rows): the precomputed Gram matrix, read in place (else (0, 0));
+        ``col`` (n_variables,), intp: the row of ``gram`` of each variable's sample, or its
+        position in ``X`` (``t mod n_samples``); ``y`` (n_variables,), int32: signs ±1; ``p``,
+        ``upper_bound`` (``C_t > 0``), ``diagonal`` (``K(x_t, x_t)``), each (n_variables,);
+        ``regression`` (bool): the variables are ``α⁺`` then ``α⁻`` of an ε-SVR; ``kernel``
+        (int): a code of ``kernelkit._core._gram.VECTOR_KERNELS``, or ``PRECOMPUTED_KERNEL``;
+        ``gamma``, ``coef0``, ``degree`` (float).
+    options : dict
+        ``tol`` (float): stop when the maximal violating pair gap ``max_{I_up} −y_tG_t −
+        min_{I_low} −y_tG_t`` is below it; ``shrinking`` (bool); ``cache_size`` (float): kernel
+        cache in MiB (at least two full rows; unused for a Gram, read in place); ``max_iter``
+        (int): maximum number of SMO steps (positive); ``n_threads`` (int): OpenMP threads for
+        the kernel rows (call with BLAS limited to one thread); ``check_curvature`` (bool):
+        raise ``ValueError`` when a pair the solver considers has ``K_ii + K_jj − 2K_ij < 0``,
+        a free proof that the Gram matrix is not p.s.d. (off for kernels indefinite on purpose,
+        sigmoid). Optional: ``progress`` (callable): ``progress(n_iter, gap, active_size)``,
+        called with the GIL every ``report_every`` (int, then positive) steps with the steps
+        taken, the gap and size of the active set; what it raises stops the solver and is
+        raised here; ``cancel`` (ndarray of shape (1,), int8): a flag another thread sets to 1
+        to stop the solver, which raises KeyboardInterrupt (thread pools cannot see Ctrl-C).
     alpha : ndarray of shape (n_variables,), float64
-        In: the starting point, feasible (``0 ≤ α ≤ C``, ``yᵀα = 0``); zeros for a cold start,
-        a previous solution to warm-start (e.g. over the iterations of multiple kernel
-        learning). Out: the solution.
-    regression : bool
-        Whether the variables are the ``2 * n_samples`` of an ε-SVR (``α⁺`` then ``α⁻``).
-    check_curvature : bool
-        Stop with ``ValueError`` when a pair the solver considers has ``K_ii + K_jj − 2K_ij <
-        0``, a proof that the Gram matrix is not positive semi-definite (a necessary test that
-        costs nothing: these values are computed anyway). Off for kernels that may be
-        indefinite on purpose (sigmoid).
-    kernel : int
-        A code of ``kernelkit._core._gram.VECTOR_KERNELS``, or ``PRECOMPUTED_KERNEL``.
-    gamma, coef0, degree : float
-        Kernel parameters.
-    tol : float
-        Stop when the maximal violating pair gap ``max_{I_up} −y_tG_t − min_{I_low} −y_tG_t``
-        is below ``tol``.
-    shrinking : bool
-        Whether to shrink the active set.
-    cache_size : float
-        Kernel cache budget in MiB (at least two full rows are always allowed); unused for a
-        precomputed Gram, read in place.
-    max_iter : int
-        Maximum number of SMO steps (positive).
-    n_threads : int
-        OpenMP threads for the kernel rows. Call with BLAS limited to one thread.
-    progress : callable, default=None
-        ``progress(n_iter, gap, active_size)``, called with the GIL every ``report_every`` SMO
-        steps: the steps taken, the maximal violating pair gap on the active set and its size.
-        Whatever it raises stops the solver and is raised here.
-    report_every : int, default=0
-        Steps between two calls of ``progress`` (positive when ``progress`` is given).
-    cancel : ndarray of shape (1,), dtype int8, default=None
-        A flag that another thread sets (to 1) to stop the solver, which then raises
-        KeyboardInterrupt: solvers run in a thread pool cannot see Ctrl-C themselves.
+        In: a feasible start (``0 ≤ α ≤ C``, ``yᵀα = 0``): zeros, or a previous solution to
+        warm-start (e.g. over the iterations of multiple kernel learning). Out: the solution.
 
     Returns
     -------
@@ -705,83 +789,11 @@ def smo_solve(
     status : int
         0 converged, 1 ``max_iter`` reached.
     """
-    cdef intp_t l = y.shape[0]
-    cdef intp_t n = l // 2 if regression else l
-    cdef intp_t s, t
     cdef long n_iter = 0
     cdef int status
-    cdef double objective = 0.0
-    cdef double rho
+    cdef Options opt
     cdef _SMOSolver solver = _SMOSolver()
-    if l != (2 * n if regression else n) or col.shape[0] != l:
-        raise ValueError(f"{l} variables and {col.shape[0]} columns for a "
-                         f"{'regression' if regression else 'classification'} problem.")
-    if kernel != PRECOMPUTED and (X.shape[0] != n or x_sqnorm.shape[0] != n):
-        raise ValueError(f"X has {X.shape[0]} rows and x_sqnorm {x_sqnorm.shape[0]} entries; "
-                         f"expected {n} samples.")
-    if n < 1 or max_iter < 1:
-        raise ValueError("smo_solve needs at least one sample and max_iter >= 1.")
-    if progress is not None and report_every < 1:
-        raise ValueError(f"report_every must be >= 1 with a progress callback, got "
-                         f"{report_every}.")
-    solver.l = l
-    solver.n = n
-    solver.regression = regression
-    solver.check_curvature = check_curvature
-    solver.kernel = kernel
-    solver.gamma = gamma
-    solver.coef0 = coef0
-    solver.degree = degree
-    solver.n_threads = max(1, n_threads)
-    solver.progress = progress
-    solver.cancel = <char *>&cancel[0] if cancel is not None else NULL
-    solver.report_every = report_every if progress is not None else 0
-    solver.active_size = l
-    solver.unshrink = False
-    solver.sentinel = n
-    solver.gram = gram
-    solver.contiguous = kernel != PRECOMPUTED and not solver.regression
-    solver.n_features = X.shape[1]
-    solver.X = X
-    solver.x_sqnorm = x_sqnorm
-    solver.col = np.array(col, dtype=np.intp)
-    solver.y = np.array(y, dtype=np.int32)
-    solver.status = np.full(l, AT_LOWER, dtype=np.int32)
-    solver.p = np.array(p, dtype=np.float64)
-    solver.C = np.array(upper_bound, dtype=np.float64)
-    solver.QD = np.array(diagonal, dtype=np.float64)
-    if (np.any(np.asarray(alpha) < 0) or np.any(np.asarray(alpha) > np.asarray(upper_bound))
-            or abs(float(np.dot(alpha, y))) > 1e-9 * max(1.0, float(np.sum(upper_bound)))):
-        raise ValueError("The starting alpha must be feasible: 0 <= alpha <= C and y'alpha = 0.")
-    solver.alpha = np.array(alpha, dtype=np.float64)
-    solver.G = np.array(p, dtype=np.float64)     # G = Qα + p, completed by _warm_start
-    solver.G_bar = np.zeros(l)
-    solver.perm = np.arange(l, dtype=np.intp)
-    # Budget in doubles; at least two full rows (see _cache_reserve).
-    solver.budget = max(<intp_t>(cache_size * (1 << 20) / sizeof(double)), 2 * n)
-    solver.row_len = np.zeros(n + 1, dtype=np.intp)
-    solver.lru_prev = np.full(n + 1, n, dtype=np.intp)
-    solver.lru_next = np.full(n + 1, n, dtype=np.intp)
-    solver.rows = <double**>malloc(n * sizeof(double*))
-    if solver.rows == NULL:
-        raise MemoryError()
-    for s in range(n):
-        solver.rows[s] = NULL
+    solver._load(problem, options, alpha, &opt)
     with nogil:
-        status = solver._solve(tol, shrinking, max_iter, &n_iter)
-    if status == INTERRUPTED:
-        raise_pending()
-    if status == CALLBACK_RAISED:
-        raise solver.error
-    if status == OUT_OF_MEMORY:
-        raise MemoryError(f"SMO could not allocate a kernel row of {n} doubles.")
-    if status == NEGATIVE_CURVATURE:
-        raise ValueError(
-            "The Gram matrix is not positive semi-definite: K_ii + K_jj - 2 K_ij < 0 for the "
-            f"samples i={solver.col[solver.bad_i]}, j={solver.col[solver.bad_j]}; SVMs need a "
-            "p.d. kernel (kernelkit.kernels.shift_to_psd can repair an indefinite similarity).")
-    rho = solver._rho()
-    for t in range(l):
-        objective += solver.alpha[t] * (solver.G[t] + solver.p[t])
-        alpha[solver.perm[t]] = solver.alpha[t]
-    return rho, 0.5 * objective, n_iter, status
+        status = solver._solve(&opt, &n_iter)
+    return solver._finish(status, n_iter, alpha)

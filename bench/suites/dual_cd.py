@@ -48,8 +48,12 @@ def _reference(data):
     n = y.size
     alpha, history = np.zeros(n), np.zeros(1000)
     objective, n_iter, _ = dual_cd_solve(
-        X, None, None, np.ones(n), np.where(y == 1, 1.0, -1.0), -np.ones(n), alpha, history,
-        KERNEL_CODES["rbf"], data["gamma"], 0.0, 3.0, LAMBDA, TOL, 1000, 0, True, CACHE_MB, 1)
+        {"X": X, "x_sqnorm": None, "gram": None, "diagonal": np.ones(n),
+         "sign": np.where(y == 1, 1.0, -1.0), "p": -np.ones(n), "kernel": KERNEL_CODES["rbf"],
+         "gamma": data["gamma"], "coef0": 0.0, "degree": 3.0, "lambda_": LAMBDA},
+        {"tol": TOL, "max_iter": 1000, "seed": 0, "shrinking": True, "cache_size": CACHE_MB,
+         "n_threads": 1},
+        alpha, history)
     return dict(n_SV=int(np.count_nonzero(alpha)), epochs=n_iter, objective=objective)
 
 

@@ -103,8 +103,11 @@ def _reference(data):
     X, y = data["X"], np.where(data["y"] == 1, 1.0, -1.0)[None, :]
     w = np.zeros((1, X.shape[1] + 1))
     n_iter, status = np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.intc)
-    linear_dual_cd_solve(X, X.shape[1], y, np.full(y.shape, C), True, 1.0, 1e-4, 1000,
-                         np.zeros(1, dtype=np.uint64), w, np.zeros(y.shape), n_iter, status)
+    linear_dual_cd_solve(
+        {"X": X, "n_features": X.shape[1], "y": y, "cost": np.full(y.shape, C),
+         "squared_hinge": True, "bias": 1.0},
+        {"tol": 1e-4, "max_iter": 1000, "seeds": np.zeros(1, dtype=np.uint64), "n_threads": 1},
+        w, np.zeros(y.shape), n_iter, status)
     scores = data["X_test"] @ w[0, :-1] + w[0, -1]
     return {"accuracy": float(np.mean((scores > 0) == (data["y_test"] == 1))),
             "n_iter": int(n_iter[0])}

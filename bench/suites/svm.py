@@ -123,10 +123,14 @@ def _reference(data):
     n = y.size
     alpha = np.zeros(n)
     # rbf: k(x, x) = 1
-    _, objective, _, _ = smo_solve(X, np.einsum("ij,ij->i", X, X), np.zeros((0, 0)),
-                                   np.arange(n), signs, -np.ones(n), np.full(n, C), np.ones(n),
-                                   alpha, False, False, KERNEL_CODES["rbf"], data["gamma"], 0.0,
-                                   3.0, TOL, True, CACHE_MB, 10**8, 1)
+    _, objective, _, _ = smo_solve(
+        {"X": X, "x_sqnorm": np.einsum("ij,ij->i", X, X), "gram": np.zeros((0, 0)),
+         "col": np.arange(n), "y": signs, "p": -np.ones(n), "upper_bound": np.full(n, C),
+         "diagonal": np.ones(n), "regression": False, "kernel": KERNEL_CODES["rbf"],
+         "gamma": data["gamma"], "coef0": 0.0, "degree": 3.0},
+        {"tol": TOL, "shrinking": True, "cache_size": CACHE_MB, "max_iter": 10**8,
+         "n_threads": 1, "check_curvature": False},
+        alpha)
     values = dict(objective=objective, n_SV=int(np.count_nonzero(alpha)))
     if "kernelkit" in data["objectives"]:
         values["rel_gap"] = abs(objective - data["objectives"]["kernelkit"]) / abs(

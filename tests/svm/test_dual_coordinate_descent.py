@@ -48,13 +48,17 @@ def _solve(solver, X, K, sign, p, lambda_, tol=1e-8, seed=3, kernel="rbf", gamma
         from kernelkit.utils._kernels import FittedKernel
 
         diag = FittedKernel("vector", X, len(X), name=kernel, gamma=gamma).diagonal()
-        args = (X, np.einsum("ij,ij->i", X, X), np.zeros((0, 0)), diag, sign, p, alpha,
-                history, VECTOR_KERNELS[kernel], gamma, 1.0, 3.0)
+        problem = {"X": X, "x_sqnorm": np.einsum("ij,ij->i", X, X), "gram": np.zeros((0, 0)),
+                   "diagonal": diag, "kernel": VECTOR_KERNELS[kernel], "gamma": gamma,
+                   "coef0": 1.0, "degree": 3.0}
     else:
-        args = (np.zeros((0, 0)), np.zeros(0), K, np.ascontiguousarray(np.diag(K)), sign, p,
-                alpha, history, PRECOMPUTED_KERNEL, 0.0, 0.0, 0.0)
-    objective, n_iter, status = solver(*args, lambda_, tol, 5000, seed, True, 200.0, 1,
-                                       **progress)
+        problem = {"X": np.zeros((0, 0)), "x_sqnorm": np.zeros(0), "gram": K,
+                   "diagonal": np.ascontiguousarray(np.diag(K)), "kernel": PRECOMPUTED_KERNEL,
+                   "gamma": 0.0, "coef0": 0.0, "degree": 0.0}
+    problem.update(sign=sign, p=p, lambda_=lambda_)
+    options = {"tol": tol, "max_iter": 5000, "seed": seed, "shrinking": True, "cache_size": 200.0,
+               "n_threads": 1, **progress}
+    objective, n_iter, status = solver(problem, options, alpha, history)
     return alpha, objective, n_iter, status, history[:n_iter]
 
 
@@ -319,8 +323,13 @@ def test_shrinking_keeps_the_optimum(cancer, diabetes, epsilon):
     for shrinking in (True, False):
         alpha, history = np.zeros(sign.size), np.zeros(5000)
         objective, n_iter, status = dual_cd_solve(
-            np.zeros((0, 0)), np.zeros(0), K, np.ascontiguousarray(np.diag(K)), sign, p, alpha,
-            history, PRECOMPUTED_KERNEL, 0.0, 0.0, 0.0, 0.5, 1e-9, 5000, 0, shrinking, 1.0, 1)
+            {"X": np.zeros((0, 0)), "x_sqnorm": np.zeros(0), "gram": K,
+             "diagonal": np.ascontiguousarray(np.diag(K)), "sign": sign, "p": p,
+             "kernel": PRECOMPUTED_KERNEL, "gamma": 0.0, "coef0": 0.0, "degree": 0.0,
+             "lambda_": 0.5},
+            {"tol": 1e-9, "max_iter": 5000, "seed": 0, "shrinking": shrinking,
+             "cache_size": 1.0, "n_threads": 1},
+            alpha, history)
         assert status == 0
         runs.append((alpha, objective))
     np.testing.assert_allclose(runs[0][1], runs[1][1], rtol=1e-12)

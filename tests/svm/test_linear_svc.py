@@ -232,8 +232,10 @@ def test_core_matches_twin(layout, loss):
         alpha = np.zeros(labels.shape)
         n_iter = np.zeros(3, dtype=np.int64)
         status = np.zeros(3, dtype=np.intc)
-        solve(rows, X.shape[1], labels, cost, loss == "squared_hinge", 1.0, 1e-6, 500, seeds, w,
-              alpha, n_iter, status, 1)
+        solve({"X": rows, "n_features": X.shape[1], "y": labels, "cost": cost,
+               "squared_hinge": loss == "squared_hinge", "bias": 1.0},
+              {"tol": 1e-6, "max_iter": 500, "seeds": seeds, "n_threads": 1},
+              w, alpha, n_iter, status)
         outputs.append((w, alpha, n_iter, status))
     (w, alpha, n_iter, status), (w_ref, alpha_ref, n_iter_ref, status_ref) = outputs
     np.testing.assert_allclose(w, w_ref, atol=1e-10)

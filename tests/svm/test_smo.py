@@ -32,6 +32,22 @@ def _kernel_matrix(X, gram, kernel, gamma, coef0, degree):
             SIGMOID: lambda: np.tanh(gamma * dots + coef0)}[kernel]()
 
 
+def _problem(rows, sqnorm, col, y, p, C, diagonal, *, gram=EMPTY, regression=False, kernel=RBF,
+             gamma=0.5, coef0=1.0, degree=3.0):
+    """The ``problem`` argument of the solvers."""
+    return {"X": rows, "x_sqnorm": sqnorm, "gram": gram, "col": col, "y": y.astype(np.int32),
+            "p": p.astype(np.float64), "upper_bound": C.astype(np.float64), "diagonal": diagonal,
+            "regression": regression, "kernel": kernel, "gamma": gamma, "coef0": coef0,
+            "degree": degree}
+
+
+def _options(tol, max_iter, *, shrinking=True, cache_size=100.0, n_threads=1,
+             check_curvature=False, **progress):
+    """The ``options`` argument of the solvers."""
+    return {"tol": tol, "shrinking": shrinking, "cache_size": cache_size, "max_iter": max_iter,
+            "n_threads": n_threads, "check_curvature": check_curvature, **progress}
+
+
 def _solve(solver, X, y, p, C, *, kernel=RBF, gram=EMPTY, gamma=0.5, coef0=1.0, degree=3.0,
            tol=1e-6, shrinking=True, cache_size=100.0, max_iter=10**7, n_threads=1, **progress):
     """Solve on all the samples of X (or gram); also return the gradient ``Qα + p``, recomputed
@@ -44,10 +60,11 @@ def _solve(solver, X, y, p, C, *, kernel=RBF, gram=EMPTY, gamma=0.5, coef0=1.0, 
     sqnorm = np.zeros(0) if kernel == PRECOMPUTED else np.einsum("ij,ij->i", rows, rows)
     alpha = np.zeros(y.size)
     rho, objective, n_iter, status = solver(
-        rows, sqnorm, gram, col, y.astype(np.int32), p.astype(np.float64),
-        C.astype(np.float64), np.ascontiguousarray(np.diag(K)[col]), alpha, regression,
-        kernel == PRECOMPUTED, kernel, gamma, coef0, degree, tol, shrinking, cache_size,
-        max_iter, n_threads, **progress)
+        _problem(rows, sqnorm, col, y, p, C, np.ascontiguousarray(np.diag(K)[col]), gram=gram,
+                 regression=regression, kernel=kernel, gamma=gamma, coef0=coef0, degree=degree),
+        _options(tol, max_iter, shrinking=shrinking, cache_size=cache_size,
+                 n_threads=n_threads, check_curvature=kernel == PRECOMPUTED, **progress),
+        alpha)
     gradient = (np.outer(y, y) * K[np.ix_(col, col)]) @ alpha + p
     return alpha, gradient, rho, objective, n_iter, status
 
@@ -197,9 +214,9 @@ def test_warm_start_from_the_solution_takes_no_step(rng):
     rows = np.array(X, order="C")
     again = alpha.copy()
     rho, objective, n_iter, status = smo_solve(
-        rows, np.einsum("ij,ij->i", rows, rows), EMPTY, np.arange(y.size), y.astype(np.int32),
-        -np.ones(y.size), C, np.ones(y.size), again, False, False, RBF, 0.5, 1.0, 3.0, 1e-6,
-        True, 100.0, 10**7, 1)
+        _problem(rows, np.einsum("ij,ij->i", rows, rows), np.arange(y.size), y, -np.ones(y.size),
+                 C, np.ones(y.size)),
+        _options(1e-6, 10**7), again)
     assert (status, n_iter) == (0, 0)
     np.testing.assert_array_equal(again, alpha)
 
@@ -210,16 +227,16 @@ def test_infeasible_start_raises(rng):
     start = np.zeros(10)
     start[0] = 1.0   # y'α ≠ 0
     with pytest.raises(ValueError, match="feasible"):
-        smo_solve(rows, np.einsum("ij,ij->i", rows, rows), EMPTY, np.arange(10),
-                  y.astype(np.int32), -np.ones(10), np.full(10, 2.0), np.ones(10), start, False,
-                  False, RBF, 0.5, 1.0, 3.0, 1e-3, True, 100.0, 100, 1)
+        smo_solve(_problem(rows, np.einsum("ij,ij->i", rows, rows), np.arange(10), y,
+                           -np.ones(10), np.full(10, 2.0), np.ones(10)),
+                  _options(1e-3, 100), start)
 
 
 def test_argument_checks():
     with pytest.raises(ValueError, match="variables"):
-        smo_solve(np.zeros((3, 1)), np.zeros(3), EMPTY, np.arange(3), np.ones(2, dtype=np.int32),
-                  -np.ones(2), np.ones(2), np.ones(2), np.zeros(2), False, False, RBF, 0.5, 1.0,
-                  3.0, 1e-3, True, 100.0, 100, 1)
+        smo_solve(_problem(np.zeros((3, 1)), np.zeros(3), np.arange(3), np.ones(2), -np.ones(2),
+                           np.ones(2), np.ones(2)),
+                  _options(1e-3, 100), np.zeros(2))
 
 
 @given(

@@ -13,12 +13,13 @@ estimator built on it, on the same arrays:
 - :mod:`~kernelkit.reference.dbscan`: ``_core._dbscan_inner`` (without the core's optional
   ``X32``, ``max_graph_bytes`` and ``progress``); ``tests/cluster/test_dbscan.py``,
   ``tests/cluster/test_dbscan_gemm.py``;
-- :mod:`~kernelkit.reference.dual_cd`: ``_core._dual_cd``; ``tests/kernel_ridge/test_dual_cd.py``;
+- :mod:`~kernelkit.reference.dual_cd`: ``_core._dual_cd``;
+  ``tests/svm/test_dual_coordinate_descent.py``;
 - :mod:`~kernelkit.reference.linear_dual_cd`: ``_core._linear_dual_cd``;
   ``tests/svm/test_linear_svc.py``;
-- :mod:`~kernelkit.reference.smo`: ``_core._smo_solver`` (the arguments up to ``n_threads``,
-  then the seed of the course's random choice of the second variable instead of ``progress``,
-  ``report_every`` and ``cancel``); ``tests/svm/test_smo.py``;
+- :mod:`~kernelkit.reference.smo`: ``_core._smo_solver`` (then the seed of the course's random
+  choice of the second variable; the options ``progress``, ``report_every`` and ``cancel`` are
+  not read); ``tests/svm/test_smo.py``;
 - :mod:`~kernelkit.reference.kmedoids`: ``_core._kmedoids``; ``tests/cluster/test_medoids.py``;
 - :mod:`~kernelkit.reference.knn`: ``_core._knn_brute``, ``_core._knn_kd_tree``;
   ``tests/neighbors/test_knn.py``, ``tests/neighbors/test_kd_tree.py``;

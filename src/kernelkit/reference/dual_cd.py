@@ -41,12 +41,11 @@ def _shuffle(items, n, state):
     return state
 
 
-def dual_cd_solve(X, x_sqnorm, gram, diagonal, sign, p, alpha, history, kernel, gamma, coef0,
-                  degree, lambda_, tol, max_iter, seed, shrinking, cache_size, n_threads,
-                  progress=None, report_every=0):
+def dual_cd_solve(problem, options, alpha, history):
     """Dual coordinate descent; same arguments and returns as the compiled
-    :func:`kernelkit._core._dual_cd.dual_cd_solve` (``x_sqnorm``, ``cache_size`` and
-    ``n_threads`` are accepted for the common signature and ignored).
+    :func:`kernelkit._core._dual_cd.dual_cd_solve` (``problem["x_sqnorm"]``,
+    ``options["cache_size"]`` and ``options["n_threads"]`` are accepted for the common signature
+    and ignored).
 
     Returns
     -------
@@ -55,7 +54,13 @@ def dual_cd_solve(X, x_sqnorm, gram, diagonal, sign, p, alpha, history, kernel, 
     status : int
         0 converged, 1 ``max_iter`` reached.
     """
-    diagonal = np.asarray(diagonal, dtype=np.float64)
+    X, gram, kernel, sign, p = (problem[key] for key in ("X", "gram", "kernel", "sign", "p"))
+    gamma, coef0, degree, lambda_ = (problem[key] for key in ("gamma", "coef0", "degree",
+                                                              "lambda_"))
+    tol, max_iter, seed, shrinking = (options[key] for key in ("tol", "max_iter", "seed",
+                                                               "shrinking"))
+    progress, report_every = options.get("progress"), options.get("report_every", 0)
+    diagonal = np.asarray(problem["diagonal"], dtype=np.float64)
     n, n_var = diagonal.size, len(sign)
     if kernel == KERNEL_CODES["precomputed"]:
         K = np.asarray(gram, dtype=np.float64)

@@ -16,11 +16,15 @@ from kernelkit.reference.dual_cd import _shuffle
 __all__ = ["linear_dual_cd_solve"]
 
 
-def linear_dual_cd_solve(X, n_features, y, cost, squared_hinge, bias, tol, max_iter, seeds, w,
-                         alpha, n_iter, status, n_threads=1):
-    """The core's arguments and outputs (``n_threads`` is ignored): ``X`` a dense array or the
-    ``(data, indices, indptr)`` of a CSR matrix, one problem per row of ``y`` and ``cost``;
-    fills ``w``, ``alpha``, ``n_iter`` and ``status`` (0 converged, 1 ``max_iter`` reached)."""
+def linear_dual_cd_solve(problem, options, w, alpha, n_iter, status):
+    """The core's arguments and outputs (``options["n_threads"]`` is ignored): in ``problem``,
+    ``X`` a dense array or the ``(data, indices, indptr)`` of a CSR matrix, ``n_features``, one
+    problem per row of ``y`` and ``cost``, ``squared_hinge`` and ``bias``; in ``options``,
+    ``tol``, ``max_iter`` and ``seeds``; fills ``w``, ``alpha``, ``n_iter`` and ``status`` (0
+    converged, 1 ``max_iter`` reached)."""
+    X, n_features, y, cost = problem["X"], problem["n_features"], problem["y"], problem["cost"]
+    squared_hinge, bias = problem["squared_hinge"], problem["bias"]
+    tol, max_iter, seeds = options["tol"], options["max_iter"], options["seeds"]
     if isinstance(X, tuple):
         n_samples = len(X[2]) - 1
         X = sp.csr_matrix(X, shape=(n_samples, n_features)).toarray()

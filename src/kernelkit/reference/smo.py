@@ -1,8 +1,8 @@
 """Simplified SMO (Sangnier, Algorithm 4): the readable twin of ``kernelkit._core._smo_solver``.
 
-Same problem as the compiled :func:`kernelkit._core._smo_solver.smo_solve`, whose arguments up
-to ``n_threads`` it takes (then ``random_state``, the seed of the course's random choice of the
-second variable, instead of ``progress``, ``report_every`` and ``cancel``)::
+Same problem as the compiled :func:`kernelkit._core._smo_solver.smo_solve`, whose arguments it
+takes (then ``random_state``, the seed of the course's random choice of the second variable; the
+options ``progress``, ``report_every`` and ``cancel`` are not read)::
 
     min_α ½ αᵀQα + pᵀα   s.t.   yᵀα = 0,   0 ≤ α_t ≤ C_t,     Q_ts = y_t y_s K(x_t, x_s),
 
@@ -49,16 +49,14 @@ def _rho(alpha, y, G, C):
     return 0.5 * (float(yG[up].min(initial=np.inf)) + float(yG[low].max(initial=-np.inf)))
 
 
-def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regression,
-              check_curvature, kernel, gamma, coef0, degree, tol, shrinking, cache_size,
-              max_iter, n_threads, random_state=0):
-    """Sangnier, Algorithm 4 on the general SVM dual; the arguments (up to ``n_threads``) and
-    returns of the compiled :func:`kernelkit._core._smo_solver.smo_solve`.
+def smo_solve(problem, options, alpha, random_state=0):
+    """Sangnier, Algorithm 4 on the general SVM dual; the arguments and returns of the compiled
+    :func:`kernelkit._core._smo_solver.smo_solve`.
 
-    ``x_sqnorm``, ``diagonal`` and ``regression`` (implied by ``col``), ``check_curvature``,
-    ``shrinking``, ``cache_size`` and ``n_threads`` are accepted for the common signature and
-    ignored (the whole ``Q`` is built from ``X`` or ``gram`` and ``col``). ``random_state`` seeds
-    the choice of ``j``.
+    Of ``problem``, ``x_sqnorm``, ``diagonal`` and ``regression`` (implied by ``col``) are
+    accepted for the common signature and ignored (the whole ``Q`` is built from ``X`` or
+    ``gram`` and ``col``); of ``options``, only ``tol`` and ``max_iter`` are read.
+    ``random_state`` seeds the choice of ``j``.
 
     Returns
     -------
@@ -66,11 +64,13 @@ def smo_solve(X, x_sqnorm, gram, col, y, p, upper_bound, diagonal, alpha, regres
         As the compiled solver: ``status`` is 0 on convergence, 1 when ``max_iter`` pair steps
         were taken first.
     """
-    y = np.asarray(y, dtype=np.float64)
-    p = np.asarray(p, dtype=np.float64)
-    C = np.asarray(upper_bound, dtype=np.float64)
+    y = np.asarray(problem["y"], dtype=np.float64)
+    p = np.asarray(problem["p"], dtype=np.float64)
+    C = np.asarray(problem["upper_bound"], dtype=np.float64)
+    tol, max_iter = options["tol"], options["max_iter"]
     l = y.size
-    K = _gram(X, gram, np.asarray(col), kernel, gamma, coef0, degree)
+    K = _gram(problem["X"], problem["gram"], np.asarray(problem["col"]), problem["kernel"],
+              problem["gamma"], problem["coef0"], problem["degree"])
     Q = y[:, None] * y[None, :] * K
     a = np.array(alpha, dtype=np.float64)   # the starting point (zeros: a cold start)
     G = Q @ a + p                     # ∇(½αᵀQα + pᵀα) = Qα + p

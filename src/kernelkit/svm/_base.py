@@ -214,9 +214,9 @@ class BaseSMO(BaseEstimator):
 
     def _prepare(self, n_threads, gram, sample_index, signs, linear_term, upper_bound,
                  start=None, cancel=None):
-        """The arguments of ``smo_solve`` for one dual problem: every copy and slice of the
-        subproblem is made here, in the calling thread, so that a worker thread only runs the
-        solver (which releases the GIL).
+        """The arguments ``(problem, options, alpha)`` of ``smo_solve`` for one dual problem:
+        every copy and slice of the subproblem is made here, in the calling thread, so that a
+        worker thread only runs the solver (which releases the GIL).
 
         ``gram`` is the training Gram matrix (None for a vector kernel); ``start`` a feasible
         starting ``α`` (None: zeros); ``cancel`` a flag (int8 array of shape (1,)) that stops
@@ -232,29 +232,34 @@ class BaseSMO(BaseEstimator):
             lambda n_iter, gap, active_size: (
                 f"{n_variables} variables: {n_iter} SMO steps, gap {gap:.3g} (tol "
                 f"{self.tol:g}), {active_size} active"), unit="SMO steps")
-        return (
-            rows, sqnorm, _EMPTY_ROWS if gram is None else gram, col,
-            np.ascontiguousarray(signs, dtype=np.int32),
-            np.ascontiguousarray(linear_term, dtype=np.float64),
-            np.ascontiguousarray(upper_bound, dtype=np.float64),
-            diagonal, alpha, n_variables == 2 * sample_index.size,
+        problem = {
+            "X": rows, "x_sqnorm": sqnorm, "gram": _EMPTY_ROWS if gram is None else gram,
+            "col": col, "y": np.ascontiguousarray(signs, dtype=np.int32),
+            "p": np.ascontiguousarray(linear_term, dtype=np.float64),
+            "upper_bound": np.ascontiguousarray(upper_bound, dtype=np.float64),
+            "diagonal": diagonal, "regression": n_variables == 2 * sample_index.size,
+            "kernel": kernel, "gamma": self._gamma, "coef0": float(self.coef0),
+            "degree": float(self.degree),
+        }
+        options = {
+            "tol": float(self.tol), "shrinking": bool(self.shrinking),
+            "cache_size": kernel_cache_megabytes(
+                self.cache_size, n_variables,
+                f"{type(self).__name__} on {n_variables} dual variables"),
+            "max_iter": int(max_iter), "n_threads": n_threads,
             # a Gram matrix must be p.s.d.: the solver tests the 2×2 minors it reads
-            gram is not None, kernel,
-            self._gamma, float(self.coef0), float(self.degree), float(self.tol),
-            bool(self.shrinking),
-            kernel_cache_megabytes(self.cache_size, n_variables,
-                                   f"{type(self).__name__} on {n_variables} dual variables"),
-            int(max_iter), n_threads,
-            progress, max(1, _REPORT_EVERY // 10), cancel,
-        )
+            "check_curvature": gram is not None,
+            "progress": progress, "report_every": max(1, _REPORT_EVERY // 10), "cancel": cancel,
+        }
+        return problem, options, alpha
 
     def _run(self, arguments):
         """Run the compiled SMO on the arguments of :meth:`_prepare`; return the raw
         ``(alpha, rho, objective, n_iter, status, max_iter, start time)``."""
+        problem, options, alpha = arguments
         start = time.perf_counter()
-        rho, objective, n_iter, status = smo_solve(*arguments)
-        # arguments 8 and 18: the α the solver wrote into, and its step limit
-        return arguments[8], rho, objective, n_iter, status, arguments[18], start
+        rho, objective, n_iter, status = smo_solve(problem, options, alpha)
+        return alpha, rho, objective, n_iter, status, options["max_iter"], start
 
     def _finish(self, solution):
         """Report, check and warn about one solver run of :meth:`_run` (in the main thread, so

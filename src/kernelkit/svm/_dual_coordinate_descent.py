@@ -151,11 +151,15 @@ class _DualCDBase(BaseEstimator):
             unit="epochs")
         with blas_controller().limit(limits=1, user_api="blas"):
             objective, n_iter, status = dual_cd_solve(
-                X, sqnorm, gram, diagonal, np.ascontiguousarray(sign, dtype=np.float64),
-                np.ascontiguousarray(p, dtype=np.float64), alpha, history, code,
-                float(self._kernel.gamma or 0.0), float(self.coef0), float(self.degree),
-                float(self.lambda_), float(self.tol), int(self.max_iter), int(seed),
-                bool(self.shrinking), cache_size, n_threads, progress, 1)
+                {"X": X, "x_sqnorm": sqnorm, "gram": gram, "diagonal": diagonal,
+                 "sign": np.ascontiguousarray(sign, dtype=np.float64),
+                 "p": np.ascontiguousarray(p, dtype=np.float64), "kernel": code,
+                 "gamma": float(self._kernel.gamma or 0.0), "coef0": float(self.coef0),
+                 "degree": float(self.degree), "lambda_": float(self.lambda_)},
+                {"tol": float(self.tol), "max_iter": int(self.max_iter), "seed": int(seed),
+                 "shrinking": bool(self.shrinking), "cache_size": cache_size,
+                 "n_threads": n_threads, "progress": progress, "report_every": 1},
+                alpha, history)
         if self.verbose:
             report(type(self).__name__,
                    f"{sign.size} variables: {n_iter} epochs, objective {objective:.10g}, "

@@ -311,9 +311,12 @@ class LinearSVC(ClassifierMixin, BaseEstimator):
         n_iter = np.zeros(n_problems, dtype=np.int64)
         status = np.zeros(n_problems, dtype=np.intc)
         rows = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
-        linear_dual_cd_solve(rows, X.shape[1], labels, cost, self.loss == "squared_hinge", bias,
-                             float(self.tol), int(self.max_iter), seeds, w, alpha, n_iter, status,
-                             effective_n_threads(self.n_jobs))
+        linear_dual_cd_solve(
+            {"X": rows, "n_features": X.shape[1], "y": labels, "cost": cost,
+             "squared_hinge": self.loss == "squared_hinge", "bias": bias},
+            {"tol": float(self.tol), "max_iter": int(self.max_iter), "seeds": seeds,
+             "n_threads": effective_n_threads(self.n_jobs)},
+            w, alpha, n_iter, status)
         return w, alpha, n_iter, status == 0
 
     def _solve_primal(self, X, labels, cost, bias):
