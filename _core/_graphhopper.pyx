@@ -22,7 +22,7 @@ from libc.stdlib cimport free, malloc
 from scipy.linalg.cython_blas cimport dgemm
 
 from _bfs cimport bfs_depths
-from _gram cimport fill_diagonal, fill_gram_rows
+from _pair_gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
 from _types cimport int32_t, intp_t

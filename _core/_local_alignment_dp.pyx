@@ -34,7 +34,7 @@ from libc.math cimport exp, log, log1p, frexp, ldexp, INFINITY
 import numpy as np
 
 from _types cimport intp_t, int32_t
-from _gram cimport fill_diagonal, fill_gram_rows, fill_gram_rows_blocked
+from _pair_gram cimport fill_diagonal, fill_gram_rows, fill_gram_rows_blocked
 from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 
 # Pairs computed side by side in SIMD lanes (one row sequence against LANES column sequences of

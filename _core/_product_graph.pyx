@@ -19,7 +19,7 @@ fixed order), so the Gram matrix does not depend on the thread count.
 from libc.math cimport INFINITY
 from libc.string cimport memset
 
-from _gram cimport fill_diagonal, fill_gram_rows
+from _pair_gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 from _types cimport intp_t, int32_t
 

@@ -12,7 +12,7 @@ Each sequence's codes are sorted and run-length encoded, giving its sparse spect
 (sorted distinct codes, counts). Two Gram algorithms, both exact:
 
 * ``gram_merge``: per pair, a merge-join of the two sorted lists, O(U_x + U_y) (the course's
-  "O(|x| + |x'|) with pre-indexation"), through the pair driver of ``_gram.pxd``;
+  "O(|x| + |x'|) with pre-indexation"), through the pair driver of ``_pair_gram.pxd``;
 * the sparse product ``F_A F_Bᵀ`` by an inverted index (``_gram.sparse_gram``, shared with the
   graph kernels' explicit features): each row i of A walks its k-mers and, for each, the posting
   list of the B sequences containing it. Its cost is the number of shared (i, j, k-mer) triples,
@@ -22,7 +22,7 @@ Each sequence's codes are sorted and run-length encoded, giving its sparse spect
 from cython.parallel cimport parallel, prange
 
 from _types cimport intp_t, int32_t, uint64_t
-from _gram cimport fill_gram_rows
+from _pair_gram cimport fill_gram_rows
 from _interrupt cimport INTERRUPTED, InterruptState, raise_pending
 from _sort cimport sort
 

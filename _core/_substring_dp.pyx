@@ -16,7 +16,7 @@ that level i−1 still holds row p−1 when level i reads it.
 """
 
 from _types cimport intp_t, int32_t
-from _gram cimport fill_diagonal, fill_gram_rows
+from _pair_gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 
 
