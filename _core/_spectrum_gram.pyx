@@ -150,12 +150,8 @@ cdef int _merge_pair(const void *ctx, intp_t i, intp_t j, double *work,
 
 
 def gram_merge(
-    const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of the A spectra
-    const uint64_t[::1] kmers_a,    # IN (nnz_a,) sorted distinct k-mer codes per row
-    const double[::1] counts_a,     # IN (nnz_a,)
-    const intp_t[::1] indptr_b,     # IN (n_b + 1,)
-    const uint64_t[::1] kmers_b,    # IN (nnz_b,)
-    const double[::1] counts_b,     # IN (nnz_b,)
+    rows,                           # IN the A spectra: .indptr, .kmers, .counts
+    cols,                           # IN the B spectra: .indptr, .kmers, .counts
     double[:, ::1] out,             # OUT (n_a, n_b)
     intp_t row_start, intp_t row_stop,
     bint symmetric,
@@ -165,14 +161,23 @@ def gram_merge(
 
     Parameters
     ----------
-    indptr_a, kmers_a, counts_a : CSR arrays of the A spectra (codes, not feature ids)
-    indptr_b, kmers_b, counts_b : CSR arrays of the B spectra
+    rows : KmerSpectra or any object with ``indptr``, ``kmers`` and ``counts``
+        CSR arrays of the A spectra: ``indptr`` of shape (n_a + 1,), intp; ``kmers`` of shape
+        (nnz_a,), uint64, the sorted distinct k-mer codes of each row (codes, not feature ids);
+        ``counts`` of shape (nnz_a,), float64.
+    cols : the same for the B spectra
     out : ndarray of shape (n_a, n_b), dtype float64
     row_start, row_stop : int
     symmetric : bool
         A is B: pairs are computed once and mirrored.
     n_threads : int
     """
+    cdef const intp_t[::1] indptr_a = rows.indptr
+    cdef const uint64_t[::1] kmers_a = rows.kmers
+    cdef const double[::1] counts_a = rows.counts
+    cdef const intp_t[::1] indptr_b = cols.indptr
+    cdef const uint64_t[::1] kmers_b = cols.kmers
+    cdef const double[::1] counts_b = cols.counts
     cdef SpectraPair ctx
     cdef int status
     cdef intp_t n_marked
