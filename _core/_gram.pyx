@@ -255,6 +255,7 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
     cdef double kii
     cdef int32_t[::1] flags = np.zeros(max(n_tiles, 1), dtype=np.int32)
     cdef double[::1] root = np.zeros(max(n, 1))
+    cdef InterruptState interrupt
     if K.shape[0] != K.shape[1]:
         raise ValueError(f"K must be square, got shape {K.shape}.")
     if n == 0:
@@ -269,10 +270,14 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
     n_threads = max(1, min(n_threads, n_tiles))
     if n * n < CHECK_PARALLEL_MIN_ENTRIES:
         n_threads = 1
+    interrupt_init(&interrupt)
     with nogil:
         # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
         for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):
-            flags[ti] = _check_tile_row(&K[0, 0], n, &root[0], atol, ti)
+            if not interrupted(&interrupt):     # a row of tiles is O(TILE n) entries
+                flags[ti] = _check_tile_row(&K[0, 0], n, &root[0], atol, ti)
+    if interrupt.stop:
+        raise_pending()
     for ti in range(n_tiles):
         found |= flags[ti]
     return found

@@ -23,7 +23,8 @@ from cython.parallel cimport parallel, prange
 
 from _types cimport intp_t, int32_t, uint64_t
 from _pair_gram cimport fill_gram_rows
-from _interrupt cimport INTERRUPTED, InterruptState, raise_pending
+from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted,
+                        raise_pending, steps_per_check)
 from _sort cimport sort
 
 
@@ -51,10 +52,19 @@ def kmer_codes(
     """
     cdef intp_t n_samples = offsets.shape[0] - 1
     cdef intp_t s
+    # a sequence costs its length: look at the signals every ~CHECK_WORK letters
+    cdef intp_t sequences_per_check = steps_per_check(
+        (offsets[n_samples] - offsets[0]) // n_samples if n_samples > 0 else 1)
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     with nogil:
         for s in prange(n_samples, schedule='dynamic', chunksize=64, num_threads=n_threads):
-            _windows(&codes[0] if codes.shape[0] else NULL, offsets[s], offsets[s + 1], k, base,
-                     &out[out_offsets[s]] if out_offsets[s + 1] > out_offsets[s] else NULL)
+            if not (interrupt.stop or (s % sequences_per_check == 0 and interrupted(&interrupt))):
+                _windows(&codes[0] if codes.shape[0] else NULL, offsets[s], offsets[s + 1], k,
+                         base,
+                         &out[out_offsets[s]] if out_offsets[s + 1] > out_offsets[s] else NULL)
+    if interrupt.stop:
+        raise_pending()
 
 
 cdef void _windows(const int32_t *codes, intp_t start, intp_t stop, int k, uint64_t base,
@@ -96,11 +106,19 @@ def count_runs(
     """
     cdef intp_t n_samples = offsets.shape[0] - 1
     cdef intp_t s, p, start, stop, w
+    # a segment costs a sort of its k-mers (windows × ball in the mismatch kernel): look at the
+    # signals every ~CHECK_WORK k-mers
+    cdef intp_t segments_per_check = steps_per_check(
+        (offsets[n_samples] - offsets[0]) // n_samples if n_samples > 0 else 1)
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     with nogil:
         for s in prange(n_samples, schedule='dynamic', num_threads=n_threads):
             start = offsets[s]
             stop = offsets[s + 1]
             n_distinct[s] = 0
+            if interrupt.stop or (s % segments_per_check == 0 and interrupted(&interrupt)):
+                continue
             if stop > start:
                 sort(&kmers[start], stop - start)
                 w = start
@@ -113,6 +131,8 @@ def count_runs(
                         kmers[w] = kmers[p]
                         counts[w] = 1.0
                 n_distinct[s] = w - start + 1
+    if interrupt.stop:
+        raise_pending()
 
 
 cdef struct SpectraPair:
