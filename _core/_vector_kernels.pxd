@@ -223,8 +223,9 @@ cdef inline void kernel_row(
     const VectorKernel *vk,
     intp_t start, intp_t stop, double *out, int n_threads,
 ) noexcept nogil:
-    """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``, chunk by chunk: the chunking depends
-    on the row only, so the values do not depend on the thread count."""
+    """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``, ``K`` the kernel ``vk``, chunk by
+    chunk: the chunking depends on the row only, so the values do not depend on the thread
+    count."""
     cdef intp_t n_chunks = (stop - start + ROW_CHUNK - 1) // ROW_CHUNK
     cdef intp_t c
     cdef const double *x_s = X + s * n_features
