@@ -51,7 +51,7 @@ import numpy as np
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _random cimport shuffle_intp
 from _types cimport intp_t
-from _vector_kernels cimport kernel_row
+from _vector_kernels cimport VectorKernel, kernel_row
 
 cdef enum:
     PRECOMPUTED = -1
@@ -113,6 +113,7 @@ cdef class _DualCD:
         """Kernel row of sample ``s`` over all samples: the Gram matrix's own row, a cached row,
         or (cache full) the scratch row, valid until the next call."""
         cdef double *row
+        cdef VectorKernel vk
         if self.kernel == PRECOMPUTED:
             return &self.gram[s, 0]
         if self.rows[s] != NULL:
@@ -125,8 +126,9 @@ cdef class _DualCD:
             else:
                 self.rows[s] = row
                 self.budget -= self.n
-        kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, self.kernel,
-                   self.gamma, self.coef0, self.degree, 0, self.n, row, self.n_threads)
+        vk = VectorKernel(self.kernel, self.gamma, self.coef0, self.degree)
+        kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, &vk, 0, self.n, row,
+                   self.n_threads)
         return row
 
     cdef void _release_zero_rows(self) noexcept nogil:

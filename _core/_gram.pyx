@@ -32,6 +32,7 @@ from _vector_kernels cimport (
     RBF,
     SIGMOID,
     SINC,
+    VectorKernel,
     dots_to_kernel,
     elementwise_row,
     kernel_diagonal,
@@ -57,29 +58,37 @@ cdef intp_t BLOCK = 64
 cdef intp_t PARALLEL_MIN_WORK = 1 << 20
 
 
+cdef struct GramOperands:
+    const double *X             # (n_rows, n_features) row-major
+    const double *Y             # (n_cols, n_features) row-major
+    intp_t n_features
+    intp_t n_cols
+    const double *sqnorm_x      # (n_rows,) ‖x_i‖²
+    const double *sqnorm_y      # (n_cols,) ‖y_j‖²
+    double *out                 # (n_rows, n_cols) row-major
+
+
 cdef void _gram_block(
-    const double *X, const double *Y, intp_t n_features, intp_t n_cols,
-    const double *sqnorm_x, const double *sqnorm_y,
-    intp_t i0, intp_t i1, intp_t j0,
-    int kernel, double gamma, double coef0, double degree,
-    double *out,               # (n_rows, n_cols) row-major; rows [i0, i1), columns [j0, n_cols)
+    const GramOperands *g, const VectorKernel *vk,
+    intp_t i0, intp_t i1, intp_t j0,   # rows [i0, i1) of g.out, columns [j0, n_cols)
 ) noexcept nogil:
     cdef intp_t i
+    cdef intp_t n_features = g.n_features, n_cols = g.n_cols
     cdef int m = <int>(n_cols - j0)
     if m <= 0:
         return
-    if not uses_dot_products(kernel):
+    if not uses_dot_products(vk.kernel):
         for i in range(i0, i1):
-            elementwise_row(X + i * n_features, Y + j0 * n_features, m, n_features, kernel,
-                            gamma, out + i * n_cols + j0)
+            elementwise_row(g.X + i * n_features, g.Y + j0 * n_features, m, n_features,
+                            vk.kernel, vk.gamma, g.out + i * n_cols + j0)
         return
     # out[i0:i1, j0:] = X[i0:i1] Y[j0:]ᵀ
-    gemm_abt(X + i0 * n_features, <int>(i1 - i0), Y + j0 * n_features, m, <int>n_features,
-             1.0, 0.0, out + i0 * n_cols + j0, <int>n_cols)
-    if kernel != LINEAR:
+    gemm_abt(g.X + i0 * n_features, <int>(i1 - i0), g.Y + j0 * n_features, m, <int>n_features,
+             1.0, 0.0, g.out + i0 * n_cols + j0, <int>n_cols)
+    if vk.kernel != LINEAR:
         for i in range(i0, i1):
-            dots_to_kernel(out + i * n_cols + j0, m, sqnorm_x[i], sqnorm_y + j0, kernel, gamma,
-                           coef0, degree)
+            dots_to_kernel(g.out + i * n_cols + j0, m, g.sqnorm_x[i], g.sqnorm_y + j0,
+                           vk.kernel, vk.gamma, vk.coef0, vk.degree)
 
 
 def vector_gram(
@@ -116,6 +125,8 @@ def vector_gram(
     cdef intp_t b, i, j, i0, i1
     cdef double *sqnorm_x = NULL
     cdef double *sqnorm_y = NULL
+    cdef GramOperands operands
+    cdef VectorKernel vk = VectorKernel(kernel, gamma, coef0, degree)
     cdef InterruptState interrupt
     if cols.shape[1] != n_features:
         raise ValueError(f"X has {n_features} features but Y has {cols.shape[1]}.")
@@ -135,6 +146,8 @@ def vector_gram(
     try:
         if sqnorm_x == NULL or sqnorm_y == NULL:
             raise MemoryError()
+        operands = GramOperands(x_first, cols_first, n_features, n_cols, sqnorm_x, sqnorm_y,
+                                &out[0, 0])
         interrupt_init(&interrupt)
         with nogil:
             row_squared_norms(x_first, n_rows, n_features, sqnorm_x)
@@ -146,9 +159,7 @@ def vector_gram(
                     continue
                 i0 = b * BLOCK
                 i1 = min(i0 + BLOCK, n_rows)
-                _gram_block(x_first, cols_first, n_features, n_cols, sqnorm_x, sqnorm_y,
-                            i0, i1, i0 if symmetric else 0, kernel, gamma, coef0, degree,
-                            &out[0, 0])
+                _gram_block(&operands, &vk, i0, i1, i0 if symmetric else 0)
             if symmetric and not interrupt.stop:
                 for i in prange(1, n_rows, schedule='dynamic', chunksize=16, num_threads=n_threads):
                     for j in range(i):
@@ -244,6 +255,7 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
     cdef double kii
     cdef int32_t[::1] flags = np.zeros(max(n_tiles, 1), dtype=np.int32)
     cdef double[::1] root = np.zeros(max(n, 1))
+    cdef InterruptState interrupt
     if K.shape[0] != K.shape[1]:
         raise ValueError(f"K must be square, got shape {K.shape}.")
     if n == 0:
@@ -258,10 +270,14 @@ def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
     n_threads = max(1, min(n_threads, n_tiles))
     if n * n < CHECK_PARALLEL_MIN_ENTRIES:
         n_threads = 1
+    interrupt_init(&interrupt)
     with nogil:
         # Rows of tiles shrink along the triangle: dynamic scheduling balances them.
         for ti in prange(n_tiles, schedule='dynamic', num_threads=n_threads):
-            flags[ti] = _check_tile_row(&K[0, 0], n, &root[0], atol, ti)
+            if not interrupted(&interrupt):     # a row of tiles is O(TILE n) entries
+                flags[ti] = _check_tile_row(&K[0, 0], n, &root[0], atol, ti)
+    if interrupt.stop:
+        raise_pending()
     for ti in range(n_tiles):
         found |= flags[ti]
     return found

@@ -22,7 +22,7 @@ from libc.stdlib cimport free, malloc
 
 from _bfs cimport bfs_depths
 from _distances cimport gemm_abt, gemm_abt_strided, squared_distance_from_dot
-from _gram cimport fill_diagonal, fill_gram_rows
+from _pair_gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
 from _types cimport int32_t, intp_t
@@ -327,7 +327,7 @@ def gaussian_hopper_gram(
     int n_threads=1,
 ):
     """Rows ``[row_start, row_stop)`` of the GraphHopper Gram matrix with the Gaussian node
-    kernel ``exp(-gamma ‖x − x'‖²)``, through the pair driver (``_gram.pxd``).
+    kernel ``exp(-gamma ‖x − x'‖²)``, through the pair driver (``_pair_gram.pxd``).
 
     Parameters
     ----------

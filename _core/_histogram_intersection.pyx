@@ -6,7 +6,7 @@
 # By posting lists: row i walks its features u and, for each, the rows j of B holding u; the
 # cost is the number of shared (i, j, u) triples, as for the inner-product Gram of
 # `_gram.sparse_gram`. The other choice, a merge of the two sorted rows of every pair through the
-# pair driver (`_gram.pxd`), pays Σ_pairs (nnz_i + nnz_j) also for pairs that share nothing: it
+# pair driver (`_pair_gram.pxd`), pays Σ_pairs (nnz_i + nnz_j) also for pairs that share nothing: it
 # was measured 12–35x slower on the WL(h=5) histograms of NCI1 (5.7 s against 0.17–0.48 s on
 # one thread, 3.4 s against 0.16–0.24 s on two) and 40x slower on ENZYMES.
 # Counts are integers stored as float64: every partial sum is an exact integer, so the result

@@ -34,7 +34,7 @@ from libc.math cimport exp, log, log1p, frexp, ldexp, INFINITY
 import numpy as np
 
 from _types cimport intp_t, int32_t
-from _gram cimport fill_diagonal, fill_gram_rows, fill_gram_rows_blocked
+from _pair_gram cimport ColumnBlocks, fill_diagonal, fill_gram_rows, fill_gram_rows_blocked
 from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 
 # Pairs computed side by side in SIMD lanes (one row sequence against LANES column sequences of
@@ -79,19 +79,22 @@ cdef inline double _logaddexp(double a, double b) noexcept nogil:
 cdef int _la_pair(const void *ctx, intp_t i, intp_t j, double *work,
                   double *value, InterruptState *interrupt) noexcept nogil:
     cdef const AlignmentPair *ap = <const AlignmentPair *>ctx
-    value[0] = log_la(ap.codes_a + ap.offsets_a[i], ap.offsets_a[i + 1] - ap.offsets_a[i],
+    value[0] = log_la(ap, ap.codes_a + ap.offsets_a[i], ap.offsets_a[i + 1] - ap.offsets_a[i],
                       ap.codes_b + ap.offsets_b[j], ap.offsets_b[j + 1] - ap.offsets_b[j],
-                      ap.exp_scores, ap.n_letters, ap.open_weight, ap.extend_weight,
-                      ap.scale_bits, work, interrupt)
+                      work, interrupt)
     return 0
 
 
-cdef double log_la(const int32_t *x, intp_t len_x, const int32_t *y, intp_t len_y,
-                   const double *exp_scores, intp_t n_letters, double open_weight,
-                   double extend_weight, int scale_bits, double *work,
-                   InterruptState *interrupt) noexcept nogil:
-    """log K_LA(x, y); ``work`` holds 3 * (len_y + 1) doubles (rows of M, X, Y). Stops early
-    (any value) when ``interrupted(interrupt)``."""
+cdef double log_la(const AlignmentPair *ap, const int32_t *x, intp_t len_x, const int32_t *y,
+                   intp_t len_y, double *work, InterruptState *interrupt) noexcept nogil:
+    """log K_LA(x, y) under the scores and gap weights of ``ap``; ``work`` holds
+    3 * (len_y + 1) doubles (rows of M, X, Y). Stops early (any value) when
+    ``interrupted(interrupt)``."""
+    # the parameters in locals: the compiler keeps them in registers across the row's stores
+    cdef const double *exp_scores = ap.exp_scores
+    cdef intp_t n_letters = ap.n_letters
+    cdef double open_weight = ap.open_weight, extend_weight = ap.extend_weight
+    cdef int scale_bits = ap.scale_bits
     cdef double *m_row = work
     cdef double *x_row = work + (len_y + 1)
     cdef double *y_row = work + 2 * (len_y + 1)
@@ -243,14 +246,9 @@ def simd_path():
 
 
 def local_alignment_gram(
-    const int32_t[::1] codes_a,     # IN (total_length_a,) letter codes of the row sequences
-    const intp_t[::1] offsets_a,    # IN (n_a + 1,)
-    const int32_t[::1] codes_b,     # IN (total_length_b,) letter codes of the column sequences
-    const intp_t[::1] offsets_b,    # IN (n_b + 1,)
-    const double[:, ::1] exp_scores,  # IN (n_letters, n_letters) exp(β S)
-    double open_weight,             # exp(−β d)
-    double extend_weight,           # exp(−β e)
-    int scale_bits,                 # T, see the module docstring
+    rows,                           # IN the row sequences: .codes, .offsets
+    cols,                           # IN the column sequences: .codes, .offsets
+    dict weights,                   # IN exp_scores, open_weight, extend_weight, scale_bits
     double[:, ::1] out,             # OUT (n_a, n_b) log K_LA
     intp_t row_start, intp_t row_stop,
     bint symmetric,
@@ -261,13 +259,17 @@ def local_alignment_gram(
 
     Parameters
     ----------
-    codes_a, offsets_a : concatenated letter codes (int32) and offsets (intp) of the rows
-    codes_b, offsets_b : the same for the columns
-    exp_scores : ndarray of shape (n_letters, n_letters), dtype float64
-    open_weight, extend_weight : float
-    scale_bits : int
-        Rows are rescaled when their maximum leaves ``[2^-scale_bits, 2^scale_bits]``; one row
-        must not be able to grow by more than ``2^(1023 − scale_bits)``.
+    rows : SequenceBatch or any object with ``codes`` and ``offsets``
+        ``codes`` of shape (total_length_a,), int32: the letter codes of the row sequences,
+        concatenated; ``offsets`` of shape (n_a + 1,), intp: sequence i is
+        ``codes[offsets[i]:offsets[i + 1]]``.
+    cols : the same for the column sequences
+    weights : dict
+        ``exp_scores``, ndarray of shape (n_letters, n_letters), float64: ``exp(β S)``;
+        ``open_weight`` and ``extend_weight``, float: ``exp(−β d)`` and ``exp(−β e)``;
+        ``scale_bits``, int: rows are rescaled when their maximum leaves
+        ``[2^-scale_bits, 2^scale_bits]``; one row must not be able to grow by more than
+        ``2^(1023 − scale_bits)``.
     out : ndarray of shape (n_a, n_b), dtype float64
     row_start, row_stop : int
     symmetric : bool
@@ -277,9 +279,15 @@ def local_alignment_gram(
         Compute each row against ``LANES`` columns of similar lengths at once (SIMD across
         pairs); False runs the scalar DP pair by pair. Both give the same values.
     """
+    cdef const int32_t[::1] codes_a = rows.codes
+    cdef const intp_t[::1] offsets_a = rows.offsets
+    cdef const int32_t[::1] codes_b = cols.codes
+    cdef const intp_t[::1] offsets_b = cols.offsets
+    cdef const double[:, ::1] exp_scores = weights["exp_scores"]
     cdef AlignmentPair ctx
     cdef intp_t longest = _set_context(&ctx, codes_a, offsets_a, codes_b, offsets_b, exp_scores,
-                                       open_weight, extend_weight, scale_bits)
+                                       weights["open_weight"], weights["extend_weight"],
+                                       weights["scale_bits"])
     cdef intp_t n_letters = exp_scores.shape[0]
     padded = np.zeros((n_letters, n_letters + 1))
     padded[:, :n_letters] = exp_scores
@@ -287,14 +295,16 @@ def local_alignment_gram(
     ctx.padded_scores = &padded_view[0, 0]
     # columns by length, so that the lanes of a block have similar lengths
     cdef const intp_t[::1] col_order = np.argsort(np.diff(offsets_b), kind="stable").astype(np.intp)
+    cdef ColumnBlocks blocks
+    blocks.order = &col_order[0]
+    blocks.size = LANES
     cdef int status
     cdef intp_t n_marked
     with nogil:
         if lanes:
             status = fill_gram_rows_blocked(_la_block, &ctx, out, row_start, row_stop, symmetric,
-                                            &col_order[0], LANES,
-                                            (4 * (longest + 1) + longest) * LANES, n_threads,
-                                            &n_marked)
+                                            &blocks, (4 * (longest + 1) + longest) * LANES,
+                                            n_threads, &n_marked)
         else:
             status = fill_gram_rows(_la_pair, &ctx, out, row_start, row_stop, symmetric,
                                     3 * (longest + 1), n_threads, &n_marked)
@@ -305,19 +315,19 @@ def local_alignment_gram(
 
 
 def local_alignment_diagonal(
-    const int32_t[::1] codes,       # IN (total_length,) letter codes
-    const intp_t[::1] offsets,      # IN (n + 1,)
-    const double[:, ::1] exp_scores,  # IN (n_letters, n_letters) exp(β S)
-    double open_weight,
-    double extend_weight,
-    int scale_bits,
+    sequences,                      # IN .codes, .offsets
+    dict weights,                   # IN exp_scores, open_weight, extend_weight, scale_bits
     double[::1] out,                # OUT (n,) log K_LA(x_i, x_i)
     int n_threads,
 ):
     """``log K_LA(x_i, x_i)`` (see :func:`local_alignment_gram` for the parameters)."""
+    cdef const int32_t[::1] codes = sequences.codes
+    cdef const intp_t[::1] offsets = sequences.offsets
+    cdef const double[:, ::1] exp_scores = weights["exp_scores"]
     cdef AlignmentPair ctx
     cdef intp_t longest = _set_context(&ctx, codes, offsets, codes, offsets, exp_scores,
-                                       open_weight, extend_weight, scale_bits)
+                                       weights["open_weight"], weights["extend_weight"],
+                                       weights["scale_bits"])
     cdef int status
     cdef intp_t n_marked
     with nogil:

@@ -22,10 +22,8 @@ def mismatch_codes(
     const intp_t[::1] offsets,       # IN (n_samples + 1,)
     const uint64_t[::1] windows,     # IN (n_windows,) k-mer codes from _spectrum.kmer_codes
     const intp_t[::1] window_offsets,  # IN (n_samples + 1,)
-    int k, int m, int n_letters,
-    const uint64_t[::1] powers,      # IN (k,) B^0, B^1, ..., B^{k-1} (mod 2^64)
-    intp_t ball_size,                # members of one Hamming ball
-    uint64_t[::1] out,               # OUT (n_windows * ball_size,) ball codes of every window
+    dict ball,                       # IN k, m, n_letters, powers, size: the Hamming ball
+    uint64_t[::1] out,               # OUT (n_windows * ball["size"],) ball codes of every window
     int n_threads,
 ):
     """Codes of the radius-m Hamming ball of every k-mer window, ball after ball.
@@ -36,12 +34,16 @@ def mismatch_codes(
     offsets : ndarray of shape (n_samples + 1,), dtype intp
     windows : ndarray of shape (n_windows,), dtype uint64
     window_offsets : ndarray of shape (n_samples + 1,), dtype intp
-    k, m, n_letters : int
-    powers : ndarray of shape (k,), dtype uint64
-    ball_size : int
-    out : ndarray of shape (n_windows * ball_size,), dtype uint64
+    ball : dict
+        ``k``, ``m``, ``n_letters`` (int): k-mer length, radius, alphabet size; ``powers``,
+        ndarray of shape (k,), uint64: B^0, B^1, ..., B^{k-1} (mod 2^64); ``size`` (int): the
+        members of one ball.
+    out : ndarray of shape (n_windows * size,), dtype uint64
     n_threads : int
     """
+    cdef int k = ball["k"], m = ball["m"], n_letters = ball["n_letters"]
+    cdef const uint64_t[::1] powers = ball["powers"]
+    cdef intp_t ball_size = ball["size"]
     cdef intp_t n_samples = offsets.shape[0] - 1
     cdef intp_t s, w, start
     cdef intp_t windows_per_check = steps_per_check(ball_size)

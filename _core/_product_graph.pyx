@@ -12,14 +12,14 @@ unmatched pairs; then the product-graph mat-vec is
 ``Σ_{(u, v) matched} deg(u) deg(v) ≤ n1 n2 d1 d2`` — the Kronecker identity of Vishwanathan et
 al. (2010) restricted to the label-matched pairs, and the cost the course gives for the n-th order
 walk kernel. Every kernel here is a function of one pair of graphs, computed through the pair
-driver of ``_gram.pxd`` (tiles of pairs over threads, each value computed by one thread in a
+driver of ``_pair_gram.pxd`` (tiles of pairs over threads, each value computed by one thread in a
 fixed order), so the Gram matrix does not depend on the thread count.
 """
 
 from libc.math cimport INFINITY
 from libc.string cimport memset
 
-from _gram cimport fill_diagonal, fill_gram_rows
+from _pair_gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 from _types cimport intp_t, int32_t
 

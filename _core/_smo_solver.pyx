@@ -45,7 +45,7 @@ import numpy as np
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending,
                         steps_per_check)
 from _types cimport intp_t, int32_t
-from _vector_kernels cimport kernel_row
+from _vector_kernels cimport VectorKernel, kernel_row
 
 # Kernel code of a precomputed Gram matrix, read in place; the vector kernels use the codes of
 # _vector_kernels.pxd (``kernelkit._core._gram.VECTOR_KERNELS``), which are non-negative.
@@ -259,9 +259,9 @@ cdef class _SMOSolver:
 
     cdef void _kernel_row(self, intp_t s, intp_t start, intp_t stop) noexcept nogil:
         """Fill ``rows[s][start:stop]`` with ``K(x_s, x_j)``."""
-        kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, self.kernel,
-                   self.gamma, self.coef0, self.degree, start, stop, self.rows[s],
-                   self.n_threads)
+        cdef VectorKernel vk = VectorKernel(self.kernel, self.gamma, self.coef0, self.degree)
+        kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, &vk, start, stop,
+                   self.rows[s], self.n_threads)
 
     cdef const double* _row(self, intp_t t, intp_t length) noexcept nogil:
         """Kernel row of variable ``t`` (NULL: no memory).

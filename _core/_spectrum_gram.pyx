@@ -12,7 +12,7 @@ Each sequence's codes are sorted and run-length encoded, giving its sparse spect
 (sorted distinct codes, counts). Two Gram algorithms, both exact:
 
 * ``gram_merge``: per pair, a merge-join of the two sorted lists, O(U_x + U_y) (the course's
-  "O(|x| + |x'|) with pre-indexation"), through the pair driver of ``_gram.pxd``;
+  "O(|x| + |x'|) with pre-indexation"), through the pair driver of ``_pair_gram.pxd``;
 * the sparse product ``F_A F_Bᵀ`` by an inverted index (``_gram.sparse_gram``, shared with the
   graph kernels' explicit features): each row i of A walks its k-mers and, for each, the posting
   list of the B sequences containing it. Its cost is the number of shared (i, j, k-mer) triples,
@@ -22,8 +22,9 @@ Each sequence's codes are sorted and run-length encoded, giving its sparse spect
 from cython.parallel cimport parallel, prange
 
 from _types cimport intp_t, int32_t, uint64_t
-from _gram cimport fill_gram_rows
-from _interrupt cimport INTERRUPTED, InterruptState, raise_pending
+from _pair_gram cimport fill_gram_rows
+from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted,
+                        raise_pending, steps_per_check)
 from _sort cimport sort
 
 
@@ -51,10 +52,19 @@ def kmer_codes(
     """
     cdef intp_t n_samples = offsets.shape[0] - 1
     cdef intp_t s
+    # a sequence costs its length: look at the signals every ~CHECK_WORK letters
+    cdef intp_t sequences_per_check = steps_per_check(
+        (offsets[n_samples] - offsets[0]) // n_samples if n_samples > 0 else 1)
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     with nogil:
         for s in prange(n_samples, schedule='dynamic', chunksize=64, num_threads=n_threads):
-            _windows(&codes[0] if codes.shape[0] else NULL, offsets[s], offsets[s + 1], k, base,
-                     &out[out_offsets[s]] if out_offsets[s + 1] > out_offsets[s] else NULL)
+            if not (interrupt.stop or (s % sequences_per_check == 0 and interrupted(&interrupt))):
+                _windows(&codes[0] if codes.shape[0] else NULL, offsets[s], offsets[s + 1], k,
+                         base,
+                         &out[out_offsets[s]] if out_offsets[s + 1] > out_offsets[s] else NULL)
+    if interrupt.stop:
+        raise_pending()
 
 
 cdef void _windows(const int32_t *codes, intp_t start, intp_t stop, int k, uint64_t base,
@@ -96,11 +106,19 @@ def count_runs(
     """
     cdef intp_t n_samples = offsets.shape[0] - 1
     cdef intp_t s, p, start, stop, w
+    # a segment costs a sort of its k-mers (windows × ball in the mismatch kernel): look at the
+    # signals every ~CHECK_WORK k-mers
+    cdef intp_t segments_per_check = steps_per_check(
+        (offsets[n_samples] - offsets[0]) // n_samples if n_samples > 0 else 1)
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
     with nogil:
         for s in prange(n_samples, schedule='dynamic', num_threads=n_threads):
             start = offsets[s]
             stop = offsets[s + 1]
             n_distinct[s] = 0
+            if interrupt.stop or (s % segments_per_check == 0 and interrupted(&interrupt)):
+                continue
             if stop > start:
                 sort(&kmers[start], stop - start)
                 w = start
@@ -113,6 +131,8 @@ def count_runs(
                         kmers[w] = kmers[p]
                         counts[w] = 1.0
                 n_distinct[s] = w - start + 1
+    if interrupt.stop:
+        raise_pending()
 
 
 cdef struct SpectraPair:
@@ -150,12 +170,8 @@ cdef int _merge_pair(const void *ctx, intp_t i, intp_t j, double *work,
 
 
 def gram_merge(
-    const intp_t[::1] indptr_a,     # IN (n_a + 1,) CSR rows of the A spectra
-    const uint64_t[::1] kmers_a,    # IN (nnz_a,) sorted distinct k-mer codes per row
-    const double[::1] counts_a,     # IN (nnz_a,)
-    const intp_t[::1] indptr_b,     # IN (n_b + 1,)
-    const uint64_t[::1] kmers_b,    # IN (nnz_b,)
-    const double[::1] counts_b,     # IN (nnz_b,)
+    rows,                           # IN the A spectra: .indptr, .kmers, .counts
+    cols,                           # IN the B spectra: .indptr, .kmers, .counts
     double[:, ::1] out,             # OUT (n_a, n_b)
     intp_t row_start, intp_t row_stop,
     bint symmetric,
@@ -165,14 +181,23 @@ def gram_merge(
 
     Parameters
     ----------
-    indptr_a, kmers_a, counts_a : CSR arrays of the A spectra (codes, not feature ids)
-    indptr_b, kmers_b, counts_b : CSR arrays of the B spectra
+    rows : KmerSpectra or any object with ``indptr``, ``kmers`` and ``counts``
+        CSR arrays of the A spectra: ``indptr`` of shape (n_a + 1,), intp; ``kmers`` of shape
+        (nnz_a,), uint64, the sorted distinct k-mer codes of each row (codes, not feature ids);
+        ``counts`` of shape (nnz_a,), float64.
+    cols : the same for the B spectra
     out : ndarray of shape (n_a, n_b), dtype float64
     row_start, row_stop : int
     symmetric : bool
         A is B: pairs are computed once and mirrored.
     n_threads : int
     """
+    cdef const intp_t[::1] indptr_a = rows.indptr
+    cdef const uint64_t[::1] kmers_a = rows.kmers
+    cdef const double[::1] counts_a = rows.counts
+    cdef const intp_t[::1] indptr_b = cols.indptr
+    cdef const uint64_t[::1] kmers_b = cols.kmers
+    cdef const double[::1] counts_b = cols.counts
     cdef SpectraPair ctx
     cdef int status
     cdef intp_t n_marked

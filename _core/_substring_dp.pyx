@@ -16,7 +16,7 @@ that level i−1 still holds row p−1 when level i reads it.
 """
 
 from _types cimport intp_t, int32_t
-from _gram cimport fill_diagonal, fill_gram_rows
+from _pair_gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 
 
@@ -80,10 +80,8 @@ cdef double gap_weighted(const int32_t *s, intp_t len_s, const int32_t *t, intp_
 
 
 def substring_gram(
-    const int32_t[::1] codes_a,     # IN (total_length_a,) letter codes of the row sequences
-    const intp_t[::1] offsets_a,    # IN (n_a + 1,)
-    const int32_t[::1] codes_b,     # IN (total_length_b,) letter codes of the column sequences
-    const intp_t[::1] offsets_b,    # IN (n_b + 1,)
+    rows,                           # IN the row sequences: .codes, .offsets
+    cols,                           # IN the column sequences: .codes, .offsets
     int k,
     double lambda_,
     double[:, ::1] out,             # OUT (n_a, n_b)
@@ -95,8 +93,11 @@ def substring_gram(
 
     Parameters
     ----------
-    codes_a, offsets_a : concatenated letter codes (int32) and offsets (intp) of the rows
-    codes_b, offsets_b : the same for the columns
+    rows : SequenceBatch or any object with ``codes`` and ``offsets``
+        ``codes`` of shape (total_length_a,), int32: the letter codes of the row sequences,
+        concatenated; ``offsets`` of shape (n_a + 1,), intp: sequence i is
+        ``codes[offsets[i]:offsets[i + 1]]``.
+    cols : the same for the column sequences
     k : int
         Subsequence length, ≥ 1.
     lambda_ : float
@@ -107,6 +108,10 @@ def substring_gram(
         Rows and columns are the same sequences: pairs are computed once and mirrored.
     n_threads : int
     """
+    cdef const int32_t[::1] codes_a = rows.codes
+    cdef const intp_t[::1] offsets_a = rows.offsets
+    cdef const int32_t[::1] codes_b = cols.codes
+    cdef const intp_t[::1] offsets_b = cols.offsets
     cdef SubstringPair ctx
     cdef intp_t longest = _set_context(&ctx, codes_a, offsets_a, codes_b, offsets_b, k, lambda_)
     cdef int status
@@ -121,14 +126,15 @@ def substring_gram(
 
 
 def substring_diagonal(
-    const int32_t[::1] codes,       # IN (total_length,) letter codes
-    const intp_t[::1] offsets,      # IN (n + 1,)
+    sequences,                      # IN .codes, .offsets
     int k,
     double lambda_,
     double[::1] out,                # OUT (n,) K(x_i, x_i)
     int n_threads,
 ):
     """Self-similarities ``K(x_i, x_i)`` (see :func:`substring_gram` for the parameters)."""
+    cdef const int32_t[::1] codes = sequences.codes
+    cdef const intp_t[::1] offsets = sequences.offsets
     cdef SubstringPair ctx
     cdef intp_t longest = _set_context(&ctx, codes, offsets, codes, offsets, k, lambda_)
     cdef int status

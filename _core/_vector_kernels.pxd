@@ -4,7 +4,7 @@
 #
 #   linear     x·y
 #   poly       (γ x·y + coef0)^degree
-#   rbf        exp(−γ ‖x − y‖²),   ‖x − y‖² = ‖x‖² + ‖y‖² − 2 x·y
+#   rbf        exp(−γ ‖x − y‖²),   ‖x − y‖² = ‖x‖² + ‖y‖² − 2 x·y   (_distances.pxd, clamped at 0)
 #   sigmoid    tanh(γ x·y + coef0)
 #   laplacian  exp(−γ ‖x − y‖₁)    (no dot products: its own loop)
 #   cosine     x·y / (‖x‖ ‖y‖)     (0 when either norm is 0)
@@ -22,6 +22,7 @@ from cython.parallel cimport prange
 from libc.math cimport M_PI, exp, fabs, pow, sin, sqrt, tanh
 from scipy.linalg.cython_blas cimport dgemv
 
+from _distances cimport squared_distance_from_dot
 from _types cimport intp_t
 
 cdef enum:
@@ -34,6 +35,13 @@ cdef enum:
     EXPONENTIAL = 6
     MIN = 7
     SINC = 8
+
+# A vector kernel: its code and parameters, passed by pointer to the kernel rows.
+ctypedef struct VectorKernel:
+    int kernel                  # one of the codes above
+    double gamma
+    double coef0
+    double degree
 
 
 cdef inline bint uses_dot_products(int kernel) noexcept nogil:
@@ -51,12 +59,10 @@ cdef inline void dots_to_kernel(
 ) noexcept nogil:
     """Turn the dot products of one row into kernel values (kernels other than laplacian)."""
     cdef intp_t j
-    cdef double dist, norms
+    cdef double norms
     if kernel == RBF:
         for j in range(n):
-            dist = sqnorm_x + sqnorm_y[j] - 2.0 * values[j]
-            # may be slightly negative from rounding; clamp
-            values[j] = exp(-gamma * (dist if dist > 0.0 else 0.0))
+            values[j] = exp(-gamma * squared_distance_from_dot(sqnorm_x, sqnorm_y[j], values[j]))
     elif kernel == POLY:
         for j in range(n):
             values[j] = pow(gamma * values[j] + coef0, degree)
@@ -177,7 +183,7 @@ cdef inline double kernel_diagonal(
 cdef inline void kernel_row_chunk(
     const double *X, intp_t n_features, const double *x_sqnorm,
     const double *x_s, double sqnorm_s,
-    int kernel, double gamma, double coef0, double degree,
+    const VectorKernel *vk,
     intp_t start, intp_t stop, double *out,
 ) noexcept nogil:
     """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop`` (rows ``x_j`` of the row-major ``X``):
@@ -189,15 +195,16 @@ cdef inline void kernel_row_chunk(
     cdef int one_i = 1
     cdef char trans = b'T'
     cdef double one = 1.0, zero = 0.0
-    if not uses_dot_products(kernel):
-        elementwise_row(x_s, X + start * n_features, m, n_features, kernel, gamma,
+    if not uses_dot_products(vk.kernel):
+        elementwise_row(x_s, X + start * n_features, m, n_features, vk.kernel, vk.gamma,
                         out + start)
         return
     # Row-major X[start:stop] is a column-major (d, m) matrix: its transpose times x_s gives the
     # m dot products.
     dgemv(&trans, &d, &m, &one, <double*>(X + start * n_features), &d, <double*>x_s, &one_i,
           &zero, out + start, &one_i)
-    dots_to_kernel(out + start, m, sqnorm_s, x_sqnorm + start, kernel, gamma, coef0, degree)
+    dots_to_kernel(out + start, m, sqnorm_s, x_sqnorm + start, vk.kernel, vk.gamma, vk.coef0,
+                   vk.degree)
 
 
 # Kernel rows of the solvers (SMO, dual coordinate descent): fixed chunks of ROW_CHUNK samples,
@@ -213,11 +220,12 @@ cdef enum:
 
 cdef inline void kernel_row(
     const double *X, intp_t n_features, const double *x_sqnorm, intp_t s,
-    int kernel, double gamma, double coef0, double degree,
+    const VectorKernel *vk,
     intp_t start, intp_t stop, double *out, int n_threads,
 ) noexcept nogil:
-    """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``, chunk by chunk: the chunking depends
-    on the row only, so the values do not depend on the thread count."""
+    """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``, ``K`` the kernel ``vk``, chunk by
+    chunk: the chunking depends on the row only, so the values do not depend on the thread
+    count."""
     cdef intp_t n_chunks = (stop - start + ROW_CHUNK - 1) // ROW_CHUNK
     cdef intp_t c
     cdef const double *x_s = X + s * n_features
@@ -225,13 +233,11 @@ cdef inline void kernel_row(
         n_threads = <int>n_chunks
     if n_threads <= 1 or (stop - start) * (n_features + 16) < PARALLEL_ROW_WORK:
         for c in range(n_chunks):
-            kernel_row_chunk(X, n_features, x_sqnorm, x_s, x_sqnorm[s], kernel, gamma, coef0,
-                             degree, start + c * ROW_CHUNK,
-                             min(start + (c + 1) * ROW_CHUNK, stop), out)
+            kernel_row_chunk(X, n_features, x_sqnorm, x_s, x_sqnorm[s], vk,
+                             start + c * ROW_CHUNK, min(start + (c + 1) * ROW_CHUNK, stop), out)
     else:
         # dynamic: a descheduled thread does not hold the others; each chunk writes its own
         # entries, so the values do not depend on the schedule
         for c in prange(n_chunks, schedule='dynamic', num_threads=n_threads):
-            kernel_row_chunk(X, n_features, x_sqnorm, x_s, x_sqnorm[s], kernel, gamma, coef0,
-                             degree, start + c * ROW_CHUNK,
-                             min(start + (c + 1) * ROW_CHUNK, stop), out)
+            kernel_row_chunk(X, n_features, x_sqnorm, x_s, x_sqnorm[s], vk,
+                             start + c * ROW_CHUNK, min(start + (c + 1) * ROW_CHUNK, stop), out)

@@ -1,5 +1,5 @@
 """Weighted degree kernel with shifts (Rätsch & Sonnenburg 2004; Rätsch, Sonnenburg & Schölkopf
-2005), pair by pair through the pair driver of ``_gram.pxd``.
+2005), pair by pair through the pair driver of ``_pair_gram.pxd``.
 
 For sequences x, y of equal length L, degree D and shift S::
 
@@ -19,7 +19,7 @@ d-mers covering it drop out of the feature space (the kernel stays positive semi
 """
 
 from _types cimport intp_t, int32_t
-from _gram cimport fill_diagonal, fill_gram_rows
+from _pair_gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport INTERRUPTED, InterruptState, interrupted, raise_pending, steps_per_check
 
 

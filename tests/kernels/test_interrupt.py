@@ -16,6 +16,12 @@ _LONG_LOOPS = {
     X = ["".join(rng.choice(letters, 1000)) for _ in range(300)]
     run = lambda: SubstringKernel(k=5, n_jobs=2).fit_transform(X)
     """,
+    # 4.5e6 merge-joins of two spectra of ~2 000 k-mers: minutes
+    "spectrum merge": _PROTEINS + """
+    from kernelkit.kernels import SpectrumKernel
+    X = ["".join(rng.choice(letters, 2000)) for _ in range(3000)]
+    run = lambda: SpectrumKernel(k=3, algorithm="merge", n_jobs=2).fit_transform(X)
+    """,
     # three proteins of 60 000 letters: six pairs of 3.6e9 DP cells each, on one and two threads
     # (the pairs outnumber neither thread by much: one thread ends up alone in a long pair)
     "local alignment, 1 thread": _PROTEINS + """

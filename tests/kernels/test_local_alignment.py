@@ -168,16 +168,14 @@ def test_simd_lanes_give_the_scalar_values_bit_for_bit(symmetric):
     kernel = LocalAlignmentKernel(beta=0.5, normalize=False, log=True).fit(rows)
     A = kernel.X_fit_
     B = A if symmetric else kernel._prepare(proteins[20:31], fitting=False)
-    exp_scores, open_weight, extend_weight = kernel._weights()
-    bits = kernel._scale_bits(int(max(A.lengths.max(), B.lengths.max())))
+    weights = kernel._weights(int(max(A.lengths.max(), B.lengths.max())))
     results = []
     for lanes in (False, True):
         out = np.zeros((A.n_samples, B.n_samples))
         # two row chunks, as the Gram layer calls it
         for start, stop in ((0, 6), (6, A.n_samples)):
-            _local_alignment_dp.local_alignment_gram(
-                A.codes, A.offsets, B.codes, B.offsets, exp_scores, open_weight, extend_weight,
-                bits, out, start, stop, symmetric, 2, lanes)
+            _local_alignment_dp.local_alignment_gram(A, B, weights, out, start, stop,
+                                                     symmetric, 2, lanes)
         results.append(out)
     np.testing.assert_array_equal(results[1], results[0])
     assert np.all(np.isfinite(results[0])) and np.all(results[0] > 0)

@@ -414,7 +414,7 @@ def _row_blocks(n_rows, n_cols, symmetric, n_blocks):
 def fill_gram(fill_rows, n_rows, n_cols, symmetric, verbose=0, label="kernel"):
     """Allocate the ``(n_rows, n_cols)`` Gram and fill it with ``fill_rows(out, start, stop)``.
 
-    The compiled pair cores fill any range of rows in parallel (``_core/_gram.pxd``); calling
+    The compiled pair cores fill any range of rows in parallel (``_core/_pair_gram.pxd``); calling
     them on one range keeps every thread busy, while ``verbose`` calls them on about 20
     successive blocks so that progress can be reported between blocks, at no measurable cost
     for blocks of this size. Lines are paced by time (:class:`~kernelkit.utils._progress.Progress`):

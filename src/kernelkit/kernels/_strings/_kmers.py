@@ -81,9 +81,9 @@ def kmer_spectra(batch, k, m, n_threads):
     if m > 0:
         powers = np.array([pow(base, t, 2**64) for t in range(k)], dtype=np.uint64)
         kmers = np.empty(windows.shape[0] * size, dtype=np.uint64)
+        ball = {"k": k, "m": m, "n_letters": n_letters, "powers": powers, "size": size}
         _mismatch_neighborhood.mismatch_codes(batch.codes, batch.offsets, windows,
-                                              window_offsets, k, m, n_letters, powers, size,
-                                              kmers, n_threads)
+                                              window_offsets, ball, kmers, n_threads)
         offsets = window_offsets * size
     else:
         kmers, offsets = windows, window_offsets
@@ -153,9 +153,7 @@ def kmer_gram(spectra_a, spectra_b, n_letters, k, algorithm, n_threads, verbose=
     other = spectra_a if symmetric else spectra_b
     if algorithm == "merge":
         def fill_rows(out, start, stop):
-            _spectrum_gram.gram_merge(spectra_a.indptr, spectra_a.kmers, spectra_a.counts,
-                                      other.indptr, other.kmers, other.counts, out, start, stop,
-                                      symmetric, n_threads)
+            _spectrum_gram.gram_merge(spectra_a, other, out, start, stop, symmetric, n_threads)
         return fill_gram(fill_rows, spectra_a.n_samples, other.n_samples, symmetric, verbose,
                          label)
     ids_a, ids_b, n_features = _feature_ids(spectra_a, spectra_b, n_letters, k)

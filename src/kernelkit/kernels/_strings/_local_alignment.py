@@ -202,37 +202,36 @@ class LocalAlignmentKernel(StringKernel):
         spread_bits = self._log_spread() / math.log(2) + math.log2(longest + 1) + 4
         return max(1, int(1000 - spread_bits))
 
-    def _weights(self):
-        """exp(β S) per letter pair, and the weights exp(−β d), exp(−β e) of gaps."""
-        exp_scores = np.ascontiguousarray(np.exp(self.beta * self.substitution_scores_))
-        return (exp_scores, math.exp(-self.beta * self.gap_open),
-                math.exp(-self.beta * self.gap_extend))
+    def _weights(self, longest):
+        """The DP's weights for sequences of up to ``longest`` letters: exp(β S) per letter pair
+        (``exp_scores``), the weights exp(−β d), exp(−β e) of gaps (``open_weight``,
+        ``extend_weight``) and the rescaling threshold (``scale_bits``)."""
+        return {"exp_scores": np.ascontiguousarray(np.exp(self.beta * self.substitution_scores_)),
+                "open_weight": math.exp(-self.beta * self.gap_open),
+                "extend_weight": math.exp(-self.beta * self.gap_extend),
+                "scale_bits": self._scale_bits(longest)}
 
     def _gram(self, A, B=None):
         """``log K_LA(a_i, b_j)``; normalisation and the output form come after."""
         symmetric = B is None
         other = A if symmetric else B
         n_threads = self._n_threads()
-        exp_scores, open_weight, extend_weight = self._weights()
         # the rescaling threshold follows the longest sequence of the whole computation, so
         # that blocks of a Gram (kernelkit.distributed) rescale exactly as the whole does
-        bits = self._scale_bits(int(max(A.lengths.max(), other.lengths.max(),
+        weights = self._weights(int(max(A.lengths.max(), other.lengths.max(),
                                         getattr(self, "longest_", 0))))
 
         def fill_rows(out, start, stop):
-            _local_alignment_dp.local_alignment_gram(
-                A.codes, A.offsets, other.codes, other.offsets, exp_scores, open_weight,
-                extend_weight, bits, out, start, stop, symmetric, n_threads)
+            _local_alignment_dp.local_alignment_gram(A, other, weights, out, start, stop,
+                                                     symmetric, n_threads)
         return fill_gram(fill_rows, A.n_samples, other.n_samples, symmetric, self.verbose,
                          "LocalAlignmentKernel")
 
     def _self_similarity(self, A):
         """``log K_LA(a_i, a_i)``."""
-        exp_scores, open_weight, extend_weight = self._weights()
         diag = np.empty(A.n_samples, dtype=np.float64)
-        _local_alignment_dp.local_alignment_diagonal(
-            A.codes, A.offsets, exp_scores, open_weight, extend_weight,
-            self._scale_bits(int(A.lengths.max())), diag, self._n_threads())
+        _local_alignment_dp.local_alignment_diagonal(A, self._weights(int(A.lengths.max())),
+                                                     diag, self._n_threads())
         return diag
 
     def _fit(self, X):

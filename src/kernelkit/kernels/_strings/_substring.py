@@ -116,9 +116,8 @@ class SubstringKernel(StringKernel):
         self._check_dp_rows(other, n_threads)
 
         def fill_rows(out, start, stop):
-            _substring_dp.substring_gram(A.codes, A.offsets, other.codes, other.offsets, self.k,
-                                         float(self.lambda_), out, start, stop, symmetric,
-                                         n_threads)
+            _substring_dp.substring_gram(A, other, self.k, float(self.lambda_), out, start,
+                                         stop, symmetric, n_threads)
         return fill_gram(fill_rows, A.n_samples, other.n_samples, symmetric, self.verbose,
                          "SubstringKernel")
 
@@ -126,8 +125,7 @@ class SubstringKernel(StringKernel):
         diag = np.empty(A.n_samples, dtype=np.float64)
         n_threads = self._n_threads()
         self._check_dp_rows(A, n_threads)
-        _substring_dp.substring_diagonal(A.codes, A.offsets, self.k, float(self.lambda_), diag,
-                                         n_threads)
+        _substring_dp.substring_diagonal(A, self.k, float(self.lambda_), diag, n_threads)
         # a sequence with k letters has K(x, x) ≥ λ^{2k} > 0: a zero is an underflow, and the
         # normalised Gram would be silently zero
         underflow = (diag == 0.0) & (A.lengths >= self.k)

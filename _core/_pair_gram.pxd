@@ -42,6 +42,11 @@ ctypedef intp_t (*block_kernel_t)(const void *ctx, intp_t i, const intp_t *js, i
 cdef enum:
     PAIRS_TILE = 16
 
+# How the blocked driver hands a row's columns to a block kernel: in `order`, `size` at a time.
+ctypedef struct ColumnBlocks:
+    const intp_t *order         # (n_cols,) the order in which columns are blocked
+    intp_t size                 # columns per kernel call
+
 
 cdef inline intp_t _fill_tile(
     pair_kernel_t kernel, const void *ctx,
@@ -157,17 +162,18 @@ cdef inline int fill_gram_rows_blocked(
     double[:, ::1] out,        # INOUT (n_rows, n_cols): rows [row_start, row_stop) are written
     intp_t row_start, intp_t row_stop,
     bint symmetric,            # rows and columns are the same objects: compute j >= i only
-    const intp_t *col_order,   # IN (n_cols,): the order in which columns are blocked
-    intp_t block,              # columns per kernel call
+    const ColumnBlocks *blocks,  # IN the order of the columns and their number per call
     intp_t work_size,          # doubles of scratch each thread needs (besides the column list)
     int n_threads,
     intp_t *n_marked,          # OUT: pairs whose kernel marked them
 ) noexcept nogil:
-    """Fill ``out[row_start:row_stop]`` row by row, each row's columns taken in ``col_order`` and
-    passed ``block`` at a time (objects of similar sizes side by side, e.g. sorted by length,
-    keep SIMD lanes busy); returns 0, -1 when scratch memory ran out, or INTERRUPTED. Every
-    entry is written
-    once, so the result depends neither on the thread count nor on the schedule."""
+    """Fill ``out[row_start:row_stop]`` row by row, each row's columns taken in
+    ``blocks.order`` and passed ``blocks.size`` at a time (objects of similar sizes side by
+    side, e.g. sorted by length, keep SIMD lanes busy); returns 0, -1 when scratch memory ran
+    out, or INTERRUPTED. Every entry is written once, so the result depends neither on the
+    thread count nor on the schedule."""
+    cdef const intp_t *col_order = blocks.order
+    cdef intp_t block = blocks.size
     cdef intp_t n_cols = out.shape[1]
     cdef intp_t i, k, c, j, n_js, marked = 0, next_row = row_start, n_done = 0
     cdef int status = 0
