@@ -65,12 +65,12 @@ WORKLOADS = {
         run = lambda: KMedoids(300, method="pam", init="k-medoids++", max_iter=1000,
                                random_state=0, n_jobs={n_jobs}).fit(X)
     """),
-    "dbscan-expansion": ("_dbscan_inner", """
+    "dbscan-expansion": ("_dbscan_expansion", """
         from kernelkit.cluster import DBSCAN
         X = np.random.default_rng(0).normal(size=(300_000, 3))
         run = lambda: DBSCAN(eps=100.0, algorithm="kd_tree", n_jobs={n_jobs}).fit(X)
     """),
-    "dbscan-gemm": ("_dbscan_inner", """
+    "dbscan-gemm": ("_dbscan_gemm", """
         from kernelkit.cluster import DBSCAN
         X = np.random.default_rng(0).normal(size=(300_000, 3))
         run = lambda: DBSCAN(eps=100.0, algorithm="brute", n_jobs={n_jobs}).fit(X)

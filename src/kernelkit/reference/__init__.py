@@ -10,8 +10,9 @@ estimator built on it, on the same arrays:
 
 - :mod:`~kernelkit.reference.gram` (``vector_gram``, ``check_gram``, ``sparse_gram``):
   ``_core._gram``; ``tests/utils/test_kernels.py``, ``tests/kernels/test_reference_sparse_gram.py``;
-- :mod:`~kernelkit.reference.dbscan`: ``_core._dbscan_inner`` (without the core's optional
-  ``X32``, ``max_graph_bytes`` and ``progress``); ``tests/cluster/test_dbscan.py``,
+- :mod:`~kernelkit.reference.dbscan`: ``_core._dbscan_expansion``, and ``_core._dbscan_gemm``
+  as ``dbscan_dense(..., algorithm="brute")`` (without the cores' optional ``X32``,
+  ``max_graph_bytes`` and ``progress``); ``tests/cluster/test_dbscan.py``,
   ``tests/cluster/test_dbscan_gemm.py``;
 - :mod:`~kernelkit.reference.dual_cd`: ``_core._dual_cd``; ``tests/kernel_ridge/test_dual_cd.py``;
 - :mod:`~kernelkit.reference.linear_dual_cd`: ``_core._linear_dual_cd``;
