@@ -59,7 +59,7 @@ WORKLOADS = {
         X = np.random.default_rng(0).normal(size=(40_000, 5))
         run = lambda: KMedoids(300, method="pam", init="build", n_jobs={n_jobs}).fit(X)
     """),
-    "kmedoids-swap": ("_kmedoids", """
+    "kmedoids-swap": ("_fasterpam", """
         from kernelkit.cluster import KMedoids
         X = np.random.default_rng(0).normal(size=(40_000, 5))
         run = lambda: KMedoids(300, method="pam", init="k-medoids++", max_iter=1000,

@@ -20,7 +20,8 @@ estimator built on it, on the same arrays:
 - :mod:`~kernelkit.reference.smo`: ``_core._smo_solver`` (the arguments up to ``n_threads``,
   then the seed of the course's random choice of the second variable instead of ``progress``,
   ``report_every`` and ``cancel``); ``tests/svm/test_smo.py``;
-- :mod:`~kernelkit.reference.kmedoids`: ``_core._kmedoids``; ``tests/cluster/test_medoids.py``;
+- :mod:`~kernelkit.reference.kmedoids`: ``_core._kmedoids``, ``_core._fasterpam``,
+  ``_core._dissimilarity_check``; ``tests/cluster/test_medoids.py``;
 - :mod:`~kernelkit.reference.knn`: ``_core._knn_brute``, ``_core._knn_kd_tree``;
   ``tests/neighbors/test_knn.py``, ``tests/neighbors/test_kd_tree.py``;
 - :mod:`~kernelkit.reference.linkage`: ``_core._linkage``; ``tests/cluster/test_agglomerative.py``;
