@@ -1,22 +1,18 @@
 # DBSCAN's neighbour search (Sangnier, §2.4): the spatial index (a uniform grid for d ≤ 3, a
 # KD-tree of median splits otherwise, or precomputed distances) and the streamed visit of one
-# ε-neighbourhood, counting or collecting. The two passes that use it are in _dbscan_inner.pyx.
+# ε-neighbourhood, counting or collecting. The two passes that use it are in _dbscan_expansion.pyx.
 #
 # A uniform grid of cells of width ε: a point's neighbours lie in the 3^d cells around its own
 # (each coordinate differs by at most ε). Both indexes reorder a copy of the points so that
 # neighbours are close in memory; visits work on these *positions*.
-from libc.math cimport floor, fabs
+from libc.math cimport floor
 from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.string cimport memcpy
 
+from _dbscan_common cimport EUCLIDEAN, MANHATTAN, _reduced_distance
 from _kd_tree cimport kd_tree_build, kd_tree_levels
 from _sort cimport sort_pairs
 from _types cimport intp_t, int64_t, uint8_t
-
-cdef enum Metric:
-    EUCLIDEAN = 0   # compared as squared distances
-    MANHATTAN = 1
-    CHEBYSHEV = 2
 
 cdef enum IndexKind:
     GRID = 0
@@ -77,21 +73,6 @@ cdef inline int _push(PositionBuffer *buf, intp_t value) noexcept nogil:
     buf.data[buf.size] = value
     buf.size += 1
     return 0
-
-
-cdef inline double _reduced_distance(const double *a, const double *b, intp_t n_features,
-                                     int metric) noexcept nogil:
-    cdef intp_t k
-    cdef double s = 0.0, t
-    for k in range(n_features):
-        t = a[k] - b[k]
-        if metric == EUCLIDEAN:
-            s += t * t
-        elif metric == MANHATTAN:
-            s += fabs(t)
-        elif fabs(t) > s:
-            s = fabs(t)
-    return s
 
 
 cdef inline double _combine(double s, double t, int metric) noexcept nogil:

@@ -148,9 +148,8 @@ cdef inline void row_squared_norms(const floating *X, intp_t n_rows, intp_t n_fe
         out[i] = squared_norm(X + i * n_features, n_features)
 
 
-cdef inline double squared_distance_from_dot(double x_squared_norm, double y_squared_norm,
-                                             double dot) noexcept nogil:
-    """``‖x‖² + ‖y‖² − 2 x·y``, clamped at 0."""
-    cdef double v = x_squared_norm + y_squared_norm - 2.0 * dot
-    # may be slightly negative from rounding; clamp
-    return v if v > 0.0 else 0.0
+cdef extern from "_distances.h" nogil:
+    # ``‖x‖² + ‖y‖² − 2 x·y``, clamped at 0 (it may be slightly negative from rounding); in C,
+    # for the SIMD lanes of _knn_lanes.h to compute the same numbers
+    double squared_distance_from_dot "kk_squared_distance_from_dot" (
+        double x_squared_norm, double y_squared_norm, double dot) noexcept

@@ -32,12 +32,29 @@ cdef enum:
     SCAN_CHUNK = 64
 
 
+cdef struct Search:
+    # A brute-force search, shared by the threads (set once in _search).
+    const double *Q64           # (n_q, d) float64 originals of a float32 Q, or NULL
+    const double *X64           # (n_train, d) float64 originals of a float32 X, or NULL
+    const double *q_norms       # (n_q,) ‖q‖²
+    const double *x_norms       # (n_train,) ‖x‖²
+    const double *q_lengths     # (n_q,) ‖q‖ when screened, else NULL
+    const double *x_lengths     # (n_train,) ‖x‖ when screened, else NULL
+    double slack                # the screen's bound on the product term, relative to ‖q‖ ‖x‖
+    intp_t n_train
+    int d
+    intp_t k
+    intp_t *out_idx             # OUT (n_q, k)
+    double *out_dist            # OUT (n_q, k)
+
+
 cdef void _query_block(
-    const floating *Q, const floating *X, const double *q_norms, const double *x_norms,
-    intp_t q0, intp_t q1, intp_t n_train, int d, intp_t k,
-    floating *dots, double *out_dist, intp_t *out_idx,
-    const double *Q64, const double *X64, const double *q_lengths, const double *x_lengths,
-    double slack, InterruptState *interrupt,
+    const Search *s,
+    const floating *Q,          # IN (n_q, d) the queries in the GEMM's precision
+    const floating *X,          # IN (n_train, d) the training rows in the GEMM's precision
+    intp_t q0, intp_t q1,       # the block's queries
+    floating *dots,             # scratch (QUERY_BLOCK, TRAIN_BLOCK)
+    InterruptState *interrupt,
 ) noexcept nogil:
     """Neighbours of queries ``[q0, q1)``, heaps in ``out_dist``/``out_idx`` rows.
 
@@ -48,6 +65,17 @@ cdef void _query_block(
     double precision, the value the heap compares. Looks at the signals between training blocks
     and stops early (the rows are then unfinished) when interrupted.
     """
+    cdef intp_t n_train = s.n_train, k = s.k
+    cdef int d = s.d
+    cdef const double *q_norms = s.q_norms
+    cdef const double *x_norms = s.x_norms
+    cdef const double *q_lengths = s.q_lengths
+    cdef const double *x_lengths = s.x_lengths
+    cdef const double *Q64 = s.Q64
+    cdef const double *X64 = s.X64
+    cdef double slack = s.slack
+    cdef double *out_dist = s.out_dist
+    cdef intp_t *out_idx = s.out_idx
     cdef int m = <int>(q1 - q0), nt
     cdef intp_t t0, t1, qi, tj, q, t, j, c0, c1
     cdef double dd, diff, bound_scale
@@ -112,35 +140,38 @@ cdef void _query_block(
 
 
 cdef int _search(
-    const floating *Q,          # IN (n_q, d): the queries in the GEMM's precision
-    const floating *X,          # IN (n_train, d): the training rows in the GEMM's precision
+    const floating[:, ::1] Q,   # IN (n_q, d) the queries in the GEMM's precision
+    const floating[:, ::1] X,   # IN (n_train, d) the training rows in the GEMM's precision
     const double *Q64,          # IN (n_q, d) float64 originals of a float32 Q, or NULL
     const double *X64,          # IN (n_train, d) float64 originals of a float32 X, or NULL
-    intp_t n_q, intp_t n_train, int d, intp_t k,
-    intp_t *out_idx,            # OUT (n_q, k)
-    double *out_dist,           # OUT (n_q, k)
+    intp_t[:, ::1] out_idx,     # OUT (n_q, k)
+    double[:, ::1] out_dist,    # OUT (n_q, k)
     int n_threads,
     bint screen,                # screen by the GEMM, decide by exact distances
 ) except -1:
     """Both searches: query blocks in parallel over :func:`_query_block`. With the float64
     originals (``X64`` not NULL) the squared norms are theirs, and the float32 products only
     screen the candidates (see :func:`knn_brute_screened`)."""
+    cdef intp_t n_q = Q.shape[0], n_train = X.shape[0]
+    cdef int d = <int>Q.shape[1]
     cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
     cdef intp_t b, q0, i, next_block = 0, n_done = 0
     cdef bint screened = screen or X64 != NULL
+    cdef Search s
     cdef InterruptState interrupt
     cdef int status = 0
     cdef int *status_ptr = &status
+    cdef const floating *queries
+    cdef const floating *train
     cdef floating *dots = NULL
-    # twice the bound 2 (d + 4) u ‖q‖ ‖x‖ of the float32 distance's product term (_distances.pxd):
-    # no true neighbour is ever skipped
-    cdef double slack = 4.0 * gemm_rounding(d, True, GEMM_TERMS) if screened else 0.0
     cdef double *q_norms
     cdef double *x_norms
     cdef double *q_lengths = NULL
     cdef double *x_lengths = NULL
     if n_q == 0:
         return 0
+    queries = &Q[0, 0]
+    train = &X[0, 0]
     if n_threads > n_blocks:
         n_threads = <int>n_blocks
     q_norms = <double*>malloc((2 if screened else 1) * n_q * sizeof(double))
@@ -154,8 +185,8 @@ cdef int _search(
                 row_squared_norms(Q64, n_q, d, q_norms)
                 row_squared_norms(X64, n_train, d, x_norms)
             else:
-                row_squared_norms(Q, n_q, d, q_norms)
-                row_squared_norms(X, n_train, d, x_norms)
+                row_squared_norms(queries, n_q, d, q_norms)
+                row_squared_norms(train, n_train, d, x_norms)
             if screened:
                 q_lengths = q_norms + n_q
                 x_lengths = x_norms + n_train
@@ -163,6 +194,20 @@ cdef int _search(
                     q_lengths[i] = sqrt(q_norms[i])
                 for i in range(n_train):
                     x_lengths[i] = sqrt(x_norms[i])
+            s.Q64 = Q64
+            s.X64 = X64
+            s.q_norms = q_norms
+            s.x_norms = x_norms
+            s.q_lengths = q_lengths
+            s.x_lengths = x_lengths
+            # twice the bound 2 (d + 4) u ‖q‖ ‖x‖ of the float32 distance's product term
+            # (_distances.pxd): no true neighbour is ever skipped
+            s.slack = 4.0 * gemm_rounding(d, True, GEMM_TERMS) if screened else 0.0
+            s.n_train = n_train
+            s.d = d
+            s.k = out_idx.shape[1]
+            s.out_idx = &out_idx[0, 0]
+            s.out_dist = &out_dist[0, 0]
             with parallel(num_threads=n_threads):
                 dots = <floating*>malloc(QUERY_BLOCK * TRAIN_BLOCK * sizeof(floating))
                 if dots == NULL:
@@ -174,9 +219,8 @@ cdef int _search(
                     if b >= n_blocks or interrupt.stop:
                         break
                     q0 = b * QUERY_BLOCK
-                    _query_block(Q, X, q_norms, x_norms, q0, min(q0 + QUERY_BLOCK, n_q),
-                                 n_train, d, k, dots, out_dist, out_idx, Q64, X64, q_lengths,
-                                 x_lengths, slack, &interrupt)
+                    _query_block(&s, queries, train, q0, min(q0 + QUERY_BLOCK, n_q), dots,
+                                 &interrupt)
                 free(dots)
                 leave_team(&interrupt, &n_done)
         if interrupt.stop:
@@ -205,8 +249,7 @@ def knn_brute(
     product of two entries is a normal float32 number (the caller checks)."""
     if Q.shape[0] == 0:
         return
-    _search(&Q[0, 0], &X[0, 0], NULL, NULL, Q.shape[0], X.shape[0], <int>Q.shape[1],
-            out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads, exact)
+    _search(Q, X, NULL, NULL, out_idx, out_dist, n_threads, exact)
 
 
 def knn_brute_screened(
@@ -227,8 +270,7 @@ def knn_brute_screened(
     index."""
     if Q.shape[0] == 0:
         return
-    _search(&Q32[0, 0], &X32[0, 0], &Q[0, 0], &X[0, 0], Q.shape[0], X.shape[0],
-            <int>Q.shape[1], out_idx.shape[1], &out_idx[0, 0], &out_dist[0, 0], n_threads, True)
+    _search(Q32, X32, &Q[0, 0], &X[0, 0], out_idx, out_dist, n_threads, True)
 
 
 def knn_select(

@@ -55,14 +55,34 @@ cdef inline double _box_distance(const floating *q, const double *lo, const doub
     return s
 
 
+cdef struct Tree:
+    # The arrays of a tree (build_kd_tree) and the search's sizes, shared by the threads.
+    const intp_t *sample_at     # (n_train,) training index of each position
+    const intp_t *node_start    # (n_nodes,) first position of each node
+    const intp_t *node_end      # (n_nodes,) one past its last position
+    const double *node_lo       # (n_nodes, d) bounding boxes
+    const double *node_hi       # (n_nodes, d)
+    intp_t first_leaf
+    intp_t n_train
+    intp_t d
+    intp_t k
+
+
 cdef intp_t _query(
-    const floating *q, const floating *points, const intp_t *sample_at,
-    const intp_t *node_start, const intp_t *node_end, const double *node_lo,
-    const double *node_hi, intp_t first_leaf, intp_t n_train, intp_t d, intp_t k,
-    double *dist, intp_t *idx,
+    const Tree *tree,
+    const floating *q,          # IN (d,) the query
+    const floating *points,     # IN (n_train * d,) the rows, leaf by leaf (build_kd_tree)
+    double *dist,               # OUT (k,) squared distances, nearest first
+    intp_t *idx,                # OUT (k,) their training indices
 ) noexcept nogil:
     """The ``k`` nearest training rows of one query into ``dist``/``idx`` (sorted); returns the
     number of rows whose distance it computed."""
+    cdef const intp_t *sample_at = tree.sample_at
+    cdef const intp_t *node_start = tree.node_start
+    cdef const intp_t *node_end = tree.node_end
+    cdef const double *node_lo = tree.node_lo
+    cdef const double *node_hi = tree.node_hi
+    cdef intp_t first_leaf = tree.first_leaf, n_train = tree.n_train, d = tree.d, k = tree.k
     cdef intp_t stack_node[MAX_LEVELS]
     cdef double stack_bound[MAX_LEVELS]
     cdef double leaf_dist[MAX_LEAF_SIZE]
@@ -181,6 +201,7 @@ def knn_kd_tree(
     cdef intp_t first_leaf = (n_nodes + 1) // 2 - 1
     cdef intp_t n_blocks = (n_q + QUERY_BLOCK - 1) // QUERY_BLOCK
     cdef intp_t b, qi, next_block = 0, n_done = 0, total = 0
+    cdef Tree tree
     cdef InterruptState interrupt
     cdef intp_t *block_scanned
     if n_q == 0:
@@ -197,6 +218,15 @@ def knn_kd_tree(
     block_scanned = <intp_t*>calloc(n_blocks, sizeof(intp_t))
     if block_scanned == NULL:
         raise MemoryError("could not allocate the work counts of the KD-tree search")
+    tree.sample_at = &sample_at[0]
+    tree.node_start = &node_start[0]
+    tree.node_end = &node_end[0]
+    tree.node_lo = &node_lo[0, 0]
+    tree.node_hi = &node_hi[0, 0]
+    tree.first_leaf = first_leaf
+    tree.n_train = n_train
+    tree.d = d
+    tree.k = k
     interrupt_init(&interrupt)
     try:
         with nogil, parallel(num_threads=n_threads):
@@ -207,10 +237,8 @@ def knn_kd_tree(
                 if b >= n_blocks or interrupted(&interrupt):
                     break
                 for qi in range(b * QUERY_BLOCK, min((b + 1) * QUERY_BLOCK, n_q)):
-                    block_scanned[b] += _query(
-                        &Q[qi, 0], &points[0], &sample_at[0], &node_start[0], &node_end[0],
-                        &node_lo[0, 0], &node_hi[0, 0], first_leaf, n_train, d, k,
-                        &out_dist[qi, 0], &out_idx[qi, 0])
+                    block_scanned[b] += _query(&tree, &Q[qi, 0], &points[0],
+                                               &out_dist[qi, 0], &out_idx[qi, 0])
             leave_team(&interrupt, &n_done)
         if interrupt.stop:
             raise_pending()

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "_distances.h"
+
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
 #define KNN_LANES_CLONES __attribute__((target_clones("avx2", "default"), unused))
 #elif defined(__GNUC__) || defined(__clang__)
@@ -45,8 +47,9 @@ KNN_LEAF_DISTANCES(kk_leaf_distances_f32, float)
 /* Whether any of the n products dots[t] = q.x_t gives a candidate: with x_lengths NULL, a
  * squared distance q_norm + x_norms[t] - 2 dots[t] (clamped at 0) at most `worst`; otherwise
  * the clamped distance less its rounding bound, bound_scale * x_lengths[t], at most `worst`.
- * The expressions are those of the scalar tests in _knn_brute.pyx, evaluated alike; `worst` is
- * never negative, so the clamp cannot change the plain test and is left out of it. */
+ * The expressions are those of the scalar tests in _knn_brute.pyx (_distances.h), evaluated
+ * alike; `worst` is never negative, so the clamp cannot change the plain test and is left out
+ * of it. */
 #define KNN_ANY_CANDIDATE(NAME, T)                                                             \
     KNN_LANES_CLONES                                                                           \
     static int NAME(const T *dots, const double *x_norms, const double *x_lengths,             \
@@ -54,12 +57,11 @@ KNN_LEAF_DISTANCES(kk_leaf_distances_f32, float)
         int any = 0;                                                                           \
         if (x_lengths == NULL) {                                                               \
             for (ptrdiff_t t = 0; t < n; t++)                                                  \
-                any |= q_norm + x_norms[t] - 2.0 * (double)dots[t] <= worst;                   \
+                any |= kk_expanded_distance(q_norm, x_norms[t], (double)dots[t]) <= worst;     \
             return any;                                                                        \
         }                                                                                      \
         for (ptrdiff_t t = 0; t < n; t++) {                                                    \
-            double v = q_norm + x_norms[t] - 2.0 * (double)dots[t];                            \
-            v = v > 0.0 ? v : 0.0;                                                             \
+            double v = kk_squared_distance_from_dot(q_norm, x_norms[t], (double)dots[t]);      \
             any |= v - bound_scale * x_lengths[t] <= worst;                                    \
         }                                                                                      \
         return any;                                                                            \

@@ -23,6 +23,7 @@ from libc.stdlib cimport malloc, free
 from _interrupt cimport INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending
 from _sort cimport sort_pairs
 from _types cimport intp_t
+from _union_find cimport uf_find
 
 cdef enum Metric:
     EUCLIDEAN = 0
@@ -43,17 +44,6 @@ cdef struct Merge:
     double height
     intp_t a
     intp_t b
-
-
-cdef intp_t _find(intp_t *parent, intp_t x) noexcept nogil:
-    cdef intp_t root = x, nxt
-    while parent[root] != root:
-        root = parent[root]
-    while parent[x] != root:  # path compression
-        nxt = parent[x]
-        parent[x] = root
-        x = nxt
-    return root
 
 
 cdef int _merges_to_linkage(Merge *merges, intp_t n, double[:, ::1] Z) noexcept nogil:
@@ -88,8 +78,8 @@ cdef int _merges_to_linkage(Merge *merges, intp_t n, double[:, ::1] Z) noexcept 
         parent[k] = k
         size[k] = 1
     for k in range(n - 1):
-        ra = _find(parent, merges[k].a)
-        rb = _find(parent, merges[k].b)
+        ra = uf_find(parent, merges[k].a)
+        rb = uf_find(parent, merges[k].b)
         lo = ra if ra < rb else rb
         hi = rb if ra < rb else ra
         Z[k, 0] = lo
@@ -97,6 +87,7 @@ cdef int _merges_to_linkage(Merge *merges, intp_t n, double[:, ::1] Z) noexcept 
         Z[k, 2] = merges[k].height
         size[n + k] = size[ra] + size[rb]
         Z[k, 3] = size[n + k]
+        # the union of a dendrogram: both roots under the new cluster n + k (_union_find.pxd)
         parent[ra] = n + k
         parent[rb] = n + k
     free(parent)
@@ -419,7 +410,7 @@ def cut_linkage(
                 parent[<intp_t>Z[k, 0]] = n + k
                 parent[<intp_t>Z[k, 1]] = n + k
             for i in range(n):
-                root = _find(parent, i)
+                root = uf_find(parent, i)
                 if name[root] < 0:
                     name[root] = n_clusters
                     n_clusters += 1

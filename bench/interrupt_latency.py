@@ -59,18 +59,18 @@ WORKLOADS = {
         X = np.random.default_rng(0).normal(size=(40_000, 5))
         run = lambda: KMedoids(300, method="pam", init="build", n_jobs={n_jobs}).fit(X)
     """),
-    "kmedoids-swap": ("_kmedoids", """
+    "kmedoids-swap": ("_fasterpam", """
         from kernelkit.cluster import KMedoids
         X = np.random.default_rng(0).normal(size=(40_000, 5))
         run = lambda: KMedoids(300, method="pam", init="k-medoids++", max_iter=1000,
                                random_state=0, n_jobs={n_jobs}).fit(X)
     """),
-    "dbscan-expansion": ("_dbscan_inner", """
+    "dbscan-expansion": ("_dbscan_expansion", """
         from kernelkit.cluster import DBSCAN
         X = np.random.default_rng(0).normal(size=(300_000, 3))
         run = lambda: DBSCAN(eps=100.0, algorithm="kd_tree", n_jobs={n_jobs}).fit(X)
     """),
-    "dbscan-gemm": ("_dbscan_inner", """
+    "dbscan-gemm": ("_dbscan_gemm", """
         from kernelkit.cluster import DBSCAN
         X = np.random.default_rng(0).normal(size=(300_000, 3))
         run = lambda: DBSCAN(eps=100.0, algorithm="brute", n_jobs={n_jobs}).fit(X)

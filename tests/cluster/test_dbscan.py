@@ -14,7 +14,7 @@ from sklearn.neighbors import radius_neighbors_graph
 from sklearn.preprocessing import StandardScaler
 
 from kernelkit import reference
-from kernelkit._core import _dbscan_inner
+from kernelkit._core import _dbscan_expansion, _dbscan_gemm
 from kernelkit.cluster import DBSCAN, AgglomerativeClustering
 
 
@@ -69,8 +69,8 @@ def test_compiled_matches_reference(random_seed, n_features, metric, algorithm):
     X[:20] = X[20:40]  # duplicates
     eps = {1: 0.05, 2: 0.25, 3: 0.45, 5: 0.9}[n_features]
     out = [(np.empty(300, np.intp), np.empty(300, np.uint8)) for _ in range(2)]
-    n_ours = _dbscan_inner.dbscan_dense(X, eps, 4, *out[0], metric=metric, algorithm=algorithm,
-                                  n_threads=2)
+    n_ours = _dbscan_expansion.dbscan_dense(X, eps, 4, *out[0], metric=metric,
+                                            algorithm=algorithm, n_threads=2)
     n_ref = reference.dbscan_dense(X, eps, 4, *out[1], metric=metric)
     assert n_ours == n_ref
     np.testing.assert_array_equal(out[0][0], out[1][0])
@@ -84,7 +84,7 @@ def test_sparse_grid_layout_matches_reference(rng, n_features):
     centres = rng.uniform(size=(60, n_features))
     X = np.repeat(centres, 5, axis=0) + rng.normal(scale=1e-3, size=(300, n_features))
     out = [(np.empty(300, np.intp), np.empty(300, np.uint8)) for _ in range(2)]
-    n_ours = _dbscan_inner.dbscan_dense(X, 2.5e-3, 3, *out[0], algorithm="grid")
+    n_ours = _dbscan_expansion.dbscan_dense(X, 2.5e-3, 3, *out[0], algorithm="grid")
     assert n_ours == reference.dbscan_dense(X, 2.5e-3, 3, *out[1]) > 10
     np.testing.assert_array_equal(out[0][0], out[1][0])
     np.testing.assert_array_equal(out[0][1], out[1][1])
@@ -95,8 +95,8 @@ def test_precomputed_entries_match_reference(rng):
     D = pairwise_distances(X)
     graph = radius_neighbors_graph(X, 0.5, mode="distance")
     for compiled, ref, args in [
-        (_dbscan_inner.dbscan_precomputed_dense, reference.dbscan_precomputed_dense, (D,)),
-        (_dbscan_inner.dbscan_precomputed_sparse, reference.dbscan_precomputed_sparse,
+        (_dbscan_expansion.dbscan_precomputed_dense, reference.dbscan_precomputed_dense, (D,)),
+        (_dbscan_expansion.dbscan_precomputed_sparse, reference.dbscan_precomputed_sparse,
          (graph.data, graph.indices.astype(np.intp), graph.indptr.astype(np.intp))),
     ]:
         out = [(np.empty(200, np.intp), np.empty(200, np.uint8)) for _ in range(2)]
@@ -116,7 +116,7 @@ def test_property_compiled_matches_reference_on_lattices(X, eps, min_samples):
     n = X.shape[0]
     for algorithm in ("grid", "kd_tree"):
         out = [(np.empty(n, np.intp), np.empty(n, np.uint8)) for _ in range(2)]
-        _dbscan_inner.dbscan_dense(X, eps, min_samples, *out[0], algorithm=algorithm)
+        _dbscan_expansion.dbscan_dense(X, eps, min_samples, *out[0], algorithm=algorithm)
         reference.dbscan_dense(X, eps, min_samples, *out[1])
         np.testing.assert_array_equal(out[0][0], out[1][0])
         np.testing.assert_array_equal(out[0][1], out[1][1])
@@ -291,23 +291,26 @@ def _run_core(entry, X, eps, min_samples, progress, **options):
 
     if entry == "sparse":
         X = sp.csr_matrix(X)
-        _dbscan_inner.dbscan_precomputed_sparse(X.data, X.indices.astype(np.intp),
-                                                X.indptr.astype(np.intp), eps, min_samples,
-                                                labels, is_core, 2, progress=record)
+        _dbscan_expansion.dbscan_precomputed_sparse(X.data, X.indices.astype(np.intp),
+                                                    X.indptr.astype(np.intp), eps, min_samples,
+                                                    labels, is_core, 2, progress=record)
+    elif entry == "gemm":
+        _dbscan_gemm.dbscan_gemm(X, eps, min_samples, labels, is_core, n_threads=2,
+                                 progress=record, **options)
     elif entry == "precomputed":
-        _dbscan_inner.dbscan_precomputed_dense(X, eps, min_samples, labels, is_core, 2,
-                                               progress=record)
+        _dbscan_expansion.dbscan_precomputed_dense(X, eps, min_samples, labels, is_core, 2,
+                                                   progress=record)
     else:
-        _dbscan_inner.dbscan_dense(X, eps, min_samples, labels, is_core, n_threads=2,
-                                   progress=record, **options)
+        _dbscan_expansion.dbscan_dense(X, eps, min_samples, labels, is_core, n_threads=2,
+                                       progress=record, **options)
     return labels, is_core, calls
 
 
 _PASSES = [  # (entry, options, data, stages reported)
     ("dense", dict(algorithm="grid"), "blobs2", {0, 1}),
     ("dense", dict(algorithm="kd_tree", metric="manhattan"), "blobs5", {0, 1}),
-    ("dense", dict(algorithm="brute"), "blobs20", {0}),   # the ε-graph's bitmap: one pass
-    ("dense", dict(algorithm="brute", max_graph_bytes=0), "blobs20", {0, 1, 2}),
+    ("gemm", {}, "blobs20", {0}),   # the ε-graph's bitmap: one pass
+    ("gemm", dict(max_graph_bytes=0), "blobs20", {0, 1, 2}),
     ("precomputed", {}, "distances", {0, 1}),
     ("sparse", {}, "graph", {0, 1}),
 ]
@@ -331,7 +334,7 @@ def test_core_reports_every_pass_in_chunks(entry, options, data, stages):
     X, eps = _progress_data(data)
     labels, is_core, calls = _run_core(entry, X, eps, 5, None, **options)
     expected_labels, expected_core = np.empty_like(labels), np.empty_like(is_core)
-    if entry == "dense":
+    if entry in ("dense", "gemm"):
         reference.dbscan_dense(X, eps, 5, expected_labels, expected_core,
                                metric=options.get("metric", "euclidean"))
     else:   # the graph's absent entries are no neighbours

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from kernelkit._core import _dbscan_inner
+from kernelkit._core import _dbscan_expansion, _dbscan_gemm
 from sklearn.cluster import DBSCAN as SklearnDBSCAN
 from sklearn.datasets import load_digits
 
@@ -20,8 +20,8 @@ def _brute(X, eps, min_samples, n_threads=2, screen=False, max_graph_bytes=-1):
     labels, is_core = np.empty(len(X), np.intp), np.empty(len(X), np.uint8)
     X32 = float32_screening_copy(X, min_features=0) if screen else None
     assert (X32 is not None) == screen
-    n = _dbscan_inner.dbscan_dense(X, eps, min_samples, labels, is_core, algorithm="brute",
-                                   n_threads=n_threads, X32=X32, max_graph_bytes=max_graph_bytes)
+    n = _dbscan_gemm.dbscan_gemm(X, eps, min_samples, labels, is_core, n_threads=n_threads,
+                                 X32=X32, max_graph_bytes=max_graph_bytes)
     return n, labels, is_core
 
 
@@ -46,7 +46,7 @@ def test_pairs_at_exactly_eps_are_neighbours(random_seed, variant):
     base = rng.integers(0, 50, size=(60, 20)).astype(float) * 10 + 1000.0
     X = np.concatenate([base, base + np.r_[3.0, 4.0, np.zeros(18)]])
     labels, is_core = np.empty(len(X), np.intp), np.empty(len(X), np.uint8)
-    n_tree = _dbscan_inner.dbscan_dense(X, 5.0, 2, labels, is_core, algorithm="kd_tree")
+    n_tree = _dbscan_expansion.dbscan_dense(X, 5.0, 2, labels, is_core, algorithm="kd_tree")
     n_brute, brute_labels, brute_core = _brute(X, 5.0, 2, **variant)
     assert n_brute == n_tree >= 50
     np.testing.assert_array_equal(brute_labels, labels)
@@ -60,7 +60,7 @@ def test_blocks_threads_and_borders(random_seed, variant):
     X = np.concatenate([rng.normal(c, 1.0, size=(300, 20)) for c in (0.0, 2.5, 6.0)])
     eps, m = 4.2, 8
     want = [np.empty(len(X), np.intp), np.empty(len(X), np.uint8)]
-    _dbscan_inner.dbscan_dense(X, eps, m, *want, algorithm="kd_tree")
+    _dbscan_expansion.dbscan_dense(X, eps, m, *want, algorithm="kd_tree")
     for n_threads in (1, 2):
         _, labels, is_core = _brute(X, eps, m, n_threads=n_threads, **variant)
         np.testing.assert_array_equal(labels, want[0])

@@ -9,7 +9,7 @@ from sklearn.datasets import load_digits, make_blobs
 from sklearn.metrics import pairwise_distances
 from threadpoolctl import threadpool_limits
 
-from kernelkit._core import _kmedians
+from kernelkit._core import _fasterpam, _kmedians
 from kernelkit._core import _kmedoids as core
 from kernelkit.cluster import KMedians, KMedoids
 from kernelkit.datasets import load_mutag, load_secreted_proteins
@@ -79,8 +79,8 @@ def test_fasterpam_on_the_fly_equals_the_precomputed_matrix(rng):
         D = np.empty((300, 300))
         with threadpool_limits(limits=1, user_api="blas"):
             core.distance_matrix(X, sqnorms, code, D, 1)
-            on_the_fly = _pam(core, EMPTY_MATRIX, init, X=X, metric=code)
-            matrix = _pam(core, D, init)
+            on_the_fly = _pam(_fasterpam, EMPTY_MATRIX, init, X=X, metric=code)
+            matrix = _pam(_fasterpam, D, init)
         expected = pairwise_distances(X) ** (2 if metric == "sqeuclidean" else 1)
         np.testing.assert_allclose(D, expected, rtol=1e-9, atol=1e-9)
         assert np.all(np.diag(D) == 0)
@@ -98,8 +98,8 @@ def test_results_do_not_depend_on_the_thread_count(metric):
     code = core.METRICS[metric]
     init = np.random.default_rng(0).choice(2100, 8, replace=False)
     with threadpool_limits(limits=1, user_api="blas"):
-        runs = [_pam(core, D, init, X=X if code != PRECOMPUTED else EMPTY_MATRIX, metric=code,
-                     n_threads=t) for t in (1, 2)]
+        runs = [_pam(_fasterpam, D, init, X=X if code != PRECOMPUTED else EMPTY_MATRIX,
+                     metric=code, n_threads=t) for t in (1, 2)]
     np.testing.assert_array_equal(runs[0][0], runs[1][0])
     assert runs[0][3] == runs[1][3] and runs[0][5] == runs[1][5]
     np.testing.assert_array_equal(runs[0][2], runs[1][2])
@@ -115,7 +115,7 @@ def test_fasterpam_equals_the_kmedoids_package_on_digits():
     X = load_digits().data
     D = pairwise_distances(X)
     init = np.random.default_rng(0).choice(len(X), 10, replace=False)
-    ours = _pam(core, D, init, n_threads=2)
+    ours = _pam(_fasterpam, D, init, n_threads=2)
     theirs = kmedoids.fasterpam(D, init.copy(), max_iter=100, n_cpu=1)
     np.testing.assert_array_equal(ours[0], np.asarray(theirs.medoids, dtype=np.intp))
     assert ours[3] == pytest.approx(theirs.loss, rel=1e-12)

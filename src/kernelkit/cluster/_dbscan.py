@@ -1,6 +1,6 @@
 """DBSCAN: density-based clustering with a compiled, streamed expansion in linear memory.
 
-Sangnier, §2.4 and Algorithm 14, with two fixes (see ``_core/_dbscan_inner.pyx``).
+Sangnier, §2.4 and Algorithm 14, with two fixes (see ``_core/_dbscan_expansion.pyx``).
 """
 
 import time
@@ -12,13 +12,13 @@ from sklearn.base import BaseEstimator, ClusterMixin
 from sklearn.metrics.pairwise import pairwise_distances_chunked
 from sklearn.utils.validation import validate_data
 
-from kernelkit._core._dbscan_inner import (
+from kernelkit._core._dbscan_expansion import (
     STAGES,
     dbscan_dense,
     dbscan_precomputed_dense,
     dbscan_precomputed_sparse,
-    uses_gemm,
 )
+from kernelkit._core._dbscan_gemm import dbscan_gemm, uses_gemm
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._progress import report, stages_callback
 from kernelkit.utils._screening import float32_screening_copy
@@ -176,15 +176,8 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         if precomputed:
             self._fit_precomputed(X, labels, is_core, n_threads, progress)
         elif isinstance(self.metric, str) and self.metric in _INDEXED_METRICS:
-            # the GEMM path calls BLAS from every OpenMP thread: keep BLAS single-threaded
-            metric = _INDEXED_METRICS[self.metric]
-            # the GEMM path screens pairs in float32 where that is exact enough
-            X32 = (float32_screening_copy(X, min_features=0)
-                   if uses_gemm(metric, self.algorithm, X.shape[1]) else None)
-            with blas_controller().limit(limits=1, user_api="blas"):
-                dbscan_dense(X, float(self.eps), self.min_samples, labels, is_core,
-                             metric=metric, algorithm=self.algorithm, n_threads=n_threads,
-                             X32=X32, progress=progress)
+            self._fit_indexed(X, _INDEXED_METRICS[self.metric], labels, is_core, n_threads,
+                              progress)
         else:
             graph = _radius_graph(X, self.eps, self.metric)
             if self.verbose:
@@ -202,6 +195,22 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         else:
             self.components_ = X[self.core_sample_indices_].copy()
         return self
+
+    def _fit_indexed(self, X, metric, labels, is_core, n_threads, progress):
+        """The compiled metrics: blocked GEMM distances (Euclidean, "brute" or many features)
+        or streamed neighbourhoods (grid, KD-tree); the same labels."""
+        if self.algorithm == "brute" and metric != "euclidean":
+            raise ValueError(f"algorithm='brute' is for the Euclidean metric, got {metric!r}.")
+        if not uses_gemm(metric, self.algorithm, X.shape[1]):
+            dbscan_dense(X, float(self.eps), self.min_samples, labels, is_core, metric=metric,
+                         algorithm=self.algorithm, n_threads=n_threads, progress=progress)
+            return
+        # pairs screened in float32 where that is exact enough
+        X32 = float32_screening_copy(X, min_features=0)
+        # BLAS is called from every OpenMP thread: keep it single-threaded
+        with blas_controller().limit(limits=1, user_api="blas"):
+            dbscan_gemm(X, float(self.eps), self.min_samples, labels, is_core,
+                        n_threads=n_threads, X32=X32, progress=progress)
 
     def _fit_precomputed(self, X, labels, is_core, n_threads, progress):
         if X.shape[0] != X.shape[1]:

@@ -1,7 +1,9 @@
 """k-medoids, alternate and PAM/FasterPAM (Sangnier, §2.2.2, "Variants of k-means").
 
-The compiled core is ``kernelkit._core._kmedoids``; the Voronoi assignment of
-vectors is the k-means core's (``kernelkit._core._kmeans_lloyd.lloyd_iter``).
+The compiled cores are ``kernelkit._core._kmedoids`` (BUILD, assignment, distance matrix,
+the alternate update), ``kernelkit._core._fasterpam`` (the swap phase) and
+``kernelkit._core._dissimilarity_check``; the Voronoi assignment of vectors is the k-means
+core's (``kernelkit._core._kmeans_lloyd.lloyd_iter``).
 """
 
 import time
@@ -22,14 +24,14 @@ from sklearn.utils import check_random_state
 from sklearn.utils.extmath import row_norms
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from kernelkit._core._dissimilarity_check import dissimilarity_range
+from kernelkit._core._fasterpam import fasterpam
 from kernelkit._core._kmeans_lloyd import lloyd_iter
 from kernelkit._core._kmedoids import (
     METRICS,
     assign_medoids,
     build_medoids,
-    dissimilarity_range,
     distance_matrix,
-    fasterpam,
     in_cluster_costs,
 )
 from kernelkit.utils._gram import blas_controller
@@ -474,7 +476,7 @@ class _Data:
     def precompute_if_it_fits(self, n_threads):
         """Compute the whole distance matrix of vectors when it fits in scikit-learn's
         ``working_memory``: PAM and BUILD then read it instead of recomputing rows every pass
-        (the numbers are the same, see ``_core/_kmedoids.pyx``). Returns whether it did."""
+        (the numbers are the same, see ``_core/_kmedoids_common.pxd``). Returns whether it did."""
         n = self.n_samples
         if self.D is None and n * n * 8 <= get_config()["working_memory"] * 2**20:
             self.D = np.empty((n, n))

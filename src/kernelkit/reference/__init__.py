@@ -10,8 +10,9 @@ estimator built on it, on the same arrays:
 
 - :mod:`~kernelkit.reference.gram` (``vector_gram``, ``check_gram``, ``sparse_gram``):
   ``_core._gram``; ``tests/utils/test_kernels.py``, ``tests/kernels/test_reference_sparse_gram.py``;
-- :mod:`~kernelkit.reference.dbscan`: ``_core._dbscan_inner`` (without the core's optional
-  ``X32``, ``max_graph_bytes`` and ``progress``); ``tests/cluster/test_dbscan.py``,
+- :mod:`~kernelkit.reference.dbscan`: ``_core._dbscan_expansion``, and ``_core._dbscan_gemm``
+  as ``dbscan_dense(..., algorithm="brute")`` (without the cores' optional ``X32``,
+  ``max_graph_bytes`` and ``progress``); ``tests/cluster/test_dbscan.py``,
   ``tests/cluster/test_dbscan_gemm.py``;
 - :mod:`~kernelkit.reference.dual_cd`: ``_core._dual_cd``;
   ``tests/svm/test_dual_coordinate_descent.py``;
@@ -20,7 +21,8 @@ estimator built on it, on the same arrays:
 - :mod:`~kernelkit.reference.smo`: ``_core._smo_solver`` (then the seed of the course's random
   choice of the second variable; the options ``progress``, ``report_every`` and ``cancel`` are
   not read); ``tests/svm/test_smo.py``;
-- :mod:`~kernelkit.reference.kmedoids`: ``_core._kmedoids``; ``tests/cluster/test_medoids.py``;
+- :mod:`~kernelkit.reference.kmedoids`: ``_core._kmedoids``, ``_core._fasterpam``,
+  ``_core._dissimilarity_check``; ``tests/cluster/test_medoids.py``;
 - :mod:`~kernelkit.reference.knn`: ``_core._knn_brute``, ``_core._knn_kd_tree``;
   ``tests/neighbors/test_knn.py``, ``tests/neighbors/test_kd_tree.py``;
 - :mod:`~kernelkit.reference.linkage`: ``_core._linkage``; ``tests/cluster/test_agglomerative.py``;

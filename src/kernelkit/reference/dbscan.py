@@ -1,10 +1,11 @@
 """Reference DBSCAN: breadth-first search over a full boolean neighbour matrix (small n only).
 
-Twin of ``kernelkit._core._dbscan_inner``: same entry points, same outputs, O(n²) memory. Sangnier
-Algorithm 14 with two fixes (``|N| ≥ m`` for the seed point; a visited set). ``dbscan_dense``
-does not take the compiled entry's optional ``X32`` (a float32 copy for its GEMM screening) and
-``max_graph_bytes`` (its memory budget): they change how the compiled search runs, not what it
-finds.
+Twin of ``kernelkit._core._dbscan_expansion`` (same entry points, same outputs, O(n²) memory)
+and, as ``dbscan_dense(..., algorithm="brute")``, of ``kernelkit._core._dbscan_gemm``'s
+``dbscan_gemm``. Sangnier Algorithm 14 with two fixes (``|N| ≥ m`` for the seed point; a visited
+set). ``dbscan_dense`` does not take the GEMM entry's optional ``X32`` (a float32 copy for its
+screening) and ``max_graph_bytes`` (its memory budget): they change how the compiled search
+runs, not what it finds.
 """
 
 from collections import deque

@@ -1,5 +1,6 @@
 """k-medoids written for reading: FasterPAM, BUILD, assignment, in-cluster costs, k-medians'
-ℓ1 assignment. Twin of ``kernelkit._core._kmedoids`` (same entry points and arguments).
+ℓ1 assignment. Twin of ``kernelkit._core._kmedoids``, ``_fasterpam`` and ``_dissimilarity_check``
+(same entry points and arguments).
 
 Sangnier, §2.2.2 (k-medoids, k-median); Schubert & Rousseeuw 2021 (FasterPAM); Kaufman &
 Rousseeuw 1987 (PAM's BUILD). Dissimilarities are whole matrices here: ``D[j, o]`` given, or
