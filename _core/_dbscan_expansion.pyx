@@ -243,7 +243,7 @@ def dbscan_dense(
     n_clusters : int
     """
     cdef intp_t n = X.shape[0], d = X.shape[1], k
-    cdef intp_t n_clusters
+    cdef intp_t n_clusters = 0   # read below even when the index could not be built
     cdef int64_t n_grid_cells = 0
     cdef int status = 0
     cdef Neighbourhoods nb

@@ -131,12 +131,16 @@ def fasterpam(
     cdef int status
     cdef Source src
     cdef Pam pam
-    cdef int32_t *seco_i = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
-    cdef double *seco_d = <double*>malloc(max(n, 1) * sizeof(double))
+    cdef int32_t *seco_i = NULL
+    cdef double *seco_d = NULL
     if not 1 <= k <= n:
         raise ValueError(f"need 1 ≤ n_clusters ≤ n_samples, got {k} medoids for {n} samples.")
     if labels.shape[0] != n or distances.shape[0] != n or history.shape[0] < max_iter:
         raise ValueError("labels, distances or history have the wrong length.")
+    # every buffer freed below is NULL until allocated, whatever raises first
+    src.tile = NULL
+    seco_i = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
+    seco_d = <double*>malloc(max(n, 1) * sizeof(double))
     try:
         if seco_i == NULL or seco_d == NULL:
             raise MemoryError()

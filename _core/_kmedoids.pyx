@@ -54,10 +54,14 @@ def assign_medoids(
     cdef intp_t n = _n_samples(D, X, metric), i
     cdef Source src
     cdef double loss = 0.0
-    cdef int32_t *seco_i = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
-    cdef double *seco_d = <double*>malloc(max(n, 1) * sizeof(double))
+    cdef int32_t *seco_i = NULL
+    cdef double *seco_d = NULL
     if labels.shape[0] != n or distances.shape[0] != n or medoids.shape[0] < 1:
         raise ValueError("labels or distances have the wrong length, or no medoids.")
+    # every buffer freed below is NULL until allocated, whatever raises first
+    src.tile = NULL
+    seco_i = <int32_t*>malloc(max(n, 1) * sizeof(int32_t))
+    seco_d = <double*>malloc(max(n, 1) * sizeof(double))
     try:
         if seco_i == NULL or seco_d == NULL:
             raise MemoryError()
@@ -88,9 +92,11 @@ def build_medoids(
     cdef intp_t n = _n_samples(D, X, metric)
     cdef Source src
     cdef int status
-    cdef double *near_d = <double*>malloc(max(n, 1) * sizeof(double))
+    cdef double *near_d = NULL
     if not 1 <= medoids.shape[0] <= n:
         raise ValueError(f"need 1 ≤ n_clusters ≤ n_samples, got {medoids.shape[0]} for {n}.")
+    src.tile = NULL     # freed below whatever raises first
+    near_d = <double*>malloc(max(n, 1) * sizeof(double))
     try:
         if near_d == NULL:
             raise MemoryError()
