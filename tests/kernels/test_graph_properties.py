@@ -12,7 +12,7 @@ from kernelkit.kernels import (
     is_positive_definite,
 )
 from kernelkit.kernels._graphs._base import batch_arrays
-from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._encoding import encode_graphs
 
 
 @st.composite

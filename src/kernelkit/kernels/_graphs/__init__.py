@@ -1,7 +1,7 @@
 """Graph kernels (Mairal & Vert, "Graph kernels"): walks, subtrees, Weisfeiler–Lehman, shortest
 paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
 
-from kernelkit.kernels._graphs._core_framework import CoreFrameworkKernel, core_framework_kernel
+from kernelkit.kernels._graphs._k_core_framework import CoreFrameworkKernel, core_framework_kernel
 from kernelkit.kernels._graphs._graphhopper import GraphHopperKernel, graphhopper_kernel
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
 from kernelkit.kernels._graphs._histograms import (

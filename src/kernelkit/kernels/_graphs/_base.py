@@ -19,8 +19,8 @@ import scipy.sparse as sp
 
 from kernelkit._core import _gram, _product_graph
 from kernelkit.kernels._base import ExplicitFeatureMixin, StructuredKernel, fill_gram
-from kernelkit.kernels._graphs._input import encode_graphs
-from kernelkit.kernels._graphs._label_keys import label_keys
+from kernelkit.kernels._graphs._encoding import encode_graphs
+from kernelkit.kernels._graphs._encoding import label_keys
 from kernelkit.utils._sklearn_compat import _fit_context
 from kernelkit.utils._validation import record_fit_params
 
