@@ -11,7 +11,7 @@ from kernelkit.kernels import (
     WeisfeilerLehmanKernel,
     is_positive_definite,
 )
-from kernelkit.kernels._graphs._base import batch_arrays
+from kernelkit.kernels._graphs._bases import batch_arrays
 from kernelkit.kernels._graphs._encoding import encode_graphs
 
 

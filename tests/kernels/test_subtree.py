@@ -5,7 +5,7 @@ import pytest
 
 from kernelkit import reference
 from kernelkit.kernels import SubtreeKernel, is_positive_definite
-from kernelkit.kernels._graphs._base import batch_arrays
+from kernelkit.kernels._graphs._bases import batch_arrays
 from kernelkit.kernels._graphs._encoding import encode_graphs
 
 

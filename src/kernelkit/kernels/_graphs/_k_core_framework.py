@@ -8,7 +8,7 @@ from sklearn.base import clone
 
 from kernelkit._core import _core_decomposition
 from kernelkit.kernels._base import StructuredKernel, pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel
+from kernelkit.kernels._graphs._bases import GraphKernel
 from kernelkit.kernels._graphs._encoding import GraphBatch
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel
 from kernelkit.utils._sklearn_compat import Interval

@@ -3,7 +3,7 @@
 from numbers import Integral, Real
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
+from kernelkit.kernels._graphs._bases import GraphKernel, ProductGraphKernel, max_degree
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT
 

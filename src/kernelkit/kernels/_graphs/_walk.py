@@ -6,7 +6,7 @@ from numbers import Integral, Real
 from sklearn.exceptions import ConvergenceWarning
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel
+from kernelkit.kernels._graphs._bases import GraphKernel, ProductGraphKernel
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 

@@ -10,12 +10,6 @@ it) and works on the batch it returns; no kernel reads networkx graphs or tuples
 """
 
 from kernelkit.kernels._graphs._encoding._label_keys import label_key, label_keys
-from kernelkit.kernels._graphs._encoding._readers import (
-    GraphBatch,
-    LabelCoder,
-    check_labels_or_attributes,
-    encode_graphs,
-)
+from kernelkit.kernels._graphs._encoding._readers import GraphBatch, LabelCoder, encode_graphs
 
-__all__ = ["GraphBatch", "LabelCoder", "check_labels_or_attributes", "encode_graphs",
-           "label_key", "label_keys"]
+__all__ = ["GraphBatch", "LabelCoder", "encode_graphs", "label_key", "label_keys"]

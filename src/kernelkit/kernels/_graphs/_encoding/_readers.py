@@ -41,7 +41,7 @@ import scipy.sparse as sp
 
 from kernelkit.utils._validation import checked_csr_arrays
 
-__all__ = ["GraphBatch", "LabelCoder", "check_labels_or_attributes", "encode_graphs"]
+__all__ = ["GraphBatch", "LabelCoder", "encode_graphs"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,19 +148,6 @@ _NAN_LABEL = _NaNLabel()
 def _is_nan(label):
     """Whether ``label`` is a NaN number (a real or complex number not equal to itself)."""
     return isinstance(label, numbers.Number) and label != label
-
-
-def check_labels_or_attributes(kernel, node_label, node_attributes):
-    """A ValueError unless exactly one of ``node_label`` and ``node_attributes`` is set: for
-    the kernels whose node kernel works on either labels or attributes (``kernel`` names it)."""
-    if node_attributes is not None and node_label is not None:
-        raise ValueError(
-            f"{kernel} uses node labels or node attributes, not both: pass node_label=None "
-            "with node_attributes=..., or node_attributes=None.")
-    if node_attributes is None and node_label is None:
-        raise ValueError(
-            f"{kernel} needs node labels or node attributes: set node_label (e.g. 'label') or "
-            "node_attributes (e.g. 'attributes').")
 
 
 def _is_hashable(obj):
