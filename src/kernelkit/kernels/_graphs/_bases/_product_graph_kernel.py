@@ -17,10 +17,10 @@ __all__ = ["ProductGraphKernel", "batch_arrays", "max_degree"]
 class ProductGraphKernel(GraphKernel):
     """Base of the kernels computed pair by pair on the product graph (compiled, threaded).
 
-    Subclasses name their core pair kernel in ``_core_kernel`` (a key of
-    ``kernelkit._core._product_graph.PRODUCT_GRAPH_KERNELS``) and give its parameters for two
-    batches in ``_core_params(A, B)`` (``B`` None: ``K(A, A)``); ``_check_core(n_failed)`` sees
-    the number of pairs whose iterative solver did not converge.
+    Subclasses name their pair kernel in ``_core_kernel``, the core's code of it
+    (``_product_graph.WALK``, ``GEOMETRIC``, ``RANDOM_WALK`` or ``SUBTREE``), and give its
+    parameters for two batches in ``_core_params(A, B)`` (``B`` None: ``K(A, A)``);
+    ``_check_core(n_failed)`` sees the number of pairs whose iterative solver did not converge.
     """
 
     _core_kernel = None
@@ -45,7 +45,6 @@ class ProductGraphKernel(GraphKernel):
         """Called with the number of pairs the core marked (non-converged solvers)."""
 
     def _gram(self, A, B=None):
-        code = _product_graph.PRODUCT_GRAPH_KERNELS[self._core_kernel]
         params = self._core_params(A, B)
         other = A if B is None else B
         n_threads = self._n_threads()
@@ -53,7 +52,7 @@ class ProductGraphKernel(GraphKernel):
 
         def fill_rows(out, start, stop):
             n_failed.append(_product_graph.product_graph_gram(
-                code, *batch_arrays(A), *batch_arrays(other), B is None, out, start, stop,
+                self._core_kernel, *batch_arrays(A), *batch_arrays(other), B is None, out, start, stop,
                 n_threads=n_threads, **params))
 
         K = fill_gram(fill_rows, A.n_samples, other.n_samples, B is None, self.verbose,
@@ -64,7 +63,7 @@ class ProductGraphKernel(GraphKernel):
     def _self_similarity(self, A):
         out = np.zeros(A.n_samples)
         self._check_core(_product_graph.product_graph_diagonal(
-            _product_graph.PRODUCT_GRAPH_KERNELS[self._core_kernel], *batch_arrays(A), out,
+            self._core_kernel, *batch_arrays(A), out,
             n_threads=self._n_threads(), **self._core_params(A, None)))
         return self._finite(out)
 
