@@ -2,15 +2,15 @@
 
 .. code-block:: text
 
-    StructuredKernel        kernels/_base.py: fit, transform, normalize, n_jobs (strings too)
-    └── GraphKernel                  _graph_kernel: graphs coded into a GraphBatch, label maps
-        ├── ExplicitFeatureKernel    _explicit_feature_kernel: K = Φ_Y Φ_Xᵀ, transform_features
-        │   └── SparseFeatureKernel  _sparse_feature_kernel: integer feature keys counted in a
-        │       │                    vocabulary that partial_fit grows (shortest path, NSPDK, ...)
-        │       └── LabelRefinementKernel  _label_refinement_kernel: label histograms along
-        │                                  Weisfeiler–Lehman relabelling (WL, vertex histogram)
-        └── ProductGraphKernel       _product_graph_kernel: a compiled pair kernel on the
-                                     product graph of every pair (walks, subtree patterns)
+    StructuredKernel (kernels/_base.py: fit, transform, normalize, n_jobs; strings share it)
+    └── GraphKernel (_graph_kernel): graphs coded into a GraphBatch, label maps learned at fit
+        ├── ExplicitFeatureKernel (_explicit_feature_kernel): K = Φ_Y Φ_Xᵀ, transform_features
+        │   └── SparseFeatureKernel (_sparse_feature_kernel): integer feature keys counted in
+        │       │   a vocabulary that partial_fit grows (shortest path, NSPDK, ODD-ST, ...)
+        │       └── LabelRefinementKernel (_label_refinement_kernel): label histograms along
+        │               Weisfeiler–Lehman relabelling (WL, vertex histogram)
+        └── ProductGraphKernel (_product_graph_kernel): a compiled pair kernel on the product
+                graph of every pair (walks, subtree patterns)
 
 Kernels with another Gram (a histogram intersection, an assignment, a sum over k-cores)
 subclass :class:`GraphKernel` itself, with

@@ -52,8 +52,8 @@ class ProductGraphKernel(GraphKernel):
 
         def fill_rows(out, start, stop):
             n_failed.append(_product_graph.product_graph_gram(
-                self._core_kernel, *batch_arrays(A), *batch_arrays(other), B is None, out, start, stop,
-                n_threads=n_threads, **params))
+                self._core_kernel, *batch_arrays(A), *batch_arrays(other), B is None, out, start,
+                stop, n_threads=n_threads, **params))
 
         K = fill_gram(fill_rows, A.n_samples, other.n_samples, B is None, self.verbose,
                       type(self).__name__)
