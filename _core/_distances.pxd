@@ -1,5 +1,5 @@
 # Squared Euclidean distances by GEMM, shared by the cores that compute many of them at once
-# (vector Gram matrices, k-means, k-medoids, brute-force k-NN, DBSCAN):
+# (vector Gram matrices, k-means, k-medoids, brute-force k-NN, DBSCAN, GraphHopper's node pairs):
 #
 #     ‖x − y‖² = ‖x‖² + ‖y‖² − 2 x·y
 #
@@ -80,6 +80,32 @@ cdef inline void gemm_abt(
               <double*>A, &n_features, &beta, C, &ldc)
 
 
+cdef inline void gemm_abt_strided(
+    const floating *A,         # IN (n_a, lda), row-major
+    int n_a,
+    int lda,
+    const floating *B,         # IN (n_b, ldb), row-major
+    int n_b,
+    int ldb,
+    int k,
+    floating *C,               # OUT (n_a, n_b), row-major
+) noexcept nogil:
+    """``C[a, b] = A[a, :k]·B[b, :k]``: :func:`gemm_abt` of the first ``k`` entries of rows of
+    strides ``lda``, ``ldb ≥ k`` (GraphHopper: two graphs' path counts over the shorter
+    diameter's prefix), ``alpha = 1``, ``beta = 0``; ``C`` is zero when ``k`` is 0."""
+    cdef char trans = b'T', no_trans = b'N'
+    cdef floating one = 1.0, zero = 0.0
+    if k <= 0:
+        memset(C, 0, <size_t>n_a * n_b * sizeof(floating))
+        return
+    if floating is float:
+        sgemm(&trans, &no_trans, &n_b, &n_a, &k, &one, <float*>B, &ldb, <float*>A, &lda, &zero,
+              C, &n_b)
+    else:
+        dgemm(&trans, &no_trans, &n_b, &n_a, &k, &one, <double*>B, &ldb, <double*>A, &lda,
+              &zero, C, &n_b)
+
+
 cdef inline double squared_norm(const floating *x, intp_t n_features) noexcept nogil:
     """``‖x‖²`` summed in double in feature order."""
     cdef intp_t j
@@ -87,6 +113,31 @@ cdef inline double squared_norm(const floating *x, intp_t n_features) noexcept n
     for j in range(n_features):
         s += <double>x[j] * x[j]
     return s
+
+
+cdef inline double dot_interleaved(const floating *x, const floating *y,
+                                   intp_t n) noexcept nogil:
+    """``Σ x_j y_j`` in double with four interleaved accumulators, added as
+    ``(a0 + a1) + (a2 + a3)``: independent additions (no chain of dependent adds per feature,
+    so the loop vectorises without -ffast-math), always in the same order."""
+    cdef double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
+    cdef intp_t j = 0
+    while j + 4 <= n:
+        a0 += <double>x[j] * y[j]
+        a1 += <double>x[j + 1] * y[j + 1]
+        a2 += <double>x[j + 2] * y[j + 2]
+        a3 += <double>x[j + 3] * y[j + 3]
+        j += 4
+    while j < n:
+        a0 += <double>x[j] * y[j]
+        j += 1
+    return (a0 + a1) + (a2 + a3)
+
+
+cdef inline double squared_norm_interleaved(const floating *x, intp_t n_features) noexcept nogil:
+    """``‖x‖²`` by :func:`dot_interleaved` (faster than :func:`squared_norm`, rounded
+    differently: a core keeps the one its results were defined with)."""
+    return dot_interleaved(x, x, n_features)
 
 
 cdef inline void row_squared_norms(const floating *X, intp_t n_rows, intp_t n_features,

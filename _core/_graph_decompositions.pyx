@@ -40,6 +40,7 @@ from libc.stdlib cimport malloc, free
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
 from _bfs cimport bfs_depths
+from _random cimport splitmix64_mix
 from _sort cimport count_runs, sort, sort_pairs
 from _types cimport intp_t, int32_t, int64_t, uint64_t
 
@@ -53,15 +54,55 @@ cdef enum:
 DECOMPOSITIONS = {"nspdk": NSPDK, "oddst": ODDST}
 
 
-cdef inline uint64_t _fmix(uint64_t z) noexcept nogil:
-    """splitmix64's output function: a bijection of 64-bit words that mixes every bit."""
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
+cdef struct Problem:
+    # the batch (block-diagonal CSR, global node ids; see the entry's docstring)
+    intp_t n_graphs
+    const intp_t *node_ptr
+    const intp_t *indptr
+    const int32_t *indices          # NULL when the batch has no edge
+    const int32_t *node_labels
+    const int32_t *edge_labels
+    # the decomposition
+    int kind
+    intp_t r
+    intp_t d
+    # the outputs: the counting pass writes n_distinct only
+    bint counting
+    const int64_t *key_ptr
+    uint64_t *keys
+    intp_t *values
+    int64_t *counts
+    int64_t *n_distinct
+    # a thread's buffer: its regions' byte offsets and size (see _scratch)
+    size_t off_work
+    size_t off_hashes
+    size_t off_codes
+    size_t off_sequence
+    size_t per_thread
+
+
+cdef struct Graph:
+    # one graph of the batch: its global nodes first .. first + n - 1
+    const intp_t *indptr
+    const int32_t *indices
+    const int32_t *node_labels
+    const int32_t *edge_labels
+    intp_t first
+    intp_t n
+
+
+cdef struct Scratch:
+    # a thread's work space, sized for the batch's largest graph
+    intp_t *dist                    # NSPDK: (n, n) distances; ODD-ST: the BFS depths
+    intp_t *queue                   # the BFS queue; NSPDK: the ball
+    uint64_t *hashes                # NSPDK: (r + 1, n) neighbourhood invariants
+    intp_t *sizes                   # ODD-ST: the tree sizes (the region of hashes)
+    uint64_t *codes                 # per node
+    uint64_t *sequence              # max(n, edges) values to sort
 
 
 cdef inline uint64_t _combine(uint64_t h, uint64_t x) noexcept nogil:
-    return _fmix(h ^ _fmix(x + GOLDEN))
+    return splitmix64_mix(h ^ splitmix64_mix(x + GOLDEN))
 
 
 cdef inline uint64_t _hash_sequence(uint64_t h, const uint64_t *values, intp_t n) noexcept nogil:
@@ -72,21 +113,31 @@ cdef inline uint64_t _hash_sequence(uint64_t h, const uint64_t *values, intp_t n
     return h
 
 
-cdef void _distances(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
-                     intp_t n, intp_t max_depth, intp_t *dist, intp_t *queue) noexcept nogil:
-    """``dist[s n + t]``: distance from ``s`` to ``t`` when at most ``max_depth``, else -1."""
-    cdef intp_t s
+cdef void _distances(const Graph *g, intp_t max_depth, intp_t *dist, intp_t *queue,
+                     InterruptState *interrupt) noexcept nogil:
+    """``dist[s n + t]``: distance from ``s`` to ``t`` when at most ``max_depth``, else -1
+    (stops early on a signal)."""
+    cdef intp_t s, n = g.n
     for s in range(n):
-        bfs_depths(indptr, indices, first, n, s, max_depth, dist + s * n, queue)
+        if interrupted(interrupt):
+            return
+        bfs_depths(g.indptr, g.indices, g.first, n, s, max_depth, dist + s * n, queue)
 
 
-cdef uint64_t _neighbourhood_hash(
-    const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
-    const int32_t[::1] edge_labels, intp_t first, intp_t n, const intp_t *dist, intp_t v,
-    intp_t radius, intp_t *ball, uint64_t *codes, uint64_t *sequence,
-) noexcept nogil:
-    """Invariant of the subgraph of radius ``radius`` rooted at ``v`` (``codes``: per node of
-    the graph, ``ball`` and ``sequence``: work space of ``n`` and ``max(n, edges)`` entries)."""
+cdef uint64_t _neighbourhood_hash(const Graph *g, const Scratch *scratch, intp_t v,
+                                  intp_t radius) noexcept nogil:
+    """Invariant of the subgraph of radius ``radius`` rooted at ``v`` (from the distances
+    ``scratch.dist``; ``scratch.codes``: per node, ``scratch.queue`` (the ball) and
+    ``scratch.sequence``: work space)."""
+    cdef const intp_t *indptr = g.indptr
+    cdef const int32_t *indices = g.indices
+    cdef const int32_t *node_labels = g.node_labels
+    cdef const int32_t *edge_labels = g.edge_labels
+    cdef intp_t first = g.first, n = g.n
+    cdef const intp_t *dist = scratch.dist
+    cdef intp_t *ball = scratch.queue
+    cdef uint64_t *codes = scratch.codes
+    cdef uint64_t *sequence = scratch.sequence
     cdef const intp_t *root_row = dist + v * n
     cdef const intp_t *row
     cdef intp_t n_ball = 0, i, j, u, w, k, n_edges = 0
@@ -124,23 +175,22 @@ cdef uint64_t _neighbourhood_hash(
 
 
 cdef intp_t _nspdk_graph(
-    const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
-    const int32_t[::1] edge_labels, intp_t first, intp_t n, intp_t r, intp_t d,
-    intp_t *dist, intp_t *work, uint64_t *hashes, uint64_t *codes, uint64_t *sequence,
-    uint64_t *keys, intp_t *levels, int64_t *counts, InterruptState *interrupt,
+    const Graph *g, intp_t r, intp_t d, const Scratch *scratch, uint64_t *keys, intp_t *levels,
+    int64_t *counts, InterruptState *interrupt,
 ) noexcept nogil:
     """NSPDK: distinct features of one graph, sorted by key, with their levels and counts;
     returns their number (-1 when a signal handler raised)."""
+    cdef intp_t n = g.n
+    cdef intp_t *dist = scratch.dist
+    cdef uint64_t *hashes = scratch.hashes
     cdef intp_t v, rho, a, b, delta, level
     cdef intp_t m = 0
-    _distances(indptr, indices, first, n, max(2 * r, d), dist, work)
+    _distances(g, max(2 * r, d), dist, scratch.queue, interrupt)
     for v in range(n):
         if interrupted(interrupt):
             return -1
         for rho in range(r + 1):
-            hashes[rho * n + v] = _neighbourhood_hash(
-                indptr, indices, node_labels, edge_labels, first, n, dist, v, rho, work, codes,
-                sequence)
+            hashes[rho * n + v] = _neighbourhood_hash(g, scratch, v, rho)
     for a in range(n):
         for b in range(n):
             delta = dist[a * n + b]
@@ -157,13 +207,20 @@ cdef intp_t _nspdk_graph(
 
 
 cdef intp_t _oddst_graph(
-    const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] node_labels,
-    intp_t first, intp_t n, intp_t h, intp_t *depth, intp_t *queue, intp_t *sizes,
-    uint64_t *codes, uint64_t *sequence, uint64_t *keys, intp_t *tree_sizes, int64_t *counts,
-    InterruptState *interrupt,
+    const Graph *g, intp_t h, const Scratch *scratch, uint64_t *keys, intp_t *tree_sizes,
+    int64_t *counts, InterruptState *interrupt,
 ) noexcept nogil:
     """ODD-ST_h: distinct tree visits of one graph, sorted by code, with their sizes and counts;
     returns their number (-1 when a signal handler raised)."""
+    cdef const intp_t *indptr = g.indptr
+    cdef const int32_t *indices = g.indices
+    cdef const int32_t *node_labels = g.node_labels
+    cdef intp_t first = g.first, n = g.n
+    cdef intp_t *depth = scratch.dist
+    cdef intp_t *queue = scratch.queue
+    cdef intp_t *sizes = scratch.sizes
+    cdef uint64_t *codes = scratch.codes
+    cdef uint64_t *sequence = scratch.sequence
     cdef intp_t v, t, u, k, w, tail, n_children, size
     cdef intp_t m = 0
     for v in range(n):
@@ -193,128 +250,158 @@ cdef intp_t _oddst_graph(
     return count_runs(keys, tree_sizes, counts, m)
 
 
-cdef int64_t _n_pairs_within(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
-                             intp_t n, intp_t d, intp_t *depth, intp_t *queue,
+cdef int64_t _n_pairs_within(const Graph *g, intp_t d, intp_t *depth, intp_t *queue,
                              InterruptState *interrupt) noexcept nogil:
     """Ordered pairs of one graph's nodes at distance at most ``d`` (BFS cut at ``d``)."""
     cdef intp_t s
     cdef int64_t total = 0
-    for s in range(n):
+    for s in range(g.n):
         if interrupted(interrupt):
             return total
-        total += bfs_depths(indptr, indices, first, n, s, d, depth, queue)
+        total += bfs_depths(g.indptr, g.indices, g.first, g.n, s, d, depth, queue)
     return total
 
 
+cdef Scratch _scratch(const Problem *pb, char *mine) noexcept nogil:
+    """A thread's regions of its buffer ``mine`` (``pb.per_thread`` bytes)."""
+    cdef Scratch scratch
+    scratch.dist = <intp_t *>mine
+    scratch.queue = <intp_t *>(mine + pb.off_work)
+    scratch.hashes = <uint64_t *>(mine + pb.off_hashes)
+    scratch.sizes = <intp_t *>(mine + pb.off_hashes)
+    scratch.codes = <uint64_t *>(mine + pb.off_codes)
+    scratch.sequence = <uint64_t *>(mine + pb.off_sequence)
+    return scratch
+
+
+cdef void _take_graphs(const Problem *pb, char *mine, intp_t *next_graph,
+                       InterruptState *interrupt) noexcept nogil:
+    """One thread's share: graphs taken off the shared counter ``next_graph`` until none is
+    left or a signal stopped the team; the thread's work space is its buffer ``mine``."""
+    cdef intp_t n_graphs = pb.n_graphs
+    cdef Scratch scratch = _scratch(pb, mine)
+    cdef Graph graph
+    cdef intp_t g, found
+    cdef int64_t slot
+    graph.indptr = pb.indptr
+    graph.indices = pb.indices
+    graph.node_labels = pb.node_labels
+    graph.edge_labels = pb.edge_labels
+    while True:
+        g = next_item(next_graph)
+        if g >= n_graphs or interrupt.stop:
+            break
+        graph.first = pb.node_ptr[g]
+        graph.n = pb.node_ptr[g + 1] - graph.first
+        if pb.counting:
+            pb.n_distinct[g] = _n_pairs_within(&graph, pb.d, scratch.dist, scratch.queue,
+                                               interrupt)
+            continue
+        slot = pb.key_ptr[g]
+        if pb.kind == NSPDK:
+            found = _nspdk_graph(&graph, pb.r, pb.d, &scratch, pb.keys + slot,
+                                 pb.values + slot, pb.counts + slot, interrupt)
+        else:
+            found = _oddst_graph(&graph, pb.d, &scratch, pb.keys + slot, pb.values + slot,
+                                 pb.counts + slot, interrupt)
+        pb.n_distinct[g] = max(found, 0)
+
+
 def decomposition_features(
-    int kind,
-    intp_t r,
-    intp_t d,
-    const intp_t[::1] node_ptr,     # IN (n_graphs + 1,)
-    const intp_t[::1] indptr,       # IN (n_nodes + 1,)
-    const int32_t[::1] indices,     # IN (n_directed_edges,)
-    const int32_t[::1] node_labels,  # IN (n_nodes,)
-    const int32_t[::1] edge_labels,  # IN (n_directed_edges,)
-    const int64_t[::1] key_ptr,     # IN (n_graphs + 1,)
-    uint64_t[::1] keys,             # OUT (key_ptr[-1],)
-    intp_t[::1] values,             # OUT (key_ptr[-1],)
-    int64_t[::1] counts,            # OUT (key_ptr[-1],)
+    object batch,                   # IN node_ptr, indptr, indices, node_labels, edge_labels
+    dict decomposition,             # IN kind, r, d
+    dict features,                  # IN key_ptr; OUT keys, values, counts; None: counting pass
     int64_t[::1] n_distinct,        # OUT (n_graphs,)
-    bint counting=False,
     int n_threads=1,
 ):
     """Count the features of every graph, in two passes.
 
-    The first pass (``counting=True``) writes into ``n_distinct[g]`` the number of ordered node
-    pairs ``(a, b)`` of graph ``g`` at distance at most ``d`` (``a == b`` included) and leaves
-    ``key_ptr``, ``keys``, ``values``, ``counts`` alone: graph ``g`` then needs ``r + 1`` times
-    that many slots (NSPDK), or that many (ODD-ST, one per node of each DAG visit). The second
-    pass writes the features.
+    The first pass (``features=None``) writes into ``n_distinct[g]`` the number of ordered node
+    pairs ``(a, b)`` of graph ``g`` at distance at most ``d`` (``a == b`` included): graph ``g``
+    then needs ``r + 1`` times that many slots (NSPDK), or that many (ODD-ST, one per node of
+    each DAG visit). The second pass writes the features.
 
     Parameters
     ----------
-    kind : int
-        ``DECOMPOSITIONS["nspdk"]`` or ``DECOMPOSITIONS["oddst"]``.
-    r, d : int
-        NSPDK: largest radius and largest distance. ODD-ST: ``r`` unused (0), ``d`` the depth
-        ``h`` of the DAG visits.
-    node_ptr, indptr, indices, node_labels, edge_labels : ndarrays
-        The batch (see ``kernelkit.kernels._graphs._input.GraphBatch``); ODD-ST does not read
-        the edge labels.
-    key_ptr : ndarray of shape (n_graphs + 1,), int64
-        Graph ``g`` owns the slots ``key_ptr[g]:key_ptr[g + 1]``.
-    keys : ndarray of shape (key_ptr[-1],), uint64
-        Output: graph ``g``'s distinct feature keys, increasing, in the first ``n_distinct[g]``
-        slots of its range.
-    values : ndarray of shape (key_ptr[-1],), intp
-        Output: what each key carries: its level ``rho (d + 1) + delta`` (NSPDK), the size of
-        its tree (ODD-ST).
-    counts : ndarray of shape (key_ptr[-1],), int64
-        Output: the number of occurrences of each key.
+    batch : GraphBatch
+        The batch (``kernelkit.kernels._graphs._input.GraphBatch``): its attributes
+        ``node_ptr`` (n_graphs + 1,) and ``indptr`` (n_nodes + 1,), intp; ``indices`` and
+        ``edge_labels`` (n_directed_edges,) and ``node_labels`` (n_nodes,), int32. ODD-ST does
+        not read the edge labels.
+    decomposition : dict
+        ``kind``: ``DECOMPOSITIONS["nspdk"]`` or ``DECOMPOSITIONS["oddst"]``; ``r``, ``d``
+        (int): NSPDK's largest radius and largest distance; ODD-ST: ``r`` unused (0), ``d`` the
+        depth ``h`` of the DAG visits.
+    features : dict or None
+        None for the first pass. Else ``key_ptr`` (n_graphs + 1,), int64: graph ``g`` owns the
+        slots ``key_ptr[g]:key_ptr[g + 1]``; and the outputs, each of shape (key_ptr[-1],):
+        ``keys``, uint64: graph ``g``'s distinct feature keys, increasing, in the first
+        ``n_distinct[g]`` slots of its range; ``values``, intp: what each key carries, its
+        level ``rho (d + 1) + delta`` (NSPDK) or the size of its tree (ODD-ST); ``counts``,
+        int64: the number of occurrences of each key.
     n_distinct : ndarray of shape (n_graphs,), int64
         Output: the number of pairs (first pass) or of distinct keys (second pass) per graph.
-    counting : bool
-        The first pass.
     n_threads : int
     """
+    cdef const intp_t[::1] node_ptr = batch.node_ptr
+    cdef const intp_t[::1] indptr = batch.indptr
+    cdef const int32_t[::1] indices = batch.indices
+    cdef const int32_t[::1] node_labels = batch.node_labels
+    cdef const int32_t[::1] edge_labels = batch.edge_labels
+    cdef const int64_t[::1] key_ptr
+    cdef uint64_t[::1] keys
+    cdef intp_t[::1] values
+    cdef int64_t[::1] counts
+    cdef Problem pb
     cdef intp_t n_graphs = node_ptr.shape[0] - 1
     cdef intp_t max_nodes = 1, max_edges = 1
-    cdef intp_t g, n, first, found
-    cdef size_t per_thread, off_work, off_hashes, off_codes, off_sequence
+    cdef intp_t g
     cdef char *buffers
-    cdef char *mine
     cdef InterruptState interrupt
     cdef intp_t next_graph = 0, n_done = 0
-    if kind != NSPDK and kind != ODDST:
-        raise ValueError(f"unknown decomposition {kind}.")
-    if not counting and (keys.shape[0] < key_ptr[n_graphs] or values.shape[0] < keys.shape[0]
-                         or counts.shape[0] < keys.shape[0]):
-        raise ValueError("keys, values and counts need key_ptr[-1] slots.")
+    pb.kind = decomposition["kind"]
+    pb.r = decomposition["r"]
+    pb.d = decomposition["d"]
+    if pb.kind != NSPDK and pb.kind != ODDST:
+        raise ValueError(f"unknown decomposition {pb.kind}.")
+    pb.counting = features is None
+    pb.key_ptr, pb.keys, pb.values, pb.counts = NULL, NULL, NULL, NULL
+    if not pb.counting:
+        key_ptr, keys = features["key_ptr"], features["keys"]
+        values, counts = features["values"], features["counts"]
+        if (keys.shape[0] < key_ptr[n_graphs] or values.shape[0] < keys.shape[0]
+                or counts.shape[0] < keys.shape[0]):
+            raise ValueError("keys, values and counts need key_ptr[-1] slots.")
+        pb.key_ptr = &key_ptr[0]
+        pb.keys = &keys[0] if keys.shape[0] > 0 else NULL
+        pb.values = &values[0] if values.shape[0] > 0 else NULL
+        pb.counts = &counts[0] if counts.shape[0] > 0 else NULL
+    pb.n_graphs = n_graphs
+    pb.node_ptr = &node_ptr[0]
+    pb.indptr = &indptr[0]
+    pb.indices = &indices[0] if indices.shape[0] > 0 else NULL
+    pb.node_labels = &node_labels[0] if node_labels.shape[0] > 0 else NULL
+    pb.edge_labels = &edge_labels[0] if edge_labels.shape[0] > 0 else NULL
+    pb.n_distinct = &n_distinct[0] if n_distinct.shape[0] > 0 else NULL
     for g in range(n_graphs):
         max_nodes = max(max_nodes, node_ptr[g + 1] - node_ptr[g])
         max_edges = max(max_edges, indptr[node_ptr[g + 1]] - indptr[node_ptr[g]])
     n_threads = max(1, min(n_threads, n_graphs))
     # NSPDK: distances (n² intp), BFS queue / ball (n), hashes per radius ((r + 1) n), node
     # codes (n), a sequence to sort (max(n, edges)); ODD-ST: depths and tree sizes in the first
-    # two regions (r = 0)
-    off_work = max_nodes * max_nodes * sizeof(intp_t)
-    off_hashes = off_work + max_nodes * sizeof(intp_t)
-    off_codes = off_hashes + (r + 1) * max_nodes * sizeof(uint64_t)
-    off_sequence = off_codes + max_nodes * sizeof(uint64_t)
-    per_thread = off_sequence + max(max_nodes, max_edges) * sizeof(uint64_t)
-    buffers = <char*>malloc(n_threads * per_thread)
+    # and third regions (r = 0)
+    pb.off_work = max_nodes * max_nodes * sizeof(intp_t)
+    pb.off_hashes = pb.off_work + max_nodes * sizeof(intp_t)
+    pb.off_codes = pb.off_hashes + (pb.r + 1) * max_nodes * sizeof(uint64_t)
+    pb.off_sequence = pb.off_codes + max_nodes * sizeof(uint64_t)
+    pb.per_thread = pb.off_sequence + max(max_nodes, max_edges) * sizeof(uint64_t)
+    buffers = <char*>malloc(n_threads * pb.per_thread)
     if buffers == NULL:
         raise MemoryError()
     interrupt_init(&interrupt)
     try:
         with nogil, parallel(num_threads=n_threads):
-            mine = buffers + threadid() * per_thread
-            while True:
-                g = next_item(&next_graph)
-                if g >= n_graphs or interrupt.stop:
-                    break
-                first = node_ptr[g]
-                n = node_ptr[g + 1] - first
-                if counting:
-                    n_distinct[g] = _n_pairs_within(indptr, indices, first, n, d,
-                                                    <intp_t*>mine, <intp_t*>(mine + off_work),
-                                                    &interrupt)
-                    continue
-                if kind == NSPDK:
-                    found = _nspdk_graph(
-                        indptr, indices, node_labels, edge_labels, first, n, r, d,
-                        <intp_t*>mine, <intp_t*>(mine + off_work),
-                        <uint64_t*>(mine + off_hashes), <uint64_t*>(mine + off_codes),
-                        <uint64_t*>(mine + off_sequence), &keys[key_ptr[g]],
-                        &values[key_ptr[g]], &counts[key_ptr[g]], &interrupt)
-                else:
-                    found = _oddst_graph(
-                        indptr, indices, node_labels, first, n, d, <intp_t*>mine,
-                        <intp_t*>(mine + off_work), <intp_t*>(mine + off_hashes),
-                        <uint64_t*>(mine + off_codes), <uint64_t*>(mine + off_sequence),
-                        &keys[key_ptr[g]], &values[key_ptr[g]], &counts[key_ptr[g]],
-                        &interrupt)
-                n_distinct[g] = max(found, 0)
+            _take_graphs(&pb, buffers + threadid() * pb.per_thread, &next_graph, &interrupt)
             leave_team(&interrupt, &n_done)
     finally:
         free(buffers)

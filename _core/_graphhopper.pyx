@@ -19,9 +19,9 @@ no padding to a batch-wide diameter.
 from cython.parallel cimport parallel, threadid
 from libc.math cimport exp
 from libc.stdlib cimport free, malloc
-from scipy.linalg.cython_blas cimport dgemm
 
 from _bfs cimport bfs_depths
+from _distances cimport gemm_abt, gemm_abt_strided, squared_distance_from_dot
 from _gram cimport fill_diagonal, fill_gram_rows
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
@@ -32,26 +32,59 @@ cdef enum Task:
     WEIGHTS
 
 
-cdef intp_t _diameter(const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first,
-                      intp_t n, intp_t *dist, intp_t *queue,
+cdef struct Batch:
+    # what _each_graph runs, on which graphs (block-diagonal CSR, global node ids), into what
+    Task task
+    intp_t n_graphs
+    const intp_t *node_ptr          # (n_graphs + 1,)
+    const intp_t *indptr            # (n_nodes + 1,)
+    const int32_t *indices          # NULL when the batch has no edge
+    intp_t *diameters               # DIAMETERS: (n_graphs,) output
+    const intp_t *n_lengths         # WEIGHTS: (n_graphs,) δ_g
+    const intp_t *weight_ptr        # WEIGHTS: (n_graphs + 1,)
+    double *weights                 # WEIGHTS: output, zero on entry
+    # a thread's buffer (see _scratch)
+    intp_t max_nodes
+    intp_t max_lengths
+
+
+cdef struct Scratch:
+    # a thread's work space, sized for the batch's largest graph
+    intp_t *dist                    # BFS distances
+    intp_t *queue                   # BFS queue
+    double *paths_in                # σ_s, per node
+    double *paths_down              # δ_s, max_lengths per node
+
+
+cdef intp_t _diameter(const Batch *batch, intp_t g, const Scratch *scratch,
                       InterruptState *interrupt) noexcept nogil:
-    """Largest finite distance in one graph (stops early on a signal)."""
+    """Largest finite distance in graph ``g`` (stops early on a signal)."""
+    cdef intp_t first = batch.node_ptr[g], n = batch.node_ptr[g + 1] - first
+    cdef intp_t *dist = scratch.dist
+    cdef intp_t *queue = scratch.queue
     cdef intp_t s, reached, largest = 0
     for s in range(n):
         if interrupted(interrupt):
             break
-        reached = bfs_depths(indptr, indices, first, n, s, n, dist, queue)
+        reached = bfs_depths(batch.indptr, batch.indices, first, n, s, n, dist, queue)
         largest = max(largest, dist[queue[reached - 1]])    # the last node reached is farthest
     return largest
 
 
-cdef void _graph_weights(
-    const intp_t[::1] indptr, const int32_t[::1] indices, intp_t first, intp_t n,
-    intp_t n_lengths, double *weights, intp_t *dist, intp_t *queue, double *paths_in, double *paths_down,
-    InterruptState *interrupt,
-) noexcept nogil:
-    """Add every source's counts to the packed ``M`` rows of one graph (``weights``, zeroed,
-    ``n`` rows of ``n_lengths (n_lengths + 1) / 2``); stops early on a signal."""
+cdef void _graph_weights(const Batch *batch, intp_t g, const Scratch *scratch,
+                         InterruptState *interrupt) noexcept nogil:
+    """Add every source's counts to the packed ``M`` rows of graph ``g`` (``n`` rows of
+    ``n_lengths (n_lengths + 1) / 2`` at ``batch.weights + batch.weight_ptr[g]``, zeroed); stops
+    early on a signal."""
+    cdef const intp_t *indptr = batch.indptr
+    cdef const int32_t *indices = batch.indices
+    cdef intp_t first = batch.node_ptr[g], n = batch.node_ptr[g + 1] - first
+    cdef intp_t n_lengths = batch.n_lengths[g]
+    cdef double *weights = batch.weights + batch.weight_ptr[g]
+    cdef intp_t *dist = scratch.dist
+    cdef intp_t *queue = scratch.queue
+    cdef double *paths_in = scratch.paths_in
+    cdef double *paths_down = scratch.paths_down
     cdef intp_t n_entries = n_lengths * (n_lengths + 1) // 2
     cdef intp_t s, t, u, v, k, l, a, b, reached, depth
     cdef double *down_u
@@ -92,52 +125,55 @@ cdef void _graph_weights(
                 row[b * (b + 1) // 2 + a] += paths_in[u] * down_u[l]
 
 
-cdef void _each_graph(
-    Task task, const intp_t[::1] node_ptr, const intp_t[::1] indptr,
-    const int32_t[::1] indices, intp_t *diameters, const intp_t *n_lengths,
-    const intp_t *weight_ptr, double *weights, int n_threads,
-) except *:
-    """Run ``task`` on every graph, in parallel over graphs (each writes its own outputs, so
-    the result does not depend on the thread count); raises on a signal."""
-    cdef intp_t n_graphs = node_ptr.shape[0] - 1
-    cdef intp_t max_nodes = max(_max_nodes(node_ptr), 1)
-    cdef intp_t max_lengths = 1
-    cdef intp_t g, n, per_thread
+cdef void _take_graphs(const Batch *batch, char *mine, intp_t *next_graph,
+                       InterruptState *interrupt) noexcept nogil:
+    """One thread's share of ``batch.task``: graphs taken off the shared counter ``next_graph``
+    until none is left or a signal stopped the team; its work space is its buffer ``mine``."""
+    cdef Scratch scratch
+    cdef intp_t g
+    # σ and δ (doubles, first: aligned), then the BFS distances and queue
+    scratch.paths_in = <double *>mine
+    scratch.paths_down = scratch.paths_in + batch.max_nodes
+    scratch.dist = <intp_t *>(scratch.paths_down + batch.max_nodes * batch.max_lengths)
+    scratch.queue = scratch.dist + batch.max_nodes
+    while True:
+        g = next_item(next_graph)
+        if g >= batch.n_graphs or interrupt.stop:
+            break
+        if batch.task == DIAMETERS:
+            batch.diameters[g] = _diameter(batch, g, &scratch, interrupt)
+        else:
+            _graph_weights(batch, g, &scratch, interrupt)
+
+
+cdef void _each_graph(Batch *batch, const intp_t[::1] node_ptr, const intp_t[::1] indptr,
+                      const int32_t[::1] indices, int n_threads) except *:
+    """Run ``batch.task`` (its outputs set by the caller) on every graph of the batch, in
+    parallel over graphs (each writes its own outputs, so the result does not depend on the
+    thread count); raises on a signal."""
+    cdef intp_t g, per_thread
     cdef char *buffers
-    cdef intp_t *dist
-    cdef intp_t *queue
-    cdef double *paths_in
-    cdef double *paths_down
     cdef InterruptState interrupt
     cdef intp_t next_graph = 0, n_done = 0
-    if task == WEIGHTS:
-        for g in range(n_graphs):
-            max_lengths = max(max_lengths, n_lengths[g])
-    # per thread: σ and δ (doubles, first: aligned), then the BFS distances and queue
-    per_thread = max_nodes * ((1 + max_lengths) * sizeof(double) + 2 * sizeof(intp_t))
-    n_threads = max(1, min(n_threads, n_graphs))
+    batch.n_graphs = node_ptr.shape[0] - 1
+    batch.node_ptr = &node_ptr[0]
+    batch.indptr = &indptr[0]
+    batch.indices = &indices[0] if indices.shape[0] > 0 else NULL
+    batch.max_nodes = max(_max_nodes(node_ptr), 1)
+    batch.max_lengths = 1
+    if batch.task == WEIGHTS:
+        for g in range(batch.n_graphs):
+            batch.max_lengths = max(batch.max_lengths, batch.n_lengths[g])
+    per_thread = batch.max_nodes * ((1 + batch.max_lengths) * sizeof(double)
+                                    + 2 * sizeof(intp_t))
+    n_threads = max(1, min(n_threads, batch.n_graphs))
     buffers = <char *>malloc(n_threads * per_thread)
     if buffers == NULL:
         raise MemoryError(f"could not allocate {n_threads * per_thread} bytes of BFS scratch")
     interrupt_init(&interrupt)
     try:
         with nogil, parallel(num_threads=n_threads):
-            paths_in = <double *>(buffers + threadid() * per_thread)
-            paths_down = paths_in + max_nodes
-            dist = <intp_t *>(paths_down + max_nodes * max_lengths)
-            queue = dist + max_nodes
-            while True:
-                g = next_item(&next_graph)
-                if g >= n_graphs or interrupt.stop:
-                    break
-                n = node_ptr[g + 1] - node_ptr[g]
-                if task == DIAMETERS:
-                    diameters[g] = _diameter(indptr, indices, node_ptr[g], n, dist, queue,
-                                             &interrupt)
-                else:
-                    _graph_weights(indptr, indices, node_ptr[g], n, n_lengths[g],
-                                   weights + weight_ptr[g], dist, queue, paths_in, paths_down,
-                                   &interrupt)
+            _take_graphs(batch, buffers + threadid() * per_thread, &next_graph, &interrupt)
             leave_team(&interrupt, &n_done)
     finally:
         free(buffers)
@@ -162,8 +198,12 @@ def graph_diameters(
         Output.
     n_threads : int
     """
-    _each_graph(DIAMETERS, node_ptr, indptr, indices,
-                &diameters[0] if diameters.shape[0] > 0 else NULL, NULL, NULL, NULL, n_threads)
+    cdef Batch batch
+    batch.task = DIAMETERS
+    batch.diameters = &diameters[0] if diameters.shape[0] > 0 else NULL
+    batch.n_lengths = batch.weight_ptr = NULL
+    batch.weights = NULL
+    _each_graph(&batch, node_ptr, indptr, indices, n_threads)
 
 
 def hopper_weights(
@@ -190,13 +230,17 @@ def hopper_weights(
         Output, zero on entry.
     n_threads : int
     """
+    cdef Batch batch
     if weight_ptr.shape[0] != node_ptr.shape[0] or n_lengths.shape[0] + 1 != node_ptr.shape[0]:
         raise ValueError("n_lengths and weight_ptr must describe the batch's graphs.")
     if weights.shape[0] < weight_ptr[weight_ptr.shape[0] - 1]:
         raise ValueError("weights is shorter than weight_ptr[-1].")
-    _each_graph(WEIGHTS, node_ptr, indptr, indices, NULL,
-                &n_lengths[0] if n_lengths.shape[0] > 0 else NULL, &weight_ptr[0],
-                &weights[0] if weights.shape[0] > 0 else NULL, n_threads)
+    batch.task = WEIGHTS
+    batch.diameters = NULL
+    batch.n_lengths = &n_lengths[0] if n_lengths.shape[0] > 0 else NULL
+    batch.weight_ptr = &weight_ptr[0]
+    batch.weights = &weights[0] if weights.shape[0] > 0 else NULL
+    _each_graph(&batch, node_ptr, indptr, indices, n_threads)
 
 
 cdef struct Graphs:
@@ -206,23 +250,14 @@ cdef struct Graphs:
     const double *weights           # packed M rows
     const double *attributes        # (n_nodes, n_attributes)
     const double *squared_norms     # (n_nodes,)
+    int n_attributes
+    intp_t max_nodes                # of a graph
 
 
 cdef struct Context:
     Graphs a
     Graphs b
-    int n_attributes
     double gamma
-
-
-cdef inline void _gemm_abt(const double *A, int n_a, int lda, const double *B, int n_b, int ldb,
-                           int k, double *C) noexcept nogil:
-    """Row-major ``C (n_a, n_b) = A[:, :k] B[:, :k]ᵀ`` for row-major ``A``, ``B`` of row strides
-    ``lda``, ``ldb``: the column-major GEMM ``Cᵀ = B Aᵀ``, no copy."""
-    cdef char trans = b'T', no_trans = b'N'
-    cdef double one = 1.0, zero = 0.0
-    dgemm(&trans, &no_trans, &n_b, &n_a, &k, &one, <double *>B, &ldb, <double *>A, &lda, &zero,
-          C, &n_b)
 
 
 cdef int _gaussian_pair(const void *ctx, intp_t i, intp_t j, double *work, double *value,
@@ -233,7 +268,7 @@ cdef int _gaussian_pair(const void *ctx, intp_t i, intp_t j, double *work, doubl
     cdef intp_t first_i = c.a.node_ptr[i], first_j = c.b.node_ptr[j]
     cdef int n_i = <int>(c.a.node_ptr[i + 1] - first_i), n_j = <int>(c.b.node_ptr[j + 1] - first_j)
     cdef int t_i = <int>c.a.n_entries[i], t_j = <int>c.b.n_entries[j]
-    cdef int d = c.n_attributes
+    cdef int d = c.a.n_attributes
     cdef double *hop = work
     cdef double *dot = work + n_i * n_j
     cdef const double *norms_i = c.a.squared_norms + first_i
@@ -241,30 +276,36 @@ cdef int _gaussian_pair(const void *ctx, intp_t i, intp_t j, double *work, doubl
     cdef double total = 0.0, squared
     cdef intp_t u, v
     # entries past the shorter prefix are zero in that graph's M: the common prefix suffices
-    _gemm_abt(c.a.weights + c.a.weight_ptr[i], n_i, t_i, c.b.weights + c.b.weight_ptr[j], n_j,
-              t_j, min(t_i, t_j), hop)
-    _gemm_abt(c.a.attributes + first_i * d, n_i, d, c.b.attributes + first_j * d, n_j, d, d,
-              dot)
+    gemm_abt_strided(c.a.weights + c.a.weight_ptr[i], n_i, t_i,
+                     c.b.weights + c.b.weight_ptr[j], n_j, t_j, min(t_i, t_j), hop)
+    gemm_abt(c.a.attributes + first_i * d, n_i, c.b.attributes + first_j * d, n_j, d, 1.0, 0.0,
+             dot, n_j)
     for u in range(n_i):
         for v in range(n_j):
             if hop[u * n_j + v] != 0.0:
-                # ‖x‖² + ‖y‖² − 2 x·y may be slightly negative from rounding; clamp
-                squared = max(norms_i[u] + norms_j[v] - 2.0 * dot[u * n_j + v], 0.0)
+                squared = squared_distance_from_dot(norms_i[u], norms_j[v], dot[u * n_j + v])
                 total += hop[u * n_j + v] * exp(-c.gamma * squared)
     value[0] = total
     return 0
 
 
-cdef Graphs _graphs(const intp_t[::1] node_ptr, const intp_t[::1] n_entries,
-                    const intp_t[::1] weight_ptr, const double[::1] weights,
-                    const double[:, ::1] attributes, const double[::1] squared_norms):
+cdef Graphs _graphs(tuple arrays):
+    """The struct of one batch's arrays ``(node_ptr, n_entries, weight_ptr, weights,
+    attributes, squared_norms)`` (``_HopperWeights.core_arrays()`` of
+    ``kernelkit.kernels._graphs._graphhopper``), which the tuple keeps alive."""
+    cdef const intp_t[::1] node_ptr, n_entries, weight_ptr
+    cdef const double[::1] weights, squared_norms
+    cdef const double[:, ::1] attributes
     cdef Graphs graphs
+    node_ptr, n_entries, weight_ptr, weights, attributes, squared_norms = arrays
     graphs.node_ptr = &node_ptr[0]
     graphs.n_entries = &n_entries[0] if n_entries.shape[0] > 0 else NULL
     graphs.weight_ptr = &weight_ptr[0]
     graphs.weights = &weights[0] if weights.shape[0] > 0 else NULL
     graphs.attributes = &attributes[0, 0] if attributes.shape[0] > 0 else NULL
     graphs.squared_norms = &squared_norms[0] if squared_norms.shape[0] > 0 else NULL
+    graphs.n_attributes = <int>attributes.shape[1]
+    graphs.max_nodes = _max_nodes(node_ptr)
     return graphs
 
 
@@ -276,18 +317,8 @@ cdef intp_t _max_nodes(const intp_t[::1] node_ptr) noexcept:
 
 
 def gaussian_hopper_gram(
-    const intp_t[::1] node_ptr_a,        # IN (n_a + 1,)
-    const intp_t[::1] n_entries_a,       # IN (n_a,): T_g
-    const intp_t[::1] weight_ptr_a,      # IN (n_a + 1,)
-    const double[::1] weights_a,         # IN packed M rows (hopper_weights)
-    const double[:, ::1] attributes_a,   # IN (n_nodes_a, n_attributes)
-    const double[::1] squared_norms_a,   # IN (n_nodes_a,)
-    const intp_t[::1] node_ptr_b,        # IN batch B, the same fields; ignored when symmetric
-    const intp_t[::1] n_entries_b,
-    const intp_t[::1] weight_ptr_b,
-    const double[::1] weights_b,
-    const double[:, ::1] attributes_b,
-    const double[::1] squared_norms_b,
+    tuple graphs_a,                      # IN batch A (below)
+    tuple graphs_b,                      # IN batch B, the same; ignored when symmetric
     bint symmetric,                      # B is A: each pair once, mirrored
     double gamma,
     double[:, ::1] out,                  # OUT (n_a, n_b): rows [row_start, row_stop)
@@ -300,11 +331,12 @@ def gaussian_hopper_gram(
 
     Parameters
     ----------
-    node_ptr_*, n_entries_*, weight_ptr_*, weights_* : ndarrays
-        Graph node offsets and the packed ``M`` rows of :func:`hopper_weights`
-        (``n_entries[g] = δ_g (δ_g + 1) / 2``).
-    attributes_*, squared_norms_* : ndarrays
-        Node attributes and their squared norms.
+    graphs_a, graphs_b : tuple of ndarrays
+        Each batch as ``(node_ptr, n_entries, weight_ptr, weights, attributes,
+        squared_norms)``: the graph node offsets (n + 1,), intp; the packed ``M`` rows of
+        :func:`hopper_weights` (``n_entries[g] = δ_g (δ_g + 1) / 2``, (n,), intp; ``weight_ptr``
+        (n + 1,), intp; ``weights``, float64); the node attributes (n_nodes, n_attributes) and
+        their squared norms (n_nodes,), float64.
     symmetric : bool
     gamma : float
     out : ndarray of shape (n_a, n_b), float64
@@ -314,14 +346,10 @@ def gaussian_hopper_gram(
     cdef Context ctx
     cdef intp_t n_marked
     cdef int status
-    ctx.a = _graphs(node_ptr_a, n_entries_a, weight_ptr_a, weights_a, attributes_a,
-                    squared_norms_a)
-    ctx.b = ctx.a if symmetric else _graphs(node_ptr_b, n_entries_b, weight_ptr_b, weights_b,
-                                            attributes_b, squared_norms_b)
-    ctx.n_attributes = <int>attributes_a.shape[1]
+    ctx.a = _graphs(graphs_a)
+    ctx.b = ctx.a if symmetric else _graphs(graphs_b)
     ctx.gamma = gamma
-    cdef intp_t largest_b = _max_nodes(node_ptr_a if symmetric else node_ptr_b)
-    cdef intp_t work_size = 2 * _max_nodes(node_ptr_a) * largest_b
+    cdef intp_t work_size = 2 * ctx.a.max_nodes * ctx.b.max_nodes
     with nogil:
         status = fill_gram_rows(_gaussian_pair, &ctx, out, row_start, row_stop, symmetric,
                                 work_size, n_threads, &n_marked)
@@ -332,25 +360,19 @@ def gaussian_hopper_gram(
 
 
 def gaussian_hopper_diagonal(
-    const intp_t[::1] node_ptr,          # IN (n + 1,)
-    const intp_t[::1] n_entries,         # IN (n,)
-    const intp_t[::1] weight_ptr,        # IN (n + 1,)
-    const double[::1] weights,           # IN
-    const double[:, ::1] attributes,     # IN (n_nodes, n_attributes)
-    const double[::1] squared_norms,     # IN (n_nodes,)
+    tuple graphs,                        # IN the batch, as graphs_a of gaussian_hopper_gram
     double gamma,
     double[::1] out,                     # OUT (n,): k(G_i, G_i)
     int n_threads=1,
 ):
     """Self-similarities ``k(G_i, G_i)`` (arguments as :func:`gaussian_hopper_gram`)."""
     cdef Context ctx
-    cdef intp_t n_marked, largest = _max_nodes(node_ptr)
+    cdef intp_t n_marked
     cdef int status
-    ctx.a = _graphs(node_ptr, n_entries, weight_ptr, weights, attributes, squared_norms)
+    ctx.a = _graphs(graphs)
     ctx.b = ctx.a
-    ctx.n_attributes = <int>attributes.shape[1]
     ctx.gamma = gamma
-    cdef intp_t work_size = 2 * largest * largest
+    cdef intp_t work_size = 2 * ctx.a.max_nodes * ctx.a.max_nodes
     with nogil:
         status = fill_diagonal(_gaussian_pair, &ctx, out, work_size, n_threads, &n_marked)
     if status == INTERRUPTED:

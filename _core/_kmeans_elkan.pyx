@@ -9,7 +9,9 @@ pruning test carries a relative margin ``δ`` larger than the rounding of ``D``,
 centre is strictly farther than the current one in computed ``D`` too: the labels, centres (bit
 for bit) and iterations are those of Lloyd's step (the shared rule, chunking and reduction are in
 ``_kmeans_common.pxd``). :func:`center_geometry` gives the centre distances and shifts that
-Elkan's and Hamerly's steps need.
+Elkan's and Hamerly's steps need. Both compute distances by direct differences, never by the
+GEMM expansion of ``_distances.pxd``: the margins bound a rounding relative to ``D`` itself,
+which the expansion's error (relative to ``‖x‖² + ‖c‖²``) would exceed for close points.
 
 Not the default: ``KMeans(algorithm="auto")`` runs Hamerly's step (``_kmeans_hamerly.pyx``), which
 needs two bounds per sample instead of ``k`` and was the fastest fit to convergence in every case
@@ -20,27 +22,32 @@ from cython.parallel cimport parallel
 from libc.math cimport sqrt
 
 from _interrupt cimport InterruptState, leave_team
-from _kmeans_common cimport (CHUNK, Groups, _accumulate, _down, _margin, _squared_distance,
-                             group_sums, group_weights, groups_finish, groups_free, groups_start,
-                             next_chunk)
+from _kmeans_common cimport (Block, Geometry, Groups, Problem, Workspace, _accumulate, _down,
+                             _margin, _squared_distance, block_init, chunk_block, geometry_init,
+                             groups_finish, groups_free, groups_start, next_chunk, problem_init,
+                             workspace_free, workspace_new)
 from _types cimport floating, intp_t, int32_t
 
 
 cdef void _elkan_chunk(
-    const floating *x,              # IN (n_x, n_features)
-    const floating *sample_weight,  # IN (n_x,)
-    const floating *centers,        # IN (n_clusters, n_features)
-    const double *half_distances,   # IN (n_clusters, n_clusters) lower bounds of ‖c_a − c_l‖/2
-    const double *next_half,        # IN (n_clusters,) min over l ≠ a of half_distances[a, l]
-    const double *shifts,           # IN (n_clusters,) upper bounds of the last centre moves
-    int n_x, int n_clusters, int n_features,
-    int32_t *labels,                # INOUT (n_x,)
-    double *upper,                  # INOUT (n_x,)
-    float *lower,                   # INOUT (n_x, n_clusters)
-    double *sums, double *weights, bint update,
+    const Problem *pb,
+    const Geometry *geo,            # IN half_distances, next_half, shifts
+    const floating *x,              # IN (n_rows, n_features), the block's rows of X
+    const Block *block,             # INOUT labels, upper, lower; INOUT sums, weights if not NULL
 ) noexcept nogil:
     """One Elkan step on a chunk: move the bounds by the centre shifts, then re-examine only the
     centres the bounds cannot exclude (Elkan 2003, steps 1-3 and 5-6, with margins δ)."""
+    cdef int n_x = <int>block.n_rows, n_clusters = pb.n_clusters, n_features = pb.n_features
+    cdef const floating *sample_weight = <const floating*>pb.sample_weight + block.start
+    cdef const floating *centers = <const floating*>pb.centers
+    cdef const double *half_distances = geo.half_distances
+    cdef const double *next_half = geo.next_half
+    cdef const double *shifts = geo.shifts
+    cdef int32_t *labels = block.labels
+    cdef double *upper = block.upper
+    cdef float *lower = block.lower
+    cdef double *sums = block.sums
+    cdef double *weights = block.weights
     cdef int i, j, a
     cdef bint tight
     cdef double u, lj, d_a, d_j, delta = _margin(n_features)
@@ -80,7 +87,7 @@ cdef void _elkan_chunk(
                     u = sqrt(d_j) * grow
             labels[i] = a
             upper[i] = u
-        if update:
+        if sums != NULL:
             _accumulate(xi, sample_weight[i], a, n_features, sums, weights)
 
 
@@ -88,72 +95,69 @@ def elkan_iter(
     const floating[:, ::1] X,                # IN (n_samples, n_features)
     const floating[::1] sample_weight,       # IN (n_samples,)
     const floating[:, ::1] centers,          # IN (n_clusters, n_features)
-    const double[:, ::1] half_distances,     # IN (n_clusters, n_clusters)
-    const double[::1] next_half,             # IN (n_clusters,)
-    const double[::1] shifts,                # IN (n_clusters,)
-    double[:, ::1] center_sums,              # OUT (n_clusters, n_features)
-    double[::1] weight_in_clusters,          # OUT (n_clusters,)
+    dict geometry,                           # IN half_distances, next_half, shifts
     int32_t[::1] labels,                     # INOUT (n_samples,)
-    double[::1] upper_bounds,                # INOUT (n_samples,)
-    float[:, ::1] lower_bounds,              # INOUT (n_samples, n_clusters)
-    bint update_centers=True,
+    dict bounds,                             # INOUT upper, lower
+    dict sums=None,                          # OUT center_sums, weight_in_clusters, or None
     int n_threads=1,
 ):
     """One Elkan step: the same labels and sums as Lloyd's step, fewer distances.
 
     Parameters
     ----------
-    X, sample_weight, centers, center_sums, weight_in_clusters, update_centers, n_threads
+    X, sample_weight, centers, sums, n_threads
         As in :func:`kernelkit._core._kmeans_lloyd.lloyd_iter`.
-    half_distances : ndarray of shape (n_clusters, n_clusters), float64
-        Lower bounds of ``‖c_a − c_l‖ / 2`` with the margin of :func:`center_geometry`.
-    next_half : ndarray of shape (n_clusters,), float64
-        ``min_{l ≠ a} half_distances[a, l]``.
-    shifts : ndarray of shape (n_clusters,), float64
-        Upper bounds of how far each centre moved since the bounds were last valid.
+    geometry : dict
+        The arrays of :func:`center_geometry`: ``half_distances`` (n_clusters, n_clusters),
+        lower bounds of ``‖c_a − c_l‖ / 2``; ``next_half`` (n_clusters,),
+        ``min_{l ≠ a} half_distances[a, l]``; ``shifts`` (n_clusters,), upper bounds of how far
+        each centre moved since the bounds were last valid; float64.
     labels : ndarray of shape (n_samples,), int32
         Input: the previous labels; output: the new ones.
-    upper_bounds : ndarray of shape (n_samples,), float64
-        Upper bounds of each sample's distance to its labelled centre, updated.
-    lower_bounds : ndarray of shape (n_samples, n_clusters), float32
-        Lower bounds of each sample's distance to every centre, updated.
+    bounds : dict
+        ``upper`` (n_samples,) float64, upper bounds of each sample's distance to its labelled
+        centre, and ``lower`` (n_samples, n_clusters) float32, lower bounds of each sample's
+        distance to every centre; both updated.
     """
-    _elkan(X, sample_weight, centers, &half_distances[0, 0], &next_half[0], &shifts[0],
-           center_sums, weight_in_clusters, labels, &upper_bounds[0], &lower_bounds[0, 0],
-           update_centers, n_threads)
+    cdef Problem pb
+    cdef Geometry geo
+    cdef Block out
+    problem_init(&pb, &sample_weight[0], &centers[0, 0], X.shape[0], X.shape[1],
+                 centers.shape[0], n_threads)
+    geometry_init(&geo, geometry)
+    block_init(&out, labels, sums, bounds)
+    if geo.half_distances == NULL or out.lower == NULL:
+        raise ValueError("Elkan's step needs geometry['half_distances'] and bounds['lower'].")
+    _elkan(&pb, &geo, &X[0, 0], &out)
 
 
-cdef int _elkan(
-    const floating[:, ::1] X, const floating[::1] sample_weight, const floating[:, ::1] centers,
-    const double *half_distances, const double *next_half, const double *shifts,
-    double[:, ::1] center_sums, double[::1] weight_in_clusters, int32_t[::1] labels,
-    double *upper, float *lower, bint update_centers, int n_threads,
-) except -1:
+cdef int _elkan(const Problem *pb, const Geometry *geo, const floating *X,
+                const Block *out) except -1:
     """Elkan's chunk kernel over all samples in parallel groups, then the ordered reduction of
     the groups' sums."""
-    cdef intp_t n_samples = X.shape[0], n_features = X.shape[1], n_clusters = centers.shape[0]
-    cdef intp_t g = 0, c = 0, c_stop = 0, start, stop, n_done = 0
-    cdef int status = 0
+    cdef intp_t n_features = pb.n_features
+    cdef intp_t g = 0, c = 0, c_stop = 0, n_done = 0
+    cdef int n_threads, status = 0
+    cdef int *status_ptr = &status
+    cdef Workspace *ws = NULL       # allocated per thread inside the parallel block
     cdef Groups groups
     cdef InterruptState interrupt
-    n_threads = groups_start(&groups, n_samples, n_features, n_clusters, update_centers,
-                             n_threads, &interrupt)
+    n_threads = groups_start(&groups, pb, out.sums != NULL, &interrupt)
     try:
         with nogil, parallel(num_threads=n_threads):
             # assigned here, so private to each thread (next_chunk writes them through pointers)
             g = 0
             c = 0
             c_stop = 0
-            while next_chunk(&groups, &g, &c, &c_stop, &interrupt, &status):
-                start = c * CHUNK
-                stop = min(start + CHUNK, n_samples)
-                _elkan_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
-                             half_distances, next_half, shifts, <int>(stop - start),
-                             <int>n_clusters, <int>n_features, &labels[start], upper + start,
-                             lower + start * n_clusters, group_sums(&groups, g),
-                             group_weights(&groups, g), update_centers)
+            ws = workspace_new(pb.n_clusters, n_features, 0, 0, False)
+            if ws == NULL:
+                status_ptr[0] = -1
+            while next_chunk(&groups, &g, &c, &c_stop, &interrupt, status_ptr):
+                chunk_block(&ws.chunk, out, &groups, g, c)
+                _elkan_chunk(pb, geo, X + ws.chunk.start * n_features, &ws.chunk)
+            workspace_free(ws)
             leave_team(&interrupt, &n_done)
-        groups_finish(&groups, &interrupt, status, center_sums, weight_in_clusters)
+        groups_finish(&groups, &interrupt, status, out.sums, out.weights)
     finally:
         groups_free(&groups)
     return 0
@@ -162,9 +166,7 @@ cdef int _elkan(
 def center_geometry(
     const floating[:, ::1] centers,          # IN (n_clusters, n_features)
     const floating[:, ::1] old_centers,      # IN (n_clusters, n_features)
-    double[:, ::1] half_distances,           # OUT (n_clusters, n_clusters)
-    double[::1] next_half,                   # OUT (n_clusters,)
-    double[::1] shifts,                      # OUT (n_clusters,)
+    dict geometry,                           # OUT half_distances, next_half, shifts
 ):
     """What Elkan's step needs about the centres: half distances between them (lower bounds,
     shrunk by ``(1 − 3δ)`` so that ``u < h`` proves a strict inequality of computed distances),
@@ -174,10 +176,13 @@ def center_geometry(
     Parameters
     ----------
     centers, old_centers : ndarray of shape (n_clusters, n_features), float32 or float64
-    half_distances : ndarray of shape (n_clusters, n_clusters), float64, output
-    next_half : ndarray of shape (n_clusters,), float64, output
-    shifts : ndarray of shape (n_clusters,), float64, output
+    geometry : dict
+        Outputs, float64: ``half_distances`` (n_clusters, n_clusters), ``next_half``
+        (n_clusters,) and ``shifts`` (n_clusters,).
     """
+    cdef double[:, ::1] half_distances = geometry["half_distances"]
+    cdef double[::1] next_half = geometry["next_half"]
+    cdef double[::1] shifts = geometry["shifts"]
     cdef intp_t n_clusters = centers.shape[0]
     cdef int n_features = <int>centers.shape[1]
     cdef intp_t a, l

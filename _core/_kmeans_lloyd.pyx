@@ -18,12 +18,13 @@ Lloyd's step still starts every bounded run (it initialises the bounds), assigns
 """
 
 from cython.parallel cimport parallel, prange
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free
 
 from _interrupt cimport InterruptState, leave_team
-from _kmeans_common cimport (CHUNK, SCAN_EXTRA_ROWS, Groups, _assign_chunk, group_sums,
-                             group_weights, groups_finish, groups_free, groups_start, next_chunk,
-                             screen_centers, screen_t)
+from _kmeans_common cimport (CHUNK, Block, Groups, Problem, Workspace, _assign_chunk, block_init,
+                             chunk_block, groups_finish, groups_free, groups_start, next_chunk,
+                             problem_init, screen_centers, screen_t, workspace_free,
+                             workspace_new)
 from _types cimport floating, intp_t, int32_t
 
 
@@ -31,15 +32,11 @@ def lloyd_iter(
     const floating[:, ::1] X,                # IN (n_samples, n_features)
     const floating[::1] sample_weight,       # IN (n_samples,)
     const floating[:, ::1] centers,          # IN (n_clusters, n_features)
-    double[:, ::1] center_sums,              # OUT (n_clusters, n_features)
-    double[::1] weight_in_clusters,          # OUT (n_clusters,)
     int32_t[::1] labels,                     # OUT (n_samples,)
-    bint update_centers=True,
-    int n_threads=1,
-    double[::1] upper_bounds=None,           # OUT (n_samples,) or None
-    float[:, ::1] lower_bounds=None,         # OUT (n_samples, n_clusters) or None
+    dict sums=None,                          # OUT center_sums, weight_in_clusters, or None
+    dict bounds=None,                        # OUT upper, lower or second, or None
     const float[:, ::1] X_screen=None,       # IN (n_samples, n_features) or None
-    double[::1] second_bounds=None,          # OUT (n_samples,) or None
+    int n_threads=1,
 ):
     """One Lloyd step: assign every sample to its nearest centre and sum each cluster.
 
@@ -49,87 +46,76 @@ def lloyd_iter(
     sample_weight : ndarray of shape (n_samples,), same dtype as X
     centers : ndarray of shape (n_clusters, n_features), same dtype as X
         Centres of the assignment step.
-    center_sums : ndarray of shape (n_clusters, n_features), float64
-        Output: ``Σ_{i: label_i = l} w_i x_i`` (untouched if ``update_centers`` is false).
-    weight_in_clusters : ndarray of shape (n_clusters,), float64
-        Output: ``Σ_{i: label_i = l} w_i`` (untouched if ``update_centers`` is false).
     labels : ndarray of shape (n_samples,), int32
         Output: index of the nearest centre by the exact rule of the module docstring
         (direct-difference squared distance, lowest index on ties).
-    update_centers : bool
-        Whether to accumulate the sums (the M-step input) or only assign.
-    n_threads : int
-        OpenMP threads (capped so that each has enough work).
-    upper_bounds : ndarray of shape (n_samples,), float64, default=None
-        Output if given: an upper bound of each sample's distance to its centre (Elkan's start).
-    lower_bounds : ndarray of shape (n_samples, n_clusters), float32, default=None
-        Output with ``upper_bounds``: lower bounds of the distances to every centre.
+    sums : dict or None
+        Outputs of the M-step's input, or None to assign only: ``center_sums`` (n_clusters,
+        n_features) float64, ``Σ_{i: label_i = l} w_i x_i``, and ``weight_in_clusters``
+        (n_clusters,) float64, ``Σ_{i: label_i = l} w_i``.
+    bounds : dict or None
+        Outputs that start a bounded step, or None: ``upper`` (n_samples,) float64, an upper
+        bound of each sample's distance to its centre; with it ``lower`` (n_samples,
+        n_clusters) float32, lower bounds of the distances to every centre (Elkan's start),
+        and/or ``second`` (n_samples,) float64, a lower bound of each sample's distance to every
+        centre but its own (Hamerly's start).
     X_screen : ndarray of shape (n_samples, n_features), float32, default=None
         ``X`` rounded to float32: the GEMM that ranks the centres runs in single precision
         (twice as fast), the labels stay those of the exact rule.
-    second_bounds : ndarray of shape (n_samples,), float64, default=None
-        Output with ``upper_bounds``: a lower bound of each sample's distance to every centre
-        but its own (Hamerly's start).
+    n_threads : int
+        OpenMP threads (capped so that each has enough work).
     """
-    if upper_bounds is None and (lower_bounds is not None or second_bounds is not None):
-        raise ValueError("lower_bounds and second_bounds need upper_bounds.")
-    cdef double *upper = &upper_bounds[0] if upper_bounds is not None else NULL
-    cdef float *lower = &lower_bounds[0, 0] if lower_bounds is not None else NULL
-    cdef double *second = &second_bounds[0] if second_bounds is not None else NULL
+    cdef Problem pb
+    cdef Block out
+    problem_init(&pb, &sample_weight[0], &centers[0, 0], X.shape[0], X.shape[1],
+                 centers.shape[0], n_threads)
+    block_init(&out, labels, sums, bounds)
     if X_screen is not None:
-        _lloyd(X, sample_weight, centers, &X_screen[0, 0], center_sums, weight_in_clusters,
-               labels, update_centers, n_threads, upper, lower, second)
+        _lloyd(&pb, &X[0, 0], &X_screen[0, 0], &out)
     else:
-        _lloyd(X, sample_weight, centers, &X[0, 0], center_sums, weight_in_clusters, labels,
-               update_centers, n_threads, upper, lower, second)
+        _lloyd(&pb, &X[0, 0], &X[0, 0], &out)
 
 
 cdef int _lloyd(
-    const floating[:, ::1] X, const floating[::1] sample_weight, const floating[:, ::1] centers,
+    Problem *pb,
+    const floating *X,              # IN (n_samples, n_features)
     const screen_t *X_screen,       # IN (n_samples, n_features): X, or X rounded to float32
-    double[:, ::1] center_sums, double[::1] weight_in_clusters, int32_t[::1] labels,
-    bint update_centers, int n_threads,
-    double *upper, float *lower, double *second,
+    const Block *out,
 ) except -1:
     """Lloyd's chunk kernel over all samples in parallel groups, then the ordered reduction of
-    the groups' sums. The GEMM runs in the type of ``X_screen``, on the centres rounded to it."""
-    cdef intp_t n_samples = X.shape[0], n_features = X.shape[1], n_clusters = centers.shape[0]
-    cdef intp_t g = 0, c = 0, c_stop = 0, start, stop, n_done = 0
-    cdef int status = 0
+    the groups' sums. The GEMM runs in the type of ``X_screen``, on the centres rounded to it
+    (``pb``'s copies, made here)."""
+    cdef intp_t n_features = pb.n_features
+    cdef intp_t g = 0, c = 0, c_stop = 0, n_done = 0
+    cdef int n_threads, status = 0
     cdef int *status_ptr = &status
-    cdef double max_center_norm = 0.0
-    cdef screen_t *dist = NULL     # allocated per thread inside the parallel block
+    cdef Workspace *ws = NULL       # allocated per thread inside the parallel block
     cdef screen_t *centers_screen = NULL
     cdef screen_t *center_squared_norms = NULL
     cdef Groups groups
     cdef InterruptState interrupt
-    n_threads = groups_start(&groups, n_samples, n_features, n_clusters, update_centers,
-                             n_threads, &interrupt)
+    n_threads = groups_start(&groups, pb, out.sums != NULL, &interrupt)
     try:
-        screen_centers(&centers[0, 0], n_clusters, n_features, &centers_screen,
-                       &center_squared_norms, &max_center_norm)
+        screen_centers(<const floating*>pb.centers, pb.n_clusters, n_features, &centers_screen,
+                       &center_squared_norms, &pb.max_center_norm)
+        pb.centers_screen = centers_screen
+        pb.center_squared_norms = center_squared_norms
         with nogil, parallel(num_threads=n_threads):
             # assigned here, so private to each thread (next_chunk writes them through pointers)
             g = 0
             c = 0
             c_stop = 0
-            dist = <screen_t*>calloc(CHUNK * (n_clusters + SCAN_EXTRA_ROWS), sizeof(screen_t))
-            if dist == NULL:
+            ws = workspace_new(pb.n_clusters, n_features, sizeof(screen_t), 0, False)
+            if ws == NULL:
                 status_ptr[0] = -1
             while next_chunk(&groups, &g, &c, &c_stop, &interrupt, status_ptr):
-                start = c * CHUNK
-                stop = min(start + CHUNK, n_samples)
-                _assign_chunk(&X[start, 0], &sample_weight[start], &centers[0, 0],
-                              X_screen + start * n_features, centers_screen,
-                              center_squared_norms, max_center_norm,
-                              <int>(stop - start), <int>n_clusters, <int>n_features, dist,
-                              &labels[start], group_sums(&groups, g), group_weights(&groups, g),
-                              update_centers, upper + start if upper != NULL else NULL,
-                              lower + start * n_clusters if lower != NULL else NULL,
-                              second + start if second != NULL else NULL)
-            free(dist)
+                chunk_block(&ws.chunk, out, &groups, g, c)
+                _assign_chunk(pb, X + ws.chunk.start * n_features,
+                              X_screen + ws.chunk.start * n_features, <screen_t*>ws.dist,
+                              &ws.chunk)
+            workspace_free(ws)
             leave_team(&interrupt, &n_done)
-        groups_finish(&groups, &interrupt, status, center_sums, weight_in_clusters)
+        groups_finish(&groups, &interrupt, status, out.sums, out.weights)
     finally:
         free(centers_screen)
         groups_free(&groups)

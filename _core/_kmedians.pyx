@@ -2,13 +2,14 @@
 
 Sangnier, §2.2.2 "Variants of k-means" (k-median). The centres are coordinate-wise medians (the
 minimisers of ``Σ ‖x − c‖₁``, computed by the estimator); this core is the assignment step, one
-thread per block of samples, each sample's distances summed in feature order, so the labels and
-the loss do not depend on the thread count.
+thread per run of samples, each sample's distances summed in feature order, so the labels and
+the loss do not depend on the thread count. Ctrl-C stops it between blocks of samples.
 """
 
 from cython.parallel cimport prange
 from libc.math cimport INFINITY, fabs
 
+from _interrupt cimport CHECK_WORK, InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport int32_t, intp_t
 
 
@@ -34,25 +35,40 @@ def manhattan_assign(
     loss : float
         ``Σ_i ‖x_i − c_{label_i}‖₁``, summed in sample order.
     """
-    cdef intp_t n = X.shape[0], k = centers.shape[0], d = X.shape[1], i, c, f
+    cdef intp_t n = X.shape[0], k = centers.shape[0], d = X.shape[1], i, c, f, b, n_blocks
     cdef double dist, best, loss = 0.0
     cdef int32_t arg
+    cdef InterruptState interrupt
     if centers.shape[1] != d or labels.shape[0] != n or distances.shape[0] != n or k < 1:
         raise ValueError("centers, labels or distances have the wrong shape.")
+    if n * k * d < (1 << 16) or n_threads < 1:
+        n_threads = 1
+    # Blocks of about CHECK_WORK distance terms, between which the signals are looked at, as
+    # many for each thread (contiguous runs of samples of equal size, as a static schedule over
+    # the samples gives); a sample each when one sample is more work than that.
+    n_blocks = n_threads * ((n * k * d + n_threads * CHECK_WORK - 1) // (n_threads * CHECK_WORK))
+    if n_blocks > n:
+        n_blocks = n
+    interrupt_init(&interrupt)
     with nogil:
-        for i in prange(n, schedule='static',
-                        num_threads=n_threads if n * k * d >= (1 << 16) else 1):
-            best = INFINITY
-            arg = 0
-            for c in range(k):
-                dist = 0.0
-                for f in range(d):
-                    dist = dist + fabs(X[i, f] - centers[c, f])
-                if dist < best:
-                    best = dist
-                    arg = <int32_t>c
-            labels[i] = arg
-            distances[i] = best
-        for i in range(n):
-            loss += distances[i]
+        for b in prange(n_blocks, schedule='static', num_threads=n_threads):
+            if interrupted(&interrupt):
+                continue
+            for i in range(b * n // n_blocks, (b + 1) * n // n_blocks):
+                best = INFINITY
+                arg = 0
+                for c in range(k):
+                    dist = 0.0
+                    for f in range(d):
+                        dist = dist + fabs(X[i, f] - centers[c, f])
+                    if dist < best:
+                        best = dist
+                        arg = <int32_t>c
+                labels[i] = arg
+                distances[i] = best
+        if not interrupt.stop:
+            for i in range(n):
+                loss += distances[i]
+    if interrupt.stop:
+        raise_pending()
     return loss

@@ -1,6 +1,7 @@
 # Pseudo-random numbers in nogil code. The splitmix64 generator (Steele, Lea & Flood,
 # "Fast splittable pseudorandom number generators", OOPSLA 2014), as in Vigna's reference C, for
-# the cores that draw streams of their own (dual coordinate descent, graphlet sampling); and
+# the cores that draw streams of their own (dual coordinate descent, graphlet sampling), and its
+# output function alone (`splitmix64_mix`) for the cores that hash (graph decompositions); and
 # scikit-learn's 32-bit xorshift for the trees' feature draws, so that a seed grows the same tree
 # in both libraries.
 #
@@ -16,13 +17,17 @@ cdef enum:
     XORSHIFT32_MAX = 2147483647  # scikit-learn's RAND_R_MAX: draws lie in [0, 2³¹)
 
 
-cdef inline uint64_t splitmix64(uint64_t *state) noexcept nogil:
-    """Advance ``state`` by the golden-ratio increment and return its mixed value."""
-    state[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = state[0]
+cdef inline uint64_t splitmix64_mix(uint64_t z) noexcept nogil:
+    """splitmix64's output function: a bijection of 64-bit words that mixes every bit."""
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
+
+
+cdef inline uint64_t splitmix64(uint64_t *state) noexcept nogil:
+    """Advance ``state`` by the golden-ratio increment and return its mixed value."""
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    return splitmix64_mix(state[0])
 
 
 cdef inline uint64_t splitmix64_below(uint64_t *state, uint64_t bound) noexcept nogil:

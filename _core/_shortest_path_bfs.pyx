@@ -25,7 +25,7 @@ cdef int SECOND_LABEL_SHIFT = 21
 
 
 cdef intp_t _graph_keys(
-    const intp_t[::1] indptr, const int32_t[::1] indices, const int32_t[::1] labels,
+    const intp_t *indptr, const int32_t *indices, const int32_t[::1] labels,
     intp_t first, intp_t n, intp_t *dist, intp_t *queue, int64_t *keys,
     InterruptState *interrupt,
 ) noexcept nogil:
@@ -88,6 +88,7 @@ def shortest_path_counts(
     cdef intp_t *queue
     cdef int64_t *key_base
     cdef int64_t *count_base
+    cdef const int32_t *edges = &indices[0] if indices.shape[0] > 0 else NULL
     cdef InterruptState interrupt
     cdef intp_t next_graph = 0, n_done = 0
     if keys.shape[0] == 0 or counts.shape[0] < keys.shape[0]:
@@ -111,7 +112,7 @@ def shortest_path_counts(
                     break
                 n = node_ptr[g + 1] - node_ptr[g]
                 start = key_ptr[g]
-                m = _graph_keys(indptr, indices, labels, node_ptr[g], n, dist, queue,
+                m = _graph_keys(&indptr[0], edges, labels, node_ptr[g], n, dist, queue,
                                 key_base + start, &interrupt)
                 n_distinct[g] = _count_sorted(key_base + start, count_base + start, m)
             leave_team(&interrupt, &n_done)

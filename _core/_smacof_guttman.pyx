@@ -27,6 +27,7 @@ from cython.parallel cimport parallel, prange, threadid
 from libc.math cimport sqrt
 from libc.stdlib cimport malloc, free
 
+from _distances cimport dot_interleaved
 from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport intp_t
 
@@ -39,40 +40,38 @@ cdef enum:
 cdef intp_t MIN_PAIRS_PER_THREAD = 1 << 20
 
 
-cdef inline double _dot(const double *x, const double *y, intp_t m) noexcept nogil:
-    """``Σ x_j y_j`` with four interleaved accumulators: vectorisable and always summed in the
-    same order (no -ffast-math needed, no dependence on threads)."""
-    cdef double a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
-    cdef intp_t j = 0
-    while j + 3 < m:
-        a0 = a0 + x[j] * y[j]
-        a1 = a1 + x[j + 1] * y[j + 1]
-        a2 = a2 + x[j + 2] * y[j + 2]
-        a3 = a3 + x[j + 3] * y[j + 3]
-        j = j + 4
-    while j < m:
-        a0 = a0 + x[j] * y[j]
-        j = j + 1
-    return (a0 + a1) + (a2 + a3)
+ctypedef struct Pass:
+    # What every tile of one pass reads, filled once by _pass.
+    const double *dissimilarities      # (n, n), C-contiguous
+    const double *weights              # (n, n), C-contiguous, or NULL: unit weights
+    const double *Zt                   # (p + 1, n): the configuration transposed, then ones
+    intp_t n
+    intp_t p
+    bint update                        # whether the tiles sum b_ij z_j (the transform)
 
 
 cdef void _tile(
-    const double[:, ::1] dissimilarities,
-    const double[:, ::1] weights,
-    bint weighted,
-    const double *Zt,                  # (p + 1, n): the configuration transposed, then ones
-    intp_t n, intp_t p,
-    intp_t i0, intp_t i1, intp_t j0, intp_t j1,
-    bint update,
-    double *ratio,                     # scratch (TILE,)
-    double *stress_slots,              # scratch (TILE,)
-    double *squared_slots,             # scratch (TILE,)
+    const Pass *ps,
+    intp_t I,                          # the tile's row block
+    intp_t J,                          # its column block, J ≥ I
+    double *scratch,                   # (3 TILE,): ratios, stress slots, squared slots
     double *row_sums,                  # OUT (p + 1, TILE): Σ_j b_ij z_j, Σ_j b_ij; if update
     double *col_sums,                  # OUT (p + 1, TILE): Σ_i b_ij z_i, Σ_i b_ij; if update
     double *sums,                      # OUT (2,): Σ w (D − δ)², Σ w δ² over the tile's pairs
 ) noexcept nogil:
-    """One tile of pairs ``i0 ≤ i < i1``, ``j0 ≤ j < j1``, ``j > i`` (the diagonal tile is cut
-    to its upper triangle)."""
+    """One tile of pairs ``i0 ≤ i < i1``, ``j0 ≤ j < j1``, ``j > i`` (the rows and columns of
+    blocks I and J; the diagonal tile is cut to its upper triangle). The struct's fields are
+    copied out once: the loops' stores must not make the compiler reload them."""
+    cdef intp_t n = ps.n, p = ps.p
+    cdef intp_t i0 = I * TILE, i1 = min((I + 1) * TILE, n)
+    cdef intp_t j0 = J * TILE, j1 = min((J + 1) * TILE, n)
+    cdef const double *Zt = ps.Zt
+    cdef const double *dissimilarities = ps.dissimilarities
+    cdef const double *weights = ps.weights
+    cdef bint update = ps.update
+    cdef double *ratio = scratch
+    cdef double *stress_slots = scratch + TILE
+    cdef double *squared_slots = scratch + 2 * TILE
     cdef intp_t i, jj, k, start, m
     cdef double t, zk, dist, d, w, e, q
     cdef const double *drow
@@ -108,9 +107,9 @@ cdef void _tile(
         # and no reduction (sums go to per-slot accumulators), so it vectorises, square root and
         # division included (module built with -fno-math-errno -fno-trapping-math, which change
         # no result).
-        drow = &dissimilarities[i, start]
-        if weighted:
-            wrow = &weights[i, start]
+        drow = dissimilarities + i * n + start
+        if weights != NULL:
+            wrow = weights + i * n + start
             for jj in range(m):
                 q = ratio[jj]
                 w = wrow[jj]
@@ -134,7 +133,7 @@ cdef void _tile(
                 # Row i gathers Σ_j b_ij z_j (a dot product); columns j each get b_ij z_i
                 # (elementwise, vectorised).
                 col = Zt + k * n + start
-                row_sums[k * TILE + (i - i0)] = _dot(ratio, col, m)
+                row_sums[k * TILE + (i - i0)] = dot_interleaved(ratio, col, m)
                 zk = Zt[k * n + i]
                 out = col_sums + k * TILE + (start - j0)
                 for jj in range(m):
@@ -184,7 +183,6 @@ cdef int _pass(
     cdef intp_t part = (p + 1) * TILE  # one tile's row (or column) sums
     cdef intp_t stride = 3 * TILE      # one thread's scratch
     cdef intp_t t, I, J, R, i, k, idx
-    cdef bint weighted = weights is not None
     cdef double *scratch = NULL    # set per thread inside the parallel block
     cdef double total
     cdef intp_t *tile_I = NULL
@@ -194,6 +192,7 @@ cdef int _pass(
     cdef double *col_parts = NULL
     cdef double *Zt = NULL
     cdef double *thread_scratch = NULL
+    cdef Pass ps
     cdef InterruptState interrupt
     interrupt_init(&interrupt)
     stress[0] = 0.0
@@ -221,6 +220,12 @@ cdef int _pass(
         if (tile_I == NULL or tile_J == NULL or tile_sums == NULL or Zt == NULL
                 or thread_scratch == NULL or (update and (row_parts == NULL or col_parts == NULL))):
             raise MemoryError()
+        ps.dissimilarities = &dissimilarities[0, 0]
+        ps.weights = &weights[0, 0] if weights is not None else NULL
+        ps.Zt = Zt
+        ps.n = n
+        ps.p = p
+        ps.update = update
         with nogil:
             idx = 0
             for I in range(n_tiles):
@@ -243,10 +248,7 @@ cdef int _pass(
                     # one pass reads the n × n dissimilarities: seconds for large n
                     if interrupted(&interrupt):
                         continue
-                    _tile(dissimilarities, weights, weighted, Zt, n, p,
-                          tile_I[t] * TILE, min((tile_I[t] + 1) * TILE, n),
-                          tile_J[t] * TILE, min((tile_J[t] + 1) * TILE, n),
-                          update, scratch, scratch + TILE, scratch + 2 * TILE,
+                    _tile(&ps, tile_I[t], tile_J[t], scratch,
                           row_parts + t * part if update else NULL,
                           col_parts + t * part if update else NULL,
                           tile_sums + 2 * t)

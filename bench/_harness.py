@@ -24,7 +24,6 @@ import importlib.util
 import math
 import multiprocessing
 import os
-import pathlib
 import platform
 import statistics
 import subprocess
@@ -32,6 +31,8 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable
+
+from kernelkit.bench._shared_data import shared_data
 
 __all__ = ["Contender", "Suite", "reference_up_to", "sklearn_peer", "versus_sklearn", "run_suite",
            "format_table", "machine_description", "case_summaries", "busy_core", "shared_data"]
@@ -86,17 +87,6 @@ def _importable(module, name=None):
         return hasattr(importlib.import_module(module), name)
     except ImportError:
         return False
-
-
-def shared_data(name):
-    """The directory holding the benchmark data set ``name`` (e.g. ``"NCI1"``):
-    ``$KERNELKIT_SHARED_DATA`` (as the tests), else the first ``shared/data`` holding it in the
-    working directory or one of its parents; None when no candidate holds it."""
-    env = os.environ.get("KERNELKIT_SHARED_DATA")
-    candidates = [pathlib.Path(env)] if env else []
-    cwd = pathlib.Path.cwd().resolve()
-    candidates += [base / "shared" / "data" for base in (cwd, *cwd.parents)]
-    return next((c for c in candidates if (c / name).is_dir()), None)
 
 
 def reference_up_to(n_max, run, name="reference"):

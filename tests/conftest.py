@@ -43,11 +43,15 @@ def _progress_paced_by_time_off(monkeypatch):
 
 @pytest.fixture(scope="session")
 def shared_data():
-    """The benchmark-size data sets: ``$KERNELKIT_SHARED_DATA``, by default ``shared/data`` beside
-    the checkout (they are too large to ship); skips when absent."""
-    path = pathlib.Path(os.environ.get("KERNELKIT_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
-    if not path.is_dir():
-        pytest.skip(f"the large benchmark data sets are not available ({path}; set KERNELKIT_SHARED_DATA)")
+    """The benchmark-size data sets (too large to ship), found as the benchmarks find them
+    (``kernelkit.bench._shared_data``: ``$KERNELKIT_SHARED_DATA``, else ``shared/data`` beside
+    the checkout); skips when absent."""
+    from kernelkit.bench._shared_data import shared_data as find_shared_data
+
+    path = find_shared_data()
+    if path is None:
+        pytest.skip("the large benchmark data sets are not available (set KERNELKIT_SHARED_DATA "
+                    "to their folder, or put them in shared/data beside the checkout)")
     return path
 
 

@@ -14,7 +14,7 @@ import pytest
 from kernelkit.bench import Contender, Suite, available_suites
 
 import kernelkit.datasets
-from kernelkit.__main__ import build_parser, main
+from kernelkit.cli import build_parser, main
 from kernelkit.kernels import SpectrumKernel, WeisfeilerLehmanKernel
 
 MUTAG = os.path.join(os.path.dirname(kernelkit.datasets.__file__), "data", "MUTAG")
@@ -163,7 +163,7 @@ def test_bad_arguments_give_one_line_and_status_2(argv, message, tmp_path, capsy
 
 
 def test_python_keyword_arguments_become_flags():
-    from kernelkit.__main__ import _as_flags
+    from kernelkit.cli._options import _as_flags
 
     options = {"unknown": ("--unknown", False), "normalize": ("--normalize", True),
                "node_label": ("--node-label", False), "lambda_": ("--lambda", False),
@@ -181,7 +181,7 @@ def test_python_keyword_arguments_become_flags():
 
 
 def test_ranges_read_as_bounds():
-    from kernelkit.__main__ import _describe_interval
+    from kernelkit.cli._options import _describe_interval
     from kernelkit.utils._sklearn_compat import Interval
 
     def describe(*args, value=0, **kwargs):
@@ -197,7 +197,7 @@ def test_ranges_read_as_bounds():
 def test_help_texts_use_flags_not_python_keywords(capsys):
     import re
 
-    from kernelkit.__main__ import _kernel_classes
+    from kernelkit.cli._gram import _kernel_classes
 
     for name in _kernel_classes():
         _, out, _ = _run(["gram", name, "--help"], capsys)
@@ -208,7 +208,7 @@ def test_help_texts_use_flags_not_python_keywords(capsys):
 
 
 def test_help_texts_show_formulas_as_text(capsys):
-    from kernelkit.__main__ import _kernel_classes
+    from kernelkit.cli._gram import _kernel_classes
 
     _, out, _ = _run(["gram", "--help"], capsys)
     assert "weighted by λ^length" in out
@@ -228,13 +228,13 @@ def test_help_texts_show_formulas_as_text(capsys):
     (r"w^\top x + \|w\|^2", "wᵀ x + ‖w‖^2"),
 ])
 def test_tex_as_text(tex, text):
-    from kernelkit.__main__ import _tex_as_text
+    from kernelkit.cli._text import _tex_as_text
 
     assert _tex_as_text(tex) == text
 
 
 def test_kernel_names_keep_acronyms_whole():
-    from kernelkit.__main__ import _kernel_classes
+    from kernelkit.cli._gram import _kernel_classes
 
     classes = _kernel_classes()
     assert "oddst" in classes and classes["oddst"][1] == []  # ODDSTKernel: one word, no alias
@@ -256,7 +256,7 @@ def test_info_reports_versions_runtimes_and_optional_packages(capsys, monkeypatc
     from threadpoolctl import threadpool_info
 
     from kernelkit import __version__
-    from kernelkit.__main__ import OPENMP_VERSIONS
+    from kernelkit.cli._info import OPENMP_VERSIONS
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
@@ -391,6 +391,33 @@ def test_help_and_version_import_nothing_heavy(argv):
     assert not imported & {"numpy", "scipy", "sklearn", "networkx", "joblib"}
 
 
+def test_help_lists_every_command():
+    """``kernelkit --help`` (the script and ``python -m kernelkit``) lists every command module of
+    ``kernelkit.cli`` (one with a ``run``) with its summary: a command cannot be left out."""
+    import importlib
+    import pkgutil
+
+    import kernelkit.cli
+
+    commands = {}
+    for info in pkgutil.iter_modules(kernelkit.cli.__path__):
+        module = importlib.import_module(f"kernelkit.cli.{info.name}")
+        if callable(getattr(module, "run", None)):
+            commands[info.name.lstrip("_")] = module.SUMMARY
+    assert set(commands) == {"demo", "bench", "gram", "info"}
+    script = os.path.join(os.path.dirname(sys.executable), "kernelkit")
+    starts = [[sys.executable, "-m", "kernelkit"]] + ([[script]] if os.path.isfile(script) else [])
+    outputs = []
+    for start in starts:
+        result = subprocess.run([*start, "--help"], capture_output=True, text=True)
+        assert (result.returncode, result.stderr) == (0, "")
+        outputs.append(result.stdout)
+    assert all(out == outputs[0] for out in outputs)
+    listed = " ".join(outputs[0].split())
+    for name, summary in commands.items():
+        assert f" {name} {' '.join(summary.split())}" in listed, name
+
+
 def test_console_script_has_the_same_name():
     script = os.path.join(os.path.dirname(sys.executable), "kernelkit")
     if not os.path.isfile(script):
@@ -410,7 +437,7 @@ def test_entry_point_runs_as_a_module():
 
 
 def test_listing_keeps_long_paths_whole():
-    from kernelkit.__main__ import _listing
+    from kernelkit.cli._text import _listing
 
     path = "/a/very/long/site-packages/kernelkit.libs/" + "x" * 120 + "-f9a9ad78.so.1.0.0"
     out = _listing("compiled cores", {"OpenMP": f"libgomp, 2 threads; {path} (loaded)"})
@@ -431,7 +458,7 @@ def test_gram_names_threads_the_system_refuses(tmp_path):
     data = shutil.copytree(MUTAG, os.path.join(public, "MUTAG"))
     script = f"""
 import os, resource, sys, tempfile
-from kernelkit.__main__ import main
+from kernelkit.cli import main
 argv = ["gram", "wl", "--quiet", {data!r}, "-o"]
 assert main(argv + [{str(tmp_path / "K.npy")!r}, "--n-jobs", "1"]) == 0   # imports done
 os.geteuid() == 0 and os.setuid(65534)

@@ -6,27 +6,14 @@ that the matrix's rows build the same data in the current installation and in an
 """
 
 import functools
-import os
-import pathlib
 
 import numpy as np
+
+from kernelkit.bench._shared_data import shared_data  # noqa: F401 (_rows: the large data sets)
 
 N_FEATURES = 20
 N_TEST = 2_000
 SEED = 0
-
-
-def shared_data():
-    """The folder of the large data sets: ``KERNELKIT_SHARED_DATA``, else ``shared/data``
-    beside the repository (found from the working directory or this file); None if absent."""
-    env = os.environ.get("KERNELKIT_SHARED_DATA")
-    if env:
-        return pathlib.Path(env) if pathlib.Path(env).is_dir() else None
-    for start in (pathlib.Path.cwd().resolve(), pathlib.Path(__file__).resolve()):
-        for base in (start, *start.parents):
-            if (base / "shared" / "data").is_dir():
-                return base / "shared" / "data"
-    return None
 
 
 @functools.lru_cache(maxsize=4)

@@ -4,7 +4,8 @@
 untimed, then ``REPEATS`` times on 2 threads, and prints ``{"wall": s, "cpu": s}`` (medians) as
 the last line. With ``KERNELKIT_MATRIX_PATH`` set, kernelkit is imported from that folder (an
 unpacked older wheel) instead of the installed one. The matrix's own modules are loaded from
-this file's folder, so that an older kernelkit without them can be timed.
+this file's folder (the data lookup, ``_shared_data``, from the folder above), so that an older
+kernelkit without them can be timed.
 """
 
 import importlib.util
@@ -25,21 +26,24 @@ def _use_kernelkit_from(path):
 
 
 def _load_matrix_modules():
-    """``kernelkit.bench.matrix._data`` and ``._rows`` from this folder, whatever kernelkit."""
+    """``kernelkit.bench.matrix._data`` and ``._rows`` from this folder, and the data lookup
+    ``kernelkit.bench._shared_data`` from the folder above, whatever kernelkit."""
     import kernelkit.bench
 
     folder = pathlib.Path(__file__).resolve().parent
     package = types.ModuleType("kernelkit.bench.matrix")
     package.__path__ = [str(folder)]
     sys.modules["kernelkit.bench.matrix"] = package
-    for name in ("_data", "_rows"):
-        spec = importlib.util.spec_from_file_location(f"kernelkit.bench.matrix.{name}",
-                                                      folder / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-        setattr(package, name, module)
     kernelkit.bench.matrix = package
+    for name, path in [("kernelkit.bench._shared_data", folder.parent / "_shared_data.py"),
+                       ("kernelkit.bench.matrix._data", folder / "_data.py"),
+                       ("kernelkit.bench.matrix._rows", folder / "_rows.py")]:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        parent, _, attribute = name.rpartition(".")
+        setattr(sys.modules[parent], attribute, module)
     return package._rows
 
 

@@ -10,7 +10,7 @@ import kernelkit.bench
 import pytest
 from kernelkit.bench import Contender, Suite, busy_core
 
-from kernelkit.__main__ import main
+from kernelkit.cli import main
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="reads the process table in /proc")

@@ -10,7 +10,7 @@ from kernelkit.bench.graph_accuracy import (
     run_cell,
 )
 
-from kernelkit.__main__ import main
+from kernelkit.cli import main
 
 
 def test_nested_cv_on_a_separable_gram():

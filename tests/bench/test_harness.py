@@ -158,14 +158,36 @@ def test_ratios_are_not_taken_against_a_peer_when_kernelkit_is_missing():
 
 def test_shared_data_lookup(tmp_path, monkeypatch):
     """``$KERNELKIT_SHARED_DATA`` first, then ``shared/data`` in the working directory or a
-    parent, and only a folder that holds the named set."""
+    parent, then beside the source tree; only a folder that holds the named set."""
+    from kernelkit.bench import _shared_data
+
     (tmp_path / "env" / "NCI1").mkdir(parents=True)
     (tmp_path / "shared" / "data" / "MUTAG").mkdir(parents=True)
     (tmp_path / "work").mkdir()
     monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.setattr(_shared_data, "SOURCE", tmp_path / "site" / "bench" / "_shared_data.py")
     monkeypatch.setenv("KERNELKIT_SHARED_DATA", str(tmp_path / "env"))
     assert shared_data("NCI1") == tmp_path / "env"
+    assert shared_data() == tmp_path / "env"
     assert shared_data("MUTAG") == (tmp_path / "shared" / "data").resolve()
     assert shared_data("ENZYMES") is None
     monkeypatch.delenv("KERNELKIT_SHARED_DATA")
     assert shared_data("NCI1") is None
+    assert shared_data() == (tmp_path / "shared" / "data").resolve()
+    # from a working directory outside the checkout: beside the source tree (an editable install)
+    (tmp_path / "checkout" / "bench").mkdir(parents=True)
+    (tmp_path / "outside" / "shared" / "data" / "NCI1").mkdir(parents=True)
+    monkeypatch.setattr(_shared_data, "SOURCE", tmp_path / "checkout" / "bench" / "_shared_data.py")
+    assert shared_data("NCI1") is None
+    monkeypatch.setattr(_shared_data, "SOURCE",
+                        tmp_path / "outside" / "checkout" / "bench" / "_shared_data.py")
+    assert shared_data("NCI1") == tmp_path / "outside" / "shared" / "data"
+
+
+def test_the_suites_and_the_matrix_share_the_one_lookup():
+    # the speed matrix's rows once had a copy of their own, which answered differently
+    from kernelkit.bench import _harness
+    from kernelkit.bench._shared_data import shared_data as lookup
+    from kernelkit.bench.matrix import _data
+
+    assert _data.shared_data is lookup and _harness.shared_data is lookup

@@ -65,3 +65,20 @@ def test_ctrl_c_stops_kmeans_within_an_iteration(ctrl_c):
         print(len(model.set_params(n_clusters=3).fit(X[:1000]).labels_) == 1000)
     """
     assert ctrl_c(setup, after) == ["interrupted", "True"]
+
+
+def test_ctrl_c_stops_kmedians_within_an_assignment(ctrl_c):
+    # one ℓ1 assignment of 60 000 samples to 60 000 centres is 1.8e11 absolute differences
+    # (minutes): without a look at the signals inside it, the run outlasts the timeout
+    setup = """
+        import numpy as np
+        from kernelkit.cluster import KMedians
+        X = np.random.default_rng(0).normal(size=(60_000, 50))
+        model = KMedians(60_000, init=X, max_iter=1000, n_jobs=2)
+        run = lambda: model.fit(X)
+    """
+    after = """
+        print(len(model.set_params(n_clusters=3, init="random", random_state=0)
+                  .fit(X[:1000]).labels_) == 1000)
+    """
+    assert ctrl_c(setup, after, timeout=30) == ["interrupted", "True"]

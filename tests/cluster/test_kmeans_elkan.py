@@ -77,8 +77,8 @@ def test_near_ties_decided_exactly(screen):
     X[200:300, 0] = -1e-13                  # ... or a hair closer to centre 1
     X[300:, 0] = 1e-13                      # ... or to centre 0
     labels = np.empty(len(X), dtype=np.int32)
-    lloyd_iter(X, np.ones(len(X)), centers, np.empty((3, 20)), np.empty(3), labels, False, 2,
-               X_screen=X.astype(np.float32) if screen else None)
+    lloyd_iter(X, np.ones(len(X)), centers, labels,
+               X_screen=X.astype(np.float32) if screen else None, n_threads=2)
     np.testing.assert_array_equal(labels, np.repeat([0, 1, 0], [200, 100, 100]))
 
 
@@ -98,9 +98,8 @@ def test_row_scan_is_the_exact_rule_with_ties(random_seed, n_clusters, dtype, sc
     X = np.concatenate([rng.standard_normal((3000, n_features)),
                         np.repeat(centers, 3, axis=0)]).astype(dtype)
     labels = np.empty(len(X), dtype=np.int32)
-    lloyd_iter(X, np.ones(len(X), dtype=dtype), centers, np.empty((n_clusters, n_features)),
-               np.empty(n_clusters), labels, False, 2,
-               X_screen=X.astype(np.float32) if screen else None)
+    lloyd_iter(X, np.ones(len(X), dtype=dtype), centers, labels,
+               X_screen=X.astype(np.float32) if screen else None, n_threads=2)
     x64, c64 = X.astype(np.float64), centers.astype(np.float64)
     distances = ((x64[:, None, :] - c64[None, :, :]) ** 2).sum(axis=2)
     np.testing.assert_array_equal(labels, np.argmin(distances, axis=1))   # first on ties

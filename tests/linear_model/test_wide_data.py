@@ -7,7 +7,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression as SklearnLogisticRegression
 
 from kernelkit.linear_model import LogisticRegression
-from kernelkit.utils._logistic import damped_newton, row_space_reduction
+from kernelkit.linear_model._row_space import row_space_reduction
+from kernelkit.utils._smooth_solvers import damped_newton
 
 SHAPES = [(20, 500), (500, 20)]          # wide, tall
 

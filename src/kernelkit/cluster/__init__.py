@@ -4,9 +4,6 @@ The mixture models live in :mod:`kernelkit.mixture`; their names stay importable
 one release, with a ``FutureWarning``.
 """
 
-import importlib
-import warnings
-
 from kernelkit.cluster._agglomerative import AgglomerativeClustering
 from kernelkit.cluster._dbscan import DBSCAN
 from kernelkit.cluster._elbow import elbow_curve
@@ -20,6 +17,7 @@ from kernelkit.cluster._kmedians import KMedians
 from kernelkit.cluster._medoids import KMedoids
 from kernelkit.cluster._quantization import quantize_density
 from kernelkit.cluster._spectral import SpectralClustering
+from kernelkit.utils._deprecation import moved_names
 
 __all__ = [
     "DBSCAN",
@@ -36,19 +34,9 @@ __all__ = [
     "silhouette_score",
 ]
 
-# Deprecated paths: name -> the module that holds it now (removed in the next release).
-_MOVED = {
-    "GaussianMixture": "kernelkit.mixture",
-    "MixtureOfLinearRegressions": "kernelkit.mixture",
-    "PoissonMixture": "kernelkit.mixture",
-}
-
-
-def __getattr__(name):
-    if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module = _MOVED[name]
-    warnings.warn(f"kernelkit.cluster.{name} is deprecated and will be removed in the next "
-                  f"release: import it from {module} ({module}.{name}).", FutureWarning,
-                  stacklevel=2)
-    return getattr(importlib.import_module(module), name)
+# the mixture models' old import paths, removed in the next release
+__getattr__ = moved_names(__name__, {
+    "GaussianMixture": "kernelkit.mixture.GaussianMixture",
+    "MixtureOfLinearRegressions": "kernelkit.mixture.MixtureOfLinearRegressions",
+    "PoissonMixture": "kernelkit.mixture.PoissonMixture",
+})

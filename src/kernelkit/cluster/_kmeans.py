@@ -224,6 +224,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     labels_old = labels.copy()
     center_sums = np.zeros((n_clusters, X.shape[1]), dtype=np.float64)
     weights = np.zeros(n_clusters, dtype=np.float64)
+    sums = {"center_sums": center_sums, "weight_in_clusters": weights}
     X_screen = float32_screening_copy(X)
     step = (None if algorithm == "lloyd"
             else _BoundedStep(algorithm, n_samples, n_clusters, X_screen))
@@ -236,11 +237,10 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     with blas_controller().limit(limits=1, user_api="blas"):
         for n_iter in range(1, max_iter + 1):
             if step is None:
-                lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, True,
-                           n_threads, X_screen=X_screen)
+                lloyd_iter(X, sample_weight, centers, labels, sums, X_screen=X_screen,
+                           n_threads=n_threads)
             else:
-                step(X, sample_weight, centers, old_centers, center_sums, weights, labels, True,
-                     n_threads)
+                step(X, sample_weight, centers, old_centers, labels, sums, n_threads)
             c64 = centers.astype(np.float64, copy=False)
             history.append(weighted_square_sum - 2.0 * float(np.vdot(c64, center_sums))
                            + float(weights @ row_norms(c64, squared=True)))
@@ -260,11 +260,10 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
         if not converged_strictly:
             # The centres moved after the last assignment: re-assign so labels match centres.
             if step is None:
-                lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, False,
-                           n_threads, X_screen=X_screen)
+                lloyd_iter(X, sample_weight, centers, labels, X_screen=X_screen,
+                           n_threads=n_threads)
             else:
-                step(X, sample_weight, centers, old_centers, center_sums, weights, labels,
-                     False, n_threads)
+                step(X, sample_weight, centers, old_centers, labels, None, n_threads)
     value = _inertia(X, sample_weight, centers, labels, n_threads)
     return centers, labels, value, n_iter, np.asarray(history)
 
@@ -279,36 +278,29 @@ class _BoundedStep:
     def __init__(self, algorithm, n_samples, n_clusters, X_screen):
         self.elkan = algorithm == "elkan"
         self.X_screen = X_screen
-        self.upper = np.empty(n_samples)
+        self.bounds = {"upper": np.empty(n_samples)}
         if self.elkan:
-            self.lower = np.empty((n_samples, n_clusters), dtype=np.float32)
+            self.bounds["lower"] = np.empty((n_samples, n_clusters), dtype=np.float32)
         else:
-            self.second = np.empty(n_samples)
-        self.half_distances = np.empty((n_clusters, n_clusters))
-        self.next_half = np.empty(n_clusters)
-        self.shifts = np.empty(n_clusters)
+            self.bounds["second"] = np.empty(n_samples)
+        self.geometry = {"half_distances": np.empty((n_clusters, n_clusters)),
+                         "next_half": np.empty(n_clusters), "shifts": np.empty(n_clusters)}
         self.started = False
 
-    def __call__(self, X, sample_weight, centers, old_centers, center_sums, weights, labels,
-                 update, n_threads):
+    def __call__(self, X, sample_weight, centers, old_centers, labels, sums, n_threads):
+        """One step; ``sums`` is the cores' group of cluster sums, or None to assign only."""
         if not self.started:
             self.started = True
-            if self.elkan:
-                lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, update,
-                           n_threads, self.upper, self.lower, self.X_screen)
-            else:
-                lloyd_iter(X, sample_weight, centers, center_sums, weights, labels, update,
-                           n_threads, self.upper, None, self.X_screen, self.second)
+            lloyd_iter(X, sample_weight, centers, labels, sums, self.bounds, self.X_screen,
+                       n_threads)
             return
-        center_geometry(centers, old_centers, self.half_distances, self.next_half, self.shifts)
+        center_geometry(centers, old_centers, self.geometry)
         if self.elkan:
-            elkan_iter(X, sample_weight, centers, self.half_distances, self.next_half,
-                       self.shifts, center_sums, weights, labels, self.upper, self.lower, update,
+            elkan_iter(X, sample_weight, centers, self.geometry, labels, self.bounds, sums,
                        n_threads)
         else:
-            hamerly_iter(X, sample_weight, centers, self.next_half, self.shifts, center_sums,
-                         weights, labels, self.upper, self.second, update, n_threads,
-                         self.X_screen)
+            hamerly_iter(X, sample_weight, centers, self.geometry, labels, self.bounds, sums,
+                         self.X_screen, n_threads)
 
 
 def _relocate_empty_clusters(X, sample_weight, centers, labels, center_sums, weights):
@@ -584,8 +576,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         labels = np.empty(X.shape[0], dtype=np.int32)
         n_threads = effective_n_threads(self.n_jobs)
         with blas_controller().limit(limits=1, user_api="blas"):
-            lloyd_iter(X, sample_weight, centers, np.empty((1, 1)), np.empty(1), labels, False,
-                       n_threads, X_screen=float32_screening_copy(X))
+            lloyd_iter(X, sample_weight, centers, labels, X_screen=float32_screening_copy(X),
+                       n_threads=n_threads)
         return labels, sample_weight, centers, n_threads
 
     def transform(self, X):

@@ -393,8 +393,9 @@ default="k-medoids++"
             return labels, distances, None, None
         center_sums = np.zeros((k, data.X.shape[1]))
         weights = np.zeros(k)
-        lloyd_iter(data.X, np.ones(n), np.ascontiguousarray(data.X[medoids]), center_sums,
-                   weights, labels, True, n_threads)
+        lloyd_iter(data.X, np.ones(n), np.ascontiguousarray(data.X[medoids]), labels,
+                   {"center_sums": center_sums, "weight_in_clusters": weights},
+                   n_threads=n_threads)
         distances = row_norms(data.X - data.X[medoids[labels]], squared=True)
         if data.metric == METRICS["euclidean"]:
             np.sqrt(distances, out=distances)
@@ -447,9 +448,8 @@ default="k-medoids++"
         labels = np.empty(X.shape[0], dtype=np.int32)
         with blas_controller().limit(limits=1, user_api="blas"):
             lloyd_iter(np.ascontiguousarray(X), np.ones(X.shape[0]),
-                       np.ascontiguousarray(self.cluster_centers_, dtype=np.float64),
-                       np.empty((1, 1)), np.empty(1), labels, False,
-                       effective_n_threads(self.n_jobs))
+                       np.ascontiguousarray(self.cluster_centers_, dtype=np.float64), labels,
+                       n_threads=effective_n_threads(self.n_jobs))
         return labels.astype(np.intp)
 
     def __sklearn_tags__(self):

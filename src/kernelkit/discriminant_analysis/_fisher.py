@@ -136,6 +136,11 @@ class FisherDiscriminantAnalysis(_FisherRule):
     .. [1] Sangnier, *Introduction to machine learning*, §1.1.3: problem (P1), Proposition 9,
        Remark 1.1.3.
 
+    See Also
+    --------
+    KernelFisherDiscriminantAnalysis : The same rule in a kernel's feature space.
+    LinearDiscriminantAnalysis : The Gaussian model with a shared covariance, and its projection.
+
     Examples
     --------
     >>> from sklearn.datasets import load_breast_cancer
@@ -238,6 +243,11 @@ class KernelFisherDiscriminantAnalysis(_FisherRule):
     .. [1] Sangnier, *Introduction to machine learning*, §1.1.4.
     .. [2] S. Mika, G. Rätsch, J. Weston, B. Schölkopf and K.-R. Müller, "Fisher discriminant
        analysis with kernels", Neural Networks for Signal Processing IX (1999).
+
+    See Also
+    --------
+    FisherDiscriminantAnalysis : The linear rule (a linear kernel).
+    kernelkit.svm.SVC : A kernel classifier by margin rather than by class scatter.
 
     Examples
     --------

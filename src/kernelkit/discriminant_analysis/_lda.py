@@ -106,6 +106,11 @@ class LinearDiscriminantAnalysis(ClassNamePrefixFeaturesOutMixin, TransformerMix
     .. [2] O. Ledoit and M. Wolf, "A well-conditioned estimator for large-dimensional covariance
        matrices", J. Multivariate Analysis 88 (2004).
 
+    See Also
+    --------
+    QuadraticDiscriminantAnalysis : One covariance per class (quadratic boundaries).
+    FisherDiscriminantAnalysis : The two-class Fisher rule, without a Gaussian model.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris

@@ -68,6 +68,11 @@ class MixedNaiveBayes(ClassCovariancesMixin, GenerativeClassifier):
     ----------
     .. [1] Sangnier, *Introduction to machine learning*, exam of 18 November 2022, exercise 1.
 
+    See Also
+    --------
+    QuadraticDiscriminantAnalysis : A full covariance per class, continuous columns only.
+    LinearDiscriminantAnalysis : One shared covariance.
+
     Examples
     --------
     >>> import numpy as np

@@ -239,6 +239,11 @@ class QuadraticDiscriminantAnalysis(ClassCovariancesMixin, GenerativeClassifier)
     .. [1] Sangnier, *Introduction to machine learning*, §1.1.2: Proposition 4, Remark 1.1.1,
        Proposition 7 (the binary rule as a quadratic form), Exercise 1.4.
 
+    See Also
+    --------
+    LinearDiscriminantAnalysis : One covariance shared by the classes (linear boundaries).
+    MixedNaiveBayes : Gaussian and categorical columns, independent given the class.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris

@@ -128,6 +128,16 @@ class BaggingClassifier(ClassifierMixin, BaseBagging):
         Rows each estimator was fitted on.
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] Sangnier, *Introduction to machine learning*, §1.6.3 (bagging and random forests).
+    .. [2] L. Breiman, "Bagging predictors", Machine Learning 24(2), 1996.
+
+    See Also
+    --------
+    BaggingRegressor : The same for regression.
+    RandomForestClassifier : Bagged trees that also draw the features of each split.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris
@@ -180,6 +190,16 @@ class BaggingRegressor(RegressorMixin, BaseBagging):
     estimators_ : list of estimators
     estimators_samples_ : list of ndarray
     n_features_in_ : int
+
+    References
+    ----------
+    .. [1] Sangnier, *Introduction to machine learning*, §1.6.3 (bagging and random forests).
+    .. [2] L. Breiman, "Bagging predictors", Machine Learning 24(2), 1996.
+
+    See Also
+    --------
+    BaggingClassifier : The same for classification.
+    RandomForestRegressor : Bagged trees that also draw the features of each split.
 
     Examples
     --------

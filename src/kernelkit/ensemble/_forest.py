@@ -11,17 +11,17 @@ from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from kernelkit.tree._classes import ProbabilityVoteMixin, fill_docstring
+from kernelkit.tree._classes import ProbabilityVoteMixin
 from kernelkit.tree._flat_tree import sum_tree_values
 from kernelkit.tree._growth import TreeTrainingSet, draw_tree_seed
 from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
     check_ensemble_size,
     growth_params,
-    store_init_params,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._progress import in_blocks, stage
 from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
@@ -313,7 +313,7 @@ _NOTES = """Trees grow in parallel native threads inside the compiled builder (n
     state is ``estimators_[t].random_state``."""
 
 
-@fill_docstring(_NOTES, _REFERENCES, parameters=_PARAMETERS, criterion=(
+@fill_doc(notes=_NOTES, references=_REFERENCES, parameters=_PARAMETERS, criterion=(
     """criterion : {"gini", "entropy", "log_loss"}, default="gini"
         Impurity of the trees' splits."""), max_features='"sqrt"')
 class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
@@ -353,7 +353,13 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
     kernelkit.tree.DecisionTreeClassifier : one tree.
     sklearn.ensemble.RandomForestClassifier : scikit-learn's implementation.
 
-    %(notes_and_references)s
+    Notes
+    -----
+    %(notes)s
+
+    References
+    ----------
+    %(references)s
 
     Examples
     --------
@@ -378,7 +384,24 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
                  max_leaf_nodes=None, min_impurity_decrease=0.0, bootstrap=True, oob_score=False,
                  n_jobs=None, random_state=None, class_weight=None, max_samples=None,
                  splitter="best", max_bins=255, verbose=0):
-        store_init_params(self, locals())
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.class_weight = class_weight
+        self.max_samples = max_samples
+        self.splitter = splitter
+        self.max_bins = max_bins
+        self.verbose = verbose
 
     def _set_oob_score(self, X, target):
         self.oob_decision_function_ = self._oob_means(X)
@@ -398,7 +421,7 @@ class RandomForestClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseForest):
         return self._mean_tree_values(X)
 
 
-@fill_docstring(_NOTES, _REFERENCES, parameters=_PARAMETERS, criterion=(
+@fill_doc(notes=_NOTES, references=_REFERENCES, parameters=_PARAMETERS, criterion=(
     """criterion : {"squared_error", "friedman_mse", "absolute_error"}, default="squared_error"
         Impurity of the trees' splits."""), max_features="1.0")
 class RandomForestRegressor(RegressorMixin, BaseForest):
@@ -432,7 +455,13 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
     kernelkit.tree.DecisionTreeRegressor : one tree.
     sklearn.ensemble.RandomForestRegressor : scikit-learn's implementation.
 
-    %(notes_and_references)s
+    Notes
+    -----
+    %(notes)s
+
+    References
+    ----------
+    %(references)s
 
     Examples
     --------
@@ -456,7 +485,23 @@ class RandomForestRegressor(RegressorMixin, BaseForest):
                  max_features=1.0, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  bootstrap=True, oob_score=False, n_jobs=None, random_state=None,
                  max_samples=None, splitter="best", max_bins=255, verbose=0):
-        store_init_params(self, locals())
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.max_samples = max_samples
+        self.splitter = splitter
+        self.max_bins = max_bins
+        self.verbose = verbose
 
     def _set_oob_score(self, X, target):
         self.oob_prediction_ = self._oob_means(X)[:, 0]

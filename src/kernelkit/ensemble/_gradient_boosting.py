@@ -23,11 +23,11 @@ from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
     check_ensemble_size,
     growth_params,
-    store_init_params,
     validate_fit_input,
     validate_predict_input,
 )
 from kernelkit.ensemble._validation_split import split_validation
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
@@ -333,8 +333,15 @@ _SHARED_PARAMETERS = """learning_rate : float, default=0.1
         validation losses, time) and at an early stop; 2, a line after every stage."""
 
 
+_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, §1.6.5, Algorithm 3 (gradient
+       boosting).
+    .. [2] J. H. Friedman, "Greedy function approximation: a gradient boosting machine", Annals
+       of Statistics 29(5), 2001."""
+
+
+@fill_doc(shared_parameters=_SHARED_PARAMETERS, references=_REFERENCES)
 class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
-    __doc__ = f"""Gradient boosting for regression (Sangnier, §1.6.5, Algorithm 3).
+    """Gradient boosting for regression (Sangnier, §1.6.5, Algorithm 3).
 
     :math:`f_0` is the mean (squared error) or the median (absolute error) of the targets; each
     stage fits a regression tree to the negative gradients and sets every leaf to the exact line
@@ -342,8 +349,8 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
 
     Parameters
     ----------
-    loss : {{"squared_error", "absolute_error"}}, default="squared_error"
-    {_SHARED_PARAMETERS}
+    loss : {"squared_error", "absolute_error"}, default="squared_error"
+    %(shared_parameters)s
 
     Attributes
     ----------
@@ -357,6 +364,15 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         Stages fitted (fewer with early stopping).
     feature_importances_ : ndarray of shape (n_features,)
     n_features_in_ : int
+
+    References
+    ----------
+    %(references)s
+
+    See Also
+    --------
+    HistGradientBoostingRegressor : Second-order boosting on binned features, for large samples.
+    GradientBoostingClassifier : The classifier.
 
     Examples
     --------
@@ -380,7 +396,26 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
                  max_features=None, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  max_bins=255, validation_fraction=0.1, n_iter_no_change=None, tol=1e-4,
                  random_state=None, n_jobs=None, verbose=0):
-        store_init_params(self, locals())
+        self.loss = loss
+        self.learning_rate = learning_rate
+        self.n_estimators = n_estimators
+        self.subsample = subsample
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_bins = max_bins
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _make_loss(self, target):
         return _SquaredError() if self.loss == "squared_error" else _AbsoluteError()
@@ -395,19 +430,20 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
             yield F[:, 0]
 
 
+@fill_doc(shared_parameters=_SHARED_PARAMETERS, references=_REFERENCES)
 class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
-    __doc__ = f"""Gradient boosting for classification (Sangnier, §1.6.5, Algorithm 3).
+    """Gradient boosting for classification (Sangnier, §1.6.5, Algorithm 3).
 
     ``log_loss``: the binomial deviance (:math:`f_0` the log-odds; leaves take one Newton step
     :math:`\\sum r / \\sum p (1 - p)`), or for :math:`K` classes the softmax deviance with one tree
     per class and stage (Friedman's step
-    :math:`\\frac{{K - 1}}{{K}} \\sum r / \\sum |r| (1 - |r|)`). ``exponential``: AdaBoost's loss
-    :math:`e^{{-yF}}` (two classes; :math:`f_0` half the log-odds).
+    :math:`\\frac{K - 1}{K} \\sum r / \\sum |r| (1 - |r|)`). ``exponential``: AdaBoost's loss
+    :math:`e^{-yF}` (two classes; :math:`f_0` half the log-odds).
 
     Parameters
     ----------
-    loss : {{"log_loss", "exponential"}}, default="log_loss"
-    {_SHARED_PARAMETERS}
+    loss : {"log_loss", "exponential"}, default="log_loss"
+    %(shared_parameters)s
 
     Attributes
     ----------
@@ -419,6 +455,15 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
     n_estimators_ : int
     feature_importances_ : ndarray of shape (n_features,)
     n_features_in_ : int
+
+    References
+    ----------
+    %(references)s
+
+    See Also
+    --------
+    HistGradientBoostingClassifier : Second-order boosting on binned features, for large samples.
+    AdaBoostClassifier : Boosting by reweighting the samples.
 
     Examples
     --------
@@ -442,7 +487,26 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
                  max_leaf_nodes=None, min_impurity_decrease=0.0, max_bins=255,
                  validation_fraction=0.1, n_iter_no_change=None, tol=1e-4, random_state=None,
                  n_jobs=None, verbose=0):
-        store_init_params(self, locals())
+        self.loss = loss
+        self.learning_rate = learning_rate
+        self.n_estimators = n_estimators
+        self.subsample = subsample
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_bins = max_bins
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _make_loss(self, target):
         if self.n_classes_ < 2:

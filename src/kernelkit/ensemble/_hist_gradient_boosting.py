@@ -22,7 +22,7 @@ from kernelkit._core._hist_predict import add_leaf_values, add_tree_values
 from kernelkit.ensemble._hist_binning import BinMapper
 from kernelkit.ensemble._hist_losses import LOSSES, make_log_loss
 from kernelkit.ensemble._validation_split import split_validation
-from kernelkit.tree._validation import store_init_params
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._sklearn_compat import (
     Interval,
@@ -335,22 +335,24 @@ _REFERENCES = """References
     gradients, then a line search per leaf."""
 
 
+@fill_doc(references=_REFERENCES, shared_attributes=_SHARED_ATTRIBUTES,
+          shared_parameters=_SHARED_PARAMETERS)
 class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
-    __doc__ = f"""Second-order histogram gradient boosting for regression.
+    """Second-order histogram gradient boosting for regression.
 
     Parameters
     ----------
-    loss : {{"squared_error", "absolute_error", "poisson"}}, default="squared_error"
+    loss : {"squared_error", "absolute_error", "poisson"}, default="squared_error"
         ``absolute_error`` grows each tree on the gradient's sign (Hessian 1), then sets every
         leaf to the median of its samples' residuals. ``poisson`` has a log link (targets must
         be non-negative, not all zero).
-    {_SHARED_PARAMETERS}
+    %(shared_parameters)s
 
     Attributes
     ----------
-    {_SHARED_ATTRIBUTES}
+    %(shared_attributes)s
 
-    {_REFERENCES}
+    %(references)s
 
     See Also
     --------
@@ -379,7 +381,22 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
                  max_leaf_nodes=31, max_depth=None, min_samples_leaf=20, l2_regularization=0.0,
                  max_bins=255, early_stopping="auto", scoring="loss", validation_fraction=0.1,
                  n_iter_no_change=10, tol=1e-7, random_state=None, n_jobs=None, verbose=0):
-        store_init_params(self, locals())
+        self.loss = loss
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
+        self.max_bins = max_bins
+        self.early_stopping = early_stopping
+        self.scoring = scoring
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _encode_target(self, y):
         if self.loss == "poisson" and (np.any(y < 0) or np.sum(y) <= 0):
@@ -401,22 +418,24 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
             yield self._loss.inverse_link(raw)
 
 
+@fill_doc(references=_REFERENCES, shared_attributes=_SHARED_ATTRIBUTES,
+          shared_parameters=_SHARED_PARAMETERS)
 class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
-    __doc__ = f"""Second-order histogram gradient boosting for classification.
+    """Second-order histogram gradient boosting for classification.
 
     Parameters
     ----------
-    loss : {{"log_loss"}}, default="log_loss"
+    loss : {"log_loss"}, default="log_loss"
         The logistic loss for two classes (one tree per round), the multinomial cross-entropy
         for more (one tree per class and round).
-    {_SHARED_PARAMETERS}
+    %(shared_parameters)s
 
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
-    {_SHARED_ATTRIBUTES}
+    %(shared_attributes)s
 
-    {_REFERENCES}
+    %(references)s
 
     See Also
     --------
@@ -443,7 +462,22 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
                  max_depth=None, min_samples_leaf=20, l2_regularization=0.0, max_bins=255,
                  early_stopping="auto", scoring="loss", validation_fraction=0.1,
                  n_iter_no_change=10, tol=1e-7, random_state=None, n_jobs=None, verbose=0):
-        store_init_params(self, locals())
+        self.loss = loss
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.max_leaf_nodes = max_leaf_nodes
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
+        self.max_bins = max_bins
+        self.early_stopping = early_stopping
+        self.scoring = scoring
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.tol = tol
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
 
     def _encode_target(self, y):
         check_class_labels(y)

@@ -92,6 +92,20 @@ class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
         :math:`\varepsilon_t`.
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] Sangnier, *Introduction to machine learning*, §1.6.4: Algorithm 2 (AdaBoost), Property 13,
+       Theorem 14.
+    .. [2] Y. Freund, R. E. Schapire, "A decision-theoretic generalization of on-line learning and an
+       application to boosting", Journal of Computer and System Sciences 55(1), 1997.
+    .. [3] J. Zhu, H. Zou, S. Rosset, T. Hastie, "Multi-class AdaBoost", Statistics and Its
+       Interface 2(3), 2009 (SAMME, SAMME.R).
+
+    See Also
+    --------
+    GradientBoostingClassifier : Boosting by gradient steps on a differentiable loss.
+    RandomForestClassifier : Averaging decorrelated deep trees instead of reweighting shallow ones.
+
     Examples
     --------
     >>> from sklearn.datasets import load_breast_cancer

@@ -14,16 +14,9 @@ from sklearn.exceptions import ConvergenceWarning
 from kernelkit.kernel_ridge._kernel_ridge import KernelModelMixin
 from kernelkit.linear_model import LogisticRegression
 from kernelkit.utils._kernels import validate_kernel_data
-from kernelkit.utils._logistic import (
-    binary_loss,
-    damped_newton,
-    lbfgs,
-    model_name,
-    report_model,
-    softmax,
-    solver_progress,
-)
-from kernelkit.utils._progress import stage
+from kernelkit.utils._logistic import binary_loss, softmax
+from kernelkit.utils._progress import model_name, report_model, solver_progress, stage
+from kernelkit.utils._smooth_solvers import damped_newton, lbfgs
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
@@ -77,6 +70,19 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator)
     n_iter_ : ndarray
     n_features_in_ : int
         For vector input.
+
+    References
+    ----------
+    .. [1] Peyré, *Mathematical Foundations of Data Sciences*, §16.4.3; Mairal & Vert, *Kernel
+       Methods* slides, "ℓ2-regularized methods in RKHS", "Kernel logistic regression".
+    .. [2] J. Zhu, T. Hastie, "Kernel logistic regression and the import vector machine", Journal of
+       Computational and Graphical Statistics 14(1), 2005.
+
+    See Also
+    --------
+    kernelkit.linear_model.LogisticRegression : The linear model.
+    KernelRidge : The squared loss in the same feature space.
+    kernelkit.svm.SVC : The hinge loss: sparse dual coefficients.
 
     Examples
     --------

@@ -84,6 +84,19 @@ class KernelRidge(KernelModelMixin, RegressorMixin, BaseEstimator):
     n_features_in_ : int
         For vector input.
 
+    References
+    ----------
+    .. [1] Peyré, *Mathematical Foundations of Data Sciences*, §16.3.2; Mairal & Vert, *Kernel
+       Methods* slides, "Example: kernel ridge regression".
+    .. [2] C. Saunders, A. Gammerman, V. Vovk, "Ridge regression learning algorithm in dual
+       variables", ICML 1998.
+
+    See Also
+    --------
+    kernelkit.linear_model.Ridge : The same penalty on a linear model.
+    KernelLogisticRegression : The logistic loss in the same feature space.
+    kernelkit.svm.SVR : The ε-insensitive loss: sparse dual coefficients.
+
     Examples
     --------
     >>> import numpy as np

@@ -14,6 +14,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from kernelkit.utils._docstrings import filled_doc
 from kernelkit.utils._gram import normalize_gram, normalizing_scale
 from kernelkit.utils._progress import Progress, report, report_stage
 from kernelkit.utils._sklearn_compat import _fit_context
@@ -28,7 +29,7 @@ _N_PROGRESS_BLOCKS = 20
 
 
 class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
-    """Base class of kernels on structured objects, used as scikit-learn transformers.
+    r"""Base class of kernels on structured objects, used as scikit-learn transformers.
 
     Subclasses declare their parameters in ``__init__`` and ``_parameter_constraints``
     (extending this one: ``normalize``, ``n_jobs``, ``verbose``), and implement three hooks:
@@ -50,6 +51,57 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
     ``normalize=True`` divides by is then computed on first use). Every other parameter shapes
     the fitted state (alphabet, k-mer spectra, label maps, feature space): after changing one,
     ``transform`` raises NotFittedError naming it until the kernel is refitted.
+
+    Parameters
+    ----------
+    normalize : bool
+        Cosine normalisation :math:`k(x, y) / \sqrt{k(x, x) k(y, y)}`.
+    n_jobs : int or None
+        Threads of the compiled cores (None: all allowed); results do not depend on it.
+    verbose : int
+        Progress on stderr.
+
+    Attributes
+    ----------
+    X_fit_ : object
+        The internal representation of the training objects.
+    n_samples_fit_ : int
+    diag_fit_ : ndarray of shape (n_samples_fit_,)
+        :math:`k(x, x)` of the training objects, when ``normalize``.
+
+    References
+    ----------
+    .. [1] Mairal & Vert, *Kernel Methods in Machine Learning*, slides "Kernels for strings" and
+       "Kernels for graphs" (a kernel is any positive definite function on the objects).
+    .. [2] T. Gärtner, "A survey of kernels for structured data", SIGKDD Explorations 5(1), 2003.
+
+    See Also
+    --------
+    kernelkit.kernels.VectorKernel : The same interface for vectors.
+    kernelkit.mkl.SumKernel : A weighted sum of kernel objects.
+
+    Examples
+    --------
+    A kernel on words counting their common letters, :math:`k(x, y) = |x \cap y|`:
+
+    >>> import numpy as np
+    >>> from kernelkit.kernels import StructuredKernel
+    >>> class CommonLetters(StructuredKernel):
+    ...     def __init__(self, normalize=False, n_jobs=None, verbose=0):
+    ...         self.normalize = normalize
+    ...         self.n_jobs = n_jobs
+    ...         self.verbose = verbose
+    ...     def _prepare(self, X, fitting):
+    ...         return [set(x) for x in X]
+    ...     def _gram(self, A, B=None):
+    ...         B = A if B is None else B
+    ...         return np.array([[len(a & b) for b in B] for a in A], dtype=float)
+    ...     def _self_similarity(self, A):
+    ...         return np.array([len(a) for a in A], dtype=float)
+    >>> CommonLetters().fit_transform(["abc", "bcd", "xyz"])
+    array([[3., 2., 0.],
+           [2., 3., 0.],
+           [0., 0., 3.]])
     """
 
     _refit_free_params = frozenset({"normalize", "n_jobs", "verbose"})
@@ -210,12 +262,12 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
 
 _TRANSFORM_FEATURES_DOC = r"""Explicit features :math:`\Phi(x)` of the objects ``X`` (sparse).
 
-    {columns}
+    %(columns)s
 
     One rule for every kernel with explicit features: ``transform_features(Y) @
     transform_features(X_fit).T`` is ``transform(Y)`` and, on the fitted objects,
     ``Φ(X_fit) Φ(X_fit)ᵀ`` is ``fit_transform(X_fit)`` (up to rounding), with ``normalize``
-    false or true. Under ``normalize`` row ``i`` is divided by :math:`\sqrt{{k(x_i, x_i)}}`, the
+    false or true. Under ``normalize`` row ``i`` is divided by :math:`\sqrt{k(x_i, x_i)}`, the
     self-similarity the Gram matrix divides by (features without a column count in it), and a
     row with :math:`k(x_i, x_i) = 0` stays zero, as that object's Gram entries do. A linear
     model on these features is then the kernel machine, at a cost linear in the number of
@@ -257,8 +309,8 @@ class ExplicitFeatureMixin:
         def transform_features(self, X):
             return ExplicitFeatureMixin.transform_features(self, X)
 
-        transform_features.__doc__ = _TRANSFORM_FEATURES_DOC.format(
-            columns=cls.__dict__["_feature_columns"])
+        transform_features.__doc__ = filled_doc(_TRANSFORM_FEATURES_DOC,
+                                                columns=cls.__dict__["_feature_columns"])
         transform_features.__qualname__ = f"{cls.__qualname__}.transform_features"
         transform_features.__module__ = cls.__module__
         cls.transform_features = transform_features
@@ -279,7 +331,7 @@ class ExplicitFeatureMixin:
             features.data *= np.repeat(scale, np.diff(features.indptr))
         return features
 
-    transform_features.__doc__ = _TRANSFORM_FEATURES_DOC.format(columns=_feature_columns)
+    transform_features.__doc__ = filled_doc(_TRANSFORM_FEATURES_DOC, columns=_feature_columns)
 
 
 def canonical_features(features):

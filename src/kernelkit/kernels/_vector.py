@@ -190,6 +190,17 @@ class VectorKernel(StructuredKernel):
     diag_fit_ : ndarray of shape (n_samples_fit,)
         ``k(x, x)`` of the training vectors (when ``normalize``).
 
+    References
+    ----------
+    .. [1] Mairal & Vert, *Kernel Methods in Machine Learning*, slides "Examples of kernels"
+       (linear, polynomial, Gaussian); Peyré, *Mathematical Foundations of Data Sciences*, §16.3.2.
+    .. [2] B. Schölkopf, A. J. Smola, *Learning with Kernels*, MIT Press, 2002, ch. 2.
+
+    See Also
+    --------
+    StructuredKernel : The base class of the string and graph kernels, with the same interface.
+    kernelkit.mkl.SumKernel : A weighted sum of kernel objects.
+
     Examples
     --------
     >>> from kernelkit.kernels import VectorKernel

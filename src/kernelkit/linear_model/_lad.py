@@ -43,6 +43,16 @@ class LeastAbsoluteDeviation(_LinearRegressor):
     n_iter_ : int
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] Sangnier, *Introduction to machine learning*, §1.5.2, Theorem 45.
+    .. [2] R. Koenker, G. Bassett, "Regression quantiles", Econometrica 46(1), 1978.
+
+    See Also
+    --------
+    LinearRegression : The squared loss (conditional mean).
+    kernelkit.svm.SVR : The ε-insensitive loss, with a kernel.
+
     Examples
     --------
     >>> import numpy as np

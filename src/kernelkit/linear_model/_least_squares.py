@@ -109,6 +109,18 @@ class LinearRegression(_LinearRegressor):
         Singular values of the (centred) design, in decreasing order.
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] Peyré, *Mathematical Foundations of Data Sciences*, §16.3.1; Mairal & Vert, *Kernel
+       Methods* slides, "Simple example 1: OLS".
+    .. [2] G. H. Golub, C. F. Van Loan, *Matrix Computations*, 4th ed., Johns Hopkins, 2013, §5.5
+       (rank-deficient least squares by the SVD).
+
+    See Also
+    --------
+    Ridge : An ℓ2 penalty, for ill-conditioned or wide designs.
+    LeastAbsoluteDeviation : The absolute loss, robust to outlying targets.
+
     Examples
     --------
     >>> import numpy as np
@@ -160,6 +172,18 @@ class Ridge(_LinearRegressor):
     solver_ : str
         The form used.
     n_features_in_ : int
+
+    References
+    ----------
+    .. [1] Peyré, *Mathematical Foundations of Data Sciences*, §16.3.1; Mairal & Vert, *Kernel
+       Methods* slides, "Ridge regression", "Comparison with standard ridge regression".
+    .. [2] A. E. Hoerl, R. W. Kennard, "Ridge regression: biased estimation for nonorthogonal
+       problems", Technometrics 12(1), 1970.
+
+    See Also
+    --------
+    LinearRegression : No penalty.
+    kernelkit.kernel_ridge.KernelRidge : The same penalty in a kernel's feature space.
 
     Examples
     --------

@@ -14,17 +14,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.utils._logistic import (
-    binary_loss,
-    damped_newton,
-    lbfgs,
-    model_name,
-    multinomial_loss,
-    report_model,
-    row_space_reduction,
-    softmax,
-    solver_progress,
-)
+from kernelkit.linear_model._row_space import row_space_reduction
+from kernelkit.utils._logistic import binary_loss, multinomial_loss, softmax
+from kernelkit.utils._progress import model_name, report_model, solver_progress
+from kernelkit.utils._smooth_solvers import damped_newton, lbfgs
 from kernelkit.utils._scatter import scatter_matrix
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _check_sample_weight, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
@@ -138,6 +131,18 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         against the rest. With ``penalty=None`` the penalty term is absent (the negative
         log-likelihood); the intercept is never penalised.
     n_features_in_ : int
+
+    References
+    ----------
+    .. [1] Sangnier, *Introduction to machine learning*, §1.2.1 and Remark 1.2.6; Peyré,
+       *Mathematical Foundations of Data Sciences*, §16.4.2–16.4.3.
+    .. [2] J. Nocedal, S. J. Wright, *Numerical Optimization*, 2nd ed., Springer, 2006 (Newton,
+       Newton-CG and L-BFGS, the solvers).
+
+    See Also
+    --------
+    kernelkit.kernel_ridge.KernelLogisticRegression : The same loss in a kernel's feature space.
+    kernelkit.svm.LinearSVC : The hinge loss on a linear model.
 
     Examples
     --------
@@ -266,7 +271,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     def _newton(self, make_objective, A, r, n_outputs, progress):
         """Newton's method on ``make_objective(A, r)`` from 0 (``n_outputs`` coefficient
         columns); with more features than samples, on the reduced problem of
-        :func:`~kernelkit.utils._logistic.row_space_reduction`: the same iterates, at a cost
+        :func:`~kernelkit.linear_model._row_space.row_space_reduction`: the same iterates, at a cost
         that follows ``n_samples`` instead of ``n_features``."""
         if not isinstance(A, np.ndarray):
             # sparse: Newton-CG on Hessian-vector products with A, whatever its shape

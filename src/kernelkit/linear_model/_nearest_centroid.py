@@ -56,6 +56,18 @@ class NearestCentroid(ClassifierMixin, BaseEstimator):
         Class means (without a kernel).
     n_features_in_ : int
 
+    References
+    ----------
+    .. [1] Sangnier, *Introduction to machine learning*, Remark 1.1.1 and Exercise 1.10.
+    .. [2] R. Tibshirani, T. Hastie, B. Narasimhan, G. Chu, "Diagnosis of multiple cancer types by
+       shrunken centroids of gene expression", PNAS 99(10), 2002.
+
+    See Also
+    --------
+    kernelkit.discriminant_analysis.LinearDiscriminantAnalysis : Class means with a shared
+        covariance (the Mahalanobis nearest centroid).
+    kernelkit.neighbors.KNeighborsClassifier : The nearest samples instead of the nearest mean.
+
     Examples
     --------
     >>> from sklearn.datasets import load_iris

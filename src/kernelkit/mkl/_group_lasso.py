@@ -83,6 +83,11 @@ class GroupLassoMKL(RegressorMixin, BaseEstimator):
     ICML 2004. C. Micchelli, M. Pontil, "Learning the kernel function via regularization", JMLR 6,
     2005.
 
+    See Also
+    --------
+    SimpleMKL, SimpleMKLRegressor : Kernel weights on the simplex by reduced gradient (an SVM inside).
+    SumKernel : Fixed weights, as one kernel object.
+
     Examples
     --------
     >>> import numpy as np

@@ -83,6 +83,18 @@ class KernelStack:
         Kernels last, C-contiguous: combinations and quadratic forms are one pass over it.
     kernels_ : list of FittedKernel
         (empty for "precomputed")
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.mkl import KernelStack
+    >>> stack = KernelStack(["linear", "rbf"]).fit(np.array([[0.0], [1.0], [2.0]]))
+    >>> stack.training_grams_.shape      # (n_samples, n_samples, n_kernels)
+    (3, 3, 2)
+    >>> stack.training_grams_[:, :, 0]
+    array([[0., 0., 0.],
+           [0., 1., 2.],
+           [0., 2., 4.]])
     """
 
     def __init__(self, kernels, n_jobs=None):

@@ -26,7 +26,7 @@ from sklearn.utils.validation import check_array, check_consistent_length
 
 from kernelkit.mkl._kernels import quadratic_forms
 from kernelkit.svm import SVC
-from kernelkit.utils._logistic import damped_newton
+from kernelkit.utils._smooth_solvers import damped_newton
 from kernelkit.utils._ridge import solve_positive_definite
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
 
@@ -37,17 +37,27 @@ LOSSES = ("squared", "hinge", "logistic")
 
 @dataclass
 class KernelObjective:
-    r"""``J(K)`` with its optimal dual variable.
+    r"""``J(K)`` with its optimal dual variable (what :func:`kernel_objective` returns).
 
-    Attributes
+    Parameters
     ----------
     value : float
         :math:`J(K)`.
     gamma : ndarray of shape (n_samples,)
         :math:`\gamma^*`: the optimal function is
         :math:`f^*(x) = \sum_j \gamma^*_j k(x_j, x) + \mathrm{intercept}`.
-    intercept : float
+    intercept : float, default=0.0
         :math:`b` of the hinge loss (0 for the other losses).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from kernelkit.mkl import kernel_objective
+    >>> objective = kernel_objective(np.eye(3), np.array([1.0, -1.0, 1.0]), lambda_=1.0)
+    >>> round(objective.value, 4), objective.gamma.round(4)
+    (0.75, array([ 0.25, -0.25,  0.25]))
+    >>> objective.gradient(1.0, np.eye(3)[:, :, None]).round(4)   # -λ γᵀ K γ
+    array([-0.1875])
     """
 
     value: float

@@ -449,6 +449,16 @@ class SimpleMKLRegressor(RegressorMixin, _BaseSimpleMKL):
     dual_coef_ : ndarray of shape (n_samples,)
         :math:`\gamma^*`: :math:`f(x) = \sum_j \gamma^*_j K_\eta(x_j, x)`.
 
+    References
+    ----------
+    Mairal & Vert, *Kernel Methods* slides, "Learning the kernel", "simpleMKL". A. Rakotomamonjy,
+    F. Bach, S. Canu, Y. Grandvalet, "SimpleMKL", JMLR 9, 2008 (§5, regression).
+
+    See Also
+    --------
+    SimpleMKL : The classifier.
+    GroupLassoMKL : The same problem by its group-lasso form (squared loss, block coordinate descent).
+
     Examples
     --------
     >>> import numpy as np

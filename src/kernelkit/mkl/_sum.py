@@ -84,6 +84,17 @@ class SumKernel(TransformerMixin, BaseEstimator):
         The fitted kernels.
     weights_ : ndarray of shape (n_kernels,)
 
+    References
+    ----------
+    Mairal & Vert, *Kernel Methods* slides, "Sum kernel", "Example: data integration".
+    G. Lanckriet, T. De Bie, N. Cristianini, M. Jordan, W. S. Noble, "A statistical framework for
+    genomic data fusion", Bioinformatics 20(16), 2004.
+
+    See Also
+    --------
+    SimpleMKL : Learns the weights instead of fixing them.
+    kernelkit.kernels.VectorKernel : A vector kernel as a kernel object, to sum with others.
+
     Examples
     --------
     >>> from kernelkit.kernels import SpectrumKernel

@@ -7,6 +7,7 @@ from sklearn.base import ClassifierMixin, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.neighbors._base import NeighborsBase
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import _fit_context
 from kernelkit.utils._validation import check_class_labels
 
@@ -51,16 +52,17 @@ _SHARED_NOTES = """Neighbours are ordered by distance, then by training index, s
     up to rounding."""
 
 
+@fill_doc(shared_notes=_SHARED_NOTES, shared_parameters=_SHARED_PARAMETERS)
 class KNeighborsClassifier(ClassifierMixin, NeighborsBase):
-    __doc__ = f"""Classifier by vote of the ``k`` nearest training samples.
+    """Classifier by vote of the ``k`` nearest training samples.
 
-    ``g(x) ∈ argmax_y Σ_{{i ≤ k}} w_i 1{{Y_(i) = y}}`` over the ``k`` nearest neighbours
+    ``g(x) ∈ argmax_y Σ_{i ≤ k} w_i 1{Y_(i) = y}`` over the ``k`` nearest neighbours
     ``X_(1), …, X_(k)`` (Sangnier, §1.6.1; Peyré, §16.4.1); equal votes go to the smallest
     class label. ``predict_proba`` gives the normalised votes.
 
     Parameters
     ----------
-    {_SHARED_PARAMETERS}
+    %(shared_parameters)s
 
     Attributes
     ----------
@@ -71,12 +73,17 @@ class KNeighborsClassifier(ClassifierMixin, NeighborsBase):
 
     Notes
     -----
-    {_SHARED_NOTES}
+    %(shared_notes)s
 
     References
     ----------
     .. [1] Sangnier, *Introduction to machine learning*, §1.6.1, Theorem 63.
     .. [2] Peyré, *Mathematical Foundations of Data Sciences*, ch. 16, §16.4.1 and §16.5.2.
+
+    See Also
+    --------
+    KNeighborsRegressor : The mean of the neighbours' targets.
+    kernelkit.linear_model.NearestCentroid : One prototype per class instead of every sample.
 
     Examples
     --------
@@ -122,14 +129,15 @@ class KNeighborsClassifier(ClassifierMixin, NeighborsBase):
         return self.classes_[np.argmax(proba, axis=1)]
 
 
+@fill_doc(shared_notes=_SHARED_NOTES, shared_parameters=_SHARED_PARAMETERS)
 class KNeighborsRegressor(RegressorMixin, NeighborsBase):
-    __doc__ = f"""Regression by the (weighted) mean target of the ``k`` nearest training samples.
+    """Regression by the (weighted) mean target of the ``k`` nearest training samples.
 
-    ``f(x) = Σ_{{i ≤ k}} w_i Y_(i) / Σ_{{i ≤ k}} w_i`` (Sangnier, §1.6.1).
+    ``f(x) = Σ_{i ≤ k} w_i Y_(i) / Σ_{i ≤ k} w_i`` (Sangnier, §1.6.1).
 
     Parameters
     ----------
-    {_SHARED_PARAMETERS}
+    %(shared_parameters)s
 
     Attributes
     ----------
@@ -139,11 +147,16 @@ class KNeighborsRegressor(RegressorMixin, NeighborsBase):
 
     Notes
     -----
-    {_SHARED_NOTES}
+    %(shared_notes)s
 
     References
     ----------
     .. [1] Sangnier, *Introduction to machine learning*, §1.6.1.
+
+    See Also
+    --------
+    KNeighborsClassifier : The vote of the neighbours.
+    kernelkit.kernel_ridge.KernelRidge : A smooth kernel-weighted fit instead of a local mean.
 
     Examples
     --------

@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.svm._base import BaseSMO
 from kernelkit.svm._platt import couple_pairwise_probabilities, fit_sigmoid, sigmoid_probability
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._one_vs_one import pack_dual_coef
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _ovr_decision_function
 from kernelkit.utils._validation import check_class_labels
@@ -96,14 +97,8 @@ _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*: §1
        by pairwise coupling", JMLR 5, 2004."""
 
 
-def _fill_docstring(cls):
-    """Insert the parameter and reference blocks shared by SVC and SVR into ``cls.__doc__``."""
-    cls.__doc__ = cls.__doc__.replace("%(common_parameters)s", _COMMON_PARAMETERS).replace(
-        "%(references)s", _COMMON_REFERENCES)
-    return cls
 
-
-@_fill_docstring
+@fill_doc(common_parameters=_COMMON_PARAMETERS, references=_COMMON_REFERENCES)
 class SVC(ClassifierMixin, BaseSMO):
     r"""C-support vector classification, trained by SMO with second-order working sets.
 
@@ -384,7 +379,7 @@ class SVC(ClassifierMixin, BaseSMO):
             return np.log(self.predict_proba(X))
 
 
-@_fill_docstring
+@fill_doc(common_parameters=_COMMON_PARAMETERS, references=_COMMON_REFERENCES)
 class SVR(RegressorMixin, BaseSMO):
     r"""ε-support vector regression, trained by SMO on the 2n-variable dual.
 

@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from kernelkit._core._dual_cd import dual_cd_solve
 from kernelkit.svm._base import solver_kernel_input
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
@@ -82,11 +83,6 @@ _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, Exa
        coordinate descent method for large-scale linear SVM", ICML 2008 (the update, the
        projected-gradient stopping rule and shrinking; liblinear)."""
 
-
-def _fill_docstring(cls):
-    cls.__doc__ = cls.__doc__.replace("%(common_parameters)s", _COMMON_PARAMETERS).replace(
-        "%(references)s", _COMMON_REFERENCES)
-    return cls
 
 
 class _DualCDBase(BaseEstimator):
@@ -194,7 +190,7 @@ class _DualCDBase(BaseEstimator):
         return tags
 
 
-@_fill_docstring
+@fill_doc(common_parameters=_COMMON_PARAMETERS, references=_COMMON_REFERENCES)
 class SquaredHingeSVC(ClassifierMixin, _DualCDBase):
     r"""Squared-hinge (L2) kernel SVM without intercept, trained by dual coordinate descent.
 
@@ -360,7 +356,7 @@ class SquaredHingeSVC(ClassifierMixin, _DualCDBase):
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-@_fill_docstring
+@fill_doc(common_parameters=_COMMON_PARAMETERS, references=_COMMON_REFERENCES)
 class SquaredEpsilonSVR(RegressorMixin, _DualCDBase):
     r"""Squared ε-insensitive kernel SVR without intercept, trained by dual coordinate descent.
 

@@ -9,15 +9,15 @@ from kernelkit.tree._growth import TreeTrainingSet, draw_tree_seed
 from kernelkit.tree._validation import (
     STOPPING_RULE_CONSTRAINTS,
     growth_params,
-    store_init_params,
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor",
-           "ProbabilityVoteMixin", "fill_docstring"]
+           "ProbabilityVoteMixin"]
 
 
 class ProbabilityVoteMixin:
@@ -196,21 +196,7 @@ _REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, §1.6.2 "D
        Annals of Statistics 29(5), 2001 (the improvement criterion ``friedman_mse``)."""
 
 
-def fill_docstring(notes, references, **sections):
-    """Class decorator filling the text shared by sibling estimators into the class docstring:
-    ``%(notes_and_references)s`` becomes the Notes and References sections, every other
-    ``%(name)s`` the text ``sections[name]``."""
-    def fill(cls):
-        doc = cls.__doc__.replace("%(notes_and_references)s", (
-            f"Notes\n    -----\n    {notes}\n\n    References\n    ----------\n    {references}"))
-        for name, text in sections.items():
-            doc = doc.replace(f"%({name})s", text)
-        cls.__doc__ = doc
-        return cls
-    return fill
-
-
-@fill_docstring(_NOTES, _REFERENCES, parameters=_PARAMETERS)
+@fill_doc(notes=_NOTES, references=_REFERENCES, parameters=_PARAMETERS)
 class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecisionTree):
     r"""CART classification tree.
 
@@ -253,7 +239,13 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
     kernelkit.reference.tree.cart_tree : the course's recursive CART, a slow readable twin.
     sklearn.tree.DecisionTreeClassifier : scikit-learn's implementation.
 
-    %(notes_and_references)s
+    Notes
+    -----
+    %(notes)s
+
+    References
+    ----------
+    %(references)s
 
     Examples
     --------
@@ -278,7 +270,19 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, max_features=None,
                  random_state=None, max_leaf_nodes=None, min_impurity_decrease=0.0,
                  class_weight=None, max_bins=255, n_jobs=None):
-        store_init_params(self, locals())
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.class_weight = class_weight
+        self.max_bins = max_bins
+        self.n_jobs = n_jobs
 
     def predict_proba(self, X):
         """Weighted class fractions of the leaf of each sample.
@@ -297,7 +301,7 @@ class DecisionTreeClassifier(ProbabilityVoteMixin, ClassifierMixin, BaseDecision
         return proba / proba.sum(axis=1, keepdims=True)
 
 
-@fill_docstring(_NOTES, _REFERENCES, parameters=_PARAMETERS)
+@fill_doc(notes=_NOTES, references=_REFERENCES, parameters=_PARAMETERS)
 class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     r"""CART regression tree.
 
@@ -336,7 +340,13 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
     kernelkit.reference.tree.cart_tree : the course's recursive CART, a slow readable twin.
     sklearn.tree.DecisionTreeRegressor : scikit-learn's implementation.
 
-    %(notes_and_references)s
+    Notes
+    -----
+    %(notes)s
+
+    References
+    ----------
+    %(references)s
 
     Examples
     --------
@@ -357,7 +367,18 @@ class DecisionTreeRegressor(RegressorMixin, BaseDecisionTree):
                  min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
                  max_features=None, random_state=None, max_leaf_nodes=None,
                  min_impurity_decrease=0.0, max_bins=255, n_jobs=None):
-        store_init_params(self, locals())
+        self.criterion = criterion
+        self.splitter = splitter
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.random_state = random_state
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_bins = max_bins
+        self.n_jobs = n_jobs
 
     def predict(self, X):
         """Value (mean or median) of the leaf of each sample.

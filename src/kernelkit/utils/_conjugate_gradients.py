@@ -1,5 +1,5 @@
 """Truncated conjugate gradients for the Newton steps of the smooth solvers: the line-search
-Newton-CG of :func:`kernelkit.utils._logistic.damped_newton` and the trust-region Newton method
+Newton-CG of :func:`kernelkit.utils._smooth_solvers.damped_newton` and the trust-region Newton method
 of :class:`kernelkit.svm.LinearSVC` (Steihaug's variant, stopped on the trust region's sphere;
 Nocedal & Wright, *Numerical Optimization*, 2nd ed., Algorithm 7.2)."""
 

@@ -17,8 +17,8 @@ import sys
 import time
 
 __all__ = ["DELAY", "INTERVAL", "Progress", "block_ends", "format_seconds",
-           "in_blocks", "iteration_callback", "report", "report_points", "report_stage", "stage",
-           "stages_callback"]
+           "in_blocks", "iteration_callback", "model_name", "report", "report_model",
+           "report_points", "report_stage", "solver_progress", "stage", "stages_callback"]
 
 # Seconds of work before the first progress line: a short computation prints none.
 DELAY = 2.0
@@ -290,3 +290,28 @@ def stages_callback(label, verbose, stages):
         what, unit = stages[stage]
         lines.update(1, lambda: f"{what}: {done}/{total} {unit}")
     return callback
+
+
+def solver_progress(label, verbose):
+    """The ``progress(n_iter, objective, max_gradient)`` callback of the smooth solvers (:mod:`kernelkit.utils._smooth_solvers`; None
+    when ``verbose`` is 0): lines paced by time at 1, one per iteration at 2."""
+    def describe(n_iter, value, max_gradient):
+        gradient = "" if max_gradient is None else f", max |gradient| {max_gradient:.3g}"
+        return f"iteration {n_iter}: objective {value:.10g}{gradient}"
+    return iteration_callback(label, verbose, 1, describe)
+
+
+def model_name(classes, k):
+    """What the ``k``-th binary model of a classifier separates: its two classes, or one
+    class from the rest."""
+    return "binary model" if len(classes) == 2 else f"class {classes[k]} against the rest"
+
+
+def report_model(estimator, name, fit, start):
+    """At ``estimator.verbose >= 1``, the line of one fitted model ``fit = (theta, n_iter,
+    converged, objective)`` solved by ``estimator.solver`` since ``start``."""
+    if estimator.verbose:
+        _, n_iter, converged, objective = fit
+        report(type(estimator).__name__,
+               f"{name}: {n_iter} {estimator.solver} iterations, objective {objective:.10g}"
+               + ("" if converged else ", not converged"), start)

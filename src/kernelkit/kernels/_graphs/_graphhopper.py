@@ -280,7 +280,7 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
         n_threads = self._n_threads()
 
         def fill_rows(out, start, stop):
-            _graphhopper.gaussian_hopper_gram(*A.core_arrays(), *other.core_arrays(),
+            _graphhopper.gaussian_hopper_gram(A.core_arrays(), other.core_arrays(),
                                               B is None, self.gamma, out, start, stop,
                                               n_threads=n_threads)
 
@@ -291,7 +291,7 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
         if not isinstance(A, _HopperWeights):
             return A.squared_norms()
         out = np.zeros(A.n_samples)
-        _graphhopper.gaussian_hopper_diagonal(*A.core_arrays(), self.gamma, out,
+        _graphhopper.gaussian_hopper_diagonal(A.core_arrays(), self.gamma, out,
                                               n_threads=self._n_threads())
         return out
 

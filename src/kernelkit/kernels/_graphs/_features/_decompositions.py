@@ -42,13 +42,10 @@ def decomposition_features(kind, batch, r, d, n_threads, what, fix):
     # per thread: the distances of all node pairs of the largest graph
     check_memory_request(8.0 * largest * largest * n_threads,
                          f"{what} on a graph of {largest} nodes", fix)
-    arrays = (_graph_decompositions.DECOMPOSITIONS[kind], r, d, batch.node_ptr, batch.indptr,
-              batch.indices, batch.node_labels, batch.edge_labels)
+    decomposition = {"kind": _graph_decompositions.DECOMPOSITIONS[kind], "r": r, "d": d}
     n_pairs = np.empty(n_graphs, dtype=np.int64)
-    no_slots = np.zeros(1, dtype=np.int64)
-    _graph_decompositions.decomposition_features(
-        *arrays, no_slots, no_slots.view(np.uint64), no_slots.view(np.intp), no_slots, n_pairs,
-        counting=True, n_threads=n_threads)
+    _graph_decompositions.decomposition_features(batch, decomposition, None, n_pairs,
+                                                 n_threads=n_threads)
     slots = n_pairs * (r + 1)
     # a key, a value and a count per occurrence, then the sparse features built from them
     check_memory_request(48.0 * float(slots.sum()), f"{what} on {n_graphs} graphs", fix)
@@ -58,8 +55,9 @@ def decomposition_features(kind, batch, r, d, n_threads, what, fix):
     values = np.empty(key_ptr[-1], dtype=np.intp)
     counts = np.empty(key_ptr[-1], dtype=np.int64)
     n_distinct = np.empty(n_graphs, dtype=np.int64)
-    _graph_decompositions.decomposition_features(*arrays, key_ptr, keys, values, counts,
-                                                 n_distinct, n_threads=n_threads)
+    features = {"key_ptr": key_ptr, "keys": keys, "values": values, "counts": counts}
+    _graph_decompositions.decomposition_features(batch, decomposition, features, n_distinct,
+                                                 n_threads=n_threads)
     # each graph's distinct keys sit at the start of its slot range
     graph_ids = np.repeat(np.arange(n_graphs), n_distinct)
     slot = np.repeat(key_ptr[:-1] - np.r_[0, np.cumsum(n_distinct)[:-1]], n_distinct) \
