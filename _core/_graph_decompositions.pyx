@@ -324,7 +324,7 @@ def decomposition_features(
     Parameters
     ----------
     batch : GraphBatch
-        The batch (``kernelkit.kernels._graphs._input.GraphBatch``): its attributes
+        The batch (``kernelkit.kernels._graphs._encoding.GraphBatch``): its attributes
         ``node_ptr`` (n_graphs + 1,) and ``indptr`` (n_nodes + 1,), intp; ``indices`` and
         ``edge_labels`` (n_directed_edges,) and ``node_labels`` (n_nodes,), int32. ODD-ST does
         not read the edge labels.

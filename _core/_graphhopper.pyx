@@ -193,7 +193,7 @@ def graph_diameters(
     Parameters
     ----------
     node_ptr, indptr, indices : ndarrays
-        The batch (``GraphBatch`` of ``kernelkit.kernels._graphs._input``).
+        The batch (``GraphBatch`` of ``kernelkit.kernels._graphs._encoding``).
     diameters : ndarray of shape (n_graphs,), intp
         Output.
     n_threads : int
@@ -220,7 +220,7 @@ def hopper_weights(
     Parameters
     ----------
     node_ptr, indptr, indices : ndarrays
-        The batch (``GraphBatch`` of ``kernelkit.kernels._graphs._input``).
+        The batch (``GraphBatch`` of ``kernelkit.kernels._graphs._encoding``).
     n_lengths : ndarray of shape (n_graphs,), intp
         ``δ_g``: one more than the diameter of each graph (:func:`graph_diameters`).
     weight_ptr : ndarray of shape (n_graphs + 1,), intp

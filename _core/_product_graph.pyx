@@ -382,14 +382,17 @@ cdef bint _settled(const double *t, const double *t_before, intp_t dim) noexcept
     return same
 
 
-# Pair kernels by code (the values of ``PRODUCT_GRAPH_KERNELS``) and the scratch each needs:
-# vectors of length max n1 · max n2, plus a few doubles.
-cdef enum:
+# Pair kernels by code, also module attributes (``_product_graph.WALK``, ...: a kernel class
+# names its own), and the scratch each needs: vectors of length max n1 · max n2, plus a few
+# doubles.
+cpdef enum:
     WALK = 0
     GEOMETRIC = 1
     RANDOM_WALK = 2
     SUBTREE = 3
 
+# The codes by name, for the twin (kernelkit.reference.PRODUCT_GRAPH_KERNELS: a test checks
+# that they agree).
 PRODUCT_GRAPH_KERNELS = {"walk": WALK, "geometric": GEOMETRIC, "random_walk": RANDOM_WALK,
                          "subtree": SUBTREE}
 
@@ -461,7 +464,7 @@ cdef void _set_context(Context *ctx, int kernel, intp_t n_steps, double lambda_,
 
 
 def product_graph_gram(
-    int kernel,                           # a value of PRODUCT_GRAPH_KERNELS
+    int kernel,                           # WALK, GEOMETRIC, RANDOM_WALK or SUBTREE
     const intp_t[::1] node_ptr_a,         # IN (n_a + 1,) batch A (see GraphBatch)
     const intp_t[::1] indptr_a,           # IN
     const int32_t[::1] indices_a,         # IN
@@ -490,14 +493,14 @@ def product_graph_gram(
     Parameters
     ----------
     kernel : int
-        ``PRODUCT_GRAPH_KERNELS["walk"]`` (``1ᵀ A×ⁿ 1``, ``n = n_steps``), ``"geometric"``
-        (``1ᵀ (I − λ A×)⁻¹ 1`` by CG; the caller guarantees ``λ ρ(A×) < 1``), ``"random_walk"``
-        (Kashima et al. with stopping probability ``p_stop``, by PCG) or ``"subtree"``
+        ``WALK`` (``1ᵀ A×ⁿ 1``, ``n = n_steps``), ``GEOMETRIC``
+        (``1ᵀ (I − λ A×)⁻¹ 1`` by CG; the caller guarantees ``λ ρ(A×) < 1``), ``RANDOM_WALK``
+        (Kashima et al. with stopping probability ``p_stop``, by PCG) or ``SUBTREE``
         (``Σ_{(u, v)} T(u, v, n_steps)`` with branching weight ``lambda_``, one-to-one
         ``matchings`` of neighbours or the course's subsets; ``max_small_degree`` =
         ``min(max degree of A, max degree of B)`` sizes the matching table, ``2**`` of it).
     node_ptr_*, indptr_*, indices_*, labels_*, edge_labels_* : ndarrays
-        The CSR graph batches (``GraphBatch`` of ``kernelkit.kernels._graphs._input``).
+        The CSR graph batches (``GraphBatch`` of ``kernelkit.kernels._graphs._encoding``).
     symmetric : bool
     out : ndarray of shape (n_a, n_b), float64
     row_start, row_stop : int

@@ -80,7 +80,7 @@ def _reference(data):
 def _grakel(data):
     from grakel.kernels import NeighborhoodHash, WeisfeilerLehmanOptimalAssignment
 
-    from kernelkit.kernels._graphs._label_keys import label_keys
+    from kernelkit.kernels._graphs._encoding import label_keys
     from kernelkit.kernels._graphs._neighborhood_hash import initial_bit_labels
 
     if data["params"]["kernel"] == "wloa":

@@ -124,8 +124,8 @@ def _kernelkit_networkx(data):
 def _reference(data):
     """The reference twins driven the slow way: Python loops, dense feature counts."""
     from kernelkit import reference
-    from kernelkit.kernels._graphs._base import batch_arrays
-    from kernelkit.kernels._graphs._input import encode_graphs
+    from kernelkit.kernels._graphs._bases import batch_arrays
+    from kernelkit.kernels._graphs._encoding import encode_graphs
 
     batch, _, _ = encode_graphs(data["graphs"])
     kind = data["params"]["kernel"]

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from kernelkit._core import _core_decomposition
+from kernelkit._core import _k_core_decomposition
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
@@ -41,7 +41,7 @@ def test_core_numbers_equal_the_definition(make_graphs):
         indptr = np.r_[0, np.cumsum((adjacency != 0).sum(axis=1))].astype(np.intp)
         indices = np.nonzero(adjacency)[1].astype(np.int32)
         core = np.empty(adjacency.shape[0], dtype=np.int32)
-        _core_decomposition.core_numbers(indptr, indices, core)
+        _k_core_decomposition.core_numbers(indptr, indices, core)
         assert core.tolist() == reference.core_numbers(adjacency)
 
 

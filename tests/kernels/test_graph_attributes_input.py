@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from kernelkit.kernels import ShortestPathKernel, WeisfeilerLehmanKernel
-from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._encoding import encode_graphs
 
 PATH = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]])
 

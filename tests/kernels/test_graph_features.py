@@ -295,7 +295,7 @@ def test_plain_wl_equals_the_twin(molecules):
 def test_edge_signatures_do_not_depend_on_threads(molecules):
     from kernelkit._core import _wl_relabel
 
-    from kernelkit.kernels._graphs._input import encode_graphs
+    from kernelkit.kernels._graphs._encoding import encode_graphs
 
     batch, _, _ = encode_graphs(molecules, edge_label="label")
     out = []
@@ -311,7 +311,7 @@ def test_edge_signatures_do_not_depend_on_threads(molecules):
 def test_edge_signatures_need_their_scratch(molecules):
     from kernelkit._core import _wl_relabel
 
-    from kernelkit.kernels._graphs._input import encode_graphs
+    from kernelkit.kernels._graphs._encoding import encode_graphs
 
     batch, _, _ = encode_graphs(molecules[:2], edge_label="label")
     signatures = np.empty(batch.n_nodes + 2 * len(batch.indices), dtype=np.int32)

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from kernelkit.kernels import ShortestPathKernel, WalkKernel, WeisfeilerLehmanKernel
-from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._encoding import encode_graphs
 
 
 def _as_networkx(graph, node_attr="label", edge_attr="label"):

@@ -17,9 +17,9 @@ from kernelkit.kernels import (
     WeisfeilerLehmanKernel,
     is_positive_definite,
 )
-from kernelkit.kernels._graphs._base import batch_arrays
+from kernelkit.kernels._graphs._bases import batch_arrays
 from kernelkit.kernels._graphs._graphlet import graphlet_classes
-from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._encoding import encode_graphs
 
 KERNELS = [
     WalkKernel(n=3, edge_label="label"),

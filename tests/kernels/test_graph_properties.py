@@ -11,8 +11,8 @@ from kernelkit.kernels import (
     WeisfeilerLehmanKernel,
     is_positive_definite,
 )
-from kernelkit.kernels._graphs._base import batch_arrays
-from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._bases import batch_arrays
+from kernelkit.kernels._graphs._encoding import encode_graphs
 
 
 @st.composite

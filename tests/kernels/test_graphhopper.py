@@ -124,7 +124,7 @@ def test_gaussian_threads_and_normalized_diagonal(rng):
 def test_path_counts_do_not_depend_on_the_thread_count(rng):
     from kernelkit._core import _graphhopper
 
-    from kernelkit.kernels._graphs._input import encode_graphs
+    from kernelkit.kernels._graphs._encoding import encode_graphs
 
     batch, _, _ = encode_graphs(_graphs(rng, 30, max_nodes=12), node_label=None)
     diameters = [np.empty(batch.n_samples, dtype=np.intp) for _ in range(2)]
@@ -255,7 +255,7 @@ def test_diameter_lower_bounds(rng):
     from kernelkit._core import _graphhopper
 
     from kernelkit.kernels._graphs._graphhopper import _diameter_lower_bounds
-    from kernelkit.kernels._graphs._input import encode_graphs
+    from kernelkit.kernels._graphs._encoding import encode_graphs
 
     graphs = _graphs(rng, 60, max_nodes=14, p_edge=0.25)
     trees = []

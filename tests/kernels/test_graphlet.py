@@ -8,7 +8,7 @@ import pytest
 from kernelkit._core import _graphlet_counts
 from kernelkit.kernels import GraphletKernel
 from kernelkit.kernels._graphs._graphlet import graphlet_classes
-from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._encoding import encode_graphs
 
 
 def _counts(graph, k):

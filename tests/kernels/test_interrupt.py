@@ -86,3 +86,41 @@ def test_ctrl_c_stops_one_weisfeiler_lehman_compression(ctrl_c):
     """
     after = "print('inside' if (codes < 0).any() else 'after')"
     assert ctrl_c(setup, after) == ["interrupted", "inside"]
+
+
+def test_ctrl_c_stops_one_k_core_decomposition(ctrl_c):
+    # one peeling of 6.7e7 adjacency entries: a circulant graph on a random order of 4e6 nodes
+    # (neighbours at random places), each edge kept with probability 0.7 (degrees vary, so the
+    # peeling moves nodes between buckets): seconds of random reads. Stopped inside the call,
+    # it leaves the nodes not yet peeled with their current degree, not their core number; a
+    # call that ran to its end before Python saw the signal gives what a second call gives.
+    setup = """
+    import numpy as np
+    from kernelkit._core import _k_core_decomposition
+    n, n_shifts = 4_000_000, 12
+    rng = np.random.default_rng(0)
+    order = rng.permutation(n).astype(np.int32)
+    rank = np.empty(n, dtype=np.intp)
+    rank[order] = np.arange(n)
+    kept = rng.random((n_shifts, n)) < 0.7
+
+    def ends():  # per shift s: each node's neighbour s places on, then s places back
+        for s in range(1, n_shifts + 1):
+            yield order[(rank + s) % n], kept[s - 1][rank]
+            yield order[(rank - s) % n], kept[s - 1][(rank - s) % n]
+
+    indptr = np.zeros(n + 1, dtype=np.intp)
+    np.cumsum(sum(keep.astype(np.intp) for _, keep in ends()), out=indptr[1:])
+    indices, slot = np.empty(indptr[-1], dtype=np.int32), indptr[:-1].copy()
+    for other, keep in ends():
+        indices[slot[keep]] = other[keep]
+        slot[keep] += 1
+    core = np.empty(n, dtype=np.int32)
+    run = lambda: _k_core_decomposition.core_numbers(indptr, indices, core)
+    """
+    after = """
+    again = np.empty(n, dtype=np.int32)
+    _k_core_decomposition.core_numbers(indptr, indices, again)
+    print('after' if np.array_equal(core, again) else 'inside')
+    """
+    assert ctrl_c(setup, after) == ["interrupted", "inside"]

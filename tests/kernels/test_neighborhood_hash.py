@@ -6,7 +6,7 @@ import pytest
 import scipy.sparse as sp
 
 from kernelkit.kernels import NeighborhoodHashKernel, neighborhood_hash_kernel
-from kernelkit.kernels._graphs._label_keys import label_key, label_keys
+from kernelkit.kernels._graphs._encoding import label_key, label_keys
 from kernelkit.kernels._graphs._neighborhood_hash import initial_bit_labels
 from kernelkit.reference import graph_assignment as twin
 

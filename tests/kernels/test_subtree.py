@@ -5,8 +5,8 @@ import pytest
 
 from kernelkit import reference
 from kernelkit.kernels import SubtreeKernel, is_positive_definite
-from kernelkit.kernels._graphs._base import batch_arrays
-from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._bases import batch_arrays
+from kernelkit.kernels._graphs._encoding import encode_graphs
 
 
 @pytest.mark.parametrize("variant", ["matchings", "subsets"])

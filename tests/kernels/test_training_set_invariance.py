@@ -40,7 +40,7 @@ from kernelkit.kernels import (
     WeisfeilerLehmanKernel,
     WeisfeilerLehmanOptimalAssignmentKernel,
 )
-from kernelkit.kernels._graphs._base import GraphKernel
+from kernelkit.kernels._graphs._bases import GraphKernel
 from kernelkit.kernels._strings._base import StringKernel
 
 STRUCTURED_CLASSES = sorted(

@@ -55,8 +55,8 @@ def test_geometric_kernel_equals_truncated_series_and_closed_form(make_graphs):
     K = GeometricWalkKernel(lambda_=lambda_, edge_label="label").fit_transform(graphs)
     np.testing.assert_allclose(K, series, rtol=1e-9)
     from kernelkit import reference
-    from kernelkit.kernels._graphs._base import batch_arrays
-    from kernelkit.kernels._graphs._input import encode_graphs
+    from kernelkit.kernels._graphs._bases import batch_arrays
+    from kernelkit.kernels._graphs._encoding import encode_graphs
 
     batch, _, _ = encode_graphs(graphs, edge_label="label")
     dense = np.zeros_like(K)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from kernelkit.kernels._graphs._input import encode_graphs
+from kernelkit.kernels._graphs._encoding import encode_graphs
 from kernelkit.kernels._strings._base import check_sequences, encode, resolve_alphabet
 
 __all__ = ["PackedGraphs", "PackedSequences"]

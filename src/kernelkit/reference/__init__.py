@@ -74,7 +74,7 @@ states them) and are compared with the public estimator or function that runs th
   ``tests/kernels/test_graphhopper.py``, ``tests/kernels/test_propagation.py``;
 - :mod:`~kernelkit.reference.graph_pyramid` (``pyramid_match_gram``, ``core_numbers``,
   ``core_framework_gram``): ``PyramidMatchKernel``,
-  ``CoreFrameworkKernel`` and ``_core._core_decomposition``;
+  ``CoreFrameworkKernel`` and ``_core._k_core_decomposition``;
   ``tests/kernels/test_pyramid_match.py``, ``tests/kernels/test_core_framework.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,

@@ -1,7 +1,22 @@
 """Graph kernels (Mairal & Vert, "Graph kernels"): walks, subtrees, Weisfeiler–Lehman, shortest
-paths and graphlets, as scikit-learn transformers with compiled, parallel cores."""
+paths and graphlets, as scikit-learn transformers with compiled, parallel cores.
 
-from kernelkit.kernels._graphs._core_framework import CoreFrameworkKernel, core_framework_kernel
+The wing by role:
+
+- ``_encoding/``: the input graphs (networkx graphs, tuples) validated and coded into one
+  ``GraphBatch``, which every kernel works on;
+- ``_bases/``: the base classes, one module each (graph kernel, explicit-feature and
+  sparse-feature kernels, label refinement, product graph): a new kernel subclasses one;
+- ``_features/``: what several kernels compute alike (sparse feature counts, the
+  histogram-intersection Gram, the rooted pieces of NSPDK and ODD-ST);
+- one module per kernel family: ``_walk``, ``_subtree``, ``_weisfeiler_lehman``,
+  ``_wl_optimal_assignment``, ``_histograms``, ``_shortest_path``, ``_graphlet``,
+  ``_neighborhood_hash``, ``_nspdk``, ``_oddst``, ``_propagation``, ``_pyramid_match``,
+  ``_graphhopper``, ``_k_core_framework``.
+
+CONTRIBUTING.md ("Adding a graph kernel") walks through adding one.
+"""
+
 from kernelkit.kernels._graphs._graphhopper import GraphHopperKernel, graphhopper_kernel
 from kernelkit.kernels._graphs._graphlet import GraphletKernel, graphlet_kernel
 from kernelkit.kernels._graphs._histograms import (
@@ -10,6 +25,7 @@ from kernelkit.kernels._graphs._histograms import (
     edge_histogram_kernel,
     vertex_histogram_kernel,
 )
+from kernelkit.kernels._graphs._k_core_framework import CoreFrameworkKernel, core_framework_kernel
 from kernelkit.kernels._graphs._neighborhood_hash import (
     NeighborhoodHashKernel,
     neighborhood_hash_kernel,

@@ -9,8 +9,8 @@ from scipy.sparse import csgraph
 
 from kernelkit._core import _graphhopper
 from kernelkit.kernels._base import ExplicitFeatureMixin, fill_gram, pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, count_features
-from kernelkit.kernels._graphs._input import check_labels_or_attributes
+from kernelkit.kernels._graphs._bases import GraphKernel, check_labels_or_attributes
+from kernelkit.kernels._graphs._features import count_features
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import check_memory_request
 

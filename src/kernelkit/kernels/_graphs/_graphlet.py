@@ -12,7 +12,8 @@ from sklearn.utils import check_random_state
 
 from kernelkit._core import _graphlet_counts
 from kernelkit.kernels._base import StructuredKernel, pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import ExplicitFeatureKernel, SparseFeatures
+from kernelkit.kernels._graphs._bases import ExplicitFeatureKernel
+from kernelkit.kernels._graphs._features import SparseFeatures
 from kernelkit.utils._sklearn_compat import Interval, Options, StrOptions
 from kernelkit.utils._validation import MAX_INT
 

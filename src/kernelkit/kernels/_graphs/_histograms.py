@@ -3,8 +3,7 @@
 import numpy as np
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, SparseFeatureKernel
-from kernelkit.kernels._graphs._weisfeiler_lehman import LabelRefinementKernel
+from kernelkit.kernels._graphs._bases import GraphKernel, LabelRefinementKernel, SparseFeatureKernel
 
 __all__ = ["EdgeHistogramKernel", "VertexHistogramKernel", "edge_histogram_kernel",
            "vertex_histogram_kernel"]

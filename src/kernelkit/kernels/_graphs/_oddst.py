@@ -5,8 +5,8 @@ from numbers import Integral, Real
 import numpy as np
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import SparseFeatureKernel
-from kernelkit.kernels._graphs._decompositions import decomposition_features
+from kernelkit.kernels._graphs._bases import SparseFeatureKernel
+from kernelkit.kernels._graphs._features import decomposition_features
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 

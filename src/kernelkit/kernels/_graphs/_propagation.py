@@ -7,8 +7,8 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from kernelkit.kernels._base import ExplicitFeatureMixin, pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, count_features
-from kernelkit.kernels._graphs._input import check_labels_or_attributes
+from kernelkit.kernels._graphs._bases import GraphKernel, check_labels_or_attributes
+from kernelkit.kernels._graphs._features import count_features
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 

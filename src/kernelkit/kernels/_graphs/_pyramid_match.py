@@ -7,8 +7,8 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel
-from kernelkit.kernels._graphs._histogram_intersection import intersection_gram
+from kernelkit.kernels._graphs._bases import GraphKernel
+from kernelkit.kernels._graphs._features import intersection_gram
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 

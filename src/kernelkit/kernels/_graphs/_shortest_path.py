@@ -4,7 +4,7 @@ import numpy as np
 
 from kernelkit._core import _shortest_path_bfs
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import SparseFeatureKernel
+from kernelkit.kernels._graphs._bases import SparseFeatureKernel
 from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["ShortestPathKernel", "shortest_path_kernel"]

@@ -2,8 +2,9 @@
 
 from numbers import Integral, Real
 
+from kernelkit._core import _product_graph
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel, max_degree
+from kernelkit.kernels._graphs._bases import GraphKernel, ProductGraphKernel, max_degree
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT
 
@@ -123,7 +124,7 @@ class SubtreeKernel(ProductGraphKernel):
                 f"{degree}. Use variant='subsets' for graphs of high degree."
             )
 
-    _core_kernel = "subtree"
+    _core_kernel = _product_graph.SUBTREE
 
     def _core_params(self, A, B):
         max_a = max_degree(A.indptr)

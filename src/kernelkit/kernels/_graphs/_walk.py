@@ -5,8 +5,9 @@ from numbers import Integral, Real
 
 from sklearn.exceptions import ConvergenceWarning
 
+from kernelkit._core import _product_graph
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel, ProductGraphKernel
+from kernelkit.kernels._graphs._bases import GraphKernel, ProductGraphKernel
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
@@ -109,7 +110,7 @@ class WalkKernel(ProductGraphKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    _core_kernel = "walk"
+    _core_kernel = _product_graph.WALK
 
     def _core_params(self, A, B):
         return {"n_steps": self.n}
@@ -215,7 +216,7 @@ class GeometricWalkKernel(_IterativeWalkKernel):
                 f"{1.0 / bound:.6g}."
             )
 
-    _core_kernel = "geometric"
+    _core_kernel = _product_graph.GEOMETRIC
 
     def _core_params(self, A, B):
         return {"lambda_": self.lambda_, "tol": self.tol, "max_iter": self.max_iter}
@@ -303,7 +304,7 @@ class RandomWalkKernel(_IterativeWalkKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    _core_kernel = "random_walk"
+    _core_kernel = _product_graph.RANDOM_WALK
 
     def _core_params(self, A, B):
         return {"p_stop": self.p_stop, "tol": self.tol, "max_iter": self.max_iter}

@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from sklearn.utils.metaestimators import available_if
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._histogram_intersection import intersection_gram
+from kernelkit.kernels._graphs._features import intersection_gram
 from kernelkit.kernels._graphs._weisfeiler_lehman import WeisfeilerLehmanKernel
 
 __all__ = ["WeisfeilerLehmanOptimalAssignmentKernel", "weisfeiler_lehman_optimal_assignment_kernel"]

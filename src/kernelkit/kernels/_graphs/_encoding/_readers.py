@@ -1,4 +1,4 @@
-"""Graph input for every graph kernel: validation and conversion into one compact batch.
+"""Graph input for every graph kernel: validation and conversion into one :class:`GraphBatch`.
 
 Accepted graphs (Mairal & Vert, "Graph kernels": labelled undirected graphs):
 
@@ -19,156 +19,19 @@ under the node attribute named by ``node_attributes`` (``"attributes"`` for the 
 in tuples the fourth element. They must be finite; the length learned at ``fit`` is required at
 ``transform``.
 
-Labels may be of any hashable type, and two labels are the same label when they are equal
-(``1``, ``1.0`` and ``np.int64(1)`` are one label, as in a dict); every NaN (``float("nan")``,
-``np.float32("nan")``, ...) is one label, although NaN is not equal to itself. They are coded as
-int32 once: the codes learned at ``fit`` are reused at ``transform``, and labels unseen at
-``fit`` get fresh codes (``>= n_known``), the same within one call, which therefore match
-nothing in the fitted graphs.
-
-Every kernel then works on a :class:`GraphBatch`: the graphs' adjacencies concatenated as one
-block-diagonal CSR (global node ids, sorted neighbours), int32 node and edge label codes, and the
-per-graph node offsets ``node_ptr``, and the node attributes as one float64
-``(n_nodes, n_attributes)`` array when they are asked for.
+Node and edge labels are coded by :class:`LabelCoder`.
 """
 
-import dataclasses
-import numbers
 from itertools import chain
 
 import numpy as np
 import scipy.sparse as sp
 
+from kernelkit.kernels._graphs._encoding._graph_batch import GraphBatch
+from kernelkit.kernels._graphs._encoding._label_coder import LabelCoder
 from kernelkit.utils._validation import checked_csr_arrays
 
-__all__ = ["GraphBatch", "LabelCoder", "check_labels_or_attributes", "encode_graphs"]
-
-
-@dataclasses.dataclass(frozen=True)
-class GraphBatch:
-    """A batch of undirected labelled graphs in one concatenated CSR structure.
-
-    Attributes
-    ----------
-    node_ptr : ndarray of shape (n_samples + 1,), intp
-        Graph ``g`` owns the global nodes ``node_ptr[g]:node_ptr[g + 1]``.
-    indptr : ndarray of shape (n_nodes + 1,), intp
-        CSR row pointers of the block-diagonal adjacency (each undirected edge stored twice).
-    indices : ndarray of shape (n_directed_edges,), int32
-        Global neighbour ids, sorted within each row.
-    node_labels : ndarray of shape (n_nodes,), int32
-        Node label codes.
-    edge_labels : ndarray of shape (n_directed_edges,), int32
-        Edge label codes aligned with ``indices`` (all zero when edge labels are not used).
-    node_attributes : ndarray of shape (n_nodes, n_attributes), float64, C-contiguous, or None
-        Continuous node attributes, None when they are not used.
-    node_label_keys : ndarray of shape (n_node_label_codes,), uint64, or None
-        The key of the label of each node label code (a fixed function of the label, see
-        ``_label_keys``), for the kernels that hash labels; None otherwise.
-    """
-
-    node_ptr: np.ndarray
-    indptr: np.ndarray
-    indices: np.ndarray
-    node_labels: np.ndarray
-    edge_labels: np.ndarray
-    node_attributes: np.ndarray | None = None
-    node_label_keys: np.ndarray | None = None
-
-    @property
-    def n_samples(self):
-        return len(self.node_ptr) - 1
-
-    @property
-    def n_nodes(self):
-        return len(self.node_labels)
-
-
-class LabelCoder:
-    """Maps hashable labels to int32 codes: learned on the fitted graphs, extended per call.
-
-    Parameters
-    ----------
-    codes : dict or None
-        Known ``label -> code`` map (from ``fit``); ``None`` learns one.
-    """
-
-    def __init__(self, codes=None):
-        self.learning = codes is None
-        self.codes = {} if codes is None else codes
-        self._fresh = {}
-
-    def encode(self, labels, what):
-        """int32 codes of ``labels`` (a list of hashables); ``what`` names them in errors."""
-        try:
-            distinct = dict.fromkeys(labels)  # first-occurrence order: codes are deterministic
-        except TypeError:
-            bad = next(label for label in labels if not _is_hashable(label))
-            raise TypeError(f"{what} must be hashable, got {type(bad).__name__}.") from None
-        if any(map(_is_nan, distinct)):  # a scan of the distinct labels only, usually few
-            labels = [_NAN_LABEL if _is_nan(label) else label for label in labels]
-            distinct = dict.fromkeys(labels)
-        codes, fresh = self.codes, self._fresh
-        for label in distinct:
-            if label not in codes and label not in fresh:
-                if self.learning:
-                    codes[label] = len(codes)
-                else:
-                    fresh[label] = len(codes) + len(fresh)
-        lookup = {**codes, **fresh} if fresh else codes
-        return np.fromiter(map(lookup.__getitem__, labels), dtype=np.int32, count=len(labels))
-
-    @property
-    def all_codes(self):
-        """``label -> code`` of every label coded so far: the known ones and the fresh ones."""
-        return {**self.codes, **self._fresh} if self._fresh else self.codes
-
-
-class _NaNLabel:
-    """The label that stands for every NaN label. A dict finds a key by identity or equality,
-    and NaN is not equal to itself: two NaN objects (``float("nan")`` and ``np.float64("nan")``,
-    or two reads of one array) would be two labels. This one equals itself, also after
-    unpickling (a fitted kernel's codes)."""
-
-    __slots__ = ()
-
-    def __eq__(self, other):
-        return isinstance(other, _NaNLabel)
-
-    def __hash__(self):
-        return hash(_NaNLabel)
-
-    def __repr__(self):
-        return "nan"
-
-
-_NAN_LABEL = _NaNLabel()
-
-
-def _is_nan(label):
-    """Whether ``label`` is a NaN number (a real or complex number not equal to itself)."""
-    return isinstance(label, numbers.Number) and label != label
-
-
-def check_labels_or_attributes(kernel, node_label, node_attributes):
-    """A ValueError unless exactly one of ``node_label`` and ``node_attributes`` is set: for
-    the kernels whose node kernel works on either labels or attributes (``kernel`` names it)."""
-    if node_attributes is not None and node_label is not None:
-        raise ValueError(
-            f"{kernel} uses node labels or node attributes, not both: pass node_label=None "
-            "with node_attributes=..., or node_attributes=None.")
-    if node_attributes is None and node_label is None:
-        raise ValueError(
-            f"{kernel} needs node labels or node attributes: set node_label (e.g. 'label') or "
-            "node_attributes (e.g. 'attributes').")
-
-
-def _is_hashable(obj):
-    try:
-        hash(obj)
-    except TypeError:
-        return False
-    return True
+__all__ = ["encode_graphs"]
 
 
 def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_codes=None,

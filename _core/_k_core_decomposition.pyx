@@ -7,21 +7,30 @@ neighbour's degree by one, which moves it one bucket down in O(1). Graphs of a b
 blocks of one block-diagonal adjacency, and a node's core number depends only on its own
 connected component, so one peeling of the whole batch gives every graph's core numbers.
 
+The peeling is linear but reads the neighbours of each node at random places: a batch of tens of
+millions of adjacency entries takes seconds, so it looks at the signals (_interrupt.pxd) every
+``CHECK_WORK`` adjacency entries and Ctrl-C stops it.
+
 V. Batagelj, M. Zaversnik. An O(m) algorithm for cores decomposition of networks.
 arXiv:cs/0310049, 2003 (Algorithm "cores").
 """
 
 from libc.stdlib cimport malloc, free
 
+from _interrupt cimport (CHECK_WORK, INTERRUPTED, InterruptState, interrupt_init, interrupted,
+                         raise_pending)
 from _types cimport intp_t, int32_t
 
 
-cdef void _core_numbers(
+cdef int _core_numbers(
     const intp_t[::1] indptr, const int32_t[::1] indices, int32_t[::1] core,
-    intp_t *bin_start, intp_t *position, intp_t *order,
+    intp_t *bin_start, intp_t *position, intp_t *order, InterruptState *interrupt,
 ) noexcept nogil:
+    """Fill ``core``; 0, or INTERRUPTED when a signal handler raised (``core`` then holds the
+    final core numbers of the nodes peeled so far, current degrees elsewhere)."""
     cdef intp_t n = core.shape[0]
     cdef intp_t v, u, k, e, d, max_degree = 0, start, pu, pw, w, du
+    cdef intp_t work = 0  # adjacency entries read since the last look at the signals
     for v in range(n):
         d = indptr[v + 1] - indptr[v]
         core[v] = <int32_t>d  # current degree while peeling, core number once v is removed
@@ -60,6 +69,12 @@ cdef void _core_numbers(
                     order[pw] = u
                 bin_start[du] += 1
                 core[u] -= 1
+        work += indptr[v + 1] - indptr[v] + 1
+        if work >= CHECK_WORK:
+            work = 0
+            if interrupted(interrupt):
+                return INTERRUPTED
+    return 0
 
 
 def core_numbers(
@@ -80,6 +95,8 @@ def core_numbers(
     cdef intp_t n = core.shape[0]
     cdef intp_t max_degree = 0
     cdef intp_t v
+    cdef int status
+    cdef InterruptState interrupt
     for v in range(n):
         if indptr[v + 1] - indptr[v] > max_degree:
             max_degree = indptr[v + 1] - indptr[v]
@@ -89,8 +106,12 @@ def core_numbers(
     try:
         if bin_start == NULL or position == NULL or order == NULL:
             raise MemoryError(f"core decomposition of {n} nodes: out of memory")
+        interrupt_init(&interrupt)
         with nogil:
-            _core_numbers(indptr, indices, core, bin_start, position, order)
+            status = _core_numbers(indptr, indices, core, bin_start, position, order,
+                                   &interrupt)
+        if status == INTERRUPTED:
+            raise_pending()
     finally:
         free(bin_start)
         free(position)

@@ -1,4 +1,5 @@
-"""Core framework: a graph kernel summed over the k-cores (Nikolentzos et al. 2018)."""
+"""The k-core framework (the "core framework" of Nikolentzos et al. 2018): a graph kernel
+summed over the nested k-cores of the graphs."""
 
 import time
 from numbers import Integral
@@ -6,10 +7,10 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import clone
 
-from kernelkit._core import _core_decomposition
+from kernelkit._core import _k_core_decomposition
 from kernelkit.kernels._base import StructuredKernel, pairwise_structured_kernel
-from kernelkit.kernels._graphs._base import GraphKernel
-from kernelkit.kernels._graphs._input import GraphBatch
+from kernelkit.kernels._graphs._bases import GraphKernel
+from kernelkit.kernels._graphs._encoding import GraphBatch
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
@@ -136,9 +137,9 @@ class CoreFrameworkKernel(GraphKernel):
 
     def _represent(self, batch, fitting):
         start = time.perf_counter()
-        core = np.empty(batch.n_nodes, dtype=np.int32)
-        _core_decomposition.core_numbers(batch.indptr, batch.indices, core)
-        degeneracy = np.maximum.reduceat(core, batch.node_ptr[:-1])
+        core_number = np.empty(batch.n_nodes, dtype=np.int32)
+        _k_core_decomposition.core_numbers(batch.indptr, batch.indices, core_number)
+        degeneracy = np.maximum.reduceat(core_number, batch.node_ptr[:-1])
         self._report(f"core numbers of {batch.n_nodes} nodes", start)
         if fitting:
             base = self._base()
@@ -155,16 +156,16 @@ class CoreFrameworkKernel(GraphKernel):
             self.base_kernels_ = []
         levels = []
         for k, level in enumerate(self.core_levels_.tolist()):
-            core_batch, members = _core_batch(batch, core, level)
+            core_batch, members = _k_core_batch(batch, core_number, level)
             if fitting:
                 self.base_kernels_.append(self._level_kernel())
                 self.base_kernels_[k]._validate_params()
             rep = None if core_batch is None else \
                 self.base_kernels_[k]._represent(core_batch, fitting)
             levels.append((members, rep))
-        beyond = [_core_batch(batch, core, level)
+        beyond = [_k_core_batch(batch, core_number, level)
                   for level in range(self.core_levels_[-1] + 1, degeneracy.max() + 1)]
-        return _CoreLevels(batch.n_samples, levels, beyond)
+        return _KCoreLevels(batch.n_samples, levels, beyond)
 
     def _gram(self, A, B=None):
         other = A if B is None else B
@@ -195,7 +196,7 @@ class CoreFrameworkKernel(GraphKernel):
         return diag
 
 
-class _CoreLevels:
+class _KCoreLevels:
     """A batch's cores: per fitted level ``(graph indices, base representation or None)``,
     and the ``(core batch, graph indices)`` of the levels above the fitted ones."""
 
@@ -205,10 +206,10 @@ class _CoreLevels:
         self.beyond = beyond
 
 
-def _core_batch(batch, core, level):
+def _k_core_batch(batch, core_number, level):
     """The ``level``-cores of the graphs of ``batch`` as a batch of their own, and the indices
     of the graphs whose core is not empty (``(None, empty)`` when none is)."""
-    keep = core >= level
+    keep = core_number >= level
     n_kept = np.add.reduceat(keep.astype(np.intp), batch.node_ptr[:-1])
     members = np.flatnonzero(n_kept)
     if len(members) == 0:
