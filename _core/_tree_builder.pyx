@@ -12,7 +12,8 @@ The pieces, by role (scikit-learn's ``_criterion``, ``_splitter``, ``_partitione
 ``_sort.pxd`` (the radix argsort of the presort). They are inline declarations cimported here
 rather than modules of their own: the scans run once per candidate position, and only inside
 one translation unit can the compiler inline them into the split search and specialise the scan
-loop per criterion; across modules every call would go through a function-pointer table.
+loop per criterion; across modules every call would go through a function-pointer table. The
+presort (``_tree_presort``, a radix argsort of ``_sort.pxd``) runs once per fit before growth.
 
 Features per node. The features examined at a node are drawn with scikit-learn's Fisher–Yates
 scheme over its 32-bit xorshift generator (seeded once per tree), features known to be constant
@@ -39,7 +40,6 @@ import numpy as np
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
 from _random cimport xorshift32_between
-from _sort cimport radix_argsort_float32
 from _tree cimport (MAX_BINS, PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
                     NodeStats, Problem, RowScratch, RowState, Scratch, Split, Stat,
                     Workspace, index_t)
@@ -1069,47 +1069,3 @@ cdef tuple _tree_to_arrays(TreeBuffer *t):
     )
     memset(t, 0, sizeof(TreeBuffer))        # the arrays own the buffers now
     return arrays
-
-
-# ------------------------------------------------------------------------------------------
-# Presort: stable radix argsort (_sort.pxd) of every feature, one feature per thread
-
-cdef int _presort_feature(const float *values, intp_t n, index_t *sorted_samples) noexcept nogil:
-    cdef uint32_t *keys = <uint32_t *>malloc(2 * n * sizeof(uint32_t))
-    cdef int32_t *order = <int32_t *>malloc(2 * n * sizeof(int32_t))
-    cdef intp_t i
-    if keys == NULL or order == NULL:
-        free(keys)
-        free(order)
-        return -1
-    radix_argsort_float32(values, n, keys, keys + n, order + n, order)
-    for i in range(n):
-        sorted_samples[i] = <index_t>order[i]
-    free(keys)
-    free(order)
-    return 0
-
-
-def presort(
-    const float[:, ::1] X_T,                # IN (n_features, n_samples), finite
-    index_t[:, ::1] sorted_samples,         # OUT (n_features, n_samples), uint16 or int32
-    int n_threads,
-):
-    """Sort every feature once: ``sorted_samples[f]`` are the sample ids in increasing order of
-    ``X_T[f]`` (stable: ties by increasing id)."""
-    cdef intp_t n_features = X_T.shape[0], n_samples = X_T.shape[1], f
-    cdef int failed = 0
-    cdef int *failed_ptr = &failed
-    if n_samples == 0 or n_features == 0:
-        return
-    if n_threads > n_features:
-        n_threads = <int>n_features
-    if n_samples * n_features < PARALLEL_MIN_WORK:
-        n_threads = 1
-    with nogil:
-        for f in prange(n_features, num_threads=n_threads, schedule='dynamic'):
-            if _presort_feature(&X_T[f, 0], n_samples, &sorted_samples[f, 0]) != 0:
-                failed_ptr[0] = 1
-    if failed:
-        raise MemoryError("out of memory while sorting the features")
-
