@@ -216,3 +216,13 @@ cdef struct Workspace:
     NodeRecord *records          # depth-first stack or best-first heap
     intp_t n_records
     intp_t records_capacity
+
+
+# ------------------------------------------------------------------------------------------
+# Where the samples of a node are
+
+cdef inline int32_t _sample_at(const Problem *pb, const Workspace *ws, intp_t row,
+                               intp_t p, const index_t *rows) noexcept nogil:
+    if pb.hist:
+        return ws.of.bins.samples[p]
+    return <int32_t>rows[row * ws.of.rows.stride + p]
