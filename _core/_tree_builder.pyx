@@ -587,11 +587,7 @@ def grow_trees(
         float64 (n_nodes, n_values), float64, int32, float64 arrays and an int.
     """
     cdef Problem pb
-    cdef int criterion = growth["criterion"]
-    cdef const double[::1] y = target["y"]
-    cdef const double[::1] hessian
-    cdef intp_t n_trees = seeds.shape[0], t, n_samples = y.shape[0]
-    cdef bint hist = "binned" in training_set
+    cdef intp_t n_trees = seeds.shape[0], t
     cdef bint shared_weights = tree_weights.shape[0] == 1
     cdef bint with_counts = tree_counts is not None
     cdef TreeBuffer *trees = NULL
@@ -602,76 +598,16 @@ def grow_trees(
     cdef InterruptState interrupt
     cdef intp_t next_tree = 0, n_done = 0
     # the views keep the arrays the problem points into alive until the trees are grown
-    cdef const float[:, ::1] X_T
-    cdef const uint16_t[:, ::1] sorted16
-    cdef const int32_t[:, ::1] sorted32
-    cdef const uint16_t[::1] y_order16
-    cdef const int32_t[::1] y_order32
-    cdef const uint8_t[:, ::1] binned
-    cdef const float[:, ::1] bin_lower
-    cdef const float[:, ::1] bin_upper
-    cdef const int32_t[::1] n_bins
-    cdef intp_t[::1] bin_offset
-    if tree_weights.shape[1] != n_samples or not (shared_weights
-                                                   or tree_weights.shape[0] == n_trees):
+    views = _fill_problem(&pb, training_set, target, growth)
+    if tree_weights.shape[1] != pb.n_samples or not (shared_weights
+                                                      or tree_weights.shape[0] == n_trees):
         raise ValueError("tree_weights must have shape (n_trees, n_samples) or (1, n_samples)")
-    if with_counts and (tree_counts.shape[0] != n_trees or tree_counts.shape[1] != n_samples):
+    if with_counts and (tree_counts.shape[0] != n_trees
+                        or tree_counts.shape[1] != pb.n_samples):
         raise ValueError("tree_counts must have shape (n_trees, n_samples)")
-    memset(&pb, 0, sizeof(Problem))
-    pb.n_samples = n_samples
-    pb.criterion = criterion
-    pb.classification = criterion == GINI or criterion == ENTROPY
-    pb.hist = hist
-    pb.n_classes = growth["n_classes"] if pb.classification else 1
-    pb.n_values = pb.n_classes
-    if hist:
-        binned = training_set["binned"]
-        bin_lower = training_set["bin_lower"]
-        bin_upper = training_set["bin_upper"]
-        n_bins = training_set["n_bins"]
-        pb.n_features = binned.shape[0]
-        bin_offset = np.zeros(pb.n_features + 1, dtype=np.intp)
-        np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
-        pb.data.bins.codes = &binned[0, 0]
-        pb.data.bins.lower = &bin_lower[0, 0]
-        pb.data.bins.upper = &bin_upper[0, 0]
-        pb.data.bins.n_bins = &n_bins[0]
-        pb.data.bins.offset = &bin_offset[0]
-        pb.data.bins.total = bin_offset[pb.n_features]
-        pb.data.bins.n_stats = pb.n_classes + 1 if pb.classification else 3
-    else:
-        X_T = training_set["X_T"]
-        pb.n_features = X_T.shape[0]
-        pb.data.rows.n_rows = pb.n_features + (1 if criterion == ABSOLUTE_ERROR else 0)
-        pb.data.rows.X_T = &X_T[0, 0]
-        pb.data.rows.compact = training_set["sorted_samples"].dtype == np.uint16
-        if pb.data.rows.compact:
-            sorted16 = training_set["sorted_samples"]
-            pb.data.rows.sorted_samples = &sorted16[0, 0]
-            if criterion == ABSOLUTE_ERROR:
-                y_order16 = target["y_order"]
-                pb.data.rows.y_order = &y_order16[0]
-        else:
-            sorted32 = training_set["sorted_samples"]
-            pb.data.rows.sorted_samples = &sorted32[0, 0]
-            if criterion == ABSOLUTE_ERROR:
-                y_order32 = target["y_order"]
-                pb.data.rows.y_order = &y_order32[0]
-    pb.y = &y[0]
-    if criterion == NEWTON:
-        hessian = target["hessian"]
-        pb.hessian = &hessian[0]
-    pb.max_depth = growth["max_depth"]
-    pb.min_samples_split = growth["min_samples_split"]
-    pb.min_samples_leaf = growth["min_samples_leaf"]
-    pb.max_features = growth["max_features"]
-    pb.max_leaf_nodes = growth["max_leaf_nodes"]
-    pb.min_weight_fraction_leaf = growth["min_weight_fraction_leaf"]
-    pb.min_impurity_decrease = growth["min_impurity_decrease"]
-    pb.l2_regularization = growth["l2_regularization"]
     pb.interrupt = &interrupt
     interrupt_init(&interrupt)
-    if n_trees == 1 and train_leaves is not None and train_leaves.shape[0] == n_samples:
+    if n_trees == 1 and train_leaves is not None and train_leaves.shape[0] == pb.n_samples:
         leaves = &train_leaves[0]
     if n_trees > 1 and n_threads > 1:
         n_outer = n_threads if n_threads < n_trees else <int>n_trees
@@ -713,15 +649,107 @@ def grow_trees(
                             &tree_counts[t, 0] if with_counts else NULL, seeds[t],
                             &trees[t], leaves)
                 _workspace_free(&pb, ws)
-        if interrupt.stop:
-            raise_pending()
-        for t in range(n_trees):
-            if status[t] != 0:
-                raise MemoryError("out of memory while growing a decision tree")
-        return [_tree_to_arrays(&trees[t]) for t in range(n_trees)]
+        return _take_trees(trees, status, n_trees, interrupt.stop)
     finally:
         if trees != NULL:
             for t in range(n_trees):
                 _tree_free(&trees[t])
         free(trees)
         free(status)
+
+
+cdef list _fill_problem(Problem *pb, dict training_set, dict target, dict growth):
+    """Fill ``pb`` (its interrupt state aside) from the dicts of :func:`grow_trees`; returns the
+    views of the arrays it points into, which keep them alive while the trees grow."""
+    cdef int criterion = growth["criterion"]
+    cdef const double[::1] y = target["y"]
+    cdef const double[::1] hessian
+    cdef list views = [y]
+    memset(pb, 0, sizeof(Problem))
+    pb.n_samples = y.shape[0]
+    pb.criterion = criterion
+    pb.classification = criterion == GINI or criterion == ENTROPY
+    pb.hist = "binned" in training_set
+    pb.n_classes = growth["n_classes"] if pb.classification else 1
+    pb.n_values = pb.n_classes
+    if pb.hist:
+        views += _fill_bins(pb, training_set)
+    else:
+        views += _fill_rows(pb, training_set, target)
+    pb.y = &y[0]
+    if criterion == NEWTON:
+        hessian = target["hessian"]
+        pb.hessian = &hessian[0]
+        views.append(hessian)
+    pb.max_depth = growth["max_depth"]
+    pb.min_samples_split = growth["min_samples_split"]
+    pb.min_samples_leaf = growth["min_samples_leaf"]
+    pb.max_features = growth["max_features"]
+    pb.max_leaf_nodes = growth["max_leaf_nodes"]
+    pb.min_weight_fraction_leaf = growth["min_weight_fraction_leaf"]
+    pb.min_impurity_decrease = growth["min_impurity_decrease"]
+    pb.l2_regularization = growth["l2_regularization"]
+    return views
+
+
+cdef list _fill_bins(Problem *pb, dict training_set):
+    """The histogram splitter's training set (``pb.n_classes`` set); returns the views."""
+    cdef const uint8_t[:, ::1] binned = training_set["binned"]
+    cdef const float[:, ::1] bin_lower = training_set["bin_lower"]
+    cdef const float[:, ::1] bin_upper = training_set["bin_upper"]
+    cdef const int32_t[::1] n_bins = training_set["n_bins"]
+    cdef intp_t[::1] bin_offset
+    pb.n_features = binned.shape[0]
+    bin_offset = np.zeros(pb.n_features + 1, dtype=np.intp)
+    np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
+    pb.data.bins.codes = &binned[0, 0]
+    pb.data.bins.lower = &bin_lower[0, 0]
+    pb.data.bins.upper = &bin_upper[0, 0]
+    pb.data.bins.n_bins = &n_bins[0]
+    pb.data.bins.offset = &bin_offset[0]
+    pb.data.bins.total = bin_offset[pb.n_features]
+    pb.data.bins.n_stats = pb.n_classes + 1 if pb.classification else 3
+    return [binned, bin_lower, bin_upper, n_bins, bin_offset]
+
+
+cdef list _fill_rows(Problem *pb, dict training_set, dict target):
+    """The exact splitter's training set (``pb.criterion`` set); returns the views."""
+    cdef const float[:, ::1] X_T = training_set["X_T"]
+    cdef const uint16_t[:, ::1] sorted16
+    cdef const int32_t[:, ::1] sorted32
+    cdef const uint16_t[::1] y_order16
+    cdef const int32_t[::1] y_order32
+    cdef list views = [X_T]
+    pb.n_features = X_T.shape[0]
+    pb.data.rows.n_rows = pb.n_features + (1 if pb.criterion == ABSOLUTE_ERROR else 0)
+    pb.data.rows.X_T = &X_T[0, 0]
+    pb.data.rows.compact = training_set["sorted_samples"].dtype == np.uint16
+    if pb.data.rows.compact:
+        sorted16 = training_set["sorted_samples"]
+        pb.data.rows.sorted_samples = &sorted16[0, 0]
+        views.append(sorted16)
+        if pb.criterion == ABSOLUTE_ERROR:
+            y_order16 = target["y_order"]
+            pb.data.rows.y_order = &y_order16[0]
+            views.append(y_order16)
+    else:
+        sorted32 = training_set["sorted_samples"]
+        pb.data.rows.sorted_samples = &sorted32[0, 0]
+        views.append(sorted32)
+        if pb.criterion == ABSOLUTE_ERROR:
+            y_order32 = target["y_order"]
+            pb.data.rows.y_order = &y_order32[0]
+            views.append(y_order32)
+    return views
+
+
+cdef list _take_trees(TreeBuffer *trees, const int *status, intp_t n_trees, bint stopped):
+    """The grown trees' arrays (their buffers handed over, see :func:`grow_trees`), or the
+    exception that stopped the growth: the pending one of a signal, or MemoryError."""
+    cdef intp_t t
+    if stopped:
+        raise_pending()
+    for t in range(n_trees):
+        if status[t] != 0:
+            raise MemoryError("out of memory while growing a decision tree")
+    return [_tree_to_arrays(&trees[t]) for t in range(n_trees)]
