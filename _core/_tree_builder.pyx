@@ -164,9 +164,9 @@ cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *
                             const index_t *rows) noexcept nogil:
     cdef intp_t f = ws.to_eval[k]
     if pb.hist and rec.hist != NULL:
-        _scan_histogram(pb, ws, rec.hist, f, rec.start, rec.end, st, sc.counts, &ws.cand[k])
+        _scan_histogram(pb, ws, rec, f, st, sc.counts, &ws.cand[k])
     elif pb.hist:
-        _scan_node_feature(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k])
+        _scan_node_feature(pb, ws, rec, f, st, sc, &ws.cand[k])
     else:
         _exact_evaluate(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k], rows)
 
