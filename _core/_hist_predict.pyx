@@ -62,18 +62,34 @@ cdef inline intp_t _leaf(const intp_t *feature, const double *threshold,
 
 def add_tree_values(
     const double[:, ::1] X,              # IN (n_samples, n_features)
-    const intp_t[::1] feature,           # IN (n_nodes,) all trees' nodes, tree after tree
-    const double[::1] threshold,         # IN (n_nodes,)
-    const uint8_t[::1] missing_go_left,  # IN (n_nodes,)
-    const intp_t[::1] left,              # IN (n_nodes,) left child (right = left + 1), -1 leaf
-    const double[::1] value,             # IN (n_nodes,)
+    dict nodes,                          # IN all trees' nodes, tree after tree (see below)
     const intp_t[::1] tree_root,         # IN (n_trees,) each tree's root node
     intp_t first_tree,
     intp_t stop_tree,
     double[:, ::1] raw_predictions,      # INOUT (n_samples, n_columns) tree t adds to t % n_columns
     int n_threads,
 ):
-    """Add the leaf values of trees ``first_tree ≤ t < stop_tree`` to the raw predictions."""
+    """Add the leaf values of trees ``first_tree ≤ t < stop_tree`` to the raw predictions.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), float64
+    nodes : dict
+        The nodes of all trees, tree after tree: ``feature`` (n_nodes,) intp, ``threshold``
+        (n_nodes,) float64, ``missing_go_left`` (n_nodes,) uint8, ``left`` (n_nodes,) intp
+        (the left child; the right one is ``left + 1``; -1 at a leaf) and ``value`` (n_nodes,)
+        float64; other keys are ignored.
+    tree_root : ndarray of shape (n_trees,), intp
+    first_tree, stop_tree : int
+    raw_predictions : ndarray of shape (n_samples, n_columns), float64
+        Tree ``t`` adds to column ``t % n_columns``.
+    n_threads : int
+    """
+    cdef const intp_t[::1] feature = nodes["feature"]
+    cdef const double[::1] threshold = nodes["threshold"]
+    cdef const uint8_t[::1] missing_go_left = nodes["missing_go_left"]
+    cdef const intp_t[::1] left = nodes["left"]
+    cdef const double[::1] value = nodes["value"]
     cdef intp_t n_samples = X.shape[0], n_columns = raw_predictions.shape[1]
     cdef intp_t n_blocks = (n_samples + BLOCK - 1) // BLOCK, block, i, t, leaf
     if n_samples == 0 or stop_tree <= first_tree:
