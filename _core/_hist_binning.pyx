@@ -5,6 +5,7 @@ bin."""
 from cython.parallel cimport prange
 from libc.math cimport isnan
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport intp_t, uint8_t
 
 # Rows per parallel block: a block reads its rows contiguously and writes every feature's
@@ -38,14 +39,21 @@ def map_to_bins(
     uint8_t[::1, :] X_binned,           # OUT (n_samples, n_features) Fortran order
     int n_threads,
 ):
-    """Bin index of every value of ``X``, in parallel over blocks of rows."""
+    """Bin index of every value of ``X``, in parallel over blocks of rows (Ctrl-C: the signals
+    are looked at before each feature of a block; ``X_binned`` is then left unfinished)."""
     cdef intp_t n_samples = X.shape[0], n_features = X.shape[1]
     cdef intp_t n_blocks = (n_samples + BLOCK - 1) // BLOCK, block, i, f
+    cdef InterruptState interrupt
     if n_samples == 0 or n_features == 0:
         return
+    interrupt_init(&interrupt)
     with nogil:
         for block in prange(n_blocks, num_threads=n_threads, schedule='static'):
             for f in range(n_features):
+                if interrupted(&interrupt):
+                    break
                 for i in range(block * BLOCK, min(n_samples, (block + 1) * BLOCK)):
                     X_binned[i, f] = _bin(X[i, f], &thresholds[f, 0], n_thresholds[f],
                                           missing_bin)
+    if interrupt.stop:
+        raise_pending()

@@ -9,19 +9,45 @@ respect to ``f`` of scikit-learn's "half" losses:
 - Poisson ``e^f − y f``: ``g = e^f − y``, ``h = e^f``;
 - logistic ``log(1 + e^f) − y f``: ``g = p − y``, ``h = p (1 − p)`` with ``p = σ(f)``;
 - multinomial ``log Σ_k e^{f_k} − f_y``: ``g_k = p_k − [y = k]``, ``h_k = p_k (1 − p_k)``.
+
+The samples run in blocks of about ``CHECK_WORK`` derivatives, between which the signals are
+looked at (Ctrl-C, ``_interrupt.pxd``; an interrupted call leaves the outputs unfinished); the
+blocks are a multiple of the threads, so that the static schedule shares them evenly.
 """
 
 from cython.parallel cimport prange
 from libc.math cimport exp
 
+from _interrupt cimport (InterruptState, interrupt_init, interrupted, raise_pending,
+                         steps_per_check)
 from _types cimport intp_t
 
 # Below this many samples one thread does the work.
 cdef intp_t MIN_PARALLEL_SAMPLES = 16384
 
 
-cdef inline int _threads(intp_t n_samples, int n_threads) noexcept nogil:
-    return n_threads if n_samples >= MIN_PARALLEL_SAMPLES else 1
+cdef struct Blocks:
+    # The samples cut into blocks for the parallel loop.
+    intp_t n_samples
+    intp_t size          # samples per block (the last one may hold fewer)
+    intp_t count
+    int n_threads
+
+
+cdef inline void _blocks_init(Blocks *blocks, intp_t n_samples, int n_threads,
+                              intp_t n_columns) noexcept nogil:
+    """Blocks of about CHECK_WORK derivatives (``n_columns`` per sample), their number a multiple
+    of the threads."""
+    cdef intp_t count
+    blocks.n_threads = n_threads if n_samples >= MIN_PARALLEL_SAMPLES else 1
+    count = (n_samples // steps_per_check(n_columns) // blocks.n_threads + 1) * blocks.n_threads
+    blocks.n_samples = n_samples
+    blocks.size = (n_samples + count - 1) // count if n_samples > 0 else 1
+    blocks.count = (n_samples + blocks.size - 1) // blocks.size
+
+
+cdef inline intp_t _block_stop(const Blocks *blocks, intp_t b) noexcept nogil:
+    return min(blocks.n_samples, (b + 1) * blocks.size)
 
 
 def residual_gradients(
@@ -33,12 +59,21 @@ def residual_gradients(
 ):
     """``g = f − y`` (squared error), or its sign ``sign(f − y)`` (absolute error; 0 where
     they are equal)."""
-    cdef intp_t n = y.shape[0], i
-    for i in prange(n, nogil=True, num_threads=_threads(n, n_threads), schedule='static'):
-        if sign:
-            gradients[0, i] = (raw[i, 0] > y[i]) - (raw[i, 0] < y[i])
-        else:
-            gradients[0, i] = <float> (raw[i, 0] - y[i])
+    cdef intp_t b, i
+    cdef Blocks blocks
+    cdef InterruptState interrupt
+    _blocks_init(&blocks, y.shape[0], n_threads, 1)
+    interrupt_init(&interrupt)
+    for b in prange(blocks.count, nogil=True, num_threads=blocks.n_threads, schedule='static'):
+        if interrupted(&interrupt):
+            continue
+        for i in range(b * blocks.size, _block_stop(&blocks, b)):
+            if sign:
+                gradients[0, i] = (raw[i, 0] > y[i]) - (raw[i, 0] < y[i])
+            else:
+                gradients[0, i] = <float> (raw[i, 0] - y[i])
+    if interrupt.stop:
+        raise_pending()
 
 
 def poisson_gradients(
@@ -49,12 +84,21 @@ def poisson_gradients(
     int n_threads,
 ):
     """``g = e^f − y``, ``h = e^f``."""
-    cdef intp_t n = y.shape[0], i
+    cdef intp_t b, i
     cdef double mean
-    for i in prange(n, nogil=True, num_threads=_threads(n, n_threads), schedule='static'):
-        mean = exp(raw[i, 0])
-        gradients[0, i] = <float> (mean - y[i])
-        hessians[0, i] = <float> mean
+    cdef Blocks blocks
+    cdef InterruptState interrupt
+    _blocks_init(&blocks, y.shape[0], n_threads, 1)
+    interrupt_init(&interrupt)
+    for b in prange(blocks.count, nogil=True, num_threads=blocks.n_threads, schedule='static'):
+        if interrupted(&interrupt):
+            continue
+        for i in range(b * blocks.size, _block_stop(&blocks, b)):
+            mean = exp(raw[i, 0])
+            gradients[0, i] = <float> (mean - y[i])
+            hessians[0, i] = <float> mean
+    if interrupt.stop:
+        raise_pending()
 
 
 def binary_log_loss_gradients(
@@ -65,13 +109,22 @@ def binary_log_loss_gradients(
     int n_threads,
 ):
     """``g = p − y``, ``h = p (1 − p)``, ``p = σ(f)``."""
-    cdef intp_t n = y.shape[0], i
+    cdef intp_t b, i
     cdef double p
-    for i in prange(n, nogil=True, num_threads=_threads(n, n_threads), schedule='static'):
-        # σ(f) = 1/(1 + e^{−f}): e^{−f} overflows to inf for f ≪ 0 and p is then 0, exactly
-        p = 1.0 / (1.0 + exp(-raw[i, 0]))
-        gradients[0, i] = <float> (p - y[i])
-        hessians[0, i] = <float> (p * (1.0 - p))
+    cdef Blocks blocks
+    cdef InterruptState interrupt
+    _blocks_init(&blocks, y.shape[0], n_threads, 1)
+    interrupt_init(&interrupt)
+    for b in prange(blocks.count, nogil=True, num_threads=blocks.n_threads, schedule='static'):
+        if interrupted(&interrupt):
+            continue
+        for i in range(b * blocks.size, _block_stop(&blocks, b)):
+            # σ(f) = 1/(1 + e^{−f}): e^{−f} overflows to inf for f ≪ 0 and p is then 0, exactly
+            p = 1.0 / (1.0 + exp(-raw[i, 0]))
+            gradients[0, i] = <float> (p - y[i])
+            hessians[0, i] = <float> (p * (1.0 - p))
+    if interrupt.stop:
+        raise_pending()
 
 
 def multinomial_gradients(
@@ -83,17 +136,26 @@ def multinomial_gradients(
 ):
     """Softmax ``p`` of each row (shifted by its largest score, so no ``e^f`` overflows), then
     ``g_k = p_k − [y = k]``, ``h_k = p_k (1 − p_k)``."""
-    cdef intp_t n = y.shape[0], K = raw.shape[1], i, k
+    cdef intp_t K = raw.shape[1], b, i, k
     cdef double largest, total, p
-    for i in prange(n, nogil=True, num_threads=_threads(n, n_threads), schedule='static'):
-        largest = raw[i, 0]
-        for k in range(1, K):
-            if raw[i, k] > largest:
-                largest = raw[i, k]
-        total = 0.0
-        for k in range(K):
-            total = total + exp(raw[i, k] - largest)
-        for k in range(K):
-            p = exp(raw[i, k] - largest) / total
-            gradients[k, i] = <float> (p - (k == <intp_t> y[i]))
-            hessians[k, i] = <float> (p * (1.0 - p))
+    cdef Blocks blocks
+    cdef InterruptState interrupt
+    _blocks_init(&blocks, y.shape[0], n_threads, K)
+    interrupt_init(&interrupt)
+    for b in prange(blocks.count, nogil=True, num_threads=blocks.n_threads, schedule='static'):
+        if interrupted(&interrupt):
+            continue
+        for i in range(b * blocks.size, _block_stop(&blocks, b)):
+            largest = raw[i, 0]
+            for k in range(1, K):
+                if raw[i, k] > largest:
+                    largest = raw[i, k]
+            total = 0.0
+            for k in range(K):
+                total = total + exp(raw[i, k] - largest)
+            for k in range(K):
+                p = exp(raw[i, k] - largest) / total
+                gradients[k, i] = <float> (p - (k == <intp_t> y[i]))
+                hessians[k, i] = <float> (p * (1.0 - p))
+    if interrupt.stop:
+        raise_pending()

@@ -22,12 +22,16 @@ Determinism: a histogram of one feature is summed by one thread in the order of 
 samples, the split search runs over the features in order (ties: the first), and the partition's
 chunks are fixed by the node's size, not the thread count; so the tree does not depend on the
 thread count.
+
+Ctrl-C (``_interrupt.pxd``): the signals are looked at between two nodes and before each
+feature's histogram.
 """
 
 from cython.parallel cimport prange
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _types cimport int32_t, intp_t, uint8_t
 
 # Bins per feature (uint8 codes) and doubles per bin: Σ g, Σ h, count.
@@ -87,6 +91,7 @@ cdef struct Grower:
     int n_threads
     double **free_histograms       # a stack of reusable histogram buffers
     intp_t n_free_histograms
+    InterruptState *interrupt
 
 
 # ---------------------------------------------------------------------------- histograms
@@ -169,6 +174,8 @@ cdef void _build_histogram(Grower *g, Node *node, bint is_root) noexcept nogil:
     if (node.stop - node.start) * g.n_features < MIN_PARALLEL_SAMPLES:
         n_threads = 1
     for f in prange(g.n_features, num_threads=n_threads, schedule='static', chunksize=1):
+        if interrupted(g.interrupt):
+            continue
         _feature_histogram(g, f, node.start, node.stop, is_root, node.histogram + f * size)
 
 
@@ -423,6 +430,7 @@ def grow_tree(
     cdef double total_g = 0.0, total_h = 0.0
     cdef bint out_of_memory = False
     cdef bint children_may_split[2]
+    cdef InterruptState interrupt
     g.X_binned = &X_binned[0, 0]
     g.n_samples = n_samples
     g.n_features = X_binned.shape[1]
@@ -442,6 +450,8 @@ def grow_tree(
     g.ordered_hessians = &ordered_hessians[0]
     g.n_threads = n_threads
     g.n_free_histograms = 0
+    g.interrupt = &interrupt
+    interrupt_init(&interrupt)
     nodes = <Node *> malloc(max_nodes * sizeof(Node))
     heap = <intp_t *> malloc(max_nodes * sizeof(intp_t))
     g.free_histograms = <double **> malloc((max_nodes + 1) * sizeof(double *))
@@ -477,7 +487,8 @@ def grow_tree(
                         _heap_push(heap, &heap_size, nodes, 0)
                     else:
                         _release_histogram(&g, &nodes[0])
-            while heap_size > 0 and n_leaves < max_leaf_nodes and not out_of_memory:
+            while (heap_size > 0 and n_leaves < max_leaf_nodes and not out_of_memory
+                   and not interrupted(&interrupt)):
                 parent_id = _heap_pop(heap, &heap_size, nodes)
                 parent = &nodes[parent_id]
                 _partition(&g, parent)
@@ -546,6 +557,8 @@ def grow_tree(
         free(g.chunk_offsets)
         free(heap)
         free(nodes)
+    if interrupt.stop:
+        raise_pending()
     if out_of_memory:
         raise MemoryError("cannot allocate a histogram of a histogram tree")
     return n_nodes

@@ -4,14 +4,9 @@
 #define KERNELKIT_INTERRUPT_H
 #include <stddef.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-static inline int kk_team_leader(void) { return omp_get_thread_num() == 0; }
-static inline int kk_team_size(void) { return omp_get_num_threads(); }
-#else
-static inline int kk_team_leader(void) { return 1; }
-static inline int kk_team_size(void) { return 1; }
-#endif
+#include "_omp.h"   /* OpenMP through the shim: without it, a team of one */
+static inline int kk_team_leader(void) { return kk_omp_thread_num() == 0; }
+static inline int kk_team_size(void) { return kk_omp_num_threads(); }
 /* shared counters of a team: the next item to take, the threads done */
 static inline ptrdiff_t kk_fetch_add(ptrdiff_t *counter, ptrdiff_t value) {
     return __atomic_fetch_add(counter, value, __ATOMIC_SEQ_CST);

@@ -4,10 +4,15 @@
 #ifdef _OPENMP
 #include <omp.h>
 static inline int kk_omp_max_threads(void) { return omp_get_max_threads(); }
+/* The calling thread's number in its team (0: the team's first thread) and the team's size. */
+static inline int kk_omp_thread_num(void) { return omp_get_thread_num(); }
+static inline int kk_omp_num_threads(void) { return omp_get_num_threads(); }
 /* The OpenMP version the module was compiled for: the release date yyyymm (201511 for 4.5). */
 static inline int kk_omp_version(void) { return _OPENMP; }
 #else
 static inline int kk_omp_max_threads(void) { return 1; }
+static inline int kk_omp_thread_num(void) { return 0; }
+static inline int kk_omp_num_threads(void) { return 1; }
 static inline int kk_omp_version(void) { return 0; }
 #endif
 

@@ -1,5 +1,7 @@
-# Declarations shared by the decision-tree cores (_tree_builder grows, _tree_predict reads) and
-# by the pieces the builder cimports (_tree_criterion, _tree_splitter_exact, _tree_splitter_hist).
+# Declarations shared by the decision-tree cores (_tree_builder grows, _tree_predict reads,
+# _tree_presort sorts) and by the pieces the builder cimports (_tree_criterion,
+# _tree_absolute_error, _tree_splitter_exact, _tree_splitter_hist, _tree_workspace,
+# _tree_buffer).
 #
 # A tree is a set of parallel arrays indexed by node id (node 0 is the root):
 #   children_left, children_right  int32   child ids, TREE_LEAF (-1) for a leaf
@@ -8,7 +10,7 @@
 #   value                          float64 (n_nodes, n_values): class fractions, mean, median or
 #                                          Newton step of the node
 # The growth-only arrays (impurity, n_node_samples, weighted_n_node_samples) are built by
-# _tree_builder alone.
+# _tree_builder alone (_tree_buffer.pxd).
 from libc.stdint cimport uint16_t, uint32_t
 
 from _interrupt cimport InterruptState
@@ -216,3 +218,15 @@ cdef struct Workspace:
     NodeRecord *records          # depth-first stack or best-first heap
     intp_t n_records
     intp_t records_capacity
+
+
+# ------------------------------------------------------------------------------------------
+# Where the samples of a node are
+
+cdef inline int32_t _sample_at(const Problem *pb, const Workspace *ws, intp_t row,
+                               intp_t p, const index_t *rows) noexcept nogil:
+    """The sample at position ``p`` of a node: in presorted row ``row`` (exact splitter), or in
+    the partitioned sample ids (histogram splitter)."""
+    if pb.hist:
+        return ws.of.bins.samples[p]
+    return <int32_t>rows[row * ws.of.rows.stride + p]

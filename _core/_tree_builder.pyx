@@ -5,14 +5,17 @@ pair (j, τ) minimising ``|L|/|A| D(L) + |R|/|A| D(R)``; §1.6.4: random forests
 features at each cell. Breiman, Friedman, Olshen & Stone, *Classification and regression trees*
 (1984).
 
-The pieces, by role (scikit-learn's ``_criterion``, ``_splitter``, ``_partitioner``):
+The pieces, by role (scikit-learn's ``_criterion``, ``_splitter``, ``_partitioner``, ``_tree``):
 ``_tree_criterion.pxd`` (impurities, node values, split proxies and their screens),
+``_tree_absolute_error.pxd`` (Fenwick trees of the absolute error, a node's absolute error),
 ``_tree_splitter_exact.pxd`` (scans and partition of presorted rows),
-``_tree_splitter_hist.pxd`` (histograms, their scans, partition of the samples) and
-``_sort.pxd`` (the radix argsort of the presort). They are inline declarations cimported here
+``_tree_splitter_hist.pxd`` (histograms, their scans, partition of the samples),
+``_tree_workspace.pxd`` (a thread's buffers, the set-up of one tree) and ``_tree_buffer.pxd``
+(the growing node arrays, handed over to numpy). They are inline declarations cimported here
 rather than modules of their own: the scans run once per candidate position, and only inside
 one translation unit can the compiler inline them into the split search and specialise the scan
-loop per criterion; across modules every call would go through a function-pointer table.
+loop per criterion; across modules every call would go through a function-pointer table. The
+presort (``_tree_presort``, a radix argsort of ``_sort.pxd``) runs once per fit before growth.
 
 Features per node. The features examined at a node are drawn with scikit-learn's Fisher–Yates
 scheme over its 32-bit xorshift generator (seeded once per tree), features known to be constant
@@ -29,9 +32,8 @@ parallel. Every tree depends only on its weights and seed, never on the thread c
 """
 
 from cython.parallel cimport parallel, prange, threadid
-from cython.view cimport array as cvarray
 from libc.stdint cimport uint16_t, uint32_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -39,17 +41,18 @@ import numpy as np
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
 from _random cimport xorshift32_between
-from _sort cimport radix_argsort_float32
-from _tree cimport (MAX_BINS, PARALLEL_MIN_WORK, TREE_LEAF, TREE_UNDEFINED, Candidate, NodeRecord,
-                    NodeStats, Problem, RowScratch, RowState, Scratch, Split, Stat,
-                    Workspace, index_t)
-from _tree_criterion cimport (ABSOLUTE_ERROR, ENTROPY, FRIEDMAN_MSE, GINI, NEWTON,
-                              SQUARED_ERROR, _absolute_deviation, _add_sample_stats,
-                              _fenwick_add, _impurity, _node_value)
+from _tree cimport (PARALLEL_MIN_WORK, TREE_UNDEFINED, NodeRecord, NodeStats, Problem, Scratch,
+                    Split, Workspace, _sample_at, index_t)
+from _tree_absolute_error cimport _node_absolute_error, _node_ranks
+from _tree_buffer cimport (TreeBuffer, _add_node, _tree_free, _tree_init, _tree_reserve,
+                           _tree_to_arrays)
+from _tree_criterion cimport (ABSOLUTE_ERROR, ENTROPY, GINI, NEWTON, _add_sample_stats,
+                              _impurity, _node_value)
 from _tree_splitter_exact cimport _exact_apply_split, _exact_evaluate, _exact_is_constant
 from _tree_splitter_hist cimport (_build_histograms, _hist_apply_split, _hist_children_stats,
                                   _hist_is_constant, _keep_histograms, _scan_histogram,
                                   _scan_node_feature)
+from _tree_workspace cimport _prepare_tree, _workspace_free, _workspace_new
 from _types cimport int32_t, intp_t, uint8_t
 
 # A node of impurity <= EPSILON is pure; a split must decrease impurity by more than
@@ -58,33 +61,12 @@ cdef double EPSILON = 2.220446049250313e-16
 
 
 # ------------------------------------------------------------------------------------------
-# The tree being grown
-
-cdef struct TreeBuffer:
-    # Growing flat tree (see _tree.pxd); freed after conversion to numpy arrays.
-    intp_t node_count
-    intp_t capacity
-    intp_t n_values
-    intp_t max_depth
-    int32_t *left
-    int32_t *right
-    int32_t *feature
-    double *threshold
-    double *value
-    double *impurity
-    int32_t *n_node_samples
-    double *weighted_n_node_samples
-
-
-# ------------------------------------------------------------------------------------------
-# feature draws (scikit-learn's generator, _random.pxd)
-
+# Feature draws (scikit-learn's generator, _random.pxd)
 
 cdef inline void _swap(intp_t *a, intp_t i, intp_t j) noexcept nogil:
     cdef intp_t t = a[i]
     a[i] = a[j]
     a[j] = t
-
 
 
 cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord *rec,
@@ -144,13 +126,6 @@ cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *r
 # ------------------------------------------------------------------------------------------
 # Node statistics, impurities and values
 
-cdef inline int32_t _sample_at(const Problem *pb, const Workspace *ws, intp_t row,
-                               intp_t p, const index_t *rows) noexcept nogil:
-    if pb.hist:
-        return ws.of.bins.samples[p]
-    return <int32_t>rows[row * ws.of.rows.stride + p]
-
-
 cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t start,
                       intp_t end, NodeStats *st, double *counts,
                       const index_t *rows) noexcept nogil:
@@ -164,37 +139,6 @@ cdef void _node_stats(const Problem *pb, const Workspace *ws, intp_t row, intp_t
         _add_sample_stats(pb, ws, _sample_at(pb, ws, row, p, rows), st, counts)
     if pb.classification:
         st.sum_h = st.weight
-
-
-cdef void _node_ranks(const Problem *pb, Workspace *ws, intp_t start, intp_t end,
-                      const index_t *rows) noexcept nogil:
-    """Node-local ranks of y from the node's slice of the y-order row (absolute error)."""
-    cdef const index_t *e = rows + pb.n_features * ws.of.rows.stride
-    cdef intp_t p
-    cdef int32_t s
-    for p in range(start, end):
-        s = e[p]
-        ws.of.rows.rank[s] = <int32_t>(p - start)
-        ws.of.rows.sorted_y[p - start] = pb.y[s]
-
-
-cdef double _node_absolute_error(const Problem *pb, Workspace *ws, intp_t row, intp_t start,
-                                 intp_t end, double *median, const index_t *rows) noexcept nogil:
-    """``Σ w |y − median|`` of a node whose ranks are in ``ws.of.rows.rank``."""
-    cdef intp_t n = end - start, p
-    cdef int32_t s
-    cdef double w, total_w = 0.0, total_wy = 0.0
-    cdef RowScratch *fenwick = &ws.scratch[0].of.rows
-    memset(fenwick.fen_w, 0, (n + 1) * sizeof(double))
-    memset(fenwick.fen_wy, 0, (n + 1) * sizeof(double))
-    for p in range(start, end):
-        s = _sample_at(pb, ws, row, p, rows)
-        w = ws.weight[s]
-        _fenwick_add(fenwick.fen_w, fenwick.fen_wy, n, ws.of.rows.rank[s], w, w * pb.y[s])
-        total_w += w
-        total_wy += w * pb.y[s]
-    return _absolute_deviation(fenwick.fen_w, fenwick.fen_wy, n, total_w, total_wy,
-                               ws.of.rows.sorted_y, median)
 
 
 cdef double _node_impurity_value(const Problem *pb, Workspace *ws, const NodeRecord *rec,
@@ -220,9 +164,9 @@ cdef void _evaluate_feature(const Problem *pb, Workspace *ws, const NodeRecord *
                             const index_t *rows) noexcept nogil:
     cdef intp_t f = ws.to_eval[k]
     if pb.hist and rec.hist != NULL:
-        _scan_histogram(pb, ws, rec.hist, f, rec.start, rec.end, st, sc.counts, &ws.cand[k])
+        _scan_histogram(pb, ws, rec, f, st, sc.counts, &ws.cand[k])
     elif pb.hist:
-        _scan_node_feature(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k])
+        _scan_node_feature(pb, ws, rec, f, st, sc, &ws.cand[k])
     else:
         _exact_evaluate(pb, ws, f, rec.start, rec.end, st, sc, &ws.cand[k], rows)
 
@@ -305,78 +249,6 @@ cdef int _apply_split(const Problem *pb, Workspace *ws, NodeRecord *rec, const S
         return _hist_apply_split(pb, ws, rec, split, need_children, hist_left, hist_right)
     _exact_apply_split(pb, ws, rec.start, rec.end, split, n_skip, need_children, rows)
     return 0
-
-
-# ------------------------------------------------------------------------------------------
-# Tree buffer
-
-cdef int _tree_init(TreeBuffer *t, intp_t n_values) noexcept nogil:
-    memset(t, 0, sizeof(TreeBuffer))
-    t.n_values = n_values
-    return _tree_reserve(t, 64)
-
-
-cdef inline int _resize(void **buffer, size_t size) noexcept nogil:
-    """``realloc`` in place: 0, or -1 (the buffer unchanged) when out of memory."""
-    cdef void *grown = realloc(buffer[0], size)
-    if grown == NULL:
-        return -1
-    buffer[0] = grown
-    return 0
-
-
-cdef int _tree_reserve(TreeBuffer *t, intp_t capacity) noexcept nogil:
-    if (_resize(<void **>&t.left, capacity * sizeof(int32_t))
-            or _resize(<void **>&t.right, capacity * sizeof(int32_t))
-            or _resize(<void **>&t.feature, capacity * sizeof(int32_t))
-            or _resize(<void **>&t.threshold, capacity * sizeof(double))
-            or _resize(<void **>&t.value, capacity * t.n_values * sizeof(double))
-            or _resize(<void **>&t.impurity, capacity * sizeof(double))
-            or _resize(<void **>&t.n_node_samples, capacity * sizeof(int32_t))
-            or _resize(<void **>&t.weighted_n_node_samples, capacity * sizeof(double))):
-        return -1
-    t.capacity = capacity
-    return 0
-
-
-cdef void _tree_free(TreeBuffer *t) noexcept nogil:
-    free(t.left)
-    free(t.right)
-    free(t.feature)
-    free(t.threshold)
-    free(t.value)
-    free(t.impurity)
-    free(t.n_node_samples)
-    free(t.weighted_n_node_samples)
-    memset(t, 0, sizeof(TreeBuffer))
-
-
-cdef intp_t _add_node(TreeBuffer *t, intp_t parent, bint is_left, bint is_leaf,
-                      const Split *split, double impurity, intp_t n_node_samples,
-                      double weighted_n_node_samples, const double *value) noexcept nogil:
-    """Append a node (a leaf, or a split node whose children come later); its id or -1."""
-    cdef intp_t node = t.node_count
-    if node == t.capacity and _tree_reserve(t, 2 * t.capacity) != 0:
-        return -1
-    t.left[node] = TREE_LEAF
-    t.right[node] = TREE_LEAF
-    if is_leaf:
-        t.feature[node] = TREE_UNDEFINED
-        t.threshold[node] = TREE_UNDEFINED
-    else:
-        t.feature[node] = <int32_t>split.feature
-        t.threshold[node] = split.threshold
-    t.impurity[node] = impurity
-    t.n_node_samples[node] = <int32_t>n_node_samples
-    t.weighted_n_node_samples[node] = weighted_n_node_samples
-    memcpy(t.value + node * t.n_values, value, t.n_values * sizeof(double))
-    if parent >= 0:
-        if is_left:
-            t.left[parent] = <int32_t>node
-        else:
-            t.right[parent] = <int32_t>node
-    t.node_count += 1
-    return node
 
 
 # ------------------------------------------------------------------------------------------
@@ -610,195 +482,7 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
 
 
 # ------------------------------------------------------------------------------------------
-# One tree, workspaces
-
-cdef void _workspace_free(const Problem *pb, Workspace *ws) noexcept nogil:
-    cdef intp_t t
-    cdef RowState *rows
-    cdef RowScratch *row_scratch
-    if ws == NULL:
-        return
-    free(ws.stat)
-    free(ws.weight)
-    free(ws.features)
-    free(ws.constant_features)
-    free(ws.to_eval)
-    free(ws.cand)
-    free(ws.node_counts)
-    free(ws.child_counts)
-    free(ws.right_counts)
-    free(ws.value_buf)
-    free(ws.records)
-    if pb.hist:
-        free(ws.of.bins.samples)
-        free(ws.of.bins.ordered)
-    else:
-        rows = &ws.of.rows
-        free(rows.entries)
-        free(rows.goes_left)
-        free(rows.skip_row)
-        free(rows.rank)
-        free(rows.sorted_y)
-    if ws.scratch != NULL:
-        for t in range(ws.n_threads):
-            free(ws.scratch[t].counts)
-            if pb.hist:
-                free(ws.scratch[t].of.bins.tmp_samples)
-                free(ws.scratch[t].of.bins.hist)
-            else:
-                row_scratch = &ws.scratch[t].of.rows
-                free(row_scratch.tmp_entries)
-                free(row_scratch.fen_w)
-                free(row_scratch.fen_wy)
-                free(row_scratch.ae_left)
-                free(row_scratch.ae_right)
-        free(ws.scratch)
-    free(ws)
-
-
-cdef bint _row_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
-    """The exact splitter's buffers (the presorted rows themselves are sized per tree in
-    _prepare_tree: a bootstrap keeps ~63 %); False when out of memory."""
-    cdef intp_t n = pb.n_samples, t
-    cdef RowState *rows = &ws.of.rows
-    cdef RowScratch *sc
-    cdef bint ok
-    rows.goes_left = <uint8_t *>malloc(n * sizeof(uint8_t))
-    rows.skip_row = <uint8_t *>calloc(pb.data.rows.n_rows + 1, sizeof(uint8_t))
-    ok = rows.goes_left != NULL and rows.skip_row != NULL
-    if pb.criterion == ABSOLUTE_ERROR:
-        rows.rank = <int32_t *>malloc(n * sizeof(int32_t))
-        rows.sorted_y = <double *>malloc(n * sizeof(double))
-        ok = ok and rows.rank != NULL and rows.sorted_y != NULL
-    for t in range(ws.n_threads):
-        sc = &ws.scratch[t].of.rows
-        sc.tmp_entries = malloc(n * sizeof(int32_t))
-        ok = ok and sc.tmp_entries != NULL
-        if pb.criterion == ABSOLUTE_ERROR:
-            sc.fen_w = <double *>malloc((n + 1) * sizeof(double))
-            sc.fen_wy = <double *>malloc((n + 1) * sizeof(double))
-            sc.ae_left = <double *>malloc(n * sizeof(double))
-            sc.ae_right = <double *>malloc(n * sizeof(double))
-            ok = (ok and sc.fen_w != NULL and sc.fen_wy != NULL and sc.ae_left != NULL
-                  and sc.ae_right != NULL)
-    return ok
-
-
-cdef bint _bin_state_new(const Problem *pb, Workspace *ws) noexcept nogil:
-    """The histogram splitter's buffers; False when out of memory."""
-    cdef intp_t n = pb.n_samples, t
-    cdef bint ok
-    ws.of.bins.samples = <int32_t *>malloc(n * sizeof(int32_t))
-    ws.of.bins.ordered = <Stat *>malloc(n * sizeof(Stat))
-    # the samples are partitioned by the first thread only
-    ws.scratch[0].of.bins.tmp_samples = <int32_t *>malloc(n * sizeof(int32_t))
-    ok = (ws.of.bins.samples != NULL and ws.of.bins.ordered != NULL
-          and ws.scratch[0].of.bins.tmp_samples != NULL)
-    for t in range(ws.n_threads):
-        ws.scratch[t].of.bins.hist = <double *>calloc(MAX_BINS * pb.data.bins.n_stats,
-                                                      sizeof(double))
-        ok = ok and ws.scratch[t].of.bins.hist != NULL
-    return ok
-
-
-cdef Workspace *_workspace_new(const Problem *pb, int n_threads) noexcept nogil:
-    """A workspace for trees of ``pb`` with ``n_threads`` threads per node (NULL: no memory)."""
-    cdef Workspace *ws = <Workspace *>calloc(1, sizeof(Workspace))
-    cdef intp_t n = pb.n_samples, d = pb.n_features, K = pb.n_classes + 1, t
-    cdef bint ok
-    if ws == NULL:
-        return NULL
-    ws.n_threads = n_threads
-    ws.stat = <Stat *>malloc(n * sizeof(Stat))
-    ws.weight = <double *>malloc(n * sizeof(double))
-    ws.features = <intp_t *>malloc(d * sizeof(intp_t))
-    ws.constant_features = <intp_t *>malloc(d * sizeof(intp_t))
-    ws.to_eval = <intp_t *>malloc(d * sizeof(intp_t))
-    ws.cand = <Candidate *>malloc(d * sizeof(Candidate))
-    ws.node_counts = <double *>malloc(K * sizeof(double))
-    ws.child_counts = <double *>malloc(K * sizeof(double))
-    ws.right_counts = <double *>malloc(K * sizeof(double))
-    ws.value_buf = <double *>malloc(K * sizeof(double))
-    ws.records_capacity = 64
-    ws.records = <NodeRecord *>malloc(ws.records_capacity * sizeof(NodeRecord))
-    ws.scratch = <Scratch *>calloc(n_threads, sizeof(Scratch))
-    ok = (ws.stat != NULL and ws.weight != NULL and ws.features != NULL
-          and ws.constant_features != NULL and ws.to_eval != NULL and ws.cand != NULL
-          and ws.node_counts != NULL and ws.child_counts != NULL and ws.right_counts != NULL
-          and ws.value_buf != NULL
-          and ws.records != NULL and ws.scratch != NULL)
-    if ok:
-        for t in range(n_threads):
-            ws.scratch[t].counts = <double *>malloc(K * sizeof(double))
-            ok = ok and ws.scratch[t].counts != NULL
-        ok = ok and (_bin_state_new(pb, ws) if pb.hist else _row_state_new(pb, ws))
-    if not ok:
-        _workspace_free(pb, ws)
-        return NULL
-    return ws
-
-
-cdef int _prepare_tree(const Problem *pb, Workspace *ws, const double *weights,
-                       const uint8_t *counts, uint32_t seed,
-                       const index_t *sorted_samples) noexcept nogil:
-    """Per-sample statistics (weight ``weights[s] × counts[s]``, counts optional) and the tree's
-    samples (positive weight) in every row; -1 when out of memory."""
-    cdef intp_t n = pb.n_samples, s, r, p, k = 0, n_active = 0
-    cdef double w, h_total = 0.0, w_total = 0.0
-    cdef const index_t *order
-    cdef index_t *e
-    cdef void *grown
-    for s in range(n):
-        w = weights[s] if counts == NULL else weights[s] * <double>counts[s]
-        ws.weight[s] = w
-        if pb.classification:
-            ws.stat[s].h = w
-            ws.stat[s].v = pb.y[s]
-        elif pb.criterion == NEWTON:
-            ws.stat[s].h = w * pb.hessian[s]
-            ws.stat[s].v = -(w * pb.y[s])
-        else:
-            ws.stat[s].h = w
-            ws.stat[s].v = w * pb.y[s]
-        h_total += ws.stat[s].h
-        w_total += w
-        if w > 0.0:
-            n_active += 1
-    ws.h_total = h_total
-    # scikit-learn: min_weight_fraction_leaf × total weight (Newton: × total hessian)
-    ws.min_weight_leaf = pb.min_weight_fraction_leaf * (
-        h_total if pb.criterion == NEWTON else w_total)
-    ws.n_active = n_active
-    if pb.hist:
-        for s in range(n):
-            if ws.weight[s] > 0.0:
-                ws.of.bins.samples[k] = <int32_t>s
-                k += 1
-    else:
-        if pb.data.rows.n_rows * n_active > ws.of.rows.entries_capacity:
-            grown = realloc(ws.of.rows.entries, pb.data.rows.n_rows * n_active * sizeof(index_t))
-            if grown == NULL:
-                return -1
-            ws.of.rows.entries = grown
-            ws.of.rows.entries_capacity = pb.data.rows.n_rows * n_active
-        ws.of.rows.stride = n_active
-        for r in range(pb.data.rows.n_rows):
-            e = <index_t *>ws.of.rows.entries + r * n_active
-            order = (sorted_samples + r * n if r < pb.n_features
-                     else <const index_t *>pb.data.rows.y_order)
-            k = 0
-            for p in range(n):
-                # branch-free filter (a bootstrap keeps a sample with probability ~0.63); the
-                # bound keeps the write after the last kept sample inside the row
-                s = order[p]
-                if k < n_active:
-                    e[k] = <index_t>s
-                k += ws.weight[s] > 0.0
-    for s in range(pb.n_features):
-        ws.features[s] = s
-    ws.rand_state = seed
-    return 0
-
+# One tree
 
 cdef int _grow_one(const Problem *pb, Workspace *ws, const double *weights,
                    const uint8_t *counts, uint32_t seed, TreeBuffer *tree,
@@ -903,11 +587,7 @@ def grow_trees(
         float64 (n_nodes, n_values), float64, int32, float64 arrays and an int.
     """
     cdef Problem pb
-    cdef int criterion = growth["criterion"]
-    cdef const double[::1] y = target["y"]
-    cdef const double[::1] hessian
-    cdef intp_t n_trees = seeds.shape[0], t, n_samples = y.shape[0]
-    cdef bint hist = "binned" in training_set
+    cdef intp_t n_trees = seeds.shape[0], t
     cdef bint shared_weights = tree_weights.shape[0] == 1
     cdef bint with_counts = tree_counts is not None
     cdef TreeBuffer *trees = NULL
@@ -918,76 +598,16 @@ def grow_trees(
     cdef InterruptState interrupt
     cdef intp_t next_tree = 0, n_done = 0
     # the views keep the arrays the problem points into alive until the trees are grown
-    cdef const float[:, ::1] X_T
-    cdef const uint16_t[:, ::1] sorted16
-    cdef const int32_t[:, ::1] sorted32
-    cdef const uint16_t[::1] y_order16
-    cdef const int32_t[::1] y_order32
-    cdef const uint8_t[:, ::1] binned
-    cdef const float[:, ::1] bin_lower
-    cdef const float[:, ::1] bin_upper
-    cdef const int32_t[::1] n_bins
-    cdef intp_t[::1] bin_offset
-    if tree_weights.shape[1] != n_samples or not (shared_weights
-                                                   or tree_weights.shape[0] == n_trees):
+    views = _fill_problem(&pb, training_set, target, growth)
+    if tree_weights.shape[1] != pb.n_samples or not (shared_weights
+                                                      or tree_weights.shape[0] == n_trees):
         raise ValueError("tree_weights must have shape (n_trees, n_samples) or (1, n_samples)")
-    if with_counts and (tree_counts.shape[0] != n_trees or tree_counts.shape[1] != n_samples):
+    if with_counts and (tree_counts.shape[0] != n_trees
+                        or tree_counts.shape[1] != pb.n_samples):
         raise ValueError("tree_counts must have shape (n_trees, n_samples)")
-    memset(&pb, 0, sizeof(Problem))
-    pb.n_samples = n_samples
-    pb.criterion = criterion
-    pb.classification = criterion == GINI or criterion == ENTROPY
-    pb.hist = hist
-    pb.n_classes = growth["n_classes"] if pb.classification else 1
-    pb.n_values = pb.n_classes
-    if hist:
-        binned = training_set["binned"]
-        bin_lower = training_set["bin_lower"]
-        bin_upper = training_set["bin_upper"]
-        n_bins = training_set["n_bins"]
-        pb.n_features = binned.shape[0]
-        bin_offset = np.zeros(pb.n_features + 1, dtype=np.intp)
-        np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
-        pb.data.bins.codes = &binned[0, 0]
-        pb.data.bins.lower = &bin_lower[0, 0]
-        pb.data.bins.upper = &bin_upper[0, 0]
-        pb.data.bins.n_bins = &n_bins[0]
-        pb.data.bins.offset = &bin_offset[0]
-        pb.data.bins.total = bin_offset[pb.n_features]
-        pb.data.bins.n_stats = pb.n_classes + 1 if pb.classification else 3
-    else:
-        X_T = training_set["X_T"]
-        pb.n_features = X_T.shape[0]
-        pb.data.rows.n_rows = pb.n_features + (1 if criterion == ABSOLUTE_ERROR else 0)
-        pb.data.rows.X_T = &X_T[0, 0]
-        pb.data.rows.compact = training_set["sorted_samples"].dtype == np.uint16
-        if pb.data.rows.compact:
-            sorted16 = training_set["sorted_samples"]
-            pb.data.rows.sorted_samples = &sorted16[0, 0]
-            if criterion == ABSOLUTE_ERROR:
-                y_order16 = target["y_order"]
-                pb.data.rows.y_order = &y_order16[0]
-        else:
-            sorted32 = training_set["sorted_samples"]
-            pb.data.rows.sorted_samples = &sorted32[0, 0]
-            if criterion == ABSOLUTE_ERROR:
-                y_order32 = target["y_order"]
-                pb.data.rows.y_order = &y_order32[0]
-    pb.y = &y[0]
-    if criterion == NEWTON:
-        hessian = target["hessian"]
-        pb.hessian = &hessian[0]
-    pb.max_depth = growth["max_depth"]
-    pb.min_samples_split = growth["min_samples_split"]
-    pb.min_samples_leaf = growth["min_samples_leaf"]
-    pb.max_features = growth["max_features"]
-    pb.max_leaf_nodes = growth["max_leaf_nodes"]
-    pb.min_weight_fraction_leaf = growth["min_weight_fraction_leaf"]
-    pb.min_impurity_decrease = growth["min_impurity_decrease"]
-    pb.l2_regularization = growth["l2_regularization"]
     pb.interrupt = &interrupt
     interrupt_init(&interrupt)
-    if n_trees == 1 and train_leaves is not None and train_leaves.shape[0] == n_samples:
+    if n_trees == 1 and train_leaves is not None and train_leaves.shape[0] == pb.n_samples:
         leaves = &train_leaves[0]
     if n_trees > 1 and n_threads > 1:
         n_outer = n_threads if n_threads < n_trees else <int>n_trees
@@ -1029,12 +649,7 @@ def grow_trees(
                             &tree_counts[t, 0] if with_counts else NULL, seeds[t],
                             &trees[t], leaves)
                 _workspace_free(&pb, ws)
-        if interrupt.stop:
-            raise_pending()
-        for t in range(n_trees):
-            if status[t] != 0:
-                raise MemoryError("out of memory while growing a decision tree")
-        return [_tree_to_arrays(&trees[t]) for t in range(n_trees)]
+        return _take_trees(trees, status, n_trees, interrupt.stop)
     finally:
         if trees != NULL:
             for t in range(n_trees):
@@ -1043,73 +658,98 @@ def grow_trees(
         free(status)
 
 
-cdef object _adopt(void *data, tuple shape, Py_ssize_t itemsize, str format):
-    """A numpy array over a malloc'ed buffer, which it frees when collected (no copy)."""
-    cdef cvarray wrapper = cvarray(shape=shape, itemsize=itemsize, format=format, mode="c",
-                                   allocate_buffer=False)
-    wrapper.data = <char *>data
-    wrapper.callback_free_data = free
-    return np.asarray(wrapper)
+cdef list _fill_problem(Problem *pb, dict training_set, dict target, dict growth):
+    """Fill ``pb`` (its interrupt state aside) from the dicts of :func:`grow_trees`; returns the
+    views of the arrays it points into, which keep them alive while the trees grow."""
+    cdef int criterion = growth["criterion"]
+    cdef const double[::1] y = target["y"]
+    cdef const double[::1] hessian
+    cdef list views = [y]
+    memset(pb, 0, sizeof(Problem))
+    pb.n_samples = y.shape[0]
+    pb.criterion = criterion
+    pb.classification = criterion == GINI or criterion == ENTROPY
+    pb.hist = "binned" in training_set
+    pb.n_classes = growth["n_classes"] if pb.classification else 1
+    pb.n_values = pb.n_classes
+    if pb.hist:
+        views += _fill_bins(pb, training_set)
+    else:
+        views += _fill_rows(pb, training_set, target)
+    pb.y = &y[0]
+    if criterion == NEWTON:
+        hessian = target["hessian"]
+        pb.hessian = &hessian[0]
+        views.append(hessian)
+    pb.max_depth = growth["max_depth"]
+    pb.min_samples_split = growth["min_samples_split"]
+    pb.min_samples_leaf = growth["min_samples_leaf"]
+    pb.max_features = growth["max_features"]
+    pb.max_leaf_nodes = growth["max_leaf_nodes"]
+    pb.min_weight_fraction_leaf = growth["min_weight_fraction_leaf"]
+    pb.min_impurity_decrease = growth["min_impurity_decrease"]
+    pb.l2_regularization = growth["l2_regularization"]
+    return views
 
 
-cdef tuple _tree_to_arrays(TreeBuffer *t):
-    """The tree's arrays, taking over its buffers: the grown tree is not copied (its buffers
-    live in the arena of the thread that grew it, so a copy would add to the peak memory)."""
-    cdef intp_t n = t.node_count
-    arrays = (
-        _adopt(t.left, (n,), sizeof(int32_t), "i"),
-        _adopt(t.right, (n,), sizeof(int32_t), "i"),
-        _adopt(t.feature, (n,), sizeof(int32_t), "i"),
-        _adopt(t.threshold, (n,), sizeof(double), "d"),
-        _adopt(t.value, (n, t.n_values), sizeof(double), "d"),
-        _adopt(t.impurity, (n,), sizeof(double), "d"),
-        _adopt(t.n_node_samples, (n,), sizeof(int32_t), "i"),
-        _adopt(t.weighted_n_node_samples, (n,), sizeof(double), "d"),
-        t.max_depth,
-    )
-    memset(t, 0, sizeof(TreeBuffer))        # the arrays own the buffers now
-    return arrays
+cdef list _fill_bins(Problem *pb, dict training_set):
+    """The histogram splitter's training set (``pb.n_classes`` set); returns the views."""
+    cdef const uint8_t[:, ::1] binned = training_set["binned"]
+    cdef const float[:, ::1] bin_lower = training_set["bin_lower"]
+    cdef const float[:, ::1] bin_upper = training_set["bin_upper"]
+    cdef const int32_t[::1] n_bins = training_set["n_bins"]
+    cdef intp_t[::1] bin_offset
+    pb.n_features = binned.shape[0]
+    bin_offset = np.zeros(pb.n_features + 1, dtype=np.intp)
+    np.cumsum(n_bins, out=np.asarray(bin_offset)[1:])
+    pb.data.bins.codes = &binned[0, 0]
+    pb.data.bins.lower = &bin_lower[0, 0]
+    pb.data.bins.upper = &bin_upper[0, 0]
+    pb.data.bins.n_bins = &n_bins[0]
+    pb.data.bins.offset = &bin_offset[0]
+    pb.data.bins.total = bin_offset[pb.n_features]
+    pb.data.bins.n_stats = pb.n_classes + 1 if pb.classification else 3
+    return [binned, bin_lower, bin_upper, n_bins, bin_offset]
 
 
-# ------------------------------------------------------------------------------------------
-# Presort: stable radix argsort (_sort.pxd) of every feature, one feature per thread
+cdef list _fill_rows(Problem *pb, dict training_set, dict target):
+    """The exact splitter's training set (``pb.criterion`` set); returns the views."""
+    cdef const float[:, ::1] X_T = training_set["X_T"]
+    cdef const uint16_t[:, ::1] sorted16
+    cdef const int32_t[:, ::1] sorted32
+    cdef const uint16_t[::1] y_order16
+    cdef const int32_t[::1] y_order32
+    cdef list views = [X_T]
+    pb.n_features = X_T.shape[0]
+    pb.data.rows.n_rows = pb.n_features + (1 if pb.criterion == ABSOLUTE_ERROR else 0)
+    pb.data.rows.X_T = &X_T[0, 0]
+    pb.data.rows.compact = training_set["sorted_samples"].dtype == np.uint16
+    if pb.data.rows.compact:
+        sorted16 = training_set["sorted_samples"]
+        pb.data.rows.sorted_samples = &sorted16[0, 0]
+        views.append(sorted16)
+        if pb.criterion == ABSOLUTE_ERROR:
+            y_order16 = target["y_order"]
+            pb.data.rows.y_order = &y_order16[0]
+            views.append(y_order16)
+    else:
+        sorted32 = training_set["sorted_samples"]
+        pb.data.rows.sorted_samples = &sorted32[0, 0]
+        views.append(sorted32)
+        if pb.criterion == ABSOLUTE_ERROR:
+            y_order32 = target["y_order"]
+            pb.data.rows.y_order = &y_order32[0]
+            views.append(y_order32)
+    return views
 
-cdef int _presort_feature(const float *values, intp_t n, index_t *sorted_samples) noexcept nogil:
-    cdef uint32_t *keys = <uint32_t *>malloc(2 * n * sizeof(uint32_t))
-    cdef int32_t *order = <int32_t *>malloc(2 * n * sizeof(int32_t))
-    cdef intp_t i
-    if keys == NULL or order == NULL:
-        free(keys)
-        free(order)
-        return -1
-    radix_argsort_float32(values, n, keys, keys + n, order + n, order)
-    for i in range(n):
-        sorted_samples[i] = <index_t>order[i]
-    free(keys)
-    free(order)
-    return 0
 
-
-def presort(
-    const float[:, ::1] X_T,                # IN (n_features, n_samples), finite
-    index_t[:, ::1] sorted_samples,         # OUT (n_features, n_samples), uint16 or int32
-    int n_threads,
-):
-    """Sort every feature once: ``sorted_samples[f]`` are the sample ids in increasing order of
-    ``X_T[f]`` (stable: ties by increasing id)."""
-    cdef intp_t n_features = X_T.shape[0], n_samples = X_T.shape[1], f
-    cdef int failed = 0
-    cdef int *failed_ptr = &failed
-    if n_samples == 0 or n_features == 0:
-        return
-    if n_threads > n_features:
-        n_threads = <int>n_features
-    if n_samples * n_features < PARALLEL_MIN_WORK:
-        n_threads = 1
-    with nogil:
-        for f in prange(n_features, num_threads=n_threads, schedule='dynamic'):
-            if _presort_feature(&X_T[f, 0], n_samples, &sorted_samples[f, 0]) != 0:
-                failed_ptr[0] = 1
-    if failed:
-        raise MemoryError("out of memory while sorting the features")
-
+cdef list _take_trees(TreeBuffer *trees, const int *status, intp_t n_trees, bint stopped):
+    """The grown trees' arrays (their buffers handed over, see :func:`grow_trees`), or the
+    exception that stopped the growth: the pending one of a signal, or MemoryError."""
+    cdef intp_t t
+    if stopped:
+        raise_pending()
+    for t in range(n_trees):
+        if status[t] != 0:
+            raise MemoryError("out of memory while growing a decision tree")
+    return [_tree_to_arrays(&trees[t]) for t in range(n_trees)]

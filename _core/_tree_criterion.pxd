@@ -12,7 +12,7 @@
 # *maximised*: parent SSE = children SSE + ``W_L W_R/W (ȳ_L − ȳ_R)²``, so the Friedman argmax is
 # the squared-error argmin; absolute error ``−(AE_L + AE_R)`` (AE: weighted absolute deviation
 # from the weighted median, prefix/suffix values from a Fenwick tree over node-local ranks of y,
-# O(n log n) per feature); Newton (gradient boosting, not in the course)
+# O(n log n) per feature: _tree_absolute_error.pxd); Newton (gradient boosting, not in the course)
 # ``G_L²/(H_L + λ) + G_R²/(H_R + λ)`` for negative gradient sums G and hessian sums H. The
 # formulas are scikit-learn's, term by term, so that where the sums are exact (classification
 # or integer targets, integer weights) both libraries compare the same floating-point numbers
@@ -102,57 +102,6 @@ cdef inline void _add_sample_stats(const Problem *pb, const Workspace *ws, int32
     st.sum_v += ws.stat[s].v
     if pb.criterion == SQUARED_ERROR or pb.criterion == FRIEDMAN_MSE:
         st.sum_sq += ws.stat[s].v * pb.y[s]      # (w y) y, as scikit-learn
-
-
-# --- absolute error: Fenwick trees over node-local ranks of y
-
-cdef inline void _fenwick_add(double *fw, double *fwy, intp_t n, intp_t rank, double w,
-                              double wy) noexcept nogil:
-    cdef intp_t i = rank + 1
-    while i <= n:
-        fw[i] += w
-        fwy[i] += wy
-        i += i & (-i)
-
-
-cdef inline intp_t _fenwick_find(const double *fw, const double *fwy, intp_t n, double target,
-                                 bint inclusive, double *w_before,
-                                 double *wy_before) noexcept nogil:
-    """Smallest rank whose cumulative weight exceeds ``target`` (reaches it if ``inclusive``);
-    the weight and weighted sum of the ranks below it."""
-    cdef intp_t pos = 0, step = 1, nxt
-    cdef double sw = 0.0, swy = 0.0
-    while step * 2 <= n:
-        step *= 2
-    while step > 0:
-        nxt = pos + step
-        if nxt <= n and ((sw + fw[nxt] < target) if inclusive else (sw + fw[nxt] <= target)):
-            pos = nxt
-            sw += fw[nxt]
-            swy += fwy[nxt]
-        step //= 2
-    w_before[0] = sw
-    wy_before[0] = swy
-    return pos
-
-
-cdef inline double _absolute_deviation(const double *fw, const double *fwy, intp_t n,
-                                       double total_w, double total_wy, const double *sorted_y,
-                                       double *median) noexcept nogil:
-    """``Σ w |y − m|`` of the activated samples, m their weighted median (the midpoint of the two
-    middle values when the cumulative weight hits half exactly, as scikit-learn)."""
-    cdef double half = 0.5 * total_w
-    cdef double w_left, wy_left, w_unused, wy_unused, m
-    cdef intp_t r = _fenwick_find(fw, fwy, n, half, False, &w_left, &wy_left)
-    cdef intp_t r_prev
-    if w_left == half and r > 0:
-        r_prev = _fenwick_find(fw, fwy, n, half, True, &w_unused, &wy_unused)
-        m = (sorted_y[r_prev] + sorted_y[r]) / 2
-    else:
-        m = sorted_y[r]
-    median[0] = m
-    # pinball identity: Σ_{y ≥ m} w (y − m) + Σ_{y < m} w (m − y)
-    return ((total_wy - wy_left) - m * (total_w - w_left)) + (m * w_left - wy_left)
 
 
 # ------------------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ from libc.string cimport memcpy, memset
 
 from _tree cimport (FEATURE_THRESHOLD, PARALLEL_MIN_WORK, Candidate, NodeStats, Problem,
                     RowScratch, Scratch, Split, Workspace, index_t, kk_prefetch)
-from _tree_criterion cimport (ABSOLUTE_ERROR, GINI, _absolute_deviation,
-                              _classification_proxy, _fenwick_add, _gini_may_win,
+from _tree_absolute_error cimport _absolute_deviation, _fenwick_add
+from _tree_criterion cimport (ABSOLUTE_ERROR, GINI, _classification_proxy, _gini_may_win,
                               _regression_may_win, _regression_proxy)
 from _types cimport int32_t, intp_t
 

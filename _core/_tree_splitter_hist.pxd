@@ -43,11 +43,12 @@ cdef inline bint _keep_histograms(const Problem *pb, intp_t n_small,
 
 
 cdef inline void _scan_bins(const Problem *pb, const Workspace *ws, const double *h, intp_t f,
-                            intp_t first_bin, intp_t last_bin, intp_t start, intp_t end,
+                            intp_t first_bin, intp_t last_bin, const NodeRecord *rec,
                             const NodeStats *st, double *left, Candidate *best) noexcept nogil:
     """Bin-by-bin scan of feature ``f``'s histogram ``h`` (bin b at ``h + b × n_stats``) over the
-    bins ``first_bin..last_bin``, which hold all the node's samples; candidates lie between
-    non-empty bins."""
+    bins ``first_bin..last_bin``, which hold all the samples of the node ``rec``; candidates lie
+    between non-empty bins."""
+    cdef intp_t start = rec.start, end = rec.end
     cdef intp_t S = pb.data.bins.n_stats, K = pb.n_classes, b, c, prev = -1
     cdef intp_t n_left = 0, n_node = end - start, min_leaf = pb.min_samples_leaf
     cdef double w_left = 0.0, w_right, v_left = 0.0, proxy, count, w_bin
@@ -96,20 +97,21 @@ cdef inline void _scan_bins(const Problem *pb, const Workspace *ws, const double
         prev = b
 
 
-cdef inline void _scan_histogram(const Problem *pb, const Workspace *ws, const double *hist,
-                                 intp_t f, intp_t start, intp_t end, const NodeStats *st,
-                                 double *left, Candidate *best) noexcept nogil:
-    """Scan of feature ``f`` in a node's histograms of every feature ``hist``."""
-    _scan_bins(pb, ws, hist + pb.data.bins.offset[f] * pb.data.bins.n_stats, f, 0,
-               pb.data.bins.n_bins[f] - 1, start, end, st, left, best)
+cdef inline void _scan_histogram(const Problem *pb, const Workspace *ws, const NodeRecord *rec,
+                                 intp_t f, const NodeStats *st, double *left,
+                                 Candidate *best) noexcept nogil:
+    """Scan of feature ``f`` in the node's histograms of every feature ``rec.hist``."""
+    _scan_bins(pb, ws, rec.hist + pb.data.bins.offset[f] * pb.data.bins.n_stats, f, 0,
+               pb.data.bins.n_bins[f] - 1, rec, st, left, best)
 
 
-cdef inline void _scan_node_feature(const Problem *pb, const Workspace *ws, intp_t f,
-                                    intp_t start, intp_t end, const NodeStats *st, Scratch *sc,
-                                    Candidate *best) noexcept nogil:
+cdef inline void _scan_node_feature(const Problem *pb, const Workspace *ws,
+                                    const NodeRecord *rec, intp_t f, const NodeStats *st,
+                                    Scratch *sc, Candidate *best) noexcept nogil:
     """Scan of feature ``f`` at a node without histograms: its histogram over the samples
-    ``ws.of.bins.samples[start:end]`` in the thread's zeroed buffer, scanned between the
+    ``ws.of.bins.samples[rec.start:rec.end]`` in the thread's zeroed buffer, scanned between the
     smallest and the largest bin met, which alone are zeroed again."""
+    cdef intp_t start = rec.start, end = rec.end
     cdef intp_t S = pb.data.bins.n_stats, K = pb.n_classes, p, b, low = MAX_BINS, high = 0
     cdef double *h = sc.of.bins.hist
     cdef const uint8_t *codes = pb.data.bins.codes + f * pb.n_samples
@@ -130,7 +132,7 @@ cdef inline void _scan_node_feature(const Problem *pb, const Workspace *ws, intp
             h[b] += stat[s].v
             h[b + 1] += stat[s].h
             h[b + 2] += 1.0
-    _scan_bins(pb, ws, h, f, low, high, start, end, st, sc.counts, best)
+    _scan_bins(pb, ws, h, f, low, high, rec, st, sc.counts, best)
     memset(h + low * S, 0, (high - low + 1) * S * sizeof(double))
 
 

@@ -246,9 +246,7 @@ class BaseHistGradientBoosting(BaseEstimator):
 
     @staticmethod
     def _add_tree_values(X, nodes, roots, first_tree, stop_tree, raw, n_threads):
-        add_tree_values(X, nodes["feature"], nodes["threshold"], nodes["missing_go_left"],
-                        nodes["left"], nodes["value"], roots, first_tree, stop_tree, raw,
-                        n_threads)
+        add_tree_values(X, nodes, roots, first_tree, stop_tree, raw, n_threads)
 
     def _validate_predict_input(self, X):
         check_is_fitted(self)

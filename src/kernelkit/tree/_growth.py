@@ -19,7 +19,7 @@ import dataclasses
 import numpy as np
 
 from kernelkit._core._tree_builder import grow_trees as _grow_trees
-from kernelkit._core._tree_builder import presort as _presort
+from kernelkit._core._tree_presort import presort as _presort
 from kernelkit.tree._binning import MAX_BINS, quantile_bins
 from kernelkit.tree._flat_tree import Tree
 
