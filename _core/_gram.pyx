@@ -223,7 +223,11 @@ cdef int _check_tile_row(const double *K, intp_t n, const double *root, double a
     return found
 
 
-def check_gram(const double[:, ::1] K, double atol, int n_threads=1):
+def check_gram(
+    const double[:, ::1] K,      # IN (n, n)
+    double atol,
+    int n_threads=1,
+):
     """One pass over a square Gram matrix: finiteness and the necessary conditions of positive
     semi-definiteness.
 

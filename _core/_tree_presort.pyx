@@ -9,6 +9,7 @@ from cython.parallel cimport prange
 from libc.stdint cimport uint32_t
 from libc.stdlib cimport free, malloc
 
+from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
 from _sort cimport radix_argsort_float32
 from _tree cimport PARALLEL_MIN_WORK, index_t
 from _types cimport int32_t, intp_t
@@ -36,19 +37,25 @@ def presort(
     int n_threads,
 ):
     """Sort every feature once: ``sorted_samples[f]`` are the sample ids in increasing order of
-    ``X_T[f]`` (stable: ties by increasing id)."""
+    ``X_T[f]`` (stable: ties by increasing id). Ctrl-C is looked at between features."""
     cdef intp_t n_features = X_T.shape[0], n_samples = X_T.shape[1], f
     cdef int failed = 0
     cdef int *failed_ptr = &failed
+    cdef InterruptState interrupt
     if n_samples == 0 or n_features == 0:
         return
     if n_threads > n_features:
         n_threads = <int>n_features
     if n_samples * n_features < PARALLEL_MIN_WORK:
         n_threads = 1
+    interrupt_init(&interrupt)
     with nogil:
         for f in prange(n_features, num_threads=n_threads, schedule='dynamic'):
+            if interrupted(&interrupt):
+                continue
             if _presort_feature(&X_T[f, 0], n_samples, &sorted_samples[f, 0]) != 0:
                 failed_ptr[0] = 1
+    if interrupt.stop:
+        raise_pending()
     if failed:
         raise MemoryError("out of memory while sorting the features")

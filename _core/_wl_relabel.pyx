@@ -93,7 +93,7 @@ def node_signatures(
     int32_t[::1] signatures,        # OUT (n_nodes + n_directed_edges,), 2x edges with labels
     int n_threads=1,
     const int32_t[::1] edge_labels=None,  # IN (n_directed_edges,) or None
-    int64_t[::1] pairs=None,              # scratch (n_directed_edges,), with edge_labels
+    int64_t[::1] pairs=None,              # OUT scratch (n_directed_edges,), with edge_labels
 ):
     """Write every node's WL signature: its label, then its neighbours' labels sorted (or,
     given ``edge_labels``, its ``(edge label, neighbour label)`` pairs sorted).
