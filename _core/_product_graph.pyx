@@ -28,11 +28,24 @@ cdef int NOT_CONVERGED = 1
 
 
 cdef struct Batch:
-    const intp_t *node_ptr
-    const intp_t *indptr
-    const int32_t *indices
-    const int32_t *labels
-    const int32_t *edge_labels
+    # a batch of graphs (block-diagonal CSR, global node ids; see product_graph_gram)
+    const intp_t *node_ptr          # (n_graphs + 1,)
+    const intp_t *indptr            # (n_nodes + 1,)
+    const int32_t *indices          # NULL when the batch has no edge
+    const int32_t *labels           # NULL when the batch has no node
+    const int32_t *edge_labels      # NULL when the batch has no edge
+    intp_t max_nodes                # of a graph
+
+
+cdef struct Pair:
+    # two graphs, nodes f1 .. f1 + n1 - 1 of batch a and f2 .. f2 + n2 - 1 of batch b; a vector
+    # on their product is an n1 × n2 row-major array
+    const Batch *a
+    const Batch *b
+    intp_t f1
+    intp_t n1
+    intp_t f2
+    intp_t n2
 
 
 cdef struct Params:
@@ -47,8 +60,7 @@ cdef struct Params:
 
 # A product-graph kernel of one pair; it looks at the signals between its mat-vecs (or CG
 # iterations, subtree levels) and returns early, with any value, when interrupted.
-ctypedef int (*PairKernel)(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                           const Params *p, double *work, double *value,
+ctypedef int (*PairKernel)(const Pair *pr, const Params *p, double *work, double *value,
                            InterruptState *interrupt) noexcept nogil
 
 
@@ -56,13 +68,14 @@ cdef inline bint _matched(const Batch *a, intp_t u, const Batch *b, intp_t v) no
     return a.labels[u] == b.labels[v]
 
 
-cdef void _product_matvec(
-    const Batch *a, intp_t f1, intp_t n1, const Batch *b, intp_t f2, intp_t n2,
-    const double *x, double *y, InterruptState *interrupt,
-) noexcept nogil:
+cdef void _product_matvec(const Pair *pr, const double *x, double *y,
+                          InterruptState *interrupt) noexcept nogil:
     """``y = A× x`` on the product graph (see the module docstring); ``x`` vanishes off it.
     One product of two large graphs may take seconds: it looks at the signals every few rows
     of ``u`` and stops early (``y`` unfinished) when interrupted."""
+    cdef const Batch *a = pr.a
+    cdef const Batch *b = pr.b
+    cdef intp_t f1 = pr.f1, n1 = pr.n1, f2 = pr.f2, n2 = pr.n2
     cdef intp_t u, v, ka, kb
     cdef int32_t edge_label
     cdef const double *row
@@ -86,10 +99,11 @@ cdef void _product_matvec(
             y[u * n2 + v] = s
 
 
-cdef intp_t _match_indicator(
-    const Batch *a, intp_t f1, intp_t n1, const Batch *b, intp_t f2, intp_t n2, double *x,
-) noexcept nogil:
+cdef intp_t _match_indicator(const Pair *pr, double *x) noexcept nogil:
     """``x = 1`` on the product graph's vertices, 0 elsewhere; returns their number."""
+    cdef const Batch *a = pr.a
+    cdef const Batch *b = pr.b
+    cdef intp_t f1 = pr.f1, n1 = pr.n1, f2 = pr.f2, n2 = pr.n2
     cdef intp_t u, v, n_matched = 0
     for u in range(n1):
         for v in range(n2):
@@ -98,8 +112,7 @@ cdef intp_t _match_indicator(
     return n_matched
 
 
-cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                    const Params *p, double *work, double *value,
+cdef int _walk_pair(const Pair *pr, const Params *p, double *work, double *value,
                     InterruptState *interrupt) noexcept nogil:
     """n-th order walk kernel ``1ᵀ A×ⁿ 1`` by n mat-vecs (Mairal & Vert, "Computation of the nth-order
     walk kernel").
@@ -108,19 +121,18 @@ cdef int _walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
     vanish (no edge), or overflow (spectral radius at least √2), or repeat with period 2 (radius
     1: every component a single edge, ``A×² x = x``). The counts are compared with those of two
     steps before, so an absurd ``n`` ends early in every case."""
-    cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
-    cdef intp_t f2 = b.node_ptr[j], n2 = b.node_ptr[j + 1] - f2
+    cdef intp_t n1 = pr.n1, n2 = pr.n2
     cdef intp_t step, k, dim = n1 * n2
     cdef double *x = work               # counts after `step` steps
     cdef double *y = work + dim         # after step + 1
     cdef double *z = work + 2 * dim     # after step − 1
     cdef double *swap
     cdef double total = 0.0
-    _match_indicator(a, f1, n1, b, f2, n2, x)
+    _match_indicator(pr, x)
     for step in range(p.n_steps):
         if interrupted(interrupt):
             break
-        _product_matvec(a, f1, n1, b, f2, n2, x, y, interrupt)
+        _product_matvec(pr, x, y, interrupt)
         if step >= 1 and _same_counts(y, z, dim):
             # from step − 1 on, the counts alternate between z and x
             if (p.n_steps - step + 1) % 2 == 1:
@@ -157,19 +169,19 @@ cdef inline bint _same_counts(const double *u, const double *v, intp_t dim) noex
     return True
 
 
-cdef int _pcg(
-    const Batch *a, intp_t f1, intp_t n1, const Batch *b, intp_t f2, intp_t n2,
-    const double *diag, const double *rhs, double lambda_, double tol, intp_t max_iter,
-    double *x, double *work, InterruptState *interrupt,
-) noexcept nogil:
-    """Solve ``(diag(c) − λ A×) x = rhs`` by Jacobi-preconditioned conjugate gradients.
+cdef int _pcg(const Pair *pr, const Params *p, double lambda_, const double *diag,
+              const double *rhs, double *x, double *work,
+              InterruptState *interrupt) noexcept nogil:
+    """Solve ``(diag(c) − λ A×) x = rhs`` by Jacobi-preconditioned conjugate gradients, to
+    the relative residual ``p.tol`` within ``p.max_iter`` iterations.
 
     The matrix is symmetric positive definite whenever the callers' bounds hold (geometric:
     ``λ ρ(A×) < 1`` with ``c = 1``; random walk: strict diagonal dominance), so CG applies
     (Vishwanathan et al. 2010, §4.2). ``rhs`` vanishes off the product graph, hence so do all
     iterates. ``work`` holds 3 vectors of length ``n1 n2``.
     """
-    cdef intp_t dim = n1 * n2, k, it
+    cdef intp_t dim = pr.n1 * pr.n2, k, it
+    cdef double tol = p.tol
     cdef double *r = work
     cdef double *d = work + dim
     cdef double *q = work + 2 * dim
@@ -182,10 +194,10 @@ cdef int _pcg(
         bb += rhs[k] * rhs[k]
     if bb == 0.0:
         return 0
-    for it in range(max_iter):
+    for it in range(p.max_iter):
         if interrupted(interrupt):
             return 0        # any value: the driver reports INTERRUPTED
-        _product_matvec(a, f1, n1, b, f2, n2, d, q, interrupt)
+        _product_matvec(pr, d, q, interrupt)
         dq = 0.0
         for k in range(dim):
             q[k] = diag[k] * d[k] - lambda_ * q[k]
@@ -212,31 +224,27 @@ cdef int _pcg(
     return NOT_CONVERGED
 
 
-cdef int _geometric_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                         const Params *p, double *work, double *value,
+cdef int _geometric_pair(const Pair *pr, const Params *p, double *work, double *value,
                          InterruptState *interrupt) noexcept nogil:
     """Geometric walk kernel ``1ᵀ (I − λ A×)⁻¹ 1`` (Gärtner et al. 2003)."""
-    cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
-    cdef intp_t f2 = b.node_ptr[j], n2 = b.node_ptr[j + 1] - f2
+    cdef intp_t n1 = pr.n1, n2 = pr.n2
     cdef intp_t dim = n1 * n2, k
     cdef double *diag = work
     cdef double *rhs = work + dim
     cdef double *x = work + 2 * dim
     cdef double total = 0.0
     cdef int status
-    _match_indicator(a, f1, n1, b, f2, n2, rhs)
+    _match_indicator(pr, rhs)
     for k in range(dim):
         diag[k] = 1.0
-    status = _pcg(a, f1, n1, b, f2, n2, diag, rhs, p.lambda_, p.tol, p.max_iter, x,
-                  work + 3 * dim, interrupt)
+    status = _pcg(pr, p, p.lambda_, diag, rhs, x, work + 3 * dim, interrupt)
     for k in range(dim):
         total += x[k]
     value[0] = total
     return status
 
 
-cdef int _random_walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                           const Params *p, double *work, double *value,
+cdef int _random_walk_pair(const Pair *pr, const Params *p, double *work, double *value,
                            InterruptState *interrupt) noexcept nogil:
     """Marginalised random-walk kernel (Kashima et al. 2003).
 
@@ -247,8 +255,9 @@ cdef int _random_walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
     dominant (a row of ``A×`` sums to at most ``deg u deg v < T⁻¹``), so PCG applies; where
     ``T = 0`` the pair has no product edge and ``x = s⊗s``.
     """
-    cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
-    cdef intp_t f2 = b.node_ptr[j], n2 = b.node_ptr[j + 1] - f2
+    cdef const Batch *a = pr.a
+    cdef const Batch *b = pr.b
+    cdef intp_t f1 = pr.f1, n1 = pr.n1, f2 = pr.f2, n2 = pr.n2
     cdef intp_t dim = n1 * n2, u, v, k, d1, d2
     cdef double *diag = work
     cdef double *rhs = work + dim
@@ -266,25 +275,27 @@ cdef int _random_walk_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
             if d1 > 0 and d2 > 0:
                 diag[k] = <double>(d1 * d2) / ((1.0 - q) * (1.0 - q))
             rhs[k] = diag[k] * s1 * s2 if _matched(a, f1 + u, b, f2 + v) else 0.0
-    status = _pcg(a, f1, n1, b, f2, n2, diag, rhs, 1.0, p.tol, p.max_iter, x, work + 3 * dim,
-                  interrupt)
+    status = _pcg(pr, p, 1.0, diag, rhs, x, work + 3 * dim, interrupt)
     for k in range(dim):
         total += x[k]
     value[0] = total / (<double>n1 * n2)
     return status
 
 
-cdef double _matching_sum(
-    const Batch *a, intp_t ka0, intp_t ka1, intp_t f1,
-    const Batch *b, intp_t kb0, intp_t kb1, intp_t f2, intp_t n2,
-    const double *t_prev, double lambda_, double *subsets,
-) noexcept nogil:
-    """``Σ_{matchings R of N(u), N(v)} Π_{(u', v') ∈ R} λ T(u', v')``, the empty matching too.
+cdef double _matching_sum(const Pair *pr, intp_t u, intp_t v, const double *t_prev,
+                          double lambda_, double *subsets) noexcept nogil:
+    """``Σ_{matchings R of N(u), N(v)} Π_{(u', v') ∈ R} λ T(u', v')``, the empty matching too
+    (``u``, ``v``: nodes of the pair's graphs, ``T``: ``t_prev``).
 
     Dynamic programming over the subsets of the smaller neighbour list (bitmask of its members
     already matched) while the larger list is scanned once; masks are visited in decreasing order
     so each list member is matched at most once. Cost ``d_large · 2^d_small · d_small``.
     """
+    cdef const Batch *a = pr.a
+    cdef const Batch *b = pr.b
+    cdef intp_t f1 = pr.f1, f2 = pr.f2, n2 = pr.n2
+    cdef intp_t ka0 = a.indptr[f1 + u], ka1 = a.indptr[f1 + u + 1]
+    cdef intp_t kb0 = b.indptr[f2 + v], kb1 = b.indptr[f2 + v + 1]
     cdef intp_t d1 = ka1 - ka0, d2 = kb1 - kb0
     cdef bint small_is_a = d1 <= d2
     cdef intp_t n_small = d1 if small_is_a else d2
@@ -318,8 +329,7 @@ cdef double _matching_sum(
     return total
 
 
-cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
-                       const Params *p, double *work, double *value,
+cdef int _subtree_pair(const Pair *pr, const Params *p, double *work, double *value,
                        InterruptState *interrupt) noexcept nogil:
     """Tree-pattern kernel ``Σ_{(u, v)} T(u, v, depth)`` (Mairal & Vert, "Extension: branching walks").
 
@@ -327,15 +337,16 @@ cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
     Matchings (Ramon & Gärtner 2003, Mahé & Vert 2009): ``T(u, v, h + 1)`` is the sum over the
     one-to-one matchings ``R`` of ``N(u)`` with ``N(v)`` of ``Π_{(u', v') ∈ R} λ T(u', v', h)``.
     """
-    cdef intp_t f1 = a.node_ptr[i], n1 = a.node_ptr[i + 1] - f1
-    cdef intp_t f2 = b.node_ptr[j], n2 = b.node_ptr[j + 1] - f2
+    cdef const Batch *a = pr.a
+    cdef const Batch *b = pr.b
+    cdef intp_t f1 = pr.f1, n1 = pr.n1, f2 = pr.f2, n2 = pr.n2
     cdef intp_t dim = n1 * n2, u, v, k, ka, kb, step
     cdef double *t_prev = work
     cdef double *t_next = work + dim
     cdef double *subsets = work + 2 * dim
     cdef double *swap
     cdef double prod, total = 0.0
-    _match_indicator(a, f1, n1, b, f2, n2, t_prev)
+    _match_indicator(pr, t_prev)
     for step in range(p.n_steps - 1):
         if interrupted(interrupt):
             break
@@ -345,10 +356,7 @@ cdef int _subtree_pair(const Batch *a, intp_t i, const Batch *b, intp_t j,
                 if not _matched(a, f1 + u, b, f2 + v):
                     t_next[k] = 0.0
                 elif p.matchings:
-                    t_next[k] = _matching_sum(
-                        a, a.indptr[f1 + u], a.indptr[f1 + u + 1], f1,
-                        b, b.indptr[f2 + v], b.indptr[f2 + v + 1], f2, n2,
-                        t_prev, p.lambda_, subsets)
+                    t_next[k] = _matching_sum(pr, u, v, t_prev, p.lambda_, subsets)
                 else:
                     prod = 1.0
                     for ka in range(a.indptr[f1 + u], a.indptr[f1 + u + 1]):
@@ -406,21 +414,33 @@ cdef struct Context:
 
 cdef int _context_pair(const void *ctx, intp_t i, intp_t j, double *work,
                        double *value, InterruptState *interrupt) noexcept nogil:
-    """The pair driver's signature around a product-graph kernel."""
+    """The pair driver's signature around a product-graph kernel: graph ``i`` of batch ``a``
+    against graph ``j`` of batch ``b``."""
     cdef const Context *c = <const Context *>ctx
-    return c.kernel(&c.a, i, &c.b, j, &c.params, work, value, interrupt)
+    cdef Pair pr
+    pr.a = &c.a
+    pr.b = &c.b
+    pr.f1 = c.a.node_ptr[i]
+    pr.n1 = c.a.node_ptr[i + 1] - pr.f1
+    pr.f2 = c.b.node_ptr[j]
+    pr.n2 = c.b.node_ptr[j + 1] - pr.f2
+    return c.kernel(&pr, &c.params, work, value, interrupt)
 
 
-cdef Batch _batch(const intp_t[::1] node_ptr, const intp_t[::1] indptr,
-                  const int32_t[::1] indices, const int32_t[::1] labels,
-                  const int32_t[::1] edge_labels):
+cdef Batch _batch(tuple arrays):
+    """The struct of one batch's arrays ``(node_ptr, indptr, indices, labels, edge_labels)``,
+    which the tuple keeps alive."""
+    cdef const intp_t[::1] node_ptr, indptr
+    cdef const int32_t[::1] indices, labels, edge_labels
     cdef Batch batch
+    node_ptr, indptr, indices, labels, edge_labels = arrays
     batch.node_ptr = &node_ptr[0]
     batch.indptr = &indptr[0]
     # graphs without edges: the neighbour loops never read these
     batch.indices = &indices[0] if indices.shape[0] > 0 else NULL
     batch.edge_labels = &edge_labels[0] if edge_labels.shape[0] > 0 else NULL
     batch.labels = &labels[0] if labels.shape[0] > 0 else NULL
+    batch.max_nodes = _max_nodes(node_ptr)
     return batch
 
 
@@ -441,9 +461,13 @@ cdef intp_t _work_size(int kernel, intp_t max_a, intp_t max_b, const Params *par
     return 6 * max_a * max_b      # CG: diagonal, rhs, x and three work vectors
 
 
-cdef void _set_context(Context *ctx, int kernel, intp_t n_steps, double lambda_, double p_stop,
-                       double tol, intp_t max_iter, bint matchings,
-                       intp_t max_small_degree) except *:
+# The options of the pair kernels, with the values of those a kernel does not give.
+_OPTIONS = {"n_steps": 0, "lambda_": 0.0, "p_stop": 0.0, "tol": 0.0, "max_iter": 0,
+            "matchings": True, "max_small_degree": 0}
+
+
+cdef void _set_context(Context *ctx, int kernel, dict options) except *:
+    """The pair kernel of code ``kernel`` and its parameters (see product_graph_gram)."""
     if kernel == WALK:
         ctx.kernel = _walk_pair
     elif kernel == GEOMETRIC:
@@ -454,38 +478,28 @@ cdef void _set_context(Context *ctx, int kernel, intp_t n_steps, double lambda_,
         ctx.kernel = _subtree_pair
     else:
         raise ValueError(f"unknown product-graph kernel code {kernel}")
-    ctx.params.n_steps = n_steps
-    ctx.params.lambda_ = lambda_
-    ctx.params.p_stop = p_stop
-    ctx.params.tol = tol
-    ctx.params.max_iter = max_iter
-    ctx.params.matchings = matchings
-    ctx.params.max_small_degree = max_small_degree
+    unknown = options.keys() - _OPTIONS.keys()
+    if unknown:
+        raise TypeError(f"unknown product-graph kernel options {sorted(unknown)}")
+    given = {**_OPTIONS, **options}
+    ctx.params.n_steps = given["n_steps"]
+    ctx.params.lambda_ = given["lambda_"]
+    ctx.params.p_stop = given["p_stop"]
+    ctx.params.tol = given["tol"]
+    ctx.params.max_iter = given["max_iter"]
+    ctx.params.matchings = given["matchings"]
+    ctx.params.max_small_degree = given["max_small_degree"]
 
 
 def product_graph_gram(
-    int kernel,                           # WALK, GEOMETRIC, RANDOM_WALK or SUBTREE
-    const intp_t[::1] node_ptr_a,         # IN (n_a + 1,) batch A (see GraphBatch)
-    const intp_t[::1] indptr_a,           # IN
-    const int32_t[::1] indices_a,         # IN
-    const int32_t[::1] labels_a,          # IN
-    const int32_t[::1] edge_labels_a,     # IN
-    const intp_t[::1] node_ptr_b,         # IN (n_b + 1,) batch B; ignored when symmetric
-    const intp_t[::1] indptr_b,           # IN
-    const int32_t[::1] indices_b,         # IN
-    const int32_t[::1] labels_b,          # IN
-    const int32_t[::1] edge_labels_b,     # IN
-    bint symmetric,                       # B is A: each pair once, mirrored
-    double[:, ::1] out,                   # OUT (n_a, n_b): rows [row_start, row_stop)
+    int kernel,                          # WALK, GEOMETRIC, RANDOM_WALK or SUBTREE
+    tuple graphs_a,                      # IN batch A (below)
+    tuple graphs_b,                      # IN batch B, the same; ignored when symmetric
+    bint symmetric,                      # B is A: each pair once, mirrored
+    dict options,                        # IN the kernel's parameters (below)
+    double[:, ::1] out,                  # OUT (n_a, n_b): rows [row_start, row_stop)
     intp_t row_start,
     intp_t row_stop,
-    intp_t n_steps=0,
-    double lambda_=0.0,
-    double p_stop=0.0,
-    double tol=0.0,
-    intp_t max_iter=0,
-    bint matchings=True,
-    intp_t max_small_degree=0,
     int n_threads=1,
 ):
     """Rows ``[row_start, row_stop)`` of a product-graph kernel's Gram matrix ``K(A, B)``.
@@ -499,13 +513,20 @@ def product_graph_gram(
         (``Σ_{(u, v)} T(u, v, n_steps)`` with branching weight ``lambda_``, one-to-one
         ``matchings`` of neighbours or the course's subsets; ``max_small_degree`` =
         ``min(max degree of A, max degree of B)`` sizes the matching table, ``2**`` of it).
-    node_ptr_*, indptr_*, indices_*, labels_*, edge_labels_* : ndarrays
-        The CSR graph batches (``GraphBatch`` of ``kernelkit.kernels._graphs._encoding``).
+    graphs_a, graphs_b : tuple of ndarrays
+        Each batch as ``(node_ptr, indptr, indices, labels, edge_labels)``: the CSR graph batch
+        (``GraphBatch`` of ``kernelkit.kernels._graphs._encoding``; ``batch_arrays`` of
+        ``kernelkit.kernels._graphs._bases``): ``node_ptr`` (n + 1,) and ``indptr``
+        (n_nodes + 1,), intp; ``indices`` and ``edge_labels`` (n_directed_edges,) and
+        ``labels`` (n_nodes,), int32.
     symmetric : bool
+    options : dict
+        The kernel's parameters, those it does not use left out: ``n_steps``, ``lambda_``,
+        ``p_stop``, ``tol``, ``max_iter``, ``matchings``, ``max_small_degree`` (CG: relative
+        residual ``tol`` within ``max_iter`` iterations); the default of a missing one is 0
+        (``matchings``: True).
     out : ndarray of shape (n_a, n_b), float64
     row_start, row_stop : int
-    n_steps, lambda_, p_stop, tol, max_iter, matchings, max_small_degree
-        Kernel parameters (CG: relative residual ``tol`` within ``max_iter`` iterations).
     n_threads : int
 
     Returns
@@ -516,16 +537,10 @@ def product_graph_gram(
     cdef Context ctx
     cdef intp_t n_marked
     cdef int status
-    _set_context(&ctx, kernel, n_steps, lambda_, p_stop, tol, max_iter, matchings,
-                 max_small_degree)
-    ctx.a = _batch(node_ptr_a, indptr_a, indices_a, labels_a, edge_labels_a)
-    if symmetric:
-        ctx.b = ctx.a
-        node_ptr_b = node_ptr_a
-    else:
-        ctx.b = _batch(node_ptr_b, indptr_b, indices_b, labels_b, edge_labels_b)
-    cdef intp_t work_size = _work_size(kernel, _max_nodes(node_ptr_a), _max_nodes(node_ptr_b),
-                                       &ctx.params)
+    _set_context(&ctx, kernel, options)
+    ctx.a = _batch(graphs_a)
+    ctx.b = ctx.a if symmetric else _batch(graphs_b)
+    cdef intp_t work_size = _work_size(kernel, ctx.a.max_nodes, ctx.b.max_nodes, &ctx.params)
     with nogil:
         status = fill_gram_rows(_context_pair, &ctx, out, row_start, row_stop, symmetric,
                                 work_size, n_threads, &n_marked)
@@ -537,36 +552,25 @@ def product_graph_gram(
 
 
 def product_graph_diagonal(
-    int kernel,
-    const intp_t[::1] node_ptr,           # IN (n + 1,)
-    const intp_t[::1] indptr,             # IN
-    const int32_t[::1] indices,           # IN
-    const int32_t[::1] labels,            # IN
-    const int32_t[::1] edge_labels,       # IN
-    double[::1] out,                      # OUT (n,): k(G_i, G_i)
-    intp_t n_steps=0,
-    double lambda_=0.0,
-    double p_stop=0.0,
-    double tol=0.0,
-    intp_t max_iter=0,
-    bint matchings=True,
-    intp_t max_small_degree=0,
+    int kernel,                          # as product_graph_gram's
+    tuple graphs,                        # IN the batch, as graphs_a of product_graph_gram
+    dict options,                        # IN as product_graph_gram's
+    double[::1] out,                     # OUT (n,): k(G_i, G_i)
     int n_threads=1,
 ):
-    """Self-similarities ``k(G_i, G_i)`` (parameters as :func:`product_graph_gram`).
+    """Self-similarities ``k(G_i, G_i)`` (arguments as :func:`product_graph_gram`).
 
     Returns
     -------
     n_not_converged : int
     """
     cdef Context ctx
-    cdef intp_t n_marked, largest = _max_nodes(node_ptr)
+    cdef intp_t n_marked
     cdef int status
-    _set_context(&ctx, kernel, n_steps, lambda_, p_stop, tol, max_iter, matchings,
-                 max_small_degree)
-    ctx.a = _batch(node_ptr, indptr, indices, labels, edge_labels)
+    _set_context(&ctx, kernel, options)
+    ctx.a = _batch(graphs)
     ctx.b = ctx.a
-    cdef intp_t work_size = _work_size(kernel, largest, largest, &ctx.params)
+    cdef intp_t work_size = _work_size(kernel, ctx.a.max_nodes, ctx.a.max_nodes, &ctx.params)
     with nogil:
         status = fill_diagonal(_context_pair, &ctx, out, work_size, n_threads, &n_marked)
     if status == INTERRUPTED:

@@ -134,8 +134,8 @@ def _reference(data):
         # many small dense solves: BLAS threads only add contention
         with threadpool_limits(limits=1, user_api="blas"):
             reference.product_graph_gram(reference.PRODUCT_GRAPH_KERNELS["geometric"],
-                                         *batch_arrays(batch), *batch_arrays(batch), True, K, 0,
-                                         batch.n_samples, lambda_=LAMBDA)
+                                         batch_arrays(batch), batch_arrays(batch), True,
+                                         {"lambda_": LAMBDA}, K, 0, batch.n_samples)
         return _summary(K)
     graph_of_node = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
     if kind == "wl":

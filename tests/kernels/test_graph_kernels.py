@@ -120,25 +120,24 @@ def test_product_graph_cores_match_reference(name, params, graphs_b, make_graphs
     assert reference.PRODUCT_GRAPH_KERNELS[name] == code
     if graphs_b == "diagonal":
         expected = np.zeros(a.n_samples)
-        reference.product_graph_diagonal(code, *batch_arrays(a), expected, **params)
+        reference.product_graph_diagonal(code, batch_arrays(a), params, expected)
     else:
         other = a if graphs_b == "symmetric" else b
         expected = np.zeros((a.n_samples, other.n_samples))
-        reference.product_graph_gram(code, *batch_arrays(a), *batch_arrays(other),
-                                     graphs_b == "symmetric", expected, 0, a.n_samples,
-                                     **params)
+        reference.product_graph_gram(code, batch_arrays(a), batch_arrays(other),
+                                     graphs_b == "symmetric", params, expected, 0, a.n_samples)
     for n_threads in (1, 2):
         got = np.zeros_like(expected)
         if graphs_b == "diagonal":
-            _product_graph.product_graph_diagonal(code, *batch_arrays(a), got,
-                                                  n_threads=n_threads, **params)
+            _product_graph.product_graph_diagonal(code, batch_arrays(a), params, got,
+                                                  n_threads=n_threads)
         else:
             # two row blocks: the rows of the second call see the first call's mirror images
             middle = a.n_samples // 2
             for start, stop in ((0, middle), (middle, a.n_samples)):
-                _product_graph.product_graph_gram(code, *batch_arrays(a), *batch_arrays(other),
-                                                  graphs_b == "symmetric", got, start, stop,
-                                                  n_threads=n_threads, **params)
+                _product_graph.product_graph_gram(code, batch_arrays(a), batch_arrays(other),
+                                                  graphs_b == "symmetric", params, got, start,
+                                                  stop, n_threads=n_threads)
         np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
 
 

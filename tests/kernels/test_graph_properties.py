@@ -34,8 +34,8 @@ def test_subtree_matchings_core_equals_enumeration(X):
     K = SubtreeKernel(depth=3, lambda_=0.7, edge_label="label").fit_transform(X)
     expected = np.zeros_like(K)
     reference.product_graph_gram(reference.PRODUCT_GRAPH_KERNELS["subtree"],
-                                 *batch_arrays(batch), *batch_arrays(batch), True, expected, 0,
-                                 batch.n_samples, n_steps=3, lambda_=0.7)
+                                 batch_arrays(batch), batch_arrays(batch), True,
+                                 {"n_steps": 3, "lambda_": 0.7}, expected, 0, batch.n_samples)
     np.testing.assert_allclose(K, expected, rtol=1e-10)
 
 

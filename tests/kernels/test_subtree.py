@@ -18,9 +18,10 @@ def test_subtree_kernel_equals_explicit_enumeration(variant, depth, make_graphs)
     batch, _, _ = encode_graphs(graphs, edge_label="label")
     expected = np.zeros_like(K)
     reference.product_graph_gram(reference.PRODUCT_GRAPH_KERNELS["subtree"],
-                                 *batch_arrays(batch), *batch_arrays(batch), True, expected, 0,
-                                 batch.n_samples, n_steps=depth, lambda_=0.6,
-                                 matchings=variant == "matchings")
+                                 batch_arrays(batch), batch_arrays(batch), True,
+                                 {"n_steps": depth, "lambda_": 0.6,
+                                  "matchings": variant == "matchings"},
+                                 expected, 0, batch.n_samples)
     np.testing.assert_allclose(K, expected, rtol=1e-10)
 
 

@@ -61,8 +61,8 @@ def test_geometric_kernel_equals_truncated_series_and_closed_form(make_graphs):
     batch, _, _ = encode_graphs(graphs, edge_label="label")
     dense = np.zeros_like(K)
     reference.product_graph_gram(reference.PRODUCT_GRAPH_KERNELS["geometric"],
-                                 *batch_arrays(batch), *batch_arrays(batch), True, dense, 0,
-                                 batch.n_samples, lambda_=lambda_)
+                                 batch_arrays(batch), batch_arrays(batch), True,
+                                 {"lambda_": lambda_}, dense, 0, batch.n_samples)
     np.testing.assert_allclose(K, dense, rtol=1e-9)
 
 

@@ -245,33 +245,31 @@ def graphlet_counts(node_ptr, indptr, indices, k, class_of_mask, n_samples, seed
 PRODUCT_GRAPH_KERNELS = {"walk": 0, "geometric": 1, "random_walk": 2, "subtree": 3}
 
 
-def _pair_value(kernel, n_steps, lambda_, p_stop, matchings):
-    return {0: lambda: _walk(n_steps), 1: lambda: _geometric(lambda_),
-            2: lambda: _random_walk(p_stop),
-            3: lambda: _subtree(n_steps, lambda_, matchings)}[kernel]()
+def _pair_value(kernel, options):
+    o = {"n_steps": 0, "lambda_": 0.0, "p_stop": 0.0, "matchings": True, **options}
+    return {0: lambda: _walk(o["n_steps"]), 1: lambda: _geometric(o["lambda_"]),
+            2: lambda: _random_walk(o["p_stop"]),
+            3: lambda: _subtree(o["n_steps"], o["lambda_"], o["matchings"])}[kernel]()
 
 
-def product_graph_gram(kernel, node_ptr_a, indptr_a, indices_a, labels_a, edge_labels_a,
-                       node_ptr_b, indptr_b, indices_b, labels_b, edge_labels_b, symmetric, out,
-                       row_start, row_stop, n_steps=0, lambda_=0.0, p_stop=0.0, tol=0.0,
-                       max_iter=0, matchings=True, max_small_degree=0, n_threads=1):
+def product_graph_gram(kernel, graphs_a, graphs_b, symmetric, options, out, row_start, row_stop,
+                       n_threads=1):
     """Twin of ``_product_graph.product_graph_gram``: every pair by dense algebra or explicit
-    enumeration (``tol``, ``max_iter``, ``max_small_degree`` and ``n_threads`` are not needed).
+    enumeration (``options``' ``tol``, ``max_iter``, ``max_small_degree`` and ``n_threads`` are
+    not needed).
     """
-    value = _pair_value(kernel, n_steps, lambda_, p_stop, matchings)
-    a = _graphs(node_ptr_a, indptr_a, indices_a, labels_a, edge_labels_a)
-    b = a if symmetric else _graphs(node_ptr_b, indptr_b, indices_b, labels_b, edge_labels_b)
+    value = _pair_value(kernel, options)
+    a = _graphs(*graphs_a)
+    b = a if symmetric else _graphs(*graphs_b)
     for i in range(row_start, row_stop):
         for j, g2 in enumerate(b):
             out[i, j] = value(a[i], g2)
     return 0
 
 
-def product_graph_diagonal(kernel, node_ptr, indptr, indices, labels, edge_labels, out,
-                           n_steps=0, lambda_=0.0, p_stop=0.0, tol=0.0, max_iter=0,
-                           matchings=True, max_small_degree=0, n_threads=1):
+def product_graph_diagonal(kernel, graphs, options, out, n_threads=1):
     """Twin of ``_product_graph.product_graph_diagonal``."""
-    value = _pair_value(kernel, n_steps, lambda_, p_stop, matchings)
-    for i, g in enumerate(_graphs(node_ptr, indptr, indices, labels, edge_labels)):
+    value = _pair_value(kernel, options)
+    for i, g in enumerate(_graphs(*graphs)):
         out[i] = value(g, g)
     return 0

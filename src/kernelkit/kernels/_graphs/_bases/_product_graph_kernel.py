@@ -19,8 +19,9 @@ class ProductGraphKernel(GraphKernel):
 
     Subclasses name their pair kernel in ``_core_kernel``, the core's code of it
     (``_product_graph.WALK``, ``GEOMETRIC``, ``RANDOM_WALK`` or ``SUBTREE``), and give its
-    parameters for two batches in ``_core_params(A, B)`` (``B`` None: ``K(A, A)``);
-    ``_check_core(n_failed)`` sees the number of pairs whose iterative solver did not converge.
+    parameters for two batches in ``_core_params(A, B)`` (``B`` None: ``K(A, A)``), the dict of
+    options the core takes; ``_check_core(n_failed)`` sees the number of pairs whose iterative
+    solver did not converge.
     """
 
     _core_kernel = None
@@ -52,8 +53,8 @@ class ProductGraphKernel(GraphKernel):
 
         def fill_rows(out, start, stop):
             n_failed.append(_product_graph.product_graph_gram(
-                self._core_kernel, *batch_arrays(A), *batch_arrays(other), B is None, out, start,
-                stop, n_threads=n_threads, **params))
+                self._core_kernel, batch_arrays(A), batch_arrays(other), B is None, params, out,
+                start, stop, n_threads=n_threads))
 
         K = fill_gram(fill_rows, A.n_samples, other.n_samples, B is None, self.verbose,
                       type(self).__name__)
@@ -63,8 +64,8 @@ class ProductGraphKernel(GraphKernel):
     def _self_similarity(self, A):
         out = np.zeros(A.n_samples)
         self._check_core(_product_graph.product_graph_diagonal(
-            self._core_kernel, *batch_arrays(A), out,
-            n_threads=self._n_threads(), **self._core_params(A, None)))
+            self._core_kernel, batch_arrays(A), self._core_params(A, None), out,
+            n_threads=self._n_threads()))
         return self._finite(out)
 
     def _finite(self, values):
