@@ -141,6 +141,17 @@ def test_product_graph_cores_match_reference(name, params, graphs_b, make_graphs
         np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
 
 
+
+def test_product_graph_core_refuses_an_unknown_kernel_or_option(make_graphs):
+    # a misspelled option would otherwise run the kernel silently with its default, 0
+    a, _ = _batches(make_graphs(2, max_nodes=3), make_graphs(1, max_nodes=3))
+    out = np.zeros(a.n_samples)
+    with pytest.raises(TypeError, match="nsteps"):
+        _product_graph.product_graph_diagonal(_product_graph.WALK, batch_arrays(a),
+                                              {"nsteps": 2}, out)
+    with pytest.raises(ValueError, match="code 9"):
+        _product_graph.product_graph_diagonal(9, batch_arrays(a), {}, out)
+
 def test_wl_cores_match_reference(make_graphs):
     batch, _, _ = encode_graphs(make_graphs(8, max_nodes=7, n_labels=3))
     sig_ptr = batch.indptr + np.arange(batch.n_nodes + 1)
