@@ -47,11 +47,11 @@ from _types cimport intp_t, int32_t, int64_t, uint64_t
 cdef uint64_t GOLDEN = <uint64_t>0x9E3779B97F4A7C15
 cdef intp_t SIZE_LIMIT = (<intp_t>1) << 61
 
-cdef enum:
+# The decompositions by code, also module attributes (``_graph_decompositions.NSPDK``, ...: a
+# kernel class names its own).
+cpdef enum:
     NSPDK = 0
     ODDST = 1
-
-DECOMPOSITIONS = {"nspdk": NSPDK, "oddst": ODDST}
 
 
 cdef struct Problem:
@@ -329,9 +329,9 @@ def decomposition_features(
         ``edge_labels`` (n_directed_edges,) and ``node_labels`` (n_nodes,), int32. ODD-ST does
         not read the edge labels.
     decomposition : dict
-        ``kind``: ``DECOMPOSITIONS["nspdk"]`` or ``DECOMPOSITIONS["oddst"]``; ``r``, ``d``
-        (int): NSPDK's largest radius and largest distance; ODD-ST: ``r`` unused (0), ``d`` the
-        depth ``h`` of the DAG visits.
+        ``kind``: ``NSPDK`` or ``ODDST``, the module's codes; ``r``, ``d`` (int): NSPDK's
+        largest radius and largest distance; ODD-ST: ``r`` unused (0), ``d`` the depth ``h`` of
+        the DAG visits.
     features : dict or None
         None for the first pass. Else ``key_ptr`` (n_graphs + 1,), int64: graph ``g`` owns the
         slots ``key_ptr[g]:key_ptr[g + 1]``; and the outputs, each of shape (key_ptr[-1],):

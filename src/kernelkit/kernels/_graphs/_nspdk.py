@@ -4,6 +4,7 @@ from numbers import Integral
 
 import numpy as np
 
+from kernelkit._core import _graph_decompositions
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._bases import SparseFeatureKernel
 from kernelkit.kernels._graphs._features import decomposition_features
@@ -129,11 +130,13 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(SparseFeatureKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+    _core_decomposition = _graph_decompositions.NSPDK
+
     def _represent(self, batch, fitting):
         r, d = int(self.r), int(self.d)
         n_graphs = batch.n_samples
         graph_ids, keys, levels, counts = decomposition_features(
-            "nspdk", batch, r, d, self._n_threads(),
+            self._core_decomposition, batch, r, d, self._n_threads(),
             f"NeighborhoodSubgraphPairwiseDistanceKernel(r={r}, d={d})",
             "lower r or d, or use WeisfeilerLehmanKernel on very large graphs.")
         # each level of each graph scaled to unit norm: the Gram is then one sparse product

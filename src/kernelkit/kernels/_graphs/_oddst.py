@@ -4,6 +4,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from kernelkit._core import _graph_decompositions
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._bases import SparseFeatureKernel
 from kernelkit.kernels._graphs._features import decomposition_features
@@ -113,13 +114,15 @@ class ODDSTKernel(SparseFeatureKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
+    _core_decomposition = _graph_decompositions.ODDST
+
     def _represent(self, batch, fitting):
         # an uncut visit is one cut at the largest number of nodes
         largest = int(np.diff(batch.node_ptr).max())
         h = largest if self.h is None else min(int(self.h), largest)
         graph_ids, keys, sizes, counts = decomposition_features(
-            "oddst", batch, 0, h, self._n_threads(), f"ODDSTKernel(h={self.h})",
-            "split very large graphs, or use WeisfeilerLehmanKernel.")
+            self._core_decomposition, batch, 0, h, self._n_threads(),
+            f"ODDSTKernel(h={self.h})", "split very large graphs, or use WeisfeilerLehmanKernel.")
         # λ^|t| split between the two graphs' features: λ^(|t|/2) on each, through the log so
         # that the trees of astronomically many nodes get weight 0 instead of a pow overflow
         weights = counts * np.exp(0.5 * np.log(float(self.lambda_)) * sizes)

@@ -17,7 +17,9 @@ def decomposition_features(kind, batch, r, d, n_threads, what, fix):
 
     Parameters
     ----------
-    kind : {"nspdk", "oddst"}
+    kind : int
+        The core's code of the decomposition (``_graph_decompositions.NSPDK`` or ``ODDST``),
+        held by the kernel class.
     batch : GraphBatch
     r, d : int
         As the core's ``decomposition_features``.
@@ -42,7 +44,7 @@ def decomposition_features(kind, batch, r, d, n_threads, what, fix):
     # per thread: the distances of all node pairs of the largest graph
     check_memory_request(8.0 * largest * largest * n_threads,
                          f"{what} on a graph of {largest} nodes", fix)
-    decomposition = {"kind": _graph_decompositions.DECOMPOSITIONS[kind], "r": r, "d": d}
+    decomposition = {"kind": kind, "r": r, "d": d}
     n_pairs = np.empty(n_graphs, dtype=np.int64)
     _graph_decompositions.decomposition_features(batch, decomposition, None, n_pairs,
                                                  n_threads=n_threads)
