@@ -12,7 +12,7 @@ from kernelkit.ensemble import (
     HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
 )
-from kernelkit.ensemble._hist_gradient_boosting import MIN_HESSIAN_TO_SPLIT
+from kernelkit.ensemble._hist_gradient_boosting._grower import MIN_HESSIAN_TO_SPLIT
 from kernelkit.reference import hist_gradient_boosting as twin
 
 

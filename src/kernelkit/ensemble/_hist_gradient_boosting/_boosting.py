@@ -1,0 +1,248 @@
+"""The boosting loop shared by :class:`HistGradientBoostingRegressor` and
+:class:`HistGradientBoostingClassifier`: binning, gradients, one tree per score column and round,
+early stopping, and the raw scores of new data."""
+
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from kernelkit.ensemble._hist_gradient_boosting._binning import BinMapper
+from kernelkit.ensemble._hist_gradient_boosting._grower import Grower
+from kernelkit.ensemble._hist_gradient_boosting._predictor import (
+    add_leaf_values,
+    add_tree_values,
+    concatenate_trees,
+)
+from kernelkit.ensemble._validation_split import split_validation
+from kernelkit.utils._progress import report, report_points
+from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._validation import MAX_INT
+
+__all__ = ["BaseHistGradientBoosting", "SHARED_ATTRIBUTES", "SHARED_PARAMETERS", "REFERENCES"]
+
+# early_stopping="auto" is on above this many samples.
+AUTO_EARLY_STOPPING_SAMPLES = 10_000
+
+
+class BaseHistGradientBoosting(BaseEstimator):
+    """The boosting loop shared by the classifier and the regressor."""
+
+    _parameter_constraints = {
+        "learning_rate": [Interval(Real, 0.0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, MAX_INT, closed="left")],
+        "max_leaf_nodes": [Interval(Integral, 2, MAX_INT, closed="left"), None],
+        "max_depth": [Interval(Integral, 1, MAX_INT, closed="left"), None],
+        "min_samples_leaf": [Interval(Integral, 1, MAX_INT, closed="left")],
+        "l2_regularization": [Interval(Real, 0.0, None, closed="left")],
+        "max_bins": [Interval(Integral, 2, 255, closed="both")],
+        "early_stopping": [StrOptions({"auto"}), "boolean"],
+        "scoring": [StrOptions({"loss"})],
+        "validation_fraction": [Interval(RealNotInt, 0.0, 1.0, closed="neither"),
+                                Interval(Integral, 1, MAX_INT, closed="left"), None],
+        "n_iter_no_change": [Interval(Integral, 1, MAX_INT, closed="left")],
+        "tol": [Interval(Real, 0.0, None, closed="left")],
+        "random_state": ["random_state"],
+        "n_jobs": N_JOBS_CONSTRAINT,
+        "verbose": ["verbose"],
+    }
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y):
+        """Fit the boosted trees.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data; NaN marks a missing value.
+        y : array-like of shape (n_samples,)
+            Targets (class labels for the classifier).
+
+        Returns
+        -------
+        self : object
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C",
+                             ensure_all_finite="allow-nan", y_numeric=not self._is_classifier)
+        target = self._encode_target(y)
+        self._loss = self._make_loss(target)
+        random_state = check_random_state(self.random_state)
+        n_threads = effective_n_threads(self.n_jobs)
+        early_stopping = (X.shape[0] > AUTO_EARLY_STOPPING_SAMPLES
+                          if self.early_stopping == "auto" else self.early_stopping)
+        X_valid = y_valid = None
+        if early_stopping and self.validation_fraction is not None:
+            rows, validation = split_validation(target, self.validation_fraction,
+                                                self._is_classifier, random_state)
+            X, X_valid, target, y_valid = X[rows], X[validation], target[rows], target[validation]
+        self._bin_mapper = BinMapper(self.max_bins, random_state).fit(X)
+        grower = Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
+                         n_threads)
+        loss = self._loss
+        n_columns = loss.n_columns
+        self._baseline = loss.baseline(target)
+        raw = np.tile(self._baseline, (X.shape[0], 1))
+        gradients = np.empty((n_columns, X.shape[0]), dtype=np.float32)
+        hessians = (np.ones((n_columns, 1), dtype=np.float32) if loss.hessians_are_constant
+                    else np.empty((n_columns, X.shape[0]), dtype=np.float32))
+        train_scores, valid_scores = [], []
+        if early_stopping:
+            train_scores.append(-loss(target, raw))
+            if X_valid is not None:
+                raw_valid = np.tile(self._baseline, (X_valid.shape[0], 1))
+                valid_scores.append(-loss(y_valid, raw_valid))
+        self._trees = []
+        points = report_points(self.verbose, self.max_iter)
+        start = time.perf_counter()
+        for iteration in range(1, self.max_iter + 1):
+            # an overflow is refused after the last round, with its reason
+            with np.errstate(over="ignore", invalid="ignore"):
+                loss.gradients(target, raw, gradients, hessians, n_threads)
+            trees = []
+            for k in range(n_columns):
+                tree, node_start, node_stop = grower.grow(
+                    gradients[k], hessians[k], loss.hessians_are_constant)
+                leaves = tree["left"] < 0
+                if loss.refits_leaves:
+                    tree["value"][leaves] = self.learning_rate * loss.leaf_values(
+                        target, raw[:, k], grower.sample_indices, node_start[leaves],
+                        node_stop[leaves])
+                add_leaf_values(grower.sample_indices, node_start[leaves], node_stop[leaves],
+                                tree["value"][leaves], raw, k, n_threads)
+                trees.append(tree)
+            self._trees.extend(trees)
+            line = f"iteration {iteration}/{self.max_iter}"
+            stop = False
+            if early_stopping:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    train_scores.append(-loss(target, raw))
+                line += f", training loss {-train_scores[-1]:.6g}"
+                scores = train_scores
+                if X_valid is not None:
+                    flat, roots = concatenate_trees(trees)
+                    self._add_tree_values(X_valid, flat, roots, 0, n_columns, raw_valid,
+                                          n_threads)
+                    valid_scores.append(-loss(y_valid, raw_valid))
+                    line += f", validation loss {-valid_scores[-1]:.6g}"
+                    scores = valid_scores
+                stop = self._should_stop(scores)
+            if iteration in points or (stop and self.verbose):
+                report(type(self).__name__, line + (", early stop" if stop else ""), start)
+            if stop:
+                break
+        if not np.isfinite(raw).all():
+            raise ValueError(
+                f"The boosted scores overflow float64 with learning_rate={self.learning_rate:g}:"
+                " use a smaller learning_rate or rescale the target.")
+        self.n_iter_ = len(self._trees) // n_columns
+        self.n_trees_per_iteration_ = n_columns
+        self.train_score_ = np.asarray(train_scores)
+        self.validation_score_ = np.asarray(valid_scores)
+        self._nodes, self._tree_roots = concatenate_trees(self._trees)
+        return self
+
+    def _should_stop(self, scores):
+        """scikit-learn's rule: no score of the last ``n_iter_no_change`` beats the one before
+        them by more than ``tol`` (scores are negated losses: higher is better)."""
+        reference_position = self.n_iter_no_change + 1
+        if len(scores) < reference_position:
+            return False
+        reference_score = scores[-reference_position] + self.tol
+        return not any(score > reference_score for score in scores[-reference_position + 1:])
+
+    @staticmethod
+    def _add_tree_values(X, nodes, roots, first_tree, stop_tree, raw, n_threads):
+        add_tree_values(X, nodes, roots, first_tree, stop_tree, raw, n_threads)
+
+    def _validate_predict_input(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, order="C",
+                             ensure_all_finite="allow-nan", reset=False)
+
+    def _raw_predict(self, X):
+        X = self._validate_predict_input(X)
+        raw = np.tile(self._baseline, (X.shape[0], 1))
+        self._add_tree_values(X, self._nodes, self._tree_roots, 0, len(self._tree_roots), raw,
+                              effective_n_threads(self.n_jobs))
+        return raw
+
+    def _staged_raw_predict(self, X):
+        X = self._validate_predict_input(X)
+        raw = np.tile(self._baseline, (X.shape[0], 1))
+        n_threads = effective_n_threads(self.n_jobs)
+        K = self.n_trees_per_iteration_
+        for iteration in range(self.n_iter_):
+            self._add_tree_values(X, self._nodes, self._tree_roots, iteration * K,
+                                  (iteration + 1) * K, raw, n_threads)
+            yield raw.copy()
+
+
+SHARED_PARAMETERS = """learning_rate : float, default=0.1
+        Shrinkage :math:`\\nu` of every leaf value.
+    max_iter : int, default=100
+        Boosting rounds (each grows one tree per score column).
+    max_leaf_nodes : int or None, default=31
+        Leaves of each tree (None: no bound).
+    max_depth : int or None, default=None
+        Depth of each tree (None: no bound; the root has depth 0).
+    min_samples_leaf : int, default=20
+        Samples of each leaf.
+    l2_regularization : float, default=0.0
+        :math:`\\lambda` of the gain and of the leaf values :math:`-\\nu G/(H + \\lambda)`.
+    max_bins : int, default=255
+        Bins of the non-missing values of each feature (at most 255); missing values get a bin
+        of their own.
+    early_stopping : "auto" or bool, default="auto"
+        Stop when the score stalls; "auto": on above 10 000 samples.
+    scoring : "loss", default="loss"
+        What early stopping watches: the loss on the held-out data (or the training data when
+        ``validation_fraction`` is None).
+    validation_fraction : float, int or None, default=0.1
+        Held-out share (or count) of the training data for early stopping.
+    n_iter_no_change : int, default=10
+        Stop when none of the last ``n_iter_no_change`` scores beats the one before them by
+        more than ``tol``.
+    tol : float, default=1e-7
+    random_state : int, RandomState or None, default=None
+        Seeds the subsample of the binning thresholds and the validation split.
+    n_jobs : int, default=None
+        Threads of the histograms, partitions and predictions (None: all the CPUs OpenMP
+        allows); the trees do not depend on it.
+    verbose : int, default=0
+        Progress on stderr: 1, a line after every tenth of the rounds; 2, after every round."""
+
+SHARED_ATTRIBUTES = """n_iter_ : int
+        Boosting rounds fitted (fewer than ``max_iter`` after an early stop).
+    n_trees_per_iteration_ : int
+        Trees per round: 1, or the number of classes for a multinomial loss.
+    train_score_ : ndarray of shape (n_iter_ + 1,)
+        Negated training loss before the first round and after each (empty without early
+        stopping).
+    validation_score_ : ndarray of shape (n_iter_ + 1,)
+        Negated held-out loss, likewise (empty without early stopping or held-out data).
+    n_features_in_ : int"""
+
+REFERENCES = """References
+    ----------
+    Ke, Meng, Finley, Wang, Chen, Ma, Ye & Liu, "LightGBM: A Highly Efficient Gradient Boosting
+    Decision Tree", NeurIPS 2017 (histograms, histogram subtraction, leaf-wise growth).
+    Chen & Guestrin, "XGBoost: A Scalable Tree Boosting System", KDD 2016 (the second-order
+    gain and leaf values).
+
+    Notes
+    -----
+    This is the second-order algorithm: each tree is grown on the gradients *and* Hessians of the
+    loss, its split gain is :math:`G_L^2/(H_L+\\lambda) + G_R^2/(H_R+\\lambda) - G^2/(H+\\lambda)`
+    and its leaves take the Newton step. :class:`kernelkit.ensemble.GradientBoostingRegressor`
+    and :class:`~kernelkit.ensemble.GradientBoostingClassifier` are the first-order algorithm of
+    the course (Sangnier, §1.6.5, Algorithm 3): a regression tree fitted to the negative
+    gradients, then a line search per leaf."""

@@ -1,0 +1,72 @@
+"""The work space of the compiled leaf-wise grower (``kernelkit._core._hist_grower``) for one
+training set, and the trees it grows as dicts of node arrays."""
+
+import numpy as np
+
+from kernelkit._core._hist_grower import grow_tree
+from kernelkit.utils._validation import MAX_INT
+
+__all__ = ["MIN_HESSIAN_TO_SPLIT", "Grower"]
+
+# A split needs at least this much Hessian on each side (scikit-learn's and LightGBM's guard
+# against leaves whose Newton step divides by almost nothing).
+MIN_HESSIAN_TO_SPLIT = 1e-3
+
+
+class Grower:
+    """The work space of the grower for one training set, reused by every tree."""
+
+    def __init__(self, X_binned, bin_mapper, estimator, n_threads):
+        n_samples = X_binned.shape[0]
+        self.X_binned = X_binned
+        self.bin_mapper = bin_mapper
+        self.root_counts = np.stack([np.bincount(X_binned[:, f], minlength=256)
+                                     for f in range(X_binned.shape[1])]).astype(np.float64)
+        self.has_missing_values = (self.root_counts[:, bin_mapper.missing_bin_] > 0).astype(
+            np.uint8)
+        self.max_leaf_nodes = (estimator.max_leaf_nodes if estimator.max_leaf_nodes is not None
+                               else MAX_INT)
+        self.max_depth = -1 if estimator.max_depth is None else estimator.max_depth
+        self.min_samples_leaf = estimator.min_samples_leaf
+        self.l2_regularization = float(estimator.l2_regularization)
+        self.learning_rate = float(estimator.learning_rate)
+        self.n_threads = n_threads
+        # every leaf holds min_samples_leaf samples, so no tree has more leaves than this
+        max_leaves = max(1, min(self.max_leaf_nodes, n_samples // self.min_samples_leaf))
+        max_nodes = 2 * max_leaves - 1
+        self.sample_indices = np.empty(n_samples, dtype=np.int32)
+        self.identity = np.arange(n_samples, dtype=np.int32)
+        self.partition_buffer = np.empty(n_samples, dtype=np.int32)
+        self.ordered_gradients = np.empty(n_samples, dtype=np.float32)
+        self.ordered_hessians = np.empty(n_samples, dtype=np.float32)
+        self.nodes = {name: np.empty(max_nodes, dtype=dtype) for name, dtype in (
+            ("feature", np.intp), ("bin", np.intp), ("missing_go_left", np.uint8),
+            ("left", np.intp), ("right", np.intp), ("value", np.float64), ("start", np.intp),
+            ("stop", np.intp), ("gain", np.float64))}
+
+    def grow(self, gradients, hessians, hessians_are_constant):
+        """Grow a tree; returns it (a dict of node arrays) with the slice of
+        ``self.sample_indices`` of each node."""
+        np.copyto(self.sample_indices, self.identity)
+        nodes = self.nodes
+        n_nodes = grow_tree(
+            self.X_binned, gradients, hessians, hessians_are_constant,
+            self.bin_mapper.n_bins_non_missing_, self.has_missing_values, self.root_counts,
+            self.bin_mapper.missing_bin_, self.max_leaf_nodes, self.max_depth,
+            self.min_samples_leaf, MIN_HESSIAN_TO_SPLIT, self.l2_regularization,
+            self.learning_rate, self.sample_indices, self.partition_buffer,
+            self.ordered_gradients, self.ordered_hessians, nodes["feature"], nodes["bin"],
+            nodes["missing_go_left"], nodes["left"], nodes["right"], nodes["value"],
+            nodes["start"], nodes["stop"], nodes["gain"], self.n_threads)
+        tree = {name: nodes[name][:n_nodes].copy()
+                for name in ("feature", "bin", "missing_go_left", "left", "value", "gain")}
+        is_split = tree["left"] >= 0
+        # thresholds beyond a feature's last one are +inf: all non-missing values go left
+        tree["threshold"] = np.where(
+            is_split, self.bin_mapper.thresholds_[np.where(is_split, tree["feature"], 0),
+                                                  np.minimum(tree["bin"],
+                                                             self.bin_mapper.max_bins - 1)],
+            0.0)
+        tree["n_samples"] = nodes["stop"][:n_nodes] - nodes["start"][:n_nodes]
+        return tree, nodes["start"][:n_nodes], nodes["stop"][:n_nodes]
+
