@@ -92,7 +92,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         self._baseline = loss.baseline(target)
         raw = np.tile(self._baseline, (X.shape[0], 1))
         gradients = np.empty((n_columns, X.shape[0]), dtype=np.float32)
-        hessians = (np.ones((n_columns, 1), dtype=np.float32) if loss.hessians_are_constant
+        hessians = (np.ones((n_columns, 1), dtype=np.float32) if loss.unit_hessians
                     else np.empty((n_columns, X.shape[0]), dtype=np.float32))
         train_scores, valid_scores = [], []
         if early_stopping:
@@ -106,16 +106,16 @@ class BaseHistGradientBoosting(BaseEstimator):
         for iteration in range(1, self.max_iter + 1):
             # an overflow is refused after the last round, with its reason
             with np.errstate(over="ignore", invalid="ignore"):
-                loss.gradients(target, raw, gradients, hessians, n_threads)
+                loss.gradient_hessian(target, raw, None, gradients, hessians, n_threads)
             trees = []
             for k in range(n_columns):
                 tree, node_start, node_stop = grower.grow(
-                    gradients[k], hessians[k], loss.hessians_are_constant)
+                    gradients[k], hessians[k], loss.unit_hessians)
                 leaves = tree["left"] < 0
-                if loss.refits_leaves:
-                    tree["value"][leaves] = self.learning_rate * loss.leaf_values(
-                        target, raw[:, k], grower.sample_indices, node_start[leaves],
-                        node_stop[leaves])
+                if not loss.differentiable:
+                    tree["value"][leaves] = self.learning_rate * line_search_leaves(
+                        loss, target, raw, None, grower.sample_indices, node_start[leaves],
+                        node_stop[leaves], k)
                 add_leaf_values(grower.sample_indices, node_start[leaves], node_stop[leaves],
                                 tree["value"][leaves], raw, k, n_threads)
                 trees.append(tree)
@@ -184,6 +184,16 @@ class BaseHistGradientBoosting(BaseEstimator):
             self._add_tree_values(X, self._nodes, self._tree_roots, iteration * K,
                                   (iteration + 1) * K, raw, n_threads)
             yield raw.copy()
+
+
+def line_search_leaves(loss, target, raw, sample_weight, sample_indices, leaf_start, leaf_stop,
+                       k):
+    """The loss's line search over the leaves of a tree of column ``k``, whose samples are
+    ``sample_indices[leaf_start[j]:leaf_stop[j]]`` for leaf ``j`` (the grower's partition)."""
+    leaf_of = np.empty(len(target), dtype=np.intp)
+    for leaf, (first, stop) in enumerate(zip(leaf_start, leaf_stop)):
+        leaf_of[sample_indices[first:stop]] = leaf
+    return loss.line_search(target, raw, None, sample_weight, leaf_of, len(leaf_start), k)
 
 
 SHARED_PARAMETERS = """learning_rate : float, default=0.1

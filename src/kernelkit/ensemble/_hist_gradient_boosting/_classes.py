@@ -10,7 +10,7 @@ from kernelkit.ensemble._hist_gradient_boosting._boosting import (
     SHARED_PARAMETERS,
     BaseHistGradientBoosting,
 )
-from kernelkit.ensemble._hist_losses import LOSSES, make_log_loss
+from kernelkit.ensemble._losses import REGRESSION_LOSSES, make_log_loss
 from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import StrOptions
 from kernelkit.utils._validation import check_class_labels
@@ -87,7 +87,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
         return np.ascontiguousarray(y, dtype=np.float64)
 
     def _make_loss(self, target):
-        return LOSSES[self.loss]()
+        return REGRESSION_LOSSES[self.loss]()
 
     def predict(self, X):
         """Predicted targets of the rows of ``X``, shape (n_samples,) (``e^f`` for the Poisson
