@@ -56,12 +56,13 @@ def test_ctrl_c_stops_the_gradients(ctrl_c):
     y, raw = np.zeros(n_samples), np.zeros((n_samples, n_classes))
     gradients = np.empty((n_classes, n_samples), dtype=np.float32)
     hessians = np.empty((n_classes, n_samples), dtype=np.float32)
-    run = lambda: interrupted_in(lambda: multinomial_gradients(y, raw, gradients, hessians, 1))
+    run = lambda: interrupted_in(lambda: multinomial_gradients(y, raw, None, gradients, hessians,
+                                                                    1))
     """
     after = """
     print("kernelkit._core._hist_gradients.multinomial_gradients" in frames)
     g, h = np.empty((2, 1), dtype=np.float32), np.empty((2, 1), dtype=np.float32)
-    multinomial_gradients(np.array([1.0]), np.zeros((1, 2)), g, h, 1)
+    multinomial_gradients(np.array([1.0]), np.zeros((1, 2)), None, g, h, 1)
     print(g.ravel().tolist() == [0.5, -0.5] and h.ravel().tolist() == [0.25, 0.25])
     """
     assert ctrl_c(setup, after) == ["interrupted", "True", "True"]

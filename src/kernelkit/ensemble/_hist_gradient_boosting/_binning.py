@@ -4,6 +4,7 @@ training data, then every value coded as a ``uint8`` bin in feature-major order.
 import numpy as np
 
 from kernelkit._core._hist_binning import map_to_bins
+from kernelkit.ensemble._quantiles import weighted_percentile
 
 __all__ = ["SUBSAMPLE", "BinMapper"]
 
@@ -33,10 +34,17 @@ class BinMapper:
         self.max_bins = max_bins
         self.random_state = random_state
 
-    def fit(self, X):
+    def fit(self, X, sample_weight=None):
+        """Thresholds of ``X``; with positive weights ``sample_weight`` (None: 1) the quantiles
+        are weighted, and a subsample is drawn with replacement, with probabilities proportional
+        to the weights, then unweighted (scikit-learn's rules)."""
         rows = X
-        if X.shape[0] > SUBSAMPLE:
+        if X.shape[0] > SUBSAMPLE and sample_weight is None:
             rows = X[np.sort(self.random_state.choice(X.shape[0], SUBSAMPLE, replace=False))]
+        elif X.shape[0] > SUBSAMPLE:
+            rows = X[np.sort(self.random_state.choice(X.shape[0], SUBSAMPLE,
+                                                      p=sample_weight / sample_weight.sum()))]
+            sample_weight = None
         n_features = X.shape[1]
         self.thresholds_ = np.full((n_features, self.max_bins), np.inf)
         self.n_thresholds_ = np.zeros(n_features, dtype=np.intp)
@@ -47,6 +55,10 @@ class BinMapper:
             distinct = np.unique(column)
             if distinct.size <= self.max_bins:
                 thresholds = distinct[:-1] + 0.5 * (distinct[1:] - distinct[:-1])
+            elif sample_weight is not None:
+                known = ~np.isnan(rows[:, f])
+                thresholds = np.unique(weighted_percentile(
+                    rows[known, f], sample_weight[known], percentiles, average=True))
             else:
                 thresholds = np.unique(np.percentile(column, percentiles,
                                                      method="averaged_inverted_cdf"))
