@@ -11,6 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.ensemble._hist_gradient_boosting._binning import BinMapper
+from kernelkit.ensemble._hist_gradient_boosting._constraints import grower_constraints
 from kernelkit.ensemble._hist_gradient_boosting._grower import Grower
 from kernelkit.ensemble._hist_gradient_boosting._predictor import (
     add_leaf_values,
@@ -39,6 +40,8 @@ class BaseHistGradientBoosting(BaseEstimator):
         "max_depth": [Interval(Integral, 1, MAX_INT, closed="left"), None],
         "min_samples_leaf": [Interval(Integral, 1, MAX_INT, closed="left")],
         "l2_regularization": [Interval(Real, 0.0, None, closed="left")],
+        "monotonic_cst": ["array-like", dict, None],
+        "interaction_cst": [list, tuple, StrOptions({"pairwise", "no_interactions"}), None],
         "max_bins": [Interval(Integral, 2, 255, closed="both")],
         "early_stopping": [StrOptions({"auto"}), "boolean"],
         "scoring": [StrOptions({"loss"})],
@@ -75,6 +78,7 @@ class BaseHistGradientBoosting(BaseEstimator):
                              ensure_all_finite="allow-nan", y_numeric=not self._is_classifier)
         target = self._encode_target(y)
         self._loss = self._make_loss(target)
+        constraints = grower_constraints(self, X.shape[1], self._loss.n_columns)
         random_state = check_random_state(self.random_state)
         n_threads = effective_n_threads(self.n_jobs)
         early_stopping = (X.shape[0] > AUTO_EARLY_STOPPING_SAMPLES
@@ -86,7 +90,7 @@ class BaseHistGradientBoosting(BaseEstimator):
             X, X_valid, target, y_valid = X[rows], X[validation], target[rows], target[validation]
         self._bin_mapper = BinMapper(self.max_bins, random_state).fit(X)
         grower = Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
-                         n_threads)
+                        n_threads, constraints)
         loss = self._loss
         n_columns = loss.n_columns
         self._baseline = loss.baseline(target)
@@ -198,6 +202,20 @@ SHARED_PARAMETERS = """learning_rate : float, default=0.1
         Samples of each leaf.
     l2_regularization : float, default=0.0
         :math:`\\lambda` of the gain and of the leaf values :math:`-\\nu G/(H + \\lambda)`.
+    monotonic_cst : array-like of int of shape (n_features,) or dict, default=None
+        Monotonic constraint of each feature: 1, the prediction increases with it; -1, it
+        decreases; 0, free. A dict maps feature names (when ``X`` has them) to constraints,
+        the features it leaves out being free. A split on a constrained feature whose
+        children's values are in the wrong order is rejected, and the values below each child
+        are bounded by the midpoint of the two (scikit-learn's rule). Not for multiclass
+        classification. With ``loss="absolute_error"`` the leaves are refitted to medians after
+        growth, which may break the order.
+    interaction_cst : {"pairwise", "no_interactions"} or sequence of lists/tuples/sets of int, \
+default=None
+        Groups of feature indices that may interact: a branch of a tree splits only on the
+        features of the groups that contain every feature split on above it. Features in no
+        group form one more group; "pairwise" means every pair, "no_interactions" every feature
+        alone. E.g. with 5 features, ``[{0, 1}]`` is ``[{0, 1}, {2, 3, 4}]``.
     max_bins : int, default=255
         Bins of the non-missing values of each feature (at most 255); missing values get a bin
         of their own.
