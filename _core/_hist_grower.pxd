@@ -12,7 +12,11 @@ cdef enum:
     N_BINS = 256                    # bins per feature (uint8 codes)
     HIST_STRIDE = 3                 # doubles per bin: Σ g, Σ h, count
     CHUNK = 16384                   # samples per chunk of the parallel gather and partition
-    MIN_PARALLEL_SAMPLES = 32768    # smaller nodes are gathered and partitioned by one thread
+    # Serial work per value, in half nanoseconds, that sizes the team of a parallel loop
+    # (kk_team_for_work): a histogram's (feature, sample) value, a gathered sample, a partitioned one.
+    HISTOGRAM_COST = 3
+    GATHER_COST = 2
+    PARTITION_COST = 4
 
 
 cdef struct SplitInfo:
@@ -86,10 +90,11 @@ cdef struct GrowthOptions:
 cdef struct GrowerWork:
     int32_t *sample_indices        # (n_samples,) every node owns a slice
     int32_t *partition_buffer      # (n_samples,)
-    intp_t *chunk_offsets          # (2 n_chunks + 1,) of the partition
+    intp_t *chunk_counts           # (n_chunks,) left samples per chunk of a partition
     float *ordered_gradients       # (n_samples,) a node's gradients in slice order
     float *ordered_hessians
     int n_threads
+    double min_work_per_thread     # seconds of serial work per thread of a team (kk_team_for_work)
     double **free_histograms       # a stack of reusable histogram buffers
     intp_t n_free_histograms
     InterruptState *interrupt

@@ -367,7 +367,8 @@ def grow_tree(
         ``sample_indices`` (n_samples,) int32: 0..n−1 in, every node's samples a slice of it
         out (the leaves' slices give the training predictions); ``partition_buffer``
         (n_samples,) int32, ``ordered_gradients`` and ``ordered_hessians`` (n_samples,) float32:
-        scratch.
+        scratch; ``min_work_per_thread`` (float, seconds): a parallel loop runs on one thread per
+        this much serial work (``kernelkit.utils._threads.min_work_per_thread``).
     nodes : dict
         Arrays of shape (max_nodes,), node i at index i: ``feature`` (−1 at a leaf), ``bin``
         (bins ≤ bin go left), ``left`` and ``right`` (children, −1 at a leaf), ``start`` and
@@ -398,6 +399,7 @@ def grow_tree(
     g.data.hessians = &hessians[0]
     g.data.hessians_are_constant = hessians_are_constant
     g.work.n_threads = n_threads
+    g.work.min_work_per_thread = work["min_work_per_thread"]
     g.work.n_free_histograms = 0
     g.work.sets = NULL
     g.work.n_sets = g.work.sets_capacity = 0
@@ -410,16 +412,15 @@ def grow_tree(
     interrupt_init(&interrupt)
     node_list = <Node *> malloc(max_nodes * sizeof(Node))
     g.work.free_histograms = <double **> malloc((max_nodes + 1) * sizeof(double *))
-    g.work.chunk_offsets = <intp_t *> malloc((2 * (n_samples // CHUNK + 1) + 1)
-                                             * sizeof(intp_t))
+    g.work.chunk_counts = <intp_t *> malloc((n_samples // CHUNK + 1) * sizeof(intp_t))
     # every node is pushed at most once: the frontier never grows
     if (heap_init(&frontier, max_nodes) != 0 or node_list == NULL
-            or g.work.free_histograms == NULL or g.work.chunk_offsets == NULL
+            or g.work.free_histograms == NULL or g.work.chunk_counts == NULL
             or (g.options.n_groups > 0 and g.work.feature_marks == NULL)):
         free(node_list)
         heap_free(&frontier)
         free(g.work.free_histograms)
-        free(g.work.chunk_offsets)
+        free(g.work.chunk_counts)
         free(g.work.feature_marks)
         raise MemoryError("cannot allocate the nodes of a histogram tree")
     try:
@@ -434,7 +435,7 @@ def grow_tree(
         for i in range(n_nodes):
             free(node_list[i].histogram)
         free(g.work.free_histograms)
-        free(g.work.chunk_offsets)
+        free(g.work.chunk_counts)
         free(g.work.sets)
         free(g.work.set_items)
         free(g.work.feature_marks)

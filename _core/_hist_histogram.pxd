@@ -5,14 +5,15 @@
 # so it does not depend on the thread count. Ctrl-C: the signals are looked at before each
 # feature's histogram and every CHECK_WORK samples inside one, and between two chunks of the
 # gather (an interrupted build leaves the histogram unfinished; the grower then stops).
-from cython.parallel cimport prange
+from cython.parallel cimport parallel, prange
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
 from _hist_constraints cimport _node_features
-from _hist_grower cimport CHUNK, HIST_STRIDE, MIN_PARALLEL_SAMPLES, N_BINS, Grower, Node
+from _hist_grower cimport (CHUNK, GATHER_COST, HIST_STRIDE, HISTOGRAM_COST, N_BINS, Grower,
+                           Node)
 from _interrupt cimport CHECK_WORK, interrupted
-from _types cimport int32_t, intp_t, uint8_t
+from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t
 
 
 cdef inline double *_take_histogram(Grower *g) noexcept nogil:
@@ -31,21 +32,17 @@ cdef inline void _release_histogram(Grower *g, Node *node) noexcept nogil:
         node.histogram = NULL
 
 
-cdef inline void _gather_gradients(Grower *g, intp_t start, intp_t stop) noexcept nogil:
-    """``ordered_*[j] = *[sample_indices[start + j]]``: the node's gradients read once in order,
-    so that each feature's histogram then streams them instead of jumping through memory."""
-    cdef intp_t n = stop - start, n_chunks = (n + CHUNK - 1) // CHUNK, c, j, j1
-    cdef int n_threads = g.work.n_threads if n >= MIN_PARALLEL_SAMPLES else 1
+cdef inline void _gather_chunk(Grower *g, intp_t start, intp_t stop, intp_t c) noexcept nogil:
+    """``ordered_*[j] = *[sample_indices[start + j]]`` over the chunk ``c`` of the node's samples:
+    the node's gradients read once in order, so that each feature's histogram then streams them
+    instead of jumping through memory."""
+    cdef intp_t j, j1 = min(stop - start, (c + 1) * CHUNK)
     cdef const int32_t *idx = g.work.sample_indices + start
-    for c in prange(n_chunks, num_threads=n_threads, schedule='static'):
-        if interrupted(g.work.interrupt):
-            continue
-        j1 = min(n, (c + 1) * CHUNK)
+    for j in range(c * CHUNK, j1):
+        g.work.ordered_gradients[j] = g.data.gradients[idx[j]]
+    if not g.data.hessians_are_constant:
         for j in range(c * CHUNK, j1):
-            g.work.ordered_gradients[j] = g.data.gradients[idx[j]]
-        if not g.data.hessians_are_constant:
-            for j in range(c * CHUNK, j1):
-                g.work.ordered_hessians[j] = g.data.hessians[idx[j]]
+            g.work.ordered_hessians[j] = g.data.hessians[idx[j]]
 
 
 cdef inline void _feature_histogram(const Grower *g, intp_t f, intp_t start, intp_t stop,
@@ -96,19 +93,23 @@ cdef inline void _feature_histogram(const Grower *g, intp_t f, intp_t start, int
 
 cdef inline void _build_histogram(Grower *g, Node *node, bint is_root) noexcept nogil:
     """The histograms of the features the node may split on (every feature without interaction
-    constraints), in parallel over the features."""
-    cdef intp_t k, f, n_build, size = N_BINS * HIST_STRIDE
-    cdef int n_threads = g.work.n_threads
+    constraints): the gather of the node's gradients (but at the root), then the features in
+    parallel, in one parallel region whose team is sized by the work (``kk_team_for_work``)."""
+    cdef intp_t k, f, c, n_build, size = N_BINS * HIST_STRIDE
+    cdef intp_t n = node.stop - node.start, n_chunks = 0 if is_root else (n + CHUNK - 1) // CHUNK
     cdef const intp_t *features = _node_features(g, node, &n_build)
-    if not is_root:
-        _gather_gradients(g, node.start, node.stop)
-    if (node.stop - node.start) * n_build < MIN_PARALLEL_SAMPLES:
-        n_threads = 1
-    for k in prange(n_build, num_threads=n_threads, schedule='static', chunksize=1):
-        if interrupted(g.work.interrupt):
-            continue
-        f = k if features == NULL else features[k]
-        _feature_histogram(g, f, node.start, node.stop, is_root, node.histogram + f * size)
+    cdef int team = kk_team_for_work(0.5e-9 * n * (HISTOGRAM_COST * n_build
+                                               + (0 if is_root else GATHER_COST)),
+                                 g.work.min_work_per_thread, g.work.n_threads)
+    with parallel(num_threads=team):
+        for c in prange(n_chunks, schedule='static'):
+            if not interrupted(g.work.interrupt):
+                _gather_chunk(g, node.start, node.stop, c)
+        for k in prange(n_build, schedule='static', chunksize=1):
+            if interrupted(g.work.interrupt):
+                continue
+            f = k if features == NULL else features[k]
+            _feature_histogram(g, f, node.start, node.stop, is_root, node.histogram + f * size)
 
 
 cdef inline void _subtract_histogram(const Grower *g, const Node *child, double *parent,

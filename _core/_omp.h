@@ -9,12 +9,31 @@ static inline int kk_omp_thread_num(void) { return omp_get_thread_num(); }
 static inline int kk_omp_num_threads(void) { return omp_get_num_threads(); }
 /* The OpenMP version the module was compiled for: the release date yyyymm (201511 for 4.5). */
 static inline int kk_omp_version(void) { return _OPENMP; }
+/* Wall-clock seconds from a fixed origin (for timing a parallel region). */
+static inline double kk_omp_wtime(void) { return omp_get_wtime(); }
 #else
+#include <time.h>
+static inline double kk_omp_wtime(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
 static inline int kk_omp_max_threads(void) { return 1; }
 static inline int kk_omp_thread_num(void) { return 0; }
 static inline int kk_omp_num_threads(void) { return 1; }
 static inline int kk_omp_version(void) { return 0; }
 #endif
+
+/* Threads of a parallel loop of ``work`` seconds of serial work: one per ``min_work_per_thread``
+   seconds, at least 1, at most ``n_threads`` (the caller's). ``min_work_per_thread`` comes from
+   kernelkit.utils._threads.min_work_per_thread (a measured cost of a parallel region). */
+static inline int kk_team_for_work(double work, double min_work_per_thread, int n_threads) {
+    double fit;
+    if (n_threads <= 1 || min_work_per_thread <= 0.0) return n_threads < 1 ? 1 : n_threads;
+    fit = work / min_work_per_thread;
+    if (fit < 2.0) return 1;
+    return fit < (double)n_threads ? (int)fit : n_threads;
+}
 
 #if defined(_OPENMP) && (defined(__linux__) || defined(__APPLE__))
 #include <dlfcn.h>  /* dladdr: Python.h defines _GNU_SOURCE, which glibc asks for */

@@ -2,8 +2,10 @@
 whether a team of threads can start; used to pick thread counts and by ``kernelkit info``. Built
 without OpenMP (``-Dopenmp=disabled``, or no OpenMP in the compiler), the ``_omp.h`` shim answers
 one thread, version 0 and no library."""
+from cython.parallel cimport prange
+
 from _types cimport (kk_omp_library, kk_omp_max_threads, kk_omp_probe_threads,
-                    kk_omp_version)
+                    kk_omp_version, kk_omp_wtime)
 
 
 def openmp_max_threads():
@@ -50,3 +52,20 @@ def openmp_probe_threads(int n_workers, size_t stack_size):
     with nogil:
         error = kk_omp_probe_threads(n_workers, stack_size)
     return error
+
+
+def openmp_region_seconds(int n_threads, int n_regions):
+    """Mean wall time (s) of an empty parallel region of ``n_threads`` threads, over
+    ``n_regions`` consecutive ones: the cost a parallel loop pays before and after its work
+    (waking the team, then joining it). 0 without OpenMP."""
+    cdef int region, i
+    cdef double start, stop
+    if n_regions < 1 or n_threads < 2:
+        return 0.0
+    with nogil:
+        start = kk_omp_wtime()
+        for region in range(n_regions):
+            for i in prange(n_threads, num_threads=n_threads, schedule='static', chunksize=1):
+                pass
+        stop = kk_omp_wtime()
+    return (stop - start) / n_regions

@@ -10,5 +10,7 @@ ctypedef Py_ssize_t intp_t
 cdef extern from "_omp.h":
     int kk_omp_max_threads() noexcept nogil
     int kk_omp_version() noexcept nogil
+    double kk_omp_wtime() noexcept nogil
+    int kk_team_for_work(double work, double min_work_per_thread, int n_threads) noexcept nogil
     const char *kk_omp_library() noexcept nogil
     int kk_omp_probe_threads(int n_threads, size_t stack_size) noexcept nogil

@@ -12,6 +12,7 @@ from kernelkit.ensemble import (
     HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
 )
+from kernelkit.ensemble._hist_gradient_boosting import _grower as grower_module
 from kernelkit.ensemble._hist_gradient_boosting._grower import MIN_HESSIAN_TO_SPLIT
 from kernelkit.reference import hist_gradient_boosting as twin
 
@@ -235,8 +236,12 @@ def test_staged_predictions_end_at_the_final_ones():
     np.testing.assert_array_equal(stages[-1], regressor.predict(X))
 
 
-def test_thread_count_does_not_change_the_model():
-    # large enough for the parallel gather, partition and prediction paths
+@pytest.mark.parametrize("teams", ["sized by the work", "always"])
+def test_thread_count_does_not_change_the_model(teams, monkeypatch):
+    # large enough for the parallel gather, partition and prediction paths; "always": every
+    # loop of the grower on the whole team, however small its work
+    if teams == "always":
+        monkeypatch.setattr(grower_module, "min_work_per_thread", lambda n_threads: 0.0)
     X, y = _classification(40_000, 6, seed=9)
     X = _with_missing(X, 0.01, 9)
     fits = [HistGradientBoostingClassifier(max_iter=5, early_stopping=False, n_jobs=n)

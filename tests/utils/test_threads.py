@@ -8,13 +8,25 @@ from kernelkit._core._openmp import openmp_probe_threads
 from kernelkit.cluster import KMeans
 from kernelkit.kernels import SpectrumKernel
 from kernelkit.svm import SVC
-from kernelkit.utils._threads import _openmp_stack_size
+from kernelkit.utils._threads import (
+    _openmp_stack_size,
+    min_work_per_thread,
+    parallel_region_seconds,
+)
 
 
 def test_probe_starts_and_joins_threads():
     assert openmp_probe_threads(0, 0) == 0
     assert openmp_probe_threads(3, 0) == 0
     assert openmp_probe_threads(2, 2**20) == 0
+
+
+def test_team_sizes_come_from_one_measured_region_cost():
+    assert min_work_per_thread(1) == 0.0
+    cost = parallel_region_seconds(2)
+    assert 0.0 <= cost < 1.0
+    assert parallel_region_seconds(2) == cost   # measured once per process
+    assert min_work_per_thread(2) >= cost
 
 
 @pytest.mark.parametrize("value, size", [

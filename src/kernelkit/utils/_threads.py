@@ -5,19 +5,26 @@ estimators."""
 import functools
 import os
 import re
+import statistics
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral
 
 from joblib import cpu_count
 
-from kernelkit._core._openmp import openmp_max_threads, openmp_probe_threads, openmp_version
+from kernelkit._core._openmp import (
+    openmp_max_threads,
+    openmp_probe_threads,
+    openmp_region_seconds,
+    openmp_version,
+)
 from kernelkit.utils._gram import blas_controller
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "blas_threads", "effective_n_threads",
-           "fold_row_blocks", "forked_after_openmp_team"]
+           "fold_row_blocks", "forked_after_openmp_team", "min_work_per_thread",
+           "parallel_region_seconds"]
 
 # The ``_parameter_constraints`` entry of every ``n_jobs``: None or a non-zero integer (numpy
 # integers included, as grid searches pass them).
@@ -155,6 +162,39 @@ def _openmp_stack_size():
             size = int(match[1]) * unit[match[2].lower()]
             return size if size < 2**63 else 0   # an overflowing size is invalid too
     return 0
+
+
+# A team's thread pays for itself when it does at least this many times the cost of the region
+# (waking the team and joining it): with two threads and work W, W/2 + cost <= 3W/4 at W = 4 cost.
+REGION_COST_FACTOR = 2
+# Regions per measurement, and measurements whose median is the cost.
+_REGIONS_PER_PROBE = 40
+_N_PROBES = 5
+
+
+@functools.cache
+def parallel_region_seconds(n_threads):
+    """Measured cost (s) of an empty OpenMP parallel region of ``n_threads`` threads in this
+    process: the median of five means over 40 consecutive regions, after one unmeasured batch
+    (the team's threads started). Measured once per process and team size; 0 for one thread.
+
+    Idle threads of kernelkit's runtime sleep (``OMP_WAIT_POLICY=PASSIVE``), so a region pays a
+    wake-up of each thread: tens of microseconds on a quiet machine, milliseconds when another
+    process keeps a core busy. Cores size their teams from it (:func:`min_work_per_thread`).
+    """
+    if n_threads < 2:
+        return 0.0
+    openmp_region_seconds(n_threads, _REGIONS_PER_PROBE)
+    return statistics.median(openmp_region_seconds(n_threads, _REGIONS_PER_PROBE)
+                             for _ in range(_N_PROBES))
+
+
+def min_work_per_thread(n_threads):
+    """Seconds of serial work each thread of a team must get for a parallel loop to pay:
+    ``REGION_COST_FACTOR`` times the measured cost of a region (:func:`parallel_region_seconds`).
+    A core runs a loop of ``work`` seconds on ``min(n_threads, work // min_work_per_thread)``
+    threads, one below two (``kk_team_for_work`` in ``_core/_omp.h``)."""
+    return REGION_COST_FACTOR * parallel_region_seconds(n_threads)
 
 
 @functools.cache

@@ -4,6 +4,7 @@ training set, and the trees it grows as dicts of node arrays."""
 import numpy as np
 
 from kernelkit._core._hist_grower import grow_tree
+from kernelkit.utils._threads import min_work_per_thread
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["MIN_HESSIAN_TO_SPLIT", "Grower"]
@@ -49,7 +50,8 @@ class Grower:
             "sample_indices": np.empty(n_samples, dtype=np.int32),
             "partition_buffer": np.empty(n_samples, dtype=np.int32),
             "ordered_gradients": np.empty(n_samples, dtype=np.float32),
-            "ordered_hessians": np.empty(n_samples, dtype=np.float32)}
+            "ordered_hessians": np.empty(n_samples, dtype=np.float32),
+            "min_work_per_thread": min_work_per_thread(n_threads)}
         self.nodes = {name: np.empty(max_nodes, dtype=dtype) for name, dtype in (
             ("feature", np.intp), ("bin", np.intp), ("missing_go_left", np.uint8),
             ("left", np.intp), ("right", np.intp), ("value", np.float64), ("start", np.intp),
