@@ -32,15 +32,17 @@ def test_ctrl_c_stops_the_binning(ctrl_c):
     X = np.zeros((n_samples, n_features))
     thresholds = np.sort(np.random.default_rng(0).normal(size=(n_features, 254)), axis=1)
     n_thresholds = np.full(n_features, 254, dtype=np.intp)
+    numeric = np.zeros(n_features, dtype=np.uint8)
     X_binned = np.empty((n_samples, n_features), dtype=np.uint8, order="F")
-    run = lambda: interrupted_in(lambda: map_to_bins(X, thresholds, n_thresholds, 255, X_binned,
-                                                     2))
+    run = lambda: interrupted_in(lambda: map_to_bins(X, thresholds, n_thresholds, numeric, 255,
+                                                     X_binned, 2))
     """
     after = """
     print("kernelkit._core._hist_binning.map_to_bins" in frames)
     x = np.array([[-1.0], [0.5], [np.nan]])
     binned = np.empty((3, 1), dtype=np.uint8, order="F")
-    map_to_bins(x, np.array([[0.0, 1.0]]), np.array([2], dtype=np.intp), 9, binned, 1)
+    map_to_bins(x, np.array([[0.0, 1.0]]), np.array([2], dtype=np.intp),
+                np.zeros(1, dtype=np.uint8), 9, binned, 1)
     print(binned.ravel().tolist() == [0, 1, 9])
     """
     assert ctrl_c(setup, after) == ["interrupted", "True", "True"]

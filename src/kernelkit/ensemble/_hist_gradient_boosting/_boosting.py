@@ -10,7 +10,6 @@ from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.ensemble._hist_gradient_boosting._binning import BinMapper
 from kernelkit.ensemble._hist_gradient_boosting._grower import Grower
 from kernelkit.ensemble._hist_gradient_boosting._predictor import (
     add_leaf_values,
@@ -18,6 +17,7 @@ from kernelkit.ensemble._hist_gradient_boosting._predictor import (
     concatenate_trees,
 )
 from kernelkit.ensemble._validation_split import split_validation
+from kernelkit.utils._binning import BinMapper
 from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
@@ -27,6 +27,8 @@ __all__ = ["BaseHistGradientBoosting", "SHARED_ATTRIBUTES", "SHARED_PARAMETERS",
 
 # early_stopping="auto" is on above this many samples.
 AUTO_EARLY_STOPPING_SAMPLES = 10_000
+# Rows the binning thresholds are cut from (a uniform subsample without replacement above it).
+BINNING_SUBSAMPLE = 200_000
 
 
 class BaseHistGradientBoosting(BaseEstimator):
@@ -84,7 +86,8 @@ class BaseHistGradientBoosting(BaseEstimator):
             rows, validation = split_validation(target, self.validation_fraction,
                                                 self._is_classifier, random_state)
             X, X_valid, target, y_valid = X[rows], X[validation], target[rows], target[validation]
-        self._bin_mapper = BinMapper(self.max_bins, random_state).fit(X)
+        self._bin_mapper = BinMapper(self.max_bins, "percentiles", subsample=BINNING_SUBSAMPLE,
+                                     random_state=random_state).fit(X)
         grower = Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
                          n_threads)
         loss = self._loss
