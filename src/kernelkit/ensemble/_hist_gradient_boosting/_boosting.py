@@ -8,8 +8,12 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
+from kernelkit.ensemble._hist_gradient_boosting._categories import (
+    check_fit_data,
+    check_predict_data,
+)
 from kernelkit.ensemble._hist_gradient_boosting._grower import Grower
 from kernelkit.ensemble._hist_gradient_boosting._predictor import (
     add_leaf_values,
@@ -42,6 +46,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         "min_samples_leaf": [Interval(Integral, 1, MAX_INT, closed="left")],
         "l2_regularization": [Interval(Real, 0.0, None, closed="left")],
         "max_bins": [Interval(Integral, 2, 255, closed="both")],
+        "categorical_features": ["array-like", StrOptions({"from_dtype"}), None],
         "early_stopping": [StrOptions({"auto"}), "boolean"],
         "scoring": [StrOptions({"loss"})],
         "validation_fraction": [Interval(RealNotInt, 0.0, 1.0, closed="neither"),
@@ -73,8 +78,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         -------
         self : object
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C",
-                             ensure_all_finite="allow-nan", y_numeric=not self._is_classifier)
+        X, y, known_categories = check_fit_data(self, X, y)
         target = self._encode_target(y)
         self._loss = self._make_loss(target)
         random_state = check_random_state(self.random_state)
@@ -87,7 +91,8 @@ class BaseHistGradientBoosting(BaseEstimator):
                                                 self._is_classifier, random_state)
             X, X_valid, target, y_valid = X[rows], X[validation], target[rows], target[validation]
         self._bin_mapper = BinMapper(self.max_bins, "percentiles", subsample=BINNING_SUBSAMPLE,
-                                     random_state=random_state).fit(X)
+                                     random_state=random_state).fit(
+            X, known_categories=known_categories)
         grower = Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
                          n_threads)
         loss = self._loss
@@ -168,8 +173,7 @@ class BaseHistGradientBoosting(BaseEstimator):
 
     def _validate_predict_input(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, order="C",
-                             ensure_all_finite="allow-nan", reset=False)
+        return check_predict_data(self, X)
 
     def _raw_predict(self, X):
         X = self._validate_predict_input(X)
@@ -204,6 +208,16 @@ SHARED_PARAMETERS = """learning_rate : float, default=0.1
     max_bins : int, default=255
         Bins of the non-missing values of each feature (at most 255); missing values get a bin
         of their own.
+    categorical_features : array-like of {bool, int, str}, "from_dtype" or None, \
+default="from_dtype"
+        The categorical features: a boolean mask, feature indices, or column names of a data
+        frame; "from_dtype": the columns of a pandas or polars data frame with a categorical
+        dtype (none for an array); None: none. A column of strings, objects or a categorical
+        dtype is coded by the sorted order of its categories (at most ``max_bins``; a category
+        unseen at fit counts as missing); a numeric one must hold integers in
+        ``[0, max_bins)`` (negative values count as missing). Columns of strings must be
+        categorical. A categorical split sends a set of categories left: the best cut of the
+        categories sorted by :math:`G/(H + \\text{smoothing})`.
     early_stopping : "auto" or bool, default="auto"
         Stop when the score stalls; "auto": on above 10 000 samples.
     scoring : "loss", default="loss"
@@ -232,7 +246,11 @@ SHARED_ATTRIBUTES = """n_iter_ : int
         stopping).
     validation_score_ : ndarray of shape (n_iter_ + 1,)
         Negated held-out loss, likewise (empty without early stopping or held-out data).
-    n_features_in_ : int"""
+    is_categorical_ : ndarray of shape (n_features_in_,), dtype bool, or None
+        The categorical features (None: none).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of a data frame given at fit (checked at predict)."""
 
 REFERENCES = """References
     ----------
@@ -240,6 +258,8 @@ REFERENCES = """References
     Decision Tree", NeurIPS 2017 (histograms, histogram subtraction, leaf-wise growth).
     Chen & Guestrin, "XGBoost: A Scalable Tree Boosting System", KDD 2016 (the second-order
     gain and leaf values).
+    Fisher, "On Grouping for Maximum Homogeneity", JASA 1958 (categories sorted by their mean
+    target, then cut as numbers).
 
     Notes
     -----

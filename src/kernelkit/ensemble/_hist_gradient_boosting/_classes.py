@@ -62,8 +62,9 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
 
     def __init__(self, loss="squared_error", *, learning_rate=0.1, max_iter=100,
                  max_leaf_nodes=31, max_depth=None, min_samples_leaf=20, l2_regularization=0.0,
-                 max_bins=255, early_stopping="auto", scoring="loss", validation_fraction=0.1,
-                 n_iter_no_change=10, tol=1e-7, random_state=None, n_jobs=None, verbose=0):
+                 max_bins=255, categorical_features="from_dtype", early_stopping="auto",
+                 scoring="loss", validation_fraction=0.1, n_iter_no_change=10, tol=1e-7,
+                 random_state=None, n_jobs=None, verbose=0):
         self.loss = loss
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -72,6 +73,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
         self.max_bins = max_bins
+        self.categorical_features = categorical_features
         self.early_stopping = early_stopping
         self.scoring = scoring
         self.validation_fraction = validation_fraction
@@ -143,8 +145,9 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
 
     def __init__(self, loss="log_loss", *, learning_rate=0.1, max_iter=100, max_leaf_nodes=31,
                  max_depth=None, min_samples_leaf=20, l2_regularization=0.0, max_bins=255,
-                 early_stopping="auto", scoring="loss", validation_fraction=0.1,
-                 n_iter_no_change=10, tol=1e-7, random_state=None, n_jobs=None, verbose=0):
+                 categorical_features="from_dtype", early_stopping="auto", scoring="loss",
+                 validation_fraction=0.1, n_iter_no_change=10, tol=1e-7, random_state=None,
+                 n_jobs=None, verbose=0):
         self.loss = loss
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -153,6 +156,7 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
         self.max_bins = max_bins
+        self.categorical_features = categorical_features
         self.early_stopping = early_stopping
         self.scoring = scoring
         self.validation_fraction = validation_fraction

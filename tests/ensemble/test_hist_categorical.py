@@ -1,0 +1,309 @@
+"""Categorical features and data frames of HistGradientBoosting*, the one binning they share with
+the trees' histogram splitter, and the predictor's categorical splits."""
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from kernelkit.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+from kernelkit.ensemble._hist_gradient_boosting._predictor import (
+    add_tree_values,
+    category_bitsets,
+    concatenate_trees,
+)
+from kernelkit.reference import tree as tree_twin
+from kernelkit.tree._growth import TreeTrainingSet
+from kernelkit.utils._binning import BinMapper
+
+LETTERS = np.array(list("abcdefghijklmnopqrstuvwxyz"))
+
+
+def _binning_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 4))
+    X[:, 1] = np.round(X[:, 1], 1)                    # ties, and zeros of both signs
+    base = rng.normal(size=1000).astype(np.float32)   # values 5e-8 apart: one value for the trees
+    X[:, 2] = np.concatenate([base, base + np.float32(5e-8), base + np.float32(3e-7)])
+    X[:, 3] = rng.integers(0, 9, size=3000)           # few distinct values
+    return X
+
+
+def _digest(*arrays):
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()[:16]
+
+
+# sha256 prefixes of the bins made by the two binnings before they became one module (the trees'
+# quantile_bins and boosting's BinMapper with its compiled mapping), on _binning_data()
+BINS_BEFORE = {("tree", 16): "200a333e0d8e2cbd", ("tree", 255): "3b7683f88b260090",
+               ("boosting", 16): "16450ee0580c8fe9", ("boosting", 255): "135029a7b5215e5c"}
+
+
+@pytest.mark.parametrize("max_bins", [16, 255])
+def test_one_binning_gives_both_families_their_bins_bit_for_bit(max_bins):
+    X = _binning_data()
+    trees = TreeTrainingSet(X, "hist", max_bins, 2)
+    assert trees.binned.flags.c_contiguous and trees.binned.shape == (4, 3000)
+    assert _digest(trees.binned, trees.bin_lower, trees.bin_upper,
+                   trees.n_bins.astype(np.int64)) == BINS_BEFORE["tree", max_bins]
+    X[::5, 0] = np.nan
+    mapper = BinMapper(max_bins, "percentiles", subsample=200_000,
+                       random_state=np.random.RandomState(0)).fit(X)
+    binned = mapper.transform(X, 2)
+    assert binned.flags.f_contiguous
+    assert _digest(binned, mapper.thresholds_[:, :max_bins - 1],
+                   mapper.n_bins_non_missing_.astype(np.int64)) == BINS_BEFORE["boosting", max_bins]
+
+
+@pytest.mark.parametrize("max_bins", [5, 64, 255])
+def test_count_quantiles_are_the_tree_twins_bins(max_bins):
+    X = _binning_data()
+    codes, lower, upper = tree_twin.histogram_bins(X, max_bins)
+    trees = TreeTrainingSet(X, "hist", max_bins, 1)
+    np.testing.assert_array_equal(trees.binned.T, codes)
+    for f in range(X.shape[1]):
+        n = trees.n_bins[f]
+        np.testing.assert_array_equal(trees.bin_lower[f, :n], lower[f])
+        np.testing.assert_array_equal(trees.bin_upper[f, :n], upper[f])
+
+
+def test_percentiles_rule_is_midpoints_or_averaged_percentiles():
+    rng = np.random.default_rng(1)
+    few = rng.choice([-2.0, 0.5, 3.0, 7.0], size=500)
+    many = rng.normal(size=500)
+    X = np.column_stack([few, many])
+    mapper = BinMapper(31, "percentiles").fit(X)
+    np.testing.assert_array_equal(mapper.thresholds_[0, :3], [-0.75, 1.75, 5.0])
+    expected = np.unique(np.percentile(many, np.linspace(0, 100, 32)[1:-1],
+                                       method="averaged_inverted_cdf"))
+    np.testing.assert_array_equal(mapper.thresholds_[1, :mapper.n_thresholds_[1]], expected)
+    assert mapper.n_bins_non_missing_.tolist() == [4, expected.size + 1]
+    assert np.isinf(mapper.thresholds_[1, expected.size:]).all()
+
+
+@pytest.mark.parametrize("rule", ["percentiles", "count_quantiles"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_value_falls_in_the_bin_of_the_thresholds_below_it(rule, dtype):
+    rng = np.random.default_rng(2)
+    X = np.round(rng.normal(size=(400, 3)), 2).astype(dtype)
+    mapper = BinMapper(20, rule).fit(X)
+    new = np.concatenate([X, rng.normal(size=(50, 3)).astype(dtype),
+                          np.full((1, 3), np.nan, dtype=dtype)])
+    binned = mapper.transform(new, 2)
+    for f in range(3):
+        thresholds = mapper.thresholds_[f, :mapper.n_thresholds_[f]]
+        expected = np.searchsorted(thresholds, new[:, f].astype(np.float64), side="left")
+        expected[np.isnan(new[:, f])] = mapper.missing_bin_
+        np.testing.assert_array_equal(binned[:, f], expected)
+    # the training values of a bin lie within its bounds
+    for f in range(3):
+        b = binned[:-51, f]
+        np.testing.assert_array_equal(mapper.bin_lower_[f, b] <= X[:, f], True)
+        np.testing.assert_array_equal(X[:, f] <= mapper.bin_upper_[f, b], True)
+
+
+def test_categorical_bins_are_category_indices_and_the_rest_is_missing():
+    X = np.array([[0.0], [3.0], [7.0], [3.0], [np.nan], [-1.0]])
+    mapper = BinMapper(255, "percentiles").fit(X, known_categories=[np.array([0.0, 3.0, 7.0])])
+    assert mapper.is_categorical_.tolist() == [1]
+    assert mapper.n_bins_non_missing_.tolist() == [3]
+    new = np.array([[0.0], [3.0], [7.0], [np.nan], [-1.0], [5.0], [3.5], [300.0]])
+    assert mapper.transform(new, 1)[:, 0].tolist() == [0, 1, 2, 255, 255, 255, 255, 255]
+
+
+# ------------------------------------------------------------------ the predictor
+
+
+def _one_split_tree(missing_go_left, known=(0, 1, 2, 3)):
+    """A root on feature 1 sending the categories {1, 3} left (leaf value 1), the rest right
+    (leaf value 2)."""
+    return {"feature": np.array([1, -1, -1]), "bin": np.zeros(3, dtype=np.intp),
+            "threshold": np.zeros(3), "left": np.array([1, -1, -1]),
+            "missing_go_left": np.array([missing_go_left, 0, 0], dtype=np.uint8),
+            "value": np.array([0.0, 1.0, 2.0]), "n_samples": np.ones(3, dtype=np.intp),
+            "bitset": np.array([0, -1, -1]), "left_categories": category_bitsets([[1, 3]]),
+            "known_categories": category_bitsets([[], list(known)])}
+
+
+@pytest.mark.parametrize("missing_go_left", [0, 1])
+def test_a_categorical_split_routes_known_categories_by_its_bitset(missing_go_left):
+    values = [0, 1, 2, 3, 4, -1, 1.5, np.nan, 256, 1e300, -np.inf]
+    X = np.column_stack([np.zeros(len(values)), values])
+    flat, roots = concatenate_trees([_one_split_tree(missing_go_left)])
+    raw = np.zeros((len(values), 1))
+    add_tree_values(X, flat, roots, 0, 1, raw, 1)
+    missing = 1.0 if missing_go_left else 2.0
+    # 4 is an integer category unseen at fit; -1, 1.5, 256, 1e300 are no category at all
+    assert raw[:, 0].tolist() == [2.0, 1.0, 2.0, 1.0] + [missing] * 7
+
+
+def test_category_bitsets_set_bit_c_mod_32_of_word_c_div_32():
+    bitsets = category_bitsets([[0, 5, 31, 32, 255], []])
+    assert bitsets.dtype == np.uint32 and bitsets.shape == (2, 8)
+    assert bitsets[0].tolist() == [1 | 1 << 5 | 1 << 31, 1, 0, 0, 0, 0, 0, 1 << 31]
+    assert not bitsets[1].any()
+
+
+def test_concatenated_trees_renumber_their_bitsets():
+    first, second = _one_split_tree(0), _one_split_tree(1)
+    second["left_categories"] = category_bitsets([[0, 2]])
+    numeric = {"feature": np.array([0, -1, -1]), "bin": np.zeros(3, dtype=np.intp),
+               "threshold": np.array([0.5, 0, 0]), "left": np.array([1, -1, -1]),
+               "missing_go_left": np.zeros(3, dtype=np.uint8), "value": np.array([0, 5.0, 6.0]),
+               "n_samples": np.ones(3, dtype=np.intp)}
+    flat, roots = concatenate_trees([first, numeric, second])
+    assert flat["bitset"].tolist() == [0, -1, -1, -1, -1, -1, 1, -1, -1]
+    X = np.array([[0.0, 1.0], [1.0, 2.0]])
+    raw = np.zeros((2, 3))
+    add_tree_values(X, flat, roots, 0, 3, raw, 1)
+    # tree t adds to column t % 3: {1, 3} left in the first, {0, 2} left in the last
+    assert raw.tolist() == [[1.0, 5.0, 2.0], [2.0, 6.0, 1.0]]
+
+
+# ------------------------------------------------------------------ data frames and parameters
+
+
+def _categorical_problem(n=1200, n_categories=12, seed=0):
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, n_categories, n)
+    x = rng.normal(size=n)
+    y = np.where(np.isin(codes, [1, 4, 7, 9]), 2.0, -1.0) + x + 0.1 * rng.normal(size=n)
+    return x, codes, y
+
+
+def _models_agree(a, b, X_a, X_b):
+    np.testing.assert_array_equal(a.predict(X_a), b.predict(X_b))
+
+
+@pytest.mark.parametrize("spec", [[1], [False, True], ["c"], "from_dtype"])
+def test_every_way_of_naming_the_categorical_feature_gives_the_same_model(spec):
+    pd = pytest.importorskip("pandas")
+    x, codes, y = _categorical_problem()
+    X = np.column_stack([x, codes]).astype(float)
+    frame = pd.DataFrame({"x": x, "c": pd.Categorical(codes)})
+    reference = HistGradientBoostingRegressor(categorical_features=[1], max_iter=10).fit(X, y)
+    model = HistGradientBoostingRegressor(categorical_features=spec, max_iter=10).fit(frame, y)
+    assert model.is_categorical_.tolist() == [False, True]
+    assert model.feature_names_in_.tolist() == ["x", "c"]
+    _models_agree(reference, model, X, frame)
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+@pytest.mark.parametrize("column", ["category", "string"])
+def test_frames_with_string_and_categorical_columns(library, column):
+    x, codes, y = _categorical_problem()
+    letters = LETTERS[codes]
+    reference = HistGradientBoostingRegressor(categorical_features=[1], max_iter=10).fit(
+        np.column_stack([x, codes]), y)
+    frame = _frame(library, x, letters, column)
+    spec = "from_dtype" if column == "category" else ["c"]
+    model = HistGradientBoostingRegressor(categorical_features=spec, max_iter=10).fit(frame, y)
+    # the letters sort as their codes: the same bins, the same model
+    np.testing.assert_array_equal(model.predict(frame), reference.predict(
+        np.column_stack([x, codes])))
+    assert model._bin_mapper.known_categories_[1].tolist() == list(range(12))
+
+
+def _frame(library, x, values, column):
+    module = pytest.importorskip(library)
+    if library == "pandas":
+        c = module.Categorical(values) if column == "category" else values.astype(object)
+        return module.DataFrame({"x": x, "c": c})
+    dtype = module.Categorical if column == "category" else module.String
+    return module.DataFrame({"x": x, "c": module.Series(values.tolist(), dtype=dtype)})
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_reordered_columns_are_refused_at_predict(library):
+    x, codes, y = _categorical_problem(n=300)
+    frame = _frame(library, x, LETTERS[codes], "category")
+    model = HistGradientBoostingRegressor(max_iter=3).fit(frame, y)
+    with pytest.raises(ValueError, match="feature names should match"):
+        model.predict(frame[["c", "x"]])
+
+
+def test_a_string_column_that_is_not_categorical_is_refused():
+    pd = pytest.importorskip("pandas")
+    x, codes, y = _categorical_problem(n=300)
+    frame = pd.DataFrame({"x": x, "c": LETTERS[codes].astype(object)})
+    for spec in ("from_dtype", None):
+        with pytest.raises(ValueError, match="Feature 'c' holds values that are not numbers"):
+            HistGradientBoostingRegressor(categorical_features=spec).fit(frame, y)
+    model = HistGradientBoostingRegressor(categorical_features=["c"], max_iter=3)
+    with pytest.raises(ValueError, match="Feature 'x' holds values that are not numbers"):
+        model.fit(frame, y).predict(frame.assign(x=frame["c"]))
+
+
+def test_more_categories_than_max_bins_are_refused_by_name():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    n = 2000
+    frame = pd.DataFrame({"x": rng.normal(size=n),
+                          "city": pd.Categorical(rng.permutation(np.arange(n) % 256).astype(str))})
+    y = rng.normal(size=n)
+    with pytest.raises(ValueError, match="'city' is expected to have a cardinality <= 255 but"
+                                         " actually has a cardinality of 256"):
+        HistGradientBoostingRegressor().fit(frame, y)
+    with pytest.raises(ValueError, match="'city' .* <= 100 "):
+        HistGradientBoostingRegressor(max_bins=100).fit(frame.iloc[:300], y[:300])
+    X = np.column_stack([frame["x"], np.arange(n) % 256])
+    with pytest.raises(ValueError, match="feature at index 1 holds the value 255: numeric"
+                                         r" categories must be integers in \[0, max_bins=255\)"):
+        HistGradientBoostingRegressor(categorical_features=[1]).fit(X, y)
+
+
+@pytest.mark.parametrize("bad, value", [(2.5, "2.5"), (40.0, "40"), (np.inf, "inf")])
+def test_numeric_categories_must_be_integers_below_max_bins(bad, value):
+    x, codes, y = _categorical_problem(n=300)
+    X = np.column_stack([x, codes]).astype(float)
+    X[7, 1] = bad
+    with pytest.raises(ValueError, match=f"feature at index 1 holds the value {value}:"):
+        HistGradientBoostingRegressor(categorical_features=[1], max_bins=32).fit(X, y)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ([0.5], "must be an array-like of bool, int or str, got: float64"),
+    ([object()], "must be an array-like of bool, int or str, got: object"),
+    (np.array(["x", 1], dtype=object), "bool, int or str, got: int, str"),
+    (["nope"], "has an item value 'nope' which is not a valid feature name"),
+    ([2], r"integer indices must be in \[0, n_features - 1\]"),
+    ([-1], r"integer indices must be in \[0, n_features - 1\]"),
+    ([True], r"boolean mask must have shape \(n_features,\)"),
+])
+def test_bad_categorical_features_are_refused(spec, message):
+    pd = pytest.importorskip("pandas")
+    x, codes, y = _categorical_problem(n=200)
+    frame = pd.DataFrame({"x": x, "c": codes})
+    with pytest.raises(ValueError, match=message):
+        HistGradientBoostingRegressor(categorical_features=spec).fit(frame, y)
+
+
+def test_feature_names_need_a_data_frame():
+    x, codes, y = _categorical_problem(n=200)
+    with pytest.raises(ValueError, match="without feature names"):
+        HistGradientBoostingRegressor(categorical_features=["c"]).fit(
+            np.column_stack([x, codes]), y)
+
+
+def test_mixed_types_in_a_categorical_column_are_refused():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"x": np.arange(40.0), "c": np.array([1, "a"] * 20, dtype=object)})
+    with pytest.raises(TypeError, match=r"'c' mixes values of the types \['int', 'str'\]"):
+        HistGradientBoostingRegressor(categorical_features=["c"]).fit(frame, np.arange(40.0))
+
+
+def test_categorical_features_is_a_validated_parameter():
+    with pytest.raises(ValueError, match="categorical_features"):
+        HistGradientBoostingClassifier(categorical_features="auto").fit([[0], [1]], [0, 1])
+
+
+def test_without_categorical_features_arrays_fit_as_before():
+    x, codes, y = _categorical_problem(n=500)
+    X = np.column_stack([x, codes]).astype(float)
+    for spec in ("from_dtype", None, []):
+        model = HistGradientBoostingRegressor(categorical_features=spec, max_iter=5).fit(X, y)
+        assert model.is_categorical_ is None
+        assert not model._bin_mapper.is_categorical_.any()
