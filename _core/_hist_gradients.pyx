@@ -2,10 +2,12 @@
 histograms read), in parallel over the samples.
 
 ``raw`` holds the raw scores ``f`` (n_samples, n_columns); the derivatives are taken with
-respect to ``f`` of scikit-learn's "half" losses:
+respect to ``f`` of scikit-learn's "half" losses (``kernelkit.ensemble._losses``), each
+multiplied by the sample's weight ``w`` when weights are given (``sample_weight`` None: 1; the
+product is taken in float64, then rounded):
 
-- squared error ``½(f − y)²``: ``g = f − y`` (Hessian 1, not written);
-- absolute error ``|f − y|``: ``g = sign(f − y)`` (Hessian 1, not written);
+- squared error ``½(f − y)²``: ``g = f − y``, Hessian 1 (written only with weights: ``w``);
+- absolute error ``|f − y|``: ``g = sign(f − y)``, likewise;
 - Poisson ``e^f − y f``: ``g = e^f − y``, ``h = e^f``;
 - logistic ``log(1 + e^f) − y f``: ``g = p − y``, ``h = p (1 − p)`` with ``p = σ(f)``;
 - multinomial ``log Σ_k e^{f_k} − f_y``: ``g_k = p_k − [y = k]``, ``h_k = p_k (1 − p_k)``.
@@ -50,16 +52,31 @@ cdef inline intp_t _block_stop(const Blocks *blocks, intp_t b) noexcept nogil:
     return min(blocks.n_samples, (b + 1) * blocks.size)
 
 
+cdef inline const double *_weights(const double[::1] sample_weight) noexcept:
+    """The first weight, or NULL for None (or no sample): every weight is then 1."""
+    if sample_weight is None or sample_weight.shape[0] == 0:
+        return NULL
+    return &sample_weight[0]
+
+
+cdef inline double _weight(const double *weights, intp_t i) noexcept nogil:
+    return weights[i] if weights != NULL else 1.0
+
+
 def residual_gradients(
     const double[::1] y,           # IN (n_samples,)
     const double[:, ::1] raw,      # IN (n_samples, 1)
+    const double[::1] sample_weight,   # IN (n_samples,) or None
     float[:, ::1] gradients,       # OUT (1, n_samples)
+    float[:, ::1] hessians,        # OUT (1, n_samples) with weights (untouched without)
     bint sign,
     int n_threads,
 ):
-    """``g = f − y`` (squared error), or its sign ``sign(f − y)`` (absolute error; 0 where
-    they are equal)."""
+    """``g = w (f − y)`` (squared error), or ``w sign(f − y)`` (absolute error; 0 where they
+    are equal); ``h = w`` with weights."""
     cdef intp_t b, i
+    cdef double w
+    cdef const double *weights = _weights(sample_weight)
     cdef Blocks blocks
     cdef InterruptState interrupt
     _blocks_init(&blocks, y.shape[0], n_threads, 1)
@@ -68,10 +85,13 @@ def residual_gradients(
         if interrupted(&interrupt):
             continue
         for i in range(b * blocks.size, _block_stop(&blocks, b)):
+            w = _weight(weights, i)
             if sign:
-                gradients[0, i] = (raw[i, 0] > y[i]) - (raw[i, 0] < y[i])
+                gradients[0, i] = <float> (w * ((raw[i, 0] > y[i]) - (raw[i, 0] < y[i])))
             else:
-                gradients[0, i] = <float> (raw[i, 0] - y[i])
+                gradients[0, i] = <float> (w * (raw[i, 0] - y[i]))
+            if weights != NULL:
+                hessians[0, i] = <float> w
     if interrupt.stop:
         raise_pending()
 
@@ -79,13 +99,15 @@ def residual_gradients(
 def poisson_gradients(
     const double[::1] y,           # IN (n_samples,)
     const double[:, ::1] raw,      # IN (n_samples, 1)
+    const double[::1] sample_weight,   # IN (n_samples,) or None
     float[:, ::1] gradients,       # OUT (1, n_samples)
     float[:, ::1] hessians,        # OUT (1, n_samples)
     int n_threads,
 ):
-    """``g = e^f − y``, ``h = e^f``."""
+    """``g = w (e^f − y)``, ``h = w e^f``."""
     cdef intp_t b, i
-    cdef double mean
+    cdef double mean, w
+    cdef const double *weights = _weights(sample_weight)
     cdef Blocks blocks
     cdef InterruptState interrupt
     _blocks_init(&blocks, y.shape[0], n_threads, 1)
@@ -95,8 +117,9 @@ def poisson_gradients(
             continue
         for i in range(b * blocks.size, _block_stop(&blocks, b)):
             mean = exp(raw[i, 0])
-            gradients[0, i] = <float> (mean - y[i])
-            hessians[0, i] = <float> mean
+            w = _weight(weights, i)
+            gradients[0, i] = <float> (w * (mean - y[i]))
+            hessians[0, i] = <float> (w * mean)
     if interrupt.stop:
         raise_pending()
 
@@ -104,13 +127,15 @@ def poisson_gradients(
 def binary_log_loss_gradients(
     const double[::1] y,           # IN (n_samples,) labels 0/1
     const double[:, ::1] raw,      # IN (n_samples, 1)
+    const double[::1] sample_weight,   # IN (n_samples,) or None
     float[:, ::1] gradients,       # OUT (1, n_samples)
     float[:, ::1] hessians,        # OUT (1, n_samples)
     int n_threads,
 ):
-    """``g = p − y``, ``h = p (1 − p)``, ``p = σ(f)``."""
+    """``g = w (p − y)``, ``h = w p (1 − p)``, ``p = σ(f)``."""
     cdef intp_t b, i
-    cdef double p
+    cdef double p, w
+    cdef const double *weights = _weights(sample_weight)
     cdef Blocks blocks
     cdef InterruptState interrupt
     _blocks_init(&blocks, y.shape[0], n_threads, 1)
@@ -121,8 +146,9 @@ def binary_log_loss_gradients(
         for i in range(b * blocks.size, _block_stop(&blocks, b)):
             # σ(f) = 1/(1 + e^{−f}): e^{−f} overflows to inf for f ≪ 0 and p is then 0, exactly
             p = 1.0 / (1.0 + exp(-raw[i, 0]))
-            gradients[0, i] = <float> (p - y[i])
-            hessians[0, i] = <float> (p * (1.0 - p))
+            w = _weight(weights, i)
+            gradients[0, i] = <float> (w * (p - y[i]))
+            hessians[0, i] = <float> (w * (p * (1.0 - p)))
     if interrupt.stop:
         raise_pending()
 
@@ -130,14 +156,16 @@ def binary_log_loss_gradients(
 def multinomial_gradients(
     const double[::1] y,           # IN (n_samples,) class codes 0..K−1
     const double[:, ::1] raw,      # IN (n_samples, K)
+    const double[::1] sample_weight,   # IN (n_samples,) or None
     float[:, ::1] gradients,       # OUT (K, n_samples)
     float[:, ::1] hessians,        # OUT (K, n_samples)
     int n_threads,
 ):
     """Softmax ``p`` of each row (shifted by its largest score, so no ``e^f`` overflows), then
-    ``g_k = p_k − [y = k]``, ``h_k = p_k (1 − p_k)``."""
+    ``g_k = w (p_k − [y = k])``, ``h_k = w p_k (1 − p_k)``."""
     cdef intp_t K = raw.shape[1], b, i, k
-    cdef double largest, total, p
+    cdef double largest, total, p, w
+    cdef const double *weights = _weights(sample_weight)
     cdef Blocks blocks
     cdef InterruptState interrupt
     _blocks_init(&blocks, y.shape[0], n_threads, K)
@@ -153,9 +181,10 @@ def multinomial_gradients(
             total = 0.0
             for k in range(K):
                 total = total + exp(raw[i, k] - largest)
+            w = _weight(weights, i)
             for k in range(K):
                 p = exp(raw[i, k] - largest) / total
-                gradients[k, i] = <float> (p - (k == <intp_t> y[i]))
-                hessians[k, i] = <float> (p * (1.0 - p))
+                gradients[k, i] = <float> (w * (p - (k == <intp_t> y[i])))
+                hessians[k, i] = <float> (w * (p * (1.0 - p)))
     if interrupt.stop:
         raise_pending()

@@ -215,7 +215,7 @@ cdef struct Workspace:
     SplitterState of
     Scratch *scratch             # (n_threads,)
     int32_t *train_leaves        # OUT (n_samples,) or NULL
-    NodeRecord *records          # depth-first stack or best-first heap
+    NodeRecord *records          # depth-first stack, or best-first frontier by node id
     intp_t n_records
     intp_t records_capacity
 

@@ -38,6 +38,7 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
+from _best_first_heap cimport BestFirstHeap, heap_free, heap_init, heap_pop, heap_push
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
 from _random cimport xorshift32_between
@@ -351,52 +352,26 @@ cdef int _grow_depth_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
     return 0
 
 
-cdef inline bint _heap_before(const NodeRecord *a, const NodeRecord *b) noexcept nogil:
-    # larger impurity decrease first; ties to the node created first
-    return (a.split.improvement > b.split.improvement
-            or (a.split.improvement == b.split.improvement and a.node_id < b.node_id))
+cdef int _frontier_push(Workspace *ws, BestFirstHeap *frontier,
+                        const NodeRecord *rec) noexcept nogil:
+    """Keep a frontier node at ``ws.records[rec.node_id]`` and push it on the heap, keyed by its
+    impurity decrease (ties to the node created first). Returns -1 when out of memory."""
+    cdef intp_t capacity = ws.records_capacity
+    cdef void *p
+    if rec.node_id >= capacity:
+        while capacity <= rec.node_id:
+            capacity *= 2
+        p = realloc(ws.records, capacity * sizeof(NodeRecord))
+        if p == NULL:
+            return -1
+        ws.records = <NodeRecord *>p
+        ws.records_capacity = capacity
+    ws.records[rec.node_id] = rec[0]
+    return heap_push(frontier, rec.split.improvement, rec.node_id)
 
 
-cdef int _heap_push(Workspace *ws, const NodeRecord *rec) noexcept nogil:
-    cdef intp_t i, parent
-    cdef NodeRecord tmp
-    if _push_record(ws, rec) != 0:
-        return -1
-    i = ws.n_records - 1
-    while i > 0:
-        parent = (i - 1) // 2
-        if not _heap_before(&ws.records[i], &ws.records[parent]):
-            break
-        tmp = ws.records[i]
-        ws.records[i] = ws.records[parent]
-        ws.records[parent] = tmp
-        i = parent
-    return 0
-
-
-cdef void _heap_pop(Workspace *ws, NodeRecord *out) noexcept nogil:
-    cdef intp_t i = 0, child, n
-    cdef NodeRecord tmp
-    out[0] = ws.records[0]
-    ws.n_records -= 1
-    n = ws.n_records
-    ws.records[0] = ws.records[n]
-    while True:
-        child = 2 * i + 1
-        if child >= n:
-            break
-        if child + 1 < n and _heap_before(&ws.records[child + 1], &ws.records[child]):
-            child += 1
-        if not _heap_before(&ws.records[child], &ws.records[i]):
-            break
-        tmp = ws.records[i]
-        ws.records[i] = ws.records[child]
-        ws.records[child] = tmp
-        i = child
-
-
-cdef int _add_frontier(const Problem *pb, Workspace *ws, TreeBuffer *tree,
-                       NodeRecord *rec, const index_t *rows) noexcept nogil:
+cdef int _add_frontier(const Problem *pb, Workspace *ws, BestFirstHeap *frontier,
+                       TreeBuffer *tree, NodeRecord *rec, const index_t *rows) noexcept nogil:
     """Evaluate a new node's split and add it to the tree and the frontier (best-first)."""
     cdef NodeStats st
     cdef double impurity
@@ -419,7 +394,7 @@ cdef int _add_frontier(const Problem *pb, Workspace *ws, TreeBuffer *tree,
     if rec.is_leaf and rec.hist != NULL:
         free(rec.hist)
         rec.hist = NULL
-    return _heap_push(ws, rec)
+    return _frontier_push(ws, frontier, rec)
 
 
 cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
@@ -431,15 +406,20 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
     cdef int status = 0
     cdef double *hist_left
     cdef double *hist_right
+    cdef BestFirstHeap frontier
     ws.n_records = 0
-    if _add_frontier(pb, ws, tree, root, rows) != 0:
+    if heap_init(&frontier, 64) != 0:
         free(root.hist)
         return -1
-    while ws.n_records > 0:
+    if _add_frontier(pb, ws, &frontier, tree, root, rows) != 0:
+        free(root.hist)
+        heap_free(&frontier)
+        return -1
+    while frontier.size > 0:
         if interrupted(pb.interrupt):
             status = INTERRUPTED
             break
-        _heap_pop(ws, &rec)
+        rec = ws.records[heap_pop(&frontier)]
         if rec.depth > tree.max_depth:
             tree.max_depth = rec.depth
         if rec.is_leaf or max_split_nodes <= 0:
@@ -462,7 +442,7 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
         child.end = rec.split.pos
         child.is_left = 1
         child.hist = hist_left
-        if _add_frontier(pb, ws, tree, &child, rows) != 0:
+        if _add_frontier(pb, ws, &frontier, tree, &child, rows) != 0:
             free(child.hist)
             free(hist_right)
             status = -1
@@ -471,13 +451,13 @@ cdef int _grow_best_first(const Problem *pb, Workspace *ws, TreeBuffer *tree,
         child.end = rec.end
         child.is_left = 0
         child.hist = hist_right
-        if _add_frontier(pb, ws, tree, &child, rows) != 0:
+        if _add_frontier(pb, ws, &frontier, tree, &child, rows) != 0:
             free(child.hist)
             status = -1
             break
-    for k in range(ws.n_records):
-        free(ws.records[k].hist)
-    ws.n_records = 0
+    for k in range(frontier.size):
+        free(ws.records[frontier.entries[k].id].hist)
+    heap_free(&frontier)
     return status
 
 

@@ -178,10 +178,7 @@ CORE = TESTS.parent / "_core"
 needs_core_sources = pytest.mark.skipif(not CORE.is_dir(), reason="the _core/ sources are absent")
 MAX_FILE_LINES, MAX_FUNCTION_LINES, MAX_ARGUMENTS = 800, 150, 10
 # (file, function) -> why it is over a limit for now
-CORE_EXCEPTIONS = {
-    ("_hist_grower.pyx", "grow_tree"): "the histogram-boosting grower, redesigned with that wing",
-    ("_hist_grower.pyx", "_write_node"): "the histogram-boosting grower, redesigned with that wing",
-}
+CORE_EXCEPTIONS = {}
 CIMPORT_FROM_OUTSIDE = ("cython", "libc", "libcpp", "cpython", "scipy.linalg.cython_blas",
                         "scipy.linalg.cython_lapack")
 # core modules without a loop over samples or pairs, and so without Ctrl-C checks

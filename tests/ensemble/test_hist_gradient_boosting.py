@@ -64,10 +64,10 @@ def test_trees_and_predictions_match_the_twin(estimator, loss, n_classes, missin
     gradients = np.empty((K, len(y)), dtype=np.float32)
     hessians = np.ones((K, len(y)), dtype=np.float32)
     for iteration in range(model.n_iter_):
-        loss_.gradients(target, raw, gradients, hessians, 1)
+        loss_.gradient_hessian(target, raw, None, gradients, hessians, 1)
         for k in range(K):
             tree = twin.grow_tree(X_binned, gradients[k], hessians[k],
-                                  loss_.hessians_are_constant, mapper.n_bins_non_missing_,
+                                  loss_.unit_hessians, mapper.n_bins_non_missing_,
                                   has_missing, mapper.missing_bin_, 7, 4, 8,
                                   MIN_HESSIAN_TO_SPLIT, 0.5, 0.3)
             core = model._trees[iteration * K + k]
@@ -85,7 +85,7 @@ def test_trees_and_predictions_match_the_twin(estimator, loss, n_classes, missin
                                              ("poisson", 1), ("log_loss", 1), ("log_loss", 4)])
 @pytest.mark.parametrize("n_threads", [1, 2])
 def test_gradients_match_the_twin(loss, n_columns, n_threads):
-    from kernelkit.ensemble._hist_losses import LOSSES, make_log_loss
+    from kernelkit.ensemble._losses import REGRESSION_LOSSES, make_log_loss
 
     rng = np.random.default_rng(11)
     n = 20_000   # above the core's parallel threshold
@@ -93,12 +93,12 @@ def test_gradients_match_the_twin(loss, n_columns, n_threads):
     raw[:5] = [[800.0], [-800.0], [0.0], [40.0], [-40.0]] if n_columns == 1 else raw[:5]
     y = (rng.integers(0, max(2, n_columns), n) if loss == "log_loss"
          else np.abs(rng.normal(size=n))).astype(np.float64)
-    model = make_log_loss(max(2, n_columns)) if loss == "log_loss" else LOSSES[loss]()
+    model = make_log_loss(max(2, n_columns)) if loss == "log_loss" else REGRESSION_LOSSES[loss]()
     if loss == "poisson":
         raw = np.clip(raw, -30, 30)
     gradients = np.empty((n_columns, n), dtype=np.float32)
     hessians = np.ones((n_columns, n), dtype=np.float32)
-    model.gradients(y, raw, gradients, hessians, n_threads)
+    model.gradient_hessian(y, raw, None, gradients, hessians, n_threads)
     expected_g, expected_h = twin.loss_gradients(loss, y, raw)
     np.testing.assert_allclose(gradients, expected_g, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(hessians, expected_h, rtol=1e-6, atol=1e-6)

@@ -58,12 +58,13 @@ def test_ctrl_c_stops_the_gradients(ctrl_c):
     y, raw = np.zeros(n_samples), np.zeros((n_samples, n_classes))
     gradients = np.empty((n_classes, n_samples), dtype=np.float32)
     hessians = np.empty((n_classes, n_samples), dtype=np.float32)
-    run = lambda: interrupted_in(lambda: multinomial_gradients(y, raw, gradients, hessians, 1))
+    run = lambda: interrupted_in(lambda: multinomial_gradients(y, raw, None, gradients, hessians,
+                                                                    1))
     """
     after = """
     print("kernelkit._core._hist_gradients.multinomial_gradients" in frames)
     g, h = np.empty((2, 1), dtype=np.float32), np.empty((2, 1), dtype=np.float32)
-    multinomial_gradients(np.array([1.0]), np.zeros((1, 2)), g, h, 1)
+    multinomial_gradients(np.array([1.0]), np.zeros((1, 2)), None, g, h, 1)
     print(g.ravel().tolist() == [0.5, -0.5] and h.ravel().tolist() == [0.25, 0.25])
     """
     assert ctrl_c(setup, after) == ["interrupted", "True", "True"]
@@ -126,21 +127,25 @@ def test_ctrl_c_stops_the_grower(ctrl_c):
     from kernelkit._core._hist_grower import grow_tree
 
     def grow(n_samples, n_features, gradients):
-        X_binned = np.zeros((n_samples, n_features), dtype=np.uint8, order="F")
         root_counts = np.zeros((n_features, 256))
         root_counts[:, 0] = n_samples
+        binned = {"X_binned": np.zeros((n_samples, n_features), dtype=np.uint8, order="F"),
+                  "root_counts": root_counts,
+                  "n_bins_non_missing": np.ones(n_features, dtype=np.intp),
+                  "has_missing_values": np.zeros(n_features, dtype=np.uint8), "missing_bin": 255}
+        options = {"max_leaf_nodes": 2, "max_depth": -1, "min_samples_leaf": 1,
+                   "min_hessian_to_split": 1e-3, "l2_regularization": 0.0, "learning_rate": 1.0}
+        work = {"sample_indices": np.arange(n_samples, dtype=np.int32),
+                "partition_buffer": np.empty(n_samples, dtype=np.int32),
+                "ordered_gradients": np.empty(n_samples, dtype=np.float32),
+                "ordered_hessians": np.empty(n_samples, dtype=np.float32)}
         max_nodes = 3
-        out = {name: np.zeros(max_nodes, dtype=np.intp)
-               for name in ("feature", "bin", "left", "right", "start", "stop")}
-        value, gain = np.zeros(max_nodes), np.zeros(max_nodes)
-        n_nodes = grow_tree(
-            X_binned, gradients, gradients, True, np.ones(n_features, dtype=np.intp),
-            np.zeros(n_features, dtype=np.uint8), root_counts, 255, 2, -1, 1, 1e-3, 0.0, 1.0,
-            np.arange(n_samples, dtype=np.int32), np.empty(n_samples, dtype=np.int32),
-            np.empty(n_samples, dtype=np.float32), np.empty(n_samples, dtype=np.float32),
-            out["feature"], out["bin"], np.zeros(max_nodes, dtype=np.uint8), out["left"],
-            out["right"], value, out["start"], out["stop"], gain, 1)
-        return n_nodes, value[0]
+        nodes = {name: np.zeros(max_nodes, dtype=np.intp)
+                 for name in ("feature", "bin", "left", "right", "start", "stop")}
+        nodes.update(missing_go_left=np.zeros(max_nodes, dtype=np.uint8),
+                     value=np.zeros(max_nodes), gain=np.zeros(max_nodes))
+        n_nodes = grow_tree(binned, gradients, gradients, True, options, work, nodes, 1)
+        return n_nodes, nodes["value"][0]
 
     run = lambda: interrupted_in(lambda: grow(10**6, 2000, np.zeros(10**6, dtype=np.float32)))
     """

@@ -1,7 +1,8 @@
 """Data sets: loaders of standard formats (FASTA, TU graph sets), the BLOSUM62 substitution
-matrix, small real sets shipped with kernelkit (provenance in ``data/*/README.md``), and
-downloads by name into a local cache, checked against SHA-256 values."""
+matrix, small real sets (sequences, graphs, a census table) shipped with kernelkit (provenance in
+``data/*/README.md``), and downloads by name into a local cache, checked against SHA-256 values."""
 
+from kernelkit.datasets._adult import load_adult
 from kernelkit.datasets._fasta import read_fasta
 from kernelkit.datasets._fetch import fetch_tudataset, get_data_home
 from kernelkit.datasets._proteins import load_secreted_proteins
@@ -13,6 +14,7 @@ __all__ = [
     "fetch_tudataset",
     "fetch_uci_splice",
     "get_data_home",
+    "load_adult",
     "load_blosum62",
     "load_mutag",
     "load_secreted_proteins",

@@ -5,14 +5,14 @@ Round ``m``: the negative gradients ``r_i = −∂L(y_i, f(x_i))/∂f`` are fitt
 tree (on the data prepared once: presorted for ``splitter="best"``, binned for ``"hist"``), then
 every leaf ``R`` gets the value of the line search ``γ_R = argmin_γ Σ_{i ∈ R} L(y_i, f(x_i) +
 γ)`` — exact for the squared and absolute losses (mean and median of the residuals), one Newton
-step for the logistic and exponential losses — and ``f ← f + ν γ``.
+step for the logistic and exponential losses — and ``f ← f + ν γ``. The losses are those of
+``kernelkit.ensemble._losses``, shared with histogram gradient boosting.
 """
 
 import time
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.special import expit, logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
@@ -26,6 +26,12 @@ from kernelkit.tree._validation import (
     validate_fit_input,
     validate_predict_input,
 )
+from kernelkit.ensemble._losses import (
+    AbsoluteError,
+    ExponentialLoss,
+    HalfSquaredError,
+    make_log_loss,
+)
 from kernelkit.ensemble._validation_split import split_validation
 from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._progress import report, report_points
@@ -34,137 +40,6 @@ from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
-
-
-# ---------------------------------------------------------------------------- losses
-class _Loss:
-    """A loss of raw scores ``F`` (n, K): its value, start, negative gradient and leaf step."""
-
-    n_columns = 1
-
-    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
-        """``γ`` of every node id for the tree of score column ``k``, from the samples in the
-        bag (their ``leaves``, the ``residual`` of column ``k``)."""
-        raise NotImplementedError
-
-
-class _SquaredError(_Loss):
-    def __call__(self, y, F, weight):
-        return float(np.average((y - F[:, 0]) ** 2, weights=weight))
-
-    def start(self, y, weight):
-        return np.array([np.average(y, weights=weight)])
-
-    def negative_gradient(self, y, F):
-        return (y - F[:, 0])[:, None]
-
-    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
-        totals = np.bincount(leaves, weights=weight * residual, minlength=n_leaves)
-        return totals / np.maximum(np.bincount(leaves, weights=weight, minlength=n_leaves),
-                                   np.finfo(np.float64).tiny)
-
-
-class _AbsoluteError(_Loss):
-    def __call__(self, y, F, weight):
-        return float(np.average(np.abs(y - F[:, 0]), weights=weight))
-
-    def start(self, y, weight):
-        return np.array([_weighted_median(y, weight)])
-
-    def negative_gradient(self, y, F):
-        return np.sign(y - F[:, 0])[:, None]
-
-    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
-        gamma = np.zeros(n_leaves)
-        difference = y - F[:, 0]
-        order = np.lexsort((difference, leaves))
-        bounds = np.searchsorted(leaves[order], np.arange(n_leaves + 1))
-        for leaf in range(n_leaves):
-            rows = order[bounds[leaf]:bounds[leaf + 1]]
-            if rows.size:
-                gamma[leaf] = _weighted_median(difference[rows], weight[rows], presorted=True)
-        return gamma
-
-
-def _weighted_median(values, weight, presorted=False):
-    order = np.arange(len(values)) if presorted else np.argsort(values, kind="stable")
-    cumulative = np.cumsum(weight[order])
-    return float(values[order][np.searchsorted(cumulative, 0.5 * cumulative[-1])])
-
-
-class _BinomialDeviance(_Loss):
-    """``log(1 + e^{−y F})`` with ``y = ±1`` (labels 0/1 here): the logistic loss."""
-
-    def __call__(self, y, F, weight):
-        return float(np.average(np.logaddexp(0.0, F[:, 0]) - y * F[:, 0], weights=weight))
-
-    def start(self, y, weight):
-        p = np.clip(np.average(y, weights=weight), 1e-12, 1 - 1e-12)
-        return np.array([np.log(p / (1 - p))])
-
-    def negative_gradient(self, y, F):
-        return (y - expit(F[:, 0]))[:, None]
-
-    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
-        p = expit(F[:, 0])
-        numerator = np.bincount(leaves, weights=weight * residual, minlength=n_leaves)
-        denominator = np.bincount(leaves, weights=weight * p * (1 - p), minlength=n_leaves)
-        return _newton_step(numerator, denominator)
-
-
-class _ExponentialLoss(_Loss):
-    """``e^{−y F}`` with ``y = ±1`` (AdaBoost's loss)."""
-
-    def __call__(self, y, F, weight):
-        return float(np.average(np.exp(-(2 * y - 1) * F[:, 0]), weights=weight))
-
-    def start(self, y, weight):
-        p = np.clip(np.average(y, weights=weight), 1e-12, 1 - 1e-12)
-        return np.array([0.5 * np.log(p / (1 - p))])
-
-    def negative_gradient(self, y, F):
-        signs = 2 * y - 1
-        return (signs * np.exp(-signs * F[:, 0]))[:, None]
-
-    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
-        signs = 2 * y - 1
-        curvature = np.exp(-signs * F[:, 0])
-        numerator = np.bincount(leaves, weights=weight * residual, minlength=n_leaves)
-        denominator = np.bincount(leaves, weights=weight * curvature, minlength=n_leaves)
-        return _newton_step(numerator, denominator)
-
-
-class _MultinomialDeviance(_Loss):
-    """Softmax cross-entropy over ``K`` raw scores; one tree per class and round."""
-
-    def __init__(self, n_classes):
-        self.n_columns = n_classes
-
-    def __call__(self, y, F, weight):
-        return float(np.average(logsumexp(F, axis=1) - F[np.arange(len(y)), y.astype(int)],
-                                weights=weight))
-
-    def start(self, y, weight):
-        priors = np.bincount(y.astype(int), weights=weight, minlength=self.n_columns)
-        return np.log(np.clip(priors / priors.sum(), 1e-12, None))
-
-    def negative_gradient(self, y, F):
-        one_hot = np.eye(self.n_columns)[y.astype(int)]
-        return one_hot - np.exp(F - logsumexp(F, axis=1, keepdims=True))
-
-    def leaf_values(self, leaves, n_leaves, y, F, residual, weight, k):
-        # Friedman's step for K classes: (K − 1)/K · Σ r / Σ |r| (1 − |r|), per class column
-        K = self.n_columns
-        numerator = np.bincount(leaves, weights=weight * residual, minlength=n_leaves)
-        denominator = np.bincount(leaves, weights=weight * np.abs(residual)
-                                  * (1 - np.abs(residual)), minlength=n_leaves)
-        return (K - 1) / K * _newton_step(numerator, denominator)
-
-
-def _newton_step(numerator, denominator):
-    """``numerator / denominator``, 0 where the denominator vanishes."""
-    safe = np.abs(denominator) > 1e-150
-    return np.where(safe, numerator / np.where(safe, denominator, 1.0), 0.0)
 
 
 # ---------------------------------------------------------------------------- estimators
@@ -212,7 +87,7 @@ class BaseGradientBoosting(BaseEstimator):
         params = growth_params(self, len(rows), X.shape[1])
         n_threads = effective_n_threads(self.n_jobs)
         training_set = TreeTrainingSet(X_train, self.splitter, self.max_bins, n_threads)
-        self.init_ = self._loss.start(y_train, w_train)
+        self.init_ = self._loss.baseline(y_train, w_train)
         F = np.tile(self.init_, (len(rows), 1))
         if validation is not None:
             F_valid = np.tile(self.init_, (len(validation), 1))
@@ -236,8 +111,8 @@ class BaseGradientBoosting(BaseEstimator):
                     criterion=self.criterion, params=params, n_threads=n_threads,
                     return_train_leaves=True)
                 seen = leaves >= 0
-                gamma = self._loss.leaf_values(leaves[seen], tree.node_count, y_train[seen],
-                                               F[seen], residual[seen, k], in_bag[seen], k)
+                gamma = self._loss.line_search(y_train[seen], F[seen], residual[seen, k],
+                                               in_bag[seen], leaves[seen], tree.node_count, k)
                 # an overflow is refused after the stage, with its reason
                 with np.errstate(over="ignore", invalid="ignore"):
                     tree.value[:, 0] = self.learning_rate * gamma
@@ -247,7 +122,7 @@ class BaseGradientBoosting(BaseEstimator):
                     F[:, k] += tree.value[leaves, 0]
                 trees.append(tree)
             with np.errstate(over="ignore", invalid="ignore"):
-                score = self._loss(y_train, F, w_train)
+                score = self._reported_loss(y_train, F, w_train)
             if not (np.isfinite(score) and np.isfinite(F).all()):
                 raise ValueError(
                     f"The boosted predictions or their loss overflow float64 after "
@@ -261,7 +136,7 @@ class BaseGradientBoosting(BaseEstimator):
             if validation is not None:
                 for k, tree in enumerate(trees):
                     F_valid[:, k] += tree.predict(X[validation])[:, 0]
-                score = self._loss(target[validation], F_valid, weight[validation])
+                score = self._reported_loss(target[validation], F_valid, weight[validation])
                 line += f", validation loss {score:.6g}"
                 if score < best - self.tol:
                     best, stall = score, 0
@@ -275,6 +150,12 @@ class BaseGradientBoosting(BaseEstimator):
         self.train_score_ = np.array(self.train_score_)
         self.n_estimators_ = len(self.estimators_)
         return self
+
+    def _reported_loss(self, y, F, weight):
+        """The loss of ``train_score_`` and of early stopping: the loss's value, twice that of
+        the half squared error (the mean squared error, as this estimator always reported)."""
+        factor = 2.0 if isinstance(self._loss, HalfSquaredError) else 1.0
+        return factor * self._loss(y, F, weight)
 
     def _raw_predict(self, X):
         check_is_fitted(self)
@@ -359,7 +240,8 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
     init_ : ndarray of shape (1,)
         ``f_0``.
     train_score_ : ndarray of shape (n_estimators_,)
-        Training loss after every stage.
+        Training loss (weighted mean) after every stage: the mean squared error, or the mean
+        absolute error.
     n_estimators_ : int
         Stages fitted (fewer with early stopping).
     feature_importances_ : ndarray of shape (n_features,)
@@ -418,7 +300,8 @@ class GradientBoostingRegressor(RegressorMixin, BaseGradientBoosting):
         self.verbose = verbose
 
     def _make_loss(self, target):
-        return _SquaredError() if self.loss == "squared_error" else _AbsoluteError()
+        # the weighted median of the first-order line search: the lower middle value
+        return HalfSquaredError() if self.loss == "squared_error" else AbsoluteError("lower")
 
     def predict(self, X):
         r""":math:`f_0 + \sum_m \nu \gamma_m(x)`."""
@@ -452,6 +335,8 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
         One tree per stage (two classes) or per stage and class.
     init_ : ndarray of shape (1,) or (n_classes,)
     train_score_ : ndarray of shape (n_estimators_,)
+        Training loss (weighted mean) after every stage: :math:`\\log(1 + e^F) - yF`,
+        :math:`\\log \\sum_k e^{F_k} - F_y` or :math:`e^{-(2y - 1)F}`.
     n_estimators_ : int
     feature_importances_ : ndarray of shape (n_features,)
     n_features_in_ : int
@@ -516,25 +401,18 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
             if self.n_classes_ != 2:
                 raise ValueError("loss='exponential' is a two-class loss; use 'log_loss' for "
                                  f"{self.n_classes_} classes.")
-            return _ExponentialLoss()
-        return _BinomialDeviance() if self.n_classes_ == 2 else _MultinomialDeviance(
-            self.n_classes_)
+            return ExponentialLoss()
+        return make_log_loss(self.n_classes_, centered=False)
 
     def decision_function(self, X):
         """Raw scores ``F(x)``: shape (n_samples,) for two classes."""
         F = self._raw_predict(X)
         return F[:, 0] if F.shape[1] == 1 else F
 
-    def _proba(self, F):
-        if F.shape[1] > 1:
-            return np.exp(F - logsumexp(F, axis=1, keepdims=True))
-        scale = 2.0 if self.loss == "exponential" else 1.0   # P(y=1) = σ(2F) for e^{−yF}
-        p = expit(scale * F[:, 0])
-        return np.column_stack([1 - p, p])
-
     def predict_proba(self, X):
         """Class probabilities."""
-        return self._proba(self._raw_predict(X))
+        F = self._raw_predict(X)   # first: NotFittedError before a fit
+        return self._loss.inverse_link(F)
 
     def predict(self, X):
         """Most probable class."""
@@ -544,7 +422,7 @@ class GradientBoostingClassifier(ClassifierMixin, BaseGradientBoosting):
     def staged_predict_proba(self, X):
         """Probabilities after each stage (a generator)."""
         for F in self._staged_raw_predict(X):
-            yield self._proba(F)
+            yield self._loss.inverse_link(F)
 
     def staged_predict(self, X):
         """Predictions after each stage (a generator)."""

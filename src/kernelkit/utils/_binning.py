@@ -12,7 +12,8 @@ family:
 
 - ``"percentiles"`` (histogram gradient boosting, scikit-learn's rule): with at most
   ``max_bins`` distinct values, the midpoints between consecutive ones; else the
-  ``max_bins``-quantiles (the "averaged_inverted_cdf" percentiles), duplicates removed;
+  ``max_bins``-quantiles (the "averaged_inverted_cdf" percentiles, weighted by the sample
+  weights when there are any), duplicates removed;
 - ``"count_quantiles"`` (the trees): values at most ``FEATURE_THRESHOLD`` apart (in the values'
   own arithmetic) are one distinct value, as the exact splitter sees them; with at most
   ``max_bins`` distinct values each is a bin, else bin ``k`` ends after the distinct value at
@@ -23,6 +24,7 @@ family:
 import numpy as np
 
 from kernelkit._core._hist_binning import map_to_bins
+from kernelkit.utils._quantiles import weighted_percentile
 
 __all__ = ["FEATURE_THRESHOLD", "MAX_BINS", "THRESHOLD_RULES", "BinMapper"]
 
@@ -34,15 +36,19 @@ MAX_BINS = 255
 FEATURE_THRESHOLD = np.float32(1e-7)
 
 
-def _percentile_thresholds(values, max_bins):
+def _percentile_thresholds(values, max_bins, weights=None):
     distinct = np.unique(values)
     if distinct.size <= max_bins:
         return distinct[:-1] + 0.5 * (distinct[1:] - distinct[:-1])
     percentiles = np.linspace(0, 100, num=max_bins + 1)[1:-1]
+    if weights is not None:
+        return np.unique(weighted_percentile(values, weights, percentiles, average=True))
     return np.unique(np.percentile(values, percentiles, method="averaged_inverted_cdf"))
 
 
-def _count_quantile_thresholds(values, max_bins):
+def _count_quantile_thresholds(values, max_bins, weights=None):
+    if weights is not None:
+        raise ValueError("the count_quantiles rule takes no sample weights")
     n = values.size
     if n == 0:
         return np.empty(0)
@@ -63,7 +69,8 @@ def _count_quantile_thresholds(values, max_bins):
     return values[ends[ends_a_bin]].astype(np.float64)
 
 
-# Rule name -> thresholds(sorted non-missing values, max_bins), increasing, float64.
+# Rule name -> thresholds(sorted non-missing values, max_bins, their weights or None),
+# increasing, float64.
 THRESHOLD_RULES = {"percentiles": _percentile_thresholds,
                    "count_quantiles": _count_quantile_thresholds}
 
@@ -78,8 +85,10 @@ class BinMapper:
     rule : {"percentiles", "count_quantiles"}
         How a numeric feature's thresholds are cut (see the module's docstring).
     subsample : int or None, default=None
-        Thresholds from a uniform subsample of this many rows (without replacement, drawn from
-        ``random_state``) when there are more; None: from every row.
+        Thresholds from a subsample of this many rows when there are more, drawn from
+        ``random_state``: uniformly without replacement, or, with sample weights, with
+        replacement and probabilities proportional to the weights, then unweighted
+        (scikit-learn's rules); None: from every row.
     random_state : numpy.random.RandomState or None, default=None
 
     Attributes
@@ -107,13 +116,15 @@ class BinMapper:
         self.subsample = subsample
         self.random_state = random_state
 
-    def fit(self, X, *, sorted_samples=None, known_categories=None):
+    def fit(self, X, sample_weight=None, *, sorted_samples=None, known_categories=None):
         """Cut the thresholds of every feature.
 
         Parameters
         ----------
         X : ndarray of shape (n_samples, n_features), float32 or float64
             NaN marks a missing value.
+        sample_weight : ndarray of shape (n_samples,), default=None
+            Positive weights of the rows (None: 1).
         sorted_samples : ndarray of shape (n_features, n_samples), default=None
             Per feature, the row ids in increasing order of its values (a presort already at
             hand, used instead of sorting; only without subsampling and missing values).
@@ -129,8 +140,13 @@ class BinMapper:
         n_samples, n_features = X.shape
         rows = X
         if self.subsample is not None and n_samples > self.subsample:
-            rows = X[np.sort(self.random_state.choice(n_samples, self.subsample,
-                                                      replace=False))]
+            if sample_weight is None:
+                drawn = self.random_state.choice(n_samples, self.subsample, replace=False)
+            else:
+                drawn = self.random_state.choice(n_samples, self.subsample,
+                                                 p=sample_weight / sample_weight.sum())
+                sample_weight = None
+            rows = X[np.sort(drawn)]
         if known_categories is None:
             known_categories = [None] * n_features
         self.known_categories_ = known_categories
@@ -145,12 +161,18 @@ class BinMapper:
                 thresholds = lower = upper = np.asarray(known_categories[f], dtype=np.float64)
                 n_bins = thresholds.size
             else:
+                weights = None
                 if sorted_samples is not None:
                     values = rows[sorted_samples[f], f]
+                elif sample_weight is not None:
+                    order = np.argsort(rows[:, f], kind="stable")
+                    n_present = np.count_nonzero(~np.isnan(rows[:, f]))   # NaN sort last
+                    values = rows[order[:n_present], f]
+                    weights = sample_weight[order[:n_present]]
                 else:
                     values = np.sort(rows[:, f])
                     values = values[:np.searchsorted(values, np.nan)]   # NaN sort last
-                thresholds = rule(values, self.max_bins)
+                thresholds = rule(values, self.max_bins, weights)
                 n_bins = thresholds.size + 1
                 lower, upper = _bin_bounds(values, thresholds)
             self.thresholds_[f, :thresholds.size] = thresholds

@@ -7,18 +7,25 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from kernelkit.ensemble._hist_gradient_boosting._categories import (
     check_fit_data,
     check_predict_data,
 )
+from kernelkit.ensemble._hist_gradient_boosting._early_stopping import EarlyStopping
 from kernelkit.ensemble._hist_gradient_boosting._grower import Grower
 from kernelkit.ensemble._hist_gradient_boosting._predictor import (
     add_leaf_values,
     add_tree_values,
     concatenate_trees,
+)
+from kernelkit.ensemble._hist_gradient_boosting._sample_weight import fit_sample_weight
+from kernelkit.ensemble._hist_gradient_boosting._warm_start import (
+    check_continued_fit,
+    check_same_loss,
+    continues_fit,
+    fit_random_state,
 )
 from kernelkit.ensemble._validation_split import split_validation
 from kernelkit.utils._binning import BinMapper
@@ -48,7 +55,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         "max_bins": [Interval(Integral, 2, 255, closed="both")],
         "categorical_features": ["array-like", StrOptions({"from_dtype"}), None],
         "early_stopping": [StrOptions({"auto"}), "boolean"],
-        "scoring": [StrOptions({"loss"})],
+        "scoring": [str, callable, None],
         "validation_fraction": [Interval(RealNotInt, 0.0, 1.0, closed="neither"),
                                 Interval(Integral, 1, MAX_INT, closed="left"), None],
         "n_iter_no_change": [Interval(Integral, 1, MAX_INT, closed="left")],
@@ -56,6 +63,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         "random_state": ["random_state"],
         "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
+        "warm_start": ["boolean"],
     }
 
     def __sklearn_tags__(self):
@@ -64,8 +72,8 @@ class BaseHistGradientBoosting(BaseEstimator):
         return tags
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
-        """Fit the boosted trees.
+    def fit(self, X, y, sample_weight=None):
+        """Fit the boosted trees (with ``warm_start``, add rounds to the fitted ones).
 
         Parameters
         ----------
@@ -73,57 +81,79 @@ class BaseHistGradientBoosting(BaseEstimator):
             Training data; NaN marks a missing value.
         y : array-like of shape (n_samples,)
             Targets (class labels for the classifier).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights (None: 1). They multiply the gradients and Hessians and weigh
+            the baseline, the losses, the scores and the bin thresholds; rows of weight zero
+            are dropped.
 
         Returns
         -------
         self : object
         """
-        X, y, known_categories = check_fit_data(self, X, y)
+        continued = continues_fit(self)
+        previous_loss, previous_classes = (
+            (self._loss, getattr(self, "classes_", None)) if continued else (None, None))
+        X, y, known_categories = check_fit_data(self, X, y, reset=not continued)
+        if continued:
+            check_continued_fit(self, y, previous_classes)
         target = self._encode_target(y)
-        self._loss = self._make_loss(target)
-        random_state = check_random_state(self.random_state)
+        X, target, sample_weight = fit_sample_weight(self, X, y, target, sample_weight)
+        loss = self._make_loss(target)
+        if continued:
+            check_same_loss(loss, previous_loss)
+        self._loss = loss
+        random_state = fit_random_state(self, continued)
         n_threads = effective_n_threads(self.n_jobs)
         early_stopping = (X.shape[0] > AUTO_EARLY_STOPPING_SAMPLES
                           if self.early_stopping == "auto" else self.early_stopping)
-        X_valid = y_valid = None
+        valid = None
         if early_stopping and self.validation_fraction is not None:
             rows, validation = split_validation(target, self.validation_fraction,
                                                 self._is_classifier, random_state)
-            X, X_valid, target, y_valid = X[rows], X[validation], target[rows], target[validation]
+            valid = (X[validation], target[validation],
+                     None if sample_weight is None else sample_weight[validation])
+            X, target = X[rows], target[rows]
+            sample_weight = None if sample_weight is None else sample_weight[rows]
         self._bin_mapper = BinMapper(self.max_bins, "percentiles", subsample=BINNING_SUBSAMPLE,
                                      random_state=random_state).fit(
-            X, known_categories=known_categories)
+            X, sample_weight, known_categories=known_categories)
         grower = Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
                          n_threads)
-        loss = self._loss
         n_columns = loss.n_columns
-        self._baseline = loss.baseline(target)
-        raw = np.tile(self._baseline, (X.shape[0], 1))
+        if continued:
+            del self._trees[self.n_iter_ * n_columns:]   # those of an interrupted fit
+        else:
+            self._baseline = loss.baseline(target, sample_weight)
+            self._trees = []
+            self.train_score_, self.validation_score_ = [], []
+        raw = self._raw_scores(X, self._trees, n_threads)
+        hessians_are_constant = loss.unit_hessians and sample_weight is None
         gradients = np.empty((n_columns, X.shape[0]), dtype=np.float32)
-        hessians = (np.ones((n_columns, 1), dtype=np.float32) if loss.hessians_are_constant
+        hessians = (np.ones((n_columns, 1), dtype=np.float32) if hessians_are_constant
                     else np.empty((n_columns, X.shape[0]), dtype=np.float32))
-        train_scores, valid_scores = [], []
         if early_stopping:
-            train_scores.append(-loss(target, raw))
-            if X_valid is not None:
-                raw_valid = np.tile(self._baseline, (X_valid.shape[0], 1))
-                valid_scores.append(-loss(y_valid, raw_valid))
-        self._trees = []
+            monitor = EarlyStopping(
+                self, (X, target, sample_weight), valid,
+                None if valid is None else self._raw_scores(valid[0], self._trees, n_threads),
+                (list(self.train_score_), list(self.validation_score_)), random_state,
+                n_threads)
+            if not continued:
+                monitor.record(raw, self._trees, 0)
         points = report_points(self.verbose, self.max_iter)
         start = time.perf_counter()
-        for iteration in range(1, self.max_iter + 1):
+        for iteration in range(len(self._trees) // n_columns + 1, self.max_iter + 1):
             # an overflow is refused after the last round, with its reason
             with np.errstate(over="ignore", invalid="ignore"):
-                loss.gradients(target, raw, gradients, hessians, n_threads)
+                loss.gradient_hessian(target, raw, sample_weight, gradients, hessians, n_threads)
             trees = []
             for k in range(n_columns):
                 tree, node_start, node_stop = grower.grow(
-                    gradients[k], hessians[k], loss.hessians_are_constant)
+                    gradients[k], hessians[k], hessians_are_constant)
                 leaves = tree["left"] < 0
-                if loss.refits_leaves:
-                    tree["value"][leaves] = self.learning_rate * loss.leaf_values(
-                        target, raw[:, k], grower.sample_indices, node_start[leaves],
-                        node_stop[leaves])
+                if not loss.differentiable:
+                    tree["value"][leaves] = self.learning_rate * line_search_leaves(
+                        loss, target, raw, sample_weight, grower.sample_indices,
+                        node_start[leaves], node_stop[leaves], k)
                 add_leaf_values(grower.sample_indices, node_start[leaves], node_stop[leaves],
                                 tree["value"][leaves], raw, k, n_threads)
                 trees.append(tree)
@@ -131,18 +161,8 @@ class BaseHistGradientBoosting(BaseEstimator):
             line = f"iteration {iteration}/{self.max_iter}"
             stop = False
             if early_stopping:
-                with np.errstate(over="ignore", invalid="ignore"):
-                    train_scores.append(-loss(target, raw))
-                line += f", training loss {-train_scores[-1]:.6g}"
-                scores = train_scores
-                if X_valid is not None:
-                    flat, roots = concatenate_trees(trees)
-                    self._add_tree_values(X_valid, flat, roots, 0, n_columns, raw_valid,
-                                          n_threads)
-                    valid_scores.append(-loss(y_valid, raw_valid))
-                    line += f", validation loss {-valid_scores[-1]:.6g}"
-                    scores = valid_scores
-                stop = self._should_stop(scores)
+                stop, scores = monitor.record(raw, self._trees, n_columns)
+                line += scores
             if iteration in points or (stop and self.verbose):
                 report(type(self).__name__, line + (", early stop" if stop else ""), start)
             if stop:
@@ -153,19 +173,24 @@ class BaseHistGradientBoosting(BaseEstimator):
                 " use a smaller learning_rate or rescale the target.")
         self.n_iter_ = len(self._trees) // n_columns
         self.n_trees_per_iteration_ = n_columns
-        self.train_score_ = np.asarray(train_scores)
-        self.validation_score_ = np.asarray(valid_scores)
+        if early_stopping:
+            self.train_score_, self.validation_score_ = monitor.train_scores, monitor.valid_scores
+        self.train_score_ = np.asarray(self.train_score_)
+        self.validation_score_ = np.asarray(self.validation_score_)
         self._nodes, self._tree_roots = concatenate_trees(self._trees)
         return self
 
-    def _should_stop(self, scores):
-        """scikit-learn's rule: no score of the last ``n_iter_no_change`` beats the one before
-        them by more than ``tol`` (scores are negated losses: higher is better)."""
-        reference_position = self.n_iter_no_change + 1
-        if len(scores) < reference_position:
-            return False
-        reference_score = scores[-reference_position] + self.tol
-        return not any(score > reference_score for score in scores[-reference_position + 1:])
+    def _class_weighted(self, y, sample_weight):
+        """``sample_weight`` times the class weights (the classifier's ``class_weight``)."""
+        return sample_weight
+
+    def _raw_scores(self, X, trees, n_threads):
+        """Raw scores of the rows of ``X`` (validated) by the baseline and ``trees``."""
+        raw = np.tile(self._baseline, (X.shape[0], 1))
+        if trees:
+            nodes, roots = concatenate_trees(trees)
+            self._add_tree_values(X, nodes, roots, 0, len(roots), raw, n_threads)
+        return raw
 
     @staticmethod
     def _add_tree_values(X, nodes, roots, first_tree, stop_tree, raw, n_threads):
@@ -191,6 +216,16 @@ class BaseHistGradientBoosting(BaseEstimator):
             self._add_tree_values(X, self._nodes, self._tree_roots, iteration * K,
                                   (iteration + 1) * K, raw, n_threads)
             yield raw.copy()
+
+
+def line_search_leaves(loss, target, raw, sample_weight, sample_indices, leaf_start, leaf_stop,
+                       k):
+    """The loss's line search over the leaves of a tree of column ``k``, whose samples are
+    ``sample_indices[leaf_start[j]:leaf_stop[j]]`` for leaf ``j`` (the grower's partition)."""
+    leaf_of = np.empty(len(target), dtype=np.intp)
+    for leaf, (first, stop) in enumerate(zip(leaf_start, leaf_stop)):
+        leaf_of[sample_indices[first:stop]] = leaf
+    return loss.line_search(target, raw, None, sample_weight, leaf_of, len(leaf_start), k)
 
 
 SHARED_PARAMETERS = """learning_rate : float, default=0.1
@@ -220,9 +255,12 @@ default="from_dtype"
         categories sorted by :math:`G/(H + \\text{smoothing})`.
     early_stopping : "auto" or bool, default="auto"
         Stop when the score stalls; "auto": on above 10 000 samples.
-    scoring : "loss", default="loss"
-        What early stopping watches: the loss on the held-out data (or the training data when
-        ``validation_fraction`` is None).
+    scoring : str, callable or None, default="loss"
+        What early stopping watches, on the held-out data (or the training data when
+        ``validation_fraction`` is None): "loss", the loss (negated); otherwise a scikit-learn
+        scorer (:func:`sklearn.metrics.check_scoring`: a scorer's name, a callable
+        ``scorer(estimator, X, y)``, or None for the estimator's ``score``), on at most 10 000
+        training rows. Higher is better either way.
     validation_fraction : float, int or None, default=0.1
         Held-out share (or count) of the training data for early stopping.
     n_iter_no_change : int, default=10
@@ -235,17 +273,20 @@ default="from_dtype"
         Threads of the histograms, partitions and predictions (None: all the CPUs OpenMP
         allows); the trees do not depend on it.
     verbose : int, default=0
-        Progress on stderr: 1, a line after every tenth of the rounds; 2, after every round."""
+        Progress on stderr: 1, a line after every tenth of the rounds; 2, after every round.
+    warm_start : bool, default=False
+        ``fit`` adds rounds to the trees already fitted, up to ``max_iter`` (which may not be
+        smaller than ``n_iter_``), on the same data: the validation split is the first fit's."""
 
 SHARED_ATTRIBUTES = """n_iter_ : int
         Boosting rounds fitted (fewer than ``max_iter`` after an early stop).
     n_trees_per_iteration_ : int
         Trees per round: 1, or the number of classes for a multinomial loss.
     train_score_ : ndarray of shape (n_iter_ + 1,)
-        Negated training loss before the first round and after each (empty without early
-        stopping).
+        The training score (of ``scoring``: the negated loss by default) before the first
+        round and after each (empty without early stopping).
     validation_score_ : ndarray of shape (n_iter_ + 1,)
-        Negated held-out loss, likewise (empty without early stopping or held-out data).
+        The held-out score, likewise (empty without early stopping or held-out data).
     is_categorical_ : ndarray of shape (n_features_in_,), dtype bool, or None
         The categorical features (None: none).
     n_features_in_ : int

@@ -22,19 +22,20 @@ estimator keeps its column names (``feature_names_in_``) and checks them at pred
 import sys
 
 import numpy as np
-from sklearn.utils.validation import check_array, validate_data
+from sklearn.utils.validation import check_array, check_X_y, validate_data
 
 __all__ = ["check_fit_data", "check_predict_data"]
 
 _INPUT = {"dtype": np.float64, "order": "C", "ensure_all_finite": "allow-nan"}
 
 
-def check_fit_data(estimator, X, y):
+def check_fit_data(estimator, X, y, reset=True):
     """Validate the training data of ``estimator`` and code its categorical features.
 
     Sets ``estimator.is_categorical_`` (bool mask, or None without a categorical feature),
     ``n_features_in_``, ``feature_names_in_`` (for a data frame) and the categories of the
-    ordinally coded columns.
+    ordinally coded columns. Without ``reset`` (a warm start), the data are checked and coded
+    as at the first fit instead.
 
     Returns
     -------
@@ -45,7 +46,14 @@ def check_fit_data(estimator, X, y):
     """
     y_numeric = not estimator._is_classifier
     columns = _columns(X)
-    estimator._encoded_categories = None
+    if not reset:
+        if columns is None and estimator._encoded_categories is None:
+            X, y = validate_data(estimator, X, y, y_numeric=y_numeric, reset=False, **_INPUT)
+        else:
+            X, y = check_X_y(check_predict_data(estimator, X), y, y_numeric=y_numeric,
+                             **_INPUT)
+        return X, y, estimator._known_categories
+    estimator._encoded_categories = estimator._known_categories = None
     if columns is None and _declares_no_feature(estimator.categorical_features):
         estimator.is_categorical_ = None
         X, y = validate_data(estimator, X, y, y_numeric=y_numeric, **_INPUT)
@@ -53,6 +61,7 @@ def check_fit_data(estimator, X, y):
     if columns is None:
         X = check_array(X, dtype=None, ensure_all_finite=False)
         columns = _array_columns(X)
+    validate_data(estimator, X, skip_check_array=True)   # n_features_in_, feature_names_in_
     names = _names(X)
     is_categorical = _categorical_mask(estimator.categorical_features, columns, names)
     values, known_categories, encoded = [], [], []
@@ -71,14 +80,15 @@ def check_fit_data(estimator, X, y):
             values.append(_floats(kind, column, name))
             known_categories.append(None)
             encoded.append(None)
-    X_coded = _stack(values)
-    X_coded, y = validate_data(estimator, X_coded, y, y_numeric=y_numeric, **_INPUT)
-    if names is not None:
-        validate_data(estimator, X, skip_check_array=True)   # feature_names_in_
-    estimator.is_categorical_ = is_categorical if is_categorical.any() else None
+    X, y = check_X_y(_stack(values), y, y_numeric=y_numeric, **_INPUT)
     if any(categories is not None for categories in encoded):
         estimator._encoded_categories = encoded
-    return X_coded, y, (known_categories if is_categorical.any() else None)
+    if not is_categorical.any():
+        estimator.is_categorical_ = None
+        return X, y, None
+    estimator.is_categorical_ = is_categorical
+    estimator._known_categories = known_categories
+    return X, y, known_categories
 
 
 def check_predict_data(estimator, X):

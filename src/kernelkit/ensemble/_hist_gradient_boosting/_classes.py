@@ -3,6 +3,7 @@
 
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
+from sklearn.utils import compute_sample_weight
 
 from kernelkit.ensemble._hist_gradient_boosting._boosting import (
     REFERENCES,
@@ -10,7 +11,7 @@ from kernelkit.ensemble._hist_gradient_boosting._boosting import (
     SHARED_PARAMETERS,
     BaseHistGradientBoosting,
 )
-from kernelkit.ensemble._hist_losses import LOSSES, make_log_loss
+from kernelkit.ensemble._losses import REGRESSION_LOSSES, make_log_loss
 from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import StrOptions
 from kernelkit.utils._validation import check_class_labels
@@ -62,9 +63,9 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
 
     def __init__(self, loss="squared_error", *, learning_rate=0.1, max_iter=100,
                  max_leaf_nodes=31, max_depth=None, min_samples_leaf=20, l2_regularization=0.0,
-                 max_bins=255, categorical_features="from_dtype", early_stopping="auto",
-                 scoring="loss", validation_fraction=0.1, n_iter_no_change=10, tol=1e-7,
-                 random_state=None, n_jobs=None, verbose=0):
+                 max_bins=255, categorical_features="from_dtype", warm_start=False,
+                 early_stopping="auto", scoring="loss", validation_fraction=0.1,
+                 n_iter_no_change=10, tol=1e-7, random_state=None, n_jobs=None, verbose=0):
         self.loss = loss
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -74,6 +75,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
         self.l2_regularization = l2_regularization
         self.max_bins = max_bins
         self.categorical_features = categorical_features
+        self.warm_start = warm_start
         self.early_stopping = early_stopping
         self.scoring = scoring
         self.validation_fraction = validation_fraction
@@ -89,7 +91,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
         return np.ascontiguousarray(y, dtype=np.float64)
 
     def _make_loss(self, target):
-        return LOSSES[self.loss]()
+        return REGRESSION_LOSSES[self.loss]()
 
     def predict(self, X):
         """Predicted targets of the rows of ``X``, shape (n_samples,) (``e^f`` for the Poisson
@@ -114,6 +116,10 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
         The logistic loss for two classes (one tree per round), the multinomial cross-entropy
         for more (one tree per class and round).
     %(shared_parameters)s
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, ``{class_label: weight}`` (classes not named weigh 1), or
+        "balanced": ``n_samples / (n_classes * count(class))``. They multiply
+        ``sample_weight``.
 
     Attributes
     ----------
@@ -141,13 +147,14 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
     _parameter_constraints = {
         **BaseHistGradientBoosting._parameter_constraints,
         "loss": [StrOptions({"log_loss"})],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
     }
 
     def __init__(self, loss="log_loss", *, learning_rate=0.1, max_iter=100, max_leaf_nodes=31,
                  max_depth=None, min_samples_leaf=20, l2_regularization=0.0, max_bins=255,
-                 categorical_features="from_dtype", early_stopping="auto", scoring="loss",
-                 validation_fraction=0.1, n_iter_no_change=10, tol=1e-7, random_state=None,
-                 n_jobs=None, verbose=0):
+                 categorical_features="from_dtype", warm_start=False, early_stopping="auto",
+                 scoring="loss", validation_fraction=0.1, n_iter_no_change=10, tol=1e-7,
+                 random_state=None, n_jobs=None, verbose=0, class_weight=None):
         self.loss = loss
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -157,6 +164,7 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
         self.l2_regularization = l2_regularization
         self.max_bins = max_bins
         self.categorical_features = categorical_features
+        self.warm_start = warm_start
         self.early_stopping = early_stopping
         self.scoring = scoring
         self.validation_fraction = validation_fraction
@@ -165,6 +173,7 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.class_weight = class_weight
 
     def _encode_target(self, y):
         check_class_labels(y)
@@ -176,6 +185,13 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
 
     def _make_loss(self, target):
         return make_log_loss(self.classes_.size)
+
+    def _class_weighted(self, y, sample_weight):
+        """``sample_weight`` (None: 1) times the weight of each sample's class."""
+        if self.class_weight is None:
+            return sample_weight
+        class_weight = compute_sample_weight(self.class_weight, y)
+        return class_weight if sample_weight is None else sample_weight * class_weight
 
     def decision_function(self, X):
         """Raw scores of the rows of ``X``: shape (n_samples,) for two classes,

@@ -18,46 +18,52 @@ class Grower:
 
     def __init__(self, X_binned, bin_mapper, estimator, n_threads):
         n_samples = X_binned.shape[0]
-        self.X_binned = X_binned
         self.bin_mapper = bin_mapper
-        self.root_counts = np.stack([np.bincount(X_binned[:, f], minlength=256)
-                                     for f in range(X_binned.shape[1])]).astype(np.float64)
-        self.has_missing_values = (self.root_counts[:, bin_mapper.missing_bin_] > 0).astype(
-            np.uint8)
-        self.max_leaf_nodes = (estimator.max_leaf_nodes if estimator.max_leaf_nodes is not None
-                               else MAX_INT)
-        self.max_depth = -1 if estimator.max_depth is None else estimator.max_depth
-        self.min_samples_leaf = estimator.min_samples_leaf
-        self.l2_regularization = float(estimator.l2_regularization)
-        self.learning_rate = float(estimator.learning_rate)
+        root_counts = np.stack([np.bincount(X_binned[:, f], minlength=256)
+                                for f in range(X_binned.shape[1])]).astype(np.float64)
+        # the core's groups (see ``grow_tree``): the binned training set, the options, the
+        # work space and the node arrays
+        self.binned = {
+            "X_binned": X_binned, "root_counts": root_counts,
+            "n_bins_non_missing": bin_mapper.n_bins_non_missing_,
+            "has_missing_values": (root_counts[:, bin_mapper.missing_bin_] > 0).astype(np.uint8),
+            "missing_bin": bin_mapper.missing_bin_}
+        max_leaf_nodes = (estimator.max_leaf_nodes if estimator.max_leaf_nodes is not None
+                          else MAX_INT)
+        self.options = {
+            "max_leaf_nodes": max_leaf_nodes,
+            "max_depth": -1 if estimator.max_depth is None else estimator.max_depth,
+            "min_samples_leaf": estimator.min_samples_leaf,
+            "min_hessian_to_split": MIN_HESSIAN_TO_SPLIT,
+            "l2_regularization": float(estimator.l2_regularization),
+            "learning_rate": float(estimator.learning_rate)}
         self.n_threads = n_threads
         # every leaf holds min_samples_leaf samples, so no tree has more leaves than this
-        max_leaves = max(1, min(self.max_leaf_nodes, n_samples // self.min_samples_leaf))
+        max_leaves = max(1, min(max_leaf_nodes, n_samples // estimator.min_samples_leaf))
         max_nodes = 2 * max_leaves - 1
-        self.sample_indices = np.empty(n_samples, dtype=np.int32)
         self.identity = np.arange(n_samples, dtype=np.int32)
-        self.partition_buffer = np.empty(n_samples, dtype=np.int32)
-        self.ordered_gradients = np.empty(n_samples, dtype=np.float32)
-        self.ordered_hessians = np.empty(n_samples, dtype=np.float32)
+        self.work = {
+            "sample_indices": np.empty(n_samples, dtype=np.int32),
+            "partition_buffer": np.empty(n_samples, dtype=np.int32),
+            "ordered_gradients": np.empty(n_samples, dtype=np.float32),
+            "ordered_hessians": np.empty(n_samples, dtype=np.float32)}
         self.nodes = {name: np.empty(max_nodes, dtype=dtype) for name, dtype in (
             ("feature", np.intp), ("bin", np.intp), ("missing_go_left", np.uint8),
             ("left", np.intp), ("right", np.intp), ("value", np.float64), ("start", np.intp),
             ("stop", np.intp), ("gain", np.float64))}
+
+    @property
+    def sample_indices(self):
+        """(n_samples,) int32: after :meth:`grow`, every node's samples are a slice of it."""
+        return self.work["sample_indices"]
 
     def grow(self, gradients, hessians, hessians_are_constant):
         """Grow a tree; returns it (a dict of node arrays) with the slice of
         ``self.sample_indices`` of each node."""
         np.copyto(self.sample_indices, self.identity)
         nodes = self.nodes
-        n_nodes = grow_tree(
-            self.X_binned, gradients, hessians, hessians_are_constant,
-            self.bin_mapper.n_bins_non_missing_, self.has_missing_values, self.root_counts,
-            self.bin_mapper.missing_bin_, self.max_leaf_nodes, self.max_depth,
-            self.min_samples_leaf, MIN_HESSIAN_TO_SPLIT, self.l2_regularization,
-            self.learning_rate, self.sample_indices, self.partition_buffer,
-            self.ordered_gradients, self.ordered_hessians, nodes["feature"], nodes["bin"],
-            nodes["missing_go_left"], nodes["left"], nodes["right"], nodes["value"],
-            nodes["start"], nodes["stop"], nodes["gain"], self.n_threads)
+        n_nodes = grow_tree(self.binned, gradients, hessians, hessians_are_constant,
+                            self.options, self.work, nodes, self.n_threads)
         tree = {name: nodes[name][:n_nodes].copy()
                 for name in ("feature", "bin", "missing_go_left", "left", "value", "gain")}
         is_split = tree["left"] >= 0

@@ -1,0 +1,88 @@
+# The structs of the boosting wing's leaf-wise grower (_hist_grower): the training set of one
+# tree, the growth options, the work space, the nodes, and the output node arrays. Cimported by
+# its pieces by role: _hist_histogram.pxd (histograms), _hist_splitting.pxd (split search),
+# _hist_partition.pxd (partition of a node's samples); the heap of open nodes is
+# _best_first_heap.pxd.
+from _interrupt cimport InterruptState
+from _types cimport int32_t, intp_t, uint8_t
+
+cdef enum:
+    N_BINS = 256                    # bins per feature (uint8 codes)
+    HIST_STRIDE = 3                 # doubles per bin: Σ g, Σ h, count
+    CHUNK = 16384                   # samples per chunk of the parallel gather and partition
+    MIN_PARALLEL_SAMPLES = 32768    # smaller nodes are gathered and partitioned by one thread
+
+
+cdef struct SplitInfo:
+    double gain
+    intp_t feature
+    intp_t bin
+    uint8_t missing_go_left
+    double sum_gradient_left
+    double sum_hessian_left
+    intp_t count_left
+
+
+cdef struct Node:
+    intp_t start           # the node's slice of sample_indices
+    intp_t stop
+    intp_t depth
+    intp_t left            # the left child's id (the right one's is left + 1), -1 at a leaf
+    double sum_gradients
+    double sum_hessians
+    double *histogram      # (n_features, N_BINS, HIST_STRIDE), NULL once not needed
+    SplitInfo split
+
+
+cdef struct TrainingData:
+    # the binned training set (the same for every tree) and this tree's gradients
+    const uint8_t *X_binned        # (n_features columns of n_samples): Fortran order
+    intp_t n_samples
+    intp_t n_features
+    const double *root_counts      # (n_features, N_BINS) samples per bin of the whole data
+    const intp_t *n_bins_non_missing
+    const uint8_t *has_missing_values
+    intp_t missing_bin
+    const float *gradients
+    const float *hessians
+    bint hessians_are_constant
+
+
+cdef struct GrowthOptions:
+    intp_t max_leaf_nodes
+    intp_t max_depth               # -1: none
+    intp_t min_samples_leaf
+    double min_hessian_to_split
+    double l2_regularization
+    double learning_rate
+
+
+cdef struct GrowerWork:
+    int32_t *sample_indices        # (n_samples,) every node owns a slice
+    int32_t *partition_buffer      # (n_samples,)
+    intp_t *chunk_offsets          # (2 n_chunks + 1,) of the partition
+    float *ordered_gradients       # (n_samples,) a node's gradients in slice order
+    float *ordered_hessians
+    int n_threads
+    double **free_histograms       # a stack of reusable histogram buffers
+    intp_t n_free_histograms
+    InterruptState *interrupt
+
+
+cdef struct Grower:
+    TrainingData data
+    GrowthOptions options
+    GrowerWork work
+
+
+cdef struct NodeArrays:
+    # the output: node i of the tree at index i of every array
+    intp_t *feature                # split feature, -1 at a leaf
+    intp_t *bin                    # bins <= bin go left
+    uint8_t *missing_go_left
+    intp_t *left                   # child ids, -1 at a leaf
+    intp_t *right
+    double *value                  # −ν G/(H+λ)
+    intp_t *start                  # slice of sample_indices
+    intp_t *stop
+    double *gain                   # split gain, 0 at a leaf

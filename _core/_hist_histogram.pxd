@@ -1,0 +1,115 @@
+# Histograms of the boosting grower (_hist_grower): a node's ``(Σ g, Σ h, count)`` per (feature,
+# bin), their buffers, the gather of a node's gradients, the build and the sibling subtraction.
+#
+# Determinism: a feature's histogram is summed by one thread, in the order of the node's samples,
+# so it does not depend on the thread count. Ctrl-C: the signals are looked at before each
+# feature's histogram and every CHECK_WORK samples inside one, and between two chunks of the
+# gather (an interrupted build leaves the histogram unfinished; the grower then stops).
+from cython.parallel cimport prange
+from libc.stdlib cimport malloc
+from libc.string cimport memset
+
+from _hist_grower cimport CHUNK, HIST_STRIDE, MIN_PARALLEL_SAMPLES, N_BINS, Grower, Node
+from _interrupt cimport CHECK_WORK, interrupted
+from _types cimport int32_t, intp_t, uint8_t
+
+
+cdef inline double *_take_histogram(Grower *g) noexcept nogil:
+    """A histogram buffer from the free stack, or a new one (NULL if memory runs out)."""
+    if g.work.n_free_histograms > 0:
+        g.work.n_free_histograms -= 1
+        return g.work.free_histograms[g.work.n_free_histograms]
+    return <double *> malloc(g.data.n_features * N_BINS * HIST_STRIDE * sizeof(double))
+
+
+cdef inline void _release_histogram(Grower *g, Node *node) noexcept nogil:
+    """Give the node's buffer back to the free stack."""
+    if node.histogram != NULL:
+        g.work.free_histograms[g.work.n_free_histograms] = node.histogram
+        g.work.n_free_histograms += 1
+        node.histogram = NULL
+
+
+cdef inline void _gather_gradients(Grower *g, intp_t start, intp_t stop) noexcept nogil:
+    """``ordered_*[j] = *[sample_indices[start + j]]``: the node's gradients read once in order,
+    so that each feature's histogram then streams them instead of jumping through memory."""
+    cdef intp_t n = stop - start, n_chunks = (n + CHUNK - 1) // CHUNK, c, j, j1
+    cdef int n_threads = g.work.n_threads if n >= MIN_PARALLEL_SAMPLES else 1
+    cdef const int32_t *idx = g.work.sample_indices + start
+    for c in prange(n_chunks, num_threads=n_threads, schedule='static'):
+        if interrupted(g.work.interrupt):
+            continue
+        j1 = min(n, (c + 1) * CHUNK)
+        for j in range(c * CHUNK, j1):
+            g.work.ordered_gradients[j] = g.data.gradients[idx[j]]
+        if not g.data.hessians_are_constant:
+            for j in range(c * CHUNK, j1):
+                g.work.ordered_hessians[j] = g.data.hessians[idx[j]]
+
+
+cdef inline void _feature_histogram(const Grower *g, intp_t f, intp_t start, intp_t stop,
+                                    bint is_root, double *hist) noexcept nogil:
+    """Histogram of feature ``f`` over the node's samples (one thread, in sample order)."""
+    cdef const uint8_t *column = g.data.X_binned + f * g.data.n_samples
+    cdef const int32_t *idx = g.work.sample_indices + start
+    cdef intp_t n = stop - start, j, j0, j1, block
+    cdef double *b
+    # the root reads the data in place; other nodes read the gathered gradients
+    cdef const float *grad = g.data.gradients if is_root else g.work.ordered_gradients
+    cdef const float *hess = g.data.hessians if is_root else g.work.ordered_hessians
+    cdef bint constant = g.data.hessians_are_constant
+    memset(hist, 0, N_BINS * HIST_STRIDE * sizeof(double))
+    if is_root:
+        # the root's counts are the same for every tree: copied, not summed again
+        for j in range(N_BINS):
+            hist[HIST_STRIDE * j + 2] = g.data.root_counts[f * N_BINS + j]
+    for block in range((n + CHECK_WORK - 1) // CHECK_WORK):
+        if interrupted(g.work.interrupt):
+            return
+        j0 = block * CHECK_WORK
+        j1 = min(n, j0 + CHECK_WORK)
+        if is_root:
+            if constant:
+                for j in range(j0, j1):
+                    hist[HIST_STRIDE * column[j]] += grad[j]
+            else:
+                for j in range(j0, j1):
+                    b = hist + HIST_STRIDE * column[j]
+                    b[0] += grad[j]
+                    b[1] += hess[j]
+        elif constant:
+            for j in range(j0, j1):
+                b = hist + HIST_STRIDE * column[idx[j]]
+                b[0] += grad[j]
+                b[2] += 1.0
+        else:
+            for j in range(j0, j1):
+                b = hist + HIST_STRIDE * column[idx[j]]
+                b[0] += grad[j]
+                b[1] += hess[j]
+                b[2] += 1.0
+    if constant:   # a constant Hessian of 1 sums to the count
+        for j in range(N_BINS):
+            hist[HIST_STRIDE * j + 1] = hist[HIST_STRIDE * j + 2]
+
+
+cdef inline void _build_histogram(Grower *g, Node *node, bint is_root) noexcept nogil:
+    """All features' histograms of a node, in parallel over the features."""
+    cdef intp_t f, size = N_BINS * HIST_STRIDE
+    cdef int n_threads = g.work.n_threads
+    if not is_root:
+        _gather_gradients(g, node.start, node.stop)
+    if (node.stop - node.start) * g.data.n_features < MIN_PARALLEL_SAMPLES:
+        n_threads = 1
+    for f in prange(g.data.n_features, num_threads=n_threads, schedule='static', chunksize=1):
+        if interrupted(g.work.interrupt):
+            continue
+        _feature_histogram(g, f, node.start, node.stop, is_root, node.histogram + f * size)
+
+
+cdef inline void _subtract_histogram(const Grower *g, double *parent,
+                                     const double *child) noexcept nogil:
+    """``parent ← parent − child``: the sibling's histogram without a pass over its samples."""
+    cdef intp_t j
+    for j in range(g.data.n_features * N_BINS * HIST_STRIDE):
+        parent[j] -= child[j]
