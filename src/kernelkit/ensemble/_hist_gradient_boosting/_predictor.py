@@ -12,8 +12,8 @@ import numpy as np
 
 from kernelkit._core._hist_predict import add_leaf_values, add_tree_values
 
-__all__ = ["BITSET_WORDS", "add_leaf_values", "add_tree_values", "category_bitsets",
-           "concatenate_trees"]
+__all__ = ["BITSET_WORDS", "add_leaf_values", "add_tree_values", "categorical_splits",
+           "category_bitsets", "concatenate_trees", "known_category_bitsets"]
 
 # Words of a bitset of the categories 0 … 255.
 BITSET_WORDS = 8
@@ -29,6 +29,44 @@ def category_bitsets(category_sets):
         categories = np.asarray(categories, dtype=np.intp)
         np.bitwise_or.at(row, categories >> 5, np.uint32(1) << (categories & 31).astype(np.uint32))
     return bitsets
+
+
+def known_category_bitsets(bin_mapper):
+    """The known categories of every feature as bitsets, shape (n_features, 8), uint32 (an
+    empty set for a numeric feature); no rows without a categorical feature."""
+    if not bin_mapper.is_categorical_.any():
+        return _NO_BITSETS
+    return category_bitsets([() if categories is None else categories.astype(np.intp)
+                             for categories in bin_mapper.known_categories_])
+
+
+def _bitset_members(bitset):
+    """The integers whose bits are set in a bitset of 8 × uint32."""
+    codes = np.arange(32 * BITSET_WORDS)
+    return np.flatnonzero((bitset[codes >> 5] >> (codes & 31).astype(np.uint32)) & 1)
+
+
+def categorical_splits(tree, left_bins, bin_mapper, known_categories):
+    """The predictor's fields of a grown tree's categorical splits, from the bitsets of the bins
+    that go left (``left_bins``, (n_nodes, 8)): ``bitset`` (each categorical split's row of
+    ``left_categories``, -1 elsewhere), ``left_categories`` (the raw categories of those bins)
+    and the model's ``known_categories``; none for a model without categorical features."""
+    if not bin_mapper.is_categorical_.any():
+        return {}
+    is_split = tree["left"] >= 0
+    categorical = is_split & bin_mapper.is_categorical_[
+        np.where(is_split, tree["feature"], 0)].astype(bool)
+    rows = np.flatnonzero(categorical)
+    bitset = np.full(tree["left"].size, -1, dtype=np.intp)
+    bitset[rows] = np.arange(rows.size)
+    left_sets = []
+    for node in rows:
+        categories = bin_mapper.known_categories_[tree["feature"][node]]
+        bins = _bitset_members(left_bins[node])
+        # the missing bin is no category: its side is the node's missing_go_left
+        left_sets.append(categories[bins[bins < categories.size]].astype(np.intp))
+    return {"bitset": bitset, "left_categories": category_bitsets(left_sets),
+            "known_categories": known_categories}
 
 
 def concatenate_trees(trees):
