@@ -492,3 +492,16 @@ def test_categorical_splits_with_early_stopping_on_held_out_rows():
     assert model.validation_score_[-1] == pytest.approx(
         model.validation_score_.max(), abs=0.05)
     assert model.score(X, y) > 0.9
+
+
+def test_a_warm_start_codes_the_categories_as_the_first_fit():
+    pd = pytest.importorskip("pandas")
+    x, codes, y = _categorical_problem()
+    frame = pd.DataFrame({"x": x, "c": pd.Categorical(LETTERS[codes])})
+    at_once = HistGradientBoostingRegressor(max_iter=20).fit(frame, y)
+    warm = HistGradientBoostingRegressor(max_iter=10, warm_start=True).fit(frame, y)
+    warm.set_params(max_iter=20).fit(frame, y)
+    np.testing.assert_array_equal(warm.predict(frame), at_once.predict(frame))
+    assert warm._encoded_categories[1].tolist() == list("abcdefghijkl")
+    with pytest.raises(ValueError, match="feature names should match"):
+        warm.set_params(max_iter=30).fit(frame[["c", "x"]], y)

@@ -81,6 +81,9 @@ _CHAIN = """
         "missing_go_left": np.ones(n_nodes, dtype=np.uint8),
         "left": np.full(n_nodes, -1, dtype=np.intp),
         "value": np.ones(n_nodes),
+        "bitset": np.full(n_nodes, -1, dtype=np.intp),   # no categorical split
+        "left_categories": np.zeros((0, 8), dtype=np.uint32),
+        "known_categories": np.zeros((0, 8), dtype=np.uint32),
     }
     nodes["left"][splits] = np.where(splits == 0, 1, splits + 2)
 """
@@ -132,7 +135,8 @@ def test_ctrl_c_stops_the_grower(ctrl_c):
         binned = {"X_binned": np.zeros((n_samples, n_features), dtype=np.uint8, order="F"),
                   "root_counts": root_counts,
                   "n_bins_non_missing": np.ones(n_features, dtype=np.intp),
-                  "has_missing_values": np.zeros(n_features, dtype=np.uint8), "missing_bin": 255}
+                  "has_missing_values": np.zeros(n_features, dtype=np.uint8),
+                  "is_categorical": np.zeros(n_features, dtype=np.uint8), "missing_bin": 255}
         options = {"max_leaf_nodes": 2, "max_depth": -1, "min_samples_leaf": 1,
                    "min_hessian_to_split": 1e-3, "l2_regularization": 0.0, "learning_rate": 1.0}
         work = {"sample_indices": np.arange(n_samples, dtype=np.int32),
@@ -143,7 +147,8 @@ def test_ctrl_c_stops_the_grower(ctrl_c):
         nodes = {name: np.zeros(max_nodes, dtype=np.intp)
                  for name in ("feature", "bin", "left", "right", "start", "stop")}
         nodes.update(missing_go_left=np.zeros(max_nodes, dtype=np.uint8),
-                     value=np.zeros(max_nodes), gain=np.zeros(max_nodes))
+                     value=np.zeros(max_nodes), gain=np.zeros(max_nodes),
+                     left_bins=np.zeros((max_nodes, 8), dtype=np.uint32))
         n_nodes = grow_tree(binned, gradients, gradients, True, options, work, nodes, 1)
         return n_nodes, nodes["value"][0]
 
