@@ -1,8 +1,10 @@
 # The structs of the boosting wing's leaf-wise grower (_hist_grower): the training set of one
 # tree, the growth options, the work space, the nodes, and the output node arrays. Cimported by
 # its pieces by role: _hist_histogram.pxd (histograms), _hist_splitting.pxd (split search),
-# _hist_partition.pxd (partition of a node's samples); the heap of open nodes is
-# _best_first_heap.pxd.
+# _hist_partition.pxd (partition of a node's samples), _hist_constraints.pxd (monotonic and
+# interaction constraints); the heap of open nodes is _best_first_heap.pxd.
+from libc.stdint cimport int8_t
+
 from _bitset cimport BITSET_WORDS
 from _interrupt cimport InterruptState
 from _types cimport int32_t, intp_t, uint8_t, uint32_t
@@ -34,6 +36,22 @@ cdef struct Node:
     double sum_hessians
     double *histogram      # (n_features, N_BINS, HIST_STRIDE), NULL once not needed
     SplitInfo split
+    # monotonic constraints only:
+    double value           # −G/(H+λ) clipped to the bounds the node was made in
+    double lower_bound     # the bounds of its children's values
+    double upper_bound
+    # interaction constraints only: the node's FeatureSet (shared with its sibling), -1 at the
+    # root (every group, every feature)
+    intp_t feature_set
+
+
+cdef struct FeatureSet:
+    # interaction constraints: the groups still open on a path, and the features they allow (in
+    # increasing order), as slices of GrowerWork.set_items
+    intp_t groups
+    intp_t n_groups
+    intp_t features
+    intp_t n_features
 
 
 cdef struct TrainingData:
@@ -58,6 +76,14 @@ cdef struct GrowthOptions:
     double min_hessian_to_split
     double l2_regularization
     double learning_rate
+    const int8_t *monotonic_cst        # (n_features,) −1, 0, 1, or NULL: no monotonic constraint
+    # interaction constraints (n_groups = 0: none): the groups' features and every feature's
+    # groups, each as CSR arrays sorted within a row
+    intp_t n_groups
+    const intp_t *group_ptr            # (n_groups + 1,)
+    const intp_t *group_features
+    const intp_t *feature_group_ptr    # (n_features + 1,)
+    const intp_t *feature_groups
 
 
 cdef struct GrowerWork:
@@ -70,6 +96,14 @@ cdef struct GrowerWork:
     double **free_histograms       # a stack of reusable histogram buffers
     intp_t n_free_histograms
     InterruptState *interrupt
+    # interaction constraints: the nodes' feature sets, their items, a mark per feature
+    FeatureSet *sets
+    intp_t n_sets
+    intp_t sets_capacity
+    intp_t *set_items
+    intp_t n_set_items
+    intp_t set_items_capacity
+    uint8_t *feature_marks         # (n_features,) all 0 between two uses
 
 
 cdef struct Grower:

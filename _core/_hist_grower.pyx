@@ -36,11 +36,14 @@ between two chunks of the gather and of the partition; the growth stops at the f
 saw them.
 """
 
-from libc.stdlib cimport free, malloc
+from libc.math cimport INFINITY
+from libc.stdint cimport int8_t
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from _best_first_heap cimport BestFirstHeap, heap_free, heap_init, heap_pop, heap_push
 from _bitset cimport BITSET_WORDS
+from _hist_constraints cimport _bound_children, _bounded_value, _split_feature_set
 from _hist_grower cimport CHUNK, Grower, Node, NodeArrays
 from _hist_histogram cimport (_build_histogram, _release_histogram, _subtract_histogram,
                               _take_histogram)
@@ -72,11 +75,12 @@ cdef int _open(Grower *g, Node *nodes, intp_t id, BestFirstHeap *frontier) noexc
     return 0
 
 
-cdef void _make_children(Node *nodes, intp_t parent_id, intp_t first) noexcept nogil:
-    """Nodes ``first`` and ``first + 1``: the children of ``parent_id`` by its split."""
+cdef int _make_children(Grower *g, Node *nodes, intp_t parent_id, intp_t first) noexcept nogil:
+    """Nodes ``first`` and ``first + 1``: the children of ``parent_id`` by its split, with their
+    constraints. Returns -1 when out of memory."""
     cdef const Node *parent = &nodes[parent_id]
     cdef Node *child
-    cdef intp_t c
+    cdef intp_t c, feature_set = -1
     for c in range(2):
         child = &nodes[first + c]
         child.depth = parent.depth + 1
@@ -93,6 +97,13 @@ cdef void _make_children(Node *nodes, intp_t parent_id, intp_t first) noexcept n
             child.stop = parent.stop
             child.sum_gradients = parent.sum_gradients - parent.split.sum_gradient_left
             child.sum_hessians = parent.sum_hessians - parent.split.sum_hessian_left
+    if g.options.monotonic_cst != NULL:
+        _bound_children(g, parent, &nodes[first], &nodes[first + 1])
+    if g.options.n_groups > 0 and _split_feature_set(g, parent, &feature_set) != 0:
+        return -1
+    nodes[first].feature_set = feature_set
+    nodes[first + 1].feature_set = feature_set
+    return 0
 
 
 cdef int _open_children(Grower *g, Node *nodes, intp_t parent_id, intp_t first,
@@ -113,7 +124,7 @@ cdef int _open_children(Grower *g, Node *nodes, intp_t parent_id, intp_t first,
         return INTERRUPTED
     if may_split[large - first]:
         # the parent's buffer becomes the larger child's
-        _subtract_histogram(g, parent.histogram, nodes[small].histogram)
+        _subtract_histogram(g, &nodes[small], parent.histogram, nodes[small].histogram)
         nodes[large].histogram = parent.histogram
         parent.histogram = NULL
     for c in range(2):
@@ -144,6 +155,11 @@ cdef void _make_root(const Grower *g, Node *root) noexcept nogil:
     root.sum_hessians = total_h
     root.histogram = NULL
     root.split.gain = -1.0
+    root.value = _bounded_value(total_g, total_h, -INFINITY, INFINITY,
+                                g.options.l2_regularization)
+    root.lower_bound = -INFINITY
+    root.upper_bound = INFINITY
+    root.feature_set = -1
 
 
 cdef int _grow(Grower *g, Node *nodes, BestFirstHeap *frontier, intp_t *n_nodes) noexcept nogil:
@@ -176,7 +192,8 @@ cdef int _grow(Grower *g, Node *nodes, BestFirstHeap *frontier, intp_t *n_nodes)
         if g.work.interrupt.stop:
             return INTERRUPTED
         first = n_nodes[0]
-        _make_children(nodes, parent_id, first)
+        if _make_children(g, nodes, parent_id, first) != 0:
+            return -1
         for c in range(2):
             # the last allowed split makes two leaves: no histogram needed
             may_split[c] = n_leaves + 1 < max_leaf_nodes and _may_split(g, &nodes[first + c])
@@ -199,8 +216,11 @@ cdef void _write_node(const Grower *g, const Node *node, intp_t i,
     cdef intp_t n_left
     out.start[i] = node.start
     out.stop[i] = node.stop
-    out.value[i] = (-g.options.learning_rate * node.sum_gradients
-                    / (node.sum_hessians + g.options.l2_regularization))
+    if g.options.monotonic_cst != NULL:
+        out.value[i] = g.options.learning_rate * node.value
+    else:
+        out.value[i] = (-g.options.learning_rate * node.sum_gradients
+                        / (node.sum_hessians + g.options.l2_regularization))
     out.left[i] = node.left
     if node.left >= 0 and g.data.is_categorical[node.split.feature]:
         memcpy(&out.left_bins[i * BITSET_WORDS], node.split.left_bins,
@@ -246,6 +266,7 @@ cdef list _fill_grower(Grower *g, dict binned, dict options, dict work, dict nod
     cdef double[::1] value = nodes["value"], gain = nodes["gain"]
     cdef intp_t n_samples = X_binned.shape[0], n_features = X_binned.shape[1]
     cdef intp_t max_nodes = feature.shape[0]
+    cdef list views = []
     if (root_counts.shape[0] != n_features or root_counts.shape[1] != 256
             or n_bins_non_missing.shape[0] != n_features
             or has_missing_values.shape[0] != n_features
@@ -273,6 +294,7 @@ cdef list _fill_grower(Grower *g, dict binned, dict options, dict work, dict nod
     g.options.min_hessian_to_split = options["min_hessian_to_split"]
     g.options.l2_regularization = options["l2_regularization"]
     g.options.learning_rate = options["learning_rate"]
+    views += _fill_constraints(g, options, n_features)
     g.work.sample_indices = &sample_indices[0]
     g.work.partition_buffer = &partition_buffer[0]
     g.work.ordered_gradients = &ordered_gradients[0]
@@ -287,9 +309,44 @@ cdef list _fill_grower(Grower *g, dict binned, dict options, dict work, dict nod
     out.start = &start[0]
     out.stop = &stop[0]
     out.gain = &gain[0]
-    return [X_binned, root_counts, n_bins_non_missing, has_missing_values, is_categorical,
-            sample_indices, partition_buffer, ordered_gradients, ordered_hessians, feature, bin,
-            left_bins, missing_go_left, left, right, value, start, stop, gain]
+    return views + [X_binned, root_counts, n_bins_non_missing, has_missing_values,
+                    is_categorical, sample_indices, partition_buffer, ordered_gradients,
+                    ordered_hessians, feature, bin, left_bins, missing_go_left, left, right,
+                    value, start, stop, gain]
+
+
+cdef list _fill_constraints(Grower *g, dict options, intp_t n_features):
+    """The monotonic and interaction constraints of ``options`` into ``g.options``; returns the
+    views of their arrays."""
+    cdef const int8_t[::1] monotonic_cst
+    cdef const intp_t[::1] group_ptr, group_features, feature_group_ptr, feature_groups
+    interaction_cst = options.get("interaction_cst")
+    g.options.monotonic_cst = NULL
+    g.options.n_groups = 0
+    views = []
+    if options.get("monotonic_cst") is not None:
+        monotonic_cst = options["monotonic_cst"]
+        if monotonic_cst.shape[0] != n_features:
+            raise ValueError("monotonic_cst must have n_features entries")
+        g.options.monotonic_cst = &monotonic_cst[0]
+        views.append(monotonic_cst)
+    if interaction_cst is not None:
+        group_ptr = interaction_cst["group_ptr"]
+        group_features = interaction_cst["group_features"]
+        feature_group_ptr = interaction_cst["feature_group_ptr"]
+        feature_groups = interaction_cst["feature_groups"]
+        if (group_ptr.shape[0] < 2 or feature_group_ptr.shape[0] != n_features + 1
+                or group_features.shape[0] != group_ptr[group_ptr.shape[0] - 1]
+                or feature_groups.shape[0] != feature_group_ptr[n_features]
+                or feature_groups.shape[0] != group_features.shape[0]):
+            raise ValueError("interaction_cst must hold the CSR arrays of its groups")
+        g.options.n_groups = group_ptr.shape[0] - 1
+        g.options.group_ptr = &group_ptr[0]
+        g.options.group_features = &group_features[0]
+        g.options.feature_group_ptr = &feature_group_ptr[0]
+        g.options.feature_groups = &feature_groups[0]
+        views += [group_ptr, group_features, feature_group_ptr, feature_groups]
+    return views
 
 
 def grow_tree(
@@ -318,7 +375,12 @@ def grow_tree(
     hessians_are_constant : bool
     options : dict
         ``max_leaf_nodes``, ``max_depth`` (−1: none), ``min_samples_leaf`` (int);
-        ``min_hessian_to_split``, ``l2_regularization`` (λ), ``learning_rate`` (ν) (float).
+        ``min_hessian_to_split``, ``l2_regularization`` (λ), ``learning_rate`` (ν) (float);
+        optional constraints: ``monotonic_cst`` (n_features,) int8 of −1, 0, 1 (None: none),
+        ``interaction_cst`` (None: none), a dict of intp CSR arrays: ``group_ptr``
+        (n_groups + 1,) and ``group_features`` (each group's features, sorted),
+        ``feature_group_ptr`` (n_features + 1,) and ``feature_groups`` (each feature's groups,
+        sorted), where every feature is in a group.
     work : dict
         ``sample_indices`` (n_samples,) int32: 0..n−1 in, every node's samples a slice of it
         out (the leaves' slices give the training predictions); ``partition_buffer``
@@ -357,6 +419,13 @@ def grow_tree(
     g.data.hessians_are_constant = hessians_are_constant
     g.work.n_threads = n_threads
     g.work.n_free_histograms = 0
+    g.work.sets = NULL
+    g.work.n_sets = g.work.sets_capacity = 0
+    g.work.set_items = NULL
+    g.work.n_set_items = g.work.set_items_capacity = 0
+    g.work.feature_marks = NULL
+    if g.options.n_groups > 0:
+        g.work.feature_marks = <uint8_t *> calloc(g.data.n_features, sizeof(uint8_t))
     g.work.interrupt = &interrupt
     interrupt_init(&interrupt)
     node_list = <Node *> malloc(max_nodes * sizeof(Node))
@@ -365,11 +434,13 @@ def grow_tree(
                                              * sizeof(intp_t))
     # every node is pushed at most once: the frontier never grows
     if (heap_init(&frontier, max_nodes) != 0 or node_list == NULL
-            or g.work.free_histograms == NULL or g.work.chunk_offsets == NULL):
+            or g.work.free_histograms == NULL or g.work.chunk_offsets == NULL
+            or (g.options.n_groups > 0 and g.work.feature_marks == NULL)):
         free(node_list)
         heap_free(&frontier)
         free(g.work.free_histograms)
         free(g.work.chunk_offsets)
+        free(g.work.feature_marks)
         raise MemoryError("cannot allocate the nodes of a histogram tree")
     try:
         with nogil:
@@ -384,6 +455,9 @@ def grow_tree(
             free(node_list[i].histogram)
         free(g.work.free_histograms)
         free(g.work.chunk_offsets)
+        free(g.work.sets)
+        free(g.work.set_items)
+        free(g.work.feature_marks)
         heap_free(&frontier)
         free(node_list)
     if interrupt.stop:

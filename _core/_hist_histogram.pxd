@@ -9,6 +9,7 @@ from cython.parallel cimport prange
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
+from _hist_constraints cimport _node_features
 from _hist_grower cimport CHUNK, HIST_STRIDE, MIN_PARALLEL_SAMPLES, N_BINS, Grower, Node
 from _interrupt cimport CHECK_WORK, interrupted
 from _types cimport int32_t, intp_t, uint8_t
@@ -94,22 +95,32 @@ cdef inline void _feature_histogram(const Grower *g, intp_t f, intp_t start, int
 
 
 cdef inline void _build_histogram(Grower *g, Node *node, bint is_root) noexcept nogil:
-    """All features' histograms of a node, in parallel over the features."""
-    cdef intp_t f, size = N_BINS * HIST_STRIDE
+    """The histograms of the features the node may split on (every feature without interaction
+    constraints), in parallel over the features."""
+    cdef intp_t k, f, n_build, size = N_BINS * HIST_STRIDE
     cdef int n_threads = g.work.n_threads
+    cdef const intp_t *features = _node_features(g, node, &n_build)
     if not is_root:
         _gather_gradients(g, node.start, node.stop)
-    if (node.stop - node.start) * g.data.n_features < MIN_PARALLEL_SAMPLES:
+    if (node.stop - node.start) * n_build < MIN_PARALLEL_SAMPLES:
         n_threads = 1
-    for f in prange(g.data.n_features, num_threads=n_threads, schedule='static', chunksize=1):
+    for k in prange(n_build, num_threads=n_threads, schedule='static', chunksize=1):
         if interrupted(g.work.interrupt):
             continue
+        f = k if features == NULL else features[k]
         _feature_histogram(g, f, node.start, node.stop, is_root, node.histogram + f * size)
 
 
-cdef inline void _subtract_histogram(const Grower *g, double *parent,
-                                     const double *child) noexcept nogil:
-    """``parent ← parent − child``: the sibling's histogram without a pass over its samples."""
-    cdef intp_t j
-    for j in range(g.data.n_features * N_BINS * HIST_STRIDE):
-        parent[j] -= child[j]
+cdef inline void _subtract_histogram(const Grower *g, const Node *child, double *parent,
+                                     const double *child_histogram) noexcept nogil:
+    """``parent ← parent − child``: the sibling's histogram without a pass over its samples
+    (over the features ``child`` may split on, which its sibling shares)."""
+    cdef intp_t j, k, n_features, size = N_BINS * HIST_STRIDE
+    cdef const intp_t *features = _node_features(g, child, &n_features)
+    if features == NULL:
+        for j in range(g.data.n_features * size):
+            parent[j] -= child_histogram[j]
+        return
+    for k in range(n_features):
+        for j in range(features[k] * size, (features[k] + 1) * size):
+            parent[j] -= child_histogram[j]

@@ -18,9 +18,11 @@
 # Each side needs at least ``min_samples_leaf`` samples and ``min_hessian_to_split`` of Hessian.
 # The features are scanned in order, the categorical ones first (scikit-learn 1.9 moves them
 # before the numeric ones), and a candidate must beat the best strictly: ties keep the first one
-# found.
+# found. Under constraints (_hist_constraints.pxd) only the node's allowed features are scanned,
+# and the gain of a candidate is that of its clipped children's values.
 from _bitset cimport bitset_clear, bitset_set, bitset_test
-from _hist_grower cimport HIST_STRIDE, N_BINS, Grower, Node, SplitInfo
+from _hist_constraints cimport _bounded_gain, _node_features
+from _hist_grower cimport HIST_STRIDE, N_BINS, Grower, Node
 from _sort cimport sort_pairs
 from _types cimport intp_t, uint8_t
 
@@ -35,23 +37,28 @@ cdef inline double _score(double sum_gradients, double sum_hessians,
     return sum_gradients * sum_gradients / (sum_hessians + l2_regularization)
 
 
-cdef inline bint _consider(const Grower *g, SplitInfo *best, intp_t f, intp_t bin,
+cdef inline bint _consider(const Grower *g, Node *node, intp_t f, intp_t bin,
                            uint8_t missing_go_left, double parent_score, double g_left,
-                           double h_left, intp_t n_left, const Node *node) noexcept nogil:
-    """Keep the split if it beats ``best`` (strictly: ties keep the earlier candidate); returns
-    whether it did."""
-    cdef double gain = (_score(g_left, h_left, g.options.l2_regularization)
-                        + _score(node.sum_gradients - g_left, node.sum_hessians - h_left,
-                                 g.options.l2_regularization)
-                        - parent_score)
-    if gain > best.gain and gain > 0.0:
-        best.gain = gain
-        best.feature = f
-        best.bin = bin
-        best.missing_go_left = missing_go_left
-        best.sum_gradient_left = g_left
-        best.sum_hessian_left = h_left
-        best.count_left = n_left
+                           double h_left, intp_t n_left, bint bounded) noexcept nogil:
+    """Keep the split if it beats the node's best (strictly: ties keep the earlier candidate);
+    returns whether it did. ``bounded``: under monotonic constraints, ``parent_score`` is the
+    node's loss ``G·v``."""
+    cdef double gain
+    if bounded:
+        gain = _bounded_gain(g, node, f, g_left, h_left, parent_score)
+    else:
+        gain = (_score(g_left, h_left, g.options.l2_regularization)
+                + _score(node.sum_gradients - g_left, node.sum_hessians - h_left,
+                         g.options.l2_regularization)
+                - parent_score)
+    if gain > node.split.gain and gain > 0.0:
+        node.split.gain = gain
+        node.split.feature = f
+        node.split.bin = bin
+        node.split.missing_go_left = missing_go_left
+        node.split.sum_gradient_left = g_left
+        node.split.sum_hessian_left = h_left
+        node.split.count_left = n_left
         return True
     return False
 
@@ -80,8 +87,8 @@ cdef inline intp_t _sorted_categories(const Grower *g, const Node *node, intp_t 
 
 
 cdef inline void _find_categorical_split(const Grower *g, Node *node, intp_t f,
-                                         const double *hist,
-                                         double parent_score) noexcept nogil:
+                                         const double *hist, double parent_score,
+                                         bint bounded) noexcept nogil:
     """The best set of categories of feature ``f`` to send left, kept in ``node.split`` if it
     beats the best split so far: the first or last ``k`` categories of the sorted order."""
     cdef double keys[N_BINS]
@@ -105,7 +112,7 @@ cdef inline void _find_categorical_split(const Grower *g, Node *node, intp_t f,
                 continue
             if n_samples - n_left < msl or node.sum_hessians - h_left < min_h:
                 break   # the right side only shrinks from here
-            if _consider(g, &node.split, f, 0, 0, parent_score, g_left, h_left, n_left, node):
+            if _consider(g, node, f, 0, 0, parent_score, g_left, h_left, n_left, bounded):
                 best_i = i
                 best_direction = direction
     if best_i < 0:
@@ -117,23 +124,29 @@ cdef inline void _find_categorical_split(const Grower *g, Node *node, intp_t f,
 
 
 cdef inline void _find_split(const Grower *g, Node *node) noexcept nogil:
-    """Best split of a node from its histogram (``node.split.gain < 0`` when there is none)."""
-    cdef intp_t f, bin, n_bins, n_left, n_right
+    """Best split of a node from its histogram (``node.split.gain < 0`` when there is none),
+    over the features it may split on."""
+    cdef intp_t k, f, bin, n_bins, n_left, n_right, n_candidates
     cdef intp_t n_samples = node.stop - node.start, msl = g.options.min_samples_leaf
     cdef double g_left, h_left, g_right, h_right, min_h = g.options.min_hessian_to_split
-    cdef double parent_score = _score(node.sum_gradients, node.sum_hessians,
-                                      g.options.l2_regularization)
+    cdef bint bounded = g.options.monotonic_cst != NULL
+    cdef double parent_score = (node.sum_gradients * node.value if bounded
+                                else _score(node.sum_gradients, node.sum_hessians,
+                                            g.options.l2_regularization))
     cdef const double *hist
     cdef const uint8_t *has_missing_values = g.data.has_missing_values
+    cdef const intp_t *features = _node_features(g, node, &n_candidates)
     node.split.gain = -1.0
     node.split.feature = -1
     # the categorical features first (ties keep the first found): scikit-learn's column order,
     # which puts them before the numeric ones
-    for f in range(g.data.n_features):
+    for k in range(n_candidates):
+        f = k if features == NULL else features[k]
         if g.data.is_categorical[f]:
             _find_categorical_split(g, node, f, node.histogram + f * N_BINS * HIST_STRIDE,
-                                    parent_score)
-    for f in range(g.data.n_features):
+                                    parent_score, bounded)
+    for k in range(n_candidates):
+        f = k if features == NULL else features[k]
         if g.data.is_categorical[f]:
             continue
         hist = node.histogram + f * N_BINS * HIST_STRIDE
@@ -152,7 +165,7 @@ cdef inline void _find_split(const Grower *g, Node *node) noexcept nogil:
                 continue
             if n_right < msl or node.sum_hessians - h_left < min_h:
                 break   # the right side only shrinks from here
-            _consider(g, &node.split, f, bin, 0, parent_score, g_left, h_left, n_left, node)
+            _consider(g, node, f, bin, 0, parent_score, g_left, h_left, n_left, bounded)
         if not has_missing_values[f]:
             continue
         # right to left, missing values on the left
@@ -168,5 +181,5 @@ cdef inline void _find_split(const Grower *g, Node *node) noexcept nogil:
                 continue
             if n_left < msl or node.sum_hessians - h_right < min_h:
                 break
-            _consider(g, &node.split, f, bin, 1, parent_score, node.sum_gradients - g_right,
-                      node.sum_hessians - h_right, n_left, node)
+            _consider(g, node, f, bin, 1, parent_score, node.sum_gradients - g_right,
+                      node.sum_hessians - h_right, n_left, bounded)

@@ -59,8 +59,9 @@ def test_one_binning_gives_both_families_their_bins_bit_for_bit(max_bins):
                        random_state=np.random.RandomState(0)).fit(X)
     binned = mapper.transform(X, 2)
     assert binned.flags.f_contiguous
-    assert _digest(binned, mapper.thresholds_[:, :max_bins - 1],
-                   mapper.n_bins_non_missing_.astype(np.int64)) == BINS_BEFORE["boosting", max_bins]
+    digest = _digest(binned, mapper.thresholds_[:, :max_bins - 1],
+                     mapper.n_bins_non_missing_.astype(np.int64))
+    assert digest == BINS_BEFORE["boosting", max_bins]
 
 
 @pytest.mark.parametrize("max_bins", [5, 64, 255])
@@ -364,15 +365,20 @@ def _members(bitset):
     (HistGradientBoostingClassifier, "log_loss", 3),
 ])
 @pytest.mark.parametrize("missing", [0.0, 0.1])
-def test_categorical_trees_match_the_twin(estimator, loss, n_classes, missing):
+@pytest.mark.parametrize("constrained", [False, True])
+def test_categorical_trees_match_the_twin(estimator, loss, n_classes, missing, constrained):
     X, y = _mixed_problem(n=600, missing=missing)
     if loss == "poisson":
         y = np.exp(y / np.abs(y).max())
     elif estimator is HistGradientBoostingClassifier:
         y = np.digitize(y, np.quantile(y, np.linspace(0, 1, n_classes + 1)[1:-1]))
+    # an increasing numeric feature, and groups that keep the two categorical features apart
+    monotonic = [1, 0, 0] if constrained and n_classes == 2 else None
+    groups = [{0, 1}, {0, 2}] if constrained else None
     model = estimator(loss=loss, categorical_features=[1, 2], max_iter=4, max_leaf_nodes=7,
                       max_depth=4, min_samples_leaf=8, l2_regularization=0.5,
-                      learning_rate=0.3, early_stopping=False).fit(X, y)
+                      learning_rate=0.3, early_stopping=False, monotonic_cst=monotonic,
+                      interaction_cst=groups).fit(X, y)
     mapper = model._bin_mapper
     X_binned = mapper.transform(X, 1)
     has_missing = (X_binned == mapper.missing_bin_).any(axis=0)
@@ -390,6 +396,8 @@ def test_categorical_trees_match_the_twin(estimator, loss, n_classes, missing):
             tree = twin.grow_tree(X_binned, gradients[k], hessians[k], loss_.unit_hessians,
                                   mapper.n_bins_non_missing_, has_missing, mapper.missing_bin_,
                                   7, 4, 8, MIN_HESSIAN_TO_SPLIT, 0.5, 0.3,
+                                  monotonic_cst=None if monotonic is None else np.array(monotonic),
+                                  interaction_groups=groups,
                                   is_categorical=mapper.is_categorical_.astype(bool))
             core = model._trees[iteration * K + k]
             for name in ("feature", "missing_go_left", "left"):
@@ -505,3 +513,55 @@ def test_a_warm_start_codes_the_categories_as_the_first_fit():
     assert warm._encoded_categories[1].tolist() == list("abcdefghijkl")
     with pytest.raises(ValueError, match="feature names should match"):
         warm.set_params(max_iter=30).fit(frame[["c", "x"]], y)
+
+
+@SAME_TREES_AS_SCIKIT_LEARN
+def test_categorical_features_with_a_monotonic_numeric_feature_match_scikit_learn():
+    X, y = _mixed_problem()
+    params = {"categorical_features": [1, 2], "monotonic_cst": [1, 0, 0], "max_iter": 30,
+              "early_stopping": False}
+    ours = HistGradientBoostingRegressor(**params).fit(X[:1100], y[:1100])
+    with threadpool_limits(1):
+        theirs = sk.HistGradientBoostingRegressor(**params).fit(X[:1100], y[:1100])
+    np.testing.assert_allclose(ours.predict(X[1100:]), theirs.predict(X[1100:]), rtol=1e-10,
+                               atol=1e-10)
+
+
+@SAME_TREES_AS_SCIKIT_LEARN
+def test_interaction_constraints_with_categorical_features_match_scikit_learn():
+    # scikit-learn 1.9 moves the categorical columns first and applies interaction_cst to the
+    # moved columns; kernelkit applies it to the columns of X. With the categorical columns
+    # already first, the two read the groups alike.
+    X, y = _mixed_problem()
+    X = X[:, [1, 2, 0]]
+    params = {"categorical_features": [0, 1], "interaction_cst": [[0, 2], [1]],
+              "max_iter": 30, "early_stopping": False}
+    ours = HistGradientBoostingRegressor(**params).fit(X[:1100], y[:1100])
+    with threadpool_limits(1):
+        theirs = sk.HistGradientBoostingRegressor(**params).fit(X[:1100], y[:1100])
+    np.testing.assert_allclose(ours.predict(X[1100:]), theirs.predict(X[1100:]), rtol=1e-10,
+                               atol=1e-10)
+    # no branch splits on both categorical features
+    for tree in ours._trees:
+        for leaf_path in _paths(tree):
+            assert not {0, 1} <= leaf_path
+
+
+def _paths(tree, node=0, above=frozenset()):
+    """The set of features split on above each leaf."""
+    if tree["left"][node] < 0:
+        return [above]
+    here = above | {int(tree["feature"][node])}
+    return _paths(tree, tree["left"][node], here) + _paths(tree, tree["left"][node] + 1, here)
+
+
+def test_a_monotonic_constraint_on_a_categorical_feature_is_refused():
+    pd = pytest.importorskip("pandas")
+    x, codes, y = _categorical_problem(n=200)
+    frame = pd.DataFrame({"x": x, "c": pd.Categorical(codes)})
+    with pytest.raises(ValueError, match="Categorical features cannot have monotonic"
+                                         " constraints: .* feature\\(s\\) 'c' to 0"):
+        HistGradientBoostingRegressor(monotonic_cst={"c": 1}).fit(frame, y)
+    with pytest.raises(ValueError, match="feature\\(s\\) at index 1 to 0"):
+        HistGradientBoostingRegressor(categorical_features=[1], monotonic_cst=[1, -1]).fit(
+            np.column_stack([x, codes]), y)

@@ -8,6 +8,13 @@ gain ``G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ)`` and the leaf value ``−
 Every node's histogram is summed afresh from its samples (no sibling subtraction), the best node
 is found by a scan of the open leaves (no heap): the same tree as the core's, whose arrays
 ``grow_tree`` returns under the same names. ``predict_binned`` routes binned rows.
+
+Constraints (scikit-learn's semantics). Monotonic: a node's value is ``−G/(H+λ)`` clipped to the
+bounds it was made in; a candidate's gain is ``G·v − G_L·v_L − G_R·v_R`` at the clipped values,
+and a candidate on a constrained feature whose children's values are in the wrong order is
+rejected; a split on a constrained feature bounds the values below its left child and those
+below its right child by the midpoint of their two values. Interaction: a node splits only on
+the features of the groups that contain every feature split on above it.
 """
 
 import numpy as np
@@ -45,6 +52,11 @@ def _histogram(bins, gradients, hessians, n_bins):
     return (np.bincount(bins, weights=gradients, minlength=n_bins),
             np.bincount(bins, weights=hessians, minlength=n_bins),
             np.bincount(bins, minlength=n_bins))
+
+
+def _clipped_value(g, h, lam, bounds):
+    """``−g/(h+λ)`` clipped to ``bounds`` (the 1e-15 of scikit-learn's denominator too)."""
+    return min(max(-g / (h + lam + 1e-15), bounds[0]), bounds[1])
 
 
 # Least support of a category (Hessian, in samples) and smoothing of the categories' order.
@@ -87,23 +99,38 @@ def _numeric_candidates(sum_g, sum_h, count, n, G, H, n_bins, has_missing):
     return candidates
 
 
-def _best_split(X_binned, rows, gradients, hessians, G, H, n_bins_non_missing,
+def _best_split(X_binned, rows, gradients, hessians, node, n_bins_non_missing,
                 has_missing_values, is_categorical, missing_bin, min_samples_leaf, min_hessian,
-                lam):
-    """``(gain, feature, bin, missing_go_left, G_L, H_L, n_left)`` of the best split, or None.
+                lam, monotonic_cst, features):
+    """``(gain, feature, bin, missing_go_left, G_L, H_L, n_left)`` of the best split of
+    ``node`` over ``features``, or None.
 
     Bins ``≤ bin`` go left. A feature with missing values at fit is tried with the missing bin
     on the right (scanning the bins left to right) and on the left (right to left); a strictly
-    larger gain wins, so ties keep the first candidate found. At a categorical feature ``bin``
-    is the set of bins that go left (:func:`_categorical_candidates`).
+    larger gain wins, so ties keep the first candidate found, the categorical features' first.
+    At a categorical feature ``bin`` is the set of bins that go left
+    (:func:`_categorical_candidates`). With monotonic constraints the gain is taken at the
+    children's values clipped to the node's ``bounds``.
     """
     def score(g, h):
         return g * g / (h + lam)
 
+    G, H = node["G"], node["H"]
+
+    def gain_of(f, g_left, h_left):
+        if monotonic_cst is None:
+            return score(g_left, h_left) + score(G - g_left, H - h_left) - score(G, H)
+        v_left = _clipped_value(g_left, h_left, lam, node["bounds"])
+        v_right = _clipped_value(G - g_left, H - h_left, lam, node["bounds"])
+        cst = monotonic_cst[f]
+        if (cst > 0 and v_left > v_right) or (cst < 0 and v_left < v_right):
+            return -1.0
+        return G * node["value"] - g_left * v_left - (G - g_left) * v_right
+
     n = len(rows)
     best = None
     best_gain = 0.0
-    for f in range(X_binned.shape[1]):
+    for f in sorted(features, key=lambda f: not is_categorical[f]):
         sum_g, sum_h, count = _histogram(X_binned[rows, f], gradients[rows], hessians[rows],
                                          missing_bin + 1)
         n_bins = n_bins_non_missing[f]
@@ -119,7 +146,7 @@ def _best_split(X_binned, rows, gradients, hessians, G, H, n_bins_non_missing,
             if (n_left < min_samples_leaf or n - n_left < min_samples_leaf
                     or h_left < min_hessian or H - h_left < min_hessian):
                 continue
-            gain = score(g_left, h_left) + score(G - g_left, H - h_left) - score(G, H)
+            gain = gain_of(f, g_left, h_left)
             if gain > best_gain:
                 best_gain = gain
                 best = (gain, f, b, missing_left, g_left, h_left, n_left)
@@ -128,7 +155,8 @@ def _best_split(X_binned, rows, gradients, hessians, G, H, n_bins_non_missing,
 
 def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_missing,
               has_missing_values, missing_bin, max_leaf_nodes, max_depth, min_samples_leaf,
-              min_hessian_to_split, l2_regularization, learning_rate, is_categorical=None):
+              min_hessian_to_split, l2_regularization, learning_rate, monotonic_cst=None,
+              interaction_groups=None, is_categorical=None):
     """Grow one tree leaf-wise: the open leaf of largest gain is split (ties: the older),
     until ``max_leaf_nodes`` leaves or no split with a positive gain.
 
@@ -145,6 +173,10 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
         ``max_depth = -1``: no bound.
     min_samples_leaf : int
     min_hessian_to_split, l2_regularization, learning_rate : float
+    monotonic_cst : ndarray of shape (n_features,) of −1, 0, 1, or None
+        None (or all 0): no monotonic constraint.
+    interaction_groups : list of sets of feature indices, or None
+        Every feature in at least one group; None: no interaction constraint.
     is_categorical : ndarray of shape (n_features,), dtype bool, default=None
         Features split by sets of bins (None: none).
 
@@ -162,17 +194,26 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
     hessians = (np.ones_like(gradients) if hessians_are_constant
                 else np.asarray(hessians, dtype=np.float64))
     lam = l2_regularization
-    nodes = [{"rows": np.arange(len(gradients)), "depth": 0, "G": gradients.sum(),
-              "H": hessians.sum(), "split": None, "left": -1}]
+    n_features = X_binned.shape[1]
+    if monotonic_cst is not None and not np.any(monotonic_cst):
+        monotonic_cst = None
+    G, H = gradients.sum(), hessians.sum()
+    # "bounds": of the node's children's values; "groups": the interaction groups still open
+    nodes = [{"rows": np.arange(len(gradients)), "depth": 0, "G": G, "H": H, "split": None,
+              "left": -1, "value": _clipped_value(G, H, lam, (-np.inf, np.inf)),
+              "bounds": (-np.inf, np.inf),
+              "groups": None if interaction_groups is None else list(interaction_groups)}]
 
     def find(node):
+        features = (range(n_features) if node["groups"] is None
+                    else sorted(set().union(*node["groups"])))
         if ((max_depth < 0 or node["depth"] < max_depth)
                 and len(node["rows"]) >= 2 * min_samples_leaf
                 and node["H"] >= 2 * min_hessian_to_split):
-            node["split"] = _best_split(X_binned, node["rows"], gradients, hessians, node["G"],
-                                        node["H"], n_bins_non_missing, has_missing_values,
-                                        is_categorical, missing_bin, min_samples_leaf,
-                                        min_hessian_to_split, lam)
+            node["split"] = _best_split(X_binned, node["rows"], gradients, hessians, node,
+                                        n_bins_non_missing, has_missing_values, is_categorical,
+                                        missing_bin, min_samples_leaf, min_hessian_to_split,
+                                        lam, monotonic_cst, features)
 
     if max_leaf_nodes > 1:
         find(nodes[0])
@@ -190,10 +231,23 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
             goes_left = np.where(bins == missing_bin, missing_left, bins <= b)
         node["left"] = len(nodes)
         n_leaves += 1
-        for rows, G, H in ((node["rows"][goes_left], g_left, h_left),
-                           (node["rows"][~goes_left], node["G"] - g_left, node["H"] - h_left)):
-            child = {"rows": rows, "depth": node["depth"] + 1, "G": G, "H": H, "split": None,
-                     "left": -1}
+        children = [{"rows": rows, "depth": node["depth"] + 1, "G": G, "H": H,
+                     "split": None, "left": -1, "bounds": node["bounds"],
+                     "value": _clipped_value(G, H, lam, node["bounds"]),
+                     "groups": (None if node["groups"] is None
+                                else [group for group in node["groups"] if f in group])}
+                    for rows, G, H in ((node["rows"][goes_left], g_left, h_left),
+                                       (node["rows"][~goes_left], node["G"] - g_left,
+                                        node["H"] - h_left))]
+        if monotonic_cst is not None and monotonic_cst[f] != 0:
+            # increasing: the values below the left child stay under the middle of the two
+            # children's values, those below the right child over it (decreasing: the reverse)
+            middle = (children[0]["value"] + children[1]["value"]) / 2
+            low, high = node["bounds"]
+            under, over = (low, middle), (middle, high)
+            children[0]["bounds"], children[1]["bounds"] = ((under, over) if monotonic_cst[f] > 0
+                                                            else (over, under))
+        for child in children:
             nodes.append(child)
             if n_leaves < max_leaf_nodes:
                 find(child)
@@ -208,7 +262,8 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
             "left_bins": [frozenset()] * n_nodes,
             "leaf_of": np.zeros(len(gradients), dtype=np.intp)}
     for i, node in enumerate(nodes):
-        tree["value"][i] = -learning_rate * node["G"] / (node["H"] + lam)
+        tree["value"][i] = (-learning_rate * node["G"] / (node["H"] + lam)
+                            if monotonic_cst is None else learning_rate * node["value"])
         if node["left"] < 0:
             tree["leaf_of"][node["rows"]] = i
             continue

@@ -13,6 +13,7 @@ from kernelkit.ensemble._hist_gradient_boosting._categories import (
     check_fit_data,
     check_predict_data,
 )
+from kernelkit.ensemble._hist_gradient_boosting._constraints import grower_constraints
 from kernelkit.ensemble._hist_gradient_boosting._early_stopping import EarlyStopping
 from kernelkit.ensemble._hist_gradient_boosting._grower import Grower
 from kernelkit.ensemble._hist_gradient_boosting._predictor import (
@@ -52,6 +53,8 @@ class BaseHistGradientBoosting(BaseEstimator):
         "max_depth": [Interval(Integral, 1, MAX_INT, closed="left"), None],
         "min_samples_leaf": [Interval(Integral, 1, MAX_INT, closed="left")],
         "l2_regularization": [Interval(Real, 0.0, None, closed="left")],
+        "monotonic_cst": ["array-like", dict, None],
+        "interaction_cst": [list, tuple, StrOptions({"pairwise", "no_interactions"}), None],
         "max_bins": [Interval(Integral, 2, 255, closed="both")],
         "categorical_features": ["array-like", StrOptions({"from_dtype"}), None],
         "early_stopping": [StrOptions({"auto"}), "boolean"],
@@ -102,6 +105,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         if continued:
             check_same_loss(loss, previous_loss)
         self._loss = loss
+        constraints = grower_constraints(self, X.shape[1], loss.n_columns)
         random_state = fit_random_state(self, continued)
         n_threads = effective_n_threads(self.n_jobs)
         early_stopping = (X.shape[0] > AUTO_EARLY_STOPPING_SAMPLES
@@ -118,7 +122,7 @@ class BaseHistGradientBoosting(BaseEstimator):
                                      random_state=random_state).fit(
             X, sample_weight, known_categories=known_categories)
         grower = Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
-                         n_threads)
+                         n_threads, constraints)
         n_columns = loss.n_columns
         if continued:
             del self._trees[self.n_iter_ * n_columns:]   # those of an interrupted fit
@@ -240,6 +244,20 @@ SHARED_PARAMETERS = """learning_rate : float, default=0.1
         Samples of each leaf.
     l2_regularization : float, default=0.0
         :math:`\\lambda` of the gain and of the leaf values :math:`-\\nu G/(H + \\lambda)`.
+    monotonic_cst : array-like of int of shape (n_features,) or dict, default=None
+        Monotonic constraint of each feature: 1, the prediction increases with it; -1, it
+        decreases; 0, free. A dict maps feature names (when ``X`` has them) to constraints,
+        the features it leaves out being free. A split on a constrained feature whose
+        children's values are in the wrong order is rejected, and the values below each child
+        are bounded by the midpoint of the two (scikit-learn's rule). Not for multiclass
+        classification. With ``loss="absolute_error"`` the leaves are refitted to medians after
+        growth, which may break the order.
+    interaction_cst : {"pairwise", "no_interactions"} or sequence of lists/tuples/sets of int, \
+default=None
+        Groups of feature indices that may interact: a branch of a tree splits only on the
+        features of the groups that contain every feature split on above it. Features in no
+        group form one more group; "pairwise" means every pair, "no_interactions" every feature
+        alone. E.g. with 5 features, ``[{0, 1}]`` is ``[{0, 1}, {2, 3, 4}]``.
     max_bins : int, default=255
         Bins of the non-missing values of each feature (at most 255); missing values get a bin
         of their own.

@@ -19,9 +19,10 @@ MIN_HESSIAN_TO_SPLIT = 1e-3
 
 
 class Grower:
-    """The work space of the grower for one training set, reused by every tree."""
+    """The work space of the grower for one training set, reused by every tree; ``constraints``:
+    the grower's ``monotonic_cst`` and ``interaction_cst`` (see ``_constraints``), or None."""
 
-    def __init__(self, X_binned, bin_mapper, estimator, n_threads):
+    def __init__(self, X_binned, bin_mapper, estimator, n_threads, constraints=None):
         n_samples = X_binned.shape[0]
         self.bin_mapper = bin_mapper
         root_counts = np.stack([np.bincount(X_binned[:, f], minlength=256)
@@ -42,7 +43,9 @@ class Grower:
             "min_samples_leaf": estimator.min_samples_leaf,
             "min_hessian_to_split": MIN_HESSIAN_TO_SPLIT,
             "l2_regularization": float(estimator.l2_regularization),
-            "learning_rate": float(estimator.learning_rate)}
+            "learning_rate": float(estimator.learning_rate),
+            # ``monotonic_cst`` and ``interaction_cst`` (``_constraints.grower_constraints``)
+            **(constraints or {})}
         self.n_threads = n_threads
         # every leaf holds min_samples_leaf samples, so no tree has more leaves than this
         max_leaves = max(1, min(max_leaf_nodes, n_samples // estimator.min_samples_leaf))
