@@ -5,8 +5,9 @@
 # interaction constraints); the heap of open nodes is _best_first_heap.pxd.
 from libc.stdint cimport int8_t
 
+from _bitset cimport BITSET_WORDS
 from _interrupt cimport InterruptState
-from _types cimport int32_t, intp_t, uint8_t
+from _types cimport int32_t, intp_t, uint8_t, uint32_t
 
 cdef enum:
     N_BINS = 256                    # bins per feature (uint8 codes)
@@ -22,7 +23,8 @@ cdef enum:
 cdef struct SplitInfo:
     double gain
     intp_t feature
-    intp_t bin
+    intp_t bin                      # numeric split: bins <= bin go left
+    uint32_t left_bins[BITSET_WORDS]    # categorical split: the bins that go left
     uint8_t missing_go_left
     double sum_gradient_left
     double sum_hessian_left
@@ -64,6 +66,7 @@ cdef struct TrainingData:
     const double *root_counts      # (n_features, N_BINS) samples per bin of the whole data
     const intp_t *n_bins_non_missing
     const uint8_t *has_missing_values
+    const uint8_t *is_categorical  # (n_features,) split by sets of bins (categories)
     intp_t missing_bin
     const float *gradients
     const float *hessians
@@ -117,7 +120,8 @@ cdef struct Grower:
 cdef struct NodeArrays:
     # the output: node i of the tree at index i of every array
     intp_t *feature                # split feature, -1 at a leaf
-    intp_t *bin                    # bins <= bin go left
+    intp_t *bin                    # bins <= bin go left (a numeric split)
+    uint32_t *left_bins            # (max_nodes, BITSET_WORDS) the bins that go left (categorical)
     uint8_t *missing_go_left
     intp_t *left                   # child ids, -1 at a leaf
     intp_t *right

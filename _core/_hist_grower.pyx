@@ -11,7 +11,9 @@ Scalable Tree Boosting System", KDD 2016), and scikit-learn's rules for missing 
   bins, with at least ``min_samples_leaf`` samples and ``min_hessian_to_split`` of Hessian on each
   side. Bins ``≤ b`` go left. A feature that had missing values at fit is scanned twice: left to
   right with the missing bin on the right, right to left with it on the left; a feature without
-  sends unseen missing values to the child with more samples;
+  sends unseen missing values to the child with more samples. A categorical feature sends left a
+  set of its categories (a bitset of bins): a cut of its categories sorted by
+  ``Σ g / (Σ h + smoothing)`` (Fisher's grouping, as LightGBM and scikit-learn);
 - nodes wait in a max-heap on their gain; the best is split until ``max_leaf_nodes`` leaves (or
   no positive gain, or ``max_depth``);
 - a split reorders the node's slice of ``sample_indices`` in place (stably: left then right), so
@@ -37,8 +39,10 @@ saw them.
 from libc.math cimport INFINITY
 from libc.stdint cimport int8_t
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
 
 from _best_first_heap cimport BestFirstHeap, heap_free, heap_init, heap_pop, heap_push
+from _bitset cimport BITSET_WORDS
 from _hist_constraints cimport _bound_children, _bounded_value, _split_feature_set
 from _hist_grower cimport CHUNK, Grower, Node, NodeArrays
 from _hist_histogram cimport (_build_histogram, _release_histogram, _subtract_histogram,
@@ -47,11 +51,11 @@ from _hist_partition cimport _partition
 from _hist_splitting cimport _find_split
 from _interrupt cimport (CHECK_WORK, INTERRUPTED, InterruptState, interrupt_init, interrupted,
                         raise_pending)
-from _types cimport int32_t, intp_t, uint8_t
+from _types cimport int32_t, intp_t, uint8_t, uint32_t
 
 # the keys of grow_tree's ``nodes``
-NODE_ARRAYS = ("feature", "bin", "missing_go_left", "left", "right", "value", "start", "stop",
-               "gain")
+NODE_ARRAYS = ("feature", "bin", "left_bins", "missing_go_left", "left", "right", "value",
+               "start", "stop", "gain")
 
 
 cdef inline bint _may_split(const Grower *g, const Node *node) noexcept nogil:
@@ -218,6 +222,11 @@ cdef void _write_node(const Grower *g, const Node *node, intp_t i,
         out.value[i] = (-g.options.learning_rate * node.sum_gradients
                         / (node.sum_hessians + g.options.l2_regularization))
     out.left[i] = node.left
+    if node.left >= 0 and g.data.is_categorical[node.split.feature]:
+        memcpy(&out.left_bins[i * BITSET_WORDS], node.split.left_bins,
+               BITSET_WORDS * sizeof(uint32_t))
+    else:
+        memset(&out.left_bins[i * BITSET_WORDS], 0, BITSET_WORDS * sizeof(uint32_t))
     if node.left < 0:
         out.feature[i] = -1
         out.bin[i] = 0
@@ -245,6 +254,7 @@ cdef list _fill_grower(Grower *g, dict binned, dict options, dict work, dict nod
     cdef const double[:, ::1] root_counts = binned["root_counts"]
     cdef const intp_t[::1] n_bins_non_missing = binned["n_bins_non_missing"]
     cdef const uint8_t[::1] has_missing_values = binned["has_missing_values"]
+    cdef const uint8_t[::1] is_categorical = binned["is_categorical"]
     cdef int32_t[::1] sample_indices = work["sample_indices"]
     cdef int32_t[::1] partition_buffer = work["partition_buffer"]
     cdef float[::1] ordered_gradients = work["ordered_gradients"]
@@ -252,13 +262,15 @@ cdef list _fill_grower(Grower *g, dict binned, dict options, dict work, dict nod
     cdef intp_t[::1] feature = nodes["feature"], bin = nodes["bin"], left = nodes["left"]
     cdef intp_t[::1] right = nodes["right"], start = nodes["start"], stop = nodes["stop"]
     cdef uint8_t[::1] missing_go_left = nodes["missing_go_left"]
+    cdef uint32_t[:, ::1] left_bins = nodes["left_bins"]
     cdef double[::1] value = nodes["value"], gain = nodes["gain"]
     cdef intp_t n_samples = X_binned.shape[0], n_features = X_binned.shape[1]
     cdef intp_t max_nodes = feature.shape[0]
     cdef list views = []
     if (root_counts.shape[0] != n_features or root_counts.shape[1] != 256
             or n_bins_non_missing.shape[0] != n_features
-            or has_missing_values.shape[0] != n_features):
+            or has_missing_values.shape[0] != n_features
+            or is_categorical.shape[0] != n_features):
         raise ValueError("the per-feature arrays of binned must have n_features rows")
     if (sample_indices.shape[0] != n_samples or partition_buffer.shape[0] != n_samples
             or ordered_gradients.shape[0] != n_samples
@@ -266,12 +278,15 @@ cdef list _fill_grower(Grower *g, dict binned, dict options, dict work, dict nod
         raise ValueError("the arrays of work must have n_samples entries")
     if max_nodes < 1 or any(len(nodes[name]) != max_nodes for name in NODE_ARRAYS):
         raise ValueError("the arrays of nodes must have the same length, at least 1")
+    if left_bins.shape[1] != BITSET_WORDS:
+        raise ValueError(f"nodes['left_bins'] must have {BITSET_WORDS} columns")
     g.data.X_binned = &X_binned[0, 0]
     g.data.n_samples = n_samples
     g.data.n_features = n_features
     g.data.root_counts = &root_counts[0, 0]
     g.data.n_bins_non_missing = &n_bins_non_missing[0]
     g.data.has_missing_values = &has_missing_values[0]
+    g.data.is_categorical = &is_categorical[0]
     g.data.missing_bin = binned["missing_bin"]
     g.options.max_leaf_nodes = options["max_leaf_nodes"]
     g.options.max_depth = options["max_depth"]
@@ -286,6 +301,7 @@ cdef list _fill_grower(Grower *g, dict binned, dict options, dict work, dict nod
     g.work.ordered_hessians = &ordered_hessians[0]
     out.feature = &feature[0]
     out.bin = &bin[0]
+    out.left_bins = &left_bins[0, 0]
     out.missing_go_left = &missing_go_left[0]
     out.left = &left[0]
     out.right = &right[0]
@@ -294,8 +310,9 @@ cdef list _fill_grower(Grower *g, dict binned, dict options, dict work, dict nod
     out.stop = &stop[0]
     out.gain = &gain[0]
     return views + [X_binned, root_counts, n_bins_non_missing, has_missing_values,
-                    sample_indices, partition_buffer, ordered_gradients, ordered_hessians,
-                    feature, bin, missing_go_left, left, right, value, start, stop, gain]
+                    is_categorical, sample_indices, partition_buffer, ordered_gradients,
+                    ordered_hessians, feature, bin, left_bins, missing_go_left, left, right,
+                    value, start, stop, gain]
 
 
 cdef list _fill_constraints(Grower *g, dict options, intp_t n_features):
@@ -350,7 +367,8 @@ def grow_tree(
         ``X_binned`` (n_samples, n_features) uint8, Fortran order: bins, ``missing_bin`` for NaN;
         ``root_counts`` (n_features, 256) float64: samples per bin; ``n_bins_non_missing``
         (n_features,) intp; ``has_missing_values`` (n_features,) uint8: missing values at fit;
-        ``missing_bin`` int.
+        ``is_categorical`` (n_features,) uint8: a feature whose bins are categories (split by
+        sets of bins); ``missing_bin`` int.
     gradients, hessians : ndarray of shape (n_samples,), dtype float32
         ``hessians`` is not read when ``hessians_are_constant`` (all ones; then any length
         ≥ 1).
@@ -371,7 +389,9 @@ def grow_tree(
         this much serial work (``kernelkit.utils._threads.min_work_per_thread``).
     nodes : dict
         Arrays of shape (max_nodes,), node i at index i: ``feature`` (−1 at a leaf), ``bin``
-        (bins ≤ bin go left), ``left`` and ``right`` (children, −1 at a leaf), ``start`` and
+        (a numeric split: bins ≤ bin go left), ``left_bins`` (max_nodes, 8) uint32 (a
+        categorical split: the bitset of the bins that go left; zeros elsewhere), ``left`` and
+        ``right`` (children, −1 at a leaf), ``start`` and
         ``stop`` (slice of ``sample_indices``) intp; ``missing_go_left`` uint8; ``value``
         (−ν G/(H+λ)) and ``gain`` (0 at a leaf) float64. ``max_nodes = 2 max_leaves − 1`` with
         ``max_leaves`` at most ``max_leaf_nodes`` and ``n_samples // min_samples_leaf``.

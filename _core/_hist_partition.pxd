@@ -1,30 +1,36 @@
 # Partition of a node's samples by its split (the boosting grower, _hist_grower): the node's slice
 # of ``sample_indices`` is reordered in place, stably, left child's samples first, so every node
-# owns a contiguous slice and the leaves' slices give the training predictions. The chunks are
+# owns a contiguous slice and the leaves' slices give the training predictions. A numeric split
+# sends left the bins ``≤ bin`` (and the missing bin if ``missing_go_left``), a categorical one
+# the bins of its bitset (the missing bin among them when missing values go left). The chunks are
 # fixed by the node's size, not the thread count. Ctrl-C: the signals are looked at before each
 # chunk; an interrupted partition leaves the slice unfinished (the grower then stops).
 from cython.parallel cimport parallel, prange
 from libc.string cimport memcpy
 
-from _hist_grower cimport CHUNK, PARTITION_COST, Grower, Node
+from _bitset cimport bitset_test
+from _hist_grower cimport CHUNK, PARTITION_COST, Grower, Node, SplitInfo
 from _interrupt cimport interrupted
 from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t
 
 
-cdef inline bint _goes_left(const uint8_t *column, int32_t i, intp_t bin, intp_t missing_bin,
-                            uint8_t missing_go_left) noexcept nogil:
+cdef inline bint _goes_left(const uint8_t *column, int32_t i, const SplitInfo *split,
+                            bint categorical, intp_t missing_bin) noexcept nogil:
     cdef intp_t b = column[i]
+    if categorical:
+        return bitset_test(split.left_bins, b)
     if b == missing_bin:
-        return missing_go_left
-    return b <= bin
+        return split.missing_go_left
+    return b <= split.bin
 
 
 cdef inline void _partition_serial(Grower *g, const Node *node) noexcept nogil:
     """The partition in one pass by one thread: left samples moved down in place, right ones
     into the buffer, then copied after them."""
     cdef intp_t n = node.stop - node.start, n_left = 0, n_right = 0, block, j
-    cdef intp_t bin = node.split.bin, missing_bin = g.data.missing_bin
-    cdef uint8_t missing_go_left = node.split.missing_go_left
+    cdef intp_t missing_bin = g.data.missing_bin
+    cdef const SplitInfo *split = &node.split
+    cdef bint categorical = g.data.is_categorical[node.split.feature]
     cdef const uint8_t *column = g.data.X_binned + node.split.feature * g.data.n_samples
     cdef int32_t *idx = g.work.sample_indices + node.start
     cdef int32_t *buffer = g.work.partition_buffer + node.start
@@ -32,7 +38,7 @@ cdef inline void _partition_serial(Grower *g, const Node *node) noexcept nogil:
         if interrupted(g.work.interrupt):
             return
         for j in range(block * CHUNK, min(n, (block + 1) * CHUNK)):
-            if _goes_left(column, idx[j], bin, missing_bin, missing_go_left):
+            if _goes_left(column, idx[j], split, categorical, missing_bin):
                 idx[n_left] = idx[j]
                 n_left += 1
             else:
@@ -49,8 +55,9 @@ cdef inline void _partition(Grower *g, const Node *node) noexcept nogil:
     cdef intp_t start = node.start, n = node.stop - node.start
     cdef intp_t n_chunks = (n + CHUNK - 1) // CHUNK, c, c2, j, j1, n_left_total
     cdef intp_t *counts = g.work.chunk_counts
-    cdef intp_t left_at, right_at, bin = node.split.bin, missing_bin = g.data.missing_bin
-    cdef uint8_t missing_go_left = node.split.missing_go_left
+    cdef intp_t left_at, right_at, missing_bin = g.data.missing_bin
+    cdef const SplitInfo *split = &node.split
+    cdef bint categorical = g.data.is_categorical[node.split.feature]
     cdef const uint8_t *column = g.data.X_binned + node.split.feature * g.data.n_samples
     cdef int32_t *idx = g.work.sample_indices + start
     cdef int32_t *buffer = g.work.partition_buffer + start
@@ -65,7 +72,7 @@ cdef inline void _partition(Grower *g, const Node *node) noexcept nogil:
                 continue
             counts[c] = 0
             for j in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-                counts[c] += _goes_left(column, idx[j], bin, missing_bin, missing_go_left)
+                counts[c] += _goes_left(column, idx[j], split, categorical, missing_bin)
         # after the loop's barrier every thread sees a stop any of them saw
         for c in prange(n_chunks, schedule='static'):
             if g.work.interrupt.stop:
@@ -79,7 +86,7 @@ cdef inline void _partition(Grower *g, const Node *node) noexcept nogil:
             right_at = n_left_total + c * CHUNK - left_at
             j1 = min(n, (c + 1) * CHUNK)
             for j in range(c * CHUNK, j1):
-                if _goes_left(column, idx[j], bin, missing_bin, missing_go_left):
+                if _goes_left(column, idx[j], split, categorical, missing_bin):
                     buffer[left_at] = idx[j]
                     left_at = left_at + 1
                 else:

@@ -2,7 +2,10 @@
 
 Two ways in: from the training (a leaf's samples are its slice of the grower's sample indices, so
 the training set is never routed through the tree again) and from raw features (a walk down each
-tree: ``x ≤ threshold`` goes left, NaN follows the node's ``missing_go_left``).
+tree). At a numeric split ``x ≤ threshold`` goes left; at a categorical split a category ``c``
+goes left when its bit is set in the node's bitset of categories (``_bitset.pxd``). NaN follows
+the node's ``missing_go_left``, and so does, at a categorical split, a value that is no known
+category of the feature (negative, not an integer, above 255, or unseen at fit).
 
 Determinism: every sample is routed and summed by one thread, trees in order, so results do not
 depend on the thread count.
@@ -15,15 +18,29 @@ Ctrl-C (``_interrupt.pxd``): the signals are looked at between two leaves, and e
 from cython.parallel cimport prange
 from libc.math cimport isnan
 
+from _bitset cimport BITSET_WORDS, bitset_test
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, raise_pending,
                          steps_per_check)
-from _types cimport int32_t, intp_t, uint8_t
+from _types cimport int32_t, intp_t, uint8_t, uint32_t
 
 # Samples per parallel block: a block walks one tree before the next, so that tree's nodes stay
 # in cache for the block.
 cdef intp_t BLOCK = 256
 # Below this many walks one thread does the work.
 cdef intp_t MIN_PARALLEL_WALKS = 8192
+# Categories a bitset holds: 0 … N_CATEGORIES − 1.
+cdef double N_CATEGORIES = 32 * BITSET_WORDS
+
+
+cdef struct Forest:
+    # the nodes of all trees (see add_tree_values)
+    const intp_t *feature
+    const double *threshold
+    const uint8_t *missing_go_left
+    const intp_t *left
+    const intp_t *bitset              # row of left_categories, −1 at a numeric split
+    const uint32_t *left_categories   # (n_bitsets, BITSET_WORDS)
+    const uint32_t *known_categories  # (n_features, BITSET_WORDS)
 
 
 cdef void _add_to_slice(const int32_t *indices, intp_t n, double value,
@@ -59,17 +76,37 @@ def add_leaf_values(
         raise_pending()
 
 
-cdef inline intp_t _leaf(const intp_t *feature, const double *threshold,
-                         const uint8_t *missing_go_left, const intp_t *left,
-                         const double *x, intp_t node) noexcept nogil:
+cdef inline bint _category_goes_left(const Forest *forest, intp_t node,
+                                     double value) noexcept nogil:
+    """The side of a category at a categorical split: the node's bit, or the missing values'
+    side for a value that is no known category of the feature."""
+    cdef intp_t category
+    if not (0 <= value < N_CATEGORIES) or value != <intp_t> value:
+        return forest.missing_go_left[node]
+    category = <intp_t> value
+    if not bitset_test(&forest.known_categories[forest.feature[node] * BITSET_WORDS], category):
+        return forest.missing_go_left[node]
+    return bitset_test(&forest.left_categories[forest.bitset[node] * BITSET_WORDS], category)
+
+
+cdef inline intp_t _leaf(const Forest *forest, const double *x, intp_t node) noexcept nogil:
     cdef double value
-    while left[node] >= 0:
-        value = x[feature[node]]
+    cdef bint goes_left
+    while forest.left[node] >= 0:
+        value = x[forest.feature[node]]
         if isnan(value):
-            node = left[node] + (not missing_go_left[node])
+            goes_left = forest.missing_go_left[node]
+        elif forest.bitset[node] >= 0:
+            goes_left = _category_goes_left(forest, node, value)
         else:
-            node = left[node] + (not (value <= threshold[node]))
+            goes_left = value <= forest.threshold[node]
+        node = forest.left[node] + (not goes_left)
     return node
+
+
+cdef const uint32_t *_rows(const uint32_t[:, ::1] bitsets) noexcept:
+    # an empty table is never read: no categorical split points into it
+    return &bitsets[0, 0] if bitsets.shape[0] > 0 else NULL
 
 
 def add_tree_values(
@@ -89,8 +126,11 @@ def add_tree_values(
     nodes : dict
         The nodes of all trees, tree after tree: ``feature`` (n_nodes,) intp, ``threshold``
         (n_nodes,) float64, ``missing_go_left`` (n_nodes,) uint8, ``left`` (n_nodes,) intp
-        (the left child; the right one is ``left + 1``; -1 at a leaf) and ``value`` (n_nodes,)
-        float64; other keys are ignored.
+        (the left child; the right one is ``left + 1``; -1 at a leaf), ``value`` (n_nodes,)
+        float64, ``bitset`` (n_nodes,) intp (the row of ``left_categories`` of a categorical
+        split, -1 elsewhere), ``left_categories`` (n_bitsets, 8) uint32 (the categories that go
+        left) and ``known_categories`` (n_features or 0, 8) uint32 (the categories of each
+        feature seen at fit); other keys are ignored.
     tree_root : ndarray of shape (n_trees,), intp
     first_tree, stop_tree : int
     raw_predictions : ndarray of shape (n_samples, n_columns), float64
@@ -102,6 +142,10 @@ def add_tree_values(
     cdef const uint8_t[::1] missing_go_left = nodes["missing_go_left"]
     cdef const intp_t[::1] left = nodes["left"]
     cdef const double[::1] value = nodes["value"]
+    cdef const intp_t[::1] bitset = nodes["bitset"]
+    cdef Forest forest = Forest(&feature[0], &threshold[0], &missing_go_left[0], &left[0],
+                                &bitset[0], _rows(nodes["left_categories"]),
+                                _rows(nodes["known_categories"]))
     cdef intp_t n_samples = X.shape[0], n_columns = raw_predictions.shape[1]
     cdef intp_t n_blocks = (n_samples + BLOCK - 1) // BLOCK, block, i, t, leaf
     cdef intp_t trees_per_check = steps_per_check(BLOCK)
@@ -118,8 +162,7 @@ def add_tree_values(
                 if (t - first_tree) % trees_per_check == 0 and interrupted(&interrupt):
                     break
                 for i in range(block * BLOCK, min(n_samples, (block + 1) * BLOCK)):
-                    leaf = _leaf(&feature[0], &threshold[0], &missing_go_left[0], &left[0],
-                                 &X[i, 0], tree_root[t])
+                    leaf = _leaf(&forest, &X[i, 0], tree_root[t])
                     raw_predictions[i, t % n_columns] += value[leaf]
     if interrupt.stop:
         raise_pending()

@@ -1,16 +1,35 @@
 # Split search of the boosting grower (_hist_grower): the best split of a node from its
 # histogram, by XGBoost's second-order gain ``G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ)``
-# (Chen & Guestrin, KDD 2016) with scikit-learn's rules for missing values.
+# (Chen & Guestrin, KDD 2016) with scikit-learn's rules for missing values and categories.
 #
-# Bins ``≤ b`` go left. A feature that had missing values at fit is scanned twice: left to right
-# with the missing bin on the right, right to left with it on the left. Each side needs at least
-# ``min_samples_leaf`` samples and ``min_hessian_to_split`` of Hessian. The features are scanned
-# in order and a candidate must beat the best strictly: ties keep the first one found. Under
-# constraints (_hist_constraints.pxd) only the node's allowed features are scanned, and the gain
-# of a candidate is that of its clipped children's values.
+# A numeric feature: bins ``≤ b`` go left. A feature that had missing values at fit is scanned
+# twice: left to right with the missing bin on the right, right to left with it on the left.
+#
+# A categorical feature (Fisher, "On Grouping for Maximum Homogeneity", JASA 1958, as LightGBM
+# and scikit-learn): its categories with enough support (Hessian, in samples, at least
+# CATEGORY_SMOOTHING), the missing bin among them when the feature had missing values at fit,
+# are sorted by ``Σ g / (Σ h + CATEGORY_SMOOTHING)``; the left child takes the first ``k`` of that
+# order, or the last ``k``, for ``k`` up to half of them; the other categories go right; fewer
+# than two categories with support make no split. The left bins are kept in the split's bitset
+# (``_bitset.pxd``). Ties of the order put the higher bin first: scikit-learn leaves them to the C
+# library's qsort, and this is the order glibc's merge sort gives it, so that the trees agree
+# where categories have equal sums (as early rounds of a classifier often make them).
+#
+# Each side needs at least ``min_samples_leaf`` samples and ``min_hessian_to_split`` of Hessian.
+# The features are scanned in order, the categorical ones first (scikit-learn 1.9 moves them
+# before the numeric ones), and a candidate must beat the best strictly: ties keep the first one
+# found. Under constraints (_hist_constraints.pxd) only the node's allowed features are scanned,
+# and the gain of a candidate is that of its clipped children's values.
+from _bitset cimport bitset_clear, bitset_set, bitset_test
 from _hist_constraints cimport _bounded_gain, _node_features
 from _hist_grower cimport HIST_STRIDE, N_BINS, Grower, Node
+from _sort cimport sort_pairs
 from _types cimport intp_t, uint8_t
+
+cdef enum:
+    # smoothing of the categories' order and their least support (LightGBM's cat_smooth and
+    # min_data_per_group; scikit-learn's MIN_CAT_SUPPORT)
+    CATEGORY_SMOOTHING = 10
 
 
 cdef inline double _score(double sum_gradients, double sum_hessians,
@@ -18,11 +37,12 @@ cdef inline double _score(double sum_gradients, double sum_hessians,
     return sum_gradients * sum_gradients / (sum_hessians + l2_regularization)
 
 
-cdef inline void _consider(const Grower *g, Node *node, intp_t f, intp_t bin,
+cdef inline bint _consider(const Grower *g, Node *node, intp_t f, intp_t bin,
                            uint8_t missing_go_left, double parent_score, double g_left,
                            double h_left, intp_t n_left, bint bounded) noexcept nogil:
-    """Keep the split if it beats the node's best (strictly: ties keep the earlier candidate).
-    ``bounded``: under monotonic constraints, ``parent_score`` is the node's loss ``G·v``."""
+    """Keep the split if it beats the node's best (strictly: ties keep the earlier candidate);
+    returns whether it did. ``bounded``: under monotonic constraints, ``parent_score`` is the
+    node's loss ``G·v``."""
     cdef double gain
     if bounded:
         gain = _bounded_gain(g, node, f, g_left, h_left, parent_score)
@@ -39,6 +59,68 @@ cdef inline void _consider(const Grower *g, Node *node, intp_t f, intp_t bin,
         node.split.sum_gradient_left = g_left
         node.split.sum_hessian_left = h_left
         node.split.count_left = n_left
+        return True
+    return False
+
+
+cdef inline intp_t _sorted_categories(const Grower *g, const Node *node, intp_t f,
+                                      const double *hist, double *keys,
+                                      intp_t *bins) noexcept nogil:
+    """The bins of feature ``f`` with enough support in the node (the missing bin among them
+    when the feature had missing values at fit) into ``bins``, sorted by
+    ``Σ g / (Σ h + CATEGORY_SMOOTHING)`` (``keys``), ties by decreasing bin; returns their
+    number."""
+    cdef intp_t n_categories = g.data.n_bins_non_missing[f], n_used = 0, b, j
+    # Hessian in samples: 1 for constant Hessians
+    cdef double support_factor = (node.stop - node.start) / node.sum_hessians
+    for j in range(n_categories + g.data.has_missing_values[f]):
+        b = j if j < n_categories else g.data.missing_bin
+        if hist[HIST_STRIDE * b + 1] * support_factor >= CATEGORY_SMOOTHING:
+            keys[n_used] = hist[HIST_STRIDE * b] / (hist[HIST_STRIDE * b + 1]
+                                                    + CATEGORY_SMOOTHING)
+            bins[n_used] = -b   # ties: the higher bin first (sorted as −b)
+            n_used += 1
+    sort_pairs(keys, bins, n_used)
+    for j in range(n_used):
+        bins[j] = -bins[j]
+    return n_used
+
+
+cdef inline void _find_categorical_split(const Grower *g, Node *node, intp_t f,
+                                         const double *hist, double parent_score,
+                                         bint bounded) noexcept nogil:
+    """The best set of categories of feature ``f`` to send left, kept in ``node.split`` if it
+    beats the best split so far: the first or last ``k`` categories of the sorted order."""
+    cdef double keys[N_BINS]
+    cdef intp_t bins[N_BINS]
+    cdef intp_t n_used = _sorted_categories(g, node, f, hist, keys, bins)
+    cdef intp_t n_samples = node.stop - node.start, msl = g.options.min_samples_leaf
+    cdef intp_t direction, i, k, best_i = -1, best_direction = 1, n_left
+    cdef double g_left, h_left, min_h = g.options.min_hessian_to_split
+    if n_used <= 1:
+        return
+    for direction in range(1, -2, -2):   # the first k categories, then the last k
+        g_left = 0.0
+        h_left = 0.0
+        n_left = 0
+        for i in range((n_used + 1) // 2 if direction == 1 else (n_used + 1) // 2 - 1):
+            k = i if direction == 1 else n_used - 1 - i
+            g_left += hist[HIST_STRIDE * bins[k]]
+            h_left += hist[HIST_STRIDE * bins[k] + 1]
+            n_left += <intp_t> hist[HIST_STRIDE * bins[k] + 2]
+            if n_left < msl or h_left < min_h:
+                continue
+            if n_samples - n_left < msl or node.sum_hessians - h_left < min_h:
+                break   # the right side only shrinks from here
+            if _consider(g, node, f, 0, 0, parent_score, g_left, h_left, n_left, bounded):
+                best_i = i
+                best_direction = direction
+    if best_i < 0:
+        return
+    bitset_clear(node.split.left_bins)
+    for i in range(best_i + 1):
+        bitset_set(node.split.left_bins, bins[i if best_direction == 1 else n_used - 1 - i])
+    node.split.missing_go_left = bitset_test(node.split.left_bins, g.data.missing_bin)
 
 
 cdef inline void _find_split(const Grower *g, Node *node) noexcept nogil:
@@ -56,8 +138,17 @@ cdef inline void _find_split(const Grower *g, Node *node) noexcept nogil:
     cdef const intp_t *features = _node_features(g, node, &n_candidates)
     node.split.gain = -1.0
     node.split.feature = -1
+    # the categorical features first (ties keep the first found): scikit-learn's column order,
+    # which puts them before the numeric ones
     for k in range(n_candidates):
         f = k if features == NULL else features[k]
+        if g.data.is_categorical[f]:
+            _find_categorical_split(g, node, f, node.histogram + f * N_BINS * HIST_STRIDE,
+                                    parent_score, bounded)
+    for k in range(n_candidates):
+        f = k if features == NULL else features[k]
+        if g.data.is_categorical[f]:
+            continue
         hist = node.histogram + f * N_BINS * HIST_STRIDE
         n_bins = g.data.n_bins_non_missing[f]
         # left to right, missing values on the right; the last non-missing bin may go left

@@ -4,7 +4,7 @@
 # Floating-point cores are written with `floating` (float32 or float64), integer indices with
 # `intp_t` (numpy's np.intp) and labels/codes with `int32_t`; `int64_t` is for counts and hashes.
 from cython cimport floating
-from libc.stdint cimport int32_t, int64_t, uint64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 ctypedef Py_ssize_t intp_t
 
 cdef extern from "_omp.h":

@@ -10,7 +10,7 @@ from sklearn.metrics import log_loss, mean_absolute_error
 from threadpoolctl import threadpool_limits
 
 from kernelkit.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
-from kernelkit.ensemble._hist_gradient_boosting._binning import BinMapper
+from kernelkit.utils._binning import BinMapper
 
 # (estimator, loss, number of classes) of every loss of the two estimators
 CASES = [
@@ -84,22 +84,21 @@ def test_weighted_bins_are_the_bins_of_the_repeated_rows():
     X = rng.normal(size=(600, 3))   # more distinct values than bins: weighted quantiles
     X[rng.random(X.shape) < 0.05] = np.nan
     weight = rng.integers(1, 4, 600).astype(np.float64)
-    weighted = BinMapper(63, np.random.RandomState(0)).fit(X, weight)
-    repeated = BinMapper(63, np.random.RandomState(0)).fit(np.repeat(X, weight.astype(int),
+    weighted = BinMapper(63, "percentiles").fit(X, weight)
+    repeated = BinMapper(63, "percentiles").fit(np.repeat(X, weight.astype(int),
                                                                      axis=0))
     np.testing.assert_array_equal(weighted.thresholds_, repeated.thresholds_)
     # and the weights move them: a heavy tail pulls the quantiles towards it
     heavy = np.where(X[:, 0] > 1.0, 50.0, 1.0)
-    shifted = BinMapper(63, np.random.RandomState(0)).fit(X, heavy)
+    shifted = BinMapper(63, "percentiles").fit(X, heavy)
     assert np.median(shifted.thresholds_[0, :62]) > np.median(weighted.thresholds_[0, :62])
 
 
-def test_weighted_subsample_of_the_bins_above_the_subsample_size(monkeypatch):
-    from kernelkit.ensemble._hist_gradient_boosting import _binning
-    monkeypatch.setattr(_binning, "SUBSAMPLE", 100)
+def test_weighted_subsample_of_the_bins_above_the_subsample_size():
     X = np.arange(1000, dtype=np.float64)[:, None]
     weight = np.where(X[:, 0] < 500, 0.0, 1.0) + 1e-12   # all the weight on the upper half
-    mapper = BinMapper(15, np.random.RandomState(0)).fit(X, weight)
+    mapper = BinMapper(15, "percentiles", subsample=100,
+                       random_state=np.random.RandomState(0)).fit(X, weight)
     assert mapper.thresholds_[0, 0] > 500
 
 

@@ -32,15 +32,17 @@ def test_ctrl_c_stops_the_binning(ctrl_c):
     X = np.zeros((n_samples, n_features))
     thresholds = np.sort(np.random.default_rng(0).normal(size=(n_features, 254)), axis=1)
     n_thresholds = np.full(n_features, 254, dtype=np.intp)
+    numeric = np.zeros(n_features, dtype=np.uint8)
     X_binned = np.empty((n_samples, n_features), dtype=np.uint8, order="F")
-    run = lambda: interrupted_in(lambda: map_to_bins(X, thresholds, n_thresholds, 255, X_binned,
-                                                     2))
+    run = lambda: interrupted_in(lambda: map_to_bins(X, thresholds, n_thresholds, numeric, 255,
+                                                     X_binned, 2))
     """
     after = """
     print("kernelkit._core._hist_binning.map_to_bins" in frames)
     x = np.array([[-1.0], [0.5], [np.nan]])
     binned = np.empty((3, 1), dtype=np.uint8, order="F")
-    map_to_bins(x, np.array([[0.0, 1.0]]), np.array([2], dtype=np.intp), 9, binned, 1)
+    map_to_bins(x, np.array([[0.0, 1.0]]), np.array([2], dtype=np.intp),
+                np.zeros(1, dtype=np.uint8), 9, binned, 1)
     print(binned.ravel().tolist() == [0, 1, 9])
     """
     assert ctrl_c(setup, after) == ["interrupted", "True", "True"]
@@ -79,6 +81,9 @@ _CHAIN = """
         "missing_go_left": np.ones(n_nodes, dtype=np.uint8),
         "left": np.full(n_nodes, -1, dtype=np.intp),
         "value": np.ones(n_nodes),
+        "bitset": np.full(n_nodes, -1, dtype=np.intp),   # no categorical split
+        "left_categories": np.zeros((0, 8), dtype=np.uint32),
+        "known_categories": np.zeros((0, 8), dtype=np.uint32),
     }
     nodes["left"][splits] = np.where(splits == 0, 1, splits + 2)
 """
@@ -130,7 +135,8 @@ def test_ctrl_c_stops_the_grower(ctrl_c):
         binned = {"X_binned": np.zeros((n_samples, n_features), dtype=np.uint8, order="F"),
                   "root_counts": root_counts,
                   "n_bins_non_missing": np.ones(n_features, dtype=np.intp),
-                  "has_missing_values": np.zeros(n_features, dtype=np.uint8), "missing_bin": 255}
+                  "has_missing_values": np.zeros(n_features, dtype=np.uint8),
+                  "is_categorical": np.zeros(n_features, dtype=np.uint8), "missing_bin": 255}
         options = {"max_leaf_nodes": 2, "max_depth": -1, "min_samples_leaf": 1,
                    "min_hessian_to_split": 1e-3, "l2_regularization": 0.0, "learning_rate": 1.0}
         work = {"sample_indices": np.arange(n_samples, dtype=np.int32),
@@ -141,7 +147,8 @@ def test_ctrl_c_stops_the_grower(ctrl_c):
         nodes = {name: np.zeros(max_nodes, dtype=np.intp)
                  for name in ("feature", "bin", "left", "right", "start", "stop")}
         nodes.update(missing_go_left=np.zeros(max_nodes, dtype=np.uint8),
-                     value=np.zeros(max_nodes), gain=np.zeros(max_nodes))
+                     value=np.zeros(max_nodes), gain=np.zeros(max_nodes),
+                     left_bins=np.zeros((max_nodes, 8), dtype=np.uint32))
         n_nodes = grow_tree(binned, gradients, gradients, True, options, work, nodes, 1)
         return n_nodes, nodes["value"][0]
 

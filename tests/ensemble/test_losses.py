@@ -20,7 +20,7 @@ from kernelkit.ensemble._losses import (
     HalfPoissonLoss,
     HalfSquaredError,
 )
-from kernelkit.ensemble._quantiles import weighted_percentile
+from kernelkit.utils._quantiles import weighted_percentile
 
 LOSSES = [HalfSquaredError(), AbsoluteError(), AbsoluteError("lower"), HalfPoissonLoss(),
           HalfBinomialLoss(), ExponentialLoss(), HalfMultinomialLoss(3),

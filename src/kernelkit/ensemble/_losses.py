@@ -48,7 +48,7 @@ from kernelkit._core._hist_gradients import (
     poisson_gradients,
     residual_gradients,
 )
-from kernelkit.ensemble._quantiles import weighted_percentile
+from kernelkit.utils._quantiles import weighted_percentile
 
 __all__ = [
     "AbsoluteError",

@@ -59,16 +59,58 @@ def _clipped_value(g, h, lam, bounds):
     return min(max(-g / (h + lam + 1e-15), bounds[0]), bounds[1])
 
 
+# Least support of a category (Hessian, in samples) and smoothing of the categories' order.
+CATEGORY_SMOOTHING = 10
+
+
+def _categorical_candidates(sum_g, sum_h, count, n, H, n_categories, has_missing, missing_bin):
+    """``(left bins, G_L, H_L, n_left)`` of the categorical splits of one feature: the
+    categories with support (the missing bin one of them if the feature had missing values at
+    fit) sorted by ``Σ g / (Σ h + smoothing)`` (ties: the higher bin first), the first ``k`` of
+    them to the left for ``k`` up to half of them, then the last ``k``, ``k`` below half."""
+    categories = list(range(n_categories)) + ([missing_bin] if has_missing else [])
+    supported = [b for b in categories if sum_h[b] * n / H >= CATEGORY_SMOOTHING]
+    if len(supported) < 2:
+        return []
+    order = sorted(supported, key=lambda b: (sum_g[b] / (sum_h[b] + CATEGORY_SMOOTHING), -b))
+    m = len(order)
+    cuts = ([order[:k] for k in range(1, (m + 1) // 2 + 1)]
+            + [order[m - k:] for k in range(1, (m + 1) // 2)])
+    return [(frozenset(left), sum_g[left].sum(), sum_h[left].sum(), int(count[left].sum()))
+            for left in cuts]
+
+
+def _numeric_candidates(sum_g, sum_h, count, n, G, H, n_bins, has_missing):
+    """``(bin, missing_go_left, G_L, H_L, n_left)`` of the numeric splits of one feature: bins
+    ``≤ bin`` left, the missing bin right (every bin but the last, which may go left only when
+    there are missing values), then, with missing values, the missing bin left."""
+    candidates = []
+    # missing values right: left = bins 0..b
+    for b in range(n_bins - 1 + int(has_missing)):
+        candidates.append((b, False, sum_g[:b + 1].sum(), sum_h[:b + 1].sum(),
+                           int(count[:b + 1].sum())))
+    if has_missing:
+        # missing values left: right = bins b+1..n_bins-1
+        for b in range(n_bins - 2, -1, -1):
+            g_right = sum_g[b + 1:n_bins].sum()
+            h_right = sum_h[b + 1:n_bins].sum()
+            n_right = int(count[b + 1:n_bins].sum())
+            candidates.append((b, True, G - g_right, H - h_right, n - n_right))
+    return candidates
+
+
 def _best_split(X_binned, rows, gradients, hessians, node, n_bins_non_missing,
-                has_missing_values, missing_bin, min_samples_leaf, min_hessian, lam,
-                monotonic_cst, features):
+                has_missing_values, is_categorical, missing_bin, min_samples_leaf, min_hessian,
+                lam, monotonic_cst, features):
     """``(gain, feature, bin, missing_go_left, G_L, H_L, n_left)`` of the best split of
     ``node`` over ``features``, or None.
 
     Bins ``≤ bin`` go left. A feature with missing values at fit is tried with the missing bin
     on the right (scanning the bins left to right) and on the left (right to left); a strictly
-    larger gain wins, so ties keep the first candidate found. With monotonic constraints the
-    gain is taken at the children's values clipped to the node's ``bounds``.
+    larger gain wins, so ties keep the first candidate found, the categorical features' first.
+    At a categorical feature ``bin`` is the set of bins that go left
+    (:func:`_categorical_candidates`). With monotonic constraints the gain is taken at the
+    children's values clipped to the node's ``bounds``.
     """
     def score(g, h):
         return g * g / (h + lam)
@@ -88,22 +130,18 @@ def _best_split(X_binned, rows, gradients, hessians, node, n_bins_non_missing,
     n = len(rows)
     best = None
     best_gain = 0.0
-    for f in features:
+    for f in sorted(features, key=lambda f: not is_categorical[f]):
         sum_g, sum_h, count = _histogram(X_binned[rows, f], gradients[rows], hessians[rows],
                                          missing_bin + 1)
         n_bins = n_bins_non_missing[f]
-        candidates = []
-        # missing values right: left = bins 0..b
-        for b in range(n_bins - 1 + int(has_missing_values[f])):
-            candidates.append((b, False, sum_g[:b + 1].sum(), sum_h[:b + 1].sum(),
-                               int(count[:b + 1].sum())))
-        if has_missing_values[f]:
-            # missing values left: right = bins b+1..n_bins-1
-            for b in range(n_bins - 2, -1, -1):
-                g_right = sum_g[b + 1:n_bins].sum()
-                h_right = sum_h[b + 1:n_bins].sum()
-                n_right = int(count[b + 1:n_bins].sum())
-                candidates.append((b, True, G - g_right, H - h_right, n - n_right))
+        if is_categorical[f]:
+            candidates = [(left, missing_bin in left, g_left, h_left, n_left)
+                          for left, g_left, h_left, n_left in _categorical_candidates(
+                              sum_g, sum_h, count, n, H, n_bins, has_missing_values[f],
+                              missing_bin)]
+        else:
+            candidates = _numeric_candidates(sum_g, sum_h, count, n, G, H, n_bins,
+                                             has_missing_values[f])
         for b, missing_left, g_left, h_left, n_left in candidates:
             if (n_left < min_samples_leaf or n - n_left < min_samples_leaf
                     or h_left < min_hessian or H - h_left < min_hessian):
@@ -118,7 +156,7 @@ def _best_split(X_binned, rows, gradients, hessians, node, n_bins_non_missing,
 def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_missing,
               has_missing_values, missing_bin, max_leaf_nodes, max_depth, min_samples_leaf,
               min_hessian_to_split, l2_regularization, learning_rate, monotonic_cst=None,
-              interaction_groups=None):
+              interaction_groups=None, is_categorical=None):
     """Grow one tree leaf-wise: the open leaf of largest gain is split (ties: the older),
     until ``max_leaf_nodes`` leaves or no split with a positive gain.
 
@@ -139,14 +177,19 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
         None (or all 0): no monotonic constraint.
     interaction_groups : list of sets of feature indices, or None
         Every feature in at least one group; None: no interaction constraint.
+    is_categorical : ndarray of shape (n_features,), dtype bool, default=None
+        Features split by sets of bins (None: none).
 
     Returns
     -------
     tree : dict of ndarray of shape (n_nodes,)
         ``feature`` (−1 at a leaf), ``bin``, ``missing_go_left``, ``left`` and ``right``
-        (children ids, −1 at a leaf), ``value`` (``−ν G/(H+λ)``), ``gain``, and ``leaf_of``
+        (children ids, −1 at a leaf), ``value`` (``−ν G/(H+λ)``), ``gain``, ``left_bins`` (the
+        set of bins that go left at a categorical split, empty elsewhere), and ``leaf_of``
         (n_samples,): the leaf of every training sample.
     """
+    if is_categorical is None:
+        is_categorical = np.zeros(X_binned.shape[1], dtype=bool)
     gradients = np.asarray(gradients, dtype=np.float64)
     hessians = (np.ones_like(gradients) if hessians_are_constant
                 else np.asarray(hessians, dtype=np.float64))
@@ -168,9 +211,9 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
                 and len(node["rows"]) >= 2 * min_samples_leaf
                 and node["H"] >= 2 * min_hessian_to_split):
             node["split"] = _best_split(X_binned, node["rows"], gradients, hessians, node,
-                                        n_bins_non_missing, has_missing_values, missing_bin,
-                                        min_samples_leaf, min_hessian_to_split, lam,
-                                        monotonic_cst, features)
+                                        n_bins_non_missing, has_missing_values, is_categorical,
+                                        missing_bin, min_samples_leaf, min_hessian_to_split,
+                                        lam, monotonic_cst, features)
 
     if max_leaf_nodes > 1:
         find(nodes[0])
@@ -182,7 +225,10 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
         node = nodes[best]
         gain, f, b, missing_left, g_left, h_left, n_left = node["split"]
         bins = X_binned[node["rows"], f]
-        goes_left = np.where(bins == missing_bin, missing_left, bins <= b)
+        if is_categorical[f]:
+            goes_left = np.isin(bins, list(b))
+        else:
+            goes_left = np.where(bins == missing_bin, missing_left, bins <= b)
         node["left"] = len(nodes)
         n_leaves += 1
         children = [{"rows": rows, "depth": node["depth"] + 1, "G": G, "H": H,
@@ -213,6 +259,7 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
             "missing_go_left": np.zeros(n_nodes, dtype=np.uint8),
             "left": np.full(n_nodes, -1), "right": np.full(n_nodes, -1),
             "value": np.zeros(n_nodes), "gain": np.zeros(n_nodes),
+            "left_bins": [frozenset()] * n_nodes,
             "leaf_of": np.zeros(len(gradients), dtype=np.intp)}
     for i, node in enumerate(nodes):
         tree["value"][i] = (-learning_rate * node["G"] / (node["H"] + lam)
@@ -224,6 +271,8 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
         if not has_missing_values[f]:
             # no missing value at fit: unseen ones go to the child with more samples
             missing_left = n_left > len(node["rows"]) - n_left
+        if is_categorical[f]:
+            tree["left_bins"][i], b = b, 0
         tree["feature"][i], tree["bin"][i], tree["gain"][i] = f, b, gain
         tree["missing_go_left"][i] = missing_left
         tree["left"][i], tree["right"][i] = node["left"], node["left"] + 1
@@ -232,13 +281,20 @@ def grow_tree(X_binned, gradients, hessians, hessians_are_constant, n_bins_non_m
 
 def predict_binned(tree, X_binned, missing_bin):
     """Leaf value of every binned row (a walk down the tree; the right child is
-    ``left + 1``, as in the core's arrays)."""
+    ``left + 1``, as in the core's arrays; a tree without ``left_bins`` has numeric splits
+    only)."""
+    left_bins = tree.get("left_bins", [frozenset()] * len(tree["left"]))
     out = np.empty(X_binned.shape[0])
     for i, row in enumerate(X_binned):
         node = 0
         while tree["left"][node] >= 0:
             b = row[tree["feature"][node]]
-            go_left = tree["missing_go_left"][node] if b == missing_bin else b <= tree["bin"][node]
+            if left_bins[node]:
+                go_left = b in left_bins[node]
+            elif b == missing_bin:
+                go_left = tree["missing_go_left"][node]
+            else:
+                go_left = b <= tree["bin"][node]
             node = tree["left"][node] + (0 if go_left else 1)
         out[i] = tree["value"][node]
     return out

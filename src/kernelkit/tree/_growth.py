@@ -2,7 +2,8 @@
 ``kernelkit._core._tree_builder``).
 
 - :class:`TreeTrainingSet` prepares X once (float32, presorted for ``splitter="best"``, binned
-  into ≤ 255 quantile bins for ``splitter="hist"``, :mod:`kernelkit.tree._binning`) and grows
+  into ≤ 255 quantile bins for ``splitter="hist"``, :mod:`kernelkit.utils._binning`'s
+  ``"count_quantiles"`` rule) and grows
   any number of trees on it with different targets, weights and seeds — one at a time
   (:meth:`~TreeTrainingSet.grow_tree`, optionally returning the leaf of every training sample)
   or many in parallel native threads (:meth:`~TreeTrainingSet.grow_trees`); they return
@@ -20,8 +21,8 @@ import numpy as np
 
 from kernelkit._core._tree_builder import grow_trees as _grow_trees
 from kernelkit._core._tree_presort import presort as _presort
-from kernelkit.tree._binning import MAX_BINS, quantile_bins
 from kernelkit.tree._flat_tree import Tree
+from kernelkit.utils._binning import MAX_BINS, BinMapper
 
 __all__ = [
     "CRITERIA",
@@ -121,7 +122,7 @@ class TreeTrainingSet:
     max_bins : int, default=255
         At most 255.
     n_threads : int, default=1
-        Threads of the presort.
+        Threads of the presort and of the binning.
 
     Attributes
     ----------
@@ -154,8 +155,12 @@ class TreeTrainingSet:
         self.sorted_samples = np.empty(self.X_T.shape, dtype=self.index_dtype)
         _presort(self.X_T, self.sorted_samples, int(n_threads))
         if splitter == "hist":
-            self.binned, self.bin_lower, self.bin_upper, self.n_bins = quantile_bins(
-                self.X_T, self.sorted_samples, self.max_bins)
+            mapper = BinMapper(self.max_bins, "count_quantiles").fit(
+                self.X, sorted_samples=self.sorted_samples)
+            self.binned = mapper.transform(self.X, int(n_threads)).T
+            self.bin_lower = mapper.bin_lower_.astype(np.float32)
+            self.bin_upper = mapper.bin_upper_.astype(np.float32)
+            self.n_bins = mapper.n_bins_non_missing_.astype(np.int32)
             # the histogram splitter reads neither X nor the presort
             del self.X_T, self.sorted_samples
 

@@ -6,8 +6,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.tree._binning import MAX_BINS
 from kernelkit.tree._growth import GrowthParams
+from kernelkit.utils._binning import MAX_BINS
 from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _check_sample_weight
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT, check_class_labels, check_memory_request

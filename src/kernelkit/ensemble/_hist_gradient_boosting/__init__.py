@@ -2,7 +2,10 @@
 Boosting Decision Tree", NeurIPS 2017; Chen & Guestrin, "XGBoost: A Scalable Tree Boosting
 System", KDD 2016), by role:
 
-- ``_binning``: the quantile bins of the features (``uint8`` codes, one bin for NaN);
+- the quantile bins of the features (``uint8`` codes, one bin for NaN) come from
+  ``kernelkit.utils._binning`` (its ``"percentiles"`` rule), shared with the trees;
+- ``_categories``: ``categorical_features``, and the pandas and polars data frames the data
+  come in (categorical columns coded as integers, column names kept and checked);
 - ``_grower``: the work space of the compiled leaf-wise grower (``kernelkit._core._hist_grower``),
   one tree per score column and round;
 - ``_predictor``: the grown trees as flat node arrays, and the raw scores they add;

@@ -7,9 +7,12 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
-from kernelkit.ensemble._hist_gradient_boosting._binning import BinMapper
+from kernelkit.ensemble._hist_gradient_boosting._categories import (
+    check_fit_data,
+    check_predict_data,
+)
 from kernelkit.ensemble._hist_gradient_boosting._constraints import grower_constraints
 from kernelkit.ensemble._hist_gradient_boosting._early_stopping import EarlyStopping
 from kernelkit.ensemble._hist_gradient_boosting._grower import Grower
@@ -26,6 +29,7 @@ from kernelkit.ensemble._hist_gradient_boosting._warm_start import (
     fit_random_state,
 )
 from kernelkit.ensemble._validation_split import split_validation
+from kernelkit.utils._binning import BinMapper
 from kernelkit.utils._progress import report, report_points
 from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
@@ -35,6 +39,8 @@ __all__ = ["BaseHistGradientBoosting", "SHARED_ATTRIBUTES", "SHARED_PARAMETERS",
 
 # early_stopping="auto" is on above this many samples.
 AUTO_EARLY_STOPPING_SAMPLES = 10_000
+# Rows the binning thresholds are cut from (a uniform subsample without replacement above it).
+BINNING_SUBSAMPLE = 200_000
 
 
 class BaseHistGradientBoosting(BaseEstimator):
@@ -50,6 +56,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         "monotonic_cst": ["array-like", dict, None],
         "interaction_cst": [list, tuple, StrOptions({"pairwise", "no_interactions"}), None],
         "max_bins": [Interval(Integral, 2, 255, closed="both")],
+        "categorical_features": ["array-like", StrOptions({"from_dtype"}), None],
         "early_stopping": [StrOptions({"auto"}), "boolean"],
         "scoring": [str, callable, None],
         "validation_fraction": [Interval(RealNotInt, 0.0, 1.0, closed="neither"),
@@ -89,9 +96,7 @@ class BaseHistGradientBoosting(BaseEstimator):
         continued = continues_fit(self)
         previous_loss, previous_classes = (
             (self._loss, getattr(self, "classes_", None)) if continued else (None, None))
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C",
-                             ensure_all_finite="allow-nan", y_numeric=not self._is_classifier,
-                             reset=not continued)
+        X, y, known_categories = check_fit_data(self, X, y, reset=not continued)
         if continued:
             check_continued_fit(self, y, previous_classes)
         target = self._encode_target(y)
@@ -113,7 +118,9 @@ class BaseHistGradientBoosting(BaseEstimator):
                      None if sample_weight is None else sample_weight[validation])
             X, target = X[rows], target[rows]
             sample_weight = None if sample_weight is None else sample_weight[rows]
-        self._bin_mapper = BinMapper(self.max_bins, random_state).fit(X, sample_weight)
+        self._bin_mapper = BinMapper(self.max_bins, "percentiles", subsample=BINNING_SUBSAMPLE,
+                                     random_state=random_state).fit(
+            X, sample_weight, known_categories=known_categories)
         grower = Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
                          n_threads, constraints)
         n_columns = loss.n_columns
@@ -195,8 +202,7 @@ class BaseHistGradientBoosting(BaseEstimator):
 
     def _validate_predict_input(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, order="C",
-                             ensure_all_finite="allow-nan", reset=False)
+        return check_predict_data(self, X)
 
     def _raw_predict(self, X):
         X = self._validate_predict_input(X)
@@ -255,6 +261,16 @@ default=None
     max_bins : int, default=255
         Bins of the non-missing values of each feature (at most 255); missing values get a bin
         of their own.
+    categorical_features : array-like of {bool, int, str}, "from_dtype" or None, \
+default="from_dtype"
+        The categorical features: a boolean mask, feature indices, or column names of a data
+        frame; "from_dtype": the columns of a pandas or polars data frame with a categorical
+        dtype (none for an array); None: none. A column of strings, objects or a categorical
+        dtype is coded by the sorted order of its categories (at most ``max_bins``; a category
+        unseen at fit counts as missing); a numeric one must hold integers in
+        ``[0, max_bins)`` (negative values count as missing). Columns of strings must be
+        categorical. A categorical split sends a set of categories left: the best cut of the
+        categories sorted by :math:`G/(H + \\text{smoothing})`.
     early_stopping : "auto" or bool, default="auto"
         Stop when the score stalls; "auto": on above 10 000 samples.
     scoring : str, callable or None, default="loss"
@@ -289,7 +305,11 @@ SHARED_ATTRIBUTES = """n_iter_ : int
         round and after each (empty without early stopping).
     validation_score_ : ndarray of shape (n_iter_ + 1,)
         The held-out score, likewise (empty without early stopping or held-out data).
-    n_features_in_ : int"""
+    is_categorical_ : ndarray of shape (n_features_in_,), dtype bool, or None
+        The categorical features (None: none).
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Column names of a data frame given at fit (checked at predict)."""
 
 REFERENCES = """References
     ----------
@@ -297,6 +317,8 @@ REFERENCES = """References
     Decision Tree", NeurIPS 2017 (histograms, histogram subtraction, leaf-wise growth).
     Chen & Guestrin, "XGBoost: A Scalable Tree Boosting System", KDD 2016 (the second-order
     gain and leaf values).
+    Fisher, "On Grouping for Maximum Homogeneity", JASA 1958 (categories sorted by their mean
+    target, then cut as numbers).
 
     Notes
     -----

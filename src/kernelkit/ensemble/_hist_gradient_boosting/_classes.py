@@ -63,9 +63,10 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
 
     def __init__(self, loss="squared_error", *, learning_rate=0.1, max_iter=100,
                  max_leaf_nodes=31, max_depth=None, min_samples_leaf=20, l2_regularization=0.0,
-                 max_bins=255, monotonic_cst=None, interaction_cst=None, warm_start=False,
-                 early_stopping="auto", scoring="loss", validation_fraction=0.1,
-                 n_iter_no_change=10, tol=1e-7, random_state=None, n_jobs=None, verbose=0):
+                 max_bins=255, categorical_features="from_dtype", monotonic_cst=None,
+                 interaction_cst=None, warm_start=False, early_stopping="auto", scoring="loss",
+                 validation_fraction=0.1, n_iter_no_change=10, tol=1e-7, random_state=None,
+                 n_jobs=None, verbose=0):
         self.loss = loss
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -74,6 +75,7 @@ class HistGradientBoostingRegressor(RegressorMixin, BaseHistGradientBoosting):
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
         self.max_bins = max_bins
+        self.categorical_features = categorical_features
         self.monotonic_cst = monotonic_cst
         self.interaction_cst = interaction_cst
         self.warm_start = warm_start
@@ -153,10 +155,10 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
 
     def __init__(self, loss="log_loss", *, learning_rate=0.1, max_iter=100, max_leaf_nodes=31,
                  max_depth=None, min_samples_leaf=20, l2_regularization=0.0, max_bins=255,
-                 monotonic_cst=None, interaction_cst=None, warm_start=False,
-                 early_stopping="auto", scoring="loss", validation_fraction=0.1,
-                 n_iter_no_change=10, tol=1e-7, random_state=None, n_jobs=None, verbose=0,
-                 class_weight=None):
+                 categorical_features="from_dtype", monotonic_cst=None, interaction_cst=None,
+                 warm_start=False, early_stopping="auto", scoring="loss",
+                 validation_fraction=0.1, n_iter_no_change=10, tol=1e-7, random_state=None,
+                 n_jobs=None, verbose=0, class_weight=None):
         self.loss = loss
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -165,6 +167,7 @@ class HistGradientBoostingClassifier(ClassifierMixin, BaseHistGradientBoosting):
         self.min_samples_leaf = min_samples_leaf
         self.l2_regularization = l2_regularization
         self.max_bins = max_bins
+        self.categorical_features = categorical_features
         self.monotonic_cst = monotonic_cst
         self.interaction_cst = interaction_cst
         self.warm_start = warm_start

@@ -28,11 +28,26 @@ def grower_constraints(estimator, n_features, n_trees_per_iteration):
             "monotonic constraints are not supported for multiclass classification: set "
             "monotonic_cst=None, or fit one binary classifier per class.")
     monotonic = _monotonic_cst(estimator, n_features)
+    _check_no_categorical_monotonic_cst(estimator, monotonic)
     groups = _interaction_groups(estimator.interaction_cst, n_features)
     return {
         "monotonic_cst": None if monotonic is None or not monotonic.any() else monotonic,
         "interaction_cst": None if groups is None else _interaction_arrays(groups, n_features),
     }
+
+
+def _check_no_categorical_monotonic_cst(estimator, monotonic):
+    """scikit-learn's refusal of a monotonic constraint on a categorical feature (categories
+    have no order), naming the features."""
+    is_categorical = getattr(estimator, "is_categorical_", None)
+    if monotonic is None or is_categorical is None:
+        return
+    constrained = np.flatnonzero(is_categorical & (monotonic != 0))
+    if constrained.size:
+        names = getattr(estimator, "feature_names_in_", None)
+        shown = [repr(names[f]) if names is not None else f"at index {f}" for f in constrained]
+        raise ValueError("Categorical features cannot have monotonic constraints: set the "
+                         f"constraint of the categorical feature(s) {', '.join(shown)} to 0.")
 
 
 def _monotonic_cst(estimator, n_features):

@@ -4,6 +4,11 @@ training set, and the trees it grows as dicts of node arrays."""
 import numpy as np
 
 from kernelkit._core._hist_grower import grow_tree
+from kernelkit.ensemble._hist_gradient_boosting._predictor import (
+    BITSET_WORDS,
+    categorical_splits,
+    known_category_bitsets,
+)
 from kernelkit.utils._threads import min_work_per_thread
 from kernelkit.utils._validation import MAX_INT
 
@@ -29,7 +34,8 @@ class Grower:
             "X_binned": X_binned, "root_counts": root_counts,
             "n_bins_non_missing": bin_mapper.n_bins_non_missing_,
             "has_missing_values": (root_counts[:, bin_mapper.missing_bin_] > 0).astype(np.uint8),
-            "missing_bin": bin_mapper.missing_bin_}
+            "is_categorical": bin_mapper.is_categorical_, "missing_bin": bin_mapper.missing_bin_}
+        self.known_categories = known_category_bitsets(bin_mapper)
         max_leaf_nodes = (estimator.max_leaf_nodes if estimator.max_leaf_nodes is not None
                           else MAX_INT)
         self.options = {
@@ -56,6 +62,7 @@ class Grower:
             ("feature", np.intp), ("bin", np.intp), ("missing_go_left", np.uint8),
             ("left", np.intp), ("right", np.intp), ("value", np.float64), ("start", np.intp),
             ("stop", np.intp), ("gain", np.float64))}
+        self.nodes["left_bins"] = np.empty((max_nodes, BITSET_WORDS), dtype=np.uint32)
 
     @property
     def sample_indices(self):
@@ -79,5 +86,7 @@ class Grower:
                                                              self.bin_mapper.max_bins - 1)],
             0.0)
         tree["n_samples"] = nodes["stop"][:n_nodes] - nodes["start"][:n_nodes]
+        tree.update(categorical_splits(tree, nodes["left_bins"][:n_nodes], self.bin_mapper,
+                                       self.known_categories))
         return tree, nodes["start"][:n_nodes], nodes["stop"][:n_nodes]
 
