@@ -91,25 +91,41 @@ cdef inline void _feature_histogram(const Grower *g, intp_t f, intp_t start, int
             hist[HIST_STRIDE * j + 1] = hist[HIST_STRIDE * j + 2]
 
 
+cdef inline void _node_step(Grower *g, Node *node, const intp_t *features, bint is_root,
+                            intp_t n_chunks, intp_t item) noexcept nogil:
+    """Item ``item`` of a node's histogram build: a chunk of the gather (the first
+    ``n_chunks`` items), then one feature's histogram."""
+    cdef intp_t k = item - n_chunks, f
+    if interrupted(g.work.interrupt):
+        return
+    if k < 0:
+        _gather_chunk(g, node.start, node.stop, item)
+        return
+    f = k if features == NULL else features[k]
+    _feature_histogram(g, f, node.start, node.stop, is_root,
+                       node.histogram + f * N_BINS * HIST_STRIDE)
+
+
 cdef inline void _build_histogram(Grower *g, Node *node, bint is_root) noexcept nogil:
     """The histograms of the features the node may split on (every feature without interaction
-    constraints): the gather of the node's gradients (but at the root), then the features in
-    parallel, in one parallel region whose team is sized by the work (``kk_team_for_work``)."""
-    cdef intp_t k, f, c, n_build, size = N_BINS * HIST_STRIDE
+    constraints): the gather of the node's gradients (but at the root), then the features, on
+    a team sized by the work (``kk_team_for_work``) in one parallel region, or by this thread
+    alone."""
+    cdef intp_t k, c, n_build
     cdef intp_t n = node.stop - node.start, n_chunks = 0 if is_root else (n + CHUNK - 1) // CHUNK
     cdef const intp_t *features = _node_features(g, node, &n_build)
     cdef int team = kk_team_for_work(0.5e-9 * n * (HISTOGRAM_COST * n_build
-                                               + (0 if is_root else GATHER_COST)),
-                                 g.work.min_work_per_thread, g.work.n_threads)
+                                                   + (0 if is_root else GATHER_COST)),
+                                     g.work.min_work_per_thread, g.work.n_threads)
+    if team == 1:
+        for k in range(n_chunks + n_build):
+            _node_step(g, node, features, is_root, n_chunks, k)
+        return
     with parallel(num_threads=team):
         for c in prange(n_chunks, schedule='static'):
-            if not interrupted(g.work.interrupt):
-                _gather_chunk(g, node.start, node.stop, c)
+            _node_step(g, node, features, is_root, n_chunks, c)
         for k in prange(n_build, schedule='static', chunksize=1):
-            if interrupted(g.work.interrupt):
-                continue
-            f = k if features == NULL else features[k]
-            _feature_histogram(g, f, node.start, node.stop, is_root, node.histogram + f * size)
+            _node_step(g, node, features, is_root, n_chunks, n_chunks + k)
 
 
 cdef inline void _subtract_histogram(const Grower *g, const Node *child, double *parent,

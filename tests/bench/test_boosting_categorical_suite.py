@@ -8,7 +8,6 @@ import pytest
 from kernelkit.bench._harness import available_suites, load_suite, run_suite
 from kernelkit.bench.suites import boosting_categorical
 
-from kernelkit.ensemble import HistGradientBoostingClassifier
 
 ROUNDS = 5
 CATEGORICAL = ["type_employer", "education", "marital", "occupation", "relationship", "race",
@@ -62,8 +61,6 @@ def test_peers_agree_on_a_few_rounds(data):
     assert abs(lightgbm["log_loss"] - sklearn["log_loss"]) < 0.02
 
 
-@pytest.mark.skipif("categorical_features" not in HistGradientBoostingClassifier().get_params(),
-                    reason="needs HistGradientBoostingClassifier(categorical_features=...)")
 def test_kernelkit_runs_and_matches_scikit_learn(data):
     suite = dataclasses.replace(boosting_categorical.SUITE,
                                 cases=lambda quick: [{"rounds": ROUNDS}],
