@@ -14,7 +14,8 @@ cdef enum:
     HIST_STRIDE = 3                 # doubles per bin: Σ g, Σ h, count
     CHUNK = 16384                   # samples per chunk of the parallel gather and partition
     # Serial work per value, in half nanoseconds, that sizes the team of a parallel loop
-    # (kk_team_for_work): a histogram's (feature, sample) value, a gathered sample, a partitioned one.
+    # (kk_team_for_work): a histogram's (feature, sample) value, a gathered sample, a
+    # partitioned sample.
     HISTOGRAM_COST = 3
     GATHER_COST = 2
     PARTITION_COST = 4
