@@ -142,7 +142,8 @@ def test_ctrl_c_stops_the_grower(ctrl_c):
         work = {"sample_indices": np.arange(n_samples, dtype=np.int32),
                 "partition_buffer": np.empty(n_samples, dtype=np.int32),
                 "ordered_gradients": np.empty(n_samples, dtype=np.float32),
-                "ordered_hessians": np.empty(n_samples, dtype=np.float32)}
+                "ordered_hessians": np.empty(n_samples, dtype=np.float32),
+                "min_work_per_thread": 0.0}
         max_nodes = 3
         nodes = {name: np.zeros(max_nodes, dtype=np.intp)
                  for name in ("feature", "bin", "left", "right", "start", "stop")}

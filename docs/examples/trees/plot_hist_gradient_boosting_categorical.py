@@ -37,8 +37,8 @@ y = (adult.target == ">50K").astype(int)  # 1: income above 50K
 X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y,
                                                     random_state=0)
 categorical = list(X.select_dtypes("category").columns)
-print(f"{X_train.shape[0]} training rows, {X_test.shape[0]} test rows; categorical: "
-      f"{', '.join(categorical)}")
+print(f"{X_train.shape[0]} training rows, {X_test.shape[0]} test rows")
+print(f"categorical: {', '.join(categorical)}")
 
 
 def booster(**params):
