@@ -19,7 +19,7 @@ from kernelkit._core._dbscan_expansion import (
     dbscan_precomputed_sparse,
 )
 from kernelkit._core._dbscan_gemm import dbscan_gemm, uses_gemm
-from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._progress import report, stages_callback
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._sklearn_compat import _VALID_METRICS, Interval, StrOptions, _fit_context
@@ -208,7 +208,7 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         # pairs screened in float32 where that is exact enough
         X32 = float32_screening_copy(X, min_features=0)
         # BLAS is called from every OpenMP thread: keep it single-threaded
-        with blas_controller().limit(limits=1, user_api="blas"):
+        with blas_limit(1):
             dbscan_gemm(X, float(self.eps), self.min_samples, labels, is_core,
                         n_threads=n_threads, X32=X32, progress=progress)
 

@@ -28,7 +28,7 @@ from kernelkit._core._kmeans_hamerly import hamerly_iter
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit._core._kmeans_lloyd import lloyd_iter
 from kernelkit._core._kmeans_seeding import update_candidate_distances
-from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._sklearn_compat import (
@@ -234,7 +234,7 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     start = time.perf_counter()
     old_centers = centers
     # The cores call BLAS from every OpenMP thread: keep BLAS itself single-threaded.
-    with blas_controller().limit(limits=1, user_api="blas"):
+    with blas_limit(1):
         for n_iter in range(1, max_iter + 1):
             if step is None:
                 lloyd_iter(X, sample_weight, centers, labels, sums, X_screen=X_screen,
@@ -575,7 +575,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         centers = np.ascontiguousarray(self.cluster_centers_, dtype=X.dtype)
         labels = np.empty(X.shape[0], dtype=np.int32)
         n_threads = effective_n_threads(self.n_jobs)
-        with blas_controller().limit(limits=1, user_api="blas"):
+        with blas_limit(1):
             lloyd_iter(X, sample_weight, centers, labels, X_screen=float32_screening_copy(X),
                        n_threads=n_threads)
         return labels, sample_weight, centers, n_threads

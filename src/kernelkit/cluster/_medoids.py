@@ -34,7 +34,7 @@ from kernelkit._core._kmedoids import (
     distance_matrix,
     in_cluster_costs,
 )
-from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._progress import iteration_callback, report, stage
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
@@ -256,7 +256,7 @@ default="k-medoids++"
         n_threads = effective_n_threads(self.n_jobs)
         # the cores call BLAS from OpenMP threads: BLAS itself stays single-threaded
         label = type(self).__name__
-        with blas_controller().limit(limits=1, user_api="blas"):
+        with blas_limit(1):
             if self.method == "pam" or (isinstance(self.init, str) and self.init == "build"):
                 start = time.perf_counter()
                 if data.precompute_if_it_fits(n_threads) and self.verbose:
@@ -448,7 +448,7 @@ default="k-medoids++"
         if self.metric == "precomputed":
             return np.argmin(X[:, self.medoid_indices_], axis=1)
         labels = np.empty(X.shape[0], dtype=np.int32)
-        with blas_controller().limit(limits=1, user_api="blas"):
+        with blas_limit(1):
             lloyd_iter(np.ascontiguousarray(X), np.ones(X.shape[0]),
                        np.ascontiguousarray(self.cluster_centers_, dtype=np.float64), labels,
                        n_threads=effective_n_threads(self.n_jobs))

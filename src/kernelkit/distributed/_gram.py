@@ -25,7 +25,7 @@ from sklearn.base import clone
 from sklearn.utils import get_tags
 
 from kernelkit.kernels import PackedGraphs, PackedSequences, StructuredKernel
-from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._sklearn_compat import Interval, validate_params
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import check_memory_request
@@ -80,7 +80,7 @@ def _slice(values, start, stop):
 
 def _compute_tile(kernel, rows, cols, diag_rows, diag_cols, dtype, where):
     """One tile (``cols`` None: a symmetric diagonal tile), validated."""
-    with blas_controller().limit(limits=effective_n_threads(kernel.n_jobs), user_api="blas"):
+    with blas_limit(effective_n_threads(kernel.n_jobs)):
         K = kernel._block(rows, cols, diag_rows, diag_cols)
     if not np.all(np.isfinite(K)):
         raise ValueError(f"The Gram tile {where} of {type(kernel).__name__} has NaN or infinite "

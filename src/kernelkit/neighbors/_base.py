@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit._core._knn_brute import knn_brute, knn_brute_screened, knn_select
 from kernelkit.neighbors._kd_tree import KDTreeIndex
-from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
     kernel_input_tags,
@@ -215,7 +215,7 @@ class NeighborsBase(BaseEstimator):
             # (measured 2x slower at d = 50)
             Q32 = None if self._fit_X32 is None else float32_screening_copy(X, min_features=0)
             screen32 = self._screen32 and float32_screening_applies(X, min_features=0)
-            with blas_controller().limit(limits=1, user_api="blas"):
+            with blas_limit(1):
                 for first, stop in blocks:
                     if Q32 is not None:
                         knn_brute_screened(X[first:stop], self._fit_X, Q32[first:stop],

@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_array, check_is_fitted
 
 from kernelkit._core._gram import VECTOR_KERNELS
 from kernelkit._core._smo_solver import PRECOMPUTED_KERNEL, smo_solve
-from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
     kernel_input_tags,
@@ -324,9 +324,9 @@ class BaseSMO(BaseEstimator):
             return self._prepare(inner_threads, *problems[k], start=starts[k], cancel=cancel)
 
         # A precomputed Gram is read in place: no BLAS call to keep single-threaded.
-        blas_limit = (contextlib.nullcontext() if problems[0][0] is not None
-                      else blas_controller().limit(limits=1, user_api="blas"))
-        with blas_limit:
+        single_blas = (contextlib.nullcontext() if problems[0][0] is not None
+                       else blas_limit(1))
+        with single_blas:
             if n_workers <= 1:
                 raw = [self._run(prepare(k)) for k in range(len(problems))]
             else:

@@ -22,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit._core._dual_cd import dual_cd_solve
 from kernelkit.svm._base import solver_kernel_input
 from kernelkit.utils._docstrings import fill_doc
-from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
     kernel_input_tags,
@@ -149,7 +149,7 @@ class _DualCDBase(BaseEstimator):
                 f"{sign.size} variables: {n_iter} epochs, objective {objective:.10g}, largest "
                 f"projected gradient {violation:.3g} (tol {self.tol:g}), {n_active} active"),
             unit="epochs")
-        with blas_controller().limit(limits=1, user_api="blas"):
+        with blas_limit(1):
             objective, n_iter, status = dual_cd_solve(
                 {"X": X, "x_sqnorm": sqnorm, "gram": gram, "diagonal": diagonal,
                  "sign": np.ascontiguousarray(sign, dtype=np.float64),

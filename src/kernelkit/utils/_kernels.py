@@ -29,7 +29,7 @@ from sklearn.utils.validation import check_array, check_consistent_length, valid
 
 from kernelkit._core._gram import VECTOR_KERNELS, vector_gram, vector_gram_diagonal
 from kernelkit.utils._gram import (
-    blas_controller,
+    blas_limit,
     check_gram_range,
     check_precomputed_gram,
     definiteness_sample,
@@ -168,7 +168,7 @@ def _vector_gram(X, Y, name, gamma, coef0, degree, n_threads):
     Y = X if symmetric else np.ascontiguousarray(Y, dtype=np.float64)
     out = np.empty((X.shape[0], Y.shape[0]))
     # The blocks call BLAS inside OpenMP threads: BLAS's own threads are switched off.
-    with blas_controller().limit(limits=1, user_api="blas"):
+    with blas_limit(1):
         vector_gram(X, Y, symmetric, VECTOR_KERNELS[name], gamma, coef0, degree, out, n_threads)
     # max and min propagate NaN: two passes, no temporary array
     peak = max(out.max(), -out.min()) if out.size else 0.0

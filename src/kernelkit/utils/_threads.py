@@ -18,7 +18,7 @@ from kernelkit._core._openmp import (
     openmp_region_seconds,
     openmp_version,
 )
-from kernelkit.utils._gram import blas_controller
+from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
@@ -228,7 +228,7 @@ def blas_threads(n_flops, n_threads):
     context : context manager
     """
     limit = 1 if n_flops < SMALL_BLAS_FLOPS else n_threads
-    return blas_controller().limit(limits=limit, user_api="blas")
+    return blas_limit(limit)
 
 
 # Row slots of fold_row_blocks: fixed, so that the result does not depend on the thread count, and
@@ -290,7 +290,7 @@ def fold_row_blocks(fold, n_rows, block_rows, n_threads):
                 state = fold(state, start, min(start + block_rows, n_rows))
             states[slot] = state
 
-    with blas_controller().limit(limits=1, user_api="blas"):
+    with blas_limit(1):
         n_workers = min(n_threads, n_slots) - 1
         if n_workers == 0:
             work()
