@@ -88,19 +88,41 @@ def test_scatter_matrix(rng, monkeypatch, dtype):
     from kernelkit.utils import _scatter
 
     monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)    # 6-row blocks of 5 columns
-    X = (rng.normal(size=(101, 5)) + 1e3).astype(dtype)
-    shift, weights = X.mean(axis=0), rng.random(101)
-    Xc = X.astype(np.float64) - shift
-    expected = (Xc * weights[:, None]).T @ Xc
-    one = _scatter.scatter_matrix(X, shift=shift, weights=weights, n_threads=1)
+    X = rng.normal(size=(101, 5)).astype(dtype)
+    weights = rng.random(101)
+    expected = (X.astype(np.float64) * weights[:, None]).T @ X
+    one = _scatter.scatter_matrix(X, weights=weights, n_threads=1)
     assert one.dtype == dtype
     np.testing.assert_array_equal(one, one.T)
     tol = 1e-12 if dtype == np.float64 else 1e-5
     np.testing.assert_allclose(one, expected, rtol=tol, atol=tol * np.abs(expected).max())
     np.testing.assert_array_equal(
-        one, _scatter.scatter_matrix(X, shift=shift, weights=weights, n_threads=2))
+        one, _scatter.scatter_matrix(X, weights=weights, n_threads=2))
     np.testing.assert_allclose(_scatter.scatter_matrix(X), X.T.astype(np.float64) @ X,
                                rtol=tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("n_samples", [1, 5, 6, 7, 101])
+def test_mean_and_scatter(rng, monkeypatch, dtype, n_samples):
+    from kernelkit.utils import _scatter
+
+    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)    # 6-row blocks of 5 columns
+    # a mean far from the spread: X^T X - n mu mu^T loses about 12 of float64's 16 digits, and
+    # merging blocks by differences of their raw means about 6
+    X = (rng.normal(size=(n_samples, 5)) + 1e6).astype(dtype)
+    exact = X.astype(np.longdouble)
+    exact_mean = exact.mean(axis=0)
+    expected = ((exact - exact_mean).T @ (exact - exact_mean)).astype(np.float64)
+    mean, S = _scatter.mean_and_scatter(X, n_threads=1)
+    assert mean.dtype == S.dtype == dtype
+    np.testing.assert_array_equal(S, S.T)
+    tol = 1e-14 if dtype == np.float64 else 1e-6
+    np.testing.assert_allclose(mean, exact_mean.astype(np.float64), rtol=tol)
+    np.testing.assert_allclose(S, expected, rtol=0, atol=tol * np.abs(expected).max())
+    mean2, S2 = _scatter.mean_and_scatter(X, n_threads=2)
+    np.testing.assert_array_equal(mean, mean2)
+    np.testing.assert_array_equal(S, S2)
 
 
 def test_row_block_product(rng, monkeypatch):
@@ -113,3 +135,21 @@ def test_row_block_product(rng, monkeypatch):
     np.testing.assert_array_equal(one, _scatter.row_block_product(X, M, shift=shift,
                                                                   n_threads=2))
     np.testing.assert_allclose(_scatter.row_block_product(X, M), X @ M, atol=1e-12)
+
+
+def test_blas_limit_sets_and_restores_the_blas_threads():
+    from threadpoolctl import threadpool_info
+
+    from kernelkit.utils._gram import blas_limit
+
+    def counts():
+        return [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
+
+    before = counts()
+    with blas_limit(1):
+        assert set(counts()) == {1}
+    assert counts() == before
+    with pytest.raises(RuntimeError, match="inside"):
+        with blas_limit(1):
+            raise RuntimeError("inside")
+    assert counts() == before

@@ -13,7 +13,7 @@ from kernelkit.decomposition._randomized_svd import (
     randomized_svd,
 )
 from kernelkit.utils._eigen import flip_signs
-from kernelkit.utils._scatter import row_block_product, scatter_matrix
+from kernelkit.utils._scatter import mean_and_scatter, row_block_product
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import (
     N_JOBS_CONSTRAINT,
@@ -21,7 +21,12 @@ from kernelkit.utils._threads import (
     effective_n_threads,
     fold_row_blocks,
 )
-from kernelkit.utils._validation import MAX_INT, check_distance_scale, warn_long_factorisation
+from kernelkit.utils._validation import (
+    MAX_INT,
+    check_distance_scale,
+    check_finite_result,
+    warn_long_factorisation,
+)
 
 __all__ = ["PCA"]
 
@@ -76,6 +81,14 @@ def _centred_sum_of_squares(X, mean):
         block = X[start:start + block_rows] - mean
         total += float(np.einsum("ij,ij->", block, block))
     return total
+
+
+def _check_finite_scatter(X, scatter):
+    """Raise when the scatter matrix overflowed: checked on the d × d result rather than on the
+    n × d input, with :func:`check_distance_scale`'s message when the input's scale explains it."""
+    if not np.isfinite(scatter).all():
+        check_distance_scale(X)
+        check_finite_result(scatter, "the scatter matrix (X - mean)ᵀ(X - mean)")
 
 
 class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -230,7 +243,6 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         """Fit; return the validated X, the left singular vectors (None for the covariance
         route) and the signs applied to the components."""
         X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
-        check_distance_scale(X)
         n_samples, n_features = X.shape
         rank = min(n_samples, n_features)
         if isinstance(self.n_components, Integral) and self.n_components > rank:
@@ -240,9 +252,11 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         if solver == "randomized" and not isinstance(self.n_components, Integral):
             raise ValueError("svd_solver='randomized' needs an int n_components, got "
                              f"{self.n_components!r}.")
-        mean = X.mean(axis=0)
         n_threads = effective_n_threads(self.n_jobs)
         U = None
+        if solver not in ("covariance_eigh", "randomized"):
+            check_distance_scale(X)
+            mean = X.mean(axis=0)
         if solver == "randomized":
             n_iter = default_power_iterations(self.n_components, X.shape)
             n_random = min(self.n_components + 10, rank)
@@ -250,13 +264,17 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             # them: the scatter matrix is cheaper when d < 4 (q + 1) l
             if n_features < 4 * (n_iter + 1) * n_random:
                 solver = "randomized_scatter"
+            else:
+                check_distance_scale(X)
+                mean = X.mean(axis=0)
         if solver in ("covariance_eigh", "randomized_scatter"):
             # Algorithm 15 route (a): the eigenvalues of (X − 1μᵀ)ᵀ(X − 1μᵀ) are σ_i².
             warn_long_factorisation(
                 n_samples * n_features**2 + 9.0 * n_features**3,   # XᵀX, then eigh with vectors
                 f"svd_solver={self.svd_solver!r} on {n_samples} samples x {n_features} features",
                 "it suits n_samples >> n_features; use svd_solver='full' or 'randomized'.")
-            scatter = scatter_matrix(X, shift=mean, n_threads=n_threads)
+            mean, scatter = mean_and_scatter(X, n_threads=n_threads)
+            _check_finite_scatter(X, scatter)
             total = float(np.trace(scatter))
             with blas_threads(10.0 * n_features**3, n_threads):
                 if solver == "covariance_eigh":

@@ -1,38 +1,32 @@
-"""Products of tall data by row blocks: scatter matrices ``Σ_i w_i (x_i − c)(x_i − c)ᵀ`` by
-blocked rank-k updates, shared by PCA (the covariance, with ``c`` the mean) and the logistic
-regressions' Newton steps (the Hessian ``Aᵀ diag(w) A``), and products ``(X − 1cᵀ) M`` with a
-narrow ``M`` (PCA's scores)."""
+"""Products of tall data by row blocks: scatter matrices by blocked rank-k updates, centred
+``Σ_i (x_i − μ)(x_i − μ)ᵀ`` with the mean in the same pass (PCA's covariance) and weighted
+``Σ_i w_i x_i x_iᵀ`` (the logistic regressions' Newton Hessian ``Aᵀ diag(w) A``), and products
+``(X − 1cᵀ) M`` with a narrow ``M`` (PCA's scores)."""
 
 import numpy as np
 from scipy.linalg import get_blas_funcs
 
 from kernelkit.utils._threads import fold_row_blocks
 
-__all__ = ["row_block_product", "scatter_matrix"]
+__all__ = ["mean_and_scatter", "row_block_product", "scatter_matrix"]
 
 # Elements of one block buffer: 2 MiB of float64, which stays in the cache between the centring
 # and the rank-k update that reads it back.
 _BLOCK_ELEMENTS = 2**18
 
 
-def scatter_matrix(X, *, shift=None, weights=None, n_threads=1):
-    r"""The scatter matrix :math:`S = \sum_i w_i (x_i - c)(x_i - c)^\top` of the rows of ``X``.
+def scatter_matrix(X, *, weights=None, n_threads=1):
+    r"""The scatter matrix :math:`S = \sum_i w_i x_i x_i^\top` of the rows of ``X``.
 
-    The rows are shifted (and scaled by :math:`\sqrt{w_i}`) block by block into a buffer that
-    stays in the cache, and each block is added by a symmetric rank-k update (BLAS ``syrk``, half
-    the products of a general ``Xᵀ X``). Centring the blocks before the product keeps the
-    accuracy of a centred copy of ``X``, without the copy: the shortcut
-    :math:`X^\top X - n \mu\mu^\top` loses about :math:`\log_{10}(\mu^2 / \sigma^2)` digits to
-    cancellation when the mean is large against the spread. The blocks run on ``n_threads``
-    threads (:func:`~kernelkit.utils._threads.fold_row_blocks`); the result does not depend on
-    ``n_threads``.
+    Row blocks (scaled by :math:`\sqrt{w_i}` in a buffer that stays in the cache) are added by a
+    symmetric rank-k update (BLAS ``syrk``, half the products of a general ``Xᵀ X``), on
+    ``n_threads`` threads (:func:`~kernelkit.utils._threads.fold_row_blocks`); the result does not
+    depend on ``n_threads``. For the centred scatter matrix see :func:`mean_and_scatter`.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
         float64 or float32 (the products run in that precision), C-contiguous.
-    shift : ndarray of shape (n_features,), default=None
-        The centre :math:`c`; None for 0.
     weights : ndarray of shape (n_samples,), default=None
         Non-negative weights :math:`w_i`; None for 1.
     n_threads : int, default=1
@@ -53,13 +47,9 @@ def scatter_matrix(X, *, shift=None, weights=None, n_threads=1):
             state = (np.zeros((n_features, n_features), dtype=dtype, order="F"),
                      np.empty((block_rows, n_features), dtype=dtype))
         total, buffer = state
-        block = buffer[: stop - start]
-        if shift is None:
-            block[...] = X[start:stop]
-        else:
-            np.subtract(X[start:stop], shift, out=block)
+        block = X[start:stop]
         if root is not None:
-            block *= root[start:stop, None]
+            block = np.multiply(block, root[start:stop, None], out=buffer[: stop - start])
         # blockᵀ block added to the upper triangle of the Fortran-ordered total, in place
         return syrk(1.0, block.T, beta=1.0, c=total, overwrite_c=1), buffer
 
@@ -68,6 +58,85 @@ def scatter_matrix(X, *, shift=None, weights=None, n_threads=1):
     for state in states[1:]:
         total += state[0]
     return np.triu(total) + np.triu(total, 1).T
+
+
+def mean_and_scatter(X, *, n_threads=1):
+    r"""The mean :math:`\mu` and the centred scatter matrix
+    :math:`S = \sum_i (x_i - \mu)(x_i - \mu)^\top` of the rows of ``X``, in one pass over ``X``.
+
+    Each block, shifted by a provisional centre (the first block's mean), is centred on its own
+    mean while it is in the cache and added by a symmetric rank-k update; blocks, then the slots
+    of :func:`~kernelkit.utils._threads.fold_row_blocks`, are merged by the pairwise update of
+    Chan, Golub & LeVeque ("Algorithms for computing the sample variance", Am. Stat. 37, 1983):
+
+    .. math::
+
+        S_{AB} = S_A + S_B + \frac{n_A n_B}{n_A + n_B} \delta\delta^\top, \quad
+        \mu_{AB} = \mu_A + \frac{n_B}{n_A + n_B}\delta, \quad \delta = \mu_B - \mu_A.
+
+    Every product is of centred rows and every difference of means is on the scale of the
+    spread, so the accuracy is that of a centred copy of ``X`` (no cancellation of
+    :math:`X^\top X - n\mu\mu^\top`, which loses about :math:`\log_{10}(\mu^2/\sigma^2)`
+    digits), without the copy and without a separate pass for the mean. The merge order depends only on ``n_samples``, so the result does not
+    depend on ``n_threads``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        float64 or float32 (the products run in that precision), C-contiguous, n_samples ≥ 1.
+    n_threads : int, default=1
+
+    Returns
+    -------
+    mean : ndarray of shape (n_features,)
+    S : ndarray of shape (n_features, n_features)
+        Symmetric, of ``X``'s dtype.
+    """
+    n_samples, n_features = X.shape
+    dtype = X.dtype
+    syrk = get_blas_funcs("syrk", dtype=dtype)
+    block_rows = max(1, _BLOCK_ELEMENTS // max(n_features, 1))
+
+    # column means as products with a vector of ones (BLAS gemv): NumPy's mean over axis 0
+    # costs as much as the rank-k update on narrow data
+    ones = np.ones(min(block_rows, n_samples), dtype=dtype)
+    # a provisional centre near the data (the first block's mean): the blocks' means and their
+    # differences are then taken on the scale of the spread, not of the mean itself
+    centre = (ones @ X[:block_rows]) / len(ones)
+
+    def fold(state, start, stop):
+        n_block = stop - start
+        if state is None:
+            state = (0, None, np.zeros((n_features, n_features), dtype=dtype, order="F"),
+                     np.empty((block_rows, n_features), dtype=dtype))
+        count, mean, total, buffer = state
+        block = np.subtract(X[start:stop], centre, out=buffer[:n_block])
+        block_mean = (ones[:n_block] @ block) / n_block
+        if count:
+            count, mean, total = _merge_means((count, mean, total), n_block, block_mean)
+        else:
+            count, mean = n_block, block_mean
+        block -= block_mean
+        # blockᵀ block added to the upper triangle of the Fortran-ordered total, in place
+        total = syrk(1.0, block.T, beta=1.0, c=total, overwrite_c=1)
+        return count, mean, total, buffer
+
+    states = fold_row_blocks(fold, n_samples, block_rows, n_threads)
+    count, mean, total = states[0][:3]
+    for other in states[1:]:
+        total += other[2]
+        count, mean, total = _merge_means((count, mean, total), other[0], other[1])
+    return centre + mean, np.triu(total) + np.triu(total, 1).T
+
+
+def _merge_means(left, n_right, mean_right):
+    """``(n, μ, S)`` of the rows of ``left = (n_A, μ_A, S)`` and of ``n_right`` rows of mean
+    ``mean_right``: ``S`` (upper triangle) gains the update term of the two means, in place."""
+    n_left, mean_left, total = left
+    n = n_left + n_right
+    delta = mean_right - mean_left
+    total += (n_left * n_right / n) * np.outer(delta, delta)
+    return n, mean_left + (n_right / n) * delta, total
 
 
 def row_block_product(X, M, *, shift=None, n_threads=1):
