@@ -1,6 +1,8 @@
 """Neighbour search shared by the k-NN estimators: Euclidean by the compiled brute-force core or
 the compiled KD-tree, precomputed distances, or kernel distances ``k(x, x) + k(y, y) − 2k(x, y)``."""
 
+import threading
+import time
 from numbers import Integral, Real
 
 import numpy as np
@@ -8,7 +10,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit._core._knn_brute import knn_brute, knn_brute_screened, knn_select
-from kernelkit.neighbors._kd_tree import KDTreeIndex
+from kernelkit.neighbors._search_index import SearchIndex
 from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
@@ -16,7 +18,7 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
-from kernelkit.utils._progress import in_blocks
+from kernelkit.utils._progress import in_blocks, report_stage
 from kernelkit.utils._screening import float32_screening_applies, float32_screening_copy
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
@@ -24,18 +26,6 @@ from kernelkit.utils._validation import MAX_INT, check_distance_scale
 
 __all__ = ["NeighborsBase"]
 
-# "auto" tries the KD-tree at or below this many features and from this many training samples,
-# and keeps it when its search of _TREE_PROBES training rows computes at most _TREE_MAX_SCANNED
-# of the distances a brute force would (a deterministic count, so the choice, and the results,
-# do not depend on the machine's speed). Measured (2026-11-27, 2 threads, 1e5 rows, 1e4 queries,
-# k = 10; tree ÷ brute-force time): 20 Gaussian clusters 0.35 at d = 12, 0.7 at d = 20, 0.8 at
-# d = 24; a single Gaussian 2.7 at d = 12, 10 at d = 16. The tree then scanned 4.7 %, 6 %, 29 %
-# and 68 % of the rows: a distance costs it 7 to 12 times the brute force's, so it wins while
-# it scans less than about a tenth of the rows.
-_TREE_MAX_FEATURES = 20
-_TREE_MIN_SAMPLES = 20_000
-_TREE_PROBES = 256
-_TREE_MAX_SCANNED = 0.1
 _NEGATIVE_DISTANCES = "Negative values in data: precomputed distances must be non-negative."
 # Queries per block of kernel or precomputed distances: memory O(block × n_train).
 _DISTANCE_BLOCK = 1024
@@ -75,6 +65,7 @@ class NeighborsBase(BaseEstimator):
     # ------------------------------------------------------------------ fitting
     def _fit_neighbors(self, X, y, **check_params):
         """Validate and store the training set; returns the validated ``y``."""
+        self._index = None
         if self.kernel is not None:
             if self.metric != "euclidean":
                 raise ValueError("kernel= gives the kernel distance; metric must then be "
@@ -107,24 +98,42 @@ class NeighborsBase(BaseEstimator):
         check_distance_scale(X)
         self._fit_X = X
         self.n_samples_fit_ = X.shape[0]
-        use_tree = self.algorithm == "kd_tree" or (
-            self.algorithm == "auto" and X.shape[1] <= _TREE_MAX_FEATURES
-            and X.shape[0] >= _TREE_MIN_SAMPLES)
-        self._tree = KDTreeIndex(X) if use_tree else None
-        if use_tree and self.algorithm == "auto":
-            probes = X[::max(1, X.shape[0] // _TREE_PROBES)]
-            k = min(self.n_neighbors, X.shape[0])
-            if self._tree.scanned_fraction(probes, k, effective_n_threads(self.n_jobs)) \
-                    > _TREE_MAX_SCANNED:
-                use_tree, self._tree = False, None
-        self._method = "kd_tree" if use_tree else "brute"
-        # float64 data in many dimensions: float32 block products screen the candidates, exact
-        # distances decide (knn_brute_screened)
-        self._fit_X32 = None if use_tree else float32_screening_copy(X)
-        # float32 data in as many dimensions: its own float32 products screen, exact distances
-        # of its rows decide (knn_brute with exact=True), no copy
-        self._screen32 = not use_tree and float32_screening_applies(X)
+        self._method = "euclidean"
+        # the search index is built by the first search (_search_index), from the parameters
+        # of this fit
+        self._index_params = (self.algorithm, min(self.n_neighbors, X.shape[0]))
+        self._index_lock = threading.Lock()
         return y
+
+    def _search_index(self, n_threads):
+        """The :class:`SearchIndex` of the training rows, built by the first search that needs
+        it and kept until the next ``fit``. Threads searching at once build it once: the others
+        wait for it under the lock."""
+        index = self._index
+        if index is None:
+            with self._index_lock:
+                index = self._index
+                if index is None:
+                    start = time.perf_counter()
+                    index = SearchIndex(self._fit_X, *self._index_params, n_threads)
+                    report_stage(type(self).__name__, self.verbose,
+                                 f"search index: {index.describe()}", start)
+                    self._index = index
+        return index
+
+    def __getstate__(self):
+        # the index is left out (the first search after loading builds it again, the same): a
+        # pickle holds the fitted state, the same bytes whether or not the estimator was queried
+        state = dict(super().__getstate__())
+        state.pop("_index_lock", None)
+        if state.get("_index") is not None:
+            state["_index"] = None
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "_index_params" in state:
+            self._index_lock = threading.Lock()
 
     # ------------------------------------------------------------------ search
     def kneighbors(self, X=None, n_neighbors=None, return_distance=True):
@@ -205,26 +214,8 @@ class NeighborsBase(BaseEstimator):
         values = np.empty((n_queries, k))
         blocks = in_blocks(type(self).__name__, self.verbose, n_queries, "queries",
                            n_blocks=_PROGRESS_BLOCKS, paced=True)
-        if self._method == "kd_tree":
-            for first, stop in blocks:
-                values[first:stop], indices[first:stop] = self._tree.query(X[first:stop], k,
-                                                                           n_threads)
-            return np.sqrt(values), indices
-        if self._method == "brute":
-            # each thread calls BLAS on its own blocks: BLAS's threads would oversubscribe
-            # (measured 2x slower at d = 50)
-            Q32 = None if self._fit_X32 is None else float32_screening_copy(X, min_features=0)
-            screen32 = self._screen32 and float32_screening_applies(X, min_features=0)
-            with blas_limit(1):
-                for first, stop in blocks:
-                    if Q32 is not None:
-                        knn_brute_screened(X[first:stop], self._fit_X, Q32[first:stop],
-                                           self._fit_X32, indices[first:stop],
-                                           values[first:stop], n_threads)
-                    else:
-                        knn_brute(X[first:stop], self._fit_X, indices[first:stop],
-                                  values[first:stop], n_threads, screen32)
-            return np.sqrt(values), indices
+        if self._method == "euclidean":
+            return self._euclidean_search(X, k, n_threads, blocks, indices, values)
         for first, stop in blocks:
             for start in range(first, stop, _DISTANCE_BLOCK):
                 end = min(start + _DISTANCE_BLOCK, stop)
@@ -233,6 +224,30 @@ class NeighborsBase(BaseEstimator):
         if self._method == "kernel":
             values = np.sqrt(values)
         return values, indices
+
+    def _euclidean_search(self, X, k, n_threads, blocks, indices, values):
+        """Fill ``indices`` and the squared ``values`` block by block of queries, by the KD-tree
+        or the brute force of the search index; returns ``(distances, indices)``."""
+        index = self._search_index(n_threads)
+        if index.tree is not None:
+            for first, stop in blocks:
+                values[first:stop], indices[first:stop] = index.tree.query(X[first:stop], k,
+                                                                           n_threads)
+            return np.sqrt(values), indices
+        # each thread calls BLAS on its own blocks: BLAS's threads would oversubscribe
+        # (measured 2x slower at d = 50)
+        Q32 = None if index.fit_X32 is None else float32_screening_copy(X, min_features=0)
+        screen32 = index.screen32 and float32_screening_applies(X, min_features=0)
+        with blas_limit(1):
+            for first, stop in blocks:
+                if Q32 is not None:
+                    knn_brute_screened(X[first:stop], self._fit_X, Q32[first:stop],
+                                       index.fit_X32, indices[first:stop], values[first:stop],
+                                       n_threads)
+                else:
+                    knn_brute(X[first:stop], self._fit_X, indices[first:stop],
+                              values[first:stop], n_threads, screen32)
+        return np.sqrt(values), indices
 
     def _distance_block(self, X, start, stop):
         """Rows ``[start, stop)`` of the query-by-training distances (squared for kernels)."""

@@ -49,7 +49,13 @@ _SHARED_NOTES = """Neighbours are ordered by distance, then by training index, s
     features (entries within float32's range) compare exact double-precision distances; the
     brute force in fewer dimensions compares GEMM distances, exact for integer features (as on
     the digits) and otherwise accurate to rounding, which may swap neighbours at equal distance
-    up to rounding."""
+    up to rounding.
+
+    ``fit`` validates and stores the training samples; the search index is built at the first
+    query (the KD-tree, or the float32 copy that screens the brute force's candidates), from the
+    data and the parameters of the fit, and kept until the next ``fit``; threads querying at
+    once build it once. A pickle leaves it out: the first query after loading builds it again,
+    the same."""
 
 
 @fill_doc(shared_notes=_SHARED_NOTES, shared_parameters=_SHARED_PARAMETERS)
