@@ -75,7 +75,7 @@ def test_float32_stays_float32_and_searches_in_double():
     X = rng.normal(size=(2000, 6)).astype(np.float32)
     y = np.arange(2000) % 4
     model = KNeighborsClassifier(10, algorithm="kd_tree").fit(X, y)
-    assert model._tree.points.dtype == np.float32
+    assert model._search_index(1).tree.points.dtype == np.float32
     assert model._fit_X.dtype == np.float32
     Q = rng.normal(size=(30, 6)).astype(np.float32)
     distances, indices = model.kneighbors(Q)
@@ -91,7 +91,7 @@ def test_auto_tree_equals_brute_and_does_not_depend_on_threads(estimator):
     X, y = rng.normal(size=(25_000, 5)), rng.integers(0, 3, 25_000)
     Q = rng.normal(size=(300, 5))
     auto = estimator(6, n_jobs=2).fit(X, y)
-    assert auto._tree is not None
+    assert auto._search_index(2).tree is not None
     one = estimator(6, n_jobs=1).fit(X, y)
     brute = estimator(6, algorithm="brute").fit(X, y)
     for other in (one, brute):
@@ -135,11 +135,10 @@ def test_auto_keeps_the_tree_only_where_it_saves_work():
     rng = np.random.default_rng(3)
     labels = rng.integers(0, 20, 20_000)
     clustered = rng.normal(scale=3.0, size=(20, 10))[labels] + rng.normal(size=(20_000, 10))
-    model = KNeighborsClassifier(10).fit(clustered, labels)
-    assert model._method == "kd_tree"
-    fractions = [model._tree.scanned_fraction(clustered[:300], 10, n) for n in (1, 2)]
+    tree = KNeighborsClassifier(10).fit(clustered, labels)._search_index(2).tree
+    fractions = [tree.scanned_fraction(clustered[:300], 10, n) for n in (1, 2)]
     assert fractions[0] == fractions[1] < 0.1
     unstructured = rng.normal(size=(20_000, 16))
-    assert KNeighborsClassifier(10).fit(unstructured, labels)._method == "brute"
-    assert KNeighborsClassifier(10, algorithm="kd_tree").fit(unstructured, labels)._tree.\
-        scanned_fraction(unstructured[:50], 10, 2) > 0.1
+    assert KNeighborsClassifier(10).fit(unstructured, labels)._search_index(2).tree is None
+    assert KNeighborsClassifier(10, algorithm="kd_tree").fit(unstructured, labels).\
+        _search_index(2).tree.scanned_fraction(unstructured[:50], 10, 2) > 0.1

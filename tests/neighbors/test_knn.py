@@ -63,7 +63,7 @@ def test_float32_screening_keeps_the_exact_neighbours():
     np.testing.assert_allclose(dist, ref_dist, rtol=1e-12, atol=1e-15)
     # the estimator uses it for float64 data in 16 dimensions or more
     model = KNeighborsClassifier(6).fit(X, np.arange(2000) % 3)
-    assert model._fit_X32 is not None
+    assert model._search_index(1).fit_X32 is not None
     np.testing.assert_array_equal(model.kneighbors(Q, return_distance=False), ref_idx)
 
 
@@ -75,10 +75,10 @@ def test_no_float32_screening_where_products_leave_float32():
     y = np.arange(300) % 3
     want = KNeighborsClassifier(4).fit(X, y).kneighbors(Q, return_distance=False)
     big = KNeighborsClassifier(4).fit(X * 1e20, y)
-    assert big._fit_X32 is None
+    assert big._search_index(1).fit_X32 is None
     np.testing.assert_array_equal(big.kneighbors(Q * 1e20, return_distance=False), want)
     small = KNeighborsClassifier(4).fit(X, y)
-    assert small._fit_X32 is not None
+    assert small._search_index(1).fit_X32 is not None
     np.testing.assert_array_equal(small.kneighbors(Q * 1e20 / 1e20, return_distance=False), want)
     far = Q.copy()
     far[0] = 1e20                                 # one query beyond float32 products
@@ -246,10 +246,11 @@ def test_float32_data_is_screened_by_its_own_products_and_ranked_exactly():
     np.testing.assert_array_equal(idx, ref_idx)
     np.testing.assert_allclose(dist, ref_dist, rtol=1e-12, atol=1e-15)
     model = KNeighborsClassifier(6).fit(X, np.arange(2000) % 3)
-    assert model._screen32 and model._fit_X32 is None
+    index = model._search_index(1)
+    assert index.screen32 and index.fit_X32 is None
     np.testing.assert_array_equal(model.kneighbors(Q, return_distance=False), ref_idx)
     tiny = KNeighborsClassifier(6).fit(X * np.float32(1e-20), np.arange(2000) % 3)
-    assert not tiny._screen32
+    assert not tiny._search_index(1).screen32
 
 
 @pytest.mark.parametrize("estimator", [KNeighborsClassifier, KNeighborsRegressor])
@@ -275,6 +276,10 @@ def test_verbose_prints_progress_lines_during_the_search(estimator, options, cap
         np.testing.assert_array_equal(got_array, expected_array)
     lines = capsys.readouterr().err.splitlines()
     name = estimator.__name__
+    if "kernel" not in options:
+        # the first search builds the index: a line, as it lasted more than DELAY
+        index = "KD-tree" if options["algorithm"] == "kd_tree" else "brute force"
+        assert lines.pop(0).startswith(f"[{name}] search index: {index}, ")
     # twenty blocks of queries per search, a line after each: 300 queries, then 600
     assert len(lines) == 40
     assert lines[0].startswith(f"[{name}] 15/300 queries, ")

@@ -1,7 +1,6 @@
 """Neighbour search shared by the k-NN estimators: Euclidean by the compiled brute-force core or
 the compiled KD-tree, precomputed distances, or kernel distances ``k(x, x) + k(y, y) − 2k(x, y)``."""
 
-import threading
 import time
 from numbers import Integral, Real
 
@@ -10,7 +9,7 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit._core._knn_brute import knn_brute, knn_brute_screened, knn_select
-from kernelkit.neighbors._search_index import SearchIndex
+from kernelkit.neighbors._search_index import BuiltOnFirstUse, SearchIndex
 from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._kernels import (
     KERNEL_CONSTRAINT,
@@ -65,7 +64,8 @@ class NeighborsBase(BaseEstimator):
     # ------------------------------------------------------------------ fitting
     def _fit_neighbors(self, X, y, **check_params):
         """Validate and store the training set; returns the validated ``y``."""
-        self._index = None
+        # the search index of this fit, built by the first Euclidean search (_search_index)
+        self._index = BuiltOnFirstUse()
         if self.kernel is not None:
             if self.metric != "euclidean":
                 raise ValueError("kernel= gives the kernel distance; metric must then be "
@@ -99,41 +99,23 @@ class NeighborsBase(BaseEstimator):
         self._fit_X = X
         self.n_samples_fit_ = X.shape[0]
         self._method = "euclidean"
-        # the search index is built by the first search (_search_index), from the parameters
-        # of this fit
+        # the algorithm and the k of the probe that decides "auto": those of the fit
         self._index_params = (self.algorithm, min(self.n_neighbors, X.shape[0]))
-        self._index_lock = threading.Lock()
         return y
 
     def _search_index(self, n_threads):
-        """The :class:`SearchIndex` of the training rows, built by the first search that needs
-        it and kept until the next ``fit``. Threads searching at once build it once: the others
-        wait for it under the lock."""
-        index = self._index
-        if index is None:
-            with self._index_lock:
-                index = self._index
-                if index is None:
-                    start = time.perf_counter()
-                    index = SearchIndex(self._fit_X, *self._index_params, n_threads)
-                    report_stage(type(self).__name__, self.verbose,
-                                 f"search index: {index.describe()}", start)
-                    self._index = index
+        """The :class:`SearchIndex` of the training rows, built by the first search from the
+        parameters of the fit, and kept until the next ``fit``."""
+        return self._index.get(lambda: self._build_search_index(n_threads))
+
+    def _build_search_index(self, n_threads):
+        """A new :class:`SearchIndex` of the training rows; a line at ``verbose`` 2 (or 1, when
+        it took more than two seconds)."""
+        start = time.perf_counter()
+        index = SearchIndex(self._fit_X, *self._index_params, n_threads)
+        report_stage(type(self).__name__, self.verbose, f"search index: {index.describe()}",
+                     start)
         return index
-
-    def __getstate__(self):
-        # the index is left out (the first search after loading builds it again, the same): a
-        # pickle holds the fitted state, the same bytes whether or not the estimator was queried
-        state = dict(super().__getstate__())
-        state.pop("_index_lock", None)
-        if state.get("_index") is not None:
-            state["_index"] = None
-        return state
-
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        if "_index_params" in state:
-            self._index_lock = threading.Lock()
 
     # ------------------------------------------------------------------ search
     def kneighbors(self, X=None, n_neighbors=None, return_distance=True):

@@ -1,10 +1,12 @@
 """The index of the Euclidean k-NN search: the KD-tree where it saves work, else what the brute
 force screens with. Built from the training rows by the first search, not by ``fit``."""
 
+import threading
+
 from kernelkit.neighbors._kd_tree import KDTreeIndex
 from kernelkit.utils._screening import float32_screening_applies, float32_screening_copy
 
-__all__ = ["SearchIndex"]
+__all__ = ["BuiltOnFirstUse", "SearchIndex"]
 
 # "auto" tries the KD-tree at or below this many features and from this many training samples,
 # and keeps it when its search of _TREE_PROBES training rows computes at most _TREE_MAX_SCANNED
@@ -74,3 +76,38 @@ class SearchIndex:
             return "KD-tree"
         return "brute force, float32 screening" if (
             self.fit_X32 is not None or self.screen32) else "brute force"
+
+
+class BuiltOnFirstUse:
+    """A value built by the first :meth:`get` and kept; threads calling :meth:`get` at once
+    build it once (the others wait for it under the lock).
+
+    The estimator holds this object from ``fit`` on, so a query that builds the value leaves the
+    estimator's ``__dict__`` unchanged (scikit-learn's ``check_dict_unchanged``). Pickles and
+    copies leave the value out: the first :meth:`get` after loading builds it again.
+
+    Attributes
+    ----------
+    value : object
+        None until built.
+    """
+
+    def __init__(self):
+        self.value = None
+        self._lock = threading.Lock()
+
+    def get(self, build):
+        """The value, built by ``build()`` if this is the first call."""
+        value = self.value
+        if value is None:
+            with self._lock:
+                value = self.value
+                if value is None:
+                    value = self.value = build()
+        return value
+
+    def __getstate__(self):
+        return {}
+
+    def __setstate__(self, state):
+        self.__init__()
