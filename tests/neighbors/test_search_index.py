@@ -3,7 +3,9 @@ first query, not by fit, once (threads querying a fresh estimator at once includ
 a refit, left out of pickles and built again, the same, after loading."""
 
 import copy
+import os
 import pickle
+import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -195,3 +197,23 @@ def test_the_index_follows_the_parameters_of_the_fit(estimator, builds):
     model.fit(X, labels)                        # the refit takes the new algorithm
     model.kneighbors(Q[:5])
     assert model._index.value.tree is None and builds[-1][1:3] == ("brute", 6)
+
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_fork_child_builds_the_index_while_a_parent_thread_held_the_lock():
+    model, X, _ = _fit(KNeighborsClassifier, "brute")
+    model._index._lock.acquire()            # as a thread building the index at the fork would
+    try:
+        pid = os.fork()
+        if pid == 0:
+            signal.alarm(20)                # ends the child if it waits for the lock for ever
+            found = False
+            try:
+                found = model.kneighbors(X[:5])[1].shape == (5, 6)
+            finally:                        # never back into the parent's code
+                os._exit(0 if found else 1)
+        status = os.waitpid(pid, 0)[1]
+    finally:
+        model._index._lock.release()
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -1,6 +1,7 @@
 """The index of the Euclidean k-NN search: the KD-tree where it saves work, else what the brute
 force screens with. Built from the training rows by the first search, not by ``fit``."""
 
+import os
 import threading
 
 from kernelkit.neighbors._kd_tree import KDTreeIndex
@@ -84,7 +85,8 @@ class BuiltOnFirstUse:
 
     The estimator holds this object from ``fit`` on, so a query that builds the value leaves the
     estimator's ``__dict__`` unchanged (scikit-learn's ``check_dict_unchanged``). Pickles and
-    copies leave the value out: the first :meth:`get` after loading builds it again.
+    copies leave the value out: the first :meth:`get` after loading builds it again, and so
+    does a fork child whose parent had not built it.
 
     Attributes
     ----------
@@ -95,11 +97,16 @@ class BuiltOnFirstUse:
     def __init__(self):
         self.value = None
         self._lock = threading.Lock()
+        self._pid = os.getpid()
 
     def get(self, build):
         """The value, built by ``build()`` if this is the first call."""
         value = self.value
         if value is None:
+            if self._pid != os.getpid():
+                # a fork child: a thread of the parent may have held the lock, and it is not
+                # copied to release it
+                self._lock, self._pid = threading.Lock(), os.getpid()
             with self._lock:
                 value = self.value
                 if value is None:
