@@ -34,8 +34,9 @@ _PROGRESS_BLOCKS = 20
 
 
 class NeighborsBase(BaseEstimator):
-    """Fit stores the training set; :meth:`kneighbors` finds neighbours; the subclasses turn the
-    neighbours into predictions with :meth:`_weights`."""
+    """Fit stores the training set; :meth:`kneighbors` finds neighbours (the first Euclidean
+    search builds the search index); the subclasses turn the neighbours into predictions with
+    :meth:`_weights`."""
 
     _parameter_constraints = {
         "n_neighbors": [Interval(Integral, 1, MAX_INT, closed="left")],
