@@ -364,9 +364,10 @@ def _symmetric_csr(rows, cols, edge_labels, n_nodes, node_ptr, labelled_edges):
             "supported."
         )
     keys = rows * n_nodes + cols
-    order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
+    if not (keys[1:] >= keys[:-1]).all():  # tuples' entries come sorted, networkx graphs' not
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
     # The adjacency is symmetric iff the sorted keys (i, j) equal the sorted keys (j, i).
     transposed_keys = np.sort(cols * n_nodes + rows)
     if not np.array_equal(keys, transposed_keys):
