@@ -114,6 +114,13 @@ def test_more_than_two_dimensions_is_refused():
         check_sparse_input(X)
 
 
+def test_a_one_dimensional_csr_array_is_refused():
+    X = sp.csr_array(np.array([1.0, 0.0, 2.0]))
+    for check in (check_sparse_input, checked_csr_arrays):
+        with pytest.raises(ValueError, match="X is a 1-d sparse array"):
+            check(X)
+
+
 def test_a_kernel_callable_returning_a_malformed_matrix_is_refused(sparse_inputs):
     """A callable's sparse Gram is densified by scipy, which reads its indices unchecked."""
     sparse_inputs.assert_refused("""

@@ -161,7 +161,7 @@ def checked_csr_arrays(X, name="X"):
     ``canonical=True`` gives them, without building a new matrix when ``X`` is already a
     canonical CSR (for readers that take the arrays only, once per small matrix: a scipy
     constructor per graph cost as much as the rest of reading a graph)."""
-    if X.format == "csr":
+    if X.format == "csr" and X.ndim == 2:  # (scipy has 1-d CSR arrays too)
         arrays = _checked_compressed_arrays(X, name)
         if X.has_canonical_format:   # read only after the check: the indices are in range
             return arrays
