@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from kernelkit.kernels._graphs._encoding import _readers, encode_graphs
+from kernelkit.kernels._graphs._encoding import _readers, _tuple_batch, encode_graphs
 from kernelkit.kernels._graphs._encoding._label_coder import LabelCoder
 from kernelkit.kernels._graphs._encoding._tuple_batch import read_tuple_batch
 
@@ -202,6 +202,15 @@ def test_the_batch_reader_reads_what_the_per_graph_reader_reads(monkeypatch, cas
     unlabelled = dict(params, node_label=None)
     _assert_same(encode_graphs(fitted, **unlabelled),
                  _one_by_one(monkeypatch, fitted, **unlabelled), case + ", unlabelled")
+
+
+def test_dense_adjacencies_read_in_chunks(monkeypatch):
+    """Dense adjacencies are concatenated chunk by chunk (a graph larger than a chunk on its
+    own): the same entries as one by one."""
+    monkeypatch.setattr(_tuple_batch, "_DENSE_CHUNK", 20)
+    X = _graphs(3, 40, forms=_FORMS[:4], label_kinds=["int64 array"])
+    assert read_tuple_batch(X, "label", None, None, None) is not None
+    _assert_same(encode_graphs(X), _one_by_one(monkeypatch, X), "chunks")
 
 
 @pytest.mark.parametrize("bad", [
