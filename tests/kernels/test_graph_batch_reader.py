@@ -106,6 +106,14 @@ def _labels(rng, n, kind):
         return values > 1
     if kind == "str array":
         return np.array(["C", "N", "O", "S"])[values]
+    if kind == "str array of its own width":
+        return np.array(["C", "Cl", "O", "Br"])[values].astype(str)  # U1 or U2
+    if kind == "int32 array":
+        return values.astype(np.int32)
+    if kind == "uint64 array":
+        return values.astype(np.uint64)
+    if kind == "float32 array":
+        return values.astype(np.float32) / 2
     if kind == "float array with NaN and -0.0":
         out = np.array([1.5, np.nan, -0.0, 0.0])[values]
         return out
@@ -169,8 +177,10 @@ def _cases():
     for kind in _LABELS:
         yield f"labels {kind}", dict(forms=["csr"], label_kinds=[kind])
     yield "labels of every kind", dict(forms=_FORMS, label_kinds=_LABELS)
-    yield "int64 and uint8 label arrays", dict(forms=["csr"],
-                                               label_kinds=["int64 array", "uint8 array"])
+    for mix in (["int64 array", "uint8 array", "int32 array"], ["int64 array", "uint64 array"],
+                ["bool array", "int64 array"], ["float array with NaN and -0.0", "float32 array"],
+                ["str array", "str array of its own width"], ["float32 array", "int32 array"]):
+        yield " and ".join(mix), dict(forms=["csr"], label_kinds=mix)
     for kind in _EDGE_LABELS:
         yield f"edge labels {kind}", dict(forms=_FORMS, label_kinds=["int64 array"],
                                           edge_kinds=[kind])

@@ -169,7 +169,8 @@ def _chunks(sizes):
 
 
 def _node_labels(labels, n_nodes):
-    """Every graph's node labels, in node order: one array when they are arrays of one dtype."""
+    """Every graph's node labels, in node order: one array when they are arrays whose values
+    it holds as they are (:func:`_same_values`)."""
     if set(map(type, labels)) == {np.ndarray}:
         try:
             values = np.concatenate(labels)
@@ -178,7 +179,7 @@ def _node_labels(labels, n_nodes):
         if values.ndim != 1 or (np.fromiter(map(len, labels), dtype=np.int64,
                                             count=len(labels)) != n_nodes).any():
             raise _Irregular
-        if len(set(map(_dtype_of, labels))) == 1:
+        if _same_values(labels):
             return values
         return list(chain.from_iterable(map(np.ndarray.tolist, labels)))
     try:
@@ -190,7 +191,7 @@ def _node_labels(labels, n_nodes):
 
 def _edge_labels(edge_labels, rows, cols, node_ptr):
     """The label of every entry ``(rows[k], cols[k])``, in entry order: one array when every
-    graph's are dense arrays of one dtype."""
+    graph's are dense arrays whose values it holds as they are (:func:`_same_values`)."""
     entry_ptr = np.searchsorted(rows, node_ptr)  # the entries come graph by graph
     first_node = np.repeat(node_ptr[:-1], np.diff(entry_ptr))
     local_rows, local_cols = rows - first_node, cols - first_node
@@ -217,10 +218,20 @@ def _edge_labels(edge_labels, rows, cols, node_ptr):
                 raise _Irregular
             found = found[local_rows[start:end], local_cols[start:end]]
         out.append(found)
-    if set(map(type, out)) == {np.ndarray} and len(set(map(_dtype_of, out))) == 1:
+    if set(map(type, out)) == {np.ndarray} and _same_values(out):
         return np.concatenate(out)
     return list(chain.from_iterable(
         part.tolist() if isinstance(part, np.ndarray) else part for part in out))
+
+
+def _same_values(arrays):
+    """Whether the concatenation of ``arrays`` holds the values of each as its ``tolist()``
+    gives them: arrays of one dtype, or integers of one signedness, floats, or strings of
+    several widths (``int64`` with ``uint64`` or with ``bool`` arrays would give floats or
+    ints, ``1`` with ``1.0`` labels of another type)."""
+    dtypes = set(map(_dtype_of, arrays))
+    kinds = {dtype.kind for dtype in dtypes}
+    return len(dtypes) == 1 or (len(kinds) == 1 and kinds <= set("iufUS"))
 
 
 def _attributes(values, n_nodes, n_attributes):
