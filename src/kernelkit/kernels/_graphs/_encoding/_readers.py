@@ -370,7 +370,7 @@ def _symmetric_csr(rows, cols, edge_labels, n_nodes, node_ptr, labelled_edges):
         rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
     # The adjacency is symmetric iff the sorted keys (i, j) equal the sorted keys (j, i).
     transposed_keys = np.sort(cols * n_nodes + rows)
-    if not np.array_equal(keys, transposed_keys):
+    if not (keys == transposed_keys).all():
         first = np.setdiff1d(keys, transposed_keys)[0]
         raise ValueError(
             f"graph {_graph_of(first // n_nodes, node_ptr)} is directed (its adjacency is not "
