@@ -53,7 +53,7 @@ class LabelRefinementKernel(SparseFeatureKernel):
                      np.zeros(0, dtype=np.int32))
             self.signature_tables_ = [empty] * self.n_iter
             self.label_columns_ = [np.zeros(0, dtype=np.intp)] * (self.n_iter + 1)
-        if self.n_iter:
+        if self.n_iter:  # (the vertex histogram relabels nothing)
             # node i's signature starts at indptr[i] + i (2 indptr[i] + i with edge labels):
             # its label, then its neighbours' (edge label, label) pairs
             sig_ptr = batch.indptr * (2 if with_edges else 1) + np.arange(batch.n_nodes + 1)
