@@ -89,6 +89,12 @@ def test_bad_input_is_rejected_clearly(X, error, match):
         WeisfeilerLehmanKernel().fit(X)
 
 
+def test_a_one_dimensional_sparse_adjacency_is_named():
+    X = [(sp.csr_array(np.array([1.0, 0.0, 2.0])), [0, 0, 0])]
+    with pytest.raises(ValueError, match="graph 0: the adjacency is a 1-d sparse array"):
+        encode_graphs(X)
+
+
 def test_networkx_errors():
     unlabelled = nx.path_graph(3)
     with pytest.raises(ValueError, match="has no 'label' attribute"):

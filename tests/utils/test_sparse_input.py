@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from kernelkit.utils._validation import check_sparse_input
+from kernelkit.utils._validation import (block_diagonal_csr_arrays, check_sparse_input,
+                                         checked_csr_arrays)
 
 
 def _clean(seed=0, shape=(6, 5)):
@@ -113,6 +114,13 @@ def test_more_than_two_dimensions_is_refused():
         check_sparse_input(X)
 
 
+def test_a_one_dimensional_csr_array_is_refused():
+    X = sp.csr_array(np.array([1.0, 0.0, 2.0]))
+    for check in (check_sparse_input, checked_csr_arrays):
+        with pytest.raises(ValueError, match="X is a 1-d sparse array"):
+            check(X)
+
+
 def test_a_kernel_callable_returning_a_malformed_matrix_is_refused(sparse_inputs):
     """A callable's sparse Gram is densified by scipy, which reads its indices unchecked."""
     sparse_inputs.assert_refused("""
@@ -124,3 +132,51 @@ def test_a_kernel_callable_returning_a_malformed_matrix_is_refused(sparse_inputs
             return X
         """, ["KernelRidge(kernel=lambda A, B: X).fit(Z, y)"],
         name="The kernel callable's output")
+
+
+def _block_diagonal_one_by_one(matrices):
+    """The block-diagonal CSR arrays of ``checked_csr_arrays`` of each matrix, joined here."""
+    arrays = [checked_csr_arrays(X) for X in matrices]
+    n_stored = np.cumsum([0] + [len(data) for data, _, _ in arrays])
+    n_columns = np.cumsum([0] + [X.shape[1] for X in matrices])
+    indptr = np.concatenate([[0]] + [indptr[1:] + n_stored[k]
+                                     for k, (_, _, indptr) in enumerate(arrays)])
+    indices = np.concatenate([indices.astype(np.int64) + n_columns[k]
+                              for k, (_, indices, _) in enumerate(arrays)])
+    data = np.concatenate([data for data, _, _ in arrays])
+    return np.array([X.shape for X in matrices]), indptr, indices, data
+
+
+def test_block_diagonal_of_every_layout_is_that_of_each_checked_matrix(sparse_inputs):
+    """Unused storage, repeated entries, other formats and index dtypes among clean matrices
+    (and empty ones): the blocks are those checked_csr_arrays gives, one by one."""
+    layouts = [given for _, given in sparse_inputs.equivalent(_clean())]
+    unsorted = sp.csr_matrix((np.array([1.0, 2.0, 3.0]), np.array([2, 0, 1]),
+                              np.array([0, 3, 3])), shape=(2, 4))
+    zeros = sp.csr_matrix((np.array([0.0, 5.0]), np.array([0, 1]), np.array([0, 2])),
+                          shape=(1, 2))
+    others = [unsorted, zeros, sp.csr_matrix((0, 3)), sp.csr_array((2, 0)),
+              sp.csr_array(np.eye(3, dtype=bool)), _clean(1, (3, 7))]
+    rng = np.random.default_rng(0)
+    for trial in range(20):
+        chosen = [_clean(trial)] + list(rng.permutation(np.array(layouts + others,
+                                                                 dtype=object)))[:trial % 9 + 1]
+        expected = _block_diagonal_one_by_one(chosen)
+        found = block_diagonal_csr_arrays(chosen)
+        for name, want, got in zip(("shapes", "indptr", "indices", "data"), expected, found):
+            np.testing.assert_array_equal(got, want, err_msg=f"{trial} {name}")
+            assert got.dtype == (want.dtype if name == "data" else np.int64), (trial, name)
+
+
+def test_block_diagonal_of_a_malformed_matrix_is_none(sparse_inputs):
+    """None whatever the fault and wherever the matrix is (each is then checked alone)."""
+    for case, X, _, _ in sparse_inputs.malformed(_clean()):
+        for position in range(3):
+            matrices = [_clean(1), _clean(2)]
+            matrices.insert(position, X)
+            assert block_diagonal_csr_arrays(matrices) is None, (case, position)
+    boolean = _clean()
+    boolean.indices = boolean.indices.astype(bool)  # bool indices among integer ones
+    one_d = sp.csr_array(np.array([1.0, 0.0, 2.0]))
+    for X in (boolean, one_d):
+        assert block_diagonal_csr_arrays([_clean(), X]) is None

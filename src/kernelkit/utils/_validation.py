@@ -2,7 +2,9 @@
 
 import os
 import warnings
+from itertools import chain
 from math import inf
+from operator import attrgetter
 
 import numpy as np
 import scipy.sparse as sp
@@ -159,12 +161,124 @@ def checked_csr_arrays(X, name="X"):
     ``canonical=True`` gives them, without building a new matrix when ``X`` is already a
     canonical CSR (for readers that take the arrays only, once per small matrix: a scipy
     constructor per graph cost as much as the rest of reading a graph)."""
-    if X.format == "csr":
+    if X.format == "csr" and X.ndim == 2:  # (scipy has 1-d CSR arrays too)
         arrays = _checked_compressed_arrays(X, name)
         if X.has_canonical_format:   # read only after the check: the indices are in range
             return arrays
     X = check_sparse_input(X, name, canonical=True)
     return X.data, X.indices, X.indptr
+
+
+def block_diagonal_csr_arrays(matrices):
+    """The block-diagonal matrix of the sparse ``matrices`` as CSR arrays, each block as
+    :func:`checked_csr_arrays` gives it, or None when one of them fails its checks
+    (:func:`checked_csr_arrays` of each then names it and the problem).
+
+    The checks of :func:`check_sparse_input` on every CSR matrix at once: a handful of passes
+    over the concatenation of their arrays, each index checked against the bound of its own
+    matrix, instead of a dozen numpy calls per matrix (which cost more than the reading itself
+    of many small matrices). A matrix in another format, or not in canonical form (unsorted
+    indices, duplicates, unused storage), is converted by :func:`checked_csr_arrays` first.
+
+    Parameters
+    ----------
+    matrices : sequence of scipy.sparse matrices or arrays
+        At least one.
+
+    Returns
+    -------
+    shapes : ndarray of shape (n_blocks, 2), int64
+    indptr : ndarray of shape (sum of n_rows + 1,), int64
+    indices : ndarray of shape (nnz,), int64
+        Column indices, each block's shifted by the columns of the blocks before it.
+    data : ndarray of shape (nnz,)
+        The stored values, in the dtype the matrices' dtypes promote to (which keeps every
+        value zero or not, finite or not).
+    """
+    parts = [(X.indptr, X.indices, X.data) if type(X) in _CSR_TYPES else None
+             for X in matrices]
+    converted = np.zeros(len(parts), dtype=bool)
+    to_convert = [i for i, arrays in enumerate(parts) if arrays is None]
+    while True:
+        for i in to_convert:
+            parts[i] = _canonical_csr_arrays(matrices[i])
+            if parts[i] is None:
+                return None
+        converted[to_convert] = True  # as checked_csr_arrays gives them: not checked again
+        arrays = _concatenated_csr(matrices, parts, converted)
+        if not isinstance(arrays, list):
+            return arrays
+        to_convert = arrays
+
+
+_CSR_TYPES = frozenset((sp.csr_array, sp.csr_matrix))
+_dtype_of = attrgetter("dtype")
+
+
+def _canonical_csr_arrays(X):
+    """``(indptr, indices, data)`` of :func:`checked_csr_arrays`, or None when it raises."""
+    try:
+        data, indices, indptr = checked_csr_arrays(X)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return indptr, indices, data
+
+
+def _concatenated_csr(matrices, parts, converted):
+    """:func:`block_diagonal_csr_arrays` of the CSR arrays ``parts`` of ``matrices``; None when
+    one is malformed; else the list of the blocks not ``converted`` yet that need converting
+    (unused storage, unsorted or duplicate indices), if any."""
+    n_blocks = len(parts)
+    shapes = [X.shape for X in matrices]
+    indptrs, indices, data = zip(*parts)
+    if set(map(len, shapes)) != {2} or not {
+            dtype.kind for dtype in {*map(_dtype_of, indptrs), *map(_dtype_of, indices)}
+    } <= set("iu") or not {dtype.kind for dtype in set(map(_dtype_of, data))} <= set("biufc"):
+        return None
+    try:
+        indptr, index, values = (np.concatenate(arrays) for arrays in (indptrs, indices, data))
+    except ValueError:  # arrays of different or no dimensions
+        return None
+    if not indptr.ndim == index.ndim == values.ndim == 1:
+        return None
+    shapes = np.fromiter(chain.from_iterable(shapes), dtype=np.int64,
+                         count=2 * n_blocks).reshape(n_blocks, 2)
+    lengths, n_index, n_values = np.fromiter(
+        chain(map(len, indptrs), map(len, indices), map(len, data)), dtype=np.int64,
+        count=3 * n_blocks).reshape(3, n_blocks)
+    # int64 values: an unsigned value beyond int64 wraps negative, and fails a check below
+    indptr, index = indptr.astype(np.int64, copy=False), index.astype(np.int64, copy=False)
+    ends = np.cumsum(lengths)
+    firsts = ends - lengths
+    if (lengths != shapes[:, 0] + 1).any() or (n_index != n_values).any():
+        return None
+    n_stored = indptr[ends - 1]
+    drops = indptr[1:] < indptr[:-1]
+    drops[firsts[1:] - 1] = False  # from one block's last pointer to the next block's first
+    if indptr[firsts].any() or drops.any() or (n_stored > n_index).any():
+        return None
+    unused = (n_stored < n_index) & ~converted
+    if unused.any():  # indices beyond indptr[-1] are not checked: scipy drops them
+        return np.flatnonzero(unused).tolist()
+    # negative indices, seen as unsigned, exceed every bound
+    if (index.view(np.uint64) >= np.repeat(shapes[:, 1], n_index).view(np.uint64)).any():
+        return None
+    # the block diagonal's row pointers: each block's but its leading 0, shifted by the
+    # entries of the blocks before it
+    row_ptr = np.delete(indptr + np.repeat(np.cumsum(n_index) - n_index, lengths), firsts[1:])
+    # canonical: indices increase strictly within each row
+    row_start = np.zeros(len(index) + 1, dtype=bool)
+    row_start[row_ptr] = True
+    out_of_order = (index[1:] <= index[:-1]) > row_start[1:-1]
+    if out_of_order.any():
+        entry_starts = np.cumsum(n_index) - n_index
+        blocks = np.unique(np.searchsorted(entry_starts, np.flatnonzero(out_of_order) + 1,
+                                           side="right") - 1)
+        blocks = blocks[~converted[blocks]]
+        if len(blocks):
+            return blocks.tolist()
+    return shapes, row_ptr, index + np.repeat(np.cumsum(shapes[:, 1]) - shapes[:, 1], n_index), \
+        values
 
 
 def _malformed(name, X, problem):

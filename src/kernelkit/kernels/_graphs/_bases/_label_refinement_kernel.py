@@ -53,12 +53,13 @@ class LabelRefinementKernel(SparseFeatureKernel):
                      np.zeros(0, dtype=np.int32))
             self.signature_tables_ = [empty] * self.n_iter
             self.label_columns_ = [np.zeros(0, dtype=np.intp)] * (self.n_iter + 1)
-        # node i's signature starts at indptr[i] + i (2 indptr[i] + i with edge labels): its
-        # label, then its neighbours' (edge label, label) pairs
-        sig_ptr = batch.indptr * (2 if with_edges else 1) + np.arange(batch.n_nodes + 1)
-        signatures = np.empty(sig_ptr[-1], dtype=np.int32)
-        edge_args = (batch.edge_labels, np.empty(len(batch.indices), dtype=np.int64)) \
-            if with_edges else ()
+        if self.n_iter:  # (the vertex histogram relabels nothing)
+            # node i's signature starts at indptr[i] + i (2 indptr[i] + i with edge labels):
+            # its label, then its neighbours' (edge label, label) pairs
+            sig_ptr = batch.indptr * (2 if with_edges else 1) + np.arange(batch.n_nodes + 1)
+            signatures = np.empty(sig_ptr[-1], dtype=np.int32)
+            edge_args = (batch.edge_labels, np.empty(len(batch.indices), dtype=np.int64)) \
+                if with_edges else ()
         labels = batch.node_labels
         node_keys, columns = [], []
         for h in range(self.n_iter + 1):
@@ -87,10 +88,10 @@ class LabelRefinementKernel(SparseFeatureKernel):
         if n_labels <= len(old):
             return
         first_column = len(self.feature_keys_)
-        self.label_columns_[h] = np.r_[old, np.arange(first_column,
-                                                      first_column + n_labels - len(old))]
-        self.feature_keys_ = np.r_[self.feature_keys_, (np.int64(h) << _ITERATION_SHIFT)
-                                   | np.arange(len(old), n_labels, dtype=np.int64)]
+        self.label_columns_[h] = np.concatenate(
+            [old, np.arange(first_column, first_column + n_labels - len(old))])
+        self.feature_keys_ = np.concatenate([self.feature_keys_, (np.int64(h) << _ITERATION_SHIFT)
+                                             | np.arange(len(old), n_labels, dtype=np.int64)])
 
     def _relabel(self, h, signatures, sig_ptr, fitting, n_threads):
         """New labels of the nodes from their signatures at iteration ``h``: the label of a

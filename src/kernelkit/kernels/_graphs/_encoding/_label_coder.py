@@ -30,7 +30,12 @@ class LabelCoder:
         self._fresh = {}
 
     def encode(self, labels, what):
-        """int32 codes of ``labels`` (a list of hashables); ``what`` names them in errors."""
+        """int32 codes of ``labels`` (a list of hashables, or a 1-d array, coded as its
+        ``tolist()``); ``what`` names them in errors."""
+        if isinstance(labels, np.ndarray):
+            if labels.dtype.kind in _SORTABLE_KINDS:
+                return self._encode_sortable(labels)
+            labels = labels.tolist()
         try:
             distinct = dict.fromkeys(labels)  # first-occurrence order: codes are deterministic
         except TypeError:
@@ -39,6 +44,25 @@ class LabelCoder:
         if any(map(_is_nan, distinct)):  # a scan of the distinct labels only, usually few
             labels = [_NAN_LABEL if _is_nan(label) else label for label in labels]
             distinct = dict.fromkeys(labels)
+        lookup = self._code(distinct)
+        return np.fromiter(map(lookup.__getitem__, labels), dtype=np.int32, count=len(labels))
+
+    def _encode_sortable(self, values):
+        """:meth:`encode` of a 1-d array of numbers or strings, by sorting instead of hashing:
+        the same distinct values (NaNs one value, ``-0.0`` the same as ``0.0``) met in the same
+        order, so the same codes."""
+        first, inverse = _first_occurrences(values)
+        distinct = values[first].tolist()
+        if values.dtype.kind == "f":
+            distinct = [_NAN_LABEL if _is_nan(label) else label for label in distinct]
+        lookup = self._code(distinct)
+        codes = np.fromiter(map(lookup.__getitem__, distinct), dtype=np.int32,
+                            count=len(distinct))
+        return codes[inverse]
+
+    def _code(self, distinct):
+        """Give the labels of ``distinct`` (in order, without repeats) that have no code the
+        next ones; the map of every label to its code."""
         codes, fresh = self.codes, self._fresh
         for label in distinct:
             if label not in codes and label not in fresh:
@@ -46,8 +70,7 @@ class LabelCoder:
                     codes[label] = len(codes)
                 else:
                     fresh[label] = len(codes) + len(fresh)
-        lookup = {**codes, **fresh} if fresh else codes
-        return np.fromiter(map(lookup.__getitem__, labels), dtype=np.int32, count=len(labels))
+        return {**codes, **fresh} if fresh else codes
 
     @property
     def all_codes(self):
@@ -74,6 +97,43 @@ class _NaNLabel:
 
 
 _NAN_LABEL = _NaNLabel()
+
+
+# dtypes whose values numpy sorts and compares as their ``tolist()`` values compare: booleans,
+# integers, floats, strings and bytes
+_SORTABLE_KINDS = frozenset("biufUS")
+
+
+def _first_occurrences(values):
+    """The index of the first occurrence of each distinct value of the 1-d ``values``, in order
+    of occurrence, and the position in that order of each value's; NaNs are one value.
+
+    A stable sort puts equal values together, each run in order of occurrence.
+    """
+    order = np.argsort(_sort_keys(values), kind="stable")
+    ordered = values[order]
+    starts = np.ones(len(values), dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    if values.dtype.kind == "f":  # NaNs sort last, and are not equal to themselves
+        nan = np.isnan(ordered)
+        starts[1:] &= ~(nan[1:] & nan[:-1])
+    first = order[starts]  # of each distinct value, in increasing order of value
+    by_occurrence = np.argsort(first)
+    position = np.empty(len(first), dtype=np.intp)
+    position[by_occurrence] = np.arange(len(first))
+    inverse = np.empty(len(values), dtype=np.intp)
+    inverse[order] = position[np.cumsum(starts) - 1]
+    return first[by_occurrence], inverse
+
+
+def _sort_keys(values):
+    """``values`` or, for integers of a small range, their offsets as uint16 (which numpy sorts
+    stably by radix sort, several times faster): keys in the same order."""
+    if values.dtype.kind in "iu" and values.dtype.itemsize > 2 and len(values):
+        low, high = values.min(), values.max()
+        if int(high) - int(low) < 1 << 16:
+            return (values - low).astype(np.uint16)
+    return values
 
 
 def _is_nan(label):

@@ -19,7 +19,9 @@ under the node attribute named by ``node_attributes`` (``"attributes"`` for the 
 in tuples the fourth element. They must be finite; the length learned at ``fit`` is required at
 ``transform``.
 
-Node and edge labels are coded by :class:`LabelCoder`.
+Node and edge labels are coded by :class:`LabelCoder`. A sequence of tuples is read by
+``_tuple_batch`` at once when it can; networkx graphs, and tuples it leaves (any fault among
+them), are read here graph by graph, which raises the error naming the first graph at fault.
 """
 
 from itertools import chain
@@ -29,6 +31,8 @@ import scipy.sparse as sp
 
 from kernelkit.kernels._graphs._encoding._graph_batch import GraphBatch
 from kernelkit.kernels._graphs._encoding._label_coder import LabelCoder
+from kernelkit.kernels._graphs._encoding._tuple_batch import read_tuple_batch
+from kernelkit.kernels._graphs._encoding._tuple_labels import edge_label_list, node_label_list
 from kernelkit.utils._validation import checked_csr_arrays
 
 __all__ = ["encode_graphs"]
@@ -78,12 +82,39 @@ node_attributes]]) tuples
         raise ValueError("X contains no graph: at least one graph is required.")
     node_coder = LabelCoder(node_codes)
     edge_coder = LabelCoder(edge_codes)
-    n_nodes = np.zeros(len(X), dtype=np.intp)
+    read = read_tuple_batch(X, node_label, edge_label, node_attributes, n_attributes)
+    if read is None:  # networkx graphs, or an input the per-graph reader names the fault of
+        read = _read_one_by_one(X, node_label, edge_label, node_attributes, n_attributes)
+    n_nodes, rows, cols, labels, edge_labels, attributes = read
+    offset = int(n_nodes.sum())
+    if offset > np.iinfo(np.int32).max:
+        raise ValueError(f"{offset} nodes in all: a batch holds at most 2**31 - 1 nodes.")
+    node_ptr = np.zeros(len(X) + 1, dtype=np.intp)
+    np.cumsum(n_nodes, out=node_ptr[1:])
+    # unlabelled graphs: every node carries the label None, coded (and learned at fit) as any
+    # other label, so that kernels counting fitted labels count it
+    node_label_codes = node_coder.encode(labels if node_label is not None else [None] * offset,
+                                         "node labels")
+    if edge_label is not None:
+        edge_label_codes = edge_coder.encode(edge_labels, "edge labels")
+    else:
+        edge_label_codes = np.zeros(len(rows), dtype=np.int32)
+    indptr, indices, edge_label_codes = _symmetric_csr(
+        rows, cols, edge_label_codes, offset, node_ptr, edge_label is not None
+    )
+    batch = GraphBatch(node_ptr, indptr, indices, node_label_codes, edge_label_codes,
+                       attributes)
+    return batch, node_coder.all_codes, edge_coder.all_codes
+
+
+def _read_one_by_one(X, node_label, edge_label, node_attributes, n_attributes):
+    """What :func:`read_tuple_batch` returns, read graph by graph: any graph, and the error of
+    the first graph at fault."""
+    n_nodes = np.zeros(len(X), dtype=np.int64)
     # one list per field over all graphs, one array each at the end: per-graph numpy calls cost
     # more than the reading itself on the usual small molecules
-    n_entries = np.zeros(len(X), dtype=np.intp)
+    n_entries = np.zeros(len(X), dtype=np.int64)
     degrees, cols, labels, edge_labels, attributes = [], [], [], [], []
-    offset = 0
     for g, graph in enumerate(X):
         n, deg, col, lab, elab, attr = _read_graph(graph, g, node_label, edge_label,
                                                    node_attributes)
@@ -96,28 +127,11 @@ node_attributes]]) tuples
         cols.extend(col)
         labels.extend(lab)
         edge_labels.extend(elab)
-        offset += n
-    if offset > np.iinfo(np.int32).max:
-        raise ValueError(f"{offset} nodes in all: a batch holds at most 2**31 - 1 nodes.")
-    node_ptr = np.zeros(len(X) + 1, dtype=np.intp)
-    np.cumsum(n_nodes, out=node_ptr[1:])
-    rows = np.repeat(np.arange(offset, dtype=np.int64), np.asarray(degrees, dtype=np.int64))
-    cols = np.asarray(cols, dtype=np.int64) + np.repeat(node_ptr[:-1].astype(np.int64), n_entries)
-    # unlabelled graphs: every node carries the label None, coded (and learned at fit) as any
-    # other label, so that kernels counting fitted labels count it
-    node_label_codes = node_coder.encode(labels if node_label is not None else [None] * offset,
-                                         "node labels")
-    if edge_label is not None:
-        edge_label_codes = edge_coder.encode(edge_labels, "edge labels")
-    else:
-        edge_label_codes = np.zeros(len(rows), dtype=np.int32)
-    indptr, indices, edge_label_codes = _symmetric_csr(
-        rows, cols, edge_label_codes, offset, node_ptr, edge_label is not None
-    )
-    node_attribute_values = np.concatenate(attributes) if node_attributes is not None else None
-    batch = GraphBatch(node_ptr, indptr, indices, node_label_codes, edge_label_codes,
-                       node_attribute_values)
-    return batch, node_coder.all_codes, edge_coder.all_codes
+    first_node = np.cumsum(n_nodes) - n_nodes
+    rows = np.repeat(np.arange(n_nodes.sum(), dtype=np.int64), np.asarray(degrees, dtype=np.int64))
+    cols = np.asarray(cols, dtype=np.int64) + np.repeat(first_node, n_entries)
+    attributes = np.concatenate(attributes) if node_attributes is not None else None
+    return n_nodes, rows, cols, labels, edge_labels, attributes
 
 
 def _read_graph(graph, g, node_label, edge_label, node_attributes):
@@ -224,7 +238,7 @@ def _read_tuple(graph, g, node_label, edge_label, node_attributes):
                 f"graph {g} has no node labels: pass (adjacency, node_labels) or node_label=None "
                 "for unlabelled graphs."
             )
-        labels = _node_label_list(graph[1], n, g)
+        labels = node_label_list(graph[1], n, g)
     elab = []
     if edge_label is not None:
         if len(graph) < 3 or graph[2] is None:
@@ -232,7 +246,7 @@ def _read_tuple(graph, g, node_label, edge_label, node_attributes):
                 f"graph {g} has no edge labels: pass (adjacency, node_labels, edge_labels) or "
                 "edge_label=None."
             )
-        elab = _edge_label_list(graph[2], r, c, n, g)
+        elab = edge_label_list(graph[2], r, c, n, g)
     attributes = None
     if node_attributes is not None:
         if len(graph) < 4 or graph[3] is None:
@@ -336,41 +350,6 @@ def _check_attribute_length(attributes, g, n_attributes, first):
     return d
 
 
-def _node_label_list(node_labels, n, g):
-    if isinstance(node_labels, dict):
-        try:
-            return [node_labels[i] for i in range(n)]
-        except KeyError as exc:
-            raise ValueError(f"graph {g}: node {exc.args[0]} has no label.") from None
-    if isinstance(node_labels, np.ndarray):
-        if node_labels.ndim != 1:
-            raise ValueError(f"graph {g}: node_labels must be 1-d, got shape {node_labels.shape}.")
-        node_labels = node_labels.tolist()
-    else:
-        node_labels = list(node_labels)
-    if len(node_labels) != n:
-        raise ValueError(f"graph {g}: {len(node_labels)} node labels for {n} nodes.")
-    return node_labels
-
-
-def _edge_label_list(edge_labels, r, c, n, g):
-    if isinstance(edge_labels, dict):
-        out = []
-        for i, j in zip(r.tolist(), c.tolist()):
-            label = edge_labels.get((i, j), edge_labels.get((j, i)))
-            if label is None:
-                raise ValueError(f"graph {g}: edge ({i}, {j}) has no edge label.")
-            out.append(label)
-        return out
-    dense = np.asarray(edge_labels)
-    if dense.shape != (n, n):
-        raise ValueError(
-            f"graph {g}: edge_labels must be a dict {{(i, j): label}} or an array of shape "
-            f"({n}, {n}), got shape {dense.shape}."
-        )
-    return dense[r, c].tolist()
-
-
 def _check_not_empty(n, g):
     if n == 0:
         raise ValueError(f"graph {g} has no nodes: empty graphs are not supported.")
@@ -385,12 +364,13 @@ def _symmetric_csr(rows, cols, edge_labels, n_nodes, node_ptr, labelled_edges):
             "supported."
         )
     keys = rows * n_nodes + cols
-    order = np.argsort(keys, kind="stable")
-    keys = keys[order]
-    rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
+    if not (keys[1:] >= keys[:-1]).all():  # tuples' entries come sorted, networkx graphs' not
+        order = np.argsort(keys, kind="stable")
+        keys = keys[order]
+        rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
     # The adjacency is symmetric iff the sorted keys (i, j) equal the sorted keys (j, i).
     transposed_keys = np.sort(cols * n_nodes + rows)
-    if not np.array_equal(keys, transposed_keys):
+    if not (keys == transposed_keys).all():
         first = np.setdiff1d(keys, transposed_keys)[0]
         raise ValueError(
             f"graph {_graph_of(first // n_nodes, node_ptr)} is directed (its adjacency is not "

@@ -54,20 +54,28 @@ class SparseFeatures:
         """
         left = self.known
         right = left if other is None else other.known
-        nnz_left = np.bincount(left.indices, minlength=left.shape[1])
-        nnz_right = nnz_left if other is None else np.bincount(right.indices,
-                                                               minlength=right.shape[1])
         n_pairs = left.shape[0] * right.shape[0]
-        dense = nnz_left * nnz_right * 16 > n_pairs
-        if n_pairs < _MIN_PAIRS_FOR_DENSE or not dense.any():
-            # small Gram matrices: splitting the columns costs more than it saves
+        dense = None
+        if n_pairs >= _MIN_PAIRS_FOR_DENSE:  # below, splitting the columns costs more than it saves
+            nnz_left = np.bincount(left.indices, minlength=left.shape[1])
+            nnz_right = nnz_left if other is None else np.bincount(right.indices,
+                                                                   minlength=right.shape[1])
+            dense = nnz_left * nnz_right * 16 > n_pairs
+        if dense is None or not dense.any():
             K = np.zeros((left.shape[0], right.shape[0]))
             left_sparse, right_sparse = left, right
         else:
             dense_cols, sparse_cols = np.flatnonzero(dense), np.flatnonzero(~dense)
             left_dense = left[:, dense_cols].toarray()
             right_dense = left_dense if other is None else right[:, dense_cols].toarray()
+            if other is None and _exact_products(left_dense):
+                # numpy's product of a matrix with its own transpose (BLAS syrk, then a copy of
+                # the triangle) is several times slower than the general one for few columns;
+                # both are exact on integer counts, so the same matrix
+                right_dense = left_dense.copy()
             K = np.ascontiguousarray(left_dense @ right_dense.T)
+            if not len(sparse_cols):
+                return K
             left_sparse = left[:, sparse_cols]
             right_sparse = left_sparse if other is None else right[:, sparse_cols]
         right_csc = right_sparse.tocsc()
@@ -77,6 +85,14 @@ class SparseFeatures:
         _gram.sparse_gram(*_core_arrays(left_sparse), *_core_arrays(right_csc), K, 0,
                           left.shape[0], n_threads)
         return K
+
+
+def _exact_products(values):
+    """Whether every dot product of rows of ``values`` is an exact float64 sum: integers whose
+    products and sums stay below 2**53."""
+    largest = float(np.abs(values).max(initial=0.0))
+    return largest * largest * values.shape[1] < 2.0**53 and np.array_equal(values,
+                                                                           np.rint(values))
 
 
 def _core_arrays(matrix):
@@ -106,11 +122,8 @@ def count_features(graph_ids, keys, counts, n_samples, n_features, columns):
     SparseFeatures
     """
     known = columns >= 0
-    features = sp.csr_array(
-        (counts[known].astype(np.float64), (graph_ids[known], columns[known])),
-        shape=(n_samples, n_features),
-    )
-    features.sum_duplicates()
+    features = _count_matrix(graph_ids[known], columns[known], counts[known], n_samples,
+                             n_features)
     unseen = ~known
     unseen_squared_norm = np.zeros(n_samples)
     if unseen.any():
@@ -121,3 +134,28 @@ def count_features(graph_ids, keys, counts, n_samples, n_features, columns):
         totals = np.add.reduceat(c, starts)
         unseen_squared_norm = np.bincount(g[starts], weights=totals**2, minlength=n_samples)
     return SparseFeatures(features, unseen_squared_norm)
+
+
+def _count_matrix(rows, columns, counts, n_samples, n_features):
+    """The canonical CSR array of ``counts`` summed by ``(row, column)``, float64.
+
+    scipy's COO to CSR conversion (sort, then sum of repeated entries) costs ~0.1 ms of Python
+    overhead, as much as the rest of a small kernel; integer counts sum exactly in any order,
+    so when the ``n_samples × n_features`` table is not much larger than the counts, they are
+    summed by ``bincount`` over it instead, with the same matrix as result.
+    """
+    n_cells = n_samples * n_features
+    if counts.dtype.kind not in "biu" or n_cells > max(4 * len(counts), 1 << 16):
+        features = sp.csr_array((counts.astype(np.float64), (rows, columns)),
+                                shape=(n_samples, n_features))
+        features.sum_duplicates()
+        return features
+    cell = rows * n_features + columns
+    cells = np.flatnonzero(np.bincount(cell, minlength=n_cells))  # stored even if summing to 0
+    # float64 sums (bincount gives int64 when there is nothing to sum)
+    totals = np.bincount(cell, weights=counts, minlength=n_cells)[cells].astype(np.float64)
+    indptr = np.zeros(n_samples + 1, dtype=np.int64)
+    np.cumsum(np.bincount(cells // n_features, minlength=n_samples), out=indptr[1:])
+    features = sp.csr_array((totals, cells % n_features, indptr), shape=(n_samples, n_features))
+    features.has_canonical_format = True
+    return features
