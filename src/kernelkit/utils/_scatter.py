@@ -15,6 +15,16 @@ __all__ = ["mean_and_scatter", "row_block_product", "scatter_matrix"]
 _BLOCK_ELEMENTS = 2**18
 
 
+def _rank_k_blocks(X):
+    """BLAS ``syrk`` of ``X``'s dtype and the rows of a block that stays in the cache."""
+    return get_blas_funcs("syrk", dtype=X.dtype), max(1, _BLOCK_ELEMENTS // max(X.shape[1], 1))
+
+
+def _from_upper(total):
+    """The symmetric matrix whose upper triangle is ``total``'s."""
+    return np.triu(total) + np.triu(total, 1).T
+
+
 def scatter_matrix(X, *, weights=None, n_threads=1):
     r"""The scatter matrix :math:`S = \sum_i w_i x_i x_i^\top` of the rows of ``X``.
 
@@ -38,8 +48,7 @@ def scatter_matrix(X, *, weights=None, n_threads=1):
     """
     n_samples, n_features = X.shape
     dtype = X.dtype
-    syrk = get_blas_funcs("syrk", dtype=dtype)
-    block_rows = max(1, _BLOCK_ELEMENTS // max(n_features, 1))
+    syrk, block_rows = _rank_k_blocks(X)
     root = None if weights is None else np.sqrt(weights).astype(dtype, copy=False)
 
     def fold(state, start, stop):
@@ -57,7 +66,7 @@ def scatter_matrix(X, *, weights=None, n_threads=1):
     total = states[0][0]
     for state in states[1:]:
         total += state[0]
-    return np.triu(total) + np.triu(total, 1).T
+    return _from_upper(total)
 
 
 def mean_and_scatter(X, *, n_threads=1):
@@ -94,9 +103,7 @@ def mean_and_scatter(X, *, n_threads=1):
     """
     n_samples, n_features = X.shape
     dtype = X.dtype
-    syrk = get_blas_funcs("syrk", dtype=dtype)
-    block_rows = max(1, _BLOCK_ELEMENTS // max(n_features, 1))
-
+    syrk, block_rows = _rank_k_blocks(X)
     # column means as products with a vector of ones (BLAS gemv): NumPy's mean over axis 0
     # costs as much as the rank-k update on narrow data
     ones = np.ones(min(block_rows, n_samples), dtype=dtype)
@@ -126,7 +133,7 @@ def mean_and_scatter(X, *, n_threads=1):
     for other in states[1:]:
         total += other[2]
         count, mean, total = _merge_means((count, mean, total), other[0], other[1])
-    return centre + mean, np.triu(total) + np.triu(total, 1).T
+    return centre + mean, _from_upper(total)
 
 
 def _merge_means(left, n_right, mean_right):
