@@ -40,3 +40,67 @@ def test_integers_beyond_int64_are_refused_by_the_parameter_check(make):
     estimator = make()
     with pytest.raises(ValueError, match="must be an int in the range"):
         estimator.fit(X, y) if hasattr(estimator, "predict") else estimator.fit(X)
+
+
+# ---------------------------------------------------- validate_distance_data: one pass, same verdicts
+
+def _distance_inputs():
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=(40, 5))
+    nan, inf, huge = base.copy(), base.copy(), base.copy()
+    nan[7, 2], inf[3, 4], huge[11, 1] = np.nan, -np.inf, 1e160
+    many_large = np.full((100_000, 1), 1e153)   # X·X overflows; every entry is within the bound
+    return {"finite": base, "nan": nan, "inf": inf, "huge": huge, "many_large": many_large,
+            "float32": base.astype(np.float32), "fortran": np.asfortranarray(nan),
+            "strided": nan[:, ::2], "strided-finite": base[::3, ::2]}
+
+
+def _old_checks(X):
+    """What the estimators ran before: validate_data's finiteness pass, then the scale check."""
+    from sklearn.utils import assert_all_finite
+
+    from kernelkit.utils._validation import check_distance_scale
+
+    assert_all_finite(X, estimator_name="KMeans", input_name="X")
+    check_distance_scale(X)
+
+
+@pytest.mark.parametrize("name", list(_distance_inputs()))
+def test_validate_distance_data_gives_the_verdicts_and_messages_of_the_two_checks(name):
+    from sklearn.base import BaseEstimator
+
+    from kernelkit.utils._validation import validate_distance_data
+
+    class KMeans(BaseEstimator):
+        pass
+
+    X = _distance_inputs()[name]
+    try:
+        _old_checks(X)
+    except ValueError as expected:
+        with pytest.raises(ValueError) as raised:
+            validate_distance_data(KMeans(), X, dtype=[np.float64, np.float32])
+        assert str(raised.value) == str(expected)
+    else:
+        out = validate_distance_data(KMeans(), X, dtype=[np.float64, np.float32])
+        np.testing.assert_array_equal(out, X)
+        assert out.dtype == X.dtype
+
+
+def test_validate_distance_data_checks_finite_data_of_a_safe_scale_by_one_dot_product(
+        monkeypatch):
+    # the exact checks (three passes) run only when the sum of squares leaves the bound
+    from sklearn.base import BaseEstimator
+
+    from kernelkit.utils import _validation
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the exact checks ran on finite data of a safe scale")
+
+    monkeypatch.setattr(_validation, "assert_all_finite", fail)
+    monkeypatch.setattr(_validation, "check_distance_scale", fail)
+    X = np.random.default_rng(0).normal(size=(1000, 20)) * 1e100
+    X_out, y_out = _validation.validate_distance_data(BaseEstimator(), X, np.arange(1000.0))
+    assert X_out is X and y_out.shape == (1000,)
+    with pytest.raises(AssertionError, match="exact checks"):
+        _validation.validate_distance_data(BaseEstimator(), X * 1e60)

@@ -14,7 +14,7 @@ from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_l
 from kernelkit.utils._dissimilarity import check_dissimilarities
 from kernelkit.utils._progress import stage
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, validate_distance_data
 
 __all__ = ["AgglomerativeClustering"]
 
@@ -127,9 +127,11 @@ class AgglomerativeClustering(ClusterMixin, BaseEstimator):
             raise ValueError("Exactly one of n_clusters and distance_threshold must be None.")
         if self.linkage == "ward" and self.metric not in ("euclidean", "l2"):
             raise ValueError(f"Ward linkage needs metric='euclidean', got {self.metric!r}.")
-        X = validate_data(self, X, dtype=np.float64, order="C", ensure_min_samples=2)
-        if self.metric != "precomputed":
-            check_distance_scale(X)
+        if self.metric == "precomputed":
+            X = validate_data(self, X, dtype=np.float64, order="C", ensure_min_samples=2)
+        else:
+            X = validate_distance_data(self, X, dtype=np.float64, order="C",
+                                       ensure_min_samples=2)
         n_samples = X.shape[0]
         if self.n_clusters is not None and self.n_clusters > n_samples:
             raise ValueError(

@@ -24,7 +24,7 @@ from kernelkit.utils._progress import report, stages_callback
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._sklearn_compat import _VALID_METRICS, Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_sparse_input
+from kernelkit.utils._validation import MAX_INT, check_sparse_input, validate_distance_data
 
 __all__ = ["DBSCAN"]
 
@@ -163,10 +163,9 @@ class DBSCAN(ClusterMixin, BaseEstimator):
         precomputed = self.metric == "precomputed"
         if precomputed:
             X = check_sparse_input(X)
-        X = validate_data(self, X, accept_sparse="csr" if precomputed else False,
-                          dtype=np.float64, order="C")
-        if not precomputed:
-            check_distance_scale(X)
+            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
+        else:
+            X = validate_distance_data(self, X, dtype=np.float64, order="C")
         start = time.perf_counter()
         n_threads = effective_n_threads(self.n_jobs)
         n_samples = X.shape[0]

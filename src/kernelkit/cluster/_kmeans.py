@@ -39,7 +39,7 @@ from kernelkit.utils._sklearn_compat import (
     validate_params,
 )
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_memory_request
+from kernelkit.utils._validation import MAX_INT, check_memory_request, validate_distance_data
 
 __all__ = ["KMeans", "kmeans_lloyd", "kmeans_plusplus"]
 
@@ -465,8 +465,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, Ba
         -------
         self : KMeans
         """
-        X = validate_data(self, X, dtype=[np.float64, np.float32], order="C", copy=True)
-        check_distance_scale(X)
+        X = validate_distance_data(self, X, dtype=[np.float64, np.float32], order="C", copy=True)
         sample_weight = _checked_weights(sample_weight, X)
         if X.shape[0] < self.n_clusters:
             raise ValueError(

@@ -25,7 +25,7 @@ from kernelkit.cluster._medoids import _group, _plusplus
 from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, validate_distance_data
 
 __all__ = ["KMedians"]
 
@@ -130,8 +130,7 @@ default="k-medians++"
         -------
         self : KMedians
         """
-        X = validate_data(self, X, dtype=np.float64, order="C")
-        check_distance_scale(X)
+        X = validate_distance_data(self, X, dtype=np.float64, order="C")
         n, k = X.shape[0], self.n_clusters
         if n < k:
             raise ValueError(f"n_samples={n} should be >= n_clusters={k}.")

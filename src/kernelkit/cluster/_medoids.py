@@ -38,7 +38,7 @@ from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._progress import iteration_callback, report, stage
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_distance_scale, check_memory_request
+from kernelkit.utils._validation import MAX_INT, check_memory_request, validate_distance_data
 
 __all__ = ["KMedoids"]
 
@@ -301,8 +301,7 @@ default="k-medoids++"
                                  f"'precomputed') (minimum {low:.3g}): dissimilarities must be "
                                  ">= 0.")
             return _Data(D=D)
-        X = validate_data(self, X, dtype=np.float64, order="C")
-        check_distance_scale(X)
+        X = validate_distance_data(self, X, dtype=np.float64, order="C")
         # centred: the expansion ‖x‖² + ‖y‖² − 2x·y loses precision far from the origin
         centred = np.ascontiguousarray(X - X.mean(axis=0))
         return _Data(X=centred, X_raw=X, sqnorms=row_norms(centred, squared=True),

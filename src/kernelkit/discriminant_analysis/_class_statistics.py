@@ -4,11 +4,10 @@
 import warnings
 
 import numpy as np
-from sklearn.utils.validation import validate_data
 
 from kernelkit.utils._validation import (
     check_class_labels,
-    check_distance_scale,
+    validate_distance_data,
     warn_long_factorisation,
 )
 
@@ -18,9 +17,8 @@ __all__ = ["ClassStatistics", "SpikedCovariance", "validated_statistics"]
 def validated_statistics(estimator, X, y):
     """``(X, ClassStatistics)`` of a classifier's training data, validated (finite features of
     a safe scale, class labels, at least two samples)."""
-    X, y = validate_data(estimator, X, y, dtype=np.float64, ensure_min_samples=2)
+    X, y = validate_distance_data(estimator, X, y, dtype=np.float64, ensure_min_samples=2)
     check_class_labels(y)
-    check_distance_scale(X)
     return X, ClassStatistics(X, y, estimator.priors, type(estimator).__name__)
 
 

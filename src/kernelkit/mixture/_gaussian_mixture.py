@@ -27,8 +27,8 @@ from kernelkit.mixture._em import (
 from kernelkit.mixture._initialization import initial_responsibilities
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import (
-    check_distance_scale,
     check_memory_request,
+    validate_distance_data,
     warn_long_factorisation,
 )
 
@@ -179,8 +179,7 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
     # fitting
 
     def _fit(self, X):
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        check_distance_scale(X)
+        X = validate_distance_data(self, X, dtype=np.float64, ensure_min_samples=2)
         check_n_components(X.shape[0], self.n_components)
         initial = self._checked_initial_parameters(X.shape[1])
         covariance_type = self.covariance_type

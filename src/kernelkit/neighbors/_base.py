@@ -21,7 +21,7 @@ from kernelkit.utils._progress import in_blocks, report_stage
 from kernelkit.utils._screening import float32_screening_applies, float32_screening_copy
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
-from kernelkit.utils._validation import MAX_INT, check_distance_scale
+from kernelkit.utils._validation import MAX_INT, validate_distance_data
 
 __all__ = ["NeighborsBase"]
 
@@ -94,9 +94,8 @@ class NeighborsBase(BaseEstimator):
             self.n_samples_fit_ = X.shape[0]
             self._method = "precomputed"
             return y
-        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32], order="C",
-                             **check_params)
-        check_distance_scale(X)
+        X, y = validate_distance_data(self, X, y, dtype=[np.float64, np.float32], order="C",
+                                      **check_params)
         self._fit_X = X
         self.n_samples_fit_ = X.shape[0]
         self._method = "euclidean"
@@ -183,9 +182,7 @@ class NeighborsBase(BaseEstimator):
             if np.any(X < 0):
                 raise ValueError(_NEGATIVE_DISTANCES)
             return X
-        X = validate_data(self, X, reset=False, dtype=self._fit_X.dtype, order="C")
-        check_distance_scale(X)
-        return X
+        return validate_distance_data(self, X, reset=False, dtype=self._fit_X.dtype, order="C")
 
     def _search(self, X, k):
         """``(distances, indices)`` of ``k`` neighbours of validated queries (None: the

@@ -5,7 +5,7 @@ from scipy.sparse.csgraph import connected_components
 from scipy.spatial.distance import cdist, pdist, squareform
 from sklearn.utils.validation import check_array, validate_data
 
-from kernelkit.utils._validation import check_distance_scale
+from kernelkit.utils._validation import validate_distance_data
 
 __all__ = ["check_dissimilarities", "check_weights", "fit_dissimilarities", "cross_dissimilarities"]
 
@@ -75,8 +75,8 @@ def fit_dissimilarities(estimator, X, reset=True):
         X = validate_data(estimator, X, dtype=np.float64, order="C", reset=reset,
                           ensure_min_samples=2)
         return X, check_dissimilarities(X, "precomputed dissimilarities")
-    X = validate_data(estimator, X, dtype=np.float64, reset=reset, ensure_min_samples=2)
-    check_distance_scale(X)
+    X = validate_distance_data(estimator, X, dtype=np.float64, reset=reset,
+                               ensure_min_samples=2)
     return X, squareform(pdist(X))
 
 

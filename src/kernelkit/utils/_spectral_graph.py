@@ -21,7 +21,7 @@ from sklearn.utils.validation import validate_data
 from kernelkit._core._linkage import mst_single_linkage
 from kernelkit.utils._gram import is_symmetric_gram
 from kernelkit.utils._kernels import pairwise_kernels
-from kernelkit.utils._validation import check_distance_scale, check_sparse_input
+from kernelkit.utils._validation import check_sparse_input, validate_distance_data
 
 __all__ = [
     "AFFINITIES",
@@ -48,10 +48,10 @@ def validate_graph_data(estimator, X):
     precomputed = estimator.affinity == "precomputed"
     if precomputed:
         X = check_sparse_input(X)
-    X = validate_data(estimator, X, accept_sparse="csr" if precomputed else False,
-                      dtype=np.float64, ensure_min_samples=2)
-    if not precomputed:
-        check_distance_scale(X)
+        X = validate_data(estimator, X, accept_sparse="csr", dtype=np.float64,
+                          ensure_min_samples=2)
+    else:
+        X = validate_distance_data(estimator, X, dtype=np.float64, ensure_min_samples=2)
     return X
 
 

@@ -9,11 +9,14 @@ from operator import attrgetter
 import numpy as np
 import scipy.sparse as sp
 from sklearn.exceptions import NotFittedError
+from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import validate_data
 
 __all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale",
            "check_finite_result", "check_fit_params", "check_memory_request", "check_sparse_input",
-           "kernel_cache_megabytes", "record_fit_params", "warn_long_factorisation"]
+           "kernel_cache_megabytes", "record_fit_params", "validate_distance_data",
+           "warn_long_factorisation"]
 
 # Upper bound of every integer hyper-parameter: larger Python ints pass an unbounded
 # ``Interval(Integral, ...)`` and then overflow when they reach the compiled cores.
@@ -64,6 +67,46 @@ def check_distance_scale(X, name="X"):
             f"{name} has entries as large as {largest:.3g}: squared norms and distances overflow "
             "float64. Rescale the features (e.g. sklearn.preprocessing.StandardScaler)."
         )
+
+
+def validate_distance_data(estimator, X, y="no_validation", **check_params):
+    """scikit-learn's ``validate_data`` for samples whose Euclidean distances an estimator takes:
+    ``X`` finite and of a scale :func:`check_distance_scale` accepts, both decided by one pass.
+
+    ``X · X`` (one BLAS dot product of the flattened array) is NaN or infinite when an entry is,
+    and bounds ``max|x|²`` from above; when it is within ``check_distance_scale``'s bound, both
+    checks pass. Otherwise (a non-finite entry, or a sum of squares beyond ``1.8e308 / (4d)``)
+    the exact checks run and raise their usual messages. One pass instead of three
+    (scikit-learn's finiteness sum, then the maximum and the minimum of ``check_distance_scale``).
+
+    Parameters
+    ----------
+    estimator : estimator instance
+    X : array-like of shape (n_samples, n_features)
+        Dense.
+    y : array-like, default="no_validation"
+        As in ``validate_data``.
+    **check_params
+        ``validate_data``'s other arguments, except ``ensure_all_finite``.
+
+    Returns
+    -------
+    X, or (X, y) when ``y`` is validated too, as ``validate_data``.
+    """
+    out = validate_data(estimator, X, y, ensure_all_finite=False, **check_params)
+    no_y = y is None or (isinstance(y, str) and y == "no_validation")
+    X = out if no_y else out[0]
+    contiguous = X.flags.c_contiguous or X.flags.f_contiguous
+    if contiguous and X.size:
+        flat = X.reshape(-1, order="A")   # a view of a contiguous array
+        bound = np.finfo(np.float64).max / (4.0 * max(X.shape[1], 1))
+        with np.errstate(over="ignore", invalid="ignore"):
+            within = float(np.dot(flat, flat)) <= bound
+        if within:
+            return out
+    assert_all_finite(X, estimator_name=type(estimator).__name__, input_name="X")
+    check_distance_scale(X)
+    return out
 
 
 def check_finite_result(values, what):
