@@ -15,7 +15,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.linear_model._row_space import row_space_reduction
-from kernelkit.utils._logistic import binary_loss, multinomial_loss, softmax
+from kernelkit.utils._logistic import (
+    binary_loss_derivatives,
+    binary_loss_value,
+    multinomial_loss,
+    softmax,
+)
 from kernelkit.utils._progress import model_name, report_model, solver_progress
 from kernelkit.utils._smooth_solvers import damped_newton, lbfgs
 from kernelkit.utils._scatter import scatter_matrix
@@ -197,12 +202,22 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         return weights
 
     def _binary_objective(self, A, t, r, s, n_threads=1):
+        # the scores Aθ and the loss of the last point evaluated: the trial point that Armijo's
+        # rule accepts is where Newton's next gradient and Hessian are taken
+        last = {"theta": None}
+
+        def scores_and_loss(theta):
+            if last["theta"] is None or not np.array_equal(last["theta"], theta):
+                z = A @ theta
+                last.update(theta=theta.copy(), z=z, loss=binary_loss_value(z, t, s))
+            return last["z"], last["loss"]
+
         def objective(theta, order):
-            z = A @ theta
-            loss, dz, curvature = binary_loss(z, t, s)
+            z, loss = scores_and_loss(theta)
             value = loss + 0.5 * float(r @ theta**2)
             if order == 0:
                 return value
+            dz, curvature = binary_loss_derivatives(z, t, s)
             gradient = A.T @ dz + r * theta
             if order == 1:
                 return value, gradient

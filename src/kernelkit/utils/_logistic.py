@@ -10,20 +10,32 @@ subtracted first (the "LSE trick"), so no entry overflows even at ``|z| ~ 1e4``.
 import numpy as np
 from scipy.special import expit, log_softmax, logsumexp
 
-__all__ = ["binary_loss", "multinomial_loss", "softmax"]
+__all__ = ["binary_loss", "binary_loss_derivatives", "binary_loss_value", "multinomial_loss",
+           "softmax"]
 
 
 def binary_loss(z, t, sample_weight=None):
     """``Σ_i s_i log(1 + e^{−y_i z_i})`` and its derivative ``s (p − t)`` with respect to ``z``
     (``p = σ(z)``), and the curvature ``s p (1 − p)``; the weights ``s`` are 1 when
     ``sample_weight`` is None."""
+    return ((binary_loss_value(z, t, sample_weight),)
+            + binary_loss_derivatives(z, t, sample_weight))
+
+
+def binary_loss_value(z, t, sample_weight=None):
+    """``Σ_i s_i log(1 + e^{−y_i z_i})`` alone (a line search's trial points need no more)."""
     y = 2.0 * t - 1.0
-    p = expit(z)
     losses = np.logaddexp(0.0, -y * z)
+    return float(np.sum(losses) if sample_weight is None else sample_weight @ losses)
+
+
+def binary_loss_derivatives(z, t, sample_weight=None):
+    """The derivative ``s (p − t)`` of :func:`binary_loss_value` with respect to ``z`` and the
+    curvature ``s p (1 − p)``."""
+    p = expit(z)
     if sample_weight is None:
-        return float(np.sum(losses)), p - t, p * (1.0 - p)
-    return (float(sample_weight @ losses), sample_weight * (p - t),
-            sample_weight * (p * (1.0 - p)))
+        return p - t, p * (1.0 - p)
+    return sample_weight * (p - t), sample_weight * (p * (1.0 - p))
 
 
 def softmax(Z):
