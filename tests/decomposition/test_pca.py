@@ -127,6 +127,7 @@ def small_blocks(monkeypatch):
 
     monkeypatch.setattr(_pca, "_TSQR_BLOCK_ELEMENTS", 64)
     monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 64)
+    monkeypatch.setattr(_scatter, "_MIN_BLOCK_ROWS", 1)
 
 
 @pytest.mark.parametrize("solver", ["full", "covariance_eigh"])

@@ -165,6 +165,7 @@ def test_newton_hessian_by_row_blocks_is_the_weighted_product(monkeypatch):
     from kernelkit.utils import _scatter
 
     monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)
+    monkeypatch.setattr(_scatter, "_MIN_BLOCK_ROWS", 1)
     X, y = standardised(load_breast_cancer, 120)
     model = LogisticRegression(C=0.5)
     A = np.hstack([X[:, :5], np.ones((120, 1))])

@@ -28,3 +28,43 @@ def test_error_names_the_matrix():
         solve_positive_definite(K, np.ones(2), "K + I")
     with pytest.raises(ValueError, match=r"^N is not positive definite: use a positive alpha\.$"):
         solve_positive_definite(K, np.ones(2), "N", advice=": use a positive alpha.")
+
+
+def _blas_thread_counts():
+    from threadpoolctl import threadpool_info
+
+    return {info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"}
+
+
+@pytest.mark.parametrize("module, name", [("kernelkit.utils._ridge", "cho_factor"),
+                                          ("kernelkit.utils._ridge", "cho_solve"),
+                                          ("kernelkit.utils._smooth_solvers", "cho_factor"),
+                                          ("kernelkit.utils._smooth_solvers", "solve")])
+def test_small_factorisations_and_solves_run_on_one_blas_thread(monkeypatch, module, name):
+    # a team of BLAS threads stalls on them when another process keeps a core busy (a 500 x 500
+    # Cholesky factorisation: 6 ms on one thread, 11-159 ms on two with one core busy)
+    import importlib
+
+    from threadpoolctl import threadpool_limits
+
+    from kernelkit.utils._smooth_solvers import damped_newton
+
+    target = importlib.import_module(module)
+    original, seen = getattr(target, name), []
+
+    def spy(*args, **kwargs):
+        seen.append(_blas_thread_counts())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, spy)
+    K = np.eye(50) * 2.0
+    with threadpool_limits(2, user_api="blas"):
+        if module.endswith("_ridge"):
+            positive_definite_solver(K, "K")(np.ones(50))
+        else:
+            def quadratic(theta, order):
+                value, gradient = 0.5 * theta @ K @ theta - theta.sum(), K @ theta - 1.0
+                return (value, gradient, K)[:order + 1] if order else value
+            damped_newton(quadratic, np.zeros(50), 5, 1e-10,
+                          metric=(lambda v: v) if name == "solve" else None)
+    assert seen and all(counts == {1} for counts in seen)

@@ -88,6 +88,7 @@ def test_scatter_matrix(rng, monkeypatch, dtype):
     from kernelkit.utils import _scatter
 
     monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)    # 6-row blocks of 5 columns
+    monkeypatch.setattr(_scatter, "_MIN_BLOCK_ROWS", 1)
     X = rng.normal(size=(101, 5)).astype(dtype)
     weights = rng.random(101)
     expected = (X.astype(np.float64) * weights[:, None]).T @ X
@@ -108,6 +109,7 @@ def test_mean_and_scatter(rng, monkeypatch, dtype, n_samples):
     from kernelkit.utils import _scatter
 
     monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)    # 6-row blocks of 5 columns
+    monkeypatch.setattr(_scatter, "_MIN_BLOCK_ROWS", 1)
     # a mean far from the spread: X^T X - n mu mu^T loses about 12 of float64's 16 digits, and
     # merging blocks by differences of their raw means about 6
     X = (rng.normal(size=(n_samples, 5)) + 1e6).astype(dtype)
@@ -128,7 +130,7 @@ def test_mean_and_scatter(rng, monkeypatch, dtype, n_samples):
 def test_row_block_product(rng, monkeypatch):
     from kernelkit.utils import _scatter
 
-    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)
+    monkeypatch.setattr(_scatter, "_PRODUCT_BLOCK_ELEMENTS", 30)
     X, M, shift = rng.normal(size=(53, 4)), rng.normal(size=(4, 3)), rng.normal(size=4)
     one = _scatter.row_block_product(X, M, shift=shift, n_threads=1)
     np.testing.assert_allclose(one, (X - shift) @ M, atol=1e-12)

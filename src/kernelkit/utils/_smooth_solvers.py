@@ -9,6 +9,7 @@ from scipy.linalg import LinAlgError, cho_factor, cho_solve, lstsq, solve
 from scipy.optimize import minimize
 
 from kernelkit.utils._conjugate_gradients import conjugate_gradients
+from kernelkit.utils._threads import blas_threads
 
 __all__ = ["damped_newton", "lbfgs"]
 
@@ -39,6 +40,19 @@ def _max_abs(gradient):
     return float(np.max(np.abs(gradient)))
 
 
+def _newton_step(hessian, gradient, general):
+    """``H⁻¹ g``: by LU when ``H`` is not symmetric (``general``), else by Cholesky, least squares
+    if ``H`` is singular; a small factorisation on one thread (``blas_threads``)."""
+    with blas_threads(len(gradient) ** 3, None):
+        if general:
+            return solve(hessian, gradient, check_finite=False)
+        try:
+            return cho_solve(cho_factor(hessian, check_finite=False), gradient,
+                             check_finite=False)
+        except LinAlgError:
+            return lstsq(hessian, gradient, check_finite=False)[0]
+
+
 def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None, max_gradient=None,
                   metric=None):
     """Damped Newton's method on a convex objective.
@@ -67,18 +81,12 @@ def damped_newton(loss_and_derivatives, theta, max_iter, tol, progress=None, max
             progress(n_iter - 1, value, largest)
         if largest <= tol:
             return theta, n_iter - 1, True
-        if metric is not None:
-            step = solve(hessian, gradient, check_finite=False)
-        elif callable(hessian):
+        if callable(hessian):
             norm_gradient = np.linalg.norm(gradient)
             step = conjugate_gradients(hessian, gradient,
                                        min(0.5, np.sqrt(norm_gradient)) * norm_gradient)[0]
         else:
-            try:
-                step = cho_solve(cho_factor(hessian, check_finite=False), gradient,
-                                 check_finite=False)
-            except LinAlgError:
-                step = lstsq(hessian, gradient, check_finite=False)[0]
+            step = _newton_step(hessian, gradient, metric is not None)
         slope = float((gradient if metric is None else metric(gradient)) @ step)
         # Armijo's condition, up to the rounding of the objective: near the optimum the decrease
         # is below it and the full Newton step is taken

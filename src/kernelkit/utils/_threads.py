@@ -2,6 +2,7 @@
 a fork child of a process that ran a team), and the row-block driver of the BLAS-bound
 estimators."""
 
+import contextlib
 import functools
 import os
 import re
@@ -221,14 +222,16 @@ def blas_threads(n_flops, n_threads):
     ----------
     n_flops : float
         Operations of the largest call made inside the context.
-    n_threads : int
+    n_threads : int or None
+        None: larger calls keep the libraries' thread counts.
 
     Returns
     -------
     context : context manager
     """
-    limit = 1 if n_flops < SMALL_BLAS_FLOPS else n_threads
-    return blas_limit(limit)
+    if n_flops < SMALL_BLAS_FLOPS:
+        return blas_limit(1)
+    return contextlib.nullcontext() if n_threads is None else blas_limit(n_threads)
 
 
 # Row slots of fold_row_blocks: fixed, so that the result does not depend on the thread count, and
