@@ -24,7 +24,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["KernelNystroem"]
@@ -266,11 +266,12 @@ class KernelNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
                                     coef0=self.coef0, kernel_params=self.kernel_params,
                                     n_jobs=self.n_jobs, psd=False)
         K_LL = fitted.training_gram()
-        eigenvalues, vectors = eigh(K_LL)
-        cutoff = max(eigenvalues.max(), 0.0) * m * np.finfo(np.float64).eps
-        keep = eigenvalues > cutoff
-        root = vectors[:, keep] / np.sqrt(eigenvalues[keep])
-        self.normalization_ = root @ vectors[:, keep].T
+        with blas_threads(10.0 * m**3, n_threads):   # eigh with vectors, then an m x m product
+            eigenvalues, vectors = eigh(K_LL)
+            cutoff = max(eigenvalues.max(), 0.0) * m * np.finfo(np.float64).eps
+            keep = eigenvalues > cutoff
+            root = vectors[:, keep] / np.sqrt(eigenvalues[keep])
+            self.normalization_ = root @ vectors[:, keep].T
         self.component_indices_ = indices
         self.n_samples_fit_ = n_samples
         self._kernel = fitted
