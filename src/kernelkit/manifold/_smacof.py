@@ -20,7 +20,7 @@ from kernelkit.manifold._classical_mds import classical_scaling
 from kernelkit.utils._dissimilarity import check_dissimilarities, check_weights
 from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._sklearn_compat import Interval, StrOptions, validate_params
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["smacof"]
@@ -47,11 +47,14 @@ class _WeightedSolver:
         laplacian = np.diag(degrees) - weights
         self._scale = float(degrees.mean()) if degrees.mean() > 0 else 1.0
         laplacian += self._scale / n
-        self._factor = cho_factor(laplacian, overwrite_a=True, check_finite=False)
+        with blas_threads(n**3 / 3.0, None):   # small ones on one thread
+            self._factor = cho_factor(laplacian, overwrite_a=True, check_finite=False)
 
     def __call__(self, Y):
-        Z = cho_solve(self._factor, Y, check_finite=False) - Y.mean(axis=0) / self._scale
-        return np.ascontiguousarray(Z)
+        # once per iteration, 2 n² operations a column: one thread
+        with blas_threads(2.0 * Y.size * Y.shape[0], None):
+            solved = cho_solve(self._factor, Y, check_finite=False)
+        return np.ascontiguousarray(solved - Y.mean(axis=0) / self._scale)
 
 
 def _upper(M):
