@@ -267,6 +267,11 @@ def test_the_batch_reader_leaves_every_bad_graph_to_the_per_graph_reader(bad):
     np.array([3, 1, 3, 2**40, -5, 1]),
     np.array([3, 1, 3, 70000, -5, 1], dtype=np.int32),
     np.array([2**64 - 1, 0, 7, 2**64 - 1], dtype=np.uint64),
+    # integers of a range smaller than their number (coded through a table over the range),
+    # offsets from the smallest that wrap in the dtype included
+    np.array([5, 3, 5, 4, 3, 5], dtype=np.int64),
+    np.r_[np.arange(100, -101, -1), np.arange(-100, 101)].astype(np.int8),
+    np.array([2**64 - 1, 2**64 - 3, 2**64 - 1, 2**64 - 2], dtype=np.uint64),
     np.array([True, False, True]),
     np.array([np.nan, 1.0, -0.0, 0.0, np.nan, np.inf, 1.0], dtype=np.float32),
     np.array(["b", "a", "", "b", "a\u00e9"]),

@@ -8,7 +8,12 @@ import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
 
-from kernelkit.kernels import ShortestPathKernel, WalkKernel, WeisfeilerLehmanKernel
+from kernelkit.kernels import (
+    ShortestPathKernel,
+    VertexHistogramKernel,
+    WalkKernel,
+    WeisfeilerLehmanKernel,
+)
 from kernelkit.kernels._graphs._encoding import encode_graphs
 
 
@@ -87,6 +92,43 @@ def test_batch_layout():
 def test_bad_input_is_rejected_clearly(X, error, match):
     with pytest.raises(error, match=match):
         WeisfeilerLehmanKernel().fit(X)
+
+
+@pytest.mark.parametrize("adjacency, match", [
+    (np.array([[0, 1], [0, 0]]), "graph 1 is directed"),
+    (np.array([[1, 1], [1, 0]]), "graph 1 has a self-loop"),
+    (np.array([[0, 1, 0], [1, 0, 0]]), "graph 1: adjacency must be a square matrix"),
+    (np.array([[0, np.nan], [np.nan, 0]]), "graph 1: adjacency contains NaN"),
+    (sp.csr_matrix((np.ones(1), np.array([5]), np.array([0, 1, 1])), shape=(2, 2)),
+     "graph 1: the adjacency is a malformed CSR"),
+])
+def test_a_label_only_kernel_checks_the_adjacencies_it_does_not_use(adjacency, match):
+    """The vertex histogram reads no edge, yet refuses a bad adjacency as the kernels reading
+    them do, naming the graph."""
+    X = [(np.array([[0, 1], [1, 0]]), [0, 1]), (adjacency, [0, 0])]
+    messages = []
+    for kernel in (VertexHistogramKernel(), WeisfeilerLehmanKernel()):
+        with pytest.raises(ValueError, match=match) as error:
+            kernel.fit(X)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
+# symmetry is checked on keys i * n_nodes + j: int32 up to 46 340 nodes in all, int64 beyond
+@pytest.mark.parametrize("n_nodes", [50, 50_000])
+def test_directed_graphs_are_named_whatever_the_width_of_the_keys(n_nodes):
+    path = (sp.diags_array([np.ones(n_nodes - 1)] * 2, offsets=[-1, 1], format="csr"),
+            np.zeros(n_nodes))
+    directed = (np.array([[0, 1], [0, 0]]), [0, 0])
+    batch, _, _ = encode_graphs([path, (np.array([[0, 1], [1, 0]]), [0, 0])])
+    np.testing.assert_array_equal(np.diff(batch.indptr), [1] + [2] * (n_nodes - 2) + [1, 1, 1])
+    # the last two path nodes' neighbours, then the edge's
+    np.testing.assert_array_equal(batch.indices[-5:], [n_nodes - 3, n_nodes - 1, n_nodes - 2,
+                                                       n_nodes + 1, n_nodes])
+    with pytest.raises(ValueError, match="graph 1 is directed"):
+        encode_graphs([path, directed])
+    with pytest.raises(ValueError, match="graph 0 is directed"):
+        encode_graphs([directed, path])
 
 
 def test_a_one_dimensional_sparse_adjacency_is_named():

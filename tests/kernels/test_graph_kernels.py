@@ -1,6 +1,8 @@
 """Properties every graph kernel must have: compiled = reference, permutation invariance, PSD,
 thread-count independence, fit/transform consistency, clear errors, scikit-learn API."""
 
+import inspect
+
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -222,6 +224,31 @@ def test_bad_parameters_are_rejected():
                    WeisfeilerLehmanKernel(n_iter=-1), GraphletKernel(k=5)):
         with pytest.raises(ValueError):
             kernel.fit(graphs)
+
+
+def test_each_graph_kernel_class_has_its_own_parameters():
+    """The parameter names, read once per class, are each class's own: a subclass with one more
+    parameter gets, sets, clones and validates it, its base still does not have it."""
+
+    class Wider(WeisfeilerLehmanKernel):
+        _parameter_constraints = {**WeisfeilerLehmanKernel._parameter_constraints,
+                                  "extra": [int]}
+
+        def __init__(self, n_iter=3, extra=1):
+            super().__init__(n_iter=n_iter)
+            self.extra = extra
+
+    graphs = [(np.array([[0, 1], [1, 0]]), [0, 0])]
+    for _ in range(2):  # the first calls read the names, the next ones reuse them
+        assert "extra" not in WeisfeilerLehmanKernel().get_params()
+        assert Wider(extra=2).get_params()["extra"] == 2
+        assert clone(Wider(extra=3).set_params(extra=4)).extra == 4
+        with pytest.raises(ValueError, match="extra"):
+            Wider(extra="a").fit(graphs)
+        with pytest.raises(ValueError, match=r"Valid parameters are: \['extra', 'n_iter'\]"):
+            Wider().set_params(n_iterations=2)
+        assert sorted(SubtreeKernel().get_params()) == sorted(
+            inspect.signature(SubtreeKernel).parameters)
 
 
 def test_geometric_lambda_beyond_the_convergence_bound_raises():

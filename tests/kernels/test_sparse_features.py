@@ -63,3 +63,36 @@ def test_the_dense_columns_product_is_the_sparse_product(monkeypatch, scale):
     else:
         np.testing.assert_allclose(split, sparse, rtol=1e-14)
         np.testing.assert_allclose(other.gram(features), sparse[:50], rtol=1e-14)
+
+
+@pytest.mark.parametrize("scale", [1.0, 0.1])
+def test_a_small_gram_is_the_sparse_product_bit_for_bit(monkeypatch, scale):
+    """Small feature matrices go through one dense product when every product is exact
+    (integer counts): the sparse product's matrix bit for bit, symmetric or not; fractional
+    ones stay with the sparse product."""
+    rng = np.random.default_rng(2)
+    n_samples, n_features = 60, 12
+    rows = rng.integers(0, n_samples, size=400)
+    columns = rng.integers(0, n_features, size=400)
+    counts = rng.integers(1, 4, size=400)
+    features = count_features(rows, columns.astype(np.int64), counts, n_samples, n_features,
+                              columns)
+    features = SparseFeatures(features.known * scale, features.unseen_squared_norm)
+    other = SparseFeatures(features.known[:25], features.unseen_squared_norm[:25])
+    dense_products, exact_dense_gram = [], _sparse_features._exact_dense_gram
+
+    def spy(*args):
+        dense_products.append(exact_dense_gram(*args))
+        return dense_products[-1]
+
+    monkeypatch.setattr(_sparse_features, "_exact_dense_gram", spy)
+    found, found_other = features.gram(), other.gram(features)
+    assert all((K is not None) == (scale == 1.0) for K in dense_products) and \
+        len(dense_products) == 2
+    monkeypatch.setattr(_sparse_features, "_MAX_PRODUCTS_ALL_DENSE", 0)
+    expected, expected_other = features.gram(), other.gram(features)
+    assert len(dense_products) == 2  # the sparse product alone
+    for K, E in ((found, expected), (found_other, expected_other)):
+        assert K.dtype == E.dtype == np.float64 and K.flags.c_contiguous
+        np.testing.assert_array_equal(K, E)
+    np.testing.assert_array_equal(found, found.T)

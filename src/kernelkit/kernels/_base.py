@@ -6,6 +6,7 @@
 ``SVC(kernel=SpectrumKernel(k=3))`` (see ``kernelkit.utils._kernels``).
 """
 
+import functools
 import time
 from abc import ABCMeta, abstractmethod
 
@@ -111,6 +112,17 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
     }
+
+    @classmethod
+    def _get_param_names(cls):
+        # scikit-learn reads them from the signature of ``__init__`` at every ``get_params``,
+        # twice a fit (the parameter check, the fitted parameters): once per class here
+        return list(cls._parameter_names())
+
+    @classmethod
+    @functools.cache
+    def _parameter_names(cls):
+        return tuple(super()._get_param_names())
 
     @abstractmethod
     def _prepare(self, X, fitting):

@@ -108,8 +108,16 @@ def _first_occurrences(values):
     """The index of the first occurrence of each distinct value of the 1-d ``values``, in order
     of occurrence, and the position in that order of each value's; NaNs are one value.
 
-    A stable sort puts equal values together, each run in order of occurrence.
+    A stable sort puts equal values together, each run in order of occurrence. Integers of a
+    range smaller than their number are looked up in a table over that range instead (no sort:
+    about twice as fast on the usual small batches).
     """
+    if values.dtype.kind in "iu" and len(values):
+        low, high = values.min(), values.max()
+        if int(high) - int(low) < len(values):
+            # the offsets wrap in narrow dtypes; read unsigned, they are exact
+            offsets = (values - low).view(f"u{values.dtype.itemsize}")
+            return _first_occurrences_in_range(offsets, int(high) - int(low) + 1)
     order = np.argsort(_sort_keys(values), kind="stable")
     ordered = values[order]
     starts = np.ones(len(values), dtype=bool)
@@ -124,6 +132,19 @@ def _first_occurrences(values):
     inverse = np.empty(len(values), dtype=np.intp)
     inverse[order] = position[np.cumsum(starts) - 1]
     return first[by_occurrence], inverse
+
+
+def _first_occurrences_in_range(offsets, size):
+    """:func:`_first_occurrences` of integers ``offsets`` in ``[0, size)``: the first index of
+    each offset by a minimum over a table of ``size`` slots."""
+    n = len(offsets)
+    first = np.full(size, n, dtype=np.intp)
+    np.minimum.at(first, offsets, np.arange(n))
+    present = np.flatnonzero(first < n)  # the distinct offsets, increasing
+    by_occurrence = np.argsort(first[present])
+    position = np.empty(size, dtype=np.intp)
+    position[present[by_occurrence]] = np.arange(len(present))
+    return first[present[by_occurrence]], position[offsets]
 
 
 def _sort_keys(values):

@@ -363,13 +363,15 @@ def _symmetric_csr(rows, cols, edge_labels, n_nodes, node_ptr, labelled_edges):
             f"graph {_graph_of(rows[loops][0], node_ptr)} has a self-loop: self-loops are not "
             "supported."
         )
-    keys = rows * n_nodes + cols
+    # int32 keys when they fit: numpy sorts them about twice as fast as int64 ones
+    key_dtype = np.int32 if n_nodes * n_nodes <= np.iinfo(np.int32).max else np.int64
+    keys = (rows * n_nodes + cols).astype(key_dtype, copy=False)
     if not (keys[1:] >= keys[:-1]).all():  # tuples' entries come sorted, networkx graphs' not
         order = np.argsort(keys, kind="stable")
         keys = keys[order]
         rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
     # The adjacency is symmetric iff the sorted keys (i, j) equal the sorted keys (j, i).
-    transposed_keys = np.sort(cols * n_nodes + rows)
+    transposed_keys = np.sort((cols * n_nodes + rows).astype(key_dtype, copy=False))
     if not (keys == transposed_keys).all():
         first = np.setdiff1d(keys, transposed_keys)[0]
         raise ValueError(
