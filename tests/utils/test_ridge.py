@@ -57,14 +57,29 @@ def test_small_factorisations_and_solves_run_on_one_blas_thread(monkeypatch, mod
         return original(*args, **kwargs)
 
     monkeypatch.setattr(target, name, spy)
-    K = np.eye(50) * 2.0
+    n = 300     # above the size OpenBLAS runs on one thread by itself
+    K = np.eye(n) * 2.0
     with threadpool_limits(2, user_api="blas"):
         if module.endswith("_ridge"):
-            positive_definite_solver(K, "K")(np.ones(50))
+            positive_definite_solver(K, "K")(np.ones((n, 10)))
         else:
             def quadratic(theta, order):
                 value, gradient = 0.5 * theta @ K @ theta - theta.sum(), K @ theta - 1.0
                 return (value, gradient, K)[:order + 1] if order else value
-            damped_newton(quadratic, np.zeros(50), 5, 1e-10,
+            damped_newton(quadratic, np.zeros(n), 5, 1e-10,
                           metric=(lambda v: v) if name == "solve" else None)
     assert seen and all(counts == {1} for counts in seen)
+
+
+def test_tiny_blas_calls_leave_the_thread_counts_alone(monkeypatch):
+    # switching costs about 10 µs, more than a call OpenBLAS runs on one thread anyway
+    from kernelkit.utils import _threads
+
+    def fail(n_threads):
+        raise AssertionError("the thread counts were switched around a tiny call")
+
+    monkeypatch.setattr(_threads, "blas_limit", fail)
+    with _threads.blas_threads(_threads.TINY_BLAS_FLOPS / 2, 2):
+        pass
+    with pytest.raises(AssertionError, match="switched"):
+        _threads.blas_threads(_threads.TINY_BLAS_FLOPS * 2, 2)

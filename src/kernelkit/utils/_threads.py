@@ -211,6 +211,9 @@ def _usable_cpus():
 # of 75 000 rows took 52 ms on one thread and 217 ms on two; a 100 x 100 eigendecomposition
 # stalled the same way).
 SMALL_BLAS_FLOPS = 1e8
+# Below this many, OpenBLAS runs a call on one thread by itself (2**18 multiply-adds): switching
+# the libraries' thread counts around it would cost more than the call (about 10 µs).
+TINY_BLAS_FLOPS = 2.0 * 2**18
 
 
 def blas_threads(n_flops, n_threads):
@@ -229,6 +232,8 @@ def blas_threads(n_flops, n_threads):
     -------
     context : context manager
     """
+    if n_flops < TINY_BLAS_FLOPS:
+        return contextlib.nullcontext()
     if n_flops < SMALL_BLAS_FLOPS:
         return blas_limit(1)
     return contextlib.nullcontext() if n_threads is None else blas_limit(n_threads)
