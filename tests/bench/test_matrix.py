@@ -103,3 +103,17 @@ def test_baseline_runs_both_sides_in_fresh_processes(tmp_path):
     cell = cells[0]
     assert cell["old_wall"] > 0 and cell["new_wall"] > 0 and cell["old_cpu"] >= 0
     assert "| NearestCentroid | 1000 |" in matrix.format_baseline(cells, folder)
+
+
+@pytest.mark.parametrize("usable_cpus, default", [(matrix.N_THREADS, None), (8, matrix.N_THREADS)])
+def test_kernelkit_and_its_peers_run_under_the_same_thread_limit(monkeypatch, usable_cpus,
+                                                                default):
+    # no limit context where 2 threads are the default (entering one costs the next run cold
+    # caches); the same limit for every contender but the 1-thread one elsewhere
+    from kernelkit.bench import _harness
+
+    monkeypatch.setattr(_harness, "_usable_cpus", lambda: usable_cpus)
+    row = next(row for row in _rows.all_rows() if row.name == "PCA")
+    threads = {label: limit for label, _, limit, _ in matrix._contenders(row)}
+    assert threads.pop("kernelkit 1 thread") == 1
+    assert set(threads.values()) == {default} and len(threads) >= 2
