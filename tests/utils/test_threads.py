@@ -142,10 +142,15 @@ def test_row_block_product(rng, monkeypatch):
 def test_blas_limit_sets_and_restores_the_blas_threads():
     from threadpoolctl import threadpool_info
 
-    from kernelkit.utils._gram import blas_limit
+    from kernelkit.utils._gram import blas_controller, blas_limit
 
     def counts():
-        return [info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"]
+        # the libraries blas_limit controls (found at its first use; one loaded later by
+        # another test, e.g. an engine's own BLAS, is not among them)
+        return [info["num_threads"] for info in threadpool_info()
+                if info["user_api"] == "blas" and info["filepath"] in controlled]
+
+    controlled = {library.filepath for library in blas_controller().lib_controllers}
 
     before = counts()
     with blas_limit(1):
