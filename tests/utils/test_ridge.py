@@ -40,7 +40,6 @@ def _blas_thread_counts():
 
 
 @pytest.mark.parametrize("module, name", [("kernelkit.utils._ridge", "cho_factor"),
-                                          ("kernelkit.utils._ridge", "cho_solve"),
                                           ("kernelkit.utils._smooth_solvers", "cho_factor"),
                                           ("kernelkit.utils._smooth_solvers", "solve")])
 def test_small_factorisations_and_solves_run_on_one_blas_thread(monkeypatch, module, name):
