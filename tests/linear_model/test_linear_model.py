@@ -159,6 +159,35 @@ def test_logistic_gradient_and_hessian_by_finite_differences():
     np.testing.assert_allclose(hessian, numeric, rtol=1e-4, atol=1e-3)
 
 
+def test_the_line_search_point_is_not_scored_twice():
+    """The trial point Armijo's rule accepts is where Newton's next gradient and Hessian are
+    taken: its scores Aθ and loss are reused (one product with A, not two), the same values."""
+
+    class CountingDesign(np.ndarray):
+        forward = 0
+
+        def __matmul__(self, other):
+            if self.shape == (120, 6):   # A θ, not Aᵀ g
+                CountingDesign.forward += 1
+            return np.asarray(self) @ other
+
+    X, y = standardised(load_breast_cancer, 120)
+    model = LogisticRegression(C=0.5)
+    A = np.hstack([X[:, :5], np.ones((120, 1))])
+    r = model._penalty_weights(6)
+    theta = np.random.default_rng(2).normal(size=6) * 0.3
+    fresh = model._binary_objective(A, y.astype(float), r, None)(theta, 2)
+    objective = model._binary_objective(A.view(CountingDesign), y.astype(float), r, None)
+    trial = objective(theta, 0)
+    value, gradient, hessian = objective(theta, 2)
+    assert CountingDesign.forward == 1
+    assert trial == value == fresh[0]
+    np.testing.assert_array_equal(gradient, fresh[1])
+    np.testing.assert_array_equal(hessian, fresh[2])
+    objective(theta + 1.0, 0)
+    assert CountingDesign.forward == 2
+
+
 def test_newton_hessian_by_row_blocks_is_the_weighted_product(monkeypatch):
     """The Hessian Aᵀ diag(c) A + diag(r) of the Newton steps, formed by blocked rank-k updates
     over many blocks (5 rows each here), equals the direct product, on one thread or two."""
