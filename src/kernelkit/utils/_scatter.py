@@ -29,8 +29,9 @@ def _rank_k_blocks(X):
 
 
 def _from_upper(total):
-    """The symmetric matrix whose upper triangle is ``total``'s (one masked copy: a tenth of the
-    time of ``triu(S) + triu(S, 1)ᵀ``, which builds three d × d temporaries)."""
+    """The symmetric matrix whose upper triangle is ``total``'s: one masked copy (5.5 µs at
+    d = 20 and 0.56 ms at d = 500, measured loaded, against 15 µs and 4.1 ms for
+    ``triu(S) + triu(S, 1)ᵀ``, which builds three d × d temporaries)."""
     symmetric = np.array(total, order="C")
     np.copyto(symmetric, total.T, where=np.tri(*total.shape, k=-1, dtype=bool))
     return symmetric
