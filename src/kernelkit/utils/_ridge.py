@@ -46,8 +46,8 @@ def positive_definite_solver(A, what, *, shift=0.0, lower=False, advice=_ADVICE)
         raise ValueError(f"{what} is not positive definite{advice}") from None
 
     def solve(B):
-        # not under blas_threads: the triangular solves read the whole factor for few operations
-        # (a 3 000 x 3 000 kernel ridge system's solves ran slower on one thread)
+        # not under blas_threads' operation count: the triangular solves read the whole factor
+        # for few operations, bound by memory, where a second thread adds bandwidth
         return cho_solve(factor, B, check_finite=False)
     return solve
 

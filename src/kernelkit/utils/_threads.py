@@ -211,8 +211,9 @@ def _usable_cpus():
 # of 75 000 rows took 52 ms on one thread and 217 ms on two; a 100 x 100 eigendecomposition
 # stalled the same way).
 SMALL_BLAS_FLOPS = 1e8
-# Below this many, OpenBLAS runs a call on one thread by itself (2**18 multiply-adds): switching
-# the libraries' thread counts around it would cost more than the call (about 10 µs).
+# Below this many, OpenBLAS runs a matrix product on one thread by itself (2**18 multiply-adds),
+# and a factorisation of this size is made of such products: switching the libraries' thread
+# counts around the call (about 10 µs) would cost more than it.
 TINY_BLAS_FLOPS = 2.0 * 2**18
 
 
