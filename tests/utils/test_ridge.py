@@ -85,3 +85,33 @@ def test_tiny_blas_calls_leave_the_thread_counts_alone(monkeypatch):
         pass
     with pytest.raises(AssertionError, match="switched"):
         _threads.blas_threads(_threads.TINY_BLAS_FLOPS * 2, 2)
+
+
+@pytest.mark.filterwarnings("ignore:SMACOF did not converge")
+@pytest.mark.parametrize("module, name", [("kernelkit.kernel_approximation._nystroem", "eigh"),
+                                          ("kernelkit.manifold._smacof", "cho_factor")])
+def test_the_landmarks_and_weighted_smacof_factorise_on_one_blas_thread(monkeypatch, module,
+                                                                        name):
+    import importlib
+
+    from threadpoolctl import threadpool_limits
+
+    from kernelkit.kernel_approximation import KernelNystroem
+    from kernelkit.manifold import MDS
+
+    target = importlib.import_module(module)
+    original, seen = getattr(target, name), []
+
+    def spy(*args, **kwargs):
+        seen.append(_blas_thread_counts())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, spy)
+    X = np.random.default_rng(0).normal(size=(150, 3))
+    with threadpool_limits(2, user_api="blas"):
+        if name == "eigh":
+            KernelNystroem(n_components=100, random_state=0).fit(X)
+        else:
+            MDS(weights=np.ones((150, 150)) - np.eye(150), max_iter=3, n_init=1,
+                random_state=0).fit(X)
+    assert seen and all(counts == {1} for counts in seen)
