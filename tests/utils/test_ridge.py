@@ -39,17 +39,9 @@ def _blas_thread_counts():
             if library.user_api == "blas"}
 
 
-@pytest.mark.parametrize("module, name", [("kernelkit.utils._ridge", "cho_factor"),
-                                          ("kernelkit.utils._smooth_solvers", "cho_factor"),
-                                          ("kernelkit.utils._smooth_solvers", "solve")])
-def test_small_factorisations_and_solves_run_on_one_blas_thread(monkeypatch, module, name):
-    # a team of BLAS threads stalls on them when another process keeps a core busy (a 500 x 500
-    # Cholesky factorisation: 6 ms on one thread, 11-159 ms on two with one core busy)
+def _record_blas_threads(monkeypatch, module, name):
+    """Replace ``module.name`` by a spy recording the BLAS thread counts at each call."""
     import importlib
-
-    from threadpoolctl import threadpool_limits
-
-    from kernelkit.utils._smooth_solvers import damped_newton
 
     target = importlib.import_module(module)
     original, seen = getattr(target, name), []
@@ -59,6 +51,20 @@ def test_small_factorisations_and_solves_run_on_one_blas_thread(monkeypatch, mod
         return original(*args, **kwargs)
 
     monkeypatch.setattr(target, name, spy)
+    return seen
+
+
+@pytest.mark.parametrize("module, name", [("kernelkit.utils._ridge", "cho_factor"),
+                                          ("kernelkit.utils._smooth_solvers", "cho_factor"),
+                                          ("kernelkit.utils._smooth_solvers", "solve")])
+def test_small_factorisations_and_solves_run_on_one_blas_thread(monkeypatch, module, name):
+    # a team of BLAS threads stalls on them when another process keeps a core busy (a 500 x 500
+    # Cholesky factorisation: 6 ms on one thread, 11-159 ms on two with one core busy)
+    from threadpoolctl import threadpool_limits
+
+    from kernelkit.utils._smooth_solvers import damped_newton
+
+    seen = _record_blas_threads(monkeypatch, module, name)
     n = 300     # above the size OpenBLAS runs on one thread by itself
     K = np.eye(n) * 2.0
     with threadpool_limits(2, user_api="blas"):
@@ -92,21 +98,12 @@ def test_tiny_blas_calls_leave_the_thread_counts_alone(monkeypatch):
                                           ("kernelkit.manifold._smacof", "cho_factor")])
 def test_the_landmarks_and_weighted_smacof_factorise_on_one_blas_thread(monkeypatch, module,
                                                                         name):
-    import importlib
-
     from threadpoolctl import threadpool_limits
 
     from kernelkit.kernel_approximation import KernelNystroem
     from kernelkit.manifold import MDS
 
-    target = importlib.import_module(module)
-    original, seen = getattr(target, name), []
-
-    def spy(*args, **kwargs):
-        seen.append(_blas_thread_counts())
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(target, name, spy)
+    seen = _record_blas_threads(monkeypatch, module, name)
     X = np.random.default_rng(0).normal(size=(150, 3))
     with threadpool_limits(2, user_api="blas"):
         if name == "eigh":
