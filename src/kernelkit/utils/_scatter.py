@@ -118,10 +118,10 @@ def mean_and_scatter(X, *, n_threads=1):
     syrk, block_rows = _rank_k_blocks(X)
     # column means as products with a vector of ones (BLAS gemv): NumPy's mean over axis 0
     # costs as much as the rank-k update on narrow data
-    ones = np.ones(min(block_rows, n_samples), dtype=dtype)
+    ones = np.ones(block_rows, dtype=dtype)   # block_rows <= n_samples (_rank_k_blocks)
     # a provisional centre near the data (the first block's mean): the blocks' means and their
     # differences are then taken on the scale of the spread, not of the mean itself
-    centre = (ones @ X[:block_rows]) / len(ones)
+    centre = (ones @ X[:block_rows]) / block_rows
 
     def fold(state, start, stop):
         n_block = stop - start
