@@ -30,9 +30,12 @@ def _graphs(rng, n_graphs, max_nodes=7, d=3, p_edge=0.4):
     return graphs
 
 
-def _twin(graphs, kernel="linear", gamma=1.0, labels=False):
-    return graphhopper_gram([(a, lab, None if labels else x) for a, lab, _, x in graphs],
-                            kernel, gamma)
+def _twin(graphs, kernel="linear", gamma=1.0, labels=False, attributes=None):
+    """The twin's Gram: the label delta (``labels``), the attribute kernel (``attributes``,
+    by default when not ``labels``), or their product (both)."""
+    attributes = not labels if attributes is None else attributes
+    return graphhopper_gram([(a, lab if labels else None, x if attributes else None)
+                             for a, lab, _, x in graphs], kernel, gamma)
 
 
 def _twin_params(variant):
@@ -196,8 +199,6 @@ def test_agrees_with_grakel_on_enzymes(enzymes, kernel, grakel_type):
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"node_attributes": "attributes", "node_label": "label"}, "not both"),
-    ({"node_attributes": None}, "needs node labels or node attributes"),
     ({"node_attributes": None, "node_label": "label", "kernel": "gaussian"}, "kernel='gaussian'"),
 ])
 def test_bad_parameter_combinations(params, message):
