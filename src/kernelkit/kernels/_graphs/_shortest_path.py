@@ -27,7 +27,10 @@ class ShortestPathKernel(SparseFeatureKernel):
     Distances are computed by one BFS per node (the graphs are unweighted: a non-zero adjacency
     entry is an edge; weights are not used) in the compiled core, in parallel over graphs.
     :meth:`transform_features` gives :math:`\Phi` as a sparse matrix; :meth:`partial_fit`
-    grows its vocabulary batch by batch.
+    grows its vocabulary batch by batch. Memory is quadratic in a graph's size: the core keeps
+    a key and a count for every ordered node pair (16 n (n − 1) bytes, 400 MB for 5 000 nodes)
+    before they are merged; for large graphs, use a kernel linear in their size
+    (:class:`WeisfeilerLehmanKernel`).
 
     Conventions (the same as GraKeL's ``ShortestPath(with_labels=True)``, whose Gram matrix with
     ``normalize=False`` this equals): ordered pairs, so every unordered pair counts twice, once
