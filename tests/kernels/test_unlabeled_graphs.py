@@ -62,6 +62,15 @@ def _has_rule(cls):
 RULED = [cls for cls in KERNELS if _has_rule(cls)]
 
 
+@pytest.mark.parametrize("cls", KERNELS, ids=lambda cls: cls.__name__)
+def test_every_kernel_reading_node_labels_takes_the_rule(cls):
+    params = cls().get_params(deep=False)
+    assert ("node_label" in params) == ("unlabeled_nodes" in params)
+    if "unlabeled_nodes" in params:
+        assert params["unlabeled_nodes"] == "constant"
+        assert "unlabeled_nodes" in cls.__doc__  # its own text, or "as in" a sibling's
+
+
 def _adjacencies(rng, n_graphs=5):
     """Random connected-ish graphs of 4 to 8 nodes, as dense 0/1 arrays."""
     out = []
