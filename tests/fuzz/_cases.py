@@ -9,6 +9,7 @@ and returns what it computed (checked for NaN/inf by the worker). Everything is 
 """
 
 import inspect
+import itertools
 import math
 import numbers
 import pathlib
@@ -412,8 +413,9 @@ def _attribute_cases(est, rng):
         return out
 
     cases = []
-    for node_kernel in node_kernels:
-        params = {"node_attributes": "attributes", "node_label": None}
+    # attributes alone, and times the node labels (the product node kernel)
+    for node_kernel, node_label in itertools.product(node_kernels, (None, "label")):
+        params = {"node_attributes": "attributes", "node_label": node_label}
         if node_kernel is not None:
             params["kernel"] = node_kernel
         model = clone(est).set_params(**params)

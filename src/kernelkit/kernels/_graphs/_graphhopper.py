@@ -270,22 +270,32 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
             labels = batch.node_labels[start:start + len(M)]
             if batch.node_attributes is not None:  # rows M_v ⊗ x_v, position major
                 x = batch.node_attributes[start:start + len(M)]
-                M = (M[:, :, None] * x[:, None, :]).reshape(len(M), -1)
+                with np.errstate(over="ignore", invalid="ignore"):  # refused below
+                    M = (M[:, :, None] * x[:, None, :]).reshape(len(M), -1)
             order = np.argsort(labels, kind="stable")
             first = np.flatnonzero(np.r_[True, np.diff(labels[order]) != 0])
-            sums = np.add.reduceat(M[order], first, axis=0)
+            with np.errstate(over="ignore", invalid="ignore"):
+                sums = np.add.reduceat(M[order], first, axis=0)
             rows, cols = np.nonzero(sums)
             graph_ids.append(np.full(len(rows), g))
             keys.append((labels[order][first][rows].astype(np.int64) << _LABEL_SHIFT) | cols)
             counts.append(sums[rows, cols])
-        graph_ids, keys = np.concatenate(graph_ids), np.concatenate(keys)
+        graph_ids, keys, counts = map(np.concatenate, (graph_ids, keys, counts))
+        with np.errstate(over="ignore", invalid="ignore"):
+            # finite squared norms keep the Gram finite (Cauchy–Schwarz, as for dense features)
+            finite = np.all(np.isfinite(np.bincount(graph_ids, weights=counts * counts)))
+        if not finite:
+            raise ValueError(_overflow_message(
+                batch.node_attributes, "the graphs' features Σ_v M_v ⊗ e_ℓ(v) ⊗ x_v (their "
+                "squared norms are the Gram's diagonal)", "(with normalize=True the Gram is "
+                "the same)"))
         if fitting:
             self.feature_keys_ = np.unique(keys)
             self.n_features_fit_ = len(self.feature_keys_)
         column = np.minimum(np.searchsorted(self.feature_keys_, keys),
                             max(len(self.feature_keys_) - 1, 0))
         known = self.feature_keys_[column] == keys if len(self.feature_keys_) else column < 0
-        return count_features(graph_ids, keys, np.concatenate(counts), batch.n_samples,
+        return count_features(graph_ids, keys, counts, batch.n_samples,
                               len(self.feature_keys_), np.where(known, column, -1))
 
     def _gram(self, A, B=None):
