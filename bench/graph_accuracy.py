@@ -98,6 +98,13 @@ KERNELS = {
         node_attributes="attributes", kernel="linear", normalize=True), uses="attributes"),
     "core-SP": KernelEntry(lambda: _kernels().CoreFrameworkKernel(
         _kernels().ShortestPathKernel(), normalize=True)),
+    # the product node kernel, label delta times the attribute kernel (ENZYMES, PROTEINS_full)
+    "GraphHopper-labels": KernelEntry(lambda: _kernels().GraphHopperKernel(
+        node_attributes="attributes", node_label="label", kernel="linear", normalize=True),
+        uses="attributes"),
+    "propagation-labels-attr": KernelEntry(lambda: _kernels().PropagationKernel(
+        t_max=5, node_attributes="attributes", random_state=SEED, normalize=True),
+        uses="attributes"),
 }
 
 

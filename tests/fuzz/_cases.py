@@ -9,6 +9,7 @@ and returns what it computed (checked for NaN/inf by the worker). Everything is 
 """
 
 import inspect
+import itertools
 import math
 import numbers
 import pathlib
@@ -295,6 +296,11 @@ def _string_cases(est, rng, scale):
         ("transform: empty list", after_fit([])),
         ("transform: single string", after_fit("ACDEF")),
         ("transform unfitted", lambda: clone(est).transform(base)),
+        # unlabelled graphs (the unlabeled_nodes rule) in every form, and mixed with labelled
+        ("bare sparse adjacencies", fit([nx.to_scipy_sparse_array(g) for g in base])),
+        ("bare dense adjacencies", fit([nx.to_numpy_array(g) for g in base])),
+        ("labelled and unlabelled graphs", fit([base[0], nx.path_graph(4)])),
+        ("transform: unlabelled graphs", after_fit([nx.path_graph(4)])),
     ]
     cases += _param_cases(est, lambda e: e.fit_transform(base))
     return cases, _stress.Base(base, None, lambda e: e.fit_transform(base), vectors=False)
@@ -382,6 +388,11 @@ def _graph_cases(est, rng, scale):
         ("transform: single graph", after_fit(base[0])),
         ("transform: large dense graph", after_fit([labelled(nx.complete_graph(25))])),
         ("transform unfitted", lambda: clone(est).transform(base)),
+        # unlabelled graphs (the unlabeled_nodes rule) in every form, and mixed with labelled
+        ("bare sparse adjacencies", fit([nx.to_scipy_sparse_array(g) for g in base])),
+        ("bare dense adjacencies", fit([nx.to_numpy_array(g) for g in base])),
+        ("labelled and unlabelled graphs", fit([base[0], nx.path_graph(4)])),
+        ("transform: unlabelled graphs", after_fit([nx.path_graph(4)])),
     ]
     cycle = sp.csr_matrix(nx.to_scipy_sparse_array(nx.cycle_graph(4)))
     cases += [(f"tuple: sparse adjacency, {case}", fit([(bad, [0, 1, 0, 1])]))
@@ -412,8 +423,9 @@ def _attribute_cases(est, rng):
         return out
 
     cases = []
-    for node_kernel in node_kernels:
-        params = {"node_attributes": "attributes", "node_label": None}
+    # attributes alone, and times the node labels (the product node kernel)
+    for node_kernel, node_label in itertools.product(node_kernels, (None, "label")):
+        params = {"node_attributes": "attributes", "node_label": node_label}
         if node_kernel is not None:
             params["kernel"] = node_kernel
         model = clone(est).set_params(**params)

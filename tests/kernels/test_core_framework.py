@@ -144,8 +144,9 @@ def test_unlabelled_base_on_networkx_graphs():
     K = CoreFrameworkKernel(ShortestPathKernel(node_label=None)).fit_transform(graphs)
     # K4 is its own 0-, 1-, 2- and 3-core: 12 ordered pairs at distance 1 at every level
     assert K[0, 0] == 4 * 12**2
-    with pytest.raises(ValueError, match="has no 'label' attribute"):
-        CoreFrameworkKernel(ShortestPathKernel()).fit(graphs)
+    # nodes without attributes: unlabelled graphs, for the default node_label too
+    np.testing.assert_array_equal(CoreFrameworkKernel(ShortestPathKernel()).fit_transform(graphs),
+                                  K)
 
 
 def _grakel_input(graphs):

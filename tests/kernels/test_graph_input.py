@@ -81,10 +81,12 @@ def test_batch_layout():
         ([(np.array([[0, np.nan], [np.nan, 0]]), [0, 0])], ValueError, "NaN"),
         ([(np.zeros((0, 0)), [])], ValueError, "no nodes"),
         ([(np.array([[0, 1], [1, 0]]), [0])], ValueError, "1 node labels for 2 nodes"),
-        ([(np.array([[0, 1], [1, 0]]),)], ValueError, "no node labels"),
+        ([(np.array([[0, 1], [1, 0]]),), (np.eye(2)[::-1], [0, 0])], ValueError,
+         "graph 0 has no node labels but graph 1 has"),
         ([(np.array([["a", "b"], ["b", "a"]]), [0, 0])], TypeError, "numeric"),
         ([(np.array([[0, 1], [1, 0]]), [[0], [1]])], TypeError, "hashable"),
-        ([np.eye(2)], TypeError, "networkx.Graph"),
+        ([np.eye(2)], ValueError, "self-loop"),
+        ([[[0, 1], [1, 0]]], TypeError, "networkx.Graph"),
         ("graphs", TypeError, "sequence of graphs"),
         ([], ValueError, "no graph"),
     ],
@@ -139,10 +141,12 @@ def test_a_one_dimensional_sparse_adjacency_is_named():
 
 def test_networkx_errors():
     unlabelled = nx.path_graph(3)
+    # ordered pairs: 4 at distance 1, 2 at distance 2 (nodes without attributes: unlabelled)
+    assert ShortestPathKernel().fit_transform([unlabelled])[0, 0] == 4**2 + 2**2
+    assert ShortestPathKernel(node_label=None).fit_transform([unlabelled])[0, 0] == 4**2 + 2**2
+    nx.set_node_attributes(unlabelled, 0, "colour")
     with pytest.raises(ValueError, match="has no 'label' attribute"):
         ShortestPathKernel().fit([unlabelled])
-    # ordered pairs: 4 at distance 1, 2 at distance 2
-    assert ShortestPathKernel(node_label=None).fit_transform([unlabelled])[0, 0] == 4**2 + 2**2
     directed = nx.DiGraph([(0, 1)])
     nx.set_node_attributes(directed, 0, "label")
     with pytest.raises(ValueError, match="directed"):

@@ -30,9 +30,12 @@ def _graphs(rng, n_graphs, max_nodes=7, d=3, p_edge=0.4):
     return graphs
 
 
-def _twin(graphs, kernel="linear", gamma=1.0, labels=False):
-    return graphhopper_gram([(a, lab, None if labels else x) for a, lab, _, x in graphs],
-                            kernel, gamma)
+def _twin(graphs, kernel="linear", gamma=1.0, labels=False, attributes=None):
+    """The twin's Gram: the label delta (``labels``), the attribute kernel (``attributes``,
+    by default when not ``labels``), or their product (both)."""
+    attributes = not labels if attributes is None else attributes
+    return graphhopper_gram([(a, lab if labels else None, x if attributes else None)
+                             for a, lab, _, x in graphs], kernel, gamma)
 
 
 def _twin_params(variant):
@@ -196,8 +199,6 @@ def test_agrees_with_grakel_on_enzymes(enzymes, kernel, grakel_type):
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"node_attributes": "attributes", "node_label": "label"}, "not both"),
-    ({"node_attributes": None}, "needs node labels or node attributes"),
     ({"node_attributes": None, "node_label": "label", "kernel": "gaussian"}, "kernel='gaussian'"),
 ])
 def test_bad_parameter_combinations(params, message):
@@ -290,3 +291,52 @@ def test_a_path_too_long_for_memory_is_refused_before_its_diameter(monkeypatch):
     with pytest.raises(ValueError, match=r"path counts of graphs of diameter at least 99999 "
                                          r"would need .*TiB"):
         GraphHopperKernel(node_attributes=None, node_label="label").fit([(path, [0] * n)])
+
+
+# --- labels and attributes together: the product node kernel ---------------------------------
+
+@pytest.mark.parametrize("kernel, gamma", [("linear", 1.0), ("gaussian", 0.3)])
+def test_labels_times_attributes_agrees_with_the_twin(rng, kernel, gamma):
+    graphs = _graphs(rng, 10)
+    model = GraphHopperKernel(node_label="label", kernel=kernel, gamma=gamma)
+    K = model.fit_transform(graphs)
+    np.testing.assert_allclose(K, _twin(graphs, kernel, gamma, labels=True, attributes=True),
+                               rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(K, K.T, rtol=1e-12)
+    assert np.linalg.eigvalsh(K).min() >= -1e-9 * np.abs(K).max()
+    # against the fitted graphs: the twin's rows of the new graphs
+    new = _graphs(rng, 4)
+    full = _twin(graphs + new, kernel, gamma, labels=True, attributes=True)
+    np.testing.assert_allclose(model.transform(new), full[len(graphs):, :len(graphs)],
+                               rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("kernel, gamma", [("linear", 1.0), ("gaussian", 0.3)])
+def test_labels_times_attributes_at_its_limits(rng, kernel, gamma):
+    graphs = _graphs(rng, 8)
+    product = GraphHopperKernel(node_label="label", kernel=kernel, gamma=gamma)
+    # every label equal: the attribute kernel alone
+    one_label = [(a, np.zeros(len(lab), dtype=int), e, x) for a, lab, e, x in graphs]
+    np.testing.assert_allclose(
+        clone(product).fit_transform(one_label),
+        GraphHopperKernel(kernel=kernel, gamma=gamma).fit_transform(one_label),
+        rtol=1e-12)
+    # every attribute 1 (the Gaussian: any one vector): the label delta alone
+    ones = [(a, lab, e, np.ones((len(lab), 1))) for a, lab, e, _ in graphs]
+    np.testing.assert_allclose(
+        clone(product).fit_transform(ones),
+        GraphHopperKernel(node_attributes=None, node_label="label").fit_transform(ones),
+        rtol=1e-12)
+    # labels of unlabeled_nodes="constant" leave the attribute kernel alone
+    unlabelled = [(a, None, e, x) for a, _, e, x in graphs]
+    np.testing.assert_array_equal(
+        clone(product).fit_transform(unlabelled),
+        GraphHopperKernel(kernel=kernel, gamma=gamma).fit_transform(unlabelled))
+
+
+def test_the_label_delta_only_removes_node_pairs(rng):
+    # Gaussian node kernel and path weights are positive: the delta can only lower each entry
+    graphs = _graphs(rng, 6)
+    K = GraphHopperKernel(node_label="label", kernel="gaussian", gamma=0.3).fit_transform(graphs)
+    assert np.all(K <= GraphHopperKernel(kernel="gaussian", gamma=0.3).fit_transform(graphs)
+                  + 1e-9)

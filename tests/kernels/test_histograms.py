@@ -86,9 +86,13 @@ def test_edge_histogram_needs_edge_labels():
         EdgeHistogramKernel(edge_label=None).fit([(PATH, None, {(0, 1): 1, (1, 2): 1})])
 
 
-def test_vertex_histogram_needs_node_labels():
-    with pytest.raises(ValueError, match="node labels"):
-        VertexHistogramKernel().fit([(PATH, None)])
+def test_vertex_histogram_of_unlabelled_graphs_follows_unlabeled_nodes():
+    # the path's degrees are 1, 2, 1: constant labels, K = 3²; degrees, two 1s and one 2
+    assert VertexHistogramKernel().fit_transform([(PATH, None)])[0, 0] == 9
+    assert VertexHistogramKernel(unlabeled_nodes="degree").fit_transform(
+        [(PATH, None)])[0, 0] == 2**2 + 1**2
+    with pytest.raises(ValueError, match="graph 1 has no node labels but graph 0 has"):
+        VertexHistogramKernel().fit([(PATH, ["C"] * 3), (PATH, None)])
     with pytest.raises(TypeError, match="hashable"):
         VertexHistogramKernel().fit([(PATH, [["C"], ["C"], ["O"]])])
 

@@ -178,13 +178,18 @@ def test_bad_input(X, error, match):
 def test_unlabelled_graphs():
     import networkx as nx
 
+    labelled = nx.path_graph(3)
+    nx.set_node_attributes(labelled, 0, "colour")
     with pytest.raises(ValueError, match="node_label=None"):
-        NeighborhoodHashKernel().fit([nx.path_graph(3)])
+        NeighborhoodHashKernel().fit([labelled])
     # one label a, hashed by structure only: the path's middle node and the triangle's three
     # nodes hash to rot(a) ^ a ^ a = rot(a)
     K = NeighborhoodHashKernel(R=1, node_label=None).fit_transform([nx.path_graph(3),
                                                                     nx.cycle_graph(3)])
     np.testing.assert_allclose(K, [[1, 1 / 5], [1 / 5, 1]], rtol=1e-15)
+    # nodes without attributes: unlabelled graphs, for the default node_label too
+    np.testing.assert_array_equal(
+        NeighborhoodHashKernel(R=1).fit_transform([nx.path_graph(3), nx.cycle_graph(3)]), K)
 
 
 # --- GraKeL ----------------------------------------------------------------------------------

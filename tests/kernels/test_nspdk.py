@@ -146,8 +146,8 @@ def test_bad_parameters(params, match):
 
 
 def test_bad_graphs():
-    with pytest.raises(ValueError, match="no node labels"):
-        NSPDK().fit([(PATH[0],)])
+    with pytest.raises(ValueError, match="graph 1 has no node labels but graph 0 has"):
+        NSPDK().fit([PATH, (PATH[0],)])
     with pytest.raises(ValueError, match="no edge labels"):
         NSPDK(edge_label="label").fit([PATH])
     with pytest.raises(ValueError, match="no nodes"):

@@ -115,8 +115,8 @@ def test_bad_parameters(params, match):
 
 
 def test_bad_graphs():
-    with pytest.raises(ValueError, match="no node labels"):
-        ODDSTKernel().fit([(CHAIN[0],)])
+    with pytest.raises(ValueError, match="graph 1 has no node labels but graph 0 has"):
+        ODDSTKernel().fit([CHAIN, (CHAIN[0],)])
     with pytest.raises(ValueError, match="no nodes"):
         ODDSTKernel().fit([(np.zeros((0, 0)), [])])
     with pytest.raises(ValueError, match="self-loop"):

@@ -5,7 +5,11 @@ import pytest
 from sklearn.base import clone
 
 from kernelkit.kernels import PropagationKernel, propagation_kernel
-from kernelkit.reference.graph_attributes import propagation_features, propagation_gram
+from kernelkit.reference.graph_attributes import (
+    propagation_features,
+    propagation_gram,
+    propagation_product_features,
+)
 
 
 def _graphs(rng, n_graphs, max_nodes=7, n_labels=3, d=2):
@@ -136,20 +140,18 @@ def test_agrees_with_grakel_given_its_projections(mutag, grakel_metric, distance
                                    for a, labels in graphs])
     kernel = PropagationKernel(distance=distance)
 
-    def grakel_draws(n_dims):
+    def grakel_draws(batch, with_labels):
         codes = kernel.node_label_codes_
         labels = sorted(codes, key=codes.get)
-        projections = np.array([[u[peer._enum_labels[label]] for label in labels]
-                                for u in peer._u])
-        return 0, projections, np.array(peer._b)
+        kernel.projections_ = np.array([[u[peer._enum_labels[label]] for label in labels]
+                                        for u in peer._u])
+        kernel.random_seed_, kernel.offsets_ = 0, np.array(peer._b)
 
     kernel._draw_hashes = grakel_draws
     np.testing.assert_array_equal(kernel.fit_transform(graphs), expected)
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"node_attributes": "attributes"}, "not both"),
-    ({"node_label": None}, "needs node labels or node attributes"),
     ({"node_label": None, "node_attributes": "attributes", "distance": "hellinger"},
      "hellinger"),
 ])
@@ -195,3 +197,60 @@ def test_grakel_attribute_variant_hashes_otherwise(rng):
     ours = PropagationKernel(t_max=2, node_label=None, node_attributes="attributes",
                              random_state=0).fit(graphs)
     assert ours.offsets_.shape == (2,) and np.all((ours.offsets_ >= 0) & (ours.offsets_ < 4.0))
+
+
+# --- labels and attributes together: the product node kernel ---------------------------------
+
+def _connected(graphs):
+    """The graphs of two nodes or more, with a path through their nodes added: no isolated
+    node (whose vectors propagate to zero, which the limits below leave out)."""
+    out = []
+    for a, lab, e, x in (graph for graph in graphs if len(graph[1]) > 1):
+        a = a.copy()
+        n = len(a)
+        a[np.arange(n - 1), np.arange(1, n)] = a[np.arange(1, n), np.arange(n - 1)] = 1
+        out.append((a, lab, e, x))
+    return out
+
+
+def _product_twin(kernel, graphs):
+    codes = kernel.node_label_codes_
+    n_codes = kernel.label_projections_.shape[1]
+    features = propagation_product_features(
+        [(a, np.eye(n_codes)[[codes[label] for label in lab]], x) for a, lab, _, x in graphs],
+        kernel.t_max, (0.01, kernel.label_projections_, kernel.label_offsets_),
+        (kernel._bin_width(), kernel.projections_, kernel.offsets_))
+    return propagation_gram(features)
+
+
+@pytest.mark.parametrize("params", [{"distance": "l1"}, {"distance": "l2", "w": 0.5}])
+def test_labels_times_attributes_agrees_with_the_twin(rng, params):
+    graphs = _graphs(rng, 10)
+    kernel = PropagationKernel(t_max=4, random_state=0, node_attributes="attributes", **params)
+    K = kernel.fit_transform(graphs)
+    np.testing.assert_array_equal(K, _product_twin(kernel, graphs))
+    np.testing.assert_array_equal(K, K.T)
+    assert np.linalg.eigvalsh(K).min() >= -1e-9 * K.max()
+
+
+@pytest.mark.parametrize("distance", ["l1", "l2"])
+def test_labels_times_attributes_at_its_limits(rng, distance):
+    graphs = _connected(_graphs(rng, 10))
+    params = {"t_max": 4, "random_state": 0, "distance": distance}
+    product = PropagationKernel(node_attributes="attributes", **params)
+    # every label equal: the attribute kernel alone
+    one_label = [(a, ["C"] * len(lab), e, x) for a, lab, e, x in graphs]
+    np.testing.assert_array_equal(
+        clone(product).fit_transform(one_label),
+        PropagationKernel(node_label=None, node_attributes="attributes", **params)
+        .fit_transform(one_label))
+    # every attribute vector equal: the label kernel alone
+    constant = [(a, lab, e, np.full((len(lab), 2), 0.3)) for a, lab, e, _ in graphs]
+    np.testing.assert_array_equal(clone(product).fit_transform(constant),
+                                  PropagationKernel(**params).fit_transform(constant))
+    # labels of unlabeled_nodes="constant" leave the attribute kernel alone
+    unlabelled = [(a, None, e, x) for a, _, e, x in graphs]
+    np.testing.assert_array_equal(
+        clone(product).fit_transform(unlabelled),
+        PropagationKernel(node_label=None, node_attributes="attributes", **params)
+        .fit_transform(unlabelled))

@@ -180,6 +180,10 @@ def test_unlabelled_networkx_graphs_without_labels():
     graphs = [nx.path_graph(4), nx.cycle_graph(5), nx.star_graph(3)]
     K = PyramidMatchKernel(L=2, d=3, with_labels=False).fit_transform(graphs)
     assert K.shape == (3, 3)
+    # nodes without attributes: unlabelled graphs, one label for every node
+    K_constant = PyramidMatchKernel(L=2, d=3).fit_transform(graphs)
+    assert np.all(np.isfinite(K_constant))
+    nx.set_node_attributes(graphs[0], 0, "colour")
     with pytest.raises(ValueError, match="has no 'label' attribute"):
         PyramidMatchKernel().fit(graphs)
 
@@ -194,8 +198,8 @@ def test_bad_parameters(params):
 def test_bad_graphs():
     with pytest.raises(ValueError, match="NaN"):
         PyramidMatchKernel().fit([(np.array([[0, np.nan], [np.nan, 0]]), [0, 1])])
-    with pytest.raises(ValueError, match="no node labels"):
-        PyramidMatchKernel().fit([(PATH[0], None)])
+    with pytest.raises(ValueError, match="graph 1 has no node labels but graph 0 has"):
+        PyramidMatchKernel().fit([PATH, (PATH[0], None)])
     with pytest.raises(ValueError, match="directed"):
         PyramidMatchKernel().fit([(np.array([[0, 1], [0, 0]]), [0, 1])])
 

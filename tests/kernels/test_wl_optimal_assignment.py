@@ -146,16 +146,20 @@ def test_bad_input():
         kernel.fit([(np.array([[0, 1], [1, 0]]), ["C"])])
 
 
-def test_graphs_without_labels_need_node_label_none():
+def test_graphs_without_labels():
     import networkx as nx
 
     graph = nx.path_graph(4)
-    with pytest.raises((ValueError, TypeError), match="label"):
-        WeisfeilerLehmanOptimalAssignmentKernel().fit([graph])
     K = WeisfeilerLehmanOptimalAssignmentKernel(n_iter=1, node_label=None).fit_transform(
         [graph, nx.path_graph(3)])
     # h = 0: min(4, 3) = 3; h = 1: two ends (degree 1) shared twice, middles min(2, 1) = 1
     np.testing.assert_array_equal(K, [[8, 6], [6, 6]])
+    # nodes without attributes: unlabelled graphs for the default node_label too
+    np.testing.assert_array_equal(WeisfeilerLehmanOptimalAssignmentKernel(n_iter=1)
+                                  .fit_transform([graph, nx.path_graph(3)]), K)
+    nx.set_node_attributes(graph, 0, "colour")
+    with pytest.raises(ValueError, match="has no 'label' attribute"):
+        WeisfeilerLehmanOptimalAssignmentKernel().fit([graph])
 
 
 # --- GraKeL ----------------------------------------------------------------------------------

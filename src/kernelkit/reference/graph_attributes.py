@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 
 __all__ = ["graphhopper_gram", "graphhopper_weights", "propagation_features",
-           "propagation_gram"]
+           "propagation_gram", "propagation_product_features"]
 
 
 def _distances(adjacency):
@@ -77,8 +77,9 @@ def graphhopper_weights(adjacency, n_lengths=None):
 def graphhopper_gram(graphs, node_kernel="linear", gamma=1.0):
     """GraphHopper Gram matrix ``k(G, G') = Σ_{v ∈ G, v' ∈ G'} ⟨M_v, M_v'⟩_F k_node(v, v')``.
 
-    ``k_node`` is ``⟨x_v, x_v'⟩`` (``"linear"``), ``exp(-gamma ‖x_v − x_v'‖²)``
-    (``"gaussian"``) on the attributes, or the label delta when a graph has no attributes.
+    ``k_node`` is the label delta ``[ℓ(v) = ℓ(v')]`` (when the graphs have labels) times
+    ``⟨x_v, x_v'⟩`` (``"linear"``) or ``exp(-gamma ‖x_v − x_v'‖²)`` (``"gaussian"``) on the
+    attributes (when they have attributes).
     """
     weights = [graphhopper_weights(adjacency) for adjacency, _, _ in graphs]
     K = np.zeros((len(graphs), len(graphs)))
@@ -95,12 +96,13 @@ def graphhopper_gram(graphs, node_kernel="linear", gamma=1.0):
 
 
 def _node_kernel(gi, u, gj, v, node_kernel, gamma):
+    value = 1.0 if gi[1] is None else float(gi[1][u] == gj[1][v])
     xi, xj = gi[2], gj[2]
     if xi is None:
-        return float(gi[1][u] == gj[1][v])
+        return value
     if node_kernel == "linear":
-        return float(np.dot(xi[u], xj[v]))
-    return math.exp(-gamma * float(np.sum((xi[u] - xj[v]) ** 2)))
+        return value * float(np.dot(xi[u], xj[v]))
+    return value * math.exp(-gamma * float(np.sum((xi[u] - xj[v]) ** 2)))
 
 
 def _transition(adjacency):
@@ -135,14 +137,52 @@ def propagation_features(graphs, t_max, w, projections, offsets, sqrt=False):
     """
     features = []
     for adjacency, vectors in graphs:
-        transition = _transition(adjacency)
-        P = np.array(vectors, dtype=float)
         counts = Counter()
-        for t in range(t_max):
-            values = np.sqrt(P) if sqrt else P
-            bins = np.floor((values @ projections[t] + offsets[t]) / w)
+        for t, bins in enumerate(_bins(adjacency, vectors, t_max, w, projections, offsets,
+                                       sqrt)):
             counts.update((t, int(b)) for b in bins)
-            P = transition @ P
+        features.append(counts)
+    return features
+
+
+def _bins(adjacency, vectors, t_max, w, projections, offsets, sqrt=False):
+    """The bin of every node at every iteration (a list of ``t_max`` arrays)."""
+    transition = _transition(adjacency)
+    P = np.array(vectors, dtype=float)
+    bins = []
+    for t in range(t_max):
+        values = np.sqrt(P) if sqrt else P
+        bins.append(np.floor((values @ projections[t] + offsets[t]) / w))
+        P = transition @ P
+    return bins
+
+
+def propagation_product_features(graphs, t_max, label_hash, attribute_hash):
+    """Bin counts of the propagation kernel on labels and attributes together: the product of
+    the two node kernels, ``[label bins equal] [attribute bins equal]`` at every iteration.
+
+    The one-hot labels and the attributes propagate side by side, each hashed by its own
+    ``(w, projections, offsets)``; a node's bin at ``t`` is the pair of its two bins.
+
+    Parameters
+    ----------
+    graphs : list of (adjacency, label_vectors, attributes)
+    t_max : int
+    label_hash, attribute_hash : (float, ndarray of shape (t_max, dim), ndarray of shape \
+(t_max,))
+
+    Returns
+    -------
+    features : list of Counter
+        ``features[g][(t, label_bin, attribute_bin)]``: the number of nodes of graph ``g``.
+    """
+    features = []
+    for adjacency, labels, attributes in graphs:
+        counts = Counter()
+        for t, (label_bins, attribute_bins) in enumerate(zip(
+                _bins(adjacency, labels, t_max, *label_hash),
+                _bins(adjacency, attributes, t_max, *attribute_hash))):
+            counts.update((t, int(a), int(b)) for a, b in zip(label_bins, attribute_bins))
         features.append(counts)
     return features
 

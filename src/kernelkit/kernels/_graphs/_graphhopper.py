@@ -9,8 +9,9 @@ from scipy.sparse import csgraph
 
 from kernelkit._core import _graphhopper
 from kernelkit.kernels._base import ExplicitFeatureMixin, fill_gram, pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel, check_labels_or_attributes
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel
 from kernelkit.kernels._graphs._features import count_features
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import check_memory_request
 
@@ -71,6 +72,7 @@ class _DenseFeatures:
         return np.einsum("ij,ij->i", self.values, self.values)
 
 
+@fill_doc(**GRAPH_DOCS)
 class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
     r"""GraphHopper kernel: node kernels weighted by how the nodes share shortest paths.
 
@@ -94,7 +96,13 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
     :math:`\exp(-\gamma \|x_v - x_{v'}\|^2)` (``kernel="gaussian"``: a compiled pair kernel,
     in parallel over pairs). Without attributes (``node_attributes=None``) it is the label delta
     :math:`[\ell(v) = \ell(v')]` on ``node_label``: features
-    :math:`\sum_v M_v \otimes e_{\ell(v)}`, sparse.
+    :math:`\sum_v M_v \otimes e_{\ell(v)}`, sparse. With both, it is their product
+    :math:`[\ell(v) = \ell(v')]\, k_\mathrm{attr}(x_v, x_{v'})` (a product of kernels, so a
+    kernel): features :math:`\sum_v M_v \otimes e_{\ell(v)} \otimes x_v` (linear), or the
+    Gaussian pair kernel summed over the labels, each on its nodes alone. All labels equal, it
+    is the attribute kernel; all attributes equal to 1 (linear) or to one vector (Gaussian), the
+    label kernel. Labels given by ``unlabeled_nodes="constant"`` leave the attribute kernel
+    alone.
 
     Same values as GraKeL's ``GraphHopper(kernel_type="linear")`` and
     ``GraphHopper(kernel_type=("gaussian", gamma))`` with ``normalize=False`` (GraKeL's ``M``
@@ -107,10 +115,11 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
     ----------
     node_attributes : str or None, default="attributes"
         Node attribute holding each node's vector of floats (networkx input; the fourth tuple
-        element for tuples). None: use the labels ``node_label`` instead.
+        element for tuples). None: the label delta alone.
     node_label : str or None, default=None
-        Node attribute holding the label, used (with the delta node kernel) only when
-        ``node_attributes`` is None.
+        Node attribute holding the label: the label delta, times the attribute kernel when
+        ``node_attributes`` is set too. None: the labels of ``unlabeled_nodes``.
+    %(unlabeled_nodes)s
     kernel : {"linear", "gaussian"}, default="linear"
         Node kernel on the attributes.
     gamma : float, default=1.0
@@ -137,8 +146,9 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
     n_features_fit_ : int
         Number of explicit features of the fitted graphs (not for ``kernel="gaussian"``).
     feature_keys_ : ndarray of int64
-        Label case: sorted keys ``label << 32 | t`` of the fitted features (``t`` the packed
-        position ``b (b + 1) / 2 + a``).
+        With labels (linear): sorted keys ``label << 32 | t * n_attributes + k`` of the fitted
+        features (``t`` the packed position ``b (b + 1) / 2 + a``, ``k`` the attribute;
+        without attributes, ``n_attributes = 1``).
     diag_fit_ : ndarray of shape (n_samples_fit,)
         ``k(G, G)`` of the fitted graphs, when ``normalize`` is true.
 
@@ -166,7 +176,7 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
     _feature_columns = r"""For the linear node kernel and the label delta only (the Gaussian
     node kernel has no finite feature map): :math:`\Phi(G) = \sum_v M_v \otimes x_v` in the
     fitted feature space. Column ``t * n_node_attributes_ + k`` holds attribute ``k`` at the
-    packed path position ``t = b (b + 1) / 2 + a`` (label case: column ``c`` is the key
+    packed path position ``t = b (b + 1) / 2 + a`` (with labels: column ``c`` is the key
     ``feature_keys_[c]``); ``n_features_fit_`` columns. Features of paths longer than any
     fitted graph has (labels unseen at fit) have no column: they match nothing in the fitted
     graphs, but count in :math:`k(G, G)`."""
@@ -177,10 +187,11 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
         "gamma": [Interval(Real, 0, None, closed="neither")],
     }
 
-    def __init__(self, *, node_attributes="attributes", node_label=None, kernel="linear",
-                 gamma=1.0, normalize=False, n_jobs=None, verbose=0):
+    def __init__(self, *, node_attributes="attributes", node_label=None, unlabeled_nodes="constant",
+                 kernel="linear", gamma=1.0, normalize=False, n_jobs=None, verbose=0):
         self.node_attributes = node_attributes
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.kernel = kernel
         self.gamma = gamma
         self.normalize = normalize
@@ -188,7 +199,6 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
         self.verbose = verbose
 
     def _prepare(self, X, fitting):
-        check_labels_or_attributes("GraphHopperKernel", self.node_label, self.node_attributes)
         if self.node_attributes is None and self.kernel == "gaussian":
             raise ValueError(
                 "kernel='gaussian' is a kernel on node attributes: set node_attributes, or use "
@@ -216,18 +226,21 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
             raise ValueError("GraphHopperKernel path counts overflow float64 on these graphs.")
         graph_weights = [weights[start:stop].reshape(n, t) for start, stop, n, t
                          in zip(weight_ptr[:-1], weight_ptr[1:], n_nodes, n_entries)]
-        if batch.node_attributes is None:
-            return self._label_features(batch, graph_weights, fitting)
+        attributes = batch.node_attributes
+        # the label delta is a factor unless the labels are the one label of "constant"
+        labelled = attributes is None or batch.unlabeled_rule != "constant"
         if self.kernel == "gaussian":
-            attributes = batch.node_attributes
             with np.errstate(over="ignore"):
                 squared_norms = np.einsum("ij,ij->i", attributes, attributes)
             if np.any(squared_norms > _MAX_SQUARED_NORM):
                 raise ValueError(_overflow_message(
                     attributes, "their squared norms, from which the Gaussian node kernel "
                     "computes ‖x − x'‖²", "and choose gamma for the rescaled attributes"))
-            return _HopperWeights(batch.node_ptr, n_entries, weight_ptr, weights, attributes,
-                                  squared_norms)
+            hopper = _HopperWeights(batch.node_ptr, n_entries, weight_ptr, weights, attributes,
+                                    squared_norms)
+            return _by_label(hopper, batch.node_labels) if labelled else hopper
+        if labelled:
+            return self._label_features(batch, graph_weights, fitting)
         d = batch.node_attributes.shape[1]
         check_memory_request(8.0 * batch.n_samples * float(n_entries.max()) * d,
                              f"GraphHopperKernel features of {batch.n_samples} graphs "
@@ -250,28 +263,48 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
         return _DenseFeatures(values)
 
     def _label_features(self, batch, graph_weights, fitting):
-        """``Σ_v M_v ⊗ e_{label(v)}`` as sparse features: each graph's rows summed by label."""
+        """``Σ_v M_v ⊗ e_{label(v)} ⊗ x_v`` as sparse features (``x_v = 1`` without
+        attributes): each graph's rows ``M_v ⊗ x_v`` summed by label."""
         graph_ids, keys, counts = [], [], []
         for g, (M, start) in enumerate(zip(graph_weights, batch.node_ptr)):
             labels = batch.node_labels[start:start + len(M)]
+            if batch.node_attributes is not None:  # rows M_v ⊗ x_v, position major
+                x = batch.node_attributes[start:start + len(M)]
+                with np.errstate(over="ignore", invalid="ignore"):  # refused below
+                    M = (M[:, :, None] * x[:, None, :]).reshape(len(M), -1)
             order = np.argsort(labels, kind="stable")
             first = np.flatnonzero(np.r_[True, np.diff(labels[order]) != 0])
-            sums = np.add.reduceat(M[order], first, axis=0)
+            with np.errstate(over="ignore", invalid="ignore"):
+                sums = np.add.reduceat(M[order], first, axis=0)
             rows, cols = np.nonzero(sums)
             graph_ids.append(np.full(len(rows), g))
             keys.append((labels[order][first][rows].astype(np.int64) << _LABEL_SHIFT) | cols)
             counts.append(sums[rows, cols])
-        graph_ids, keys = np.concatenate(graph_ids), np.concatenate(keys)
+        graph_ids, keys, counts = map(np.concatenate, (graph_ids, keys, counts))
+        with np.errstate(over="ignore", invalid="ignore"):
+            # finite squared norms keep the Gram finite (Cauchy–Schwarz, as for dense features)
+            finite = np.all(np.isfinite(np.bincount(graph_ids, weights=counts * counts)))
+        if not finite:
+            raise ValueError(_overflow_message(
+                batch.node_attributes, "the graphs' features Σ_v M_v ⊗ e_ℓ(v) ⊗ x_v (their "
+                "squared norms are the Gram's diagonal)", "(with normalize=True the Gram is "
+                "the same)"))
         if fitting:
             self.feature_keys_ = np.unique(keys)
             self.n_features_fit_ = len(self.feature_keys_)
         column = np.minimum(np.searchsorted(self.feature_keys_, keys),
                             max(len(self.feature_keys_) - 1, 0))
         known = self.feature_keys_[column] == keys if len(self.feature_keys_) else column < 0
-        return count_features(graph_ids, keys, np.concatenate(counts), batch.n_samples,
+        return count_features(graph_ids, keys, counts, batch.n_samples,
                               len(self.feature_keys_), np.where(known, column, -1))
 
     def _gram(self, A, B=None):
+        if isinstance(A, dict):  # Gaussian node kernel by label: the labels A and B share
+            other = A if B is None else B
+            K = np.zeros((_n_samples(A), _n_samples(other)))
+            for code in A.keys() & other.keys():
+                K += self._gram(A[code], None if B is None else other[code])
+            return K
         if isinstance(A, _DenseFeatures):
             return A.gram(B)
         if not isinstance(A, _HopperWeights):
@@ -288,6 +321,9 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
                          type(self).__name__)
 
     def _self_similarity(self, A):
+        if isinstance(A, dict):
+            return sum((self._self_similarity(part) for part in A.values()),
+                       np.zeros(_n_samples(A)))
         if not isinstance(A, _HopperWeights):
             return A.squared_norms()
         out = np.zeros(A.n_samples)
@@ -306,6 +342,34 @@ class GraphHopperKernel(ExplicitFeatureMixin, GraphKernel):
             values[:, :common] = rep.values[:, :common]
             return sp.csr_array(values)
         return rep.known
+
+
+def _by_label(hopper, node_labels):
+    """``{label code: the graphs' nodes of that label}`` as :class:`_HopperWeights`: with the
+    label delta, the Gaussian pair kernel sums over the pairs of nodes of one label."""
+    parts = {}
+    graph_of_node = np.repeat(np.arange(hopper.n_samples), np.diff(hopper.node_ptr))
+    node_entries = hopper.n_entries[graph_of_node]
+    node_first = np.repeat(hopper.weight_ptr[:-1], np.diff(hopper.node_ptr)) + \
+        (np.arange(len(graph_of_node)) - hopper.node_ptr[graph_of_node]) * node_entries
+    for code in np.unique(node_labels).tolist():
+        nodes = np.flatnonzero(node_labels == code)
+        node_ptr = np.zeros(hopper.n_samples + 1, dtype=np.intp)
+        np.cumsum(np.bincount(graph_of_node[nodes], minlength=hopper.n_samples),
+                  out=node_ptr[1:])
+        weight_ptr = np.zeros(hopper.n_samples + 1, dtype=np.intp)
+        np.cumsum(np.diff(node_ptr) * hopper.n_entries, out=weight_ptr[1:])
+        lengths = node_entries[nodes]
+        gather = np.repeat(node_first[nodes] - (np.cumsum(lengths) - lengths), lengths) + \
+            np.arange(lengths.sum())
+        parts[code] = _HopperWeights(node_ptr, hopper.n_entries, weight_ptr,
+                                     hopper.weights[gather], hopper.attributes[nodes],
+                                     hopper.squared_norms[nodes])
+    return parts
+
+
+def _n_samples(parts):
+    return next(iter(parts.values())).n_samples
 
 
 def _check_path_counts(n_nodes, diameters, bound):

@@ -3,12 +3,19 @@
 import numpy as np
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel, LabelRefinementKernel, SparseFeatureKernel
+from kernelkit.kernels._graphs._bases import (
+    GRAPH_DOCS,
+    GraphKernel,
+    LabelRefinementKernel,
+    SparseFeatureKernel,
+)
+from kernelkit.utils._docstrings import fill_doc
 
 __all__ = ["EdgeHistogramKernel", "VertexHistogramKernel", "edge_histogram_kernel",
            "vertex_histogram_kernel"]
 
 
+@fill_doc(**GRAPH_DOCS)
 class VertexHistogramKernel(LabelRefinementKernel):
     r"""Vertex histogram kernel: the dot product of node-label counts.
 
@@ -22,8 +29,9 @@ class VertexHistogramKernel(LabelRefinementKernel):
     Parameters
     ----------
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs (then
-        :math:`K(G, G') = |V(G)| |V(G')|`).
+        Node attribute holding the label (networkx input); None: labels not read, every node
+        labelled by ``unlabeled_nodes`` (with ``"constant"``, :math:`K(G, G') = |V(G)| |V(G')|`).
+    %(unlabeled_nodes)s
     normalize : bool, default=False
         Cosine-normalise the Gram matrix.
     n_jobs : int or None, default=None
@@ -79,8 +87,10 @@ class VertexHistogramKernel(LabelRefinementKernel):
         k: v for k, v in GraphKernel._parameter_constraints.items() if k != "edge_label"
     }
 
-    def __init__(self, *, node_label="label", normalize=False, n_jobs=None, verbose=0):
+    def __init__(self, *, node_label="label", unlabeled_nodes="constant", normalize=False,
+                 n_jobs=None, verbose=0):
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.normalize = normalize
         self.n_jobs = n_jobs
         self.verbose = verbose

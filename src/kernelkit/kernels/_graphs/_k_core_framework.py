@@ -124,6 +124,9 @@ class CoreFrameworkKernel(GraphKernel):
     def _edge_label_attribute(self):
         return self._base()._edge_label_attribute()
 
+    def _unlabeled_rule(self):
+        return self._base()._unlabeled_rule()
+
     def _level_kernel(self):
         """A clone of the base kernel set up with the label codes learned at ``fit``."""
         base = clone(self._base()).set_params(n_jobs=self.n_jobs)

@@ -7,8 +7,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel
 from kernelkit.kernels._graphs._features import intersection_gram
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
@@ -116,6 +117,7 @@ def _histograms(labels, node_ptr):
     return graph_ids[first], labels[first], counts
 
 
+@fill_doc(**GRAPH_DOCS)
 class NeighborhoodHashKernel(GraphKernel):
     r"""Neighbourhood hash kernel: common hashed neighbourhood labels, averaged over iterations.
 
@@ -163,7 +165,9 @@ class NeighborhoodHashKernel(GraphKernel):
         Length ``b`` of the label bit strings; None: 64. Two labels share a string with
         probability ``2^-b``.
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs.
+        Node attribute holding the label (networkx input); None: labels not read
+        (every node labelled by ``unlabeled_nodes``).
+    %(unlabeled_nodes)s
     normalize : bool, default=False
         Cosine-normalise the Gram matrix; changes nothing, since ``K(G, G) = 1``.
     n_jobs : int or None, default=None
@@ -223,12 +227,13 @@ class NeighborhoodHashKernel(GraphKernel):
         "bits": [Interval(Integral, 1, _MAX_BITS, closed="both"), None],
     }
 
-    def __init__(self, R=3, *, nh_type="simple", bits=None, node_label="label", normalize=False,
-                 n_jobs=None, verbose=0):
+    def __init__(self, R=3, *, nh_type="simple", bits=None, node_label="label",
+                 unlabeled_nodes="constant", normalize=False, n_jobs=None, verbose=0):
         self.R = R
         self.nh_type = nh_type
         self.bits = bits
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.normalize = normalize
         self.n_jobs = n_jobs
         self.verbose = verbose

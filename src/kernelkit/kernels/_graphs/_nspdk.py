@@ -6,8 +6,9 @@ import numpy as np
 
 from kernelkit._core import _graph_decompositions
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import SparseFeatureKernel
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, SparseFeatureKernel
 from kernelkit.kernels._graphs._features import decomposition_features
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval
 
 __all__ = ["NeighborhoodSubgraphPairwiseDistanceKernel",
@@ -17,6 +18,7 @@ __all__ = ["NeighborhoodSubgraphPairwiseDistanceKernel",
 _MAX_RADIUS = 1 << 10
 
 
+@fill_doc(**GRAPH_DOCS)
 class NeighborhoodSubgraphPairwiseDistanceKernel(SparseFeatureKernel):
     r"""Neighbourhood subgraph pairwise distance kernel (NSPDK).
 
@@ -62,7 +64,9 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(SparseFeatureKernel):
     d : int, default=4
         Largest distance between the two roots.
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs.
+        Node attribute holding the label (networkx input); None: labels not read
+        (every node labelled by ``unlabeled_nodes``).
+    %(unlabeled_nodes)s
     edge_label : str or None, default=None
         Edge attribute holding the label (networkx input); None: edges are not labelled.
     normalize : bool, default=True
@@ -120,11 +124,12 @@ class NeighborhoodSubgraphPairwiseDistanceKernel(SparseFeatureKernel):
         "d": [Interval(Integral, 0, _MAX_RADIUS, closed="both")],
     }
 
-    def __init__(self, r=3, d=4, *, node_label="label", edge_label=None, normalize=True,
-                 n_jobs=None, verbose=0):
+    def __init__(self, r=3, d=4, *, node_label="label", unlabeled_nodes="constant", edge_label=None,
+                 normalize=True, n_jobs=None, verbose=0):
         self.r = r
         self.d = d
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.edge_label = edge_label
         self.normalize = normalize
         self.n_jobs = n_jobs

@@ -7,8 +7,9 @@ import scipy.sparse as sp
 from sklearn.utils import check_random_state
 
 from kernelkit.kernels._base import ExplicitFeatureMixin, pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel, check_labels_or_attributes
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel
 from kernelkit.kernels._graphs._features import count_features
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
@@ -19,6 +20,7 @@ _LABEL_BIN_WIDTH = 0.01
 _ATTRIBUTE_BIN_WIDTH = 4.0
 
 
+@fill_doc(**GRAPH_DOCS)
 class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
     r"""Propagation kernel: histograms of hashed node distributions along a diffusion.
 
@@ -38,6 +40,13 @@ class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
     :math:`T = D^{-1} A` the row-normalised adjacency (a node without neighbours gets the zero
     vector). :math:`k(G, G') = \sum_t \langle \phi_t(G), \phi_t(G') \rangle` is a sparse
     feature product. Nodes whose distributions stay close land in the same bins.
+
+    With labels and attributes both, the node kernel of each iteration is the product of the
+    two: the label distributions and the attribute vectors propagate side by side, each hashed
+    as alone (the labels with the bin width 0.01), and a bin is the pair of their bins. All
+    labels equal, it is the attribute kernel; all attributes equal, the label kernel (on graphs
+    without isolated nodes, whose vectors propagate to zero). Labels given by
+    ``unlabeled_nodes="constant"`` leave the attribute kernel alone.
 
     The projections and offsets are drawn once, at ``fit``, from ``random_state`` and stored,
     so ``transform`` hashes as ``fit`` did. A label's projection entries are drawn from a
@@ -61,16 +70,18 @@ class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
     t_max : int, default=5
         Number of hashed iterations (histograms).
     w : float or None, default=None
-        Bin width; None: 0.01 for labels, 4.0 for attributes (GraKeL's defaults).
+        Bin width; None: 0.01 for labels, 4.0 for attributes (GraKeL's defaults). With both,
+        the attributes' (the labels' is 0.01).
     distance : {"l1", "l2", "hellinger"}, default="l1"
         The distance between distributions that the hashing preserves; ``"hellinger"`` needs
         non-negative vectors (labels only).
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); used when ``node_attributes`` is
-        None.
+        Node attribute holding the label (networkx input), times the attributes when
+        ``node_attributes`` is set too. None: the labels of ``unlabeled_nodes``.
+    %(unlabeled_nodes)s
     node_attributes : str or None, default=None
         Node attribute holding a vector of floats per node (the fourth tuple element for
-        tuples); then ``node_label`` must be None.
+        tuples). None: the labels alone.
     random_state : int, RandomState instance or None, default=None
         Seeds the projections and offsets drawn at ``fit``.
     normalize : bool, default=False
@@ -95,11 +106,14 @@ class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
     random_seed_ : int
         The seed drawn from ``random_state`` at ``fit``.
     projections_ : ndarray of shape (t_max, n_dims)
-        :math:`r_t` over the label codes seen at ``fit`` (or the attributes).
+        :math:`r_t` over the attributes, or without them over the label codes seen at ``fit``.
     offsets_ : ndarray of shape (t_max,)
         :math:`\theta_t`.
+    label_projections_, label_offsets_ : ndarray
+        With labels and attributes both: the labels' projections and offsets.
     bins_ : list of ndarray
-        For each iteration, the sorted bins seen at ``fit`` (the fitted feature space).
+        For each iteration, the sorted bins seen at ``fit`` (the fitted feature space): with
+        labels and attributes both, complex numbers ``label bin + 1j * attribute bin``.
     diag_fit_ : ndarray of shape (n_samples_fit,)
         ``k(G, G)`` of the fitted graphs, when ``normalize`` is true.
 
@@ -140,12 +154,13 @@ class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
     }
 
     def __init__(self, t_max=5, w=None, *, distance="l1", node_label="label",
-                 node_attributes=None, random_state=None, normalize=False, n_jobs=None,
-                 verbose=0):
+                 unlabeled_nodes="constant", node_attributes=None, random_state=None,
+                 normalize=False, n_jobs=None, verbose=0):
         self.t_max = t_max
         self.w = w
         self.distance = distance
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.node_attributes = node_attributes
         self.random_state = random_state
         self.normalize = normalize
@@ -153,7 +168,6 @@ class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
         self.verbose = verbose
 
     def _prepare(self, X, fitting):
-        check_labels_or_attributes("PropagationKernel", self.node_label, self.node_attributes)
         if self.node_attributes is not None and self.distance == "hellinger":
             raise ValueError(
                 "distance='hellinger' compares label distributions (non-negative, summing to "
@@ -171,17 +185,24 @@ class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
             return rng.standard_cauchy(shape)
         return rng.standard_normal(shape)
 
-    def _draw_hashes(self, batch):
-        """``(seed, projections (t_max, n_dims), offsets (t_max,))`` drawn at ``fit``: over the
-        attributes, or over the label codes of ``batch``."""
-        seed = int(check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
-        rng = np.random.default_rng(seed)
-        offsets = self._bin_width() * rng.random(self.t_max)
-        if batch.node_attributes is not None:
-            projections = self._draw(rng, (self.t_max, batch.node_attributes.shape[1]))
-        else:
-            projections = self._label_projections(seed, batch.node_label_keys)
-        return seed, projections, offsets
+    def _draw_hashes(self, batch, with_labels):
+        """Draw at ``fit`` the seed, and the projections ``(t_max, n_dims)`` and offsets
+        ``(t_max,)`` over the attributes, or the label codes of ``batch``, or both. The two
+        parts share the uniform draws of their offsets, so that each is drawn as alone."""
+        self.random_seed_ = int(
+            check_random_state(self.random_state).randint(np.iinfo(np.int32).max))
+        rng = np.random.default_rng(self.random_seed_)
+        uniforms = rng.random(self.t_max)
+        self.offsets_ = self._bin_width() * uniforms
+        if batch.node_attributes is None:
+            self.projections_ = self._label_projections(self.random_seed_,
+                                                        batch.node_label_keys)
+            return
+        self.projections_ = self._draw(rng, (self.t_max, batch.node_attributes.shape[1]))
+        if with_labels:
+            self.label_offsets_ = _LABEL_BIN_WIDTH * uniforms
+            self.label_projections_ = self._label_projections(self.random_seed_,
+                                                              batch.node_label_keys)
 
     def _label_projections(self, seed, keys):
         """Projection entries, ``(t_max, len(keys))``, of the labels of keys ``keys``, each from
@@ -198,45 +219,70 @@ class PropagationKernel(ExplicitFeatureMixin, GraphKernel):
         check_memory_request(8.0 * self.t_max * (8.0 * n_nodes + n_fitted_dims + 1),
                              f"PropagationKernel(t_max={self.t_max}) on {n_nodes} nodes",
                              "lower t_max (the distributions flatten after a few steps).")
-        if batch.node_attributes is not None:
-            vectors = batch.node_attributes
-        else:
-            # every code of the label map (the fitted ones, and any fresh ones of this batch;
-            # a sub-batch, such as a core, may hold only some of them)
-            n_codes = len(batch.node_label_keys)
-            check_memory_request(8.0 * 3 * n_nodes * n_codes,
-                                 f"PropagationKernel label distributions of {n_nodes} nodes "
-                                 f"over {n_codes} labels",
-                                 "merge rare labels, or use WeisfeilerLehmanKernel.")
-            vectors = np.zeros((n_nodes, n_codes))
-            vectors[np.arange(n_nodes), batch.node_labels] = 1.0
+        with_attributes = batch.node_attributes is not None
+        # the label delta is a factor unless the labels are the one label of "constant"
+        with_labels = not with_attributes or batch.unlabeled_rule != "constant"
         if fitting:
-            self.random_seed_, self.projections_, self.offsets_ = self._draw_hashes(batch)
-        projections = self.projections_
-        if projections.shape[1] < vectors.shape[1]:  # labels unseen at fit
-            projections = np.hstack([projections, self._label_projections(
-                self.random_seed_,
-                batch.node_label_keys[projections.shape[1]:vectors.shape[1]])])
+            self._draw_hashes(batch, with_labels)
         degree = np.diff(batch.indptr)
         transition = sp.csr_array(
             (np.repeat(1.0 / np.maximum(degree, 1), degree), batch.indices, batch.indptr),
             shape=(n_nodes, n_nodes))
         graph_of_node = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
-        w = self._bin_width()
+        if with_attributes:
+            bins_per_step = self._hash(batch.node_attributes, self.projections_,
+                                       self.offsets_, self._bin_width(), transition)
+        if with_labels:
+            projections, offsets = (self.label_projections_, self.label_offsets_) \
+                if with_attributes else (self.projections_, self.offsets_)
+            label_bins = self._hash(
+                self._label_distributions(batch),
+                self._all_label_projections(projections, batch.node_label_keys),
+                offsets, _LABEL_BIN_WIDTH if with_attributes else self._bin_width(),
+                transition)
+            # a bin of the product: the pair (label bin, attribute bin), as a complex number
+            bins_per_step = [bins + 1j * attribute_bins for bins, attribute_bins
+                             in zip(label_bins, bins_per_step)] if with_attributes \
+                else label_bins
+        if fitting:
+            self.bins_ = [np.unique(bins) for bins in bins_per_step]
+        return self._count_bins(bins_per_step, graph_of_node, batch.n_samples)
+
+    def _label_distributions(self, batch):
+        """The one-hot label vectors ``(n_nodes, n_codes)`` over every code of the label map
+        (the fitted ones, and any fresh ones of this batch; a sub-batch, such as a core, may
+        hold only some of them)."""
+        n_nodes, n_codes = batch.n_nodes, len(batch.node_label_keys)
+        check_memory_request(8.0 * 3 * n_nodes * n_codes,
+                             f"PropagationKernel label distributions of {n_nodes} nodes "
+                             f"over {n_codes} labels",
+                             "merge rare labels, or use WeisfeilerLehmanKernel.")
+        vectors = np.zeros((n_nodes, n_codes))
+        vectors[np.arange(n_nodes), batch.node_labels] = 1.0
+        return vectors
+
+    def _all_label_projections(self, projections, keys):
+        """The fitted label projections, extended by those of the labels unseen at fit."""
+        if projections.shape[1] >= len(keys):
+            return projections
+        return np.hstack([projections, self._label_projections(
+            self.random_seed_, keys[projections.shape[1]:])])
+
+    def _hash(self, vectors, projections, offsets, w, transition):
+        """The bins ``floor((p · r_t + θ_t) / w)`` of every node's vector ``p`` at every step
+        ``t``, the vectors propagated by ``transition`` between steps."""
         bins_per_step = []
         P = vectors
         for t in range(self.t_max):
             hashed = np.sqrt(P) if self.distance == "hellinger" else P
             with np.errstate(over="ignore", invalid="ignore"):  # refused below, with the fix
-                bins_per_step.append(np.floor((hashed @ projections[t] + self.offsets_[t]) / w))
+                bins_per_step.append(np.floor((hashed @ projections[t] + offsets[t]) / w))
             if t + 1 < self.t_max:
                 P = transition @ P
         if not all(np.isfinite(bins).all() for bins in bins_per_step):
             raise ValueError(
                 f"PropagationKernel hashes overflow float64 (w={w}): use a larger bin width w.")
-        if fitting:
-            self.bins_ = [np.unique(bins) for bins in bins_per_step]
-        return self._count_bins(bins_per_step, graph_of_node, batch.n_samples)
+        return bins_per_step
 
     def _count_bins(self, bins_per_step, graph_of_node, n_samples):
         """Sparse features: one column per (iteration, fitted bin); a bin unseen at ``fit``

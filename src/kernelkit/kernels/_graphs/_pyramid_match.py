@@ -7,8 +7,9 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel
 from kernelkit.kernels._graphs._features import intersection_gram
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
@@ -21,6 +22,7 @@ _BOUNDARY_TOL = 1e-10
 _MAX_BINS = 2.0**62  # bin keys are int64
 
 
+@fill_doc(**GRAPH_DOCS)
 class PyramidMatchKernel(GraphKernel):
     r"""Pyramid match kernel on spectral node embeddings.
 
@@ -78,6 +80,7 @@ class PyramidMatchKernel(GraphKernel):
         Match nodes of equal labels only (one histogram per label); False ignores labels.
     node_label : str or None, default="label"
         Node attribute holding the label (networkx input), read when ``with_labels``.
+    %(unlabeled_nodes)s
     normalize : bool, default=False
         Cosine-normalise the Gram matrix.
     n_jobs : int or None, default=None
@@ -127,12 +130,13 @@ class PyramidMatchKernel(GraphKernel):
         "with_labels": ["boolean"],
     }
 
-    def __init__(self, L=4, d=6, *, with_labels=True, node_label="label", normalize=False,
-                 n_jobs=None, verbose=0):
+    def __init__(self, L=4, d=6, *, with_labels=True, node_label="label",
+                 unlabeled_nodes="constant", normalize=False, n_jobs=None, verbose=0):
         self.L = L
         self.d = d
         self.with_labels = with_labels
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.normalize = normalize
         self.n_jobs = n_jobs
         self.verbose = verbose

@@ -4,7 +4,8 @@ import numpy as np
 
 from kernelkit._core import _shortest_path_bfs
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import SparseFeatureKernel
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, SparseFeatureKernel
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["ShortestPathKernel", "shortest_path_kernel"]
@@ -14,6 +15,7 @@ _FIELD_LIMIT = 1 << 21
 _MIN_PAIRS_FOR_THREADS = 1 << 15
 
 
+@fill_doc(**GRAPH_DOCS)
 class ShortestPathKernel(SparseFeatureKernel):
     r"""Shortest-path kernel: counts of ``(label(u), label(v), d(u, v))`` over node pairs.
 
@@ -25,7 +27,10 @@ class ShortestPathKernel(SparseFeatureKernel):
     Distances are computed by one BFS per node (the graphs are unweighted: a non-zero adjacency
     entry is an edge; weights are not used) in the compiled core, in parallel over graphs.
     :meth:`transform_features` gives :math:`\Phi` as a sparse matrix; :meth:`partial_fit`
-    grows its vocabulary batch by batch.
+    grows its vocabulary batch by batch. Memory is quadratic in a graph's size: the core keeps
+    a key and a count for every ordered node pair (16 n (n − 1) bytes, 400 MB for 5 000 nodes)
+    before they are merged; for large graphs, use a kernel linear in their size
+    (:class:`WeisfeilerLehmanKernel`).
 
     Conventions (the same as GraKeL's ``ShortestPath(with_labels=True)``, whose Gram matrix with
     ``normalize=False`` this equals): ordered pairs, so every unordered pair counts twice, once
@@ -35,8 +40,10 @@ class ShortestPathKernel(SparseFeatureKernel):
     Parameters
     ----------
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs (features
-        are then the distance histograms).
+        Node attribute holding the label (networkx input); None: labels not read, every node
+        labelled by ``unlabeled_nodes`` (with ``"constant"``, the features are the distance
+        histograms).
+    %(unlabeled_nodes)s
     normalize : bool, default=False
         Cosine-normalise the Gram matrix.
     n_jobs : int or None, default=None
@@ -84,8 +91,10 @@ class ShortestPathKernel(SparseFeatureKernel):
         k: v for k, v in SparseFeatureKernel._parameter_constraints.items() if k != "edge_label"
     }
 
-    def __init__(self, *, node_label="label", normalize=False, n_jobs=None, verbose=0):
+    def __init__(self, *, node_label="label", unlabeled_nodes="constant", normalize=False,
+                 n_jobs=None, verbose=0):
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.normalize = normalize
         self.n_jobs = n_jobs
         self.verbose = verbose

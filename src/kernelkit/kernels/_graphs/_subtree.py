@@ -4,7 +4,8 @@ from numbers import Integral, Real
 
 from kernelkit._core import _product_graph
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel, ProductGraphKernel, max_degree
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel, ProductGraphKernel, max_degree
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT
 
@@ -14,6 +15,7 @@ __all__ = ["SubtreeKernel", "subtree_kernel"]
 MAX_MATCHING_DEGREE = 16
 
 
+@fill_doc(**GRAPH_DOCS)
 class SubtreeKernel(ProductGraphKernel):
     r"""Tree-pattern kernel: pairs of equally labelled branching walks (subtree patterns).
 
@@ -52,7 +54,9 @@ class SubtreeKernel(ProductGraphKernel):
     variant : {"matchings", "subsets"}, default="matchings"
         The recursion, see above.
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs.
+        Node attribute holding the label (networkx input); None: labels not read
+        (every node labelled by ``unlabeled_nodes``).
+    %(unlabeled_nodes)s
     edge_label : str or None, default=None
         Edge attribute holding the edge label; None ignores edge labels.
     normalize : bool, default=False
@@ -103,11 +107,13 @@ class SubtreeKernel(ProductGraphKernel):
     }
 
     def __init__(self, depth=3, lambda_=1.0, *, variant="matchings", node_label="label",
-                 edge_label=None, normalize=False, n_jobs=None, verbose=0):
+                 unlabeled_nodes="constant", edge_label=None, normalize=False, n_jobs=None,
+                 verbose=0):
         self.depth = depth
         self.lambda_ = lambda_
         self.variant = variant
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.edge_label = edge_label
         self.normalize = normalize
         self.n_jobs = n_jobs

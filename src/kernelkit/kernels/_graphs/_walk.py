@@ -7,7 +7,8 @@ from sklearn.exceptions import ConvergenceWarning
 
 from kernelkit._core import _product_graph
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel, ProductGraphKernel
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel, ProductGraphKernel
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
@@ -31,6 +32,7 @@ class _IterativeWalkKernel(ProductGraphKernel):
             )
 
 
+@fill_doc(**GRAPH_DOCS)
 class WalkKernel(ProductGraphKernel):
     r"""n-th order walk kernel: the number of pairs of equally labelled walks of length n.
 
@@ -50,7 +52,9 @@ class WalkKernel(ProductGraphKernel):
     n : int, default=3
         Walk length in edges.
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs.
+        Node attribute holding the label (networkx input); None: labels not read
+        (every node labelled by ``unlabeled_nodes``).
+    %(unlabeled_nodes)s
     edge_label : str or None, default=None
         Edge attribute holding the edge label (networkx input; for tuple input any non-None
         value uses the tuple's third element); None ignores edge labels.
@@ -101,10 +105,11 @@ class WalkKernel(ProductGraphKernel):
         "n": [Interval(Integral, 0, MAX_INT, closed="left")],
     }
 
-    def __init__(self, n=3, *, node_label="label", edge_label=None, normalize=False,
-                 n_jobs=None, verbose=0):
+    def __init__(self, n=3, *, node_label="label", unlabeled_nodes="constant", edge_label=None,
+                 normalize=False, n_jobs=None, verbose=0):
         self.n = n
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.edge_label = edge_label
         self.normalize = normalize
         self.n_jobs = n_jobs
@@ -146,7 +151,7 @@ class GeometricWalkKernel(_IterativeWalkKernel):
     max_iter : int, default=1000
         Conjugate-gradient iterations per pair (a ``ConvergenceWarning`` names the pairs that
         need more).
-    node_label, edge_label, normalize, n_jobs, verbose
+    node_label, unlabeled_nodes, edge_label, normalize, n_jobs, verbose
         As in :class:`WalkKernel`.
 
     Attributes
@@ -189,11 +194,13 @@ class GeometricWalkKernel(_IterativeWalkKernel):
     }
 
     def __init__(self, lambda_=0.01, *, tol=1e-10, max_iter=1000, node_label="label",
-                 edge_label=None, normalize=False, n_jobs=None, verbose=0):
+                 unlabeled_nodes="constant", edge_label=None, normalize=False, n_jobs=None,
+                 verbose=0):
         self.lambda_ = lambda_
         self.tol = tol
         self.max_iter = max_iter
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.edge_label = edge_label
         self.normalize = normalize
         self.n_jobs = n_jobs
@@ -254,7 +261,7 @@ class RandomWalkKernel(_IterativeWalkKernel):
         Relative residual at which conjugate gradients stop.
     max_iter : int, default=1000
         Conjugate-gradient iterations per pair.
-    node_label, edge_label, normalize, n_jobs, verbose
+    node_label, unlabeled_nodes, edge_label, normalize, n_jobs, verbose
         As in :class:`WalkKernel`.
 
     Attributes
@@ -294,11 +301,13 @@ class RandomWalkKernel(_IterativeWalkKernel):
     }
 
     def __init__(self, p_stop=0.1, *, tol=1e-10, max_iter=1000, node_label="label",
-                 edge_label=None, normalize=False, n_jobs=None, verbose=0):
+                 unlabeled_nodes="constant", edge_label=None, normalize=False, n_jobs=None,
+                 verbose=0):
         self.p_stop = p_stop
         self.tol = tol
         self.max_iter = max_iter
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.edge_label = edge_label
         self.normalize = normalize
         self.n_jobs = n_jobs

@@ -3,13 +3,15 @@
 from numbers import Integral
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import LabelRefinementKernel, SparseFeatureKernel
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, LabelRefinementKernel, SparseFeatureKernel
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["WeisfeilerLehmanKernel", "weisfeiler_lehman_kernel"]
 
 
+@fill_doc(**GRAPH_DOCS)
 class WeisfeilerLehmanKernel(LabelRefinementKernel):
     r"""Weisfeiler–Lehman subtree kernel: label histograms along WL relabelling iterations.
 
@@ -38,7 +40,9 @@ class WeisfeilerLehmanKernel(LabelRefinementKernel):
         kernel. Same convention as GraKeL's ``WeisfeilerLehman(n_iter=h)`` with a
         ``VertexHistogram`` base kernel, whose Gram matrix (``normalize=False``) this equals.
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs.
+        Node attribute holding the label (networkx input); None: labels not read
+        (every node labelled by ``unlabeled_nodes``).
+    %(unlabeled_nodes)s
     edge_label : str or None, default=None
         Edge attribute holding the edge label (networkx input; tuples then need their third
         element); None: the plain kernel, edge labels not read.
@@ -109,10 +113,11 @@ class WeisfeilerLehmanKernel(LabelRefinementKernel):
         "n_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
     }
 
-    def __init__(self, n_iter=5, *, node_label="label", edge_label=None, normalize=False,
-                 n_jobs=None, verbose=0):
+    def __init__(self, n_iter=5, *, node_label="label", unlabeled_nodes="constant", edge_label=None,
+                 normalize=False, n_jobs=None, verbose=0):
         self.n_iter = n_iter
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.edge_label = edge_label
         self.normalize = normalize
         self.n_jobs = n_jobs

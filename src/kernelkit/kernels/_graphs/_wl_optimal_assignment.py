@@ -8,7 +8,9 @@ from sklearn.utils.metaestimators import available_if
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._features import intersection_gram
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS
 from kernelkit.kernels._graphs._weisfeiler_lehman import WeisfeilerLehmanKernel
+from kernelkit.utils._docstrings import fill_doc
 
 __all__ = ["WeisfeilerLehmanOptimalAssignmentKernel", "weisfeiler_lehman_optimal_assignment_kernel"]
 
@@ -33,6 +35,7 @@ class _Histograms:
         return self.counts.shape[0]
 
 
+@fill_doc(**GRAPH_DOCS)
 class WeisfeilerLehmanOptimalAssignmentKernel(WeisfeilerLehmanKernel):
     r"""Weisfeiler–Lehman optimal assignment kernel: histogram intersection of WL labels.
 
@@ -68,7 +71,9 @@ class WeisfeilerLehmanOptimalAssignmentKernel(WeisfeilerLehmanKernel):
         Same convention as GraKeL's ``WeisfeilerLehmanOptimalAssignment(n_iter=n_iter)``, whose
         Gram matrix (``normalize=False``, its default) this equals.
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs.
+        Node attribute holding the label (networkx input); None: labels not read
+        (every node labelled by ``unlabeled_nodes``).
+    %(unlabeled_nodes)s
     edge_label : str or None, default=None
         Edge attribute holding the bond label: the relabelling is then
         :class:`WeisfeilerLehmanKernel`'s edge variant (a node's signature pairs each

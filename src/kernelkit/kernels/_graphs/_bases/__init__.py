@@ -18,7 +18,7 @@ subclass :class:`GraphKernel` itself, with
 """
 
 from kernelkit.kernels._graphs._bases._explicit_feature_kernel import ExplicitFeatureKernel
-from kernelkit.kernels._graphs._bases._graph_kernel import GraphKernel, check_labels_or_attributes
+from kernelkit.kernels._graphs._bases._graph_kernel import GRAPH_DOCS, GraphKernel
 from kernelkit.kernels._graphs._bases._label_refinement_kernel import LabelRefinementKernel
 from kernelkit.kernels._graphs._bases._product_graph_kernel import (
     ProductGraphKernel,
@@ -27,5 +27,5 @@ from kernelkit.kernels._graphs._bases._product_graph_kernel import (
 )
 from kernelkit.kernels._graphs._bases._sparse_feature_kernel import SparseFeatureKernel
 
-__all__ = ["ExplicitFeatureKernel", "GraphKernel", "LabelRefinementKernel", "ProductGraphKernel",
-           "SparseFeatureKernel", "batch_arrays", "check_labels_or_attributes", "max_degree"]
+__all__ = ["GRAPH_DOCS", "ExplicitFeatureKernel", "GraphKernel", "LabelRefinementKernel",
+           "ProductGraphKernel", "SparseFeatureKernel", "batch_arrays", "max_degree"]

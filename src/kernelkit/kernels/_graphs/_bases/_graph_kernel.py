@@ -13,8 +13,22 @@ import numpy as np
 
 from kernelkit.kernels._base import StructuredKernel
 from kernelkit.kernels._graphs._encoding import encode_graphs, label_keys
+from kernelkit.utils._sklearn_compat import StrOptions
 
-__all__ = ["GraphKernel", "check_labels_or_attributes"]
+__all__ = ["GRAPH_DOCS", "GraphKernel"]
+
+# Docstring text shared by the graph kernels (``fill_doc``): the rule for unlabelled graphs.
+GRAPH_DOCS = {
+    "unlabeled_nodes": """unlabeled_nodes : {"constant", "degree"}, default="constant"
+        The node labels of graphs without any: ``"constant"`` gives every node one label,
+        ``"degree"`` labels each node by its degree. A graph has no node labels when it is a
+        bare adjacency (a square ndarray or any ``scipy.sparse`` array or matrix), a tuple
+        without them (``(adjacency,)``, ``(adjacency, None, ...)``) or a networkx graph whose
+        nodes carry no attribute at all; ``node_label=None`` applies the rule to every graph.
+        Nodes that carry attributes but not ``node_label`` are an error (a misspelt name), and
+        so is mixing labelled and unlabelled graphs in a batch or between ``fit`` and
+        ``transform``.""",
+}
 
 
 class GraphKernel(StructuredKernel):
@@ -24,7 +38,9 @@ class GraphKernel(StructuredKernel):
     ``_self_similarity`` consume) and list ``node_label``, ``edge_label`` and
     ``node_attributes`` among their parameters when they use node labels, edge labels and
     continuous node attributes (whose length is then learned at ``fit`` as
-    ``n_node_attributes_``).
+    ``n_node_attributes_``). A kernel with ``node_label`` also lists ``unlabeled_nodes``, the
+    labels of unlabelled graphs, documented by ``GRAPH_DOCS["unlabeled_nodes"]``; the rule
+    that labelled the fitted graphs (None: their own labels) is kept as ``unlabeled_rule_``.
 
     Label codes number the labels in order of first appearance: a kernel may compare them for
     equality, never compute with them, or its values would depend on the other fitted graphs.
@@ -39,6 +55,7 @@ class GraphKernel(StructuredKernel):
         "node_label": [str, None],
         "edge_label": [str, None],
         "node_attributes": [str, None],
+        "unlabeled_nodes": [StrOptions({"constant", "degree"})],
     }
 
     def _prepare(self, X, fitting, growing=False):
@@ -55,7 +72,9 @@ class GraphKernel(StructuredKernel):
             edge_codes=None if learning else self.edge_label_codes_,
             node_attributes=getattr(self, "node_attributes", None),
             n_attributes=None if fitting else getattr(self, "n_node_attributes_", None),
+            unlabeled_nodes=self._unlabeled_rule(),
         )
+        self._check_unlabeled_rule(batch.unlabeled_rule, fitting)
         if growing:
             # the batch's own codes, first occurrence first, mapped into the fitted maps: the
             # codes learning from the fitted graphs followed by X would give
@@ -88,6 +107,23 @@ class GraphKernel(StructuredKernel):
         """The edge attribute read as the edge label (None: edge labels unused)."""
         return getattr(self, "edge_label", None)
 
+    def _unlabeled_rule(self):
+        """The labels of unlabelled graphs' nodes: ``"constant"`` or ``"degree"``."""
+        return getattr(self, "unlabeled_nodes", "constant")
+
+    def _check_unlabeled_rule(self, rule, fitting):
+        """Learn (``fitting``, or a first ``partial_fit``) or check the batch's
+        ``unlabeled_rule``: graphs labelled by their own labels and graphs labelled by a rule
+        never meet in one Gram matrix."""
+        if fitting or not hasattr(self, "unlabeled_rule_"):
+            self.unlabeled_rule_ = rule
+        elif rule != self.unlabeled_rule_:
+            lacking, having = ("these", "the fitted") if rule is not None else \
+                ("the fitted", "these")
+            raise ValueError(
+                f"{lacking} graphs have no node labels but {having} graphs have: label both, "
+                "or pass node_label=None to give every node the label of unlabeled_nodes.")
+
 
 def _merge_codes(codes, batch_codes, labels):
     """Add the labels of ``batch_codes`` (label → batch code) missing from ``codes`` (in place,
@@ -99,15 +135,3 @@ def _merge_codes(codes, batch_codes, labels):
     return np.fromiter(map(codes.__getitem__, batch_codes), dtype=np.int32,
                        count=len(batch_codes))[labels]
 
-
-def check_labels_or_attributes(kernel, node_label, node_attributes):
-    """A ValueError unless exactly one of ``node_label`` and ``node_attributes`` is set: for
-    the kernels whose node kernel works on either labels or attributes (``kernel`` names it)."""
-    if node_attributes is not None and node_label is not None:
-        raise ValueError(
-            f"{kernel} uses node labels or node attributes, not both: pass node_label=None "
-            "with node_attributes=..., or node_attributes=None.")
-    if node_attributes is None and node_label is None:
-        raise ValueError(
-            f"{kernel} needs node labels or node attributes: set node_label (e.g. 'label') or "
-            "node_attributes (e.g. 'attributes').")

@@ -34,6 +34,9 @@ class GraphBatch:
     node_label_keys : ndarray of shape (n_node_label_codes,), uint64, or None
         The key of the label of each node label code (a fixed function of the label, see
         ``_label_keys``), for the kernels that hash labels; None otherwise.
+    unlabeled_rule : {"constant", "degree"} or None
+        The rule that gave the node labels of unlabelled graphs (every node one label, or its
+        degree); None when the labels were read from the graphs.
     """
 
     node_ptr: np.ndarray
@@ -43,6 +46,7 @@ class GraphBatch:
     edge_labels: np.ndarray
     node_attributes: np.ndarray | None = None
     node_label_keys: np.ndarray | None = None
+    unlabeled_rule: str | None = None
 
     @property
     def n_samples(self):

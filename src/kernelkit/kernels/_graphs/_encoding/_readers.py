@@ -19,6 +19,16 @@ under the node attribute named by ``node_attributes`` (``"attributes"`` for the 
 in tuples the fourth element. They must be finite; the length learned at ``fit`` is required at
 ``transform``.
 
+Unlabelled graphs (one rule for every graph kernel): a graph has no node labels when it is a
+bare adjacency (a square dense array or ``scipy.sparse`` array or matrix, not in a tuple), a
+tuple without node labels (``(adjacency,)`` or ``node_labels`` None), or a networkx graph whose
+nodes carry no attribute at all (``node_attributes`` aside). Its nodes then take the labels of
+the rule ``unlabeled_nodes``: ``"constant"`` (one label for every node) or ``"degree"`` (the
+node's degree). ``node_label=None`` applies the rule to every graph, labelled or not. A
+networkx graph whose nodes carry attributes, but not ``node_label``, is an error (a misspelt
+attribute name must not give an unlabelled kernel), and so is a batch that mixes graphs with
+and without node labels.
+
 Node and edge labels are coded by :class:`LabelCoder`. A sequence of tuples is read by
 ``_tuple_batch`` at once when it can; networkx graphs, and tuples it leaves (any fault among
 them), are read here graph by graph, which raises the error naming the first graph at fault.
@@ -39,16 +49,16 @@ __all__ = ["encode_graphs"]
 
 
 def encode_graphs(X, node_label="label", edge_label=None, node_codes=None, edge_codes=None,
-                  node_attributes=None, n_attributes=None):
+                  node_attributes=None, n_attributes=None, unlabeled_nodes="constant"):
     """Validate a sequence of graphs and convert it into a :class:`GraphBatch`.
 
     Parameters
     ----------
-    X : sequence of networkx.Graph or of (adjacency, node_labels[, edge_labels[, \
-node_attributes]]) tuples
+    X : sequence of networkx.Graph, of (adjacency, node_labels[, edge_labels[, \
+node_attributes]]) tuples or of bare adjacencies
     node_label : str or None
-        Node attribute of networkx graphs holding the label; ``None`` gives every node the same
-        label (tuples may then omit ``node_labels``).
+        Node attribute of networkx graphs holding the label; ``None`` gives every node the
+        label of ``unlabeled_nodes`` (tuples may then omit ``node_labels``).
     edge_label : str or None
         Edge attribute of networkx graphs holding the edge label; ``None`` ignores edge labels.
         For tuples any non-None value means "use the third element".
@@ -59,17 +69,23 @@ node_attributes]]) tuples
         ignores attributes. For tuples any non-None value means "use the fourth element".
     n_attributes : int or None
         The attribute length learned at fit; ``None`` takes the length of the first graph's.
+    unlabeled_nodes : {"constant", "degree"}
+        The labels of the nodes of unlabelled graphs (module docstring): one label (None) for
+        every node, or the node's degree (an int).
 
     Returns
     -------
     batch : GraphBatch
+        Its ``unlabeled_rule`` is ``unlabeled_nodes`` when the labels come from it, else None.
     node_codes, edge_codes : dict
         The maps ``label -> code`` of every label of ``X``: learned, or the given ones with
         the fresh codes of ``X``'s unseen labels; ``edge_codes`` is empty when ``edge_label``
         is None.
     """
-    if _is_networkx_graph(X) or (isinstance(X, tuple) and 2 <= len(X) <= 4
-                                 and (isinstance(X[0], np.ndarray) or sp.issparse(X[0]))):
+    # a tuple of graphs holds no node labels: a 2-d second element is a graph of its own
+    if _is_networkx_graph(X) or sp.issparse(X) or (
+            isinstance(X, tuple) and 1 <= len(X) <= 4 and _is_adjacency(X[0])
+            and not (len(X) > 1 and _is_adjacency(X[1]))):
         raise TypeError(
             "X is a single graph: kernels take a sequence of graphs, e.g. [graph].")
     not_a_sequence = isinstance(X, (str, bytes, dict)) or not hasattr(X, "__len__")
@@ -80,6 +96,8 @@ node_attributes]]) tuples
         )
     if len(X) == 0:
         raise ValueError("X contains no graph: at least one graph is required.")
+    # a bare adjacency is the tuple (adjacency,): a graph without labels
+    X = [(graph,) if _is_adjacency(graph) else graph for graph in X]
     node_coder = LabelCoder(node_codes)
     edge_coder = LabelCoder(edge_codes)
     read = read_tuple_batch(X, node_label, edge_label, node_attributes, n_attributes)
@@ -91,10 +109,11 @@ node_attributes]]) tuples
         raise ValueError(f"{offset} nodes in all: a batch holds at most 2**31 - 1 nodes.")
     node_ptr = np.zeros(len(X) + 1, dtype=np.intp)
     np.cumsum(n_nodes, out=node_ptr[1:])
-    # unlabelled graphs: every node carries the label None, coded (and learned at fit) as any
-    # other label, so that kernels counting fitted labels count it
-    node_label_codes = node_coder.encode(labels if node_label is not None else [None] * offset,
-                                         "node labels")
+    rule = None
+    if labels is None:  # unlabelled graphs, or labels not read: the rule's labels
+        rule = unlabeled_nodes
+        labels = _unlabelled_node_labels(rule, rows, offset)
+    node_label_codes = node_coder.encode(labels, "node labels")
     if edge_label is not None:
         edge_label_codes = edge_coder.encode(edge_labels, "edge labels")
     else:
@@ -103,8 +122,22 @@ node_attributes]]) tuples
         rows, cols, edge_label_codes, offset, node_ptr, edge_label is not None
     )
     batch = GraphBatch(node_ptr, indptr, indices, node_label_codes, edge_label_codes,
-                       attributes)
+                       attributes, unlabeled_rule=rule)
     return batch, node_coder.all_codes, edge_coder.all_codes
+
+
+def _is_adjacency(graph):
+    """Whether ``graph`` is a bare adjacency: a 2-d array or a ``scipy.sparse`` array/matrix."""
+    return sp.issparse(graph) or (isinstance(graph, np.ndarray) and graph.ndim == 2)
+
+
+def _unlabelled_node_labels(rule, rows, n_nodes):
+    """The labels of ``n_nodes`` nodes under ``rule``: None for every node (``"constant"``,
+    coded and learned at fit as any other label, so that kernels counting fitted labels count
+    it), or each node's degree, its number of adjacency entries ``rows`` (``"degree"``)."""
+    if rule == "degree":
+        return np.bincount(rows, minlength=n_nodes)
+    return [None] * n_nodes
 
 
 def _read_one_by_one(X, node_label, edge_label, node_attributes, n_attributes):
@@ -115,9 +148,12 @@ def _read_one_by_one(X, node_label, edge_label, node_attributes, n_attributes):
     # more than the reading itself on the usual small molecules
     n_entries = np.zeros(len(X), dtype=np.int64)
     degrees, cols, labels, edge_labels, attributes = [], [], [], [], []
+    labelled = None  # whether graph 0 has node labels: every graph must agree
     for g, graph in enumerate(X):
         n, deg, col, lab, elab, attr = _read_graph(graph, g, node_label, edge_label,
                                                    node_attributes)
+        if node_label is not None:
+            labelled = _check_labelled(lab is not None, labelled, g)
         if node_attributes is not None:
             n_attributes = _check_attribute_length(attr, g, n_attributes, len(attributes) == 0)
             attributes.append(attr)
@@ -125,20 +161,32 @@ def _read_one_by_one(X, node_label, edge_label, node_attributes, n_attributes):
         n_entries[g] = len(col)
         degrees.extend(deg)
         cols.extend(col)
-        labels.extend(lab)
+        labels.extend(lab or ())
         edge_labels.extend(elab)
     first_node = np.cumsum(n_nodes) - n_nodes
     rows = np.repeat(np.arange(n_nodes.sum(), dtype=np.int64), np.asarray(degrees, dtype=np.int64))
     cols = np.asarray(cols, dtype=np.int64) + np.repeat(first_node, n_entries)
     attributes = np.concatenate(attributes) if node_attributes is not None else None
-    return n_nodes, rows, cols, labels, edge_labels, attributes
+    return n_nodes, rows, cols, labels if labelled else None, edge_labels, attributes
+
+
+def _check_labelled(labelled, first, g):
+    """Whether graph ``g`` has node labels (``labelled``), checked against graph 0's
+    (``first``; None for graph 0 itself): a batch mixing both is an error."""
+    if first is not None and labelled != first:
+        has, lacks = (g, 0) if labelled else (0, g)
+        raise ValueError(
+            f"graph {lacks} has no node labels but graph {has} has: label every graph, or pass "
+            "node_label=None to give every node the label of unlabeled_nodes.")
+    return labelled
 
 
 def _read_graph(graph, g, node_label, edge_label, node_attributes):
     """``(n_nodes, degrees, cols, node_labels, edge_labels, attributes)`` of one graph: its
     adjacency entries node by node in order, ``degrees[i]`` of them for node ``i``, ``cols``
-    their other ends (local ids), ``edge_labels`` their labels, and ``attributes`` the checked
-    float64 ``(n_nodes, n_attributes)`` attributes (None when not asked for)."""
+    their other ends (local ids), ``node_labels`` None when the graph has none (or they are
+    not read), ``edge_labels`` their labels, and ``attributes`` the checked float64
+    ``(n_nodes, n_attributes)`` attributes (None when not asked for)."""
     if isinstance(graph, tuple):
         return _read_tuple(graph, g, node_label, edge_label, node_attributes)
     if _is_networkx_graph(graph):
@@ -168,11 +216,14 @@ def _read_networkx(graph, g, node_label, edge_label, node_attributes):
     node_attrs, adjacency = graph._node, graph._adj
     n = len(node_attrs)
     _check_not_empty(n, g)
-    labels = []
-    if node_label is not None:
+    labels = None
+    # nodes without any attribute (but the continuous ones): an unlabelled graph; nodes with
+    # some attribute but not node_label: an error, or a misspelt name would drop the labels
+    if node_label is not None and any(attrs.keys() - {node_attributes}
+                                      for attrs in node_attrs.values()):
         labels = _node_values(node_attrs, node_label, g,
                               "give every node a label, name the attribute with "
-                              "node_label=..., or pass node_label=None for unlabelled graphs.")
+                              "node_label=..., or pass node_label=None to ignore the labels.")
     attributes = None
     if node_attributes is not None:
         attributes = _networkx_attributes(node_attrs, node_attributes, g)
@@ -230,14 +281,8 @@ def _read_tuple(graph, g, node_label, edge_label, node_attributes):
         r, c = r[keep], c[keep]
     n = shape[0]
     _check_not_empty(n, g)
-    if node_label is None:
-        labels = []
-    else:
-        if len(graph) < 2 or graph[1] is None:
-            raise ValueError(
-                f"graph {g} has no node labels: pass (adjacency, node_labels) or node_label=None "
-                "for unlabelled graphs."
-            )
+    labels = None  # unlabelled graph, or labels not read
+    if node_label is not None and len(graph) >= 2 and graph[1] is not None:
         labels = node_label_list(graph[1], n, g)
     elab = []
     if edge_label is not None:
@@ -266,8 +311,10 @@ def _node_values(node_attrs, name, g, fix):
     try:
         return [attrs[name] for attrs in node_attrs.values()]
     except KeyError:
-        v = next(v for v, attrs in node_attrs.items() if name not in attrs)
-        raise ValueError(f"graph {g}: node {v!r} has no {name!r} attribute; {fix}") from None
+        v, attrs = next((v, attrs) for v, attrs in node_attrs.items() if name not in attrs)
+        has = f" (its attributes: {', '.join(map(repr, attrs))})" if attrs else ""
+        raise ValueError(
+            f"graph {g}: node {v!r} has no {name!r} attribute{has}; {fix}") from None
 
 
 def _networkx_attributes(node_attrs, name, g):

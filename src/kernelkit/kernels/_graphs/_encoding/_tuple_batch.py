@@ -45,9 +45,9 @@ def read_tuple_batch(X, node_label, edge_label, node_attributes, n_attributes):
     rows, cols : ndarray of shape (n_entries,), int64
         The adjacency entries, both orientations of each edge, as global node ids, sorted by
         graph, row and column.
-    node_labels : ndarray or list
-        The node labels of every graph, one array when they are arrays of one dtype (empty when
-        ``node_label`` is None).
+    node_labels : ndarray, list or None
+        The node labels of every graph, one array when they are arrays of one dtype (None when
+        ``node_label`` is None or no graph has node labels).
     edge_labels : ndarray or list
         The label of every entry, likewise (empty when ``edge_label`` is None).
     attributes : ndarray of shape (n_nodes, n_attributes), float64, or None
@@ -59,7 +59,8 @@ def read_tuple_batch(X, node_label, edge_label, node_attributes, n_attributes):
 
 
 def _read(X, node_label, edge_label, node_attributes, n_attributes):
-    fields = (node_label, edge_label, node_attributes)
+    # the fields every graph must have (node labels are optional: unlabelled graphs)
+    fields = (None, edge_label, node_attributes)
     n_fields = 1 + max((k + 1 for k, name in enumerate(fields) if name is not None), default=0)
     lengths = set(map(len, X)) if set(map(type, X)) == {tuple} else {0}
     if min(lengths) < n_fields or max(lengths) > 4:
@@ -67,9 +68,13 @@ def _read(X, node_label, edge_label, node_attributes, n_attributes):
     n_nodes, rows, cols = _adjacency_entries([graph[0] for graph in X])
     node_ptr = np.zeros(len(n_nodes) + 1, dtype=np.int64)
     np.cumsum(n_nodes, out=node_ptr[1:])
-    labels = edge_labels = []
+    labels, edge_labels = None, []
     if node_label is not None:
-        labels = _node_labels([graph[1] for graph in X], n_nodes)
+        given = [graph[1] for graph in X if len(graph) > 1 and graph[1] is not None]
+        if len(given) == len(X):
+            labels = _node_labels(given, n_nodes)
+        elif given:  # graphs with and without labels: the per-graph reader names one
+            raise _Irregular
     if edge_label is not None:
         edge_labels = _edge_labels([graph[2] for graph in X], rows, cols, node_ptr)
     attributes = None
