@@ -10,11 +10,11 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.metrics import pairwise_distances
 from sklearn.utils.metaestimators import available_if
 
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel, check_labels_or_attributes
+from kernelkit.kernels._graphs._bases import check_labels_or_attributes
+from kernelkit.kernels._graphs._features import intersection_gram
 from kernelkit.kernels._graphs._weisfeiler_lehman import WeisfeilerLehmanKernel
 from kernelkit.utils._sklearn_compat import Interval
 
@@ -27,11 +27,10 @@ _MIN_PAIRS_FOR_THREADS = 64
 @dataclasses.dataclass(frozen=True)
 class _LabelDistributions:
     """Each graph's WL labels as distributions: ``fractions[g, (h, ℓ)]`` is the fraction of the
-    nodes of ``g`` whose label after ``h`` iterations is the fitted label ``ℓ``; ``unseen`` is
-    ``Σ_h`` of the fraction whose label was never seen at ``fit``."""
+    nodes of ``g`` whose label after ``h`` iterations is the fitted label ``ℓ`` (labels never
+    seen at ``fit`` have no column: they match nothing in the fitted graphs)."""
 
     fractions: sp.csr_array
-    unseen: np.ndarray
 
     @property
     def n_samples(self):
@@ -211,15 +210,13 @@ class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
         if self.node_attributes is not None:
             return _NodeEmbeddings(batch.node_ptr, propagate_attributes(batch, self.n_iter))
         counts = super()._represent(batch, fitting).known
-        # every graph has n_iter + 1 labels per node: those unseen at fit are the rest
-        unseen = (self.n_iter + 1.0) - np.asarray(counts.sum(axis=1)).ravel() / n_nodes
-        fractions = sp.csr_array(sp.diags_array(1.0 / n_nodes) @ counts)
-        return _LabelDistributions(fractions, np.maximum(unseen, 0.0))
+        return _LabelDistributions(sp.csr_array(sp.diags_array(1.0 / n_nodes) @ counts))
 
     def _distances(self, A, B=None):
         """``D(A, B)`` (``D(A, A)`` when ``B`` is None) as a dense float64 array."""
         if isinstance(A, _LabelDistributions):
-            return _label_distances(A, B, self.n_iter, self._n_threads())
+            return _label_distances(A, B, self.n_iter, self._n_threads(), self.verbose,
+                                    type(self).__name__)
         return _transport_distances(A, B, self._n_threads(), self.verbose, type(self).__name__)
 
     def _gram(self, A, B=None):
@@ -263,26 +260,18 @@ def propagate_attributes(batch, n_iter):
     return np.ascontiguousarray(np.hstack(levels))
 
 
-def _label_distances(A, B, n_iter, n_threads):
-    """The closed form of the discrete case: ``Σ |p - q| / (2 (H + 1))``, labels unseen at
-    fit (in ``A`` only: ``B`` is the fitted graphs) adding their whole fraction."""
-    other = A if B is None else B
-    l1 = pairwise_distances(_int32_csr(A.fractions), _int32_csr(other.fractions),
-                            metric="manhattan", n_jobs=n_threads)
-    l1 += A.unseen[:, None] + other.unseen[None, :]
-    D = l1 / (2.0 * (n_iter + 1))
-    if B is None:  # exactly symmetric with a zero diagonal
-        D = np.triu(D, 1)
-        D += D.T
+def _label_distances(A, B, n_iter, n_threads, verbose, label):
+    """The closed form of the discrete case. Both graphs have ``n_iter + 1`` units of label
+    mass, so ``Σ |p - q| = 2 (n_iter + 1) - 2 Σ min(p, q)`` and ``D = 1 - Σ min(p, q) /
+    (n_iter + 1)``: a histogram intersection of the label fractions (compiled, threaded), to
+    which the labels unseen at fit add nothing."""
+    shared = intersection_gram(A.fractions, None if B is None else B.fractions, n_threads,
+                               verbose, label)
+    # rounding may leave |D| ~ 1e-16 where the distributions are equal
+    D = np.clip(1.0 - shared / (n_iter + 1.0), 0.0, 1.0)
+    if B is None:
+        np.fill_diagonal(D, 0.0)
     return D
-
-
-def _int32_csr(matrix):
-    """``matrix`` as a new CSR matrix with int32 indices, which scikit-learn's sparse Manhattan
-    distance takes (a graph batch has far fewer than 2³¹ labels) and sorts in place: a copy,
-    or it would reorder the values of the fitted graphs under their indices."""
-    return sp.csr_matrix((matrix.data.copy(), matrix.indices.astype(np.int32),
-                          matrix.indptr.astype(np.int32)), shape=matrix.shape)
 
 
 def _transport_distances(A, B, n_threads, verbose, label):
