@@ -98,6 +98,11 @@ KERNELS = {
         node_attributes="attributes", kernel="linear", normalize=True), uses="attributes"),
     "core-SP": KernelEntry(lambda: _kernels().CoreFrameworkKernel(
         _kernels().ShortestPathKernel(), normalize=True)),
+    # fixed n_iter and gamma: the WWL paper also picks n_iter in 1..7 and gamma in 1e-4..1e1
+    "WWL": KernelEntry(lambda: _kernels().WassersteinWeisfeilerLehmanKernel(n_iter=3)),
+    "WWL-attr": KernelEntry(lambda: _kernels().WassersteinWeisfeilerLehmanKernel(
+        n_iter=3, gamma=0.1, node_label=None, node_attributes="attributes"),
+        uses="attributes", max_graphs=1000),
 }
 
 
