@@ -217,3 +217,51 @@ def test_no_explicit_features_nor_streaming():
     kernel = WassersteinWeisfeilerLehmanKernel()
     assert not hasattr(kernel, "transform_features")
     assert not hasattr(kernel, "partial_fit")
+
+
+# two-node graphs in the plane whose Wasserstein distances are not conditionally negative
+# definite (found by a search over the point pairs of the 3 × 3 grid)
+INDEFINITE = [[(0, 1), (1, 1)], [(0, 1), (2, 1)], [(0, 2), (1, 0)], [(1, 1), (1, 2)],
+              [(1, 1), (2, 2)], [(1, 2), (2, 1)], [(2, 0), (2, 2)]]
+
+
+def _indefinite_graphs():
+    return [(np.zeros((2, 2), dtype=int), [0, 0], None, np.array(points, dtype=float))
+            for points in INDEFINITE]
+
+
+def test_indefinite_in_the_continuous_case_and_what_svc_does(rng):
+    from kernelkit.svm import SVC
+
+    kernel = _attributed(n_iter=0, gamma=0.2)
+    graphs = _indefinite_graphs()
+    K = kernel.fit_transform(graphs)
+    assert np.linalg.eigvalsh(K).min() < -1e-3
+    y = np.arange(len(graphs)) % 2
+    # up to 128 training graphs the default check is complete: refused, for the Gram and for
+    # the kernel object alike
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        SVC(kernel="precomputed").fit(K, y)
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        SVC(kernel=kernel).fit(graphs, y)
+    # above 128 the default checks the diagonal only and the solver's pair test always holds
+    # (2 - 2 exp(-gamma D) >= 0): it trains on the indefinite Gram; "full" refuses it
+    graphs += [(np.zeros((2, 2), dtype=int), [0, 0], None, rng.normal(size=(2, 2)))
+               for _ in range(125)]
+    K = kernel.fit_transform(graphs)
+    assert np.linalg.eigvalsh(K).min() < -1e-3
+    y = np.arange(len(graphs)) % 2
+    assert SVC(kernel="precomputed").fit(K, y).predict(K).shape == y.shape
+    with pytest.raises(ValueError, match="not positive semi-definite"):
+        SVC(kernel="precomputed", validate_gram="full").fit(K, y)
+
+
+def test_gamma_needs_no_refit(make_graphs):
+    graphs = make_graphs(8, 1, 6)
+    kernel = WassersteinWeisfeilerLehmanKernel(gamma=1.0).fit(graphs)
+    kernel.set_params(gamma=3.0)
+    np.testing.assert_array_equal(
+        kernel.transform(graphs),
+        WassersteinWeisfeilerLehmanKernel(gamma=3.0).fit(graphs).transform(graphs))
+    np.testing.assert_allclose(kernel.transform(graphs),
+                               np.exp(-3.0 * kernel.wasserstein_distances()), rtol=1e-15)

@@ -94,13 +94,15 @@ class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
     paper proves the conditional negative definiteness of ``D`` for categorical embeddings with
     the Hamming ground distance). In the continuous case the Wasserstein
     distance with a Euclidean ground distance is not conditionally negative definite in general
-    and ``K`` may be indefinite; the paper trains the SVM on it anyway, as a Kreĭn-space
-    SVM. :class:`kernelkit.svm.SVC` given such a Gram (``kernel="precomputed"`` or this kernel
+    and ``K`` may be indefinite (seven two-node graphs in the plane suffice, ``n_iter=0``,
+    ``gamma=0.2``: see the tests); the paper trains the SVM on it anyway, as a Kreĭn-space SVM.
+    :class:`kernelkit.svm.SVC` given such a Gram (``kernel="precomputed"`` or this kernel
     object) with its default ``validate_gram="fast"`` checks it completely up to 128 training
-    graphs and then raises a ``ValueError`` saying the matrix is not positive semi-definite;
-    above 128 it checks the diagonal, and its solver's test
-    :math:`K_{ii} + K_{jj} - 2K_{ij} = 2 - 2e^{-\gamma D} \ge 0` always passes, so it trains
-    on the indefinite Gram without a word (``validate_gram="auto"`` or ``"full"`` refuse it).
+    graphs and raises a ``ValueError`` saying it is not positive semi-definite (and pointing to
+    :func:`kernelkit.kernels.shift_to_psd`); above 128 it checks the diagonal only, and its
+    solver's test :math:`K_{ii} + K_{jj} - 2K_{ij} = 2 - 2e^{-\gamma D} \ge 0` always passes,
+    so it trains on the indefinite Gram without a word; ``validate_gram="auto"`` (a Cholesky
+    factorisation of at most 1000 evenly spaced graphs) or ``"full"`` refuse it.
 
     Parameters
     ----------
