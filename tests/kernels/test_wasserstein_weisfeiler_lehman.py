@@ -205,6 +205,15 @@ def test_graph_without_nodes():
                                                  (np.zeros((0, 0)), [])])
 
 
+@pytest.mark.parametrize("scale", [1e200, 1e300])
+def test_attributes_whose_distances_overflow(scale):
+    # the transport costs would be infinite and POT's problem infeasible (it then returns 0)
+    graphs = [(PATH, [0, 0, 0], None, np.array([[scale], [0.0], [-scale]])),
+              (PATH, [0, 0, 0], None, np.zeros((3, 1)))]
+    with pytest.raises(ValueError, match="overflow the Euclidean distances"):
+        _attributed().fit(graphs)
+
+
 def test_missing_pot_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "ot", None)
     with pytest.raises(ImportError, match=r'pip install "kernelkit\[ot\]"'):

@@ -210,7 +210,9 @@ class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
                 f"{type(self).__name__} compares distributions over the nodes of each graph: "
                 f"graph {int(np.argmax(n_nodes == 0))} has no nodes; drop the empty graphs.")
         if self.node_attributes is not None:
-            return _NodeEmbeddings(batch.node_ptr, propagate_attributes(batch, self.n_iter))
+            points = propagate_attributes(batch, self.n_iter)
+            _check_distances_finite(points, type(self).__name__)
+            return _NodeEmbeddings(batch.node_ptr, points)
         counts = super()._represent(batch, fitting).known
         return _LabelDistributions(sp.csr_array(sp.diags_array(1.0 / n_nodes) @ counts))
 
@@ -260,6 +262,21 @@ def propagate_attributes(batch, n_iter):
         x = 0.5 * (x + neighbour_mean)
         levels.append(x)
     return np.ascontiguousarray(np.hstack(levels))
+
+
+def _check_distances_finite(points, kernel):
+    """A ValueError unless every Euclidean distance between embeddings of at most this size
+    (``|x_k| ≤ m`` on each of ``c`` columns, here and in the fitted graphs alike) is finite:
+    ``‖x − y‖² ≤ 4 m² c`` must not overflow, or the transport costs would be infinite."""
+    if not points.size:
+        return
+    largest = float(np.abs(points).max())
+    limit = np.sqrt(np.finfo(np.float64).max / (4.0 * points.shape[1]))
+    if largest > limit:
+        raise ValueError(
+            f"{kernel}: node attributes as large as {largest:.3g} overflow the Euclidean "
+            f"distances between node embeddings (each entry must stay below {limit:.3g}); "
+            "rescale the attributes, e.g. standardise each one over the nodes.")
 
 
 def _label_distances(A, B, n_iter, n_threads, verbose, label):
