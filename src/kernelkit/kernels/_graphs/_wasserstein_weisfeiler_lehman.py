@@ -4,19 +4,19 @@ between the graphs' node embeddings, turned into a kernel by ``exp(-γ D)``."""
 import dataclasses
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.spatial.distance import cdist
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.metaestimators import available_if
 
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import check_labels_or_attributes
+from kernelkit.kernels._graphs._bases import GraphKernel, check_labels_or_attributes
 from kernelkit.kernels._graphs._features import intersection_gram
 from kernelkit.kernels._graphs._weisfeiler_lehman import WeisfeilerLehmanKernel
 from kernelkit.utils._sklearn_compat import Interval
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["WassersteinWeisfeilerLehmanKernel", "wasserstein_weisfeiler_lehman_kernel"]
 
@@ -52,7 +52,7 @@ class _NodeEmbeddings:
         return self.points[self.node_ptr[g]:self.node_ptr[g + 1]]
 
 
-class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
+class WassersteinWeisfeilerLehmanKernel(GraphKernel):
     r"""Wasserstein Weisfeiler–Lehman kernel: earth mover's distance between node embeddings.
 
     Every node ``v`` gets an embedding over the WL iterations ``h = 0..n_iter``, and
@@ -135,8 +135,9 @@ class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
         The fitted graphs' label distributions or node embeddings.
     n_samples_fit_ : int
     node_label_codes_, edge_label_codes_ : dict
-    signature_tables_, label_columns_, feature_keys_ : list, list, ndarray
-        The WL vocabulary, as in :class:`WeisfeilerLehmanKernel` (used with labels).
+    relabelling_ : WeisfeilerLehmanKernel
+        With ``node_label``: the WL relabelling, its vocabulary (``signature_tables_``,
+        ``label_columns_``, ``feature_keys_``) learned from the fitted graphs.
     n_node_attributes_ : int
         Length of the attribute vectors (with ``node_attributes``).
 
@@ -169,17 +170,13 @@ class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
     """
 
     _parameter_constraints = {
-        **WeisfeilerLehmanKernel._parameter_constraints,
+        **GraphKernel._parameter_constraints,
+        "n_iter": [Interval(Integral, 0, MAX_INT, closed="left")],
         "gamma": [Interval(Real, 0, None, closed="neither")],
     }
 
     # the fitted state (label distributions, embeddings) does not depend on gamma
-    _refit_free_params = WeisfeilerLehmanKernel._refit_free_params | {"gamma"}
-
-    # the label distributions of the transport problems, not explicit features of the kernel
-    partial_fit = available_if(lambda kernel: False)(WeisfeilerLehmanKernel.partial_fit)
-    transform_features = available_if(lambda kernel: False)(
-        WeisfeilerLehmanKernel.transform_features)
+    _refit_free_params = GraphKernel._refit_free_params | {"gamma"}
 
     def __init__(self, n_iter=3, *, gamma=1.0, node_label="label", node_attributes=None,
                  edge_label=None, normalize=False, n_jobs=None, verbose=0):
@@ -192,7 +189,7 @@ class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
         self.n_jobs = n_jobs
         self.verbose = verbose
 
-    def _prepare(self, X, fitting, growing=False):
+    def _prepare(self, X, fitting):
         name = type(self).__name__
         check_labels_or_attributes(name, self.node_label, self.node_attributes)
         if self.node_attributes is not None and self.edge_label is not None:
@@ -201,7 +198,12 @@ class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
                 "edge_label=None.")
         if self.node_attributes is not None:
             _import_ot()  # before any work: the continuous case needs POT
-        return super()._prepare(X, fitting, growing)
+        elif fitting:
+            # the WL relabelling, whose vocabulary the fitted graphs make
+            self.relabelling_ = WeisfeilerLehmanKernel(self.n_iter, node_label=self.node_label,
+                                                       edge_label=self.edge_label)
+            self.relabelling_._reset_vocabulary()
+        return super()._prepare(X, fitting)
 
     def _represent(self, batch, fitting):
         n_nodes = np.diff(batch.node_ptr)
@@ -213,7 +215,8 @@ class WassersteinWeisfeilerLehmanKernel(WeisfeilerLehmanKernel):
             points = propagate_attributes(batch, self.n_iter)
             _check_distances_finite(points, type(self).__name__)
             return _NodeEmbeddings(batch.node_ptr, points)
-        counts = super()._represent(batch, fitting).known
+        self.relabelling_.n_jobs = self.n_jobs  # a refit-free parameter: the current one
+        counts = self.relabelling_._represent(batch, fitting).known
         return _LabelDistributions(sp.csr_array(sp.diags_array(1.0 / n_nodes) @ counts))
 
     def _distances(self, A, B=None):
