@@ -105,6 +105,11 @@ KERNELS = {
     "propagation-labels-attr": KernelEntry(lambda: _kernels().PropagationKernel(
         t_max=5, node_attributes="attributes", random_state=SEED, normalize=True),
         uses="attributes"),
+    # fixed n_iter and gamma: the WWL paper also picks n_iter in 1..7 and gamma in 1e-4..1e1
+    "WWL": KernelEntry(lambda: _kernels().WassersteinWeisfeilerLehmanKernel(n_iter=3)),
+    "WWL-attr": KernelEntry(lambda: _kernels().WassersteinWeisfeilerLehmanKernel(
+        n_iter=3, gamma=0.1, node_label=None, node_attributes="attributes"),
+        uses="attributes", max_graphs=1000),
 }
 
 

@@ -462,6 +462,10 @@ def _structured_rows():
         _kernel_row("SubtreeKernel", _graph_setup, sizes=(100, 500, 2_000)),
         Row("CoreFrameworkKernel", "kernels", (100, 500, 2_000), _graph_setup,
             _core_framework, [], lambda K, data: K, _compare_grams),
+        _kernel_row("WassersteinWeisfeilerLehmanKernel", _graph_setup),
+        _kernel_row("WassersteinWeisfeilerLehmanKernel", _graph_setup, input_key="X_attr",
+                    sizes=(100, 300, 1_000), label="WassersteinWeisfeilerLehmanKernel attributes",
+                    node_label=None, node_attributes="attributes"),
     ]
 
 

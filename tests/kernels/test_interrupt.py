@@ -63,6 +63,15 @@ _LONG_LOOPS = {
     A = sp.csr_array(((A + A.T) > 0).astype(float))
     run = lambda: WalkKernel(n=100, n_jobs=2).fit_transform([(A, [0] * 1500)])
     """,
+    # 2 million transport problems between 20-node graphs, on two threads: hours
+    "wasserstein weisfeiler-lehman": """
+    import numpy as np
+    from kernelkit.kernels import WassersteinWeisfeilerLehmanKernel
+    x = np.random.default_rng(0).normal(size=(20, 3))
+    graphs = [(np.zeros((20, 20)), None, None, x + i) for i in range(2000)]
+    run = lambda: WassersteinWeisfeilerLehmanKernel(
+        node_label=None, node_attributes="attributes", n_jobs=2).fit_transform(graphs)
+    """,
 }
 
 

@@ -32,6 +32,7 @@ from kernelkit.kernels import (
     VectorKernel,
     VertexHistogramKernel,
     WalkKernel,
+    WassersteinWeisfeilerLehmanKernel,
     WeightedDegreeKernel,
     WeisfeilerLehmanKernel,
     WeisfeilerLehmanOptimalAssignmentKernel,
@@ -66,6 +67,7 @@ GRAPH_KERNELS = [
     (PropagationKernel(random_state=0), "t_max", 3),
     (PyramidMatchKernel(L=2, d=3), "L", 3),
     (CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2)), "min_core", 0),
+    (WassersteinWeisfeilerLehmanKernel(n_iter=2), "n_iter", 1),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS

@@ -19,6 +19,7 @@ DEPENDENCIES = [("numpy", "numpy"), ("scipy", "scipy"), ("scikit-learn", "sklear
 # group: import names of the optional packages that kernelkit or its benchmarks use
 OPTIONAL = {
     "distributed": ("dask", "distributed", "zarr"),
+    "ot": ("ot",),
     "docs": ("sphinx", "numpydoc", "sphinx_gallery", "pydata_sphinx_theme", "matplotlib"),
     "bench peers": ("grakel", "strkernel", "MKLpy", "kmedoids", "sklearn_extra", "sklearnex",
                     "lightgbm", "xgboost", "faiss"),

@@ -18,6 +18,7 @@ from kernelkit.kernels._graphs import (
     SubtreeKernel,
     VertexHistogramKernel,
     WalkKernel,
+    WassersteinWeisfeilerLehmanKernel,
     WeisfeilerLehmanKernel,
     WeisfeilerLehmanOptimalAssignmentKernel,
     core_framework_kernel,
@@ -35,6 +36,7 @@ from kernelkit.kernels._graphs import (
     subtree_kernel,
     vertex_histogram_kernel,
     walk_kernel,
+    wasserstein_weisfeiler_lehman_kernel,
     weisfeiler_lehman_kernel,
     weisfeiler_lehman_optimal_assignment_kernel,
 )
@@ -140,4 +142,6 @@ __all__ = [
     "weighted_degree_kernel",
     "weisfeiler_lehman_kernel",
     "weisfeiler_lehman_optimal_assignment_kernel",
+    "WassersteinWeisfeilerLehmanKernel",
+    "wasserstein_weisfeiler_lehman_kernel",
 ]

@@ -76,6 +76,9 @@ states them) and are compared with the public estimator or function that runs th
   ``core_framework_gram``): ``PyramidMatchKernel``,
   ``CoreFrameworkKernel`` and ``_core._k_core_decomposition``;
   ``tests/kernels/test_pyramid_match.py``, ``tests/kernels/test_core_framework.py``;
+- :mod:`~kernelkit.reference.graph_wasserstein` (``wwl_distances``, ``wwl_gram``: every earth
+  mover's distance by ``scipy.optimize.linprog``): ``WassersteinWeisfeilerLehmanKernel``;
+  ``tests/kernels/test_wasserstein_weisfeiler_lehman.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
   ``tests/manifold/test_sammon.py``.

@@ -19,7 +19,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 __all__ = ["initial_bit_labels", "label_key", "neighborhood_hash_gram",
-           "wl_optimal_assignment_gram"]
+           "wl_label_sequences", "wl_optimal_assignment_gram"]
 
 
 def _neighbours(adjacency):
@@ -27,7 +27,7 @@ def _neighbours(adjacency):
     return [np.flatnonzero(row).tolist() for row in dense]
 
 
-def _wl_labels(graphs, n_iter):
+def wl_label_sequences(graphs, n_iter):
     """``labels[g][h][v]``: the WL label of node ``v`` of graph ``g`` after ``h`` iterations,
     as integers shared by all the graphs (one dictionary of signatures per iteration)."""
     neighbours = [_neighbours(adjacency) for adjacency, _ in graphs]
@@ -59,7 +59,7 @@ def wl_optimal_assignment_gram(graphs, n_iter):
     -------
     K : ndarray of shape (n_graphs, n_graphs)
     """
-    labels = [np.array(per_graph).T for per_graph in _wl_labels(graphs, n_iter)]
+    labels = [np.array(per_graph).T for per_graph in wl_label_sequences(graphs, n_iter)]
     n = len(graphs)
     K = np.zeros((n, n))
     for i in range(n):

@@ -47,6 +47,10 @@ from kernelkit.kernels._graphs._walk import (
     random_walk_kernel,
     walk_kernel,
 )
+from kernelkit.kernels._graphs._wasserstein_weisfeiler_lehman import (
+    WassersteinWeisfeilerLehmanKernel,
+    wasserstein_weisfeiler_lehman_kernel,
+)
 from kernelkit.kernels._graphs._weisfeiler_lehman import (
     WeisfeilerLehmanKernel,
     weisfeiler_lehman_kernel,
@@ -91,4 +95,6 @@ __all__ = [
     "walk_kernel",
     "weisfeiler_lehman_kernel",
     "weisfeiler_lehman_optimal_assignment_kernel",
+    "WassersteinWeisfeilerLehmanKernel",
+    "wasserstein_weisfeiler_lehman_kernel",
 ]
