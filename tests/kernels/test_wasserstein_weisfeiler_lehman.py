@@ -189,7 +189,6 @@ def test_agrees_with_the_authors_code(name):
 
 @pytest.mark.parametrize("params, message", [
     ({"node_attributes": "attributes"}, "not both"),
-    ({"node_label": None}, "needs node labels or node attributes"),
     ({"node_label": None, "node_attributes": "attributes", "edge_label": "bond"},
      "edge_label=None"),
 ])
@@ -197,6 +196,16 @@ def test_bad_parameters(params, message):
     graphs = [(PATH, [0, 1, 0], None, np.ones((3, 1)))]
     with pytest.raises(ValueError, match=message):
         WassersteinWeisfeilerLehmanKernel(**params).fit(graphs)
+
+
+def test_without_labels_the_discrete_embedding_takes_the_unlabelled_rule():
+    graphs = [(PATH, [0, 1, 0]), (np.ones((3, 3)) - np.eye(3), [5, 5, 5])]
+    for rule, labels in [("constant", lambda A: [0] * len(A)),
+                         ("degree", lambda A: list(A.sum(axis=1).astype(int)))]:
+        unlabelled = WassersteinWeisfeilerLehmanKernel(node_label=None, unlabeled_nodes=rule)
+        written = [(A, labels(A)) for A, _ in graphs]
+        np.testing.assert_array_equal(unlabelled.fit_transform(graphs),
+                                      WassersteinWeisfeilerLehmanKernel().fit_transform(written))
 
 
 def test_graph_without_nodes():

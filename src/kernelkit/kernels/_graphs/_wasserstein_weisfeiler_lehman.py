@@ -12,9 +12,10 @@ from scipy.spatial.distance import cdist
 from sklearn.exceptions import ConvergenceWarning
 
 from kernelkit.kernels._base import fill_gram, pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel, check_labels_or_attributes
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel
 from kernelkit.kernels._graphs._features import intersection_gram
 from kernelkit.kernels._graphs._weisfeiler_lehman import WeisfeilerLehmanKernel
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
@@ -52,6 +53,7 @@ class _NodeEmbeddings:
         return self.points[self.node_ptr[g]:self.node_ptr[g + 1]]
 
 
+@fill_doc(**GRAPH_DOCS)
 class WassersteinWeisfeilerLehmanKernel(GraphKernel):
     r"""Wasserstein Weisfeiler–Lehman kernel: earth mover's distance between node embeddings.
 
@@ -112,11 +114,11 @@ class WassersteinWeisfeilerLehmanKernel(GraphKernel):
         Scale of the kernel :math:`e^{-\gamma D}` (``> 0``).
     node_label : str or None, default="label"
         Node attribute holding the discrete label (networkx input); None with
-        ``node_attributes``.
+        ``node_attributes``, or for the labels of ``unlabeled_nodes``.
+    %(unlabeled_nodes)s
     node_attributes : str or None, default=None
         Node attribute holding the continuous attribute vector (networkx input; tuples then
-        need their fourth element): the continuous embedding. Exactly one of ``node_label`` and
-        ``node_attributes`` is set.
+        need their fourth element): the continuous embedding, with ``node_label=None``.
     edge_label : str or None, default=None
         Discrete labels only: the WL relabelling of :class:`WeisfeilerLehmanKernel`'s edge
         variant (its labels form a tree too, so the closed form holds).
@@ -178,11 +180,12 @@ class WassersteinWeisfeilerLehmanKernel(GraphKernel):
     # the fitted state (label distributions, embeddings) does not depend on gamma
     _refit_free_params = GraphKernel._refit_free_params | {"gamma"}
 
-    def __init__(self, n_iter=3, *, gamma=1.0, node_label="label", node_attributes=None,
-                 edge_label=None, normalize=False, n_jobs=None, verbose=0):
+    def __init__(self, n_iter=3, *, gamma=1.0, node_label="label", unlabeled_nodes="constant",
+                 node_attributes=None, edge_label=None, normalize=False, n_jobs=None, verbose=0):
         self.n_iter = n_iter
         self.gamma = gamma
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.node_attributes = node_attributes
         self.edge_label = edge_label
         self.normalize = normalize
@@ -191,7 +194,10 @@ class WassersteinWeisfeilerLehmanKernel(GraphKernel):
 
     def _prepare(self, X, fitting):
         name = type(self).__name__
-        check_labels_or_attributes(name, self.node_label, self.node_attributes)
+        if self.node_attributes is not None and self.node_label is not None:
+            raise ValueError(
+                f"{name} embeds node labels or node attributes, not both: pass node_label=None "
+                "with node_attributes=..., or node_attributes=None.")
         if self.node_attributes is not None and self.edge_label is not None:
             raise ValueError(
                 f"{name}: edge_label refines discrete labels; with node_attributes set "
@@ -200,8 +206,9 @@ class WassersteinWeisfeilerLehmanKernel(GraphKernel):
             _import_ot()  # before any work: the continuous case needs POT
         elif fitting:
             # the WL relabelling, whose vocabulary the fitted graphs make
-            self.relabelling_ = WeisfeilerLehmanKernel(self.n_iter, node_label=self.node_label,
-                                                       edge_label=self.edge_label)
+            self.relabelling_ = WeisfeilerLehmanKernel(
+                self.n_iter, node_label=self.node_label, unlabeled_nodes=self.unlabeled_nodes,
+                edge_label=self.edge_label)
             self.relabelling_._reset_vocabulary()
         return super()._prepare(X, fitting)
 
