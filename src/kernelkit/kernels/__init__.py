@@ -141,3 +141,6 @@ __all__ = [
     "weisfeiler_lehman_kernel",
     "weisfeiler_lehman_optimal_assignment_kernel",
 ]
+from kernelkit.kernels._graphs import PathKernel, path_kernel  # noqa: E402
+
+__all__ += ["PathKernel", "path_kernel"]
