@@ -116,9 +116,9 @@ class PathKernel(GraphKernel):
     >>> from kernelkit.kernels import PathKernel
     >>> path = (np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]), ["C", "C", "O"])
     >>> triangle = (np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]), ["C", "C", "O"])
-    >>> PathKernel(max_length=1).fit_transform([path, triangle])
-    array([[1. , 0.7],
-           [0.7, 1. ]])
+    >>> PathKernel(max_length=2).fit_transform([path, triangle])
+    array([[1. , 0.6],
+           [0.6, 1. ]])
     """
 
     _parameter_constraints = {
