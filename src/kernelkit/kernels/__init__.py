@@ -144,3 +144,6 @@ __all__ = [
 from kernelkit.kernels._graphs import PathKernel, path_kernel  # noqa: E402
 
 __all__ += ["PathKernel", "path_kernel"]
+from kernelkit.kernels._graphs import MarginalizedKernel, marginalized_kernel  # noqa: E402
+
+__all__ += ["MarginalizedKernel", "marginalized_kernel"]

@@ -95,3 +95,9 @@ __all__ = [
 from kernelkit.kernels._graphs._path import PathKernel, path_kernel  # noqa: E402
 
 __all__ += ["PathKernel", "path_kernel"]
+from kernelkit.kernels._graphs._marginalized import (  # noqa: E402
+    MarginalizedKernel,
+    marginalized_kernel,
+)
+
+__all__ += ["MarginalizedKernel", "marginalized_kernel"]
