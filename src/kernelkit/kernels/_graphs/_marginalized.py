@@ -5,6 +5,7 @@ import dataclasses
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._bases import GraphKernel
@@ -16,27 +17,30 @@ __all__ = ["MarginalizedKernel", "marginalized_kernel"]
 
 @dataclasses.dataclass(frozen=True)
 class _Walks:
-    """The random walk of each graph of a batch, padded to ``n_states`` states.
+    """The random walks of a batch of graphs, the states of every graph concatenated.
 
     Attributes
     ----------
-    transitions : ndarray of shape (n_samples, n_edge_codes, n_states, n_states)
-        ``transitions[g, c, a, b]``: probability of stepping from ``a`` to ``b`` along an edge
-        of label code ``c``.
-    stop, start : ndarray of shape (n_samples, n_states)
+    transitions : list of scipy.sparse.csr_array of shape (n_states, n_states)
+        One per edge label code ``c``, block-diagonal: ``[a, b]`` is the probability of stepping
+        from state ``a`` to ``b`` along an edge of label ``c``.
+    stop, start : ndarray of shape (n_states,)
         Probability of stopping at a state; of starting there.
-    labels : ndarray of shape (n_samples, n_states), int64
-        Label code of each state, -1 for padding.
+    labels : ndarray of shape (n_states,), int64
+        Label code of each state.
+    state_ptr : ndarray of shape (n_samples + 1,)
+        Graph ``g`` owns the states ``state_ptr[g]:state_ptr[g + 1]``.
     """
 
-    transitions: np.ndarray
+    transitions: list
     stop: np.ndarray
     start: np.ndarray
     labels: np.ndarray
+    state_ptr: np.ndarray
 
     @property
     def n_samples(self):
-        return len(self.labels)
+        return len(self.state_ptr) - 1
 
 
 class MarginalizedKernel(GraphKernel):
@@ -67,7 +71,8 @@ class MarginalizedKernel(GraphKernel):
     from ``(u, v)`` to ``(v, w)`` with ``w ≠ u`` only, so no walk returns along the edge it
     came by (a *totter*); walks start at the vertices only, uniformly. Computed for a row of
     graphs against all others at once by batched matrix products
-    :math:`R \leftarrow S + \sum_c T^c_1 ([l = l'] \circ R) {T^c_2}^\top`.
+    :math:`R \leftarrow S + \sum_c T^c_1 ([l = l'] \circ R) {T^c_2}^\top` with sparse
+    transitions, the states of the other graphs concatenated.
 
     This is graphkit-learn's ``Marginalized``: ``p_quit`` and ``n_iter`` are its ``p_quit``
     and ``n_iteration``, ``remove_totters`` its ``remove_totters``, ``node_label`` and
@@ -149,59 +154,67 @@ class MarginalizedKernel(GraphKernel):
 
     def _represent(self, batch, fitting):
         n_edge_codes = int(batch.edge_labels.max(initial=0)) + 1
-        if fitting:
-            self.n_edge_codes_fit_ = n_edge_codes
-        n_edge_codes = max(n_edge_codes, self.n_edge_codes_fit_)
         graphs = [_walk_graph(batch, g, self.remove_totters) for g in range(batch.n_samples)]
-        n_states = max(len(labels) for _, _, _, labels in graphs)
-        check_memory_request(8.0 * batch.n_samples * (n_edge_codes + 3) * n_states**2,
-                             f"MarginalizedKernel walks of {batch.n_samples} graphs of up to "
-                             f"{n_states} states", "compare fewer or smaller graphs at a time.")
-        transitions = np.zeros((batch.n_samples, n_edge_codes, n_states, n_states))
-        stop = np.zeros((batch.n_samples, n_states))
-        start = np.zeros((batch.n_samples, n_states))
-        labels = np.full((batch.n_samples, n_states), -1, dtype=np.int64)
-        for g, (source, target, edge, state_labels) in enumerate(graphs):
-            n = len(state_labels)
-            out_degree = np.bincount(source, minlength=n)
-            transitions[g, edge, source, target] = \
-                (1.0 - self.p_quit) / out_degree[source]
-            stop[g, :n] = np.where(out_degree > 0, self.p_quit, 1.0)
-            n_vertices = batch.node_ptr[g + 1] - batch.node_ptr[g]
-            start[g, :n_vertices] = 1.0 / n_vertices  # vertices come first
-            labels[g, :n] = state_labels
-        return _Walks(transitions, stop, start, labels)
+        state_ptr = np.r_[0, np.cumsum([len(labels) for *_, labels in graphs])]
+        source = np.concatenate([s + state_ptr[g] for g, (s, *_) in enumerate(graphs)])
+        target = np.concatenate([t + state_ptr[g] for g, (_, t, _, _) in enumerate(graphs)])
+        edge = np.concatenate([e for _, _, e, _ in graphs])
+        n_states = int(state_ptr[-1])
+        out_degree = np.bincount(source, minlength=n_states)
+        probability = (1.0 - self.p_quit) / out_degree[source]
+        transitions = [sp.csr_array((probability[edge == c], (source[edge == c],
+                                                              target[edge == c])),
+                                    shape=(n_states, n_states)) for c in range(n_edge_codes)]
+        n_vertices = np.diff(batch.node_ptr)
+        # the vertices come first among each graph's states, and walks start there
+        vertex = np.arange(n_states) - np.repeat(state_ptr[:-1], np.diff(state_ptr)) < \
+            np.repeat(n_vertices, np.diff(state_ptr))
+        start = np.where(vertex, 1.0 / np.repeat(n_vertices, np.diff(state_ptr)), 0.0)
+        return _Walks(transitions, np.where(out_degree > 0, self.p_quit, 1.0), start,
+                      np.concatenate([labels for *_, labels in graphs]), state_ptr)
 
     def _gram(self, A, B=None):
         other = A if B is None else B
+        # a row holds a few dense (states of one graph) × (states of all others) arrays
+        largest = int(np.diff(A.state_ptr).max(initial=0))
+        check_memory_request(40.0 * largest * float(other.state_ptr[-1]),
+                             f"MarginalizedKernel rows of {largest} x {other.state_ptr[-1]} "
+                             "state pairs", "compare fewer or smaller graphs at a time.")
         K = np.zeros((A.n_samples, other.n_samples))
         for i in range(A.n_samples):
-            columns = np.arange(i, other.n_samples) if B is None else np.arange(other.n_samples)
-            K[i, columns] = self._row(A, i, other, columns)
+            first = i if B is None else 0
+            K[i, first:] = self._row(A, i, other, first)
         if B is None:
             K = np.triu(K) + np.triu(K, 1).T
         return K
 
     def _self_similarity(self, A):
-        return np.array([self._row(A, i, A, np.array([i]))[0] for i in range(A.n_samples)])
+        return np.array([self._row(A, i, A, i, i + 1)[0] for i in range(A.n_samples)])
 
-    def _row(self, A, i, B, columns):
-        """``K(A[i], B[j])`` for the graphs ``j`` of ``columns``, all at once."""
-        n_edge_codes = min(A.transitions.shape[1], B.transitions.shape[1])
-        left = A.transitions[i, :n_edge_codes]                          # (c, m, m)
-        right = B.transitions[columns, :n_edge_codes]                   # (J, c, m', m')
-        match = A.labels[i][None, :, None] == B.labels[columns][:, None, :]
-        match &= A.labels[i][None, :, None] >= 0
-        stops = A.stop[i][None, :, None] * B.stop[columns][:, None, :]  # (J, m, m')
+    def _row(self, A, i, B, first, stop=None):
+        """``K(A[i], B[j])`` for the graphs ``j`` of ``first:stop``, all at once.
+
+        ``R`` holds the pairs of a state of ``A[i]`` with a state of every ``B[j]``, the
+        columns concatenated; a step is two sparse products with the transitions of
+        ``A[i]`` and the block-diagonal transitions of the ``B[j]``."""
+        stop = B.n_samples if stop is None else stop
+        rows = slice(A.state_ptr[i], A.state_ptr[i + 1])
+        columns = slice(B.state_ptr[first], B.state_ptr[stop])
+        n_edge_codes = min(len(A.transitions), len(B.transitions))
+        left = [A.transitions[c][rows, rows] for c in range(n_edge_codes)]
+        right = [B.transitions[c][columns, columns] for c in range(n_edge_codes)]
+        match = A.labels[rows][:, None] == B.labels[columns][None, :]
+        stops = np.outer(A.stop[rows], B.stop[columns])
         R = stops.copy()
         for _ in range(self.n_iter - 1):
             masked = np.where(match, R, 0.0)
             R = stops.copy()
             for c in range(n_edge_codes):
-                # Σ_{u', v'} T1[u, u'] M R[u', v'] T2[v, v']: one product per side
-                R += left[c] @ masked @ right[:, c].transpose(0, 2, 1)
-        starts = A.start[i][None, :, None] * B.start[columns][:, None, :]
-        return np.einsum("jab,jab->j", np.where(match, starts, 0.0), R)
+                # Σ_{u', v'} T1[u, u'] M R[u', v'] T2[v, v'], both sides sparse
+                R += (right[c] @ (left[c] @ masked).T).T
+        weighted = np.where(match, np.outer(A.start[rows], B.start[columns]) * R, 0.0)
+        offsets = B.state_ptr[first:stop] - B.state_ptr[first]
+        return np.add.reduceat(weighted.sum(axis=0), offsets)
 
 
 def _walk_graph(batch, g, remove_totters):
