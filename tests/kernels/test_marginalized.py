@@ -106,3 +106,16 @@ def test_function_form_and_normalize(mutag):
 def test_bad_parameters(params, message):
     with pytest.raises(ValueError, match=message):
         MarginalizedKernel(**params).fit([PATH])
+
+
+def test_rows_beyond_memory_are_refused():
+    # one graph of 10⁵ vertices: 10¹⁰ dense state pairs, refused before any is built
+    import scipy.sparse as sp
+
+    n = 100_000
+    path = sp.diags_array([np.ones(n - 1), np.ones(n - 1)], offsets=[-1, 1], format="csr")
+    with pytest.raises(ValueError, match=r"MarginalizedKernel rows of 100000 x 100000 state "
+                                         r"pairs would need .*compare fewer or smaller graphs"):
+        MarginalizedKernel().fit_transform([(path, [0] * n)])
+    with pytest.raises(ValueError, match=r"MarginalizedKernel rows of 100000 x 100000 state"):
+        MarginalizedKernel(normalize=True).fit([(path, [0] * n)])

@@ -118,3 +118,12 @@ def test_normalize_changes_nothing(make_graphs):
 def test_bad_parameters(params, message):
     with pytest.raises(ValueError, match=message):
         PathKernel(**params).fit([PATH])
+
+
+def test_paths_beyond_memory_are_refused():
+    # the complete graph on 200 nodes has 200 · 199 · 198 · 197 ≈ 1.6·10⁹ paths of 3 edges:
+    # over 100 GB, refused before they are built
+    complete = (np.ones((200, 200)) - np.eye(200), [0] * 200)
+    with pytest.raises(ValueError, match=r"PathKernel paths of 3 edges would need .*lower "
+                                         r"max_length"):
+        PathKernel(max_length=5).fit([complete])

@@ -175,11 +175,7 @@ class MarginalizedKernel(GraphKernel):
 
     def _gram(self, A, B=None):
         other = A if B is None else B
-        # a row holds a few dense (states of one graph) × (states of all others) arrays
-        largest = int(np.diff(A.state_ptr).max(initial=0))
-        check_memory_request(40.0 * largest * float(other.state_ptr[-1]),
-                             f"MarginalizedKernel rows of {largest} x {other.state_ptr[-1]} "
-                             "state pairs", "compare fewer or smaller graphs at a time.")
+        _check_rows(A, other.state_ptr[-1])
         K = np.zeros((A.n_samples, other.n_samples))
         for i in range(A.n_samples):
             first = i if B is None else 0
@@ -189,6 +185,7 @@ class MarginalizedKernel(GraphKernel):
         return K
 
     def _self_similarity(self, A):
+        _check_rows(A, np.diff(A.state_ptr).max(initial=0))
         return np.array([self._row(A, i, A, i, i + 1)[0] for i in range(A.n_samples)])
 
     def _row(self, A, i, B, first, stop=None):
@@ -215,6 +212,15 @@ class MarginalizedKernel(GraphKernel):
         weighted = np.where(match, np.outer(A.start[rows], B.start[columns]) * R, 0.0)
         offsets = B.state_ptr[first:stop] - B.state_ptr[first]
         return np.add.reduceat(weighted.sum(axis=0), offsets)
+
+
+def _check_rows(A, n_columns):
+    """Refuse rows of the graphs of ``A`` against ``n_columns`` states beyond memory: a row
+    holds a few dense (states of one graph) × (columns) arrays."""
+    largest = int(np.diff(A.state_ptr).max(initial=0))
+    check_memory_request(40.0 * largest * float(n_columns),
+                         f"MarginalizedKernel rows of {largest} x {n_columns} state pairs",
+                         "compare fewer or smaller graphs at a time.")
 
 
 def _walk_graph(batch, g, remove_totters):
