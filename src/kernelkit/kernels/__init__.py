@@ -145,3 +145,9 @@ __all__ = [
     "WassersteinWeisfeilerLehmanKernel",
     "wasserstein_weisfeiler_lehman_kernel",
 ]
+from kernelkit.kernels._graphs import PathKernel, path_kernel  # noqa: E402
+
+__all__ += ["PathKernel", "path_kernel"]
+from kernelkit.kernels._graphs import MarginalizedKernel, marginalized_kernel  # noqa: E402
+
+__all__ += ["MarginalizedKernel", "marginalized_kernel"]

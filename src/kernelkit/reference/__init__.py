@@ -59,6 +59,10 @@ states them) and are compared with the public estimator or function that runs th
   with and without edge labels, as feature dictionaries): ``VertexHistogramKernel``,
   ``EdgeHistogramKernel``, ``WeisfeilerLehmanKernel``; ``tests/kernels/test_histograms.py``,
   ``tests/kernels/test_graph_features.py``;
+- :mod:`~kernelkit.reference.graph_paths` (``path_gram``, ``path_sequences``, by depth-first
+  search): ``PathKernel``; ``tests/kernels/test_path.py``;
+- :mod:`~kernelkit.reference.graph_marginalized` (``marginalized_gram``, ``walk_graph``, pair
+  by pair): ``MarginalizedKernel``; ``tests/kernels/test_marginalized.py``;
 - :mod:`~kernelkit.reference.graph_assignment` (``wl_optimal_assignment_gram`` by the Hungarian
   method on every pair, which checks the histogram-intersection theorem itself;
   ``neighborhood_hash_gram`` node by node): ``WeisfeilerLehmanOptimalAssignmentKernel`` and

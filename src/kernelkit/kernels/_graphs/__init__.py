@@ -98,3 +98,12 @@ __all__ = [
     "WassersteinWeisfeilerLehmanKernel",
     "wasserstein_weisfeiler_lehman_kernel",
 ]
+from kernelkit.kernels._graphs._path import PathKernel, path_kernel  # noqa: E402
+
+__all__ += ["PathKernel", "path_kernel"]
+from kernelkit.kernels._graphs._marginalized import (  # noqa: E402
+    MarginalizedKernel,
+    marginalized_kernel,
+)
+
+__all__ += ["MarginalizedKernel", "marginalized_kernel"]
