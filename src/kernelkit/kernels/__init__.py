@@ -8,9 +8,11 @@ from kernelkit.kernels._graphs import (
     GeometricWalkKernel,
     GraphHopperKernel,
     GraphletKernel,
+    MarginalizedKernel,
     NeighborhoodHashKernel,
     NeighborhoodSubgraphPairwiseDistanceKernel,
     ODDSTKernel,
+    PathKernel,
     PropagationKernel,
     PyramidMatchKernel,
     RandomWalkKernel,
@@ -26,9 +28,11 @@ from kernelkit.kernels._graphs import (
     geometric_walk_kernel,
     graphhopper_kernel,
     graphlet_kernel,
+    marginalized_kernel,
     neighborhood_hash_kernel,
     neighborhood_subgraph_pairwise_distance_kernel,
     oddst_kernel,
+    path_kernel,
     propagation_kernel,
     pyramid_match_kernel,
     random_walk_kernel,
@@ -144,10 +148,8 @@ __all__ = [
     "weisfeiler_lehman_optimal_assignment_kernel",
     "WassersteinWeisfeilerLehmanKernel",
     "wasserstein_weisfeiler_lehman_kernel",
+    "PathKernel",
+    "path_kernel",
+    "MarginalizedKernel",
+    "marginalized_kernel",
 ]
-from kernelkit.kernels._graphs import PathKernel, path_kernel  # noqa: E402
-
-__all__ += ["PathKernel", "path_kernel"]
-from kernelkit.kernels._graphs import MarginalizedKernel, marginalized_kernel  # noqa: E402
-
-__all__ += ["MarginalizedKernel", "marginalized_kernel"]

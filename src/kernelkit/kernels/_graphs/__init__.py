@@ -12,7 +12,8 @@ The wing by role:
 - one module per kernel family: ``_walk``, ``_subtree``, ``_weisfeiler_lehman``,
   ``_wl_optimal_assignment``, ``_histograms``, ``_shortest_path``, ``_graphlet``,
   ``_neighborhood_hash``, ``_nspdk``, ``_oddst``, ``_propagation``, ``_pyramid_match``,
-  ``_graphhopper``, ``_k_core_framework``.
+  ``_graphhopper``, ``_k_core_framework``, ``_wasserstein_weisfeiler_lehman``, ``_path``,
+  ``_marginalized``.
 
 CONTRIBUTING.md ("Adding a graph kernel") walks through adding one.
 """
@@ -26,6 +27,7 @@ from kernelkit.kernels._graphs._histograms import (
     vertex_histogram_kernel,
 )
 from kernelkit.kernels._graphs._k_core_framework import CoreFrameworkKernel, core_framework_kernel
+from kernelkit.kernels._graphs._marginalized import MarginalizedKernel, marginalized_kernel
 from kernelkit.kernels._graphs._neighborhood_hash import (
     NeighborhoodHashKernel,
     neighborhood_hash_kernel,
@@ -35,6 +37,7 @@ from kernelkit.kernels._graphs._nspdk import (
     neighborhood_subgraph_pairwise_distance_kernel,
 )
 from kernelkit.kernels._graphs._oddst import ODDSTKernel, oddst_kernel
+from kernelkit.kernels._graphs._path import PathKernel, path_kernel
 from kernelkit.kernels._graphs._propagation import PropagationKernel, propagation_kernel
 from kernelkit.kernels._graphs._pyramid_match import PyramidMatchKernel, pyramid_match_kernel
 from kernelkit.kernels._graphs._shortest_path import ShortestPathKernel, shortest_path_kernel
@@ -97,13 +100,8 @@ __all__ = [
     "weisfeiler_lehman_optimal_assignment_kernel",
     "WassersteinWeisfeilerLehmanKernel",
     "wasserstein_weisfeiler_lehman_kernel",
+    "PathKernel",
+    "path_kernel",
+    "MarginalizedKernel",
+    "marginalized_kernel",
 ]
-from kernelkit.kernels._graphs._path import PathKernel, path_kernel  # noqa: E402
-
-__all__ += ["PathKernel", "path_kernel"]
-from kernelkit.kernels._graphs._marginalized import (  # noqa: E402
-    MarginalizedKernel,
-    marginalized_kernel,
-)
-
-__all__ += ["MarginalizedKernel", "marginalized_kernel"]

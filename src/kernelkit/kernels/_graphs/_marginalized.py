@@ -8,7 +8,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
@@ -43,6 +44,7 @@ class _Walks:
         return len(self.state_ptr) - 1
 
 
+@fill_doc(**GRAPH_DOCS)
 class MarginalizedKernel(GraphKernel):
     r"""Marginalised kernel: the probability that two random walks emit the same labels, summed
     over the walks of at most ``n_iter`` vertices, optionally without tottering.
@@ -93,7 +95,9 @@ class MarginalizedKernel(GraphKernel):
     remove_totters : bool, default=False
         Walk on Mahé et al.'s transformed graph, so that no walk totters.
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs.
+        Node attribute holding the label (networkx input); None: every node takes the label
+        of ``unlabeled_nodes``.
+    %(unlabeled_nodes)s
     edge_label : str or None, default=None
         Edge attribute holding the edge label (networkx input; for tuple input any non-None
         value uses the tuple's third element); None ignores edge labels.
@@ -142,11 +146,13 @@ class MarginalizedKernel(GraphKernel):
     }
 
     def __init__(self, p_quit=0.5, n_iter=10, *, remove_totters=False, node_label="label",
-                 edge_label=None, normalize=False, n_jobs=None, verbose=0):
+                 unlabeled_nodes="constant", edge_label=None, normalize=False, n_jobs=None,
+                 verbose=0):
         self.p_quit = p_quit
         self.n_iter = n_iter
         self.remove_totters = remove_totters
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.edge_label = edge_label
         self.normalize = normalize
         self.n_jobs = n_jobs

@@ -8,8 +8,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from kernelkit.kernels._base import pairwise_structured_kernel
-from kernelkit.kernels._graphs._bases import GraphKernel
+from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel
 from kernelkit.kernels._graphs._features import intersection_gram
+from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT, check_memory_request
 
@@ -38,6 +39,7 @@ class _PathCounts:
         return self.counts.shape[0]
 
 
+@fill_doc(**GRAPH_DOCS)
 class PathKernel(GraphKernel):
     r"""Path kernel up to length h: MinMax or Tanimoto similarity of path label sequences.
 
@@ -72,7 +74,9 @@ class PathKernel(GraphKernel):
     sub_kernel : {"minmax", "tanimoto"}, default="minmax"
         How the sequence counts are compared (graphkit-learn's ``k_func``).
     node_label : str or None, default="label"
-        Node attribute holding the label (networkx input); None: unlabelled graphs.
+        Node attribute holding the label (networkx input); None: every node takes the label
+        of ``unlabeled_nodes``.
+    %(unlabeled_nodes)s
     edge_label : str or None, default=None
         Edge attribute holding the edge label (networkx input; for tuple input any non-None
         value uses the tuple's third element); None ignores edge labels.
@@ -128,10 +132,12 @@ class PathKernel(GraphKernel):
     }
 
     def __init__(self, max_length=10, *, sub_kernel="minmax", node_label="label",
-                 edge_label=None, normalize=False, n_jobs=None, verbose=0):
+                 unlabeled_nodes="constant", edge_label=None, normalize=False, n_jobs=None,
+                 verbose=0):
         self.max_length = max_length
         self.sub_kernel = sub_kernel
         self.node_label = node_label
+        self.unlabeled_nodes = unlabeled_nodes
         self.edge_label = edge_label
         self.normalize = normalize
         self.n_jobs = n_jobs
