@@ -141,3 +141,7 @@ __all__ = [
     "weisfeiler_lehman_kernel",
     "weisfeiler_lehman_optimal_assignment_kernel",
 ]
+
+from kernelkit.kernels._strings import GappedKmerKernel, gapped_kmer_kernel  # noqa: E402
+
+__all__ += ["GappedKmerKernel", "gapped_kmer_kernel"]
