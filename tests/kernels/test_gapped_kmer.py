@@ -251,7 +251,7 @@ def test_agrees_with_gkmsvm_lite(case):
     stored = _stored_cases()[case]
     params = stored["params"]
     K = GappedKmerKernel(**params).fit_transform(stored["X"])
-    if stored["differs"]:
+    if stored["differs"] == "rbf on the raw kernel":
         # gkmsvm-lite's RBF is exp(-gamma (K(x,x) + K(y,y) - 2 K(x,y))) on the raw kernel;
         # LS-GKM's (and kernelkit's) exp(gamma (K_norm(x,y) - 1)) on the normalised one
         raw = GappedKmerKernel(**{**params, "kernel_type": "estimated_truncated",
@@ -259,6 +259,24 @@ def test_agrees_with_gkmsvm_lite(case):
         diag = np.diag(raw)
         theirs = np.exp(-params["gamma"] * (diag[:, None] + diag[None, :] - 2 * raw))
         np.testing.assert_allclose(theirs, stored["K"], rtol=1e-6, atol=1e-9)
+        assert not np.allclose(K, stored["K"], rtol=1e-3)
+    elif stored["differs"] == "gkm ignores d":
+        # gkmsvm-lite's gapped k-mer kernel (-t 0) counts every m <= l - k whatever d; LS-GKM
+        # cuts at d as for every kernel type
+        every_m = GappedKmerKernel(**{**params, "d": params["l"] - params["k"]})
+        np.testing.assert_allclose(every_m.fit_transform(stored["X"]), stored["K"],
+                                   rtol=1e-6, atol=1e-9)
+        assert not np.allclose(K, stored["K"], rtol=1e-3)
+    elif stored["differs"] == "center weights inside the l-mer":
+        # gkmsvm-lite's center weighted kernel weights the positions inside each l-mer of the
+        # gapped k-mer kernel (flat over the middle M); with M >= l every weight is 1 and it is
+        # the gapped k-mer kernel. LS-GKM's weights each l-mer by its distance to the sequence's
+        # centre, in the estimated l-mer kernel.
+        assert params["center_weight_max"] >= params["l"]
+        gkm = GappedKmerKernel(l=params["l"], k=params["k"], d=params["l"] - params["k"],
+                               kernel_type="gkm")
+        np.testing.assert_allclose(gkm.fit_transform(stored["X"]), stored["K"], rtol=1e-6,
+                                   atol=1e-9)
         assert not np.allclose(K, stored["K"], rtol=1e-3)
     else:
         np.testing.assert_allclose(K, stored["K"], rtol=1e-6, atol=1e-9)
