@@ -233,6 +233,8 @@ def test_unknown_letter_at_transform_gets_the_string_kernels_error():
     (dict(l=3, k=4), "k=4 must be at most l=3"),
     (dict(l=3, k=2, d=4), "d=4 must be at most l=3"),
     (dict(l=40, k=2, reverse_complement=False), "l=40 is too long for 20 letters"),
+    # refused at once (the fuzzer found |A|^l computed for l = 1e9)
+    (dict(l=10**9, k=2), "l=1000000000 is too long for 4 letters"),
 ])
 def test_inconsistent_parameters_are_refused(params, match):
     X = ["ACDEFGHIKLMNPQRSTVWY" * 3] if params["l"] == 40 else ["ACGTACGT"]

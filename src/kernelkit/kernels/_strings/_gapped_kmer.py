@@ -190,7 +190,8 @@ class GappedKmerKernel(StringKernel):
                     f"reverse_complement=True needs DNA over the letters ACGT, but the alphabet "
                     f"is {alphabet!r}; pass reverse_complement=False for other sequences.")
             alphabet = ALPHABETS["dna"]
-        if max(len(alphabet), 2) ** self.l >= 2**63:
+        # l > 62 first: the power of a huge l would take long to compute
+        if self.l > 62 or max(len(alphabet), 2) ** self.l >= 2**63:
             raise ValueError(f"l={self.l} is too long for {len(alphabet)} letters: l-mers are "
                              "coded as 64-bit integers (|A|^l < 2^63); lower l.")
         return alphabet
