@@ -12,12 +12,12 @@ by bisection. Profiles are integer sums (exact, so the result does not depend on
 count); a row's Gram entries are then ``Σ_m h_m N_m`` in a fixed order. Rows run in parallel.
 """
 
-from cython.parallel cimport parallel, prange
+from cython.parallel cimport parallel
 from libc.stdint cimport int64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 
 from _interrupt cimport (CHECK_WORK, INTERRUPTED, InterruptState, interrupt_init, interrupted,
-                        raise_pending)
+                        leave_team, next_item, raise_pending)
 from _types cimport int32_t, intp_t, uint64_t
 
 
@@ -125,14 +125,42 @@ cdef int _profile_row(Walk *w, const Columns *cols, intp_t lo, intp_t hi, intp_t
     return _descend(w, cols, lo, hi, 0, n_windows)
 
 
-cdef Walk *_new_walk(int l, int d, intp_t stride, intp_t n_profile) noexcept nogil:
-    cdef Walk *w = <Walk *> malloc(sizeof(Walk))
+ctypedef struct Task:
+    Columns cols
+    intp_t n_entries
+    const intp_t *own_ptr      # NULL: every row against all entries (a Gram row); else row i
+                               # against its own entries own_ptr[i]..own_ptr[i+1] (K(x_i, x_i))
+    const int32_t *letters
+    const intp_t *offsets
+    const intp_t *window_offsets
+    const int32_t *weights
+    const uint64_t *powers
+    const double *h
+    int l, d, n_letters
+    intp_t stride
+    intp_t n_profile           # profile columns: the Gram's columns, or 1
+    double *out                # row i's values at out + i * n_profile
+
+
+cdef Walk *_new_walk(const Task *task, InterruptState *interrupt) noexcept nogil:
+    """A thread's walk state (NULL when memory ran out)."""
+    cdef Walk *w = <Walk *> calloc(1, sizeof(Walk))
+    cdef intp_t n_live = (task.l + 1) * task.stride
     if w == NULL:
         return NULL
-    w.live_start = <intp_t *> malloc((l + 1) * stride * sizeof(intp_t))
-    w.live_weight = <int32_t *> malloc((l + 1) * stride * sizeof(int32_t))
-    w.live_mismatches = <int32_t *> malloc((l + 1) * stride * sizeof(int32_t))
-    w.profile = <int64_t *> malloc((d + 1) * n_profile * sizeof(int64_t))
+    w.live_start = <intp_t *> malloc(n_live * sizeof(intp_t))
+    w.live_weight = <int32_t *> malloc(n_live * sizeof(int32_t))
+    w.live_mismatches = <int32_t *> malloc(n_live * sizeof(int32_t))
+    w.profile = <int64_t *> malloc((task.d + 1) * task.n_profile * sizeof(int64_t))
+    if (w.live_start == NULL or w.live_weight == NULL or w.live_mismatches == NULL
+            or w.profile == NULL):
+        _free_walk(w)
+        return NULL
+    w.letters = task.letters
+    w.powers = task.powers
+    w.l, w.d, w.n_letters = task.l, task.d, task.n_letters
+    w.n_profile, w.stride = task.n_profile, task.stride
+    w.interrupt = interrupt
     return w
 
 
@@ -145,14 +173,94 @@ cdef void _free_walk(Walk *w) noexcept nogil:
         free(w)
 
 
-cdef bint _walk_ok(Walk *w) noexcept nogil:
-    return (w != NULL and w.live_start != NULL and w.live_weight != NULL
-            and w.live_mismatches != NULL and w.profile != NULL)
+cdef int _walk_row(const Task *task, Walk *w, intp_t i) noexcept nogil:
+    """Row i's profile, then its values ``Σ_m h_m N_m``."""
+    cdef intp_t lo = 0, hi = task.n_entries, j, m
+    cdef double value
+    w.seq_shift = 0
+    if task.own_ptr != NULL:
+        lo, hi = task.own_ptr[i], task.own_ptr[i + 1]
+        w.seq_shift = i
+    if _profile_row(w, &task.cols, lo, hi, task.offsets[i],
+                    task.weights + task.window_offsets[i],
+                    task.window_offsets[i + 1] - task.window_offsets[i]) == INTERRUPTED:
+        return INTERRUPTED
+    for j in range(task.n_profile):
+        value = 0.0
+        for m in range(task.d + 1):
+            value = value + task.h[m] * w.profile[m * task.n_profile + j]
+        task.out[i * task.n_profile + j] = value
+    return 0
+
+
+cdef int _walk_rows(const Task *task, intp_t row_start, intp_t row_stop,
+                    int n_threads) noexcept nogil:
+    """Rows [row_start, row_stop) in parallel, one row at a time per thread; returns 0, -1
+    (memory ran out) or INTERRUPTED. A thread out of rows waits in leave_team, so the first
+    thread keeps looking at the signals while another one walks a long row."""
+    cdef intp_t i, next_row = 0, n_done = 0
+    cdef int status = 0
+    cdef int *status_ptr = &status   # shared: assigned through the pointer
+    cdef Walk *w = NULL              # per thread
+    cdef InterruptState interrupt
+    interrupt_init(&interrupt)
+    if row_stop <= row_start:
+        return 0
+    if n_threads > row_stop - row_start:
+        n_threads = <int>(row_stop - row_start)
+    with parallel(num_threads=n_threads):
+        w = _new_walk(task, &interrupt)
+        if w == NULL:
+            status_ptr[0] = -1
+        while True:
+            i = row_start + next_item(&next_row)
+            if i >= row_stop or w == NULL or interrupted(&interrupt):
+                break
+            _walk_row(task, w, i)
+        _free_walk(w)
+        leave_team(&interrupt, &n_done)
+    return INTERRUPTED if interrupt.stop and status == 0 else status
+
+
+cdef void _fill_task(Task *task, dict rows, dict params) except *:
+    """The row and parameter fields of ``task`` from the entries' dicts (kept alive by them)."""
+    cdef const int32_t[::1] letters = rows["letters"]
+    cdef const intp_t[::1] offsets = rows["offsets"]
+    cdef const intp_t[::1] window_offsets = rows["window_offsets"]
+    cdef const int32_t[::1] weights = rows["weights"]
+    cdef const uint64_t[::1] powers = params["powers"]
+    cdef const double[::1] h = params["h"]
+    task.letters = &letters[0]
+    task.offsets = &offsets[0]
+    task.window_offsets = &window_offsets[0]
+    task.weights = &weights[0] if weights.shape[0] > 0 else NULL
+    task.powers = &powers[0]
+    task.h = &h[0]
+    task.l, task.d, task.n_letters = params["l"], params["d"], params["n_letters"]
+    task.stride = max(<intp_t> rows["max_windows"], 1)
+
+
+cdef void _fill_columns(Task *task, dict columns) except *:
+    cdef const uint64_t[::1] codes = columns["codes"]
+    cdef const intp_t[::1] seq = columns["seq"]
+    cdef const int32_t[::1] weight = columns["weight"]
+    task.n_entries = codes.shape[0]
+    if task.n_entries > 0:
+        task.cols.codes = &codes[0]
+        task.cols.seq = &seq[0]
+        task.cols.weight = &weight[0]
+
+
+cdef _finish(int status):
+    if status == INTERRUPTED:
+        raise_pending()
+    if status == -1:
+        raise MemoryError("could not allocate the gapped k-mer kernel's work space")
 
 
 def gapped_kmer_gram(
     dict rows,                    # IN letters, offsets, window_offsets, weights of the rows
-    dict columns,                 # IN codes, seq (sorted by code), weight, n_samples
+    dict columns,                 # IN codes, seq (sorted by code), weight
     dict params,                  # IN l, d, n_letters, powers, h
     double[:, ::1] out,           # OUT (n_rows, n_cols): rows [row_start, row_stop) written
     intp_t row_start,
@@ -179,62 +287,18 @@ def gapped_kmer_gram(
     row_start, row_stop : int
     n_threads : int
     """
-    cdef const int32_t[::1] letters = rows["letters"]
-    cdef const intp_t[::1] offsets = rows["offsets"]
-    cdef const intp_t[::1] window_offsets = rows["window_offsets"]
-    cdef const int32_t[::1] row_weights = rows["weights"]
-    cdef intp_t stride = max(<intp_t> rows["max_windows"], 1)
-    cdef const uint64_t[::1] codes = columns["codes"]
-    cdef const intp_t[::1] seq = columns["seq"]
-    cdef const int32_t[::1] col_weight = columns["weight"]
-    cdef const uint64_t[::1] powers = params["powers"]
-    cdef const double[::1] h = params["h"]
-    cdef int l = params["l"], d = params["d"], n_letters = params["n_letters"]
-    cdef intp_t n_cols = out.shape[1], n_entries = codes.shape[0]
-    cdef Columns cols
-    cdef InterruptState interrupt
-    cdef Walk *w
-    cdef intp_t i, j, m
-    cdef double value
-    # set through a pointer: a variable assigned in a parallel block is private to each thread
-    cdef int failed_flag = 0
-    cdef int *failed = &failed_flag
-    cdef const int32_t *weights = NULL
-    if n_entries == 0 or row_stop <= row_start:
+    cdef Task task
+    cdef int status
+    _fill_task(&task, rows, params)
+    _fill_columns(&task, columns)
+    if task.n_entries == 0 or out.shape[1] == 0:
         return
-    if row_weights.shape[0] > 0:
-        weights = &row_weights[0]
-    cols.codes = &codes[0]
-    cols.seq = &seq[0]
-    cols.weight = &col_weight[0]
-    interrupt_init(&interrupt)
-    with nogil, parallel(num_threads=n_threads):
-        w = _new_walk(l, d, stride, n_cols)
-        if not _walk_ok(w):
-            failed[0] = 1
-        else:
-            w.letters = &letters[0]
-            w.powers = &powers[0]
-            w.l, w.d, w.n_letters = l, d, n_letters
-            w.seq_shift, w.n_profile, w.stride = 0, n_cols, stride
-            w.work = 0
-            w.interrupt = &interrupt
-        for i in prange(row_start, row_stop, schedule='dynamic'):
-            if failed[0] or interrupted(&interrupt):
-                continue
-            if _profile_row(w, &cols, 0, n_entries, offsets[i], weights + window_offsets[i],
-                            window_offsets[i + 1] - window_offsets[i]) == INTERRUPTED:
-                continue
-            for j in range(n_cols):
-                value = 0.0
-                for m in range(d + 1):
-                    value = value + h[m] * w.profile[m * n_cols + j]
-                out[i, j] = value
-        _free_walk(w)
-    if interrupt.stop:
-        raise_pending()
-    if failed_flag:
-        raise MemoryError("could not allocate the gapped k-mer kernel's work space")
+    task.own_ptr = NULL
+    task.n_profile = out.shape[1]
+    task.out = &out[0, 0]
+    with nogil:
+        status = _walk_rows(&task, row_start, row_stop, n_threads)
+    _finish(status)
 
 
 def gapped_kmer_diagonal(
@@ -244,7 +308,7 @@ def gapped_kmer_diagonal(
     double[::1] out,              # OUT (n_rows,) K(x_i, x_i)
     int n_threads,
 ):
-    """``K(x_i, x_i)``: each row's profile against its own column entries.
+    """``K(x_i, x_i)``: each row's profile against its own l-mers (and reverse complements).
 
     Parameters
     ----------
@@ -257,62 +321,17 @@ def gapped_kmer_diagonal(
     out : ndarray of shape (n_rows,), dtype float64
     n_threads : int
     """
-    cdef const int32_t[::1] letters = rows["letters"]
-    cdef const intp_t[::1] offsets = rows["offsets"]
-    cdef const intp_t[::1] window_offsets = rows["window_offsets"]
-    cdef const int32_t[::1] row_weights = rows["weights"]
-    cdef intp_t stride = max(<intp_t> rows["max_windows"], 1)
-    cdef const uint64_t[::1] codes = own["codes"]
-    cdef const intp_t[::1] seq = own["seq"]
-    cdef const int32_t[::1] col_weight = own["weight"]
+    cdef Task task
+    cdef int status
     cdef const intp_t[::1] ptr = own["ptr"]
-    cdef const uint64_t[::1] powers = params["powers"]
-    cdef const double[::1] h = params["h"]
-    cdef int l = params["l"], d = params["d"], n_letters = params["n_letters"]
-    cdef intp_t n_rows = out.shape[0]
-    cdef Columns cols
-    cdef InterruptState interrupt
-    cdef Walk *w
-    cdef intp_t i, m
-    cdef double value
-    # set through a pointer: a variable assigned in a parallel block is private to each thread
-    cdef int failed_flag = 0
-    cdef int *failed = &failed_flag
-    cdef const int32_t *weights = NULL
     out[:] = 0.0
-    if codes.shape[0] == 0:
+    _fill_task(&task, rows, params)
+    _fill_columns(&task, own)
+    if task.n_entries == 0:
         return
-    if row_weights.shape[0] > 0:
-        weights = &row_weights[0]
-    cols.codes = &codes[0]
-    cols.seq = &seq[0]
-    cols.weight = &col_weight[0]
-    interrupt_init(&interrupt)
-    with nogil, parallel(num_threads=n_threads):
-        w = _new_walk(l, d, stride, 1)
-        if not _walk_ok(w):
-            failed[0] = 1
-        else:
-            w.letters = &letters[0]
-            w.powers = &powers[0]
-            w.l, w.d, w.n_letters = l, d, n_letters
-            w.n_profile, w.stride = 1, stride
-            w.work = 0
-            w.interrupt = &interrupt
-        for i in prange(n_rows, schedule='dynamic'):
-            if failed[0] or interrupted(&interrupt) or ptr[i + 1] == ptr[i]:
-                continue
-            w.seq_shift = i
-            if _profile_row(w, &cols, ptr[i], ptr[i + 1], offsets[i],
-                            weights + window_offsets[i],
-                            window_offsets[i + 1] - window_offsets[i]) == INTERRUPTED:
-                continue
-            value = 0.0
-            for m in range(d + 1):
-                value = value + h[m] * w.profile[m]
-            out[i] = value
-        _free_walk(w)
-    if interrupt.stop:
-        raise_pending()
-    if failed_flag:
-        raise MemoryError("could not allocate the gapped k-mer kernel's work space")
+    task.own_ptr = &ptr[0]
+    task.n_profile = 1
+    task.out = &out[0]
+    with nogil:
+        status = _walk_rows(&task, 0, out.shape[0], n_threads)
+    _finish(status)

@@ -282,3 +282,21 @@ def test_agrees_with_gkmsvm_lite(case):
         assert not np.allclose(K, stored["K"], rtol=1e-3)
     else:
         np.testing.assert_allclose(K, stored["K"], rtol=1e-6, atol=1e-9)
+
+
+# --- Ctrl-C ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_ctrl_c_stops_the_trie_walk(ctrl_c, n_jobs):
+    # one sequence of 400 000 bp: its self-similarity alone is a walk of hours, held by one
+    # thread (the other has no row to take)
+    setup = f"""
+    import numpy as np
+    from kernelkit.kernels import GappedKmerKernel
+    X = ["".join(np.random.default_rng(0).choice(list("ACGT"), 400_000))]
+    run = lambda: GappedKmerKernel(d=4, n_jobs={n_jobs}).fit_transform(X)
+    """
+    after = """
+    print("refit" if GappedKmerKernel(l=3, k=2).fit_transform(["ACGT"]).shape == (1, 1) else "")
+    """
+    assert ctrl_c(setup, after) == ["interrupted", "refit"]
