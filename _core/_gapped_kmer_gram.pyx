@@ -7,8 +7,9 @@ strand) and ``y_j`` of y (and of its reverse complement), weighted by integer po
 column sequence is counted as in LS-GKM, by a depth-first walk of the column l-mers' trie that
 carries the row's l-mers with their mismatch counts so far and drops those past d. The trie is
 implicit: the column l-mer codes (base-|A| numbers, first letter most significant) sorted, so a
-node at depth p is the range of codes sharing its p leading letters and its children are found
-by bisection. Profiles are integer sums (exact, so the result does not depend on the thread
+node at depth p is the range of codes sharing its p leading letters; a table of the first entry
+of every prefix of the first levels (LS-GKM's array tree, as deep as the entries fill it) finds
+a child there in O(1), deeper a scan or a bisection of the few entries left. Profiles are integer sums (exact, so the result does not depend on the thread
 count); a row's Gram entries are then ``Σ_m h_m N_m`` in a fixed order. Rows run in parallel.
 """
 
@@ -25,6 +26,10 @@ ctypedef struct Columns:
     const uint64_t *codes      # (n_entries,) sorted l-mer codes (within each range walked)
     const intp_t *seq          # (n_entries,) column sequence of each entry
     const int32_t *weight      # (n_entries,) its position weight
+    # NULL, or the first entry of every prefix of `prefix_depth` letters (|A|^prefix_depth + 1
+    # of them): the nodes down to that depth are found in O(1), as in LS-GKM's array tree
+    const intp_t *prefix_start
+    int prefix_depth
 
 
 ctypedef struct Walk:
@@ -73,14 +78,28 @@ cdef int _leaf(Walk *w, const Columns *cols, intp_t lo, intp_t hi, intp_t n_live
     return 0
 
 
+cdef inline intp_t _child_end(const Walk *w, const Columns *cols, intp_t lo, intp_t hi,
+                              int depth, uint64_t child_prefix) noexcept nogil:
+    """End of the child ``child_prefix`` (its first depth + 1 letters) of a node whose
+    entries from ``lo`` on are that child's or its later siblings', up to ``hi``."""
+    cdef uint64_t bound
+    if cols.prefix_start != NULL and depth < cols.prefix_depth:
+        return cols.prefix_start[(child_prefix + 1) * w.powers[cols.prefix_depth - depth - 1]]
+    bound = (child_prefix + 1) * w.powers[w.l - 1 - depth]
+    if hi - lo <= 16:
+        # deep nodes hold a few entries: a scan beats a bisection
+        while lo < hi and cols.codes[lo] < bound:
+            lo += 1
+        return lo
+    return _lower_bound(cols.codes, lo, hi, bound)
+
+
 cdef int _descend(Walk *w, const Columns *cols, intp_t lo, intp_t hi, int depth,
-                  intp_t n_live) noexcept nogil:
-    """Walk the node [lo, hi) at ``depth`` with ``n_live`` row l-mers still within d."""
+                  uint64_t prefix, intp_t n_live) noexcept nogil:
+    """Walk the node [lo, hi) at ``depth`` (its letters so far coded as ``prefix``) with
+    ``n_live`` row l-mers still within d."""
     if depth == w.l:
         return _leaf(w, cols, lo, hi, n_live)
-    cdef uint64_t unit = w.powers[w.l - 1 - depth]
-    # the node's prefix: its codes with the letters from `depth` on set to 0
-    cdef uint64_t prefix = cols.codes[lo] - cols.codes[lo] % (unit * <uint64_t>w.n_letters)
     cdef intp_t child_lo = lo, child_hi, e, n_next
     cdef intp_t here = depth * w.stride, there = (depth + 1) * w.stride
     cdef int letter, mismatches
@@ -90,7 +109,8 @@ cdef int _descend(Walk *w, const Columns *cols, intp_t lo, intp_t hi, int depth,
         if letter == w.n_letters - 1:
             child_hi = hi
         else:
-            child_hi = _lower_bound(cols.codes, child_lo, hi, prefix + (letter + 1) * unit)
+            child_hi = _child_end(w, cols, child_lo, hi, depth,
+                                  prefix * w.n_letters + letter)
         if child_hi > child_lo:
             n_next = 0
             for e in range(n_live):
@@ -103,7 +123,7 @@ cdef int _descend(Walk *w, const Columns *cols, intp_t lo, intp_t hi, int depth,
                     n_next += 1
             w.work += n_live
             if n_next > 0 and _descend(w, cols, child_lo, child_hi, depth + 1,
-                                       n_next) == INTERRUPTED:
+                                       prefix * w.n_letters + letter, n_next) == INTERRUPTED:
                 return INTERRUPTED
         child_lo = child_hi
     return 0
@@ -122,7 +142,7 @@ cdef int _profile_row(Walk *w, const Columns *cols, intp_t lo, intp_t hi, intp_t
         w.live_start[i] = row_start + i
         w.live_weight[i] = row_weights[i]
         w.live_mismatches[i] = 0
-    return _descend(w, cols, lo, hi, 0, n_windows)
+    return _descend(w, cols, lo, hi, 0, 0, n_windows)
 
 
 ctypedef struct Task:
@@ -244,7 +264,14 @@ cdef void _fill_columns(Task *task, dict columns) except *:
     cdef const uint64_t[::1] codes = columns["codes"]
     cdef const intp_t[::1] seq = columns["seq"]
     cdef const int32_t[::1] weight = columns["weight"]
+    cdef const intp_t[::1] prefix_start
     task.n_entries = codes.shape[0]
+    task.cols.prefix_start = NULL
+    task.cols.prefix_depth = 0
+    if columns.get("prefix_start") is not None:
+        prefix_start = columns["prefix_start"]
+        task.cols.prefix_start = &prefix_start[0]
+        task.cols.prefix_depth = columns["prefix_depth"]
     if task.n_entries > 0:
         task.cols.codes = &codes[0]
         task.cols.seq = &seq[0]
@@ -279,7 +306,9 @@ def gapped_kmer_gram(
         position weights; ``max_windows`` int, the most l-mers of one row.
     columns : dict
         ``codes`` ndarray (n_entries,) uint64, the column l-mer codes sorted; ``seq`` ndarray
-        (n_entries,) intp, the column of each; ``weight`` ndarray (n_entries,) int32.
+        (n_entries,) intp, the column of each; ``weight`` ndarray (n_entries,) int32;
+        optionally ``prefix_start`` ndarray (|A|^prefix_depth + 1,) intp, the first entry
+        whose code is ≥ c·|A|^(l − prefix_depth) for every c, and ``prefix_depth`` int.
     params : dict
         ``l``, ``d``, ``n_letters`` (int); ``powers`` ndarray (l + 1,) uint64, |A|^t;
         ``h`` ndarray (d + 1,) float64, the weight of an l-mer pair with m mismatches.

@@ -264,7 +264,23 @@ class GappedKmerKernel(StringKernel):
         _gapped_kmer_gram.gapped_kmer_diagonal(rows, own, params, raw_diag, self._n_threads())
         order = np.argsort(codes, kind="stable")
         columns = {"codes": codes[order], "seq": seq[order], "weight": weight[order]}
+        columns.update(self._prefix_table(columns["codes"]))
         return GappedKmerSequences(rows, columns, raw_diag)
+
+    def _prefix_table(self, codes):
+        """The first entry of every prefix of the first levels of the l-mer trie: as many
+        levels as the entries fill (at most one slot per entry, plus one level)."""
+        n_letters = len(self.alphabet_)
+        depth = 0
+        while depth < self.l and n_letters ** (depth + 1) <= 2 * max(codes.shape[0], 1):
+            depth += 1
+        if depth == 0:
+            return {}
+        bounds = np.arange(n_letters**depth + 1, dtype=np.uint64) * np.uint64(
+            n_letters ** (self.l - depth))
+        # the last bound, |A|^l, is past every code
+        starts = np.searchsorted(codes, bounds[:-1], side="left").astype(np.intp)
+        return {"prefix_start": np.append(starts, codes.shape[0]), "prefix_depth": depth}
 
     def _gram(self, A, B=None):
         other = A if B is None else B
