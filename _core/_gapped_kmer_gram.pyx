@@ -9,8 +9,9 @@ carries the row's l-mers with their mismatch counts so far and drops those past 
 implicit: the column l-mer codes (base-|A| numbers, first letter most significant) sorted, so a
 node at depth p is the range of codes sharing its p leading letters; a table of the first entry
 of every prefix of the first levels (LS-GKM's array tree, as deep as the entries fill it) finds
-a child there in O(1), deeper a scan or a bisection of the few entries left. Profiles are integer sums (exact, so the result does not depend on the thread
-count); a row's Gram entries are then ``Σ_m h_m N_m`` in a fixed order. Rows run in parallel.
+a child there in O(1), deeper a scan or a bisection of the few entries left. Profiles are
+integer sums (exact, so the result does not depend on the thread count); a row's Gram entries
+are then ``Σ_m h_m N_m`` in a fixed order. Rows run in parallel, one at a time per thread.
 """
 
 from cython.parallel cimport parallel

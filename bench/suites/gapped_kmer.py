@@ -64,8 +64,8 @@ SUITE = Suite(
     name="gapped_kmer",
     description=f"""
 Gapped k-mer kernel (``GappedKmerKernel``, l = 11, k = 7; LS-GKM's default estimated l-mer
-kernel with the truncated filter, d = 3, and the gapped k-mer kernel, d = l - k = 4): full normalised Gram
-``K(X, X)`` of n random DNA sequences of {LENGTH} bp, reverse complements on, {N_THREADS}
+kernel with the truncated filter, d = 3, and the gapped k-mer kernel, d = l - k = 4): full
+normalised Gram ``K(X, X)`` of n random DNA sequences of {LENGTH} bp, reverse complements on, {N_THREADS}
 threads, times **per Gram entry**. Contenders: kernelkit (the compiled trie walk of the
 mismatch profiles); the pure-Python twin (``kernelkit.reference.gapped_kmer``, every l-mer
 pair) on the first {REFERENCE_SUBSET} sequences; gkmsvm-lite (Numba, packed 2-bit l-mer pairs;

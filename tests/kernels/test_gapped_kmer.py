@@ -300,3 +300,21 @@ def test_ctrl_c_stops_the_trie_walk(ctrl_c, n_jobs):
     print("refit" if GappedKmerKernel(l=3, k=2).fit_transform(["ACGT"]).shape == (1, 1) else "")
     """
     assert ctrl_c(setup, after) == ["interrupted", "refit"]
+
+
+@pytest.mark.parametrize("alphabet, n_samples", [("ACDEFGHIKLMNPQRSTVWY", 1), ("ACGT", 1),
+                                                 ("AB", 40)],
+                         ids=["no table", "shallow table", "table of every level"])
+def test_prefix_table_depths_agree_with_the_twin(alphabet, n_samples):
+    # the core finds the first levels' nodes in a table as deep as the l-mers fill it (none
+    # for 9 l-mers over 20 letters, down to l itself for 40 binary sequences), deeper by a
+    # scan or a bisection
+    rng = np.random.default_rng(6)
+    X = ["".join(rng.choice(list(alphabet), rng.integers(5, 13))) for _ in range(n_samples)]
+    params = dict(l=4, k=2, d=2, kernel_type="estimated_full", reverse_complement=False)
+    kernel = GappedKmerKernel(alphabet=alphabet, **params)
+    K = kernel.fit_transform(X)
+    depth = kernel._prefix_table(kernel.X_fit_.columns["codes"]).get("prefix_depth", 0)
+    assert {"ACDEFGHIKLMNPQRSTVWY": depth == 0, "ACGT": 0 < depth < 4, "AB": depth == 4}[alphabet]
+    np.testing.assert_allclose(K, twin.gapped_kmer_kernel(X, alphabet=alphabet, **params),
+                               rtol=1e-10, atol=1e-12)
