@@ -12,7 +12,7 @@ REFERENCE_SUBSET = 4
 
 
 def _cases(quick):
-    sizes = (200,) if quick else (2_000, 20_000)
+    sizes = (100,) if quick else (2_000, 20_000)
     # the gapped k-mer kernel with every m <= l - k: gkmsvm-lite's takes no d
     return [{"kernel_type": t, "n": n, "l": 11, "k": 7, "d": d}
             for n in sizes for t, d in (("estimated_truncated", 3), ("gkm", 4))]
