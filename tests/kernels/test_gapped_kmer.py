@@ -318,3 +318,28 @@ def test_prefix_table_depths_agree_with_the_twin(alphabet, n_samples):
     assert {"ACDEFGHIKLMNPQRSTVWY": depth == 0, "ACGT": 0 < depth < 4, "AB": depth == 4}[alphabet]
     np.testing.assert_allclose(K, twin.gapped_kmer_kernel(X, alphabet=alphabet, **params),
                                rtol=1e-10, atol=1e-12)
+
+
+# --- explicit features ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reverse_complement", [False, True])
+@pytest.mark.parametrize("normalize", [False, True])
+def test_explicit_features_give_the_gram(reverse_complement, normalize, random_seed):
+    rng = np.random.default_rng(random_seed)
+    X, Y = _dna(rng, 8, 3, 40), _dna(rng, 3, 3, 40)
+    kernel = GappedKmerKernel(l=5, k=3, d=2, kernel_type="gkm", normalize=normalize,
+                              reverse_complement=reverse_complement).fit(X)
+    F_X, F_Y = kernel.transform_features(X), kernel.transform_features(Y)
+    assert F_X.shape[1] == comb(5, 3) * 4**3
+    np.testing.assert_allclose((F_X @ F_X.T).toarray(), kernel.fit_transform(X), rtol=1e-12,
+                               atol=1e-12)
+    np.testing.assert_allclose((F_Y @ F_X.T).toarray(), kernel.transform(Y), rtol=1e-12,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("params", [dict(kernel_type="estimated_truncated", d=2),
+                                    dict(kernel_type="gkm", d=1)])
+def test_explicit_features_only_for_the_gkm_kernel_with_every_mismatch(params):
+    kernel = GappedKmerKernel(l=5, k=3, **params).fit(["ACGTACGT"])
+    with pytest.raises(ValueError, match="explicit features are given for kernel_type='gkm'"):
+        kernel.transform_features(["ACGTACGT"])
