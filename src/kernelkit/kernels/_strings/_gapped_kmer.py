@@ -84,7 +84,9 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
     A sequence shorter than l has no l-mer: :math:`\phi = 0`, its Gram entries are 0 (its
     RBF entries :math:`\exp(-\gamma/2)`, 1 with itself or another such sequence). Empty
     strings are refused, as by every string kernel. The estimated filters are computed for
-    the alphabet's size :math:`|A|` (4 for DNA, as in LS-GKM). The mismatch profile of a row
+    the alphabet's size :math:`|A|` (4 for DNA, as in LS-GKM): with ``alphabet=None`` and
+    ``reverse_complement=False`` that size, so every value of the estimated types, depends on
+    the letters of the training sequences; give the alphabet for values that do not. The mismatch profile of a row
     sequence against all training sequences is counted as in LS-GKM, by a walk of the trie of
     the training l-mers that carries the row's l-mers and drops those past d mismatches;
     memory is linear in the total length (plus the Gram), with no limit on sequence length.
