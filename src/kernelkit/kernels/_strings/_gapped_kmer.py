@@ -86,10 +86,15 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
     strings are refused, as by every string kernel. The estimated filters are computed for
     the alphabet's size :math:`|A|` (4 for DNA, as in LS-GKM): with ``alphabet=None`` and
     ``reverse_complement=False`` that size, so every value of the estimated types, depends on
-    the letters of the training sequences; give the alphabet for values that do not. The mismatch profile of a row
-    sequence against all training sequences is counted as in LS-GKM, by a walk of the trie of
-    the training l-mers that carries the row's l-mers and drops those past d mismatches;
-    memory is linear in the total length (plus the Gram), with no limit on sequence length.
+    the letters of the training sequences; give the alphabet for values that do not.
+
+    The mismatch profile of a row sequence against all training sequences is counted as in
+    LS-GKM, by a walk of the trie of the training l-mers that carries the row's l-mers and
+    drops those past d mismatches; memory is linear in the total length (plus the Gram), with
+    no limit on sequence length. Measured on a loaded machine (2 threads, 300 bp, l = 11,
+    k = 7, d = 3): about 80 µs per Gram entry at n = 2 000, against about 330 µs for
+    gkmsvm-lite's all-pairs comparison (whose cost per entry does not fall with n); at n = 200
+    gkmsvm-lite was 1.3× faster.
 
     Parameters
     ----------
