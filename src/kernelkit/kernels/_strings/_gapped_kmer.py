@@ -241,8 +241,11 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
     def _window_weights(self, n_windows):
         if not self.kernel_type.startswith("center_weighted"):
             return np.ones(int(n_windows.sum()), dtype=np.int32)
-        parts = [center_weights(int(n), self.center_weight_max, self.center_weight_half_life)
-                 for n in n_windows]
+        # one weight vector per distinct number of l-mers (sequences often share a length)
+        by_count = {int(n): center_weights(int(n), self.center_weight_max,
+                                           self.center_weight_half_life)
+                    for n in np.unique(n_windows)}
+        parts = [by_count[int(n)] for n in n_windows]
         return np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
 
     def _lmers(self, codes, offsets, n_windows, window_offsets, weights):

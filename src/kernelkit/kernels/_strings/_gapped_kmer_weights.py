@@ -21,6 +21,7 @@ rounded once to float64.
 """
 
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, exp, floor, log
 
 import numpy as np
@@ -70,16 +71,21 @@ def _shared_neighbours(m, m1, m2, l, n_letters):
 def pair_weights(kernel_type, l, k, d, n_letters):
     """``h`` (ndarray of shape (d + 1,), float64) for ``kernel_type`` ("gkm", or an estimated
     l-mer kernel: "estimated_full", or the truncated filter for the others)."""
-    d = min(d, l)
+    return np.array(_pair_weights(kernel_type, l, k, min(d, l), n_letters), dtype=np.float64)
+
+
+@lru_cache(maxsize=64)
+def _pair_weights(kernel_type, l, k, d, n_letters):
+    # exact rational arithmetic costs milliseconds: computed once per parameter set
     if kernel_type == "gkm":
-        return np.array([comb(l - m, k) for m in range(d + 1)], dtype=np.float64)
+        return tuple(float(comb(l - m, k)) for m in range(d + 1))
     f = lmer_filter(l, k, n_letters)
     if kernel_type != "estimated_full":
         f = truncate_filter(f)
     h = [sum(f[m1] * f[m2] * _shared_neighbours(m, m1, m2, l, n_letters)
              for m1 in range(l + 1) for m2 in range(l + 1) if f[m1] and f[m2])
          for m in range(d + 1)]
-    return np.array([float(value) for value in h], dtype=np.float64)
+    return tuple(float(value) for value in h)
 
 
 def center_weights(n_windows, weight_max, half_life):
