@@ -35,6 +35,8 @@ ctypedef struct Columns:
 
 ctypedef struct Walk:
     const int32_t *letters     # the row sequence's letter codes
+    const uint64_t *row_codes  # the codes of the row's l-mers (its first l-mer's at 0)
+    intp_t row_start           # position of the row's first letter in `letters`
     const uint64_t *powers     # (l + 1,) |A|^t
     int l, d, n_letters
     intp_t seq_shift           # profile column of an entry = seq - seq_shift
@@ -95,12 +97,44 @@ cdef inline intp_t _child_end(const Walk *w, const Columns *cols, intp_t lo, int
     return _lower_bound(cols.codes, lo, hi, bound)
 
 
+cdef intp_t _exhausted(Walk *w, const Columns *cols, intp_t lo, intp_t hi, int depth,
+                       uint64_t prefix, intp_t n_live) noexcept nogil:
+    """Count the live l-mers with d mismatches already at once: their remaining letters must
+    match exactly, so the one column code they can meet is the node's prefix followed by them,
+    found by bisection (not walked down level by level). Keeps the others, in place; returns
+    their number."""
+    cdef intp_t here = depth * w.stride, e, n_free = 0, c
+    cdef uint64_t tail = w.powers[w.l - depth], target
+    cdef int64_t row_weight
+    cdef int64_t *slot = w.profile + w.d * w.n_profile - w.seq_shift
+    for e in range(n_live):
+        if w.live_mismatches[here + e] < w.d:
+            w.live_start[here + n_free] = w.live_start[here + e]
+            w.live_weight[here + n_free] = w.live_weight[here + e]
+            w.live_mismatches[here + n_free] = w.live_mismatches[here + e]
+            n_free += 1
+            continue
+        target = prefix * tail + w.row_codes[w.live_start[here + e] - w.row_start] % tail
+        row_weight = w.live_weight[here + e]
+        c = _lower_bound(cols.codes, lo, hi, target)
+        while c < hi and cols.codes[c] == target:
+            slot[cols.seq[c]] += row_weight * cols.weight[c]
+            c += 1
+    w.work += n_live
+    return n_free
+
+
 cdef int _descend(Walk *w, const Columns *cols, intp_t lo, intp_t hi, int depth,
                   uint64_t prefix, intp_t n_live) noexcept nogil:
     """Walk the node [lo, hi) at ``depth`` (its letters so far coded as ``prefix``) with
     ``n_live`` row l-mers still within d."""
     if depth == w.l:
         return _leaf(w, cols, lo, hi, n_live)
+    n_live = _exhausted(w, cols, lo, hi, depth, prefix, n_live)
+    if w.work >= CHECK_WORK:
+        w.work = 0
+        if interrupted(w.interrupt):
+            return INTERRUPTED
     cdef intp_t child_lo = lo, child_hi, e, n_next
     cdef intp_t here = depth * w.stride, there = (depth + 1) * w.stride
     cdef int letter, mismatches
@@ -131,10 +165,13 @@ cdef int _descend(Walk *w, const Columns *cols, intp_t lo, intp_t hi, int depth,
 
 
 cdef int _profile_row(Walk *w, const Columns *cols, intp_t lo, intp_t hi, intp_t row_start,
-                      const int32_t *row_weights, intp_t n_windows) noexcept nogil:
+                      const int32_t *row_weights, const uint64_t *row_codes,
+                      intp_t n_windows) noexcept nogil:
     """The mismatch profile of one row sequence (its l-mers start at ``row_start`` and have
-    ``row_weights``) against the column entries [lo, hi)."""
+    ``row_weights`` and ``row_codes``) against the column entries [lo, hi)."""
     cdef intp_t i
+    w.row_start = row_start
+    w.row_codes = row_codes
     for i in range((w.d + 1) * w.n_profile):
         w.profile[i] = 0
     if n_windows == 0 or hi <= lo:
@@ -155,6 +192,7 @@ ctypedef struct Task:
     const intp_t *offsets
     const intp_t *window_offsets
     const int32_t *weights
+    const uint64_t *row_codes
     const uint64_t *powers
     const double *h
     int l, d, n_letters
@@ -204,6 +242,7 @@ cdef int _walk_row(const Task *task, Walk *w, intp_t i) noexcept nogil:
         w.seq_shift = i
     if _profile_row(w, &task.cols, lo, hi, task.offsets[i],
                     task.weights + task.window_offsets[i],
+                    task.row_codes + task.window_offsets[i],
                     task.window_offsets[i + 1] - task.window_offsets[i]) == INTERRUPTED:
         return INTERRUPTED
     for j in range(task.n_profile):
@@ -249,12 +288,14 @@ cdef void _fill_task(Task *task, dict rows, dict params) except *:
     cdef const intp_t[::1] offsets = rows["offsets"]
     cdef const intp_t[::1] window_offsets = rows["window_offsets"]
     cdef const int32_t[::1] weights = rows["weights"]
+    cdef const uint64_t[::1] row_codes = rows["lmer_codes"]
     cdef const uint64_t[::1] powers = params["powers"]
     cdef const double[::1] h = params["h"]
     task.letters = &letters[0]
     task.offsets = &offsets[0]
     task.window_offsets = &window_offsets[0]
     task.weights = &weights[0] if weights.shape[0] > 0 else NULL
+    task.row_codes = &row_codes[0] if row_codes.shape[0] > 0 else NULL
     task.powers = &powers[0]
     task.h = &h[0]
     task.l, task.d, task.n_letters = params["l"], params["d"], params["n_letters"]
@@ -304,7 +345,8 @@ def gapped_kmer_gram(
         concatenated; ``offsets`` ndarray (n_rows + 1,) intp; ``window_offsets`` ndarray
         (n_rows + 1,) intp, the l-mers of row i are ``window_offsets[i]..window_offsets[i+1]``
         (``max(0, len_i − l + 1)`` of them); ``weights`` ndarray (n_windows,) int32, their
-        position weights; ``max_windows`` int, the most l-mers of one row.
+        position weights; ``lmer_codes`` ndarray (n_windows,) uint64, their codes;
+        ``max_windows`` int, the most l-mers of one row.
     columns : dict
         ``codes`` ndarray (n_entries,) uint64, the column l-mer codes sorted; ``seq`` ndarray
         (n_entries,) intp, the column of each; ``weight`` ndarray (n_entries,) int32;

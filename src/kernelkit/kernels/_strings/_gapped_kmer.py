@@ -277,6 +277,7 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
                 "window_offsets": window_offsets, "weights": weights,
                 "max_windows": int(n_windows.max())}
         parts = [self._lmers(batch.codes, batch.offsets, n_windows, window_offsets, weights)]
+        rows["lmer_codes"] = parts[0][0]
         if self.reverse_complement:
             # the l-mer of the reverse complement at j is that of x at n − 1 − j, reversed
             mirror = (np.repeat(window_offsets[:-1] + window_offsets[1:] - 1, n_windows)
