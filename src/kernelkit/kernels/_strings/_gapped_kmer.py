@@ -92,9 +92,9 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
     LS-GKM, by a walk of the trie of the training l-mers that carries the row's l-mers and
     drops those past d mismatches; memory is linear in the total length (plus the Gram), with
     no limit on sequence length. Measured on a loaded machine (2 threads, 300 bp, l = 11,
-    k = 7, d = 3): about 80 µs per Gram entry at n = 2 000, against about 330 µs for
-    gkmsvm-lite's all-pairs comparison (whose cost per entry does not fall with n); at n = 200
-    gkmsvm-lite was 1.3× faster.
+    k = 7, d = 3): 80–100 µs per Gram entry at n = 2 000, against about 330 µs for
+    gkmsvm-lite's all-pairs comparison (whose cost per entry does not fall with n); at
+    n = 100–200 gkmsvm-lite was 1.3–1.8× faster.
 
     Parameters
     ----------
