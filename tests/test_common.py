@@ -130,6 +130,9 @@ INSTANCES = {
     # the check graphs (MUTAG) have labels and no continuous attributes
     "GraphHopperKernel": lambda cls: [cls(node_attributes=None, node_label="label")],
     "PropagationKernel": lambda cls: [cls(random_state=0)],   # random hashes: seeded
+    # the check strings are proteins: reverse complements (the default) are for DNA only
+    "GappedKmerKernel": lambda cls: [cls(reverse_complement=False),
+                                     cls(l=5, k=3, kernel_type="rbf", reverse_complement=False)],
 }
 
 _WEIGHTED_GAMMA = (

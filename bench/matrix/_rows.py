@@ -658,4 +658,12 @@ def all_rows():
     """Every row of the matrix, in the order of the table."""
     return (_estimator_rows() + _mixture_rows() + _mkl_rows() + _kmeans_cases() + _precomputed_svc_rows()
             + _logistic_rows() + _knn_rows() + _structured_rows() + [_spectrum_k5_row()]
-            + [_wl_study_row()] + _function_rows())
+            + [_wl_study_row()] + _function_rows() + [_gapped_kmer_row()])
+
+
+def _gapped_kmer_row():
+    """LS-GKM's default kernel (l = 11, k = 7, d = 3) on random DNA of 300 bp."""
+    def setup(n):
+        rng = np.random.default_rng(_data.SEED)
+        return dict(X=["".join(rng.choice(list("ACGT"), 300)) for _ in range(n)])
+    return _kernel_row("GappedKmerKernel", setup, sizes=(100, 500, 2_000))

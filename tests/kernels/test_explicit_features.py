@@ -57,7 +57,19 @@ def _seeded(kernel):
     return kernel
 
 
-CASES = [_seeded(cls()) for cls in EXPLICIT_CLASSES] + [_seeded(k) for k in VARIANTS]
+# Classes whose default parameters have no explicit features (GappedKmerKernel: only the gapped
+# k-mer kernel with every mismatch counted; the data below are proteins, not DNA).
+FEATURE_DEFAULTS = {
+    "GappedKmerKernel": lambda cls: cls(l=4, k=2, d=2, kernel_type="gkm",
+                                        reverse_complement=False),
+}
+
+
+def _default(cls):
+    return FEATURE_DEFAULTS.get(cls.__name__, lambda cls: cls())(cls)
+
+
+CASES = [_seeded(_default(cls)) for cls in EXPLICIT_CLASSES] + [_seeded(k) for k in VARIANTS]
 IDS = [repr(kernel) for kernel in CASES]
 
 

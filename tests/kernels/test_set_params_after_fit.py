@@ -12,6 +12,7 @@ import kernelkit.kernels
 from kernelkit.kernels import (
     CoreFrameworkKernel,
     EdgeHistogramKernel,
+    GappedKmerKernel,
     GappyPairKernel,
     GeometricWalkKernel,
     GraphHopperKernel,
@@ -47,6 +48,7 @@ STRING_KERNELS = [
     (LocalAlignmentKernel(beta=0.5, normalize=True), "gap_open", 5),
     (WeightedDegreeKernel(degree=3, shift=1), "degree", 2),
     (GappyPairKernel(k=1, g=2), "g", 1),
+    (GappedKmerKernel(l=4, k=2, d=1, reverse_complement=False), "d", 2),
 ]
 GRAPH_KERNELS = [
     (WalkKernel(n=3, edge_label="label"), "n", 2),

@@ -26,6 +26,7 @@ from sklearn.base import clone
 from kernelkit import kernels
 from kernelkit.kernels import (
     CoreFrameworkKernel,
+    GappedKmerKernel,
     GraphHopperKernel,
     GraphletKernel,
     MismatchKernel,
@@ -75,6 +76,8 @@ VARIANTS = [
     CoreFrameworkKernel(PropagationKernel(w=1.0, random_state=0)),
     WeightedDegreeKernel(degree=4, shift=2),
     MismatchKernel(k=3, m=1, alphabet="protein"),
+    GappedKmerKernel(l=4, k=2, reverse_complement=False),
+    GappedKmerKernel(l=4, k=2, reverse_complement=False, alphabet="protein"),
 ]
 
 
@@ -89,7 +92,14 @@ def _seeded(kernel):
 DEPENDS_ON_THE_TRAINING_SET = {
     repr(MismatchKernel()): "the Hamming balls run over the alphabet, inferred from the fitted "
                             "letters: give alphabet= for values independent of them",
+    repr(GappedKmerKernel(l=4, k=2, reverse_complement=False)): (
+        "the estimated l-mer filters are computed for the alphabet's size, inferred from the "
+        "fitted letters: give alphabet= for values independent of them"),
 }
+
+# Defaults for the proteins below: reverse complements (GappedKmerKernel's default) are for DNA.
+DEFAULTS = {"GappedKmerKernel": lambda cls: cls(l=4, k=2, kernel_type="gkm",
+                                                reverse_complement=False)}
 
 
 def _case(kernel):
@@ -99,7 +109,8 @@ def _case(kernel):
     return pytest.param(kernel, marks=marks, id=" ".join(repr(kernel).split()))
 
 
-CASES = [_case(cls()) for cls in STRUCTURED_CLASSES] + [_case(k) for k in VARIANTS]
+CASES = ([_case(DEFAULTS.get(cls.__name__, lambda cls: cls())(cls)) for cls in STRUCTURED_CLASSES]
+         + [_case(k) for k in VARIANTS])
 
 
 def _graph(rng, n, labels):

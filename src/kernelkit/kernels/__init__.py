@@ -46,12 +46,14 @@ from kernelkit.kernels._graphs import (
 )
 from kernelkit.kernels._packed import PackedGraphs, PackedSequences
 from kernelkit.kernels._strings import (
+    GappedKmerKernel,
     GappyPairKernel,
     LocalAlignmentKernel,
     MismatchKernel,
     SpectrumKernel,
     SubstringKernel,
     WeightedDegreeKernel,
+    gapped_kmer_kernel,
     gappy_pair_kernel,
     local_alignment_kernel,
     mismatch_kernel,
@@ -83,6 +85,7 @@ from kernelkit.utils._kernels import pairwise_kernels
 __all__ = [
     "CoreFrameworkKernel",
     "EdgeHistogramKernel",
+    "GappedKmerKernel",
     "GappyPairKernel",
     "GeometricWalkKernel",
     "GraphHopperKernel",
@@ -113,6 +116,7 @@ __all__ = [
     "cosine_kernel",
     "edge_histogram_kernel",
     "exponential_kernel",
+    "gapped_kmer_kernel",
     "gappy_pair_kernel",
     "geometric_walk_kernel",
     "graphhopper_kernel",

@@ -85,7 +85,10 @@ states them) and are compared with the public estimator or function that runs th
   ``tests/kernels/test_wasserstein_weisfeiler_lehman.py``;
 - ``smacof.smacof`` (the course's whole SMACOF run): :class:`kernelkit.manifold.MDS` and
   :func:`kernelkit.manifold.smacof`; ``tests/manifold/test_smacof.py``,
-  ``tests/manifold/test_sammon.py``.
+  ``tests/manifold/test_sammon.py``;
+- :mod:`~kernelkit.reference.gapped_kmer` (``gapped_kmer_kernel`` over all l-mer pairs,
+  ``lmer_pair_weights`` from generating polynomials): ``GappedKmerKernel`` and through it
+  ``_core._gapped_kmer_gram``; ``tests/kernels/test_gapped_kmer.py``.
 
 The cores of the string kernels' features (``_spectrum_gram``, ``_mismatch_neighborhood``,
 ``_substring_dp``, ``_local_alignment_dp``, ``_weighted_degree``), the tree builder (``_tree_builder``) and the

@@ -1,6 +1,8 @@
-"""String kernels (Mairal & Vert, "String kernels"): spectrum, mismatch, gap-weighted subsequence
-and local alignment kernels, as scikit-learn transformers with compiled, parallel Gram cores."""
+"""String kernels (Mairal & Vert, "String kernels"): spectrum, mismatch, gapped k-mer,
+gap-weighted subsequence and local alignment kernels, as scikit-learn transformers with
+compiled, parallel Gram cores."""
 
+from kernelkit.kernels._strings._gapped_kmer import GappedKmerKernel, gapped_kmer_kernel
 from kernelkit.kernels._strings._gappy_pair import GappyPairKernel, gappy_pair_kernel
 from kernelkit.kernels._strings._local_alignment import LocalAlignmentKernel, local_alignment_kernel
 from kernelkit.kernels._strings._mismatch import MismatchKernel, mismatch_kernel
@@ -12,12 +14,14 @@ from kernelkit.kernels._strings._weighted_degree import (
 )
 
 __all__ = [
+    "GappedKmerKernel",
     "GappyPairKernel",
     "LocalAlignmentKernel",
     "MismatchKernel",
     "SpectrumKernel",
     "SubstringKernel",
     "WeightedDegreeKernel",
+    "gapped_kmer_kernel",
     "gappy_pair_kernel",
     "local_alignment_kernel",
     "mismatch_kernel",
