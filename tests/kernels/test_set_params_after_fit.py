@@ -15,6 +15,7 @@ from kernelkit.kernels import (
     GappedKmerKernel,
     GappyPairKernel,
     GeometricWalkKernel,
+    MarginalizedKernel,
     GraphHopperKernel,
     GraphletKernel,
     LocalAlignmentKernel,
@@ -22,6 +23,7 @@ from kernelkit.kernels import (
     NeighborhoodHashKernel,
     NeighborhoodSubgraphPairwiseDistanceKernel,
     ODDSTKernel,
+    PathKernel,
     PropagationKernel,
     PyramidMatchKernel,
     RandomWalkKernel,
@@ -70,6 +72,8 @@ GRAPH_KERNELS = [
     (PyramidMatchKernel(L=2, d=3), "L", 3),
     (CoreFrameworkKernel(WeisfeilerLehmanKernel(n_iter=2)), "min_core", 0),
     (WassersteinWeisfeilerLehmanKernel(n_iter=2), "n_iter", 1),
+    (PathKernel(max_length=3), "max_length", 2),
+    (MarginalizedKernel(n_iter=4), "remove_totters", True),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS
