@@ -201,12 +201,15 @@ QUADRATIC = {
     "ODDSTKernel": "h=None: every node's DAG covers its component",
     "GraphHopperKernel": "M_v holds (diameter + 1)(diameter + 2) / 2 counts per node",
     "PyramidMatchKernel": "the embedding takes the eigenvectors of the dense adjacency",
+    "MarginalizedKernel": "Kashima's recursion holds a value per pair of states of two graphs",
 }
 LARGE_PARAMS = {
     "GraphletKernel": {"n_graphlet_samples": 2000},  # exhaustive: all C(n, 3) triples
     "NeighborhoodSubgraphPairwiseDistanceKernel": {"r": 1, "d": 2},
     "SubtreeKernel": {"variant": "subsets", "depth": 2},  # "matchings": degrees up to 16
     "GeometricWalkKernel": {"lambda_": 0.001},  # 0.01 diverges at degree 17
+    "PathKernel": {"max_length": 2},  # memory: one row per simple path, ~ degree^length
+    "MarginalizedKernel": {"n_iter": 3},
 }
 
 
