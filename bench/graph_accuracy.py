@@ -106,6 +106,10 @@ KERNELS = {
         t_max=5, node_attributes="attributes", random_state=SEED, normalize=True),
         uses="attributes"),
     # fixed n_iter and gamma: the WWL paper also picks n_iter in 1..7 and gamma in 1e-4..1e1
+    # graphkit-learn's defaults: paths up to 10 edges, MinMax; walks of 10 vertices
+    "path": KernelEntry(lambda: _kernels().PathKernel(max_length=10, normalize=True)),
+    "marginalized": KernelEntry(lambda: _kernels().MarginalizedKernel(
+        p_quit=0.5, n_iter=10, normalize=True), max_graphs=1200),
     "WWL": KernelEntry(lambda: _kernels().WassersteinWeisfeilerLehmanKernel(n_iter=3)),
     "WWL-attr": KernelEntry(lambda: _kernels().WassersteinWeisfeilerLehmanKernel(
         n_iter=3, gamma=0.1, node_label=None, node_attributes="attributes"),

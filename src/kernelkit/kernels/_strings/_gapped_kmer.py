@@ -343,7 +343,6 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
             return np.ones(A.n_samples)
         return A.raw_diag
 
-
     def _check_feature_space(self):
         if self.kernel_type != "gkm" or self.d < self.l - self.k:
             raise ValueError(
