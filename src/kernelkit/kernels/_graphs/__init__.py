@@ -13,7 +13,7 @@ The wing by role:
   ``_wl_optimal_assignment``, ``_histograms``, ``_shortest_path``, ``_graphlet``,
   ``_neighborhood_hash``, ``_nspdk``, ``_oddst``, ``_propagation``, ``_pyramid_match``,
   ``_graphhopper``, ``_k_core_framework``, ``_wasserstein_weisfeiler_lehman``, ``_path``,
-  ``_marginalized``.
+  ``_marginalized``, ``_treelet``.
 
 CONTRIBUTING.md ("Adding a graph kernel") walks through adding one.
 """
@@ -62,6 +62,7 @@ from kernelkit.kernels._graphs._wl_optimal_assignment import (
     WeisfeilerLehmanOptimalAssignmentKernel,
     weisfeiler_lehman_optimal_assignment_kernel,
 )
+from kernelkit.kernels._graphs._treelet import TreeletKernel, treelet_kernel
 
 __all__ = [
     "CoreFrameworkKernel",
@@ -104,4 +105,6 @@ __all__ = [
     "path_kernel",
     "MarginalizedKernel",
     "marginalized_kernel",
+    "TreeletKernel",
+    "treelet_kernel",
 ]
