@@ -4,6 +4,8 @@ nodes, compared by a linear or Gaussian sub-kernel."""
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
+import scipy.special
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._bases import GRAPH_DOCS, SparseFeatureKernel
@@ -13,6 +15,11 @@ from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["TreeletKernel", "treelet_kernel"]
+
+# Partial occurrences grown per chunk of first nodes, and the bytes of one (nodes, edge slots
+# and the temporaries of a step): about 30 MB a chunk.
+_CHUNK_ROWS = 1 << 18
+_ROW_BYTES = 112.0
 
 
 @fill_doc(**GRAPH_DOCS)
@@ -103,7 +110,7 @@ class TreeletKernel(SparseFeatureKernel):
     >>> triangle = (np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]), ["C", "C", "O"])
     >>> TreeletKernel().fit_transform([path, triangle])
     array([[ 8., 10.],
-           [10., 17.]])
+           [10., 15.]])
     """
 
     _parameter_constraints = {
@@ -126,9 +133,8 @@ class TreeletKernel(SparseFeatureKernel):
         self.verbose = verbose
 
     def _represent(self, batch, fitting):
-        graph_ids, keys = treelet_keys(batch)
-        return self._key_features(graph_ids, keys, np.ones(len(keys), dtype=np.int64),
-                                  batch.n_samples, fitting)
+        graph_ids, keys, counts = treelet_keys(batch)
+        return self._key_features(graph_ids, keys, counts, batch.n_samples, fitting)
 
     def _gram(self, A, B=None):
         K = super()._gram(A, B)
@@ -171,7 +177,7 @@ def _extend(batch, grown, at, after=None):
     anchor = nodes[:, at]
     degree = batch.indptr[anchor + 1] - batch.indptr[anchor]
     n_next = int(degree.sum())
-    check_memory_request(8.0 * n_next * (2 * nodes.shape[1] + 4),
+    check_memory_request(8.0 * n_next * (2 * nodes.shape[1] + 2),
                          f"TreeletKernel treelets of {nodes.shape[1] + 1} nodes",
                          "use a kernel linear in the degree (WeisfeilerLehmanKernel).")
     parent = np.repeat(np.arange(len(anchor)), degree)
@@ -186,8 +192,13 @@ def _extend(batch, grown, at, after=None):
 
 
 def treelet_keys(batch):
-    """The occurrences of the 14 treelets in every graph of ``batch``: per occurrence its graph
-    and the 64-bit key of its labelled treelet (shape, then canonical labels).
+    """The labelled treelets of every graph of ``batch``, counted: per distinct ``(graph,
+    treelet)`` its graph, the 64-bit key of the treelet (shape, then canonical labels) and its
+    number of occurrences.
+
+    The occurrences are grown from chunks of their first node (centre, or path end), each chunk
+    holding about ``_CHUNK_ROWS`` partial occurrences by a bound on them: the walks of 1–5
+    steps from its nodes (a path or branch is a walk) and the candidate rows of its stars.
 
     Parameters
     ----------
@@ -195,9 +206,41 @@ def treelet_keys(batch):
 
     Returns
     -------
-    graph_ids : ndarray of shape (n_occurrences,), intp
-    keys : ndarray of shape (n_occurrences,), int64
+    graph_ids : ndarray of shape (n_distinct,), intp
+    keys : ndarray of shape (n_distinct,), int64
+    counts : ndarray of shape (n_distinct,), int64
     """
+    degree = np.diff(batch.indptr).astype(np.float64)
+    adjacency = sp.csr_array((np.ones(len(batch.indices)), batch.indices, batch.indptr),
+                             shape=(batch.n_nodes, batch.n_nodes))
+    bound, walks = degree * scipy.special.comb(degree, 4), np.ones(batch.n_nodes)
+    for _ in range(5):
+        walks = adjacency @ walks
+        bound += 2.0 * walks
+    check_memory_request(_ROW_BYTES * float(bound.max(initial=0.0)),
+                         "TreeletKernel treelets around the node of highest degree",
+                         "use a kernel linear in the degree (WeisfeilerLehmanKernel).")
+    edges = np.searchsorted(np.cumsum(bound), np.arange(_CHUNK_ROWS, bound.sum(), _CHUNK_ROWS))
+    found = [_count_pairs(*_chunk_keys(batch, np.arange(start, stop)))
+             for start, stop in zip(np.r_[0, edges], np.r_[edges, batch.n_nodes])
+             if stop > start]
+    if not found:
+        return (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.int64),
+                np.zeros(0, dtype=np.int64))
+    return tuple(np.concatenate(parts) for parts in zip(*found))
+
+
+def _count_pairs(graph_ids, keys):
+    """The distinct ``(graph, key)`` pairs and their multiplicities."""
+    order = np.lexsort((keys, graph_ids))
+    graph_ids, keys = graph_ids[order], keys[order]
+    starts = np.flatnonzero(np.r_[True, (graph_ids[1:] != graph_ids[:-1])
+                                  | (keys[1:] != keys[:-1])])
+    return graph_ids[starts], keys[starts], np.diff(np.r_[starts, len(keys)])
+
+
+def _chunk_keys(batch, first_nodes):
+    """Graph and key of every treelet occurrence whose first node is in ``first_nodes``."""
     labels = batch.node_labels.astype(np.uint64)
     edges = batch.edge_labels.astype(np.uint64)
     graph_of_node = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
@@ -223,7 +266,7 @@ def treelet_keys(batch):
     def count(shape, grown, *codes):
         found.append((graph_of_node[grown[0][:, 0]], _mix_columns(shape, *codes)))
 
-    start = (np.arange(batch.n_nodes)[:, None], np.zeros((batch.n_nodes, 0), dtype=np.intp))
+    start = (first_nodes[:, None], np.zeros((len(first_nodes), 0), dtype=np.intp))
     # paths of 1..6 nodes, grown at their end; each found in both orientations, kept once
     path = start
     count(0, path, node(path, 0))

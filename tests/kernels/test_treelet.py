@@ -1,0 +1,158 @@
+"""Treelet kernel: hand counts, the brute-force twin, graphkit-learn's Gram matrices where it
+counts as the paper does and the graphs where it does not, the kernel's properties, bad
+input."""
+
+import pathlib
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from kernelkit.kernels import TreeletKernel, treelet_kernel
+from kernelkit.reference.graph_treelets import TREELET_EDGES, treelet_counts, treelet_gram
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "graphkit_learn"
+
+PATH = (np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]), ["C", "C", "O"])
+TRIANGLE = (np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]), ["C", "C", "O"])
+
+
+def _adjacency(n_nodes, edges):
+    adjacency = np.zeros((n_nodes, n_nodes), dtype=np.int64)
+    for u, v in edges:
+        adjacency[u, v] = adjacency[v, u] = 1
+    return adjacency
+
+
+def _shapes(graph):
+    """Occurrences of each treelet shape (graphkit-learn's numbers) in ``graph``."""
+    shapes = Counter()
+    for (shape, _), count in treelet_counts(graph).items():
+        shapes[shape] += count
+    return dict(shapes)
+
+
+# a star of 4 branches; a triangle with a pendant node
+STAR_4 = (_adjacency(5, [(0, 1), (0, 2), (0, 3), (0, 4)]), None)
+PENDANT_TRIANGLE = (_adjacency(4, [(0, 1), (1, 2), (0, 2), (2, 3)]), None)
+
+
+def test_each_treelet_occurs_once_in_itself():
+    for shape, edges in TREELET_EDGES.items():
+        n_nodes = len(edges) + 1
+        counts = _shapes((_adjacency(n_nodes, edges), None))
+        assert counts[shape] == 1
+        assert counts[0] == n_nodes and counts.get(1, 0) == len(edges)
+
+
+def test_hand_counts():
+    # triangle: 3 nodes, 3 edges, 3 paths of 3 nodes (one per middle node), nothing else
+    assert _shapes(TRIANGLE) == {0: 3, 1: 3, 2: 3}
+    assert treelet_counts(TRIANGLE)[(2, ("C", ((0, ("C", ())), (0, ("O", ())))))] == 2
+    # a star of 4 branches: C(4, 2) paths of 3 nodes, C(4, 3) stars of 3, one star of 4
+    assert _shapes(STAR_4) == {0: 5, 1: 4, 2: 6, 6: 4, 8: 1}
+    # triangle with a pendant node: 4 + 4 + 5 (pairs of edges at a node) + 2 (paths of 4
+    # nodes through the pendant edge), one 3-star at the node of degree 3; a cycle is no tree
+    assert _shapes(PENDANT_TRIANGLE) == {0: 4, 1: 4, 2: 5, 3: 2, 6: 1}
+
+
+def test_known_gram_values():
+    # path C-C-O: {C: 2, O: 1, CC: 1, CO: 1, CCO: 1}; triangle: {C: 2, O: 1, CC: 1, CO: 2,
+    # C(C)O: 2, C(O)C: 1}
+    K = TreeletKernel().fit_transform([PATH, TRIANGLE])
+    np.testing.assert_array_equal(K, [[8, 10], [10, 15]])
+    K = TreeletKernel(sub_kernel="rbf", gamma=0.1).fit_transform([PATH, TRIANGLE])
+    np.testing.assert_allclose(K, [[1, np.exp(-0.3)], [np.exp(-0.3), 1]], rtol=1e-15)
+
+
+def test_where_graphkit_learn_counts_differently():
+    # graphkit-learn (0.2.1) finds a k-star only at a node of degree exactly k: on STAR_4 it
+    # counts no 3-star (here 4), so its unlabelled ‖f‖² is 94 − 16 = 78; on PENDANT_TRIANGLE
+    # it grows pattern 7 from the 3-star into the triangle (a cycle, no tree), counting 2
+    assert TreeletKernel(node_label=None).fit_transform([STAR_4])[0, 0] == 94
+    assert _shapes(PENDANT_TRIANGLE).get(7, 0) == 0
+    assert TreeletKernel(node_label=None).fit_transform([PENDANT_TRIANGLE])[0, 0] == \
+        16 + 16 + 25 + 4 + 1
+
+
+@pytest.mark.parametrize("sub_kernel", ["linear", "rbf"])
+@pytest.mark.parametrize("edges", [False, True])
+def test_equals_the_twin(make_graphs, sub_kernel, edges):
+    graphs = make_graphs(14, 1, 8, n_labels=2, n_edge_labels=2, p_edge=0.45)
+    train, test = graphs[:9], graphs[9:]
+    kernel = TreeletKernel(sub_kernel=sub_kernel, gamma=0.01,
+                           edge_label="label" if edges else None)
+    params = dict(sub_kernel=sub_kernel, gamma=0.01, edge_labels=edges)
+    np.testing.assert_allclose(kernel.fit_transform(train), treelet_gram(train, **params),
+                               rtol=1e-13, atol=0)
+    np.testing.assert_allclose(kernel.transform(test), treelet_gram(test, train, **params),
+                               rtol=1e-13, atol=0)
+
+
+def test_features_are_the_counts(make_graphs):
+    graphs = make_graphs(8, 1, 8, n_labels=3, p_edge=0.5)
+    features = TreeletKernel().fit(graphs).transform_features(graphs).toarray()
+    # each row holds the graph's counts: its sum, the number of occurrences
+    np.testing.assert_array_equal(features.sum(axis=1),
+                                  [sum(treelet_counts(g).values()) for g in graphs])
+
+
+def test_unseen_labels(make_graphs):
+    train = make_graphs(6, 2, 7, n_labels=2)
+    test = make_graphs(5, 2, 7, n_labels=4)  # labels 2 and 3 never seen at fit
+    for sub_kernel in ("linear", "rbf"):
+        kernel = TreeletKernel(sub_kernel=sub_kernel, gamma=0.05).fit(train)
+        np.testing.assert_allclose(kernel.transform(test),
+                                   treelet_gram(test, train, sub_kernel, 0.05),
+                                   rtol=1e-13, atol=0)
+
+
+def test_equals_graphkit_learn_on_mutag(mutag):
+    stored = np.load(DATA / "treelet.npz")
+    for key, edges in (("treelet_nodes", False), ("treelet_edges", True)):
+        graphs = mutag.graphs[:len(stored[key])]
+        K = TreeletKernel(edge_label="label" if edges else None).fit_transform(graphs)
+        np.testing.assert_array_equal(K, stored[key])
+
+
+def test_symmetric_psd_and_invariant_to_node_order(make_graphs, permute_graph, rng):
+    graphs = make_graphs(20, 1, 9, n_labels=2, n_edge_labels=2, p_edge=0.4)
+    for kernel in (TreeletKernel(edge_label="label"),
+                   TreeletKernel(sub_kernel="rbf", gamma=0.01, normalize=True)):
+        K = kernel.fit_transform(graphs)
+        np.testing.assert_array_equal(K, K.T)
+        assert np.linalg.eigvalsh(K).min() > -1e-9 * max(1.0, np.abs(K).max())
+        permuted = [permute_graph(g, rng) for g in graphs]
+        np.testing.assert_allclose(kernel.transform(permuted), K, rtol=1e-14, atol=0)
+
+
+def test_threads_agree_and_function_form(mutag):
+    graphs = mutag.graphs[:40]
+    one = TreeletKernel(n_jobs=1).fit_transform(graphs)
+    np.testing.assert_array_equal(TreeletKernel(n_jobs=2).fit_transform(graphs), one)
+    np.testing.assert_array_equal(treelet_kernel(graphs), one)
+    np.testing.assert_array_equal(treelet_kernel(graphs[:5], graphs), one[:5])
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"sub_kernel": "gaussian"}, "sub_kernel"),
+    ({"gamma": 0.0}, "gamma"),
+    ({"gamma": -1.0}, "gamma"),
+])
+def test_bad_parameters(params, message):
+    with pytest.raises(ValueError, match=message):
+        TreeletKernel(**params).fit([PATH])
+
+
+def test_rbf_has_no_explicit_features():
+    kernel = TreeletKernel(sub_kernel="rbf").fit([PATH, TRIANGLE])
+    with pytest.raises(ValueError, match="transform_features needs sub_kernel='linear'"):
+        kernel.transform_features([PATH])
+
+
+def test_treelets_beyond_memory_are_refused():
+    # a node of degree 5 000 centres C(5000, 5) ≈ 2.6·10¹⁶ stars: refused before they are built
+    hub = np.zeros((5001, 5001), dtype=np.int8)
+    hub[0, 1:] = hub[1:, 0] = 1
+    with pytest.raises(ValueError, match=r"TreeletKernel treelets around the node of highest degree would need"):
+        TreeletKernel(node_label=None).fit([hub])
