@@ -8,6 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from kernelkit.bench.treelet_graphkit_learn import DIFFERING, differing_graph
 from kernelkit.kernels import TreeletKernel, treelet_kernel
 from kernelkit.reference.graph_treelets import TREELET_EDGES, treelet_counts, treelet_gram
 
@@ -66,13 +67,18 @@ def test_known_gram_values():
 
 
 def test_where_graphkit_learn_counts_differently():
-    # graphkit-learn (0.2.1) finds a k-star only at a node of degree exactly k: on STAR_4 it
-    # counts no 3-star (here 4), so its unlabelled ‖f‖² is 94 − 16 = 78; on PENDANT_TRIANGLE
-    # it grows pattern 7 from the 3-star into the triangle (a cycle, no tree), counting 2
-    assert TreeletKernel(node_label=None).fit_transform([STAR_4])[0, 0] == 94
-    assert _shapes(PENDANT_TRIANGLE).get(7, 0) == 0
-    assert TreeletKernel(node_label=None).fit_transform([PENDANT_TRIANGLE])[0, 0] == \
-        16 + 16 + 25 + 4 + 1
+    # graphkit-learn's ‖f(G)‖² (stored), unlabelled: on a star of 4 branches it counts no
+    # 3-star (here C(4, 3) = 4: 94 = 78 + 4²); on a triangle with a pendant node it grows
+    # patterns 7, 9 and 10 into the triangle (2 + 1 + 2 cycles, no trees: 62 = 71 − 9); on a
+    # chain of four degree-3 nodes it loses the middle pair of pattern 12 (3, not 2: 846 =
+    # 841 − 2² + 3²)
+    stored = np.load(DATA / "treelet.npz")
+    expected = {"star_4": (94, 78), "pendant_triangle": (62, 71), "four_centres": (846, 841)}
+    for name, (ours, theirs) in expected.items():
+        graph = differing_graph(name)
+        assert TreeletKernel(node_label=None).fit_transform([graph])[0, 0] == ours
+        assert stored[f"differing_{name}"] == theirs
+    assert _shapes((_adjacency(*DIFFERING["four_centres"]), None))[12] == 3
 
 
 @pytest.mark.parametrize("sub_kernel", ["linear", "rbf"])
@@ -109,8 +115,8 @@ def test_unseen_labels(make_graphs):
 
 def test_equals_graphkit_learn_on_mutag(mutag):
     stored = np.load(DATA / "treelet.npz")
+    graphs = [mutag.graphs[i] for i in stored["graphs"]]
     for key, edges in (("treelet_nodes", False), ("treelet_edges", True)):
-        graphs = mutag.graphs[:len(stored[key])]
         K = TreeletKernel(edge_label="label" if edges else None).fit_transform(graphs)
         np.testing.assert_array_equal(K, stored[key])
 

@@ -49,13 +49,14 @@ class TreeletKernel(SparseFeatureKernel):
     sorted, a path read in its smaller orientation). Their number grows with the degree: a node
     of degree :math:`d` centres :math:`\binom{d}{5}` 5-stars.
 
-    Where graphkit-learn's ``Treelet`` (0.2) counts differently, this kernel follows the paper's
-    definition: graphkit-learn finds a k-star only at a node of degree exactly k (a node of
-    degree 4 has :math:`\binom{4}{3} = 4` 3-stars; it counts none), grows patterns 7, 9 and 10
-    without checking that their nodes are distinct (in a triangle with a pendant node it counts
-    cycles as pattern 7), and counts pattern 12 once per centre pair in labelled mode but half
-    the found patterns in unlabelled mode. On graphs of maximum degree 3 without triangles or
-    4-cycles the counts agree (see the tests).
+    Where graphkit-learn's ``Treelet`` (0.2.1) counts differently, this kernel follows the
+    paper's definition: graphkit-learn finds a k-star only at a node of degree exactly k (a node
+    of degree 4 has :math:`\binom{4}{3} = 4` 3-stars; it counts none), grows patterns 7, 9 and
+    10 without checking that their nodes are distinct (in a triangle with a pendant node it
+    counts five cycles as such), and loses pattern-12 occurrences along a chain of four
+    degree-3 nodes (its list of visited centres skips the middle pair; its older
+    ``treeletkernel`` function also halves pattern 12 without labels only). The tests show each
+    on a small graph, and equal Gram matrices on MUTAG molecules without such chains.
 
     Parameters
     ----------
