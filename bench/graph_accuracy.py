@@ -114,6 +114,7 @@ KERNELS = {
     "WWL-attr": KernelEntry(lambda: _kernels().WassersteinWeisfeilerLehmanKernel(
         n_iter=3, gamma=0.1, node_label=None, node_attributes="attributes"),
         uses="attributes", max_graphs=1000),
+    "treelet": KernelEntry(lambda: _kernels().TreeletKernel(normalize=True)),
 }
 
 

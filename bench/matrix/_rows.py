@@ -456,6 +456,7 @@ def _structured_rows():
         _kernel_row("GraphletKernel", _graph_setup, sizes=(100, 2_000, 5_000)),
         _kernel_row("PathKernel", _graph_setup, sizes=(100, 1_000, 3_000)),
         _kernel_row("MarginalizedKernel", _graph_setup, sizes=(100, 500, 1_000)),
+        _kernel_row("TreeletKernel", _graph_setup, sizes=(100, 1_000, 3_000)),
         _kernel_row("GraphHopperKernel", _graph_setup, input_key="X_attr",
                     sizes=(100, 500, 2_000)),
         _kernel_row("WalkKernel", _graph_setup, sizes=(100, 500, 2_000)),

@@ -32,6 +32,7 @@ from kernelkit.kernels import (
     StructuredKernel,
     SubstringKernel,
     SubtreeKernel,
+    TreeletKernel,
     VectorKernel,
     VertexHistogramKernel,
     WalkKernel,
@@ -74,6 +75,7 @@ GRAPH_KERNELS = [
     (WassersteinWeisfeilerLehmanKernel(n_iter=2), "n_iter", 1),
     (PathKernel(max_length=3), "max_length", 2),
     (MarginalizedKernel(n_iter=4), "remove_totters", True),
+    (TreeletKernel(), "edge_label", "label"),
 ]
 VECTOR_KERNELS = [(VectorKernel("rbf"), "gamma", 0.3)]
 CASES = STRING_KERNELS + GRAPH_KERNELS + VECTOR_KERNELS

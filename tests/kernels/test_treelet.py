@@ -162,3 +162,12 @@ def test_treelets_beyond_memory_are_refused():
     hub[0, 1:] = hub[1:, 0] = 1
     with pytest.raises(ValueError, match=r"TreeletKernel treelets around the node of highest degree would need"):
         TreeletKernel(node_label=None).fit([hub])
+
+
+def test_sub_kernel_and_gamma_change_after_fit(make_graphs):
+    # the counts do not depend on them: set after fit, as if fitted with them
+    graphs = make_graphs(8, 2, 8, n_labels=2)
+    kernel = TreeletKernel().fit(graphs).set_params(sub_kernel="rbf", gamma=0.02)
+    np.testing.assert_array_equal(
+        kernel.transform(graphs),
+        TreeletKernel(sub_kernel="rbf", gamma=0.02).fit(graphs).transform(graphs))

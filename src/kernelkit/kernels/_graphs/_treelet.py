@@ -54,9 +54,10 @@ class TreeletKernel(SparseFeatureKernel):
     of degree 4 has :math:`\binom{4}{3} = 4` 3-stars; it counts none), grows patterns 7, 9 and
     10 without checking that their nodes are distinct (in a triangle with a pendant node it
     counts five cycles as such), and loses pattern-12 occurrences along a chain of four
-    degree-3 nodes (its list of visited centres skips the middle pair; its older
-    ``treeletkernel`` function also halves pattern 12 without labels only). The tests show each
-    on a small graph, and equal Gram matrices on MUTAG molecules without such chains.
+    degree-3 nodes (its list of visited centres skips the middle pair); its branch for graphs
+    without any label halves the pattern-12 count that its labelled branch keeps whole (its
+    ``compute`` adds dummy labels, so takes the latter). The tests show each on a small graph,
+    and equal Gram matrices on MUTAG molecules without such chains.
 
     Parameters
     ----------
