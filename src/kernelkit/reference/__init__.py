@@ -63,6 +63,9 @@ states them) and are compared with the public estimator or function that runs th
   search): ``PathKernel``; ``tests/kernels/test_path.py``;
 - :mod:`~kernelkit.reference.graph_marginalized` (``marginalized_gram``, ``walk_graph``, pair
   by pair): ``MarginalizedKernel``; ``tests/kernels/test_marginalized.py``;
+- :mod:`~kernelkit.reference.graph_treelets` (``treelet_counts``, ``treelet_gram``: every
+  edge set of at most five edges that is a tree, by its canonical code): ``TreeletKernel``;
+  ``tests/kernels/test_treelet.py``;
 - :mod:`~kernelkit.reference.graph_assignment` (``wl_optimal_assignment_gram`` by the Hungarian
   method on every pair, which checks the histogram-intersection theorem itself;
   ``neighborhood_hash_gram`` node by node): ``WeisfeilerLehmanOptimalAssignmentKernel`` and
