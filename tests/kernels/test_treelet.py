@@ -95,6 +95,14 @@ def test_equals_the_twin(make_graphs, sub_kernel, edges):
                                rtol=1e-13, atol=0)
 
 
+@pytest.mark.parametrize("max_size", [1, 2, 3, 4, 5])
+def test_smaller_treelets_equal_the_twin(make_graphs, max_size):
+    graphs = make_graphs(10, 1, 8, n_labels=2, n_edge_labels=2, p_edge=0.45)
+    kernel = TreeletKernel(max_size, edge_label="label")
+    np.testing.assert_array_equal(
+        kernel.fit_transform(graphs), treelet_gram(graphs, edge_labels=True, max_size=max_size))
+
+
 def test_features_are_the_counts(make_graphs):
     graphs = make_graphs(8, 1, 8, n_labels=3, p_edge=0.5)
     features = TreeletKernel().fit(graphs).transform_features(graphs).toarray()
@@ -142,6 +150,9 @@ def test_threads_agree_and_function_form(mutag):
 
 @pytest.mark.parametrize("params, message", [
     ({"sub_kernel": "gaussian"}, "sub_kernel"),
+    ({"max_size": 0}, "max_size"),
+    ({"max_size": 7}, "max_size"),
+    ({"max_size": 2.5}, "max_size"),
     ({"gamma": 0.0}, "gamma"),
     ({"gamma": -1.0}, "gamma"),
 ])
@@ -154,6 +165,22 @@ def test_rbf_has_no_explicit_features():
     kernel = TreeletKernel(sub_kernel="rbf").fit([PATH, TRIANGLE])
     with pytest.raises(ValueError, match="transform_features needs sub_kernel='linear'"):
         kernel.transform_features([PATH])
+
+
+def test_graphs_of_too_many_treelets_are_refused_up_front():
+    # the clique of 25 nodes holds C(25, 6) · 6⁴ ≈ 2.3·10⁸ subtrees of 6 nodes (Cayley): a
+    # clear error at once, naming the graph, its degree and the fix
+    clique = np.ones((25, 25)) - np.eye(25)
+    path = np.diag(np.ones(3), 1) + np.diag(np.ones(3), -1)
+    with pytest.raises(ValueError, match=r"graph 1 \(of 2, maximum degree 24\) would grow "
+                                         r"about .* lower max_size"):
+        TreeletKernel(node_label=None).fit([path, clique])
+    # with treelets of at most 4 nodes it is small work
+    K = TreeletKernel(4, node_label=None).fit_transform([clique])
+    # 25 nodes, 300 edges, 25 · C(24, 2) paths of 3 nodes, 25!/(21! · 2) of 4, 25 · C(24, 3)
+    # 3-stars
+    counts = [25, 300, 25 * 276, 25 * 24 * 23 * 22 // 2, 25 * 2024]
+    assert K[0, 0] == sum(c * c for c in counts)
 
 
 def test_treelets_beyond_memory_are_refused():

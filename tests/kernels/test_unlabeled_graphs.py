@@ -210,6 +210,7 @@ LARGE_PARAMS = {
     "GeometricWalkKernel": {"lambda_": 0.001},  # 0.01 diverges at degree 17
     "PathKernel": {"max_length": 2},  # memory: one row per simple path, ~ degree^length
     "MarginalizedKernel": {"n_iter": 3},
+    "TreeletKernel": {"max_size": 5},  # 6 nodes: ~2·10⁸ partial treelets, refused as minutes
 }
 
 

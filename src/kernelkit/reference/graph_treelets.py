@@ -79,9 +79,9 @@ def _is_tree(edges):
     return reached == nodes
 
 
-def treelet_counts(graph, edge_labels=False):
-    """Counter of ``(shape, canonical labelled code)`` over the treelet occurrences of
-    ``graph``."""
+def treelet_counts(graph, edge_labels=False, max_size=6):
+    """Counter of ``(shape, canonical labelled code)`` over the occurrences in ``graph`` of the
+    treelets of at most ``max_size`` nodes."""
     shapes = _shape_of_code()
     neighbours = _neighbours(graph[0])
     labels = _node_labels(graph)
@@ -89,7 +89,7 @@ def treelet_counts(graph, edge_labels=False):
     counts = Counter()
     for v in range(len(labels)):
         counts[(0, (labels[v], ()))] += 1
-    for n_edges in range(1, 6):
+    for n_edges in range(1, max_size):
         for edges in itertools.combinations(all_edges, n_edges):
             if not _is_tree(edges):
                 continue
@@ -102,12 +102,13 @@ def treelet_counts(graph, edge_labels=False):
     return counts
 
 
-def treelet_gram(graphs_X, graphs_Y=None, sub_kernel="linear", gamma=1.0, edge_labels=False):
+def treelet_gram(graphs_X, graphs_Y=None, sub_kernel="linear", gamma=1.0, edge_labels=False,
+                 max_size=6):
     """``K[i, j] = Σ_t f_t(G_i) f_t(G'_j)`` (linear) or ``exp(-gamma Σ_t (f_t(G_i) -
     f_t(G'_j))²)`` (rbf); ``graphs_Y`` None: ``graphs_X``."""
-    features_X = [treelet_counts(g, edge_labels) for g in graphs_X]
+    features_X = [treelet_counts(g, edge_labels, max_size) for g in graphs_X]
     features_Y = features_X if graphs_Y is None else [
-        treelet_counts(g, edge_labels) for g in graphs_Y]
+        treelet_counts(g, edge_labels, max_size) for g in graphs_Y]
     K = np.zeros((len(features_X), len(features_Y)))
     for i, a in enumerate(features_X):
         for j, b in enumerate(features_Y):

@@ -1,7 +1,7 @@
 """Treelet kernel (Gaüzère, Brun & Villemin 2012): counts of the labelled subtrees of at most six
 nodes, compared by a linear or Gaussian sub-kernel."""
 
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -20,6 +20,8 @@ __all__ = ["TreeletKernel", "treelet_kernel"]
 # and the temporaries of a step): about 30 MB a chunk.
 _CHUNK_ROWS = 1 << 18
 _ROW_BYTES = 112.0
+# Partial occurrences of one graph beyond which it is refused: about a minute of NumPy work.
+_MAX_GRAPH_ROWS = float(1 << 27)
 
 
 @fill_doc(**GRAPH_DOCS)
@@ -61,6 +63,10 @@ class TreeletKernel(SparseFeatureKernel):
 
     Parameters
     ----------
+    max_size : int, default=6
+        Largest treelet, in nodes (1–6); 6, the paper's, takes all 14. A graph whose treelets
+        would take minutes to enumerate (about :math:`10^8` partial ones: a node of degree 50,
+        a clique of 20 nodes) is refused with a ValueError asking for a lower ``max_size``.
     sub_kernel : {"linear", "rbf"}, default="linear"
         How the count vectors are compared: their dot product (explicit features,
         :meth:`transform_features`) or a Gaussian of their distance.
@@ -117,14 +123,16 @@ class TreeletKernel(SparseFeatureKernel):
 
     _parameter_constraints = {
         **SparseFeatureKernel._parameter_constraints,
+        "max_size": [Interval(Integral, 1, 6, closed="both")],
         "sub_kernel": [StrOptions({"linear", "rbf"})],
         "gamma": [Interval(Real, 0, None, closed="neither")],
     }
     _refit_free_params = SparseFeatureKernel._refit_free_params | {"sub_kernel", "gamma"}
 
-    def __init__(self, *, sub_kernel="linear", gamma=1.0, node_label="label",
+    def __init__(self, max_size=6, *, sub_kernel="linear", gamma=1.0, node_label="label",
                  unlabeled_nodes="constant", edge_label=None, normalize=False, n_jobs=None,
                  verbose=0):
+        self.max_size = max_size
         self.sub_kernel = sub_kernel
         self.gamma = gamma
         self.node_label = node_label
@@ -135,7 +143,7 @@ class TreeletKernel(SparseFeatureKernel):
         self.verbose = verbose
 
     def _represent(self, batch, fitting):
-        graph_ids, keys, counts = treelet_keys(batch)
+        graph_ids, keys, counts = treelet_keys(batch, self.max_size)
         return self._key_features(graph_ids, keys, counts, batch.n_samples, fitting)
 
     def _gram(self, A, B=None):
@@ -193,18 +201,21 @@ def _extend(batch, grown, at, after=None):
     return (np.column_stack([nodes[parent], w]), np.column_stack([slots[parent], slot]))
 
 
-def treelet_keys(batch):
-    """The labelled treelets of every graph of ``batch``, counted: per distinct ``(graph,
-    treelet)`` its graph, the 64-bit key of the treelet (shape, then canonical labels) and its
-    number of occurrences.
+def treelet_keys(batch, max_size=6):
+    """The labelled treelets of at most ``max_size`` nodes of every graph of ``batch``,
+    counted: per distinct ``(graph, treelet)`` its graph, the 64-bit key of the treelet (shape,
+    then canonical labels) and its number of occurrences.
 
     The occurrences are grown from chunks of their first node (centre, or path end), each chunk
-    holding about ``_CHUNK_ROWS`` partial occurrences by a bound on them: the walks of 1–5
-    steps from its nodes (a path or branch is a walk) and the candidate rows of its stars.
+    holding about ``_CHUNK_ROWS`` partial occurrences by a bound on them: twice the walks of
+    1 to ``max_size - 1`` steps from its nodes (a path or branch is a walk) and the candidate
+    rows of its stars. A graph whose bound exceeds ``_MAX_GRAPH_ROWS`` (minutes of work) is
+    refused before any is grown.
 
     Parameters
     ----------
     batch : GraphBatch
+    max_size : int, default=6
 
     Returns
     -------
@@ -215,15 +226,29 @@ def treelet_keys(batch):
     degree = np.diff(batch.indptr).astype(np.float64)
     adjacency = sp.csr_array((np.ones(len(batch.indices)), batch.indices, batch.indptr),
                              shape=(batch.n_nodes, batch.n_nodes))
-    bound, walks = degree * scipy.special.comb(degree, 4), np.ones(batch.n_nodes)
-    for _ in range(5):
+    bound = degree * scipy.special.comb(degree, max_size - 2) if max_size >= 4 else \
+        np.zeros(batch.n_nodes)
+    walks = np.ones(batch.n_nodes)
+    for _ in range(max_size - 1):
         walks = adjacency @ walks
         bound += 2.0 * walks
     check_memory_request(_ROW_BYTES * float(bound.max(initial=0.0)),
                          "TreeletKernel treelets around the node of highest degree",
-                         "use a kernel linear in the degree (WeisfeilerLehmanKernel).")
+                         "lower max_size, or use a kernel linear in the degree "
+                         "(WeisfeilerLehmanKernel).")
+    cumulative = np.r_[0.0, np.cumsum(bound)]
+    per_graph = cumulative[batch.node_ptr[1:]] - cumulative[batch.node_ptr[:-1]]
+    if per_graph.max(initial=0.0) > _MAX_GRAPH_ROWS:
+        worst = int(np.argmax(per_graph))
+        raise ValueError(
+            f"TreeletKernel(max_size={max_size}): graph {worst} (of {batch.n_samples}, maximum "
+            f"degree {int(degree[batch.node_ptr[worst]:batch.node_ptr[worst + 1]].max())}) "
+            f"would grow about {per_graph[worst]:.2g} partial treelets, more than "
+            f"{_MAX_GRAPH_ROWS:.2g} (minutes of work: their number grows as the degree to "
+            f"the power max_size - 1); lower max_size, or use a kernel linear "
+            "in the degree (WeisfeilerLehmanKernel).")
     edges = np.searchsorted(np.cumsum(bound), np.arange(_CHUNK_ROWS, bound.sum(), _CHUNK_ROWS))
-    found = [_count_pairs(*_chunk_keys(batch, np.arange(start, stop)))
+    found = [_count_pairs(*_chunk_keys(batch, np.arange(start, stop), max_size))
              for start, stop in zip(np.r_[0, edges], np.r_[edges, batch.n_nodes])
              if stop > start]
     if not found:
@@ -241,8 +266,9 @@ def _count_pairs(graph_ids, keys):
     return graph_ids[starts], keys[starts], np.diff(np.r_[starts, len(keys)])
 
 
-def _chunk_keys(batch, first_nodes):
-    """Graph and key of every treelet occurrence whose first node is in ``first_nodes``."""
+def _chunk_keys(batch, first_nodes, max_size):
+    """Graph and key of every treelet occurrence of at most ``max_size`` nodes whose first
+    node is in ``first_nodes``."""
     labels = batch.node_labels.astype(np.uint64)
     edges = batch.edge_labels.astype(np.uint64)
     graph_of_node = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
@@ -269,10 +295,10 @@ def _chunk_keys(batch, first_nodes):
         found.append((graph_of_node[grown[0][:, 0]], _mix_columns(shape, *codes)))
 
     start = (first_nodes[:, None], np.zeros((len(first_nodes), 0), dtype=np.intp))
-    # paths of 1..6 nodes, grown at their end; each found in both orientations, kept once
+    # paths of 1..max_size nodes, grown at their end; found in both orientations, kept once
     path = start
     count(0, path, node(path, 0))
-    for n_nodes in range(2, 7):
+    for n_nodes in range(2, max_size + 1):
         path = _extend(batch, path, n_nodes - 2)
         first_end = path[0][:, 0] < path[0][:, -1]
         once = (path[0][first_end], path[1][first_end])
@@ -282,17 +308,23 @@ def _chunk_keys(batch, first_nodes):
         count(n_nodes - 1, once, np.minimum(_mix_columns(n_nodes - 1, *forward),
                                             _mix_columns(n_nodes - 1, *backward)))
     # stars of 3, 4, 5 branches: leaves in increasing id order
+    if max_size < 4:
+        return _found_arrays(found)
     fan = _extend(batch, start, 0)
-    for n_leaves in range(2, 6):
+    for n_leaves in range(2, max_size):
         fan = _extend(batch, fan, 0, after=n_leaves - 1)
         if n_leaves >= 3:
             count({3: 6, 4: 8, 5: 13}[n_leaves], fan, node(fan, 0),
                   *sorted_codes(*[leaf(fan, p) for p in range(1, n_leaves + 1)]))
     # [centre, x, y]: a branch of two edges, the seed of 7, 10 and 11
+    if max_size < 5:
+        return _found_arrays(found)
     arm = _extend(batch, _extend(batch, start, 0), 1)
     leaves = _extend(batch, _extend(batch, arm, 0), 0, after=3)          # 7: + a < b
     count(7, leaves, node(leaves, 0), *sorted_codes(leaf(leaves, 3), leaf(leaves, 4)),
           branch(leaves, 1, 2))
+    if max_size < 6:
+        return _found_arrays(found)
     leaves = _extend(batch, leaves, 0, after=4)                          # 11: + a < b < c
     count(11, leaves, node(leaves, 0),
           *sorted_codes(leaf(leaves, 3), leaf(leaves, 4), leaf(leaves, 5)),
@@ -314,9 +346,13 @@ def _chunk_keys(batch, first_nodes):
     halves = [_mix_columns(2, node(pair, c), *sorted_codes(leaf(pair, a), leaf(pair, b)))
               for c, a, b in ((0, 2, 3), (1, 4, 5))]
     count(12, pair, edge(pair, 1), *sorted_codes(*halves))
-    graph_ids = np.concatenate([g for g, _ in found])
-    keys = np.concatenate([k for _, k in found]).view(np.int64)
-    return graph_ids, keys
+    return _found_arrays(found)
+
+
+def _found_arrays(found):
+    """The ``(graph ids, hashes)`` pairs of ``found`` as one array of each, keys as int64."""
+    return (np.concatenate([g for g, _ in found]),
+            np.concatenate([k for _, k in found]).view(np.int64))
 
 
 def treelet_kernel(X, Y=None, **params):
