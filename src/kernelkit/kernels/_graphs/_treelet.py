@@ -44,7 +44,10 @@ class TreeletKernel(SparseFeatureKernel):
         K_\mathrm{linear}(G, G') = \sum_t f_t(G) f_t(G'), \qquad
         K_\mathrm{rbf}(G, G') = \exp\bigl(-\gamma \sum_t (f_t(G) - f_t(G'))^2\bigr),
 
-    both positive semi-definite (the paper's kernel with these sub-kernels on the count vector).
+    both positive semi-definite: graphkit-learn's ``Treelet`` with a dot product or a Gaussian
+    of the count vectors as ``sub_kernel``. The paper sums a sub-kernel over the treelets both
+    graphs hold, :math:`\sum_{t \in T(G) \cap T(G')} k(f_t(G), f_t(G'))`; with the product
+    :math:`k(a, b) = ab` that is the linear kernel.
     The occurrences are grown for the whole batch at once, one node at a time from a centre
     (stars by increasing neighbour ids, so each occurrence is found once), and each labelled
     treelet is keyed by a 64-bit hash of its canonical code (leaves and symmetric branches
