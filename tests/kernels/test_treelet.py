@@ -187,7 +187,8 @@ def test_treelets_beyond_memory_are_refused():
     # a node of degree 5 000 centres C(5000, 5) ≈ 2.6·10¹⁶ stars: refused before they are built
     hub = np.zeros((5001, 5001), dtype=np.int8)
     hub[0, 1:] = hub[1:, 0] = 1
-    with pytest.raises(ValueError, match=r"TreeletKernel treelets around the node of highest degree would need"):
+    with pytest.raises(ValueError, match=r"TreeletKernel treelets around the node of highest "
+                                         r"degree would need"):
         TreeletKernel(node_label=None).fit([hub])
 
 
