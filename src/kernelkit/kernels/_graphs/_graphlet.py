@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 from kernelkit._core import _graphlet_counts
 from kernelkit.kernels._base import StructuredKernel, pairwise_structured_kernel
 from kernelkit.kernels._graphs._bases import ExplicitFeatureKernel
-from kernelkit.kernels._graphs._features import SparseFeatures
+from kernelkit.kernels._graphs._features import SparseFeatures, mix64
 from kernelkit.utils._sklearn_compat import Interval, Options, StrOptions
 from kernelkit.utils._validation import MAX_INT
 
@@ -53,15 +53,6 @@ def graphlet_classes(k):
     return np.array([index[s] for s in sequences], dtype=np.int32), len(classes)
 
 
-def _mix64(x):
-    """splitmix64's finaliser (Steele, Lea & Flood, OOPSLA 2014): a bijection of 64-bit words
-    whose outputs look random (uint64 arithmetic wraps modulo 2^64)."""
-    x = np.asarray(x, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
 def graph_fingerprints(batch):
     """A 64-bit fingerprint of each graph of a batch from its structure alone: its number of
     nodes and its adjacency entries in local node numbers, so the same wherever the graph sits
@@ -82,10 +73,10 @@ def graph_fingerprints(batch):
     first_node = batch.node_ptr[graph_of_entry]
     rows = np.repeat(np.arange(batch.n_nodes), degrees) - first_node
     columns = batch.indices - first_node
-    entries = _mix64((rows.astype(np.uint64) << np.uint64(32)) | columns.astype(np.uint64))
+    entries = mix64((rows.astype(np.uint64) << np.uint64(32)) | columns.astype(np.uint64))
     sums = np.zeros(batch.n_samples, dtype=np.uint64)
     np.add.at(sums, graph_of_entry, entries)        # wraps modulo 2^64, exact
-    return _mix64(sums ^ _mix64(n_nodes))
+    return mix64(sums ^ mix64(n_nodes))
 
 
 class GraphletKernel(ExplicitFeatureKernel):
@@ -196,7 +187,7 @@ class GraphletKernel(ExplicitFeatureKernel):
             if fitting:
                 self.random_seed_ = int(check_random_state(self.random_state).randint(
                     0, np.iinfo(np.int64).max))
-            seeds = _mix64(graph_fingerprints(batch) ^ np.uint64(self.random_seed_))
+            seeds = mix64(graph_fingerprints(batch) ^ np.uint64(self.random_seed_))
         _graphlet_counts.graphlet_counts(batch.node_ptr, batch.indptr, batch.indices, self.k,
                                          class_of_mask, n_graphlet_samples or 0, seeds, counts,
                                          self._n_threads())

@@ -9,7 +9,7 @@ import scipy.special
 
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._bases import GRAPH_DOCS, SparseFeatureKernel
-from kernelkit.kernels._graphs._graphlet import _mix64
+from kernelkit.kernels._graphs._features import mix64
 from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import check_memory_request
@@ -175,9 +175,9 @@ class TreeletKernel(SparseFeatureKernel):
 def _mix_columns(first, *columns):
     """A 64-bit hash of each row of the tuple ``(first, *columns)`` (splitmix64's mixer
     chained over the entries)."""
-    h = _mix64(np.full(len(columns[0]), first, dtype=np.uint64))
+    h = mix64(np.full(len(columns[0]), first, dtype=np.uint64))
     for column in columns:
-        h = _mix64(h ^ np.asarray(column).astype(np.uint64))
+        h = mix64(h ^ np.asarray(column).astype(np.uint64))
     return h
 
 
