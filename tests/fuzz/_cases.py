@@ -296,11 +296,6 @@ def _string_cases(est, rng, scale):
         ("transform: empty list", after_fit([])),
         ("transform: single string", after_fit("ACDEF")),
         ("transform unfitted", lambda: clone(est).transform(base)),
-        # unlabelled graphs (the unlabeled_nodes rule) in every form, and mixed with labelled
-        ("bare sparse adjacencies", fit([nx.to_scipy_sparse_array(g) for g in base])),
-        ("bare dense adjacencies", fit([nx.to_numpy_array(g) for g in base])),
-        ("labelled and unlabelled graphs", fit([base[0], nx.path_graph(4)])),
-        ("transform: unlabelled graphs", after_fit([nx.path_graph(4)])),
     ]
     cases += _param_cases(est, lambda e: e.fit_transform(base))
     return cases, _stress.Base(base, None, lambda e: e.fit_transform(base), vectors=False)
