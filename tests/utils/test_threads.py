@@ -103,6 +103,23 @@ def test_scatter_matrix(rng, monkeypatch, dtype):
                                rtol=tol)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+def test_scatter_matrix_ones_column_is_the_stacked_designs(rng, monkeypatch, weighted):
+    # the logistic regression's Hessian of [X, 1] without the stacked copy: the same blocks
+    # (sized by the stacked width), the same buffer values, so the same bits
+    from kernelkit.utils import _scatter
+
+    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 36)    # 6-row blocks of 6 columns
+    monkeypatch.setattr(_scatter, "_MIN_BLOCK_ROWS", 1)
+    X = rng.normal(size=(101, 5))
+    weights = rng.random(101) if weighted else None
+    stacked = np.hstack([X, np.ones((101, 1))])
+    for n_threads in (1, 2):
+        np.testing.assert_array_equal(
+            _scatter.scatter_matrix(X, weights=weights, ones_column=True, n_threads=n_threads),
+            _scatter.scatter_matrix(stacked, weights=weights, n_threads=n_threads))
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("n_samples", [1, 5, 6, 7, 101])
 def test_mean_and_scatter(rng, monkeypatch, dtype, n_samples):

@@ -38,8 +38,9 @@ __all__ = ["LogisticRegression"]
 
 
 class _InterceptDesign:
-    """The design ``[X, 1]`` of a sparse ``X`` with the intercept column, as products only:
-    ``X`` is read in place, never stacked with the column nor densified."""
+    """The design ``[X, 1]`` with the intercept column, as products only: ``X`` (dense or
+    sparse) is read in place, never stacked with the column nor densified; the Newton Hessian
+    writes the column into its own row blocks (:func:`_weighted_scatter`)."""
 
     def __init__(self, X):
         self.X = X
@@ -62,6 +63,26 @@ class _InterceptDesignTransposed:
 
     def __matmul__(self, v):
         return np.concatenate([self.X.T @ v, v.sum(axis=0, keepdims=True)])
+
+
+def _data(A):
+    """The data of a design: ``X`` of ``[X, 1]``, else the design itself."""
+    return A.X if isinstance(A, _InterceptDesign) else A
+
+
+def _stacked(A):
+    """A design as a dense array (for the wide-data reduction and gradient descent's step)."""
+    if isinstance(A, np.ndarray):
+        return A
+    if isinstance(A.X, np.ndarray):
+        return np.hstack([A.X, np.ones((A.shape[0], 1))])
+    return A @ np.eye(A.shape[1])
+
+
+def _weighted_scatter(A, weights, n_threads):
+    """``Aᵀ diag(weights) A`` of a dense design (explicit, by blocked rank-k updates)."""
+    return scatter_matrix(_data(A), weights=weights, n_threads=n_threads,
+                          ones_column=isinstance(A, _InterceptDesign))
 
 
 class LogisticRegression(ClassifierMixin, BaseEstimator):
@@ -187,11 +208,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ objectives
     def _design(self, X):
-        if not self.fit_intercept:
-            return X
-        if sp.issparse(X):
-            return _InterceptDesign(X)
-        return np.hstack([X, np.ones((X.shape[0], 1))])
+        return _InterceptDesign(X) if self.fit_intercept else X
 
     def _penalty_weights(self, n_columns):
         """``1/C`` on the coefficients, 0 on the intercept (divided through by C: the objective
@@ -221,12 +238,12 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             gradient = A.T @ dz + r * theta
             if order == 1:
                 return value, gradient
-            if not isinstance(A, np.ndarray):
+            if sp.issparse(_data(A)):
                 # sparse: the Hessian as a product, Aᵀ diag(curvature) A v + r v (Newton-CG)
                 return value, gradient, lambda v: A.T @ (curvature * (A @ v)) + r * v
             # Σ_i c_i a_i a_iᵀ by blocked rank-k updates: half the products of (A * c)ᵀ A,
             # and no weighted copy of A
-            hessian = scatter_matrix(A, weights=curvature, n_threads=n_threads)
+            hessian = _weighted_scatter(A, curvature, n_threads)
             hessian.flat[::len(theta) + 1] += r
             return value, gradient, hessian
         return objective
@@ -258,9 +275,8 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
     def _lipschitz(self, A, r, s, factor):
         # the loss's Hessian is at most factor · Aᵀ diag(s) A
         root = np.sqrt(s)
-        if isinstance(A, np.ndarray) or min(A.shape) < 2:
-            dense = A if isinstance(A, np.ndarray) else A @ np.eye(A.shape[1])
-            largest = np.linalg.norm(dense * root[:, None], 2)
+        if not sp.issparse(_data(A)) or min(A.shape) < 2:
+            largest = np.linalg.norm(_stacked(A) * root[:, None], 2)
         else:
             # sparse: the largest singular value from products, diag(√s) A never formed
             weighted = LinearOperator(A.shape, matvec=lambda v: root * (A @ v.ravel()),
@@ -288,7 +304,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         columns); with more features than samples, on the reduced problem of
         :func:`~kernelkit.linear_model._row_space.row_space_reduction`: the same iterates, at a cost
         that follows ``n_samples`` instead of ``n_features``."""
-        if not isinstance(A, np.ndarray):
+        if sp.issparse(_data(A)):
             # sparse: Newton-CG on Hessian-vector products with A, whatever its shape
             return damped_newton(make_objective(A, r), np.zeros(A.shape[1] * n_outputs),
                                  self.max_iter, self.tol, progress)
@@ -301,7 +317,7 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         if n_features <= A.shape[0]:
             return damped_newton(make_objective(A, r), np.zeros(A.shape[1] * n_outputs),
                                  self.max_iter, self.tol, progress)
-        reduced, expand = row_space_reduction(A, n_features)
+        reduced, expand = row_space_reduction(_stacked(A), n_features)
         shape = (reduced.shape[1], n_outputs)
 
         def original(flat):
@@ -414,13 +430,13 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
         p = X.shape[1]
         self.coef_ = Theta[:p].T.copy()
         self.intercept_ = Theta[p].copy() if self.fit_intercept else np.zeros(Theta.shape[1])
-        # zero-weight samples take no part in the fit, nor in its separability
-        weighted = sample_weight > 0
-        self._warn(X[weighted], codes[weighted], converged)
+        self._warn(X, codes, sample_weight > 0, converged)
         return self
 
-    def _warn(self, X, codes, converged):
-        scores = self._scores(X)
+    def _separates(self, X, codes, weighted):
+        """Whether the fitted scores put every sample of positive weight (``weighted``) on its
+        class's side; zero-weight samples take no part in the fit, nor in its separability."""
+        scores, codes = self._scores(X)[weighted], codes[weighted]
         if scores.shape[1] == 1:
             margins = np.where(codes == 1, 1.0, -1.0) * scores[:, 0]
         else:
@@ -428,7 +444,11 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             scores_other = scores.copy()
             scores_other[np.arange(len(codes)), codes] = -np.inf
             margins = true - scores_other.max(axis=1)
-        if self.penalty is None and np.all(margins > 0):
+        return bool(np.all(margins > 0))
+
+    def _warn(self, X, codes, weighted, converged):
+        # the scores are needed only without a penalty, where separability is a question
+        if self.penalty is None and self._separates(X, codes, weighted):
             warnings.warn(
                 "The classes are linearly separable: without a penalty the likelihood has no "
                 "finite maximiser (the objective decreases to 0 along a separating direction; "

@@ -21,11 +21,12 @@ _MIN_BLOCK_ROWS = 256
 _PRODUCT_BLOCK_ELEMENTS = 2**18
 
 
-def _rank_k_blocks(X):
-    """BLAS ``syrk`` of ``X``'s dtype and the rows of a block that stays in the cache (at most
-    ``X``'s rows: the block buffers of a short ``X`` are no larger than ``X``)."""
-    rows = min(max(_BLOCK_ELEMENTS // max(X.shape[1], 1), _MIN_BLOCK_ROWS), X.shape[0])
-    return get_blas_funcs("syrk", dtype=X.dtype), max(1, rows)
+def _rank_k_blocks(n_samples, n_features, dtype):
+    """BLAS ``syrk`` of ``dtype`` and the rows of a block of ``n_features`` columns that stays
+    in the cache (at most ``n_samples``: the block buffers of short data are no larger than
+    the data)."""
+    rows = min(max(_BLOCK_ELEMENTS // max(n_features, 1), _MIN_BLOCK_ROWS), n_samples)
+    return get_blas_funcs("syrk", dtype=dtype), max(1, rows)
 
 
 def _from_upper(total):
@@ -37,13 +38,16 @@ def _from_upper(total):
     return symmetric
 
 
-def scatter_matrix(X, *, weights=None, n_threads=1):
+def scatter_matrix(X, *, weights=None, n_threads=1, ones_column=False):
     r"""The scatter matrix :math:`S = \sum_i w_i x_i x_i^\top` of the rows of ``X``.
 
     Row blocks (scaled by :math:`\sqrt{w_i}` in a buffer that stays in the cache) are added by a
     symmetric rank-k update (BLAS ``syrk``, half the products of a general ``Xᵀ X``), on
     ``n_threads`` threads (:func:`~kernelkit.utils._threads.fold_row_blocks`); the result does not
     depend on ``n_threads``. For the centred scatter matrix see :func:`mean_and_scatter`.
+    With ``ones_column``, the rows are ``(x_i, 1)`` — the design ``[X, 1]`` of a model with an
+    intercept — written into the block buffer only: the same blocks, products and result as for
+    a stacked copy of ``[X, 1]``, without the copy.
 
     Parameters
     ----------
@@ -52,15 +56,18 @@ def scatter_matrix(X, *, weights=None, n_threads=1):
     weights : ndarray of shape (n_samples,), default=None
         Non-negative weights :math:`w_i`; None for 1.
     n_threads : int, default=1
+    ones_column : bool, default=False
+        Append a column of ones to ``X``.
 
     Returns
     -------
-    S : ndarray of shape (n_features, n_features)
+    S : ndarray of shape (n_features + ones_column, n_features + ones_column)
         Symmetric, of ``X``'s dtype.
     """
-    n_samples, n_features = X.shape
+    n_samples, n_columns = X.shape
+    n_features = n_columns + bool(ones_column)
     dtype = X.dtype
-    syrk, block_rows = _rank_k_blocks(X)
+    syrk, block_rows = _rank_k_blocks(n_samples, n_features, dtype)
     root = None if weights is None else np.sqrt(weights).astype(dtype, copy=False)
 
     def fold(state, start, stop):
@@ -69,7 +76,17 @@ def scatter_matrix(X, *, weights=None, n_threads=1):
                      np.empty((block_rows, n_features), dtype=dtype))
         total, buffer = state
         block = X[start:stop]
-        if root is not None:
+        if ones_column:
+            # the rows (x_i, 1) √w_i of the stacked design, in the buffer
+            scaled = buffer[: stop - start]
+            if root is None:
+                scaled[:, :n_columns] = block
+                scaled[:, n_columns] = 1.0
+            else:
+                np.multiply(block, root[start:stop, None], out=scaled[:, :n_columns])
+                scaled[:, n_columns] = root[start:stop]
+            block = scaled
+        elif root is not None:
             block = np.multiply(block, root[start:stop, None], out=buffer[: stop - start])
         # blockᵀ block added to the upper triangle of the Fortran-ordered total, in place
         return syrk(1.0, block.T, beta=1.0, c=total, overwrite_c=1), buffer
@@ -115,7 +132,7 @@ def mean_and_scatter(X, *, n_threads=1):
     """
     n_samples, n_features = X.shape
     dtype = X.dtype
-    syrk, block_rows = _rank_k_blocks(X)
+    syrk, block_rows = _rank_k_blocks(*X.shape, X.dtype)
     # column means as products with a vector of ones (BLAS gemv): NumPy's mean over axis 0
     # costs as much as the rank-k update on narrow data
     ones = np.ones(block_rows, dtype=dtype)   # block_rows <= n_samples (_rank_k_blocks)
