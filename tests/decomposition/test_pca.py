@@ -1,5 +1,7 @@
 """PCA: agreement with scikit-learn, the seed's three routes, exact properties."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -96,6 +98,40 @@ def test_bad_input(rng):
         pca.transform(X[:, :2])
     with pytest.raises(ValueError, match="expected scores"):
         pca.inverse_transform(np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("solver", ["auto", "full", "randomized"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_input_gets_scikit_learns_error_on_every_route(rng, solver, bad):
+    # the covariance route ("auto" on tall data) sees it on the scatter matrix, without
+    # warnings from the arithmetic on inf; the others test X first
+    X = rng.normal(size=(600, 5))
+    X[17, 2] = bad
+    n_components = 2 if solver == "randomized" else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="NaN" if np.isnan(bad) else "infinity"):
+            PCA(n_components, svd_solver=solver).fit(X)
+        # an error met before the scatter matrix comes after the finiteness, as in scikit-learn
+        with pytest.raises(ValueError, match="NaN" if np.isnan(bad) else "infinity"):
+            PCA(n_components=7, svd_solver=solver).fit(X)
+
+
+def test_covariance_route_tests_finiteness_on_the_scatter_matrix(rng, monkeypatch):
+    # one pass over X (the blocked scatter matrix), not a finiteness pass before it
+    from sklearn.utils import validation
+
+    seen = []
+    original = validation._assert_all_finite
+
+    def counting(X, *args, **kwargs):
+        seen.append(np.shape(X))
+        return original(X, *args, **kwargs)
+
+    monkeypatch.setattr(validation, "_assert_all_finite", counting)
+    X = rng.normal(size=(2_000, 6))
+    PCA().fit(X)
+    assert (2_000, 6) not in seen
 
 
 def test_values_near_the_float_maximum_are_refused(near_float_max):

@@ -5,7 +5,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.linalg import get_lapack_funcs, svd
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import assert_all_finite, check_is_fitted, validate_data
 
 from kernelkit.decomposition._randomized_svd import (
     default_power_iterations,
@@ -83,10 +83,14 @@ def _centred_sum_of_squares(X, mean):
     return total
 
 
-def _check_finite_scatter(X, scatter):
-    """Raise when the scatter matrix overflowed: checked on the d × d result rather than on the
-    n × d input, with :func:`check_distance_scale`'s message when the input's scale explains it."""
-    if not np.isfinite(scatter).all():
+def _check_finite_scatter(X, mean, scatter):
+    """Raise when ``X`` has a NaN or infinite entry or the scatter matrix overflowed, both seen
+    on the d-sized results rather than by passes over the n × d input (a non-finite ``x_ij``
+    makes ``μ_j`` or ``S_jj = Σ_i (x_ij − μ_j)²`` non-finite): scikit-learn's message for a
+    non-finite input, else :func:`check_distance_scale`'s when the input's scale explains the
+    overflow."""
+    if not (np.isfinite(scatter).all() and np.isfinite(mean).all()):
+        assert_all_finite(X, estimator_name="PCA", input_name="X")
         check_distance_scale(X)
         check_finite_result(scatter, "the scatter matrix (X - mean)ᵀ(X - mean)")
 
@@ -242,19 +246,29 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def _fit(self, X):
         """Fit; return the validated X, the left singular vectors (None for the covariance
         route) and the signs applied to the components."""
-        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2)
+        # the scatter matrix's routes test finiteness on their d-sized results
+        # (_check_finite_scatter), the others here; an error met before is raised after that
+        # test, as scikit-learn's validation would
+        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_min_samples=2,
+                          ensure_all_finite=False)
+
+        def refuse(message):
+            assert_all_finite(X, estimator_name="PCA", input_name="X")
+            raise ValueError(message)
+
         n_samples, n_features = X.shape
         rank = min(n_samples, n_features)
         if isinstance(self.n_components, Integral) and self.n_components > rank:
-            raise ValueError(f"n_components={self.n_components} must be at most "
-                             f"min(n_samples, n_features)={rank}.")
+            refuse(f"n_components={self.n_components} must be at most "
+                   f"min(n_samples, n_features)={rank}.")
         solver = self._solver(n_samples, n_features)
         if solver == "randomized" and not isinstance(self.n_components, Integral):
-            raise ValueError("svd_solver='randomized' needs an int n_components, got "
-                             f"{self.n_components!r}.")
+            refuse("svd_solver='randomized' needs an int n_components, got "
+                   f"{self.n_components!r}.")
         n_threads = effective_n_threads(self.n_jobs)
         U = None
         if solver not in ("covariance_eigh", "randomized"):
+            assert_all_finite(X, estimator_name="PCA", input_name="X")
             check_distance_scale(X)
             mean = X.mean(axis=0)
         if solver == "randomized":
@@ -265,6 +279,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             if n_features < 4 * (n_iter + 1) * n_random:
                 solver = "randomized_scatter"
             else:
+                assert_all_finite(X, estimator_name="PCA", input_name="X")
                 check_distance_scale(X)
                 mean = X.mean(axis=0)
         if solver in ("covariance_eigh", "randomized_scatter"):
@@ -273,8 +288,9 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 n_samples * n_features**2 + 9.0 * n_features**3,   # XᵀX, then eigh with vectors
                 f"svd_solver={self.svd_solver!r} on {n_samples} samples x {n_features} features",
                 "it suits n_samples >> n_features; use svd_solver='full' or 'randomized'.")
-            mean, scatter = mean_and_scatter(X, n_threads=n_threads)
-            _check_finite_scatter(X, scatter)
+            with np.errstate(over="ignore", invalid="ignore"):   # tested on the result
+                mean, scatter = mean_and_scatter(X, n_threads=n_threads)
+            _check_finite_scatter(X, mean, scatter)
             total = float(np.trace(scatter))
             with blas_threads(10.0 * n_features**3, n_threads):
                 if solver == "covariance_eigh":
