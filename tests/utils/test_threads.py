@@ -103,6 +103,47 @@ def test_scatter_matrix(rng, monkeypatch, dtype):
                                rtol=tol)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("ones_column", [False, True])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_weighted_scatter_core_is_its_twin_bit_for_bit(rng, dtype, weighted, ones_column, order):
+    from kernelkit._core._weighted_scatter import weighted_scatter_slots
+    from kernelkit.reference.scatter import weighted_scatter_slots as twin
+    from kernelkit.utils._threads import slot_cuts
+
+    X = np.asarray(rng.normal(size=(103, 5)).astype(dtype), order=order)
+    root = np.sqrt(rng.random(103)).astype(dtype) if weighted else np.empty(0, dtype=dtype)
+    width = 5 + ones_column
+    block_rows = 7                                  # 15 blocks, the last one short, 8 slots
+    cuts = slot_cuts(-(-103 // block_rows))
+    expected = np.zeros((len(cuts) - 1, width, width), dtype=dtype)
+    twin(X, root, ones_column, block_rows, cuts, expected)
+    for n_threads in (1, 2, 3):
+        totals = np.zeros_like(expected)
+        weighted_scatter_slots(X, root, ones_column, block_rows, cuts, totals, n_threads)
+        np.testing.assert_array_equal(totals, expected)
+    # and the slots add up to the scatter matrix of the (stacked, weighted) rows
+    A = np.column_stack([X, np.ones(103, dtype=dtype)]) if ones_column else X
+    w = root.astype(np.float64) ** 2 if weighted else np.ones(103)
+    upper = np.triu(expected.sum(axis=0).T)
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(upper, np.triu((A * w[:, None]).T @ A), rtol=tol,
+                               atol=tol * np.abs(A).max() ** 2 * 103)
+
+
+def test_weighted_scatter_core_refuses_mismatched_shapes():
+    from kernelkit._core._weighted_scatter import weighted_scatter_slots
+
+    X = np.ones((10, 3))
+    with pytest.raises(ValueError, match="shapes do not match"):
+        weighted_scatter_slots(X, np.ones(9), False, 4, np.array([0, 3], dtype=np.intp),
+                               np.zeros((1, 3, 3)), 1)
+    with pytest.raises(ValueError, match="shapes do not match"):   # blocks cover 8 rows of 10
+        weighted_scatter_slots(X, np.ones(10), False, 4, np.array([0, 2], dtype=np.intp),
+                               np.zeros((1, 3, 3)), 1)
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 def test_scatter_matrix_ones_column_is_the_stacked_designs(rng, monkeypatch, weighted):
     # the logistic regression's Hessian of [X, 1] without the stacked copy: the same blocks

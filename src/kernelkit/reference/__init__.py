@@ -26,6 +26,8 @@ estimator built on it, on the same arrays:
 - :mod:`~kernelkit.reference.knn`: ``_core._knn_brute``, ``_core._knn_kd_tree``;
   ``tests/neighbors/test_knn.py``, ``tests/neighbors/test_kd_tree.py``;
 - :mod:`~kernelkit.reference.linkage`: ``_core._linkage``; ``tests/cluster/test_agglomerative.py``;
+- :mod:`~kernelkit.reference.scatter`: ``_core._weighted_scatter``;
+  ``tests/utils/test_threads.py``;
 - :mod:`~kernelkit.reference.smacof` (``guttman_transform``, ``stress``):
   ``_core._smacof_guttman``; ``tests/manifold/test_smacof.py``;
 - :mod:`~kernelkit.reference.graphs`: ``_core._wl_relabel``, ``_core._shortest_path_bfs``,

@@ -6,7 +6,9 @@
 import numpy as np
 from scipy.linalg import get_blas_funcs
 
-from kernelkit.utils._threads import fold_row_blocks
+from kernelkit._core._weighted_scatter import weighted_scatter_slots
+from kernelkit.utils._gram import blas_limit
+from kernelkit.utils._threads import fold_row_blocks, slot_cuts
 
 __all__ = ["mean_and_scatter", "row_block_product", "scatter_matrix"]
 
@@ -42,9 +44,10 @@ def scatter_matrix(X, *, weights=None, n_threads=1, ones_column=False):
     r"""The scatter matrix :math:`S = \sum_i w_i x_i x_i^\top` of the rows of ``X``.
 
     Row blocks (scaled by :math:`\sqrt{w_i}` in a buffer that stays in the cache) are added by a
-    symmetric rank-k update (BLAS ``syrk``, half the products of a general ``Xᵀ X``), on
-    ``n_threads`` threads (:func:`~kernelkit.utils._threads.fold_row_blocks`); the result does not
-    depend on ``n_threads``. For the centred scatter matrix see :func:`mean_and_scatter`.
+    symmetric rank-k update (BLAS ``syrk``, half the products of a general ``Xᵀ X``), in fixed
+    slots of consecutive blocks on ``n_threads`` OpenMP threads
+    (``kernelkit._core._weighted_scatter``); the slots are added in order, so the result does
+    not depend on ``n_threads``. For the centred scatter matrix see :func:`mean_and_scatter`.
     With ``ones_column``, the rows are ``(x_i, 1)`` — the design ``[X, 1]`` of a model with an
     intercept — written into the block buffer only: the same blocks, products and result as for
     a stacked copy of ``[X, 1]``, without the copy.
@@ -67,34 +70,19 @@ def scatter_matrix(X, *, weights=None, n_threads=1, ones_column=False):
     n_samples, n_columns = X.shape
     n_features = n_columns + bool(ones_column)
     dtype = X.dtype
-    syrk, block_rows = _rank_k_blocks(n_samples, n_features, dtype)
-    root = None if weights is None else np.sqrt(weights).astype(dtype, copy=False)
-
-    def fold(state, start, stop):
-        if state is None:
-            state = (np.zeros((n_features, n_features), dtype=dtype, order="F"),
-                     np.empty((block_rows, n_features), dtype=dtype))
-        total, buffer = state
-        block = X[start:stop]
-        if ones_column:
-            # the rows (x_i, 1) √w_i of the stacked design, in the buffer
-            scaled = buffer[: stop - start]
-            if root is None:
-                scaled[:, :n_columns] = block
-                scaled[:, n_columns] = 1.0
-            else:
-                np.multiply(block, root[start:stop, None], out=scaled[:, :n_columns])
-                scaled[:, n_columns] = root[start:stop]
-            block = scaled
-        elif root is not None:
-            block = np.multiply(block, root[start:stop, None], out=buffer[: stop - start])
-        # blockᵀ block added to the upper triangle of the Fortran-ordered total, in place
-        return syrk(1.0, block.T, beta=1.0, c=total, overwrite_c=1), buffer
-
-    states = fold_row_blocks(fold, n_samples, block_rows, n_threads)
-    total = states[0][0]
-    for state in states[1:]:
-        total += state[0]
+    if n_samples == 0:
+        return np.zeros((n_features, n_features), dtype=dtype)
+    _, block_rows = _rank_k_blocks(n_samples, n_features, dtype)
+    cuts = slot_cuts(-(-n_samples // block_rows))
+    root = (np.empty(0, dtype=dtype) if weights is None
+            else np.sqrt(weights).astype(dtype, copy=False))
+    totals = np.zeros((len(cuts) - 1, n_features, n_features), dtype=dtype)
+    with blas_limit(1):   # the OpenMP threads make the BLAS calls
+        weighted_scatter_slots(X, root, bool(ones_column), block_rows, cuts, totals, n_threads)
+    # each slot's total is column-major: its transpose holds the upper triangle
+    total = totals[0].T.copy(order="F")
+    for slot in totals[1:]:
+        total += slot.T
     return _from_upper(total)
 
 

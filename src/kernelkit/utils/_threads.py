@@ -11,6 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral
 
+import numpy as np
 from joblib import cpu_count
 
 from kernelkit._core._openmp import (
@@ -25,7 +26,7 @@ from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "blas_threads", "effective_n_threads",
            "fold_row_blocks", "forked_after_openmp_team", "min_work_per_thread",
-           "parallel_region_seconds"]
+           "parallel_region_seconds", "slot_cuts"]
 
 # The ``_parameter_constraints`` entry of every ``n_jobs``: None or a non-zero integer (numpy
 # integers included, as grid searches pass them).
@@ -246,6 +247,14 @@ def blas_threads(n_flops, n_threads):
 _N_SLOTS = 8
 
 
+def slot_cuts(n_blocks):
+    """The slots of ``n_blocks`` consecutive blocks: slot ``s`` takes the blocks
+    ``cuts[s] .. cuts[s + 1]`` (at most ``_N_SLOTS`` slots, a split that depends only on
+    ``n_blocks``); an intp array."""
+    n_slots = min(_N_SLOTS, n_blocks)
+    return np.array([n_blocks * s // n_slots for s in range(n_slots + 1)], dtype=np.intp)
+
+
 def fold_row_blocks(fold, n_rows, block_rows, n_threads):
     """Fold consecutive row blocks, in a fixed number of slots run on ``n_threads`` threads.
 
@@ -276,9 +285,8 @@ def fold_row_blocks(fold, n_rows, block_rows, n_threads):
         The final state of each slot, in row order.
     """
     starts = range(0, n_rows, block_rows)
-    n_slots = min(_N_SLOTS, len(starts))
-    # slot s takes the blocks [cuts[s], cuts[s + 1]), a split that depends only on n_rows
-    cuts = [len(starts) * s // n_slots for s in range(n_slots + 1)]
+    cuts = slot_cuts(len(starts)).tolist()
+    n_slots = len(cuts) - 1
     cancelled = threading.Event()
     states = [None] * n_slots
     pending = iter(range(n_slots))
