@@ -8,7 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import sparse
 
-from kernelkit._core import _gapped_kmer_gram, _spectrum_gram
+from kernelkit._core import _gapped_kmer_gram, _gapped_kmer_masked, _spectrum_gram
 from kernelkit.kernels._base import (
     ExplicitFeatureMixin,
     check_feature_columns,
@@ -16,6 +16,11 @@ from kernelkit.kernels._base import (
     pairwise_structured_kernel,
 )
 from kernelkit.kernels._strings._base import ALPHABETS, StringKernel, resolve_alphabet
+from kernelkit.kernels._strings._gapped_kmer_masks import (
+    letter_bits,
+    masked_is_cheaper,
+    masked_plan,
+)
 from kernelkit.kernels._strings._gapped_kmer_weights import center_weights, pair_weights
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT
@@ -26,6 +31,8 @@ __all__ = ["GappedKmerKernel", "gapped_kmer_kernel"]
 KERNEL_TYPES = {"gkm": 0, "estimated_full": 1, "estimated_truncated": 2, "rbf": 3,
                 "center_weighted": 4, "center_weighted_rbf": 5}
 _COMPLEMENT = {"A": "T", "C": "G", "G": "C", "T": "A"}
+#: sequences of a masked-match tile: rows × columns of the Gram, rows of the diagonal
+_TILE_ROWS, _TILE_COLS, _DIAGONAL_TILE = 256, 256, 64
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,9 @@ class GappedKmerSequences:
     rows: dict          # letters, offsets, window_offsets, weights, max_windows
     columns: dict       # codes, seq, weight: l-mers (and reverse complements) sorted by code
     raw_diag: np.ndarray  # (n_samples,) K(x, x) before normalisation
+    # bit-packed l-mers by sequence for the masked-match core (None when l letters do not fit
+    # 64 bits): "rows" the forward ones, "own" with reverse complements (packed, weights, ptr)
+    masked: dict | None
 
     @property
     def n_samples(self):
@@ -249,12 +259,22 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
         return np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
 
     def _lmers(self, codes, offsets, n_windows, window_offsets, weights):
-        """Codes of every l-mer window (base |A|, first letter most significant)."""
-        windows = np.empty(int(window_offsets[-1]), dtype=np.uint64)
-        _spectrum_gram.kmer_codes(codes, offsets, self.l, np.uint64(len(self.alphabet_)),
-                                  window_offsets, windows, self._n_threads())
+        """Codes of every l-mer window (base |A|, first letter most significant), their
+        sequences, weights and bit-packed codes (``letter_bits`` bits a letter, or None)."""
+        bases = [len(self.alphabet_)]
+        if self._packs():
+            bases.append(1 << letter_bits(len(self.alphabet_)))
+        windows = []
+        for base in bases:
+            windows.append(np.empty(int(window_offsets[-1]), dtype=np.uint64))
+            _spectrum_gram.kmer_codes(codes, offsets, self.l, np.uint64(base), window_offsets,
+                                      windows[-1], self._n_threads())
         seq = np.repeat(np.arange(offsets.shape[0] - 1, dtype=np.intp), n_windows)
-        return windows, seq, weights
+        return windows[0], seq, weights, windows[1] if len(windows) > 1 else None
+
+    def _packs(self):
+        """Whether an l-mer fits 64 bits packed, as the masked-match core reads it."""
+        return letter_bits(len(self.alphabet_)) * self.l <= 64
 
     def _reverse_complements(self, codes, offsets):
         """Letter codes of the reverse complement of each sequence."""
@@ -278,6 +298,7 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
                 "max_windows": int(n_windows.max())}
         parts = [self._lmers(batch.codes, batch.offsets, n_windows, window_offsets, weights)]
         rows["lmer_codes"] = parts[0][0]
+        masked_rows = {"packed": parts[0][3], "weights": weights, "ptr": window_offsets}
         if self.reverse_complement:
             # the l-mer of the reverse complement at j is that of x at n − 1 − j, reversed
             mirror = (np.repeat(window_offsets[:-1] + window_offsets[1:] - 1, n_windows)
@@ -285,17 +306,33 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
             parts.append(self._lmers(self._reverse_complements(batch.codes, batch.offsets),
                                      batch.offsets, n_windows, window_offsets,
                                      weights[mirror]))
-        codes, seq, weight = (np.concatenate(p) for p in zip(*parts))
+        codes, seq, weight = (np.concatenate(p) for p in list(zip(*parts))[:3])
         own_order = np.lexsort((codes, seq))
         own = {"codes": codes[own_order], "seq": seq[own_order], "weight": weight[own_order],
                "ptr": np.searchsorted(seq[own_order], np.arange(batch.n_samples + 1))}
-        params = self._params()
+        masked = None
+        if masked_rows["packed"] is not None:
+            packed = np.concatenate([p[3] for p in parts])
+            masked = {"rows": masked_rows, "own": {
+                "packed": packed[own_order], "weights": own["weight"], "ptr": own["ptr"]}}
         raw_diag = np.empty(batch.n_samples, dtype=np.float64)
-        _gapped_kmer_gram.gapped_kmer_diagonal(rows, own, params, raw_diag, self._n_threads())
+        plan = self._masked_plan(_DIAGONAL_TILE, 1)
+        if masked is not None and masked_is_cheaper(plan, len(self.alphabet_), n_windows,
+                                                    np.diff(own["ptr"]), diagonal=True):
+            _gapped_kmer_masked.masked_diagonal(masked["rows"], masked["own"], plan, raw_diag,
+                                                self._n_threads())
+        else:
+            _gapped_kmer_gram.gapped_kmer_diagonal(rows, own, self._params(), raw_diag,
+                                                   self._n_threads())
         order = np.argsort(codes, kind="stable")
         columns = {"codes": codes[order], "seq": seq[order], "weight": weight[order]}
         columns.update(self._prefix_table(columns["codes"]))
-        return GappedKmerSequences(rows, columns, raw_diag)
+        return GappedKmerSequences(rows, columns, raw_diag, masked)
+
+    def _masked_plan(self, tile_rows, tile_cols):
+        params = self._params()
+        return masked_plan(self.l, params["d"], params["h"], len(self.alphabet_), tile_rows,
+                           tile_cols)
 
     def _prefix_table(self, codes):
         """The first entry of every prefix of the first levels of the l-mer trie: as many
@@ -316,10 +353,18 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
         other = A if B is None else B
         params = self._params()
         n_threads = self._n_threads()
+        plan = self._masked_plan(_TILE_ROWS, _TILE_COLS)
+        masked = A.masked is not None and masked_is_cheaper(
+            plan, len(self.alphabet_), np.diff(A.masked["rows"]["ptr"]),
+            np.diff(other.masked["own"]["ptr"]), diagonal=False)
 
         def fill_rows(out, start, stop):
-            _gapped_kmer_gram.gapped_kmer_gram(A.rows, other.columns, params, out, start,
-                                               stop, n_threads)
+            if masked:
+                _gapped_kmer_masked.masked_gram(A.masked["rows"], other.masked["own"], plan,
+                                                out, start, stop, n_threads)
+            else:
+                _gapped_kmer_gram.gapped_kmer_gram(A.rows, other.columns, params, out, start,
+                                                   stop, n_threads)
         K = fill_gram(fill_rows, A.n_samples, other.n_samples, False, self.verbose,
                       "GappedKmerKernel")
         if self.kernel_type.endswith("rbf"):
