@@ -32,7 +32,7 @@ from libc.string cimport memset
 
 from _interrupt cimport (CHECK_WORK, INTERRUPTED, InterruptState, interrupt_init, interrupted,
                         leave_team, next_item, raise_pending)
-from _types cimport int32_t, intp_t, uint64_t
+from _types cimport int32_t, intp_t, uint32_t, uint64_t
 
 
 cdef enum:
@@ -66,6 +66,7 @@ ctypedef struct Problem:
     intp_t row_start, row_stop, n_cols
     intp_t n_col_tiles
     bint diagonal              # rows against their own entries (cols = the same sequences)
+    bint symmetric             # K(X, X): the tiles on or above the diagonal, mirrored
     intp_t capacity            # l-mers of the largest tile
     double *out                # out[i * out_stride + j]
     intp_t out_stride
@@ -73,10 +74,10 @@ ctypedef struct Problem:
 
 ctypedef struct Workspace:
     uint64_t *code             # (capacity,) the tile's l-mers: rows' then columns'
-    int32_t *weight
-    int32_t *who               # row sequence r (local) or n_tile_rows + column sequence (local)
-    uint64_t *key[2]           # the radix sort's keys and entries, double-buffered
-    int32_t *order[2]
+    uint32_t *payload          # who << 8 | weight: row sequence r (local), or n_tile_rows +
+                               # column sequence (local); position weights are at most 255
+    uint64_t *key[2]           # the radix sort's keys and payloads, double-buffered
+    uint32_t *sorted[2]
     intp_t *count              # (2^MAX_DIGIT_BITS + 1,)
     int32_t *row_who
     int64_t *row_weight        # a group's summed weights per row sequence
@@ -91,12 +92,11 @@ ctypedef struct Workspace:
 cdef void _free_workspace(Workspace *ws) noexcept nogil:
     if ws != NULL:
         free(ws.code)
-        free(ws.weight)
-        free(ws.who)
+        free(ws.payload)
         free(ws.key[0])
         free(ws.key[1])
-        free(ws.order[0])
-        free(ws.order[1])
+        free(ws.sorted[0])
+        free(ws.sorted[1])
         free(ws.count)
         free(ws.row_who)
         free(ws.row_weight)
@@ -115,12 +115,11 @@ cdef Workspace *_new_workspace(const Problem *p, InterruptState *interrupt) noex
     if ws == NULL:
         return NULL
     ws.code = <uint64_t *> malloc(n * sizeof(uint64_t))
-    ws.weight = <int32_t *> malloc(n * sizeof(int32_t))
-    ws.who = <int32_t *> malloc(n * sizeof(int32_t))
+    ws.payload = <uint32_t *> malloc(n * sizeof(uint32_t))
     ws.key[0] = <uint64_t *> malloc(n * sizeof(uint64_t))
     ws.key[1] = <uint64_t *> malloc(n * sizeof(uint64_t))
-    ws.order[0] = <int32_t *> malloc(n * sizeof(int32_t))
-    ws.order[1] = <int32_t *> malloc(n * sizeof(int32_t))
+    ws.sorted[0] = <uint32_t *> malloc(n * sizeof(uint32_t))
+    ws.sorted[1] = <uint32_t *> malloc(n * sizeof(uint32_t))
     ws.count = <intp_t *> malloc(((1 << MAX_DIGIT_BITS) + 1) * sizeof(intp_t))
     ws.row_who = <int32_t *> malloc(p.tile_rows * sizeof(int32_t))
     ws.row_weight = <int64_t *> malloc(p.tile_rows * sizeof(int64_t))
@@ -128,11 +127,10 @@ cdef Workspace *_new_workspace(const Problem *p, InterruptState *interrupt) noex
     ws.col_weight = <int64_t *> malloc(p.tile_cols * sizeof(int64_t))
     ws.counts = <int64_t *> malloc(p.n_levels * n_cells * sizeof(int64_t))
     ws.profile = <int64_t *> malloc((p.d + 1) * sizeof(int64_t))
-    if (ws.code == NULL or ws.weight == NULL or ws.who == NULL or ws.key[0] == NULL
-            or ws.key[1] == NULL or ws.order[0] == NULL or ws.order[1] == NULL
-            or ws.count == NULL or ws.row_who == NULL or ws.row_weight == NULL
-            or ws.col_who == NULL or ws.col_weight == NULL or ws.counts == NULL
-            or ws.profile == NULL):
+    if (ws.code == NULL or ws.payload == NULL or ws.key[0] == NULL or ws.key[1] == NULL
+            or ws.sorted[0] == NULL or ws.sorted[1] == NULL or ws.count == NULL
+            or ws.row_who == NULL or ws.row_weight == NULL or ws.col_who == NULL
+            or ws.col_weight == NULL or ws.counts == NULL or ws.profile == NULL):
         _free_workspace(ws)
         return NULL
     ws.interrupt = interrupt
@@ -140,56 +138,27 @@ cdef Workspace *_new_workspace(const Problem *p, InterruptState *interrupt) noex
 
 
 cdef intp_t _gather(Workspace *ws, const Side *side, intp_t first, intp_t stop, intp_t at,
-                    int32_t who_shift) noexcept nogil:
+                    intp_t who_shift) noexcept nogil:
     """Append the entries of sequences [first, stop) of ``side`` at ``at``; returns the end."""
     cdef intp_t s, e
     for s in range(first, stop):
         for e in range(side.ptr[s], side.ptr[s + 1]):
             ws.code[at] = side.codes[e]
-            ws.weight[at] = side.weights[e]
-            ws.who[at] = <int32_t> (s - first) + who_shift
+            ws.payload[at] = <uint32_t> (((s - first + who_shift) << 8) | side.weights[e])
             at += 1
     return at
 
 
-cdef int _sort_keys(Workspace *ws, const Masks *masks, intp_t t, intp_t n) noexcept nogil:
-    """Key every entry by its masked code under mask t and sort the entries by key (stable);
-    returns which buffer of ``ws.key``/``ws.order`` holds the result."""
-    cdef intp_t e, r, i, size
-    cdef uint64_t key, digit_mask
-    cdef intp_t run_lo = masks.run_ptr[t], run_hi = masks.run_ptr[t + 1]
-    cdef int key_bits = masks.key_bits[t], n_passes, digit_bits, shift, src = 0
-    cdef intp_t *count = ws.count
-    for e in range(n):
-        key = 0
-        for r in range(run_lo, run_hi):
-            key |= ((ws.code[e] >> masks.run_shift[r]) & masks.run_bits[r]) << masks.run_place[r]
-        ws.key[0][e] = key
-        ws.order[0][e] = <int32_t> e
-    # a key of no bits (every position free) needs no pass: one group
-    n_passes = (key_bits + MAX_DIGIT_BITS - 1) // MAX_DIGIT_BITS
-    digit_bits = (key_bits + n_passes - 1) // n_passes if n_passes > 0 else 0
-    size = (<intp_t> 1) << digit_bits
-    digit_mask = <uint64_t> (size - 1)
-    shift = 0
-    while shift < key_bits:
-        memset(count, 0, (size + 1) * sizeof(intp_t))
-        for e in range(n):
-            count[((ws.key[src][e] >> shift) & digit_mask) + 1] += 1
-        for i in range(size):
-            count[i + 1] += count[i]
-        for e in range(n):
-            i = <intp_t> ((ws.key[src][e] >> shift) & digit_mask)
-            ws.key[1 - src][count[i]] = ws.key[src][e]
-            ws.order[1 - src][count[i]] = ws.order[src][e]
-            count[i] += 1
-        src = 1 - src
-        shift += digit_bits
-    ws.work += n * (n_passes + 1)
-    return src
+cdef inline uint64_t _masked_key(const Masks *masks, intp_t t, uint64_t code) noexcept nogil:
+    """The letters of ``code`` kept by mask t, packed together."""
+    cdef uint64_t key = 0
+    cdef intp_t r
+    for r in range(masks.run_ptr[t], masks.run_ptr[t + 1]):
+        key |= ((code >> masks.run_shift[r]) & masks.run_bits[r]) << masks.run_place[r]
+    return key
 
 
-cdef void _add_pairs(const Problem *p, Workspace *ws, int64_t *counts, intp_t n_row_who,
+cdef inline void _add_pairs(const Problem *p, Workspace *ws, int64_t *counts, intp_t n_row_who,
                      intp_t n_col_who, intp_t n_tile_cols) noexcept nogil:
     """Products of a group's summed row and column weights into the tile's counts: every
     row × column pair, or (diagonal) the pairs of one sequence, joined on it."""
@@ -212,44 +181,111 @@ cdef void _add_pairs(const Problem *p, Workspace *ws, int64_t *counts, intp_t n_
     ws.work += n_row_who * n_col_who
 
 
+cdef inline void _group(const Problem *p, Workspace *ws, const uint32_t *payload, intp_t lo,
+                 intp_t hi, int64_t *counts, intp_t n_tile_rows,
+                 intp_t n_tile_cols) noexcept nogil:
+    """The l-mers [lo, hi) of one masked code: sum their weights per row sequence and per
+    column sequence (each adjacent, rows first: the sort is stable and the tile is laid out
+    rows first, in sequence order) and add the products to the counts."""
+    cdef intp_t i, n_row_who = 0, n_col_who = 0
+    cdef int32_t who
+    cdef int64_t weight
+    for i in range(lo, hi):
+        who = <int32_t> (payload[i] >> 8)
+        weight = payload[i] & 0xFF
+        if who < n_tile_rows:
+            if n_row_who > 0 and ws.row_who[n_row_who - 1] == who:
+                ws.row_weight[n_row_who - 1] += weight
+            else:
+                ws.row_who[n_row_who] = who
+                ws.row_weight[n_row_who] = weight
+                n_row_who += 1
+        else:
+            who = who - <int32_t> n_tile_rows
+            if n_col_who > 0 and ws.col_who[n_col_who - 1] == who:
+                ws.col_weight[n_col_who - 1] += weight
+            else:
+                ws.col_who[n_col_who] = who
+                ws.col_weight[n_col_who] = weight
+                n_col_who += 1
+    if n_row_who > 0 and n_col_who > 0:
+        _add_pairs(p, ws, counts, n_row_who, n_col_who, n_tile_cols)
+
+
+cdef void _count_short_key(const Problem *p, Workspace *ws, intp_t t, intp_t n,
+                           int64_t *counts, intp_t n_tile_rows,
+                           intp_t n_tile_cols) noexcept nogil:
+    """Mask t with a key of at most MAX_DIGIT_BITS bits: one counting sort of the payloads,
+    whose buckets are the groups (the keys themselves are not moved)."""
+    cdef intp_t e, b, lo = 0, size = (<intp_t> 1) << p.masks.key_bits[t]
+    cdef intp_t *count = ws.count
+    cdef uint64_t *key = ws.key[0]
+    cdef uint32_t *out = ws.sorted[0]
+    memset(count, 0, (size + 1) * sizeof(intp_t))
+    for e in range(n):
+        key[e] = _masked_key(&p.masks, t, ws.code[e])
+        count[key[e] + 1] += 1
+    for b in range(size):
+        count[b + 1] += count[b]
+    for e in range(n):
+        out[count[key[e]]] = ws.payload[e]
+        count[key[e]] += 1
+    # count[b] is now the end of bucket b
+    for b in range(size):
+        if count[b] - lo > 1:
+            _group(p, ws, out, lo, count[b], counts, n_tile_rows, n_tile_cols)
+        lo = count[b]
+    ws.work += 2 * n + size
+
+
+cdef void _count_long_key(const Problem *p, Workspace *ws, intp_t t, intp_t n,
+                          int64_t *counts, intp_t n_tile_rows,
+                          intp_t n_tile_cols) noexcept nogil:
+    """Mask t with a longer key: a stable LSD radix sort of (key, payload) in equal digits of
+    at most MAX_DIGIT_BITS bits, then the runs of equal keys are the groups."""
+    cdef intp_t e, i, lo, size
+    cdef int key_bits = p.masks.key_bits[t], n_passes, digit_bits, shift = 0, src = 0
+    cdef uint64_t digit_mask
+    cdef intp_t *count = ws.count
+    cdef const uint32_t *payload_in = ws.payload
+    n_passes = (key_bits + MAX_DIGIT_BITS - 1) // MAX_DIGIT_BITS
+    digit_bits = (key_bits + n_passes - 1) // n_passes
+    size = (<intp_t> 1) << digit_bits
+    digit_mask = <uint64_t> (size - 1)
+    for e in range(n):
+        ws.key[0][e] = _masked_key(&p.masks, t, ws.code[e])
+    while shift < key_bits:
+        memset(count, 0, (size + 1) * sizeof(intp_t))
+        for e in range(n):
+            count[((ws.key[src][e] >> shift) & digit_mask) + 1] += 1
+        for i in range(size):
+            count[i + 1] += count[i]
+        for e in range(n):
+            i = <intp_t> ((ws.key[src][e] >> shift) & digit_mask)
+            ws.key[1 - src][count[i]] = ws.key[src][e]
+            ws.sorted[1 - src][count[i]] = payload_in[e]
+            count[i] += 1
+        payload_in = ws.sorted[1 - src]
+        src = 1 - src
+        shift += digit_bits
+    lo = 0
+    for i in range(1, n + 1):
+        if i == n or ws.key[src][i] != ws.key[src][lo]:
+            if i - lo > 1:
+                _group(p, ws, payload_in, lo, i, counts, n_tile_rows, n_tile_cols)
+            lo = i
+    ws.work += n * (n_passes + 2)
+
+
 cdef void _count_mask(const Problem *p, Workspace *ws, intp_t t, intp_t n, intp_t n_tile_rows,
                       intp_t n_tile_cols) noexcept nogil:
     """Add mask t's masked matches of the tile's n entries to its counts."""
-    cdef int src = _sort_keys(ws, &p.masks, t, n)
-    cdef const uint64_t *key = ws.key[src]
-    cdef const int32_t *order = ws.order[src]
     cdef int64_t *counts = ws.counts + p.masks.level[t] * n_tile_rows * (
         1 if p.diagonal else n_tile_cols)
-    cdef intp_t i = 0, n_row_who, n_col_who, e
-    cdef int32_t who
-    cdef uint64_t group
-    while i < n:
-        group = key[i]
-        n_row_who = 0
-        n_col_who = 0
-        # stable sort of entries laid out rows first: a group's row entries come first, each
-        # sequence's adjacent
-        while i < n and key[i] == group:
-            e = order[i]
-            who = ws.who[e]
-            if who < n_tile_rows:
-                if n_row_who > 0 and ws.row_who[n_row_who - 1] == who:
-                    ws.row_weight[n_row_who - 1] += ws.weight[e]
-                else:
-                    ws.row_who[n_row_who] = who
-                    ws.row_weight[n_row_who] = ws.weight[e]
-                    n_row_who += 1
-            else:
-                who = who - <int32_t> n_tile_rows
-                if n_col_who > 0 and ws.col_who[n_col_who - 1] == who:
-                    ws.col_weight[n_col_who - 1] += ws.weight[e]
-                else:
-                    ws.col_who[n_col_who] = who
-                    ws.col_weight[n_col_who] = ws.weight[e]
-                    n_col_who += 1
-            i += 1
-        if n_row_who > 0 and n_col_who > 0:
-            _add_pairs(p, ws, counts, n_row_who, n_col_who, n_tile_cols)
+    if p.masks.key_bits[t] <= MAX_DIGIT_BITS:
+        _count_short_key(p, ws, t, n, counts, n_tile_rows, n_tile_cols)
+    else:
+        _count_long_key(p, ws, t, n, counts, n_tile_rows, n_tile_cols)
 
 
 cdef double _value(const Problem *p, Workspace *ws, intp_t cell, intp_t n_cells) noexcept nogil:
@@ -275,12 +311,15 @@ cdef int _tile(const Problem *p, Workspace *ws, intp_t tile) noexcept nogil:
     cdef intp_t c0 = (tile % p.n_col_tiles) * p.tile_cols
     cdef intp_t c1 = min(c0 + p.tile_cols, p.n_cols)
     cdef intp_t n_tile_rows = r1 - r0, n_tile_cols, n, t, a, b, n_cells
+    cdef double value
     if p.diagonal:
         c0, c1 = r0, r1
     n_tile_cols = c1 - c0
     n_cells = n_tile_rows * (1 if p.diagonal else n_tile_cols)
+    if p.symmetric and c1 <= r0:
+        return 0
     n = _gather(ws, &p.rows, r0, r1, 0, 0)
-    n = _gather(ws, &p.cols, c0, c1, n, <int32_t> n_tile_rows)
+    n = _gather(ws, &p.cols, c0, c1, n, n_tile_rows)
     memset(ws.counts, 0, p.n_levels * n_cells * sizeof(int64_t))
     for t in range(p.masks.n_masks):
         _count_mask(p, ws, t, n, n_tile_rows, n_tile_cols)
@@ -293,8 +332,13 @@ cdef int _tile(const Problem *p, Workspace *ws, intp_t tile) noexcept nogil:
             p.out[(r0 + a) * p.out_stride] = _value(p, ws, a, n_cells)
             continue
         for b in range(n_tile_cols):
-            p.out[(r0 + a) * p.out_stride + c0 + b] = _value(p, ws, a * n_tile_cols + b,
-                                                               n_cells)
+            if p.symmetric and c0 + b < r0 + a:
+                continue
+            value = _value(p, ws, a * n_tile_cols + b, n_cells)
+            p.out[(r0 + a) * p.out_stride + c0 + b] = value
+            if p.symmetric:
+                # exact integer counts: K(x, y) = K(y, x) bit for bit
+                p.out[(c0 + b) * p.out_stride + r0 + a] = value
     return 0
 
 
@@ -386,6 +430,7 @@ def masked_gram(
     double[:, ::1] out,           # OUT (n_rows, n_cols): rows [row_start, row_stop) written
     intp_t row_start,
     intp_t row_stop,
+    bint symmetric,               # columns are the rows' sequences: mirror the upper triangle
     int n_threads,
 ):
     """Rows ``[row_start, row_stop)`` of ``K[i, j] = Σ_m h_m N_m(x_i, y_j)`` from masked matches.
@@ -407,6 +452,9 @@ def masked_gram(
         only M_d is counted), ``tile_rows``, ``tile_cols`` int.
     out : ndarray of shape (n_rows, n_cols), dtype float64
     row_start, row_stop : int
+    symmetric : bool
+        ``K(X, X)``: the entries j ≥ i of rows [row_start, row_stop) are counted and written at
+        (i, j) and (j, i).
     n_threads : int
     """
     cdef Problem p
@@ -415,6 +463,7 @@ def masked_gram(
     cdef const intp_t[::1] col_ptr = columns["ptr"]
     _fill_problem(&p, rows, columns, plan)
     p.diagonal = False
+    p.symmetric = symmetric
     p.row_start, p.row_stop, p.n_cols = row_start, row_stop, out.shape[1]
     if row_stop <= row_start or p.n_cols == 0:
         return
@@ -452,6 +501,7 @@ def masked_diagonal(
     cdef const intp_t[::1] own_ptr = own["ptr"]
     _fill_problem(&p, rows, own, plan)
     p.diagonal = True
+    p.symmetric = False
     p.row_start, p.row_stop, p.n_cols = 0, out.shape[0], out.shape[0]
     if p.row_stop == 0:
         return

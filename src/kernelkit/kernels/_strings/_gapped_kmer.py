@@ -32,7 +32,7 @@ KERNEL_TYPES = {"gkm": 0, "estimated_full": 1, "estimated_truncated": 2, "rbf": 
                 "center_weighted": 4, "center_weighted_rbf": 5}
 _COMPLEMENT = {"A": "T", "C": "G", "G": "C", "T": "A"}
 #: sequences of a masked-match tile: rows × columns of the Gram, rows of the diagonal
-_TILE_ROWS, _TILE_COLS, _DIAGONAL_TILE = 256, 256, 64
+_TILE_ROWS, _TILE_COLS, _DIAGONAL_TILE = 256, 256, 256
 
 
 @dataclass(frozen=True)
@@ -316,9 +316,9 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
             masked = {"rows": masked_rows, "own": {
                 "packed": packed[own_order], "weights": own["weight"], "ptr": own["ptr"]}}
         raw_diag = np.empty(batch.n_samples, dtype=np.float64)
-        plan = self._masked_plan(_DIAGONAL_TILE, 1)
-        if masked is not None and masked_is_cheaper(plan, len(self.alphabet_), n_windows,
-                                                    np.diff(own["ptr"]), diagonal=True):
+        plan = self._masked_plan(masked, n_windows, np.diff(own["ptr"]), _DIAGONAL_TILE,
+                                 _DIAGONAL_TILE, diagonal=True)
+        if plan is not None:
             _gapped_kmer_masked.masked_diagonal(masked["rows"], masked["own"], plan, raw_diag,
                                                 self._n_threads())
         else:
@@ -329,10 +329,19 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
         columns.update(self._prefix_table(columns["codes"]))
         return GappedKmerSequences(rows, columns, raw_diag, masked)
 
-    def _masked_plan(self, tile_rows, tile_cols):
+    def _masked_plan(self, masked, row_lmers, col_lmers, tile_rows, tile_cols, diagonal):
+        """The masked-match core's plan, or None when the trie walk is estimated cheaper
+        (or the l-mers are not packed)."""
+        if masked is None:
+            return None
         params = self._params()
-        return masked_plan(self.l, params["d"], params["h"], len(self.alphabet_), tile_rows,
+        plan = masked_plan(self.l, params["d"], params["h"], len(self.alphabet_), tile_rows,
                            tile_cols)
+        max_weight = (self.center_weight_max if self.kernel_type.startswith("center_weighted")
+                      else 1)
+        cheaper = masked_is_cheaper(plan, len(self.alphabet_), row_lmers, col_lmers,
+                                    max_weight, diagonal)
+        return plan if cheaper else None
 
     def _prefix_table(self, codes):
         """The first entry of every prefix of the first levels of the l-mer trie: as many
@@ -353,20 +362,20 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
         other = A if B is None else B
         params = self._params()
         n_threads = self._n_threads()
-        plan = self._masked_plan(_TILE_ROWS, _TILE_COLS)
-        masked = A.masked is not None and masked_is_cheaper(
-            plan, len(self.alphabet_), np.diff(A.masked["rows"]["ptr"]),
-            np.diff(other.masked["own"]["ptr"]), diagonal=False)
+        strands = 2 if self.reverse_complement else 1
+        plan = self._masked_plan(A.masked, np.diff(A.rows["window_offsets"]),
+                                 strands * np.diff(other.rows["window_offsets"]), _TILE_ROWS,
+                                 _TILE_COLS, diagonal=False)
 
         def fill_rows(out, start, stop):
-            if masked:
+            if plan is not None:
                 _gapped_kmer_masked.masked_gram(A.masked["rows"], other.masked["own"], plan,
-                                                out, start, stop, n_threads)
+                                                out, start, stop, B is None, n_threads)
             else:
                 _gapped_kmer_gram.gapped_kmer_gram(A.rows, other.columns, params, out, start,
                                                    stop, n_threads)
-        K = fill_gram(fill_rows, A.n_samples, other.n_samples, False, self.verbose,
-                      "GappedKmerKernel")
+        K = fill_gram(fill_rows, A.n_samples, other.n_samples, plan is not None and B is None,
+                      self.verbose, "GappedKmerKernel")
         if self.kernel_type.endswith("rbf"):
             K = self._rbf(K, A.raw_diag, other.raw_diag)
         return K

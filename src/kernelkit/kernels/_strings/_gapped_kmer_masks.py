@@ -103,13 +103,19 @@ def _masked_cost(plan, n_letters, n_row_lmers, n_col_lmers, n_row_tiles, n_col_t
     return total
 
 
-def masked_is_cheaper(plan, n_letters, row_lmers, col_lmers, diagonal):
-    """Whether the masked path's estimated work is below the trie walk's.
+def masked_is_cheaper(plan, n_letters, row_lmers, col_lmers, max_weight, diagonal):
+    """Whether the masked path's estimated work is below the trie walk's (False when an
+    l-mer does not fit 64 bits packed, or a count M_j might not fit an int64).
 
     ``row_lmers``, ``col_lmers``: the l-mers of each row and column sequence (ndarrays of
-    int). ``diagonal``: each row against its own column l-mers only.
+    int); ``max_weight``: the largest position weight; ``diagonal``: each row against its own
+    column l-mers only.
     """
-    if plan["bits"] * plan["l"] > 64:
+    if plan["bits"] * plan["l"] > 64 or row_lmers.size == 0 or col_lmers.size == 0:
+        return False
+    # M_j(x, y) ≤ C(l, j) (Σ w over x)(Σ w over y)
+    largest = max(comb(plan["l"], j) for j in plan["levels"]) * max_weight**2
+    if largest * int(row_lmers.max()) * int(col_lmers.max()) >= 2**63:
         return False
     n_row, n_col = int(row_lmers.sum()), int(col_lmers.sum())
     tile_rows, tile_cols = plan["tile_rows"], plan["tile_cols"]
