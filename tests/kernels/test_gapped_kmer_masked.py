@@ -13,6 +13,7 @@ from kernelkit.kernels._strings._gapped_kmer_masks import (
     letter_bits,
     masked_is_cheaper,
     masked_plan,
+    tile_size,
 )
 from kernelkit.kernels._strings._gapped_kmer_weights import pair_weights
 from kernelkit.reference import gapped_kmer as twin
@@ -31,8 +32,7 @@ def path(monkeypatch):
     trie walk) and the masked path's tile sizes."""
     def force(masked, tile_rows=256, tile_cols=256, diagonal_tile=256):
         monkeypatch.setattr(_gapped_kmer, "masked_is_cheaper", lambda *args, **kw: masked)
-        monkeypatch.setattr(_gapped_kmer, "_TILE_ROWS", tile_rows)
-        monkeypatch.setattr(_gapped_kmer, "_TILE_COLS", tile_cols)
+        monkeypatch.setattr(_gapped_kmer, "tile_size", lambda *args: (tile_rows, tile_cols))
         monkeypatch.setattr(_gapped_kmer, "_DIAGONAL_TILE", diagonal_tile)
     return force
 
@@ -193,6 +193,12 @@ def test_the_cost_estimate_keeps_the_trie_walk_where_masks_explode():
     assert not _choice(4, 2, 2, 20, 6, 25)
     # l = 11, d = 8: 1 981 masks against the l-mers of one sequence
     assert not _choice(11, 7, 8, 4, 1, 300, diagonal=True)
+
+
+def test_tiles_shrink_until_every_thread_has_two():
+    assert tile_size(20_000, 20_000, 2, 512) == (512, 512)
+    assert tile_size(400, 400, 2, 512) == (256, 256)
+    assert tile_size(30, 5, 8, 512) == (64, 64)
 
 
 def test_an_lmer_that_does_not_fit_64_bits_takes_the_trie_walk():

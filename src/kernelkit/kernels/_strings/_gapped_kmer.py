@@ -20,6 +20,7 @@ from kernelkit.kernels._strings._gapped_kmer_masks import (
     letter_bits,
     masked_is_cheaper,
     masked_plan,
+    tile_size,
 )
 from kernelkit.kernels._strings._gapped_kmer_weights import center_weights, pair_weights
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
@@ -31,8 +32,8 @@ __all__ = ["GappedKmerKernel", "gapped_kmer_kernel"]
 KERNEL_TYPES = {"gkm": 0, "estimated_full": 1, "estimated_truncated": 2, "rbf": 3,
                 "center_weighted": 4, "center_weighted_rbf": 5}
 _COMPLEMENT = {"A": "T", "C": "G", "G": "C", "T": "A"}
-#: sequences of a masked-match tile: rows × columns of the Gram, rows of the diagonal
-_TILE_ROWS, _TILE_COLS, _DIAGONAL_TILE = 256, 256, 256
+#: sequences of a masked-match tile (at most): a side of the Gram's, the diagonal's
+_GRAM_TILE, _DIAGONAL_TILE = 512, 256
 
 
 @dataclass(frozen=True)
@@ -373,9 +374,10 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
         params = self._params()
         n_threads = self._n_threads()
         strands = 2 if self.reverse_complement else 1
+        tile_rows, tile_cols = tile_size(A.n_samples, other.n_samples, n_threads, _GRAM_TILE)
         plan = self._masked_plan(A.masked, np.diff(A.rows["window_offsets"]),
-                                 strands * np.diff(other.rows["window_offsets"]), _TILE_ROWS,
-                                 _TILE_COLS, diagonal=False)
+                                 strands * np.diff(other.rows["window_offsets"]), tile_rows,
+                                 tile_cols, diagonal=False)
 
         def fill_rows(out, start, stop):
             if plan is not None:

@@ -19,7 +19,7 @@ from math import comb
 
 import numpy as np
 
-__all__ = ["letter_bits", "masked_plan", "masked_is_cheaper"]
+__all__ = ["letter_bits", "masked_plan", "masked_is_cheaper", "tile_size"]
 
 #: the largest radix digit of the core (its histogram has 2^16 counts)
 _DIGIT_BITS = 16
@@ -30,6 +30,15 @@ _TRIE_STEP = 3.0
 def letter_bits(n_letters):
     """Bits of one letter in a packed l-mer code."""
     return max(1, (n_letters - 1).bit_length())
+
+
+def tile_size(n_rows, n_cols, n_threads, largest):
+    """Rows and columns of a Gram tile: ``largest`` each (a larger tile sorts each l-mer for
+    fewer tiles), halved down to 64 until every thread has two tiles to take."""
+    tile = largest
+    while tile > 64 and -(-n_rows // tile) * -(-n_cols // tile) < 2 * n_threads:
+        tile //= 2
+    return tile, tile
 
 
 def _runs(kept):
