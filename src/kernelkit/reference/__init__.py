@@ -93,7 +93,8 @@ states them) and are compared with the public estimator or function that runs th
   ``tests/manifold/test_sammon.py``;
 - :mod:`~kernelkit.reference.gapped_kmer` (``gapped_kmer_kernel`` over all l-mer pairs,
   ``lmer_pair_weights`` from generating polynomials): ``GappedKmerKernel`` and through it
-  ``_core._gapped_kmer_gram``; ``tests/kernels/test_gapped_kmer.py``.
+  ``_core._gapped_kmer_gram`` and ``_core._gapped_kmer_masked``;
+  ``tests/kernels/test_gapped_kmer.py``, ``tests/kernels/test_gapped_kmer_masked.py``.
 
 The cores of the string kernels' features (``_spectrum_gram``, ``_mismatch_neighborhood``,
 ``_substring_dp``, ``_local_alignment_dp``, ``_weighted_degree``), the tree builder (``_tree_builder``) and the

@@ -8,7 +8,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import sparse
 
-from kernelkit._core import _gapped_kmer_gram, _spectrum_gram
+from kernelkit._core import _gapped_kmer_gram, _gapped_kmer_masked, _spectrum_gram
 from kernelkit.kernels._base import (
     ExplicitFeatureMixin,
     check_feature_columns,
@@ -16,6 +16,12 @@ from kernelkit.kernels._base import (
     pairwise_structured_kernel,
 )
 from kernelkit.kernels._strings._base import ALPHABETS, StringKernel, resolve_alphabet
+from kernelkit.kernels._strings._gapped_kmer_masks import (
+    letter_bits,
+    masked_is_cheaper,
+    masked_plan,
+    tile_size,
+)
 from kernelkit.kernels._strings._gapped_kmer_weights import center_weights, pair_weights
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 from kernelkit.utils._validation import MAX_INT
@@ -26,6 +32,8 @@ __all__ = ["GappedKmerKernel", "gapped_kmer_kernel"]
 KERNEL_TYPES = {"gkm": 0, "estimated_full": 1, "estimated_truncated": 2, "rbf": 3,
                 "center_weighted": 4, "center_weighted_rbf": 5}
 _COMPLEMENT = {"A": "T", "C": "G", "G": "C", "T": "A"}
+#: sequences of a masked-match tile (at most): a side of the Gram's, the diagonal's
+_GRAM_TILE, _DIAGONAL_TILE = 512, 256
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,9 @@ class GappedKmerSequences:
     rows: dict          # letters, offsets, window_offsets, weights, max_windows
     columns: dict       # codes, seq, weight: l-mers (and reverse complements) sorted by code
     raw_diag: np.ndarray  # (n_samples,) K(x, x) before normalisation
+    # bit-packed l-mers by sequence for the masked-match core (None when l letters do not fit
+    # 64 bits): "rows" the forward ones, "own" with reverse complements (packed, weights, ptr)
+    masked: dict | None
 
     @property
     def n_samples(self):
@@ -88,13 +99,25 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
     ``reverse_complement=False`` that size, so every value of the estimated types, depends on
     the letters of the training sequences; give the alphabet for values that do not.
 
-    The mismatch profile of a row sequence against all training sequences is counted as in
-    LS-GKM, by a walk of the trie of the training l-mers that carries the row's l-mers and
-    drops those past d mismatches; memory is linear in the total length (plus the Gram), with
-    no limit on sequence length. Measured on a loaded machine (2 threads, 300 bp, l = 11,
-    k = 7, d = 3): 80–100 µs per Gram entry at n = 2 000, against about 330 µs for
-    gkmsvm-lite's all-pairs comparison (whose cost per entry does not fall with n); at
-    n = 100–200 gkmsvm-lite was 1.3–1.8× faster.
+    The mismatch profile is counted in one of two ways, whichever a cost estimate (the work
+    of each for random letters: sort steps and products against trie steps) says is cheaper;
+    both give the same integers, so the same values bit for bit. *Masked matches*: for a set
+    F of j free positions, the pairs of l-mers equal outside F, summed over the
+    :math:`\binom lj` sets F, count a pair at distance m :math:`\binom{l-m}{j-m}` times,
+    :math:`M_j = \sum_{m \le j} \binom{l-m}{j-m} N_m` (triangular with a unit diagonal, so
+    :math:`N_0..N_d` follow exactly from :math:`M_0..M_d`; the ``gkm`` type with
+    :math:`d = l - k` is :math:`M_{l-k}` alone); the Gram is cut into tiles of sequences,
+    whose l-mers are sorted by masked code for every F and paired within a code, in exact
+    integers. *The trie walk* of LS-GKM, which carries a row's l-mers down the trie of the
+    training l-mers and drops those past d mismatches, stays the cheaper for many masks
+    (large d, 20 letters) or few sequences; an l-mer must also fit 64 bits packed
+    (:math:`\lceil \log_2 |A| \rceil l \le 64`) for the masked path. Memory is linear in the
+    total length (plus the Gram and, per thread, one tile). Measured on a loaded machine
+    (2 threads, 300 bp, l = 11, k = 7, reverse complements, normalised): at n = 2 000 the
+    masked path took 13 µs per Gram entry (``"estimated_truncated"``, d = 3) and 17–18 µs
+    (``"gkm"``, d = 4), against 77 µs and 345 µs for the trie walk and about 210 µs for
+    gkmsvm-lite (whose cost per entry does not fall with n); at n = 400, 16–37 µs and
+    38–48 µs against 140 µs and 560 µs.
 
     Parameters
     ----------
@@ -249,12 +272,22 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
         return np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
 
     def _lmers(self, codes, offsets, n_windows, window_offsets, weights):
-        """Codes of every l-mer window (base |A|, first letter most significant)."""
-        windows = np.empty(int(window_offsets[-1]), dtype=np.uint64)
-        _spectrum_gram.kmer_codes(codes, offsets, self.l, np.uint64(len(self.alphabet_)),
-                                  window_offsets, windows, self._n_threads())
+        """Codes of every l-mer window (base |A|, first letter most significant), their
+        sequences, weights and bit-packed codes (``letter_bits`` bits a letter, or None)."""
+        bases = [len(self.alphabet_)]
+        if self._packs():
+            bases.append(1 << letter_bits(len(self.alphabet_)))
+        windows = []
+        for base in bases:
+            windows.append(np.empty(int(window_offsets[-1]), dtype=np.uint64))
+            _spectrum_gram.kmer_codes(codes, offsets, self.l, np.uint64(base), window_offsets,
+                                      windows[-1], self._n_threads())
         seq = np.repeat(np.arange(offsets.shape[0] - 1, dtype=np.intp), n_windows)
-        return windows, seq, weights
+        return windows[0], seq, weights, windows[1] if len(windows) > 1 else None
+
+    def _packs(self):
+        """Whether an l-mer fits 64 bits packed, as the masked-match core reads it."""
+        return letter_bits(len(self.alphabet_)) * self.l <= 64
 
     def _reverse_complements(self, codes, offsets):
         """Letter codes of the reverse complement of each sequence."""
@@ -278,6 +311,7 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
                 "max_windows": int(n_windows.max())}
         parts = [self._lmers(batch.codes, batch.offsets, n_windows, window_offsets, weights)]
         rows["lmer_codes"] = parts[0][0]
+        masked_rows = {"packed": parts[0][3], "weights": weights, "ptr": window_offsets}
         if self.reverse_complement:
             # the l-mer of the reverse complement at j is that of x at n − 1 − j, reversed
             mirror = (np.repeat(window_offsets[:-1] + window_offsets[1:] - 1, n_windows)
@@ -285,17 +319,42 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
             parts.append(self._lmers(self._reverse_complements(batch.codes, batch.offsets),
                                      batch.offsets, n_windows, window_offsets,
                                      weights[mirror]))
-        codes, seq, weight = (np.concatenate(p) for p in zip(*parts))
+        codes, seq, weight = (np.concatenate(p) for p in list(zip(*parts))[:3])
         own_order = np.lexsort((codes, seq))
         own = {"codes": codes[own_order], "seq": seq[own_order], "weight": weight[own_order],
                "ptr": np.searchsorted(seq[own_order], np.arange(batch.n_samples + 1))}
-        params = self._params()
+        masked = None
+        if masked_rows["packed"] is not None:
+            packed = np.concatenate([p[3] for p in parts])
+            masked = {"rows": masked_rows, "own": {
+                "packed": packed[own_order], "weights": own["weight"], "ptr": own["ptr"]}}
         raw_diag = np.empty(batch.n_samples, dtype=np.float64)
-        _gapped_kmer_gram.gapped_kmer_diagonal(rows, own, params, raw_diag, self._n_threads())
+        plan = self._masked_plan(masked, n_windows, np.diff(own["ptr"]), _DIAGONAL_TILE,
+                                 _DIAGONAL_TILE, diagonal=True)
+        if plan is not None:
+            _gapped_kmer_masked.masked_diagonal(masked["rows"], masked["own"], plan, raw_diag,
+                                                self._n_threads())
+        else:
+            _gapped_kmer_gram.gapped_kmer_diagonal(rows, own, self._params(), raw_diag,
+                                                   self._n_threads())
         order = np.argsort(codes, kind="stable")
         columns = {"codes": codes[order], "seq": seq[order], "weight": weight[order]}
         columns.update(self._prefix_table(columns["codes"]))
-        return GappedKmerSequences(rows, columns, raw_diag)
+        return GappedKmerSequences(rows, columns, raw_diag, masked)
+
+    def _masked_plan(self, masked, row_lmers, col_lmers, tile_rows, tile_cols, diagonal):
+        """The masked-match core's plan, or None when the trie walk is estimated cheaper
+        (or the l-mers are not packed)."""
+        if masked is None:
+            return None
+        params = self._params()
+        plan = masked_plan(self.l, params["d"], params["h"], len(self.alphabet_), tile_rows,
+                           tile_cols)
+        max_weight = (self.center_weight_max if self.kernel_type.startswith("center_weighted")
+                      else 1)
+        cheaper = masked_is_cheaper(plan, len(self.alphabet_), row_lmers, col_lmers,
+                                    max_weight, diagonal)
+        return plan if cheaper else None
 
     def _prefix_table(self, codes):
         """The first entry of every prefix of the first levels of the l-mer trie: as many
@@ -316,12 +375,21 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
         other = A if B is None else B
         params = self._params()
         n_threads = self._n_threads()
+        strands = 2 if self.reverse_complement else 1
+        tile_rows, tile_cols = tile_size(A.n_samples, other.n_samples, n_threads, _GRAM_TILE)
+        plan = self._masked_plan(A.masked, np.diff(A.rows["window_offsets"]),
+                                 strands * np.diff(other.rows["window_offsets"]), tile_rows,
+                                 tile_cols, diagonal=False)
 
         def fill_rows(out, start, stop):
-            _gapped_kmer_gram.gapped_kmer_gram(A.rows, other.columns, params, out, start,
-                                               stop, n_threads)
-        K = fill_gram(fill_rows, A.n_samples, other.n_samples, False, self.verbose,
-                      "GappedKmerKernel")
+            if plan is not None:
+                _gapped_kmer_masked.masked_gram(A.masked["rows"], other.masked["own"], plan,
+                                                out, start, stop, B is None, n_threads)
+            else:
+                _gapped_kmer_gram.gapped_kmer_gram(A.rows, other.columns, params, out, start,
+                                                   stop, n_threads)
+        K = fill_gram(fill_rows, A.n_samples, other.n_samples, plan is not None and B is None,
+                      self.verbose, "GappedKmerKernel")
         if self.kernel_type.endswith("rbf"):
             K = self._rbf(K, A.raw_diag, other.raw_diag)
         return K
