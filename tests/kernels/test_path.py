@@ -122,8 +122,80 @@ def test_bad_parameters(params, message):
 
 def test_paths_beyond_memory_are_refused():
     # the complete graph on 200 nodes has 200 · 199 · 198 · 197 ≈ 1.6·10⁹ paths of 3 edges:
-    # over 100 GB, refused before they are built
+    # over 100 GB, refused before they are built, naming the graph (a chunk of its own)
     complete = (np.ones((200, 200)) - np.eye(200), [0] * 200)
-    with pytest.raises(ValueError, match=r"PathKernel paths of 3 edges would need .*lower "
-                                         r"max_length"):
-        PathKernel(max_length=5).fit([complete])
+    with pytest.raises(ValueError, match=r"PathKernel paths of 3 edges in graph 2 would need "
+                                         r".*lower max_length"):
+        PathKernel(max_length=5).fit([PATH, TRIANGLE, complete, STAR])
+
+
+def _grid(n_rows, n_columns):
+    """The grid graph, unlabelled: many simple paths per node."""
+    index = np.arange(n_rows * n_columns).reshape(n_rows, n_columns)
+    adjacency = np.zeros((index.size, index.size), dtype=np.int64)
+    for u, v in [*zip(index[:, :-1].ravel(), index[:, 1:].ravel()),
+                 *zip(index[:-1].ravel(), index[1:].ravel())]:
+        adjacency[u, v] = adjacency[v, u] = 1
+    return adjacency, [0] * index.size
+
+
+@pytest.mark.parametrize("budget, one_graph_chunks", [(1.0, True), (20000.0, False)])
+@pytest.mark.parametrize("max_length", [0, 2, 5, 10])
+@pytest.mark.parametrize("sub_kernel", ["minmax", "tanimoto"])
+@pytest.mark.parametrize("labels, edges", [(1, False), (3, False), (2, True)])
+def test_chunks_of_graphs_give_the_gram_of_one_chunk(make_graphs, monkeypatch, budget,
+                                                     one_graph_chunks, max_length, sub_kernel,
+                                                     labels, edges):
+    from kernelkit.kernels._graphs import _path, _path_sequences
+
+    graphs = make_graphs(24, 1, 9, n_labels=labels, n_edge_labels=2, p_edge=0.5)
+    train, test = graphs[:14], graphs[14:]   # test: sequences and labels unseen at fit
+    kernel = PathKernel(max_length, sub_kernel=sub_kernel, edge_label="label" if edges else None)
+    K, K_test = kernel.fit_transform(train), kernel.transform(test)
+    keys = kernel.sequence_keys_
+    n_chunks = []
+    monkeypatch.setattr(_path_sequences, "_CHUNK_BYTES", budget)
+    monkeypatch.setattr(_path, "path_sequences",
+                        lambda *args: n_chunks.append(len(c := list(
+                            _path_sequences.path_sequences(*args)))) or iter(c))
+    np.testing.assert_array_equal(kernel.fit_transform(train), K)
+    np.testing.assert_array_equal(kernel.transform(test), K_test)
+    assert len(kernel.sequence_keys_) == len(keys)
+    for chunked, whole in zip(kernel.sequence_keys_, keys):
+        np.testing.assert_array_equal(chunked, whole)
+    if max_length > 0:   # at fit_transform, transform; the tiny budget: one graph a chunk
+        with_edges = [sum(bool(np.any(g[0])) for g in part) for part in (train, test)]
+        if one_graph_chunks:
+            assert n_chunks[0] >= with_edges[0] and n_chunks[1] >= with_edges[1]
+        else:
+            assert n_chunks[0] > 1
+
+
+def test_memory_of_a_chunk_is_bounded_whatever_the_number_of_graphs(monkeypatch):
+    from kernelkit.kernels._graphs import _path_sequences
+
+    requests = []
+    monkeypatch.setattr(_path_sequences, "_CHUNK_BYTES", 8e6)
+    monkeypatch.setattr(_path_sequences, "check_memory_request",
+                        lambda n_bytes, what, fix: requests.append(n_bytes))
+    # 30 grids of 4 × 5 nodes: 14752 paths of 10 edges each, 1.9 MB for one, 57 MB for all
+    K = PathKernel(max_length=10).fit_transform([_grid(4, 5)] * 30)
+    np.testing.assert_array_equal(K, np.ones((30, 30)))
+    assert 4e6 < max(requests) <= 8e6
+
+
+def test_many_graphs_beyond_the_address_space_in_one_piece_are_counted(under_address_limit):
+    # 100 grids of 4 × 6 nodes: 32792 paths of 10 edges each, 4.2 MB for one and 420 MB for
+    # all at once, more than the 256 MB left; chunks of 16 MB fit
+    result = under_address_limit(
+        "import numpy as np\n"
+        "from kernelkit.kernels import PathKernel\n"
+        "from kernelkit.kernels._graphs import _path_sequences\n"
+        "_path_sequences._CHUNK_BYTES = float(1 << 24)\n"
+        f"grid = {tuple(np.asarray(x).tolist() for x in _grid(4, 6))!r}\n"
+        "grid = (np.array(grid[0]), grid[1])",
+        "K = PathKernel(max_length=10).fit_transform([grid] * 100)\n"
+        "print('equal' if (K == 1.0).all() else 'differ')",
+        headroom=256 << 20)
+    assert result.returncode == 0, result.stderr
+    assert "ValueError" not in result.stdout and "equal" in result.stdout
