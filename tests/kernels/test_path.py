@@ -199,3 +199,16 @@ def test_many_graphs_beyond_the_address_space_in_one_piece_are_counted(under_add
         headroom=256 << 20)
     assert result.returncode == 0, result.stderr
     assert "ValueError" not in result.stdout and "equal" in result.stdout
+
+
+def test_graphs_of_more_than_64_nodes_equal_the_twin(make_graphs, rng):
+    # a node's bit in the visited set of a path lies beyond the first 64-bit word
+    n_nodes = 150
+    ring = np.roll(np.eye(n_nodes, dtype=np.int64), 1, axis=1)
+    chords = np.triu(rng.random((n_nodes, n_nodes)) < 0.01, 2)
+    adjacency = ((ring + ring.T + chords + chords.T) > 0).astype(np.int64)
+    large = (adjacency, list(rng.integers(0, 2, n_nodes)))
+    graphs = [large, *make_graphs(4, 1, 7, n_labels=2)]
+    kernel = PathKernel(max_length=5)
+    np.testing.assert_allclose(kernel.fit_transform(graphs), path_gram(graphs, max_length=5),
+                               rtol=1e-14, atol=0)

@@ -9,11 +9,12 @@ from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["LengthSequences", "path_sequences"]
 
-# Bytes the paths of one length of a chunk of graphs may take: 8 bytes per node of a path and
-# six arrays of one entry per path (end, parent, slot, step, the simple-path test, the key).
-# A graph whose own paths need more is a chunk of its own, refused only beyond the memory the
-# process can get.
+# Bytes the paths of one length of a chunk of graphs may take: per path, its visited set (a bit
+# per node of the chunk's largest graph, in 64-bit words) and ten 8-byte entries (end, parent,
+# slot, step, word and bit of the step, key, and the sort of the keys). A graph whose own paths
+# need more is a chunk of its own, refused only beyond the memory the process can get.
 _CHUNK_BYTES = float(1 << 27)
+_PATH_BYTES = 80.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,9 +79,10 @@ def path_sequences(batch, max_length):
         For each chunk, one per length ``0 ..`` while its graphs have paths that long (at most
         ``max_length``).
     """
-    codes = (batch.node_labels.astype(np.int64),
-             np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr)),
-             np.diff(batch.indptr))
+    sizes = np.diff(batch.node_ptr)
+    node_graph = np.repeat(np.arange(batch.n_samples), sizes)
+    codes = (batch.node_labels.astype(np.int64), node_graph, np.diff(batch.indptr),
+             np.arange(batch.n_nodes) - batch.node_ptr[node_graph])
     start, size = 0, batch.n_samples
     while start < batch.n_samples:
         stop, levels = _chunk_sequences(batch, codes, start,
@@ -92,10 +94,17 @@ def path_sequences(batch, max_length):
 def _chunk_sequences(batch, codes, start, stop, max_length):
     """The sequences of the graphs ``start .. stop - 1``, or of the first of them whose paths
     fit the budget: ``(stop kept, list of LengthSequences)``. ``codes`` holds the batch's node
-    labels (int64), the graph of each node and each node's degree."""
-    labels, node_graph, degree = codes
+    labels (int64), and of each node its graph, degree and position in its graph.
+
+    A path is its last node and the set of its nodes, a bit per node (its position in its
+    graph) in ``n_words`` 64-bit words: a step to a node whose bit is set is not simple.
+    """
+    labels, node_graph, degree, position = codes
+    n_words = (int(np.diff(batch.node_ptr[start:stop + 1]).max()) + 63) // 64
     ends = np.arange(batch.node_ptr[start], batch.node_ptr[stop])    # last node of each path
-    nodes = ends[:, None]                                            # one row per path
+    visited = np.zeros((len(ends), n_words), dtype=np.uint64)
+    word, bit = _word_and_bit(position[ends])
+    visited[np.arange(len(ends)), word] = bit
     first, local = np.unique(labels[ends], return_inverse=True)
     local = local.ravel()
     levels = [LengthSequences.of_paths(np.full(len(first), -1), np.zeros(len(first), np.int64),
@@ -103,11 +112,11 @@ def _chunk_sequences(batch, codes, start, stop, max_length):
     for length in range(1, max_length + 1):
         n_next = np.bincount(node_graph[ends] - start, weights=degree[ends],
                              minlength=stop - start)
-        n_bytes = 8.0 * (length + 6) * np.cumsum(n_next)
+        n_bytes = (8.0 * n_words + _PATH_BYTES) * np.cumsum(n_next)
         if stop - start > 1 and n_bytes[-1] > _CHUNK_BYTES:
             stop = start + max(1, int(np.searchsorted(n_bytes, _CHUNK_BYTES, side="right")))
             kept = node_graph[ends] < stop
-            ends, nodes, local = ends[kept], nodes[kept], local[kept]
+            ends, visited, local = ends[kept], visited[kept], local[kept]
             levels = [level.restricted(stop) for level in levels]
         graphs = f"graph {start}" if stop - start == 1 else f"graphs {start} to {stop - 1}"
         check_memory_request(n_bytes[stop - start - 1],
@@ -118,8 +127,10 @@ def _chunk_sequences(batch, codes, start, stop, max_length):
         slot = batch.indptr[ends][parent] + np.arange(len(parent)) - \
             np.repeat(np.cumsum(n_paths) - n_paths, n_paths)
         step = batch.indices[slot].astype(np.intp)
-        simple = (nodes[parent] != step[:, None]).all(axis=1)
-        parent, slot, step = parent[simple], slot[simple], step[simple]
+        word, bit = _word_and_bit(position[step])
+        simple = (visited[parent, word] & bit) == 0
+        parent, slot, step, word, bit = (parent[simple], slot[simple], step[simple],
+                                         word[simple], bit[simple])
         if not len(step):
             break
         edge = batch.edge_labels[slot].astype(np.int64)
@@ -135,6 +146,12 @@ def _chunk_sequences(batch, codes, start, stop, max_length):
         levels.append(LengthSequences.of_paths(
             key // (edge_codes * node_codes), key // node_codes % edge_codes, key % node_codes,
             node_graph[step], local))
-        nodes = np.column_stack([nodes[parent], step])
+        visited = visited[parent]
+        visited[np.arange(len(step)), word] |= bit
         ends = step
     return stop, levels
+
+
+def _word_and_bit(position):
+    """The word of a visited set holding the bit of each node ``position``, and that bit."""
+    return position >> 6, np.left_shift(np.uint64(1), (position & 63).astype(np.uint64))
