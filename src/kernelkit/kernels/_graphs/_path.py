@@ -152,32 +152,25 @@ class PathKernel(GraphKernel):
         # number of codes of the fitted maps (one code, 0, when labels are not used)
         n_node_codes = max(len(self.node_label_codes_), 1)
         n_edge_codes = max(len(self.edge_label_codes_), 1)
-        chunks = list(path_sequences(batch, self.max_length))
-        numbers = [None] * len(chunks)     # per chunk, the fitted number of each sequence
         rows, columns, counts, totals = [], [], [], np.zeros(batch.n_samples)
-        n_columns = 0
-        for length in range(max(len(levels) for levels in chunks)):
-            present = [(c, levels[length]) for c, levels in enumerate(chunks)
-                       if length < len(levels)]
-            keys = [_fitted_keys(level, numbers[c], n_node_codes, n_edge_codes)
-                    for c, level in present]
+        n_columns, numbers = 0, None
+        for length, level in enumerate(path_sequences(batch, self.max_length)):
+            key = _fitted_keys(level, numbers, n_node_codes, n_edge_codes)
             if fitting:
-                self.sequence_keys_.append(np.unique(np.concatenate([k[k >= 0] for k in keys])))
+                self.sequence_keys_.append(np.unique(key[key >= 0]))
             known = self.sequence_keys_[length] if length < len(self.sequence_keys_) else \
                 np.zeros(0, dtype=np.int64)
-            for (c, level), key in zip(present, keys):
-                # a sequence unseen at fit (-1) has unseen extensions: _fitted_keys reads
-                # these numbers as the prefix numbers of the next length
-                numbers[c] = _lookup(known, key)
-                number = numbers[c][level.sequence]
-                seen = number >= 0
-                rows.append(level.graphs[seen])
-                columns.append(n_columns + number[seen])
-                counts.append(level.count[seen])
-                # the union counts the paths (MinMax) or sequences (Tanimoto) unseen at fit
-                totals += np.bincount(level.graphs, minlength=batch.n_samples,
-                                      weights=level.count if self.sub_kernel == "minmax"
-                                      else None)
+            # a sequence unseen at fit (-1) has unseen extensions: _fitted_keys reads these
+            # numbers as the prefix numbers of the next length
+            numbers = _lookup(known, key)
+            number = numbers[level.sequence]
+            seen = number >= 0
+            rows.append(level.graphs[seen])
+            columns.append(n_columns + number[seen])
+            counts.append(level.count[seen])
+            # the union counts the paths (MinMax) or sequences (Tanimoto) unseen at fit
+            totals += np.bincount(level.graphs, minlength=batch.n_samples,
+                                  weights=level.count if self.sub_kernel == "minmax" else None)
             n_columns += len(known)
         n_columns = sum(len(keys) for keys in self.sequence_keys_)
         counts = sp.csr_array(

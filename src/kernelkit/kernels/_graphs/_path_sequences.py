@@ -19,16 +19,16 @@ _PATH_BYTES = 80.0
 
 @dataclasses.dataclass(frozen=True)
 class LengthSequences:
-    """The label sequences of the paths of one length (in edges) of a chunk of graphs.
+    """The label sequences of the paths of one length (in edges) of a batch of graphs.
 
-    Sequence ``i`` is sequence ``prefix[i]`` of the previous length of the same chunk followed
-    by the edge label ``edge[i]`` and the node label ``node[i]`` (at length 0: ``prefix`` -1,
-    ``edge`` 0, and ``node`` the label of the path's single node).
+    Sequence ``i`` is sequence ``prefix[i]`` of the previous length followed by the edge label
+    ``edge[i]`` and the node label ``node[i]`` (at length 0: ``prefix`` -1, ``edge`` 0, and
+    ``node`` the label of the path's single node); labels are the batch's codes.
 
     Attributes
     ----------
     prefix, edge, node : ndarray of shape (n_sequences,), int64
-        The sequences, as above; labels are the batch's codes.
+        The sequences, as above.
     graphs : ndarray of shape (n_pairs,), int64
         Graph (index in the batch) of each distinct ``(graph, sequence)`` pair.
     sequence : ndarray of shape (n_pairs,), int64
@@ -44,28 +44,54 @@ class LengthSequences:
     sequence: np.ndarray
     count: np.ndarray
 
-    @classmethod
-    def of_paths(cls, prefix, edge, node, graphs, sequence):
-        """The sequences, and the pairs counted from each path's ``graphs`` and ``sequence``."""
-        pair, count = np.unique(graphs.astype(np.int64) * len(node) + sequence,
-                                return_counts=True)
-        return cls(prefix, edge, node, pair // len(node), pair % len(node), count)
 
-    def restricted(self, stop):
-        """The same sequences, the pairs of the graphs before ``stop`` only."""
-        kept = self.graphs < stop
-        return dataclasses.replace(self, graphs=self.graphs[kept],
-                                   sequence=self.sequence[kept], count=self.count[kept])
+class _Numbering:
+    """The sequences of one length met so far in a batch, numbered in order of first meeting
+    and keyed ``(prefix · n_edge_codes + edge label) · n_node_codes + node label``."""
+
+    def __init__(self, n_edge_codes, n_node_codes):
+        self.n_edge_codes, self.n_node_codes = n_edge_codes, n_node_codes
+        self.sorted_keys = np.zeros(0, dtype=np.int64)
+        self.sorted_numbers = np.zeros(0, dtype=np.int64)
+        self.new_keys = []              # the keys, in order of their numbers
+        self.n_sequences = 0
+
+    def numbers(self, keys):
+        """The number of each of the sorted distinct ``keys``, the new ones numbered next."""
+        position = np.searchsorted(self.sorted_keys, keys)
+        found = position < self.n_sequences
+        found[found] = self.sorted_keys[position[found]] == keys[found]
+        numbers = np.empty(len(keys), dtype=np.int64)
+        numbers[found] = self.sorted_numbers[position[found]]
+        new = np.flatnonzero(~found)
+        numbers[new] = self.n_sequences + np.arange(len(new))
+        self.n_sequences += len(new)
+        # keys[new] is sorted: inserted before the same position, they keep their order
+        self.sorted_keys = np.insert(self.sorted_keys, position[new], keys[new])
+        self.sorted_numbers = np.insert(self.sorted_numbers, position[new], numbers[new])
+        self.new_keys.append(keys[new])
+        return numbers
+
+    def sequences(self, pairs):
+        """The :class:`LengthSequences` of the numbered sequences and ``pairs``, a list of
+        ``(graphs, sequence, count)``."""
+        keys = np.concatenate(self.new_keys)
+        codes = self.n_edge_codes * self.n_node_codes
+        return LengthSequences(keys // codes, keys // self.n_node_codes % self.n_edge_codes,
+                               keys % self.n_node_codes,
+                               *(np.concatenate(parts) for parts in zip(*pairs)))
 
 
 def path_sequences(batch, max_length):
-    """The label sequences of the simple paths of every graph of ``batch``, chunk by chunk.
+    """The label sequences of the simple paths of every graph of ``batch``.
 
-    Chunks are runs of consecutive graphs whose paths of each length fit ``_CHUNK_BYTES``: a
-    chunk first tries twice as many graphs as the previous one kept (the first, all of them),
-    and when the paths of the next length would exceed the budget it keeps the graphs whose
-    paths fit (at least one), dropping the others' paths to a later chunk. The memory is so
-    bounded by the budget (and the counts returned), whatever the number of graphs.
+    The paths grow one edge at a time in chunks, runs of consecutive graphs whose paths of each
+    length fit ``_CHUNK_BYTES``: a chunk first tries twice as many graphs as the previous one
+    kept (the first, all of them), and when the paths of the next length would exceed the
+    budget it keeps the graphs whose paths fit (at least one), leaving the others to a later
+    chunk. Each chunk numbers its new sequences after those of the chunks before, so the
+    memory is bounded by the budget and the sequences and counts returned, whatever the number
+    of graphs.
 
     Parameters
     ----------
@@ -73,31 +99,41 @@ def path_sequences(batch, max_length):
     max_length : int
         Longest path, in edges.
 
-    Yields
-    ------
+    Returns
+    -------
     list of LengthSequences
-        For each chunk, one per length ``0 ..`` while its graphs have paths that long (at most
-        ``max_length``).
+        One per length ``0 ..`` while some graph has paths that long (at most ``max_length``).
     """
-    sizes = np.diff(batch.node_ptr)
-    node_graph = np.repeat(np.arange(batch.n_samples), sizes)
-    codes = (batch.node_labels.astype(np.int64), node_graph, np.diff(batch.indptr),
+    labels = batch.node_labels.astype(np.int64)
+    node_graph = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
+    codes = (labels, node_graph, np.diff(batch.indptr),
              np.arange(batch.n_nodes) - batch.node_ptr[node_graph])
+    n_edge_codes = int(batch.edge_labels.max(initial=0)) + 1
+    numberings = [_Numbering(n_edge_codes, int(labels.max()) + 1)]
+    pairs = []                          # per length, the (graphs, sequence, count) of each chunk
     start, size = 0, batch.n_samples
     while start < batch.n_samples:
-        stop, levels = _chunk_sequences(batch, codes, start,
-                                        min(start + size, batch.n_samples), max_length)
-        yield levels
+        stop, found = _chunk_sequences(batch, codes, numberings, start,
+                                       min(start + size, batch.n_samples), max_length)
+        for length, chunk_pairs in enumerate(found):
+            if length == len(pairs):
+                pairs.append([])
+            pairs[length].append(chunk_pairs)
         start, size = stop, 2 * (stop - start)
+    levels = [numbering.sequences(chunks) for numbering, chunks in zip(numberings, pairs)]
+    return [dataclasses.replace(levels[0], prefix=np.full(len(levels[0].node), -1)), *levels[1:]]
 
 
-def _chunk_sequences(batch, codes, start, stop, max_length):
+def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
     """The sequences of the graphs ``start .. stop - 1``, or of the first of them whose paths
-    fit the budget: ``(stop kept, list of LengthSequences)``. ``codes`` holds the batch's node
-    labels (int64), and of each node its graph, degree and position in its graph.
+    fit the budget: ``(stop kept, pairs)``, ``pairs`` a ``(graphs, sequence, count)`` per
+    length. ``codes`` holds the batch's node labels (int64), and of each node its graph,
+    degree and position in its graph; ``numberings`` (one per length, appended to) number the
+    sequences.
 
-    A path is its last node and the set of its nodes, a bit per node (its position in its
-    graph) in ``n_words`` 64-bit words: a step to a node whose bit is set is not simple.
+    A path is its last node, the number of its sequence and the set of its nodes, a bit per
+    node (its position in its graph) in ``n_words`` 64-bit words: a step to a node whose bit
+    is set is not simple.
     """
     labels, node_graph, degree, position = codes
     n_words = (int(np.diff(batch.node_ptr[start:stop + 1]).max()) + 63) // 64
@@ -105,10 +141,8 @@ def _chunk_sequences(batch, codes, start, stop, max_length):
     visited = np.zeros((len(ends), n_words), dtype=np.uint64)
     word, bit = _word_and_bit(position[ends])
     visited[np.arange(len(ends)), word] = bit
-    first, local = np.unique(labels[ends], return_inverse=True)
-    local = local.ravel()
-    levels = [LengthSequences.of_paths(np.full(len(first), -1), np.zeros(len(first), np.int64),
-                                       first, node_graph[ends], local)]
+    sequence, found = _count(numberings[0], labels[ends], node_graph[ends])
+    found = [found]
     for length in range(1, max_length + 1):
         n_next = np.bincount(node_graph[ends] - start, weights=degree[ends],
                              minlength=stop - start)
@@ -116,8 +150,9 @@ def _chunk_sequences(batch, codes, start, stop, max_length):
         if stop - start > 1 and n_bytes[-1] > _CHUNK_BYTES:
             stop = start + max(1, int(np.searchsorted(n_bytes, _CHUNK_BYTES, side="right")))
             kept = node_graph[ends] < stop
-            ends, visited, local = ends[kept], visited[kept], local[kept]
-            levels = [level.restricted(stop) for level in levels]
+            ends, visited, sequence = ends[kept], visited[kept], sequence[kept]
+            found = [tuple(part[graphs < stop] for part in (graphs, *rest))
+                     for graphs, *rest in found]
         graphs = f"graph {start}" if stop - start == 1 else f"graphs {start} to {stop - 1}"
         check_memory_request(n_bytes[stop - start - 1],
                              f"PathKernel paths of {length} edges in {graphs}",
@@ -133,23 +168,34 @@ def _chunk_sequences(batch, codes, start, stop, max_length):
                                          word[simple], bit[simple])
         if not len(step):
             break
-        edge = batch.edge_labels[slot].astype(np.int64)
-        n_local, edge_codes = int(local.max()) + 1, int(edge.max()) + 1
-        node_codes = int(labels.max()) + 1
-        if float(n_local) * edge_codes * node_codes >= 2.0**62:
+        if length == len(numberings):
+            numberings.append(_Numbering(numberings[0].n_edge_codes,
+                                         numberings[0].n_node_codes))
+        numbering = numberings[length]
+        if float(numberings[length - 1].n_sequences) * numbering.n_edge_codes * \
+                numbering.n_node_codes >= 2.0**62:
             raise ValueError(
                 "PathKernel: too many distinct label sequences to number; lower max_length.")
-        # a sequence is numbered by its prefix's number, the new edge label and node label
-        key, local = np.unique((local[parent] * edge_codes + edge) * node_codes + labels[step],
-                               return_inverse=True)
-        local = local.ravel()
-        levels.append(LengthSequences.of_paths(
-            key // (edge_codes * node_codes), key // node_codes % edge_codes, key % node_codes,
-            node_graph[step], local))
+        # a sequence is keyed by its prefix's number, the new edge label and node label
+        edge = batch.edge_labels[slot].astype(np.int64)
+        sequence, pairs = _count(
+            numbering, (sequence[parent] * numbering.n_edge_codes + edge) *
+            numbering.n_node_codes + labels[step], node_graph[step])
+        found.append(pairs)
         visited = visited[parent]
         visited[np.arange(len(step)), word] |= bit
         ends = step
-    return stop, levels
+    return stop, found
+
+
+def _count(numbering, keys, graphs):
+    """The number of each path's sequence (its key numbered by ``numbering``), and the
+    distinct ``(graph, sequence)`` pairs of the paths with their number of paths."""
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    sequence = numbering.numbers(distinct)[inverse.ravel()]
+    pair, count = np.unique(graphs.astype(np.int64) * numbering.n_sequences + sequence,
+                            return_counts=True)
+    return sequence, (pair // numbering.n_sequences, pair % numbering.n_sequences, count)
 
 
 def _word_and_bit(position):
