@@ -142,7 +142,7 @@ def _grid(n_rows, n_columns):
 @pytest.mark.parametrize("budget, one_graph_chunks", [(1.0, True), (20000.0, False)])
 @pytest.mark.parametrize("max_length", [0, 2, 5, 10])
 @pytest.mark.parametrize("sub_kernel", ["minmax", "tanimoto"])
-@pytest.mark.parametrize("labels, edges", [(1, False), (3, False), (2, True)])
+@pytest.mark.parametrize("labels, edges", [(1, False), (3, False), (2, True), (12, True)])
 def test_chunks_of_graphs_give_the_gram_of_one_chunk(make_graphs, monkeypatch, budget,
                                                      one_graph_chunks, max_length, sub_kernel,
                                                      labels, edges):
@@ -170,6 +170,19 @@ def test_chunks_of_graphs_give_the_gram_of_one_chunk(make_graphs, monkeypatch, b
             assert n_fit_chunks >= with_edges[0] and len(chunks) >= with_edges[1]
         else:
             assert n_fit_chunks > 1
+
+
+@pytest.mark.parametrize("sub_kernel", ["minmax", "tanimoto"])
+def test_many_labels_equal_the_twin(make_graphs, sub_kernel):
+    # sequences mostly of one graph each: their (graph, sequence) pairs are counted by a sort
+    graphs = make_graphs(20, 1, 9, n_labels=12, n_edge_labels=2, p_edge=0.5)
+    train, test = graphs[:12], graphs[12:]
+    kernel = PathKernel(max_length=4, sub_kernel=sub_kernel, edge_label="label")
+    params = dict(max_length=4, sub_kernel=sub_kernel, edge_labels=True)
+    np.testing.assert_allclose(kernel.fit_transform(train), path_gram(train, **params),
+                               rtol=1e-14, atol=0)
+    np.testing.assert_allclose(kernel.transform(test), path_gram(test, train, **params),
+                               rtol=1e-14, atol=0)
 
 
 def test_memory_of_a_chunk_is_bounded_whatever_the_number_of_graphs(monkeypatch):

@@ -106,8 +106,9 @@ def path_sequences(batch, max_length):
     """
     labels = batch.node_labels.astype(np.int64)
     node_graph = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
-    codes = (labels, node_graph, np.diff(batch.indptr),
-             np.arange(batch.n_nodes) - batch.node_ptr[node_graph])
+    position = np.arange(batch.n_nodes) - batch.node_ptr[node_graph]
+    codes = (labels, node_graph, np.diff(batch.indptr), position >> 6,
+             np.left_shift(np.uint64(1), (position & 63).astype(np.uint64)))
     n_edge_codes = int(batch.edge_labels.max(initial=0)) + 1
     numberings = [_Numbering(n_edge_codes, int(labels.max()) + 1)]
     pairs = []                          # per length, the (graphs, sequence, count) of each chunk
@@ -128,19 +129,18 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
     """The sequences of the graphs ``start .. stop - 1``, or of the first of them whose paths
     fit the budget: ``(stop kept, pairs)``, ``pairs`` a ``(graphs, sequence, count)`` per
     length. ``codes`` holds the batch's node labels (int64), and of each node its graph,
-    degree and position in its graph; ``numberings`` (one per length, appended to) number the
-    sequences.
+    degree, and the word and bit of its position in its graph; ``numberings`` (one per length,
+    appended to) number the sequences.
 
     A path is its last node, the number of its sequence and the set of its nodes, a bit per
-    node (its position in its graph) in ``n_words`` 64-bit words: a step to a node whose bit
-    is set is not simple.
+    node (its position in its graph) in ``n_words`` 64-bit words, row after row in
+    ``visited``: a step to a node whose bit is set is not simple.
     """
-    labels, node_graph, degree, position = codes
+    labels, node_graph, degree, node_word, node_bit = codes
     n_words = (int(np.diff(batch.node_ptr[start:stop + 1]).max()) + 63) // 64
     ends = np.arange(batch.node_ptr[start], batch.node_ptr[stop])    # last node of each path
-    visited = np.zeros((len(ends), n_words), dtype=np.uint64)
-    word, bit = _word_and_bit(position[ends])
-    visited[np.arange(len(ends)), word] = bit
+    visited = np.zeros(len(ends) * n_words, dtype=np.uint64)
+    visited[np.arange(len(ends)) * n_words + node_word[ends]] = node_bit[ends]
     sequence, found = _count(numberings[0], labels[ends], node_graph[ends])
     found = [found]
     for length in range(1, max_length + 1):
@@ -150,7 +150,8 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
         if stop - start > 1 and n_bytes[-1] > _CHUNK_BYTES:
             stop = start + max(1, int(np.searchsorted(n_bytes, _CHUNK_BYTES, side="right")))
             kept = node_graph[ends] < stop
-            ends, visited, sequence = ends[kept], visited[kept], sequence[kept]
+            visited = visited.reshape(-1, n_words)[kept].ravel()
+            ends, sequence = ends[kept], sequence[kept]
             found = [tuple(part[graphs < stop] for part in (graphs, *rest))
                      for graphs, *rest in found]
         graphs = f"graph {start}" if stop - start == 1 else f"graphs {start} to {stop - 1}"
@@ -159,13 +160,13 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
                              "lower max_length.")
         n_paths = degree[ends]
         parent = np.repeat(np.arange(len(ends)), n_paths)
-        slot = batch.indptr[ends][parent] + np.arange(len(parent)) - \
-            np.repeat(np.cumsum(n_paths) - n_paths, n_paths)
+        # the k-th step out of a path: slot indptr[end] + k of the adjacency
+        slot = np.arange(len(parent)) + np.repeat(
+            batch.indptr[ends] - (np.cumsum(n_paths) - n_paths), n_paths)
         step = batch.indices[slot].astype(np.intp)
-        word, bit = _word_and_bit(position[step])
-        simple = (visited[parent, word] & bit) == 0
-        parent, slot, step, word, bit = (parent[simple], slot[simple], step[simple],
-                                         word[simple], bit[simple])
+        simple = np.flatnonzero((visited[_cells(parent, n_words, node_word[step])] &
+                                 node_bit[step]) == 0)
+        parent, slot, step = parent[simple], slot[simple], step[simple]
         if not len(step):
             break
         if length == len(numberings):
@@ -182,8 +183,11 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
             numbering, (sequence[parent] * numbering.n_edge_codes + edge) *
             numbering.n_node_codes + labels[step], node_graph[step])
         found.append(pairs)
-        visited = visited[parent]
-        visited[np.arange(len(step)), word] |= bit
+        visited = visited.reshape(-1, n_words)[parent].ravel()
+        if n_words == 1:
+            visited |= node_bit[step]
+        else:
+            visited[_cells(np.arange(len(step)), n_words, node_word[step])] |= node_bit[step]
         ends = step
     return stop, found
 
@@ -191,13 +195,21 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
 def _count(numbering, keys, graphs):
     """The number of each path's sequence (its key numbered by ``numbering``), and the
     distinct ``(graph, sequence)`` pairs of the paths with their number of paths."""
-    distinct, inverse = np.unique(keys, return_inverse=True)
-    sequence = numbering.numbers(distinct)[inverse.ravel()]
-    pair, count = np.unique(graphs.astype(np.int64) * numbering.n_sequences + sequence,
-                            return_counts=True)
-    return sequence, (pair // numbering.n_sequences, pair % numbering.n_sequences, count)
+    distinct, local = np.unique(keys, return_inverse=True)
+    local = local.ravel()
+    first = int(graphs.min())
+    n_cells = (int(graphs.max()) - first + 1) * len(distinct)
+    cell = (graphs - first) * len(distinct) + local
+    if n_cells <= 4 * len(keys):          # a table of every (graph, sequence): no sort
+        count = np.bincount(cell, minlength=n_cells)
+        cell = np.flatnonzero(count)
+        count = count[cell]
+    else:
+        cell, count = np.unique(cell, return_counts=True)
+    numbers = numbering.numbers(distinct)
+    return numbers[local], (first + cell // len(distinct), numbers[cell % len(distinct)], count)
 
 
-def _word_and_bit(position):
-    """The word of a visited set holding the bit of each node ``position``, and that bit."""
-    return position >> 6, np.left_shift(np.uint64(1), (position & 63).astype(np.uint64))
+def _cells(paths, n_words, word):
+    """Index in ``visited`` of the ``word`` of each path of ``paths``."""
+    return paths if n_words == 1 else paths * n_words + word
