@@ -215,14 +215,15 @@ def test_many_graphs_beyond_the_address_space_in_one_piece_are_counted(under_add
     assert "ValueError" not in result.stdout and "equal" in result.stdout
 
 
-def test_graphs_of_more_than_64_nodes_equal_the_twin(make_graphs, rng):
-    # a node's bit in the visited set of a path lies beyond the first 64-bit word
+@pytest.mark.parametrize("max_length", [4, 5])
+def test_graphs_of_more_than_64_nodes_equal_the_twin(make_graphs, rng, max_length):
+    # a path's nodes as a row (max_length 4), or a bitset of 3 words (5): a node's bit lies
+    # beyond the first 64-bit word
     n_nodes = 150
     ring = np.roll(np.eye(n_nodes, dtype=np.int64), 1, axis=1)
     chords = np.triu(rng.random((n_nodes, n_nodes)) < 0.01, 2)
     adjacency = ((ring + ring.T + chords + chords.T) > 0).astype(np.int64)
     large = (adjacency, list(rng.integers(0, 2, n_nodes)))
     graphs = [large, *make_graphs(4, 1, 7, n_labels=2)]
-    kernel = PathKernel(max_length=5)
-    np.testing.assert_allclose(kernel.fit_transform(graphs), path_gram(graphs, max_length=5),
-                               rtol=1e-14, atol=0)
+    np.testing.assert_allclose(PathKernel(max_length).fit_transform(graphs),
+                               path_gram(graphs, max_length=max_length), rtol=1e-14, atol=0)

@@ -132,26 +132,24 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
     degree, and the word and bit of its position in its graph; ``numberings`` (one per length,
     appended to) number the sequences.
 
-    A path is its last node, the number of its sequence and the set of its nodes, a bit per
-    node (its position in its graph) in ``n_words`` 64-bit words, row after row in
-    ``visited``: a step to a node whose bit is set is not simple.
+    A path is its last node, the number of its sequence and its nodes, as a bitset of their
+    positions when one takes at most half the bytes of a row of the nodes of a longest path.
     """
-    labels, node_graph, degree, node_word, node_bit = codes
+    labels, node_graph, degree = codes[:3]
     n_words = (int(np.diff(batch.node_ptr[start:stop + 1]).max()) + 63) // 64
     ends = np.arange(batch.node_ptr[start], batch.node_ptr[stop])    # last node of each path
-    visited = np.zeros(len(ends) * n_words, dtype=np.uint64)
-    visited[np.arange(len(ends)) * n_words + node_word[ends]] = node_bit[ends]
+    nodes = _NodeBits.of(ends, n_words, codes) if 2 * n_words <= max_length + 1 else \
+        _NodeRows.of(ends)
     sequence, found = _count(numberings[0], labels[ends], node_graph[ends])
     found = [found]
     for length in range(1, max_length + 1):
         n_next = np.bincount(node_graph[ends] - start, weights=degree[ends],
                              minlength=stop - start)
-        n_bytes = (8.0 * n_words + _PATH_BYTES) * np.cumsum(n_next)
+        n_bytes = (nodes.path_bytes + _PATH_BYTES) * np.cumsum(n_next)
         if stop - start > 1 and n_bytes[-1] > _CHUNK_BYTES:
             stop = start + max(1, int(np.searchsorted(n_bytes, _CHUNK_BYTES, side="right")))
             kept = node_graph[ends] < stop
-            visited = visited.reshape(-1, n_words)[kept].ravel()
-            ends, sequence = ends[kept], sequence[kept]
+            nodes, ends, sequence = nodes.restricted(kept), ends[kept], sequence[kept]
             found = [tuple(part[graphs < stop] for part in (graphs, *rest))
                      for graphs, *rest in found]
         graphs = f"graph {start}" if stop - start == 1 else f"graphs {start} to {stop - 1}"
@@ -164,8 +162,7 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
         slot = np.arange(len(parent)) + np.repeat(
             batch.indptr[ends] - (np.cumsum(n_paths) - n_paths), n_paths)
         step = batch.indices[slot].astype(np.intp)
-        simple = np.flatnonzero((visited[_cells(parent, n_words, node_word[step])] &
-                                 node_bit[step]) == 0)
+        simple = np.flatnonzero(nodes.simple(parent, step))
         parent, slot, step = parent[simple], slot[simple], step[simple]
         if not len(step):
             break
@@ -183,13 +180,74 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
             numbering, (sequence[parent] * numbering.n_edge_codes + edge) *
             numbering.n_node_codes + labels[step], node_graph[step])
         found.append(pairs)
-        visited = visited.reshape(-1, n_words)[parent].ravel()
-        if n_words == 1:
-            visited |= node_bit[step]
-        else:
-            visited[_cells(np.arange(len(step)), n_words, node_word[step])] |= node_bit[step]
-        ends = step
+        nodes, ends = nodes.extended(parent, step), step
     return stop, found
+
+
+@dataclasses.dataclass(frozen=True)
+class _NodeRows:
+    """The nodes of each path, a row each (``nodes``, of shape (n_paths, n_nodes))."""
+
+    nodes: np.ndarray
+
+    @classmethod
+    def of(cls, ends):
+        return cls(ends[:, None])
+
+    @property
+    def path_bytes(self):
+        """Bytes of a path one node longer."""
+        return 8.0 * (self.nodes.shape[1] + 1)
+
+    def simple(self, parent, step):
+        """Whether each ``step`` out of path ``parent`` leaves it simple."""
+        return (self.nodes[parent] != step[:, None]).all(axis=1)
+
+    def restricted(self, kept):
+        return _NodeRows(self.nodes[kept])
+
+    def extended(self, parent, step):
+        return _NodeRows(np.column_stack([self.nodes[parent], step]))
+
+
+@dataclasses.dataclass(frozen=True)
+class _NodeBits:
+    """The nodes of each path as a bitset of their positions in their graph, ``n_words``
+    64-bit words a path, one after the other in ``visited``; ``codes`` as in
+    :func:`_chunk_sequences`."""
+
+    visited: np.ndarray
+    n_words: int
+    codes: tuple
+
+    @classmethod
+    def of(cls, ends, n_words, codes):
+        node_word, node_bit = codes[3:]
+        visited = np.zeros(len(ends) * n_words, dtype=np.uint64)
+        visited[np.arange(len(ends)) * n_words + node_word[ends]] = node_bit[ends]
+        return cls(visited, n_words, codes)
+
+    @property
+    def path_bytes(self):
+        """Bytes of a path one node longer."""
+        return 8.0 * self.n_words
+
+    def _cells(self, paths, step):
+        """Index in ``visited`` of the word of each ``step`` in the bitset of its path."""
+        return paths if self.n_words == 1 else paths * self.n_words + self.codes[3][step]
+
+    def simple(self, parent, step):
+        """Whether each ``step`` out of path ``parent`` leaves it simple."""
+        return (self.visited[self._cells(parent, step)] & self.codes[4][step]) == 0
+
+    def restricted(self, kept):
+        return dataclasses.replace(
+            self, visited=self.visited.reshape(-1, self.n_words)[kept].ravel())
+
+    def extended(self, parent, step):
+        visited = self.visited.reshape(-1, self.n_words)[parent].ravel()
+        visited[self._cells(np.arange(len(step)), step)] |= self.codes[4][step]
+        return dataclasses.replace(self, visited=visited)
 
 
 def _count(numbering, keys, graphs):
@@ -208,8 +266,3 @@ def _count(numbering, keys, graphs):
         cell, count = np.unique(cell, return_counts=True)
     numbers = numbering.numbers(distinct)
     return numbers[local], (first + cell // len(distinct), numbers[cell % len(distinct)], count)
-
-
-def _cells(paths, n_words, word):
-    """Index in ``visited`` of the ``word`` of each path of ``paths``."""
-    return paths if n_words == 1 else paths * n_words + word
