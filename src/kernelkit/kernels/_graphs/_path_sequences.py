@@ -9,8 +9,8 @@ from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["LengthSequences", "path_sequences"]
 
-# Bytes the paths of one length of a chunk of graphs may take: per path, its visited set (a bit
-# per node of the chunk's largest graph, in 64-bit words) and ten 8-byte entries (end, parent,
+# Bytes the paths of one length of a chunk of graphs may take: per path, its nodes (a row, or a
+# bitset of the positions in the chunk's largest graph) and ten 8-byte entries (end, parent,
 # slot, step, word and bit of the step, key, and the sort of the keys). A graph whose own paths
 # need more is a chunk of its own, refused only beyond the memory the process can get.
 _CHUNK_BYTES = float(1 << 27)
