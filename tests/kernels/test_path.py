@@ -120,12 +120,16 @@ def test_bad_parameters(params, message):
         PathKernel(**params).fit([PATH])
 
 
-def test_paths_beyond_memory_are_refused():
-    # the complete graph on 200 nodes has 200 · 199 · 198 · 197 ≈ 1.6·10⁹ paths of 3 edges:
-    # over 100 GB, refused before they are built, naming the graph (a chunk of its own)
+def test_paths_beyond_memory_are_refused(monkeypatch):
+    # the complete graph on 200 nodes has 199 · 198 · 197 ≈ 7.8·10⁶ paths of 3 edges from each
+    # node (1.6·10⁹ in all): about 0.9 GB for one node, refused when the process can get 256 MB,
+    # naming the graph and the node
+    from kernelkit.utils import _validation
+
+    monkeypatch.setattr(_validation, "available_memory", lambda: (256 << 20, "a test"))
     complete = (np.ones((200, 200)) - np.eye(200), [0] * 200)
-    with pytest.raises(ValueError, match=r"PathKernel paths of 3 edges in graph 2 would need "
-                                         r".*lower max_length"):
+    with pytest.raises(ValueError, match=r"PathKernel paths of 3 edges from node 0 of graph 2 "
+                                         r"would need .*lower max_length"):
         PathKernel(max_length=5).fit([PATH, TRIANGLE, complete, STAR])
 
 
@@ -139,13 +143,13 @@ def _grid(n_rows, n_columns):
     return adjacency, [0] * index.size
 
 
-@pytest.mark.parametrize("budget, one_graph_chunks", [(1.0, True), (20000.0, False)])
+@pytest.mark.parametrize("budget, single_nodes", [(1.0, True), (20000.0, False)])
 @pytest.mark.parametrize("max_length", [0, 2, 5, 10])
 @pytest.mark.parametrize("sub_kernel", ["minmax", "tanimoto"])
 @pytest.mark.parametrize("labels, edges", [(1, False), (3, False), (2, True), (12, True)])
-def test_chunks_of_graphs_give_the_gram_of_one_chunk(make_graphs, monkeypatch, budget,
-                                                     one_graph_chunks, max_length, sub_kernel,
-                                                     labels, edges):
+def test_runs_of_first_nodes_give_the_gram_of_one_run(make_graphs, monkeypatch, budget,
+                                                      single_nodes, max_length, sub_kernel,
+                                                      labels, edges):
     from kernelkit.kernels._graphs import _path_sequences
 
     graphs = make_graphs(24, 1, 9, n_labels=labels, n_edge_labels=2, p_edge=0.5)
@@ -153,23 +157,23 @@ def test_chunks_of_graphs_give_the_gram_of_one_chunk(make_graphs, monkeypatch, b
     kernel = PathKernel(max_length, sub_kernel=sub_kernel, edge_label="label" if edges else None)
     K, K_test = kernel.fit_transform(train), kernel.transform(test)
     keys = kernel.sequence_keys_
-    chunks = []
-    chunk_sequences = _path_sequences._chunk_sequences
+    runs = []                                # what each run of first nodes grows
+    check = _path_sequences.check_memory_request
     monkeypatch.setattr(_path_sequences, "_CHUNK_BYTES", budget)
-    monkeypatch.setattr(_path_sequences, "_chunk_sequences",
-                        lambda *args: chunks.append(args[3]) or chunk_sequences(*args))
+    monkeypatch.setattr(_path_sequences, "check_memory_request",
+                        lambda n_bytes, what, fix: runs.append((n_bytes, what)) or
+                        check(n_bytes, what, fix))
     np.testing.assert_array_equal(kernel.fit_transform(train), K)
-    n_fit_chunks, chunks[:] = len(chunks), []
     np.testing.assert_array_equal(kernel.transform(test), K_test)
     assert len(kernel.sequence_keys_) == len(keys)
-    for chunked, whole in zip(kernel.sequence_keys_, keys):
-        np.testing.assert_array_equal(chunked, whole)
-    if max_length > 0:   # the tiny budget: one graph a chunk (several if without edges)
-        with_edges = [sum(bool(np.any(g[0])) for g in part) for part in (train, test)]
-        if one_graph_chunks:
-            assert n_fit_chunks >= with_edges[0] and len(chunks) >= with_edges[1]
-        else:
-            assert n_fit_chunks > 1
+    for split, whole in zip(kernel.sequence_keys_, keys):
+        np.testing.assert_array_equal(split, whole)
+    if max_length > 0:
+        one_node = [what for _, what in runs if " from node " in what]
+        if single_nodes:   # the tiny budget: a first node a run (several if no step out)
+            assert one_node and all(" from node " in what for n, what in runs if n > 0)
+        else:              # runs were split (one grows each length unsplit), some not down to one
+            assert len(runs) > 2 * max_length and len(one_node) < len(runs)
 
 
 @pytest.mark.parametrize("sub_kernel", ["minmax", "tanimoto"])
@@ -185,22 +189,22 @@ def test_many_labels_equal_the_twin(make_graphs, sub_kernel):
                                rtol=1e-14, atol=0)
 
 
-def test_memory_of_a_chunk_is_bounded_whatever_the_number_of_graphs(monkeypatch):
+def test_memory_of_a_run_is_bounded_whatever_the_number_and_size_of_graphs(monkeypatch):
     from kernelkit.kernels._graphs import _path_sequences
 
     requests = []
-    monkeypatch.setattr(_path_sequences, "_CHUNK_BYTES", 8e6)
+    monkeypatch.setattr(_path_sequences, "_CHUNK_BYTES", 1e6)
     monkeypatch.setattr(_path_sequences, "check_memory_request",
                         lambda n_bytes, what, fix: requests.append(n_bytes))
     # 30 grids of 4 × 5 nodes: 14752 paths of 10 edges each, 1.9 MB for one, 57 MB for all
     K = PathKernel(max_length=10).fit_transform([_grid(4, 5)] * 30)
     np.testing.assert_array_equal(K, np.ones((30, 30)))
-    assert 4e6 < max(requests) <= 8e6
+    assert 0.25e6 < max(requests) <= 1e6
 
 
 def test_many_graphs_beyond_the_address_space_in_one_piece_are_counted(under_address_limit):
     # 100 grids of 4 × 6 nodes: 32792 paths of 10 edges each, 4.2 MB for one and 420 MB for
-    # all at once, more than the 256 MB left; chunks of 16 MB fit
+    # all at once, more than the 256 MB left; runs of 16 MB fit
     result = under_address_limit(
         "import numpy as np\n"
         "from kernelkit.kernels import PathKernel\n"

@@ -74,24 +74,27 @@ class _Numbering:
 
     def sequences(self, pairs):
         """The :class:`LengthSequences` of the numbered sequences and ``pairs``, a list of
-        ``(graphs, sequence, count)``."""
+        ``(graphs, sequence, count)`` (the runs of first nodes of a graph add up)."""
         keys = np.concatenate(self.new_keys)
         codes = self.n_edge_codes * self.n_node_codes
+        graphs, sequence, count = (np.concatenate(parts) for parts in zip(*pairs))
+        pair, inverse = np.unique(graphs * self.n_sequences + sequence, return_inverse=True)
+        count = np.bincount(inverse.ravel(), weights=count, minlength=len(pair))
         return LengthSequences(keys // codes, keys // self.n_node_codes % self.n_edge_codes,
-                               keys % self.n_node_codes,
-                               *(np.concatenate(parts) for parts in zip(*pairs)))
+                               keys % self.n_node_codes, pair // self.n_sequences,
+                               pair % self.n_sequences, count.astype(np.int64))
 
 
 def path_sequences(batch, max_length):
     """The label sequences of the simple paths of every graph of ``batch``.
 
-    The paths grow one edge at a time in chunks, runs of consecutive graphs whose paths of each
-    length fit ``_CHUNK_BYTES``: a chunk first tries twice as many graphs as the previous one
-    kept (the first, all of them), and when the paths of the next length would exceed the
-    budget it keeps the graphs whose paths fit (at least one), leaving the others to a later
-    chunk. Each chunk numbers its new sequences after those of the chunks before, so the
-    memory is bounded by the budget and the sequences and counts returned, whatever the number
-    of graphs.
+    The paths grow one edge at a time, all first nodes at once until the paths of the next
+    length would exceed ``_CHUNK_BYTES``; then the first nodes are split in two runs (by half
+    the next paths), each grown on its own and split again when it exceeds the budget. The
+    sequences of each length are numbered in the order the runs meet them, so the memory is
+    bounded by a few budgets and the sequences and counts returned, whatever the number and
+    size of the graphs (unless the paths of one first node exceed it: then they are refused
+    only beyond the memory the process can get).
 
     Parameters
     ----------
@@ -109,66 +112,72 @@ def path_sequences(batch, max_length):
     position = np.arange(batch.n_nodes) - batch.node_ptr[node_graph]
     codes = (labels, node_graph, np.diff(batch.indptr), position >> 6,
              np.left_shift(np.uint64(1), (position & 63).astype(np.uint64)))
-    n_edge_codes = int(batch.edge_labels.max(initial=0)) + 1
-    numberings = [_Numbering(n_edge_codes, int(labels.max()) + 1)]
-    pairs = []                          # per length, the (graphs, sequence, count) of each chunk
-    start, size = 0, batch.n_samples
-    while start < batch.n_samples:
-        stop, found = _chunk_sequences(batch, codes, numberings, start,
-                                       min(start + size, batch.n_samples), max_length)
-        for length, chunk_pairs in enumerate(found):
-            if length == len(pairs):
-                pairs.append([])
-            pairs[length].append(chunk_pairs)
-        start, size = stop, 2 * (stop - start)
-    levels = [numbering.sequences(chunks) for numbering, chunks in zip(numberings, pairs)]
+    numberings = [_Numbering(int(batch.edge_labels.max(initial=0)) + 1, int(labels.max()) + 1)]
+    found = [[]]                        # per length, the (graphs, sequence, count) of each run
+    ends = np.arange(batch.n_nodes)
+    n_words = (int(np.diff(batch.node_ptr).max()) + 63) // 64
+    nodes = _NodeBits.of(ends, n_words, codes) if 2 * n_words <= max_length + 1 else \
+        _NodeRows.of(ends)
+    sequence = _count(numberings[0], labels, node_graph, found[0])
+    _grow(batch, codes, numberings, found, _Paths(ends, ends, nodes, sequence), 0, max_length)
+    levels = [numbering.sequences(parts) for numbering, parts in zip(numberings, found)]
     return [dataclasses.replace(levels[0], prefix=np.full(len(levels[0].node), -1)), *levels[1:]]
 
 
-def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
-    """The sequences of the graphs ``start .. stop - 1``, or of the first of them whose paths
-    fit the budget: ``(stop kept, pairs)``, ``pairs`` a ``(graphs, sequence, count)`` per
-    length. ``codes`` holds the batch's node labels (int64), and of each node its graph,
-    degree, and the word and bit of its position in its graph; ``numberings`` (one per length,
-    appended to) number the sequences.
+@dataclasses.dataclass(frozen=True)
+class _Paths:
+    """Paths of one length: their last node, first node (nondecreasing), nodes (a _NodeRows
+    or _NodeBits) and the number of their sequence."""
 
-    A path is its last node, the number of its sequence and its nodes, as a bitset of their
-    positions when one takes at most half the bytes of a row of the nodes of a longest path.
-    """
+    ends: np.ndarray
+    origin: np.ndarray
+    nodes: object
+    sequence: np.ndarray
+
+    def part(self, rows):
+        """The paths of the slice ``rows``."""
+        return _Paths(self.ends[rows], self.origin[rows], self.nodes.part(rows),
+                      self.sequence[rows])
+
+
+def _grow(batch, codes, numberings, found, paths, paths_length, max_length):
+    """Grow ``paths`` (of ``paths_length`` edges) edge by edge up to ``max_length``, counting their sequences into ``found``; split them in two runs of first
+    nodes when the next length would exceed the budget. ``codes`` holds the batch's node labels
+    (int64), and of each node its graph, degree, and the word and bit of its position in its
+    graph; ``numberings`` (one per length, appended to) number the sequences."""
     labels, node_graph, degree = codes[:3]
-    n_words = (int(np.diff(batch.node_ptr[start:stop + 1]).max()) + 63) // 64
-    ends = np.arange(batch.node_ptr[start], batch.node_ptr[stop])    # last node of each path
-    nodes = _NodeBits.of(ends, n_words, codes) if 2 * n_words <= max_length + 1 else \
-        _NodeRows.of(ends)
-    sequence, found = _count(numberings[0], labels[ends], node_graph[ends])
-    found = [found]
-    for length in range(1, max_length + 1):
-        n_next = np.bincount(node_graph[ends] - start, weights=degree[ends],
-                             minlength=stop - start)
-        n_bytes = (nodes.path_bytes + _PATH_BYTES) * np.cumsum(n_next)
-        if stop - start > 1 and n_bytes[-1] > _CHUNK_BYTES:
-            stop = start + max(1, int(np.searchsorted(n_bytes, _CHUNK_BYTES, side="right")))
-            kept = node_graph[ends] < stop
-            nodes, ends, sequence = nodes.restricted(kept), ends[kept], sequence[kept]
-            found = [tuple(part[graphs < stop] for part in (graphs, *rest))
-                     for graphs, *rest in found]
-        graphs = f"graph {start}" if stop - start == 1 else f"graphs {start} to {stop - 1}"
-        check_memory_request(n_bytes[stop - start - 1],
-                             f"PathKernel paths of {length} edges in {graphs}",
-                             "lower max_length.")
-        n_paths = degree[ends]
-        parent = np.repeat(np.arange(len(ends)), n_paths)
+    for length in range(paths_length + 1, max_length + 1):
+        n_next = np.cumsum(degree[paths.ends])
+        n_bytes = (paths.nodes.path_bytes + _PATH_BYTES) * float(n_next[-1])
+        first, last = int(paths.origin[0]), int(paths.origin[-1])
+        if n_bytes > _CHUNK_BYTES and first != last:
+            # the first nodes up to the one where half the next paths are reached, the rest
+            middle = paths.origin[np.searchsorted(n_next, n_next[-1] / 2)]
+            cut = np.searchsorted(paths.origin, middle + (middle == first), side="left")
+            for rows in (slice(0, cut), slice(cut, None)):
+                _grow(batch, codes, numberings, found, paths.part(rows), length - 1,
+                      max_length)
+            return
+        graph = node_graph[first]
+        check_memory_request(
+            n_bytes, f"PathKernel paths of {length} edges from node "
+            f"{first - batch.node_ptr[graph]} of graph {graph}" if first == last else
+            f"PathKernel paths of {length} edges from nodes {first} to {last}",
+            "lower max_length.")
+        n_paths = degree[paths.ends]
+        parent = np.repeat(np.arange(len(paths.ends)), n_paths)
         # the k-th step out of a path: slot indptr[end] + k of the adjacency
         slot = np.arange(len(parent)) + np.repeat(
-            batch.indptr[ends] - (np.cumsum(n_paths) - n_paths), n_paths)
+            batch.indptr[paths.ends] - (n_next - n_paths), n_paths)
         step = batch.indices[slot].astype(np.intp)
-        simple = np.flatnonzero(nodes.simple(parent, step))
+        simple = np.flatnonzero(paths.nodes.simple(parent, step))
         parent, slot, step = parent[simple], slot[simple], step[simple]
         if not len(step):
-            break
+            return
         if length == len(numberings):
             numberings.append(_Numbering(numberings[0].n_edge_codes,
                                          numberings[0].n_node_codes))
+            found.append([])
         numbering = numberings[length]
         if float(numberings[length - 1].n_sequences) * numbering.n_edge_codes * \
                 numbering.n_node_codes >= 2.0**62:
@@ -176,12 +185,11 @@ def _chunk_sequences(batch, codes, numberings, start, stop, max_length):
                 "PathKernel: too many distinct label sequences to number; lower max_length.")
         # a sequence is keyed by its prefix's number, the new edge label and node label
         edge = batch.edge_labels[slot].astype(np.int64)
-        sequence, pairs = _count(
-            numbering, (sequence[parent] * numbering.n_edge_codes + edge) *
-            numbering.n_node_codes + labels[step], node_graph[step])
-        found.append(pairs)
-        nodes, ends = nodes.extended(parent, step), step
-    return stop, found
+        sequence = _count(numbering, (paths.sequence[parent] * numbering.n_edge_codes + edge) *
+                          numbering.n_node_codes + labels[step], node_graph[step],
+                          found[length])
+        paths = _Paths(step, paths.origin[parent], paths.nodes.extended(parent, step),
+                       sequence)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -203,8 +211,8 @@ class _NodeRows:
         """Whether each ``step`` out of path ``parent`` leaves it simple."""
         return (self.nodes[parent] != step[:, None]).all(axis=1)
 
-    def restricted(self, kept):
-        return _NodeRows(self.nodes[kept])
+    def part(self, rows):
+        return _NodeRows(self.nodes[rows])
 
     def extended(self, parent, step):
         return _NodeRows(np.column_stack([self.nodes[parent], step]))
@@ -214,7 +222,7 @@ class _NodeRows:
 class _NodeBits:
     """The nodes of each path as a bitset of their positions in their graph, ``n_words``
     64-bit words a path, one after the other in ``visited``; ``codes`` as in
-    :func:`_chunk_sequences`."""
+    :func:`_grow`."""
 
     visited: np.ndarray
     n_words: int
@@ -240,9 +248,9 @@ class _NodeBits:
         """Whether each ``step`` out of path ``parent`` leaves it simple."""
         return (self.visited[self._cells(parent, step)] & self.codes[4][step]) == 0
 
-    def restricted(self, kept):
+    def part(self, rows):
         return dataclasses.replace(
-            self, visited=self.visited.reshape(-1, self.n_words)[kept].ravel())
+            self, visited=self.visited.reshape(-1, self.n_words)[rows].ravel())
 
     def extended(self, parent, step):
         visited = self.visited.reshape(-1, self.n_words)[parent].ravel()
@@ -250,9 +258,9 @@ class _NodeBits:
         return dataclasses.replace(self, visited=visited)
 
 
-def _count(numbering, keys, graphs):
-    """The number of each path's sequence (its key numbered by ``numbering``), and the
-    distinct ``(graph, sequence)`` pairs of the paths with their number of paths."""
+def _count(numbering, keys, graphs, found):
+    """The number of each path's sequence (its key numbered by ``numbering``); appends to
+    ``found`` the distinct ``(graph, sequence)`` pairs of the paths and their number of paths."""
     distinct, local = np.unique(keys, return_inverse=True)
     local = local.ravel()
     first = int(graphs.min())
@@ -265,4 +273,5 @@ def _count(numbering, keys, graphs):
     else:
         cell, count = np.unique(cell, return_counts=True)
     numbers = numbering.numbers(distinct)
-    return numbers[local], (first + cell // len(distinct), numbers[cell % len(distinct)], count)
+    found.append((first + cell // len(distinct), numbers[cell % len(distinct)], count))
+    return numbers[local]
