@@ -60,10 +60,9 @@ class PathKernel(GraphKernel):
     :math:`K(G, G) = 1`. Computed as the histogram intersection
     :math:`m = \sum_s \min(\phi_s, \phi'_s)` (of the indicators for Tanimoto) and
     :math:`\sum_s \max = \|\phi\|_1 + \|\phi'\|_1 - m`. The paths are grown one edge at a time
-    for chunks of graphs whose paths fit a fixed memory budget (about 128 MiB; a graph beyond it
-    is a chunk of its own), whatever the number of graphs, and each sequence is numbered by its
-    prefix's number, the new edge label and node label, so sequences are compared exactly,
-    without hashing.
+    from runs of first nodes whose paths fit a fixed memory budget (about 128 MiB), whatever
+    the number and size of the graphs, and each sequence is numbered by its prefix's number,
+    the new edge label and node label, so sequences are compared exactly, without hashing.
 
     This is graphkit-learn's ``PathUpToH`` (``compute_method='trie'``): ``max_length`` is its
     ``depth``, ``sub_kernel`` its ``k_func`` (``'MinMax'``, ``'tanimoto'``), ``node_label`` and
