@@ -121,9 +121,9 @@ def test_bad_parameters(params, message):
 
 
 def test_paths_beyond_memory_are_refused(monkeypatch):
-    # the complete graph on 200 nodes has 199 · 198 · 197 ≈ 7.8·10⁶ paths of 3 edges from each
-    # node (1.6·10⁹ in all): about 0.9 GB for one node, refused when the process can get 256 MB,
-    # naming the graph and the node
+    # the complete graph on 200 nodes has 199 · 198 · 197 ≈ 7.8·10⁶ paths of 3 edges from
+    # each node (1.6·10⁹ in all): about 0.9 GB for one node, refused when the process can get
+    # 256 MB, naming the graph and the node
     from kernelkit.utils import _validation
 
     monkeypatch.setattr(_validation, "available_memory", lambda: (256 << 20, "a test"))

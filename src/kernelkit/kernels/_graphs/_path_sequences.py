@@ -1,5 +1,5 @@
-"""The label sequences of the simple paths of a batch of graphs, enumerated in chunks of graphs
-whose path arrays fit a fixed memory budget."""
+"""The label sequences of the simple paths of a batch of graphs, enumerated from runs of first
+nodes whose path arrays fit a fixed memory budget."""
 
 import dataclasses
 
@@ -9,12 +9,13 @@ from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["LengthSequences", "path_sequences"]
 
-# Bytes the paths of one length of a chunk of graphs may take: per path, its nodes (a row, or a
-# bitset of the positions in the chunk's largest graph) and ten 8-byte entries (end, parent,
-# slot, step, word and bit of the step, key, and the sort of the keys). A graph whose own paths
-# need more is a chunk of its own, refused only beyond the memory the process can get.
+# Bytes the paths of one length of a run of first nodes may take: per path, its nodes (a row, or
+# a bitset of the positions in the batch's largest graph) and eleven 8-byte entries (first
+# node, end, parent, slot, step, word and bit of the step, key, and the sort of the keys). The
+# paths of one first node that need more are grown alone, refused only beyond the memory the
+# process can get.
 _CHUNK_BYTES = float(1 << 27)
-_PATH_BYTES = 80.0
+_PATH_BYTES = 88.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -119,7 +120,9 @@ def path_sequences(batch, max_length):
     nodes = _NodeBits.of(ends, n_words, codes) if 2 * n_words <= max_length + 1 else \
         _NodeRows.of(ends)
     sequence = _count(numberings[0], labels, node_graph, found[0])
-    _grow(batch, codes, numberings, found, _Paths(ends, ends, nodes, sequence), 0, max_length)
+    runs = [(_Paths(ends, ends, nodes, sequence), 0)]     # to grow, and their length
+    while runs:
+        runs += _grow(batch, codes, numberings, found, *runs.pop(), max_length)
     levels = [numbering.sequences(parts) for numbering, parts in zip(numberings, found)]
     return [dataclasses.replace(levels[0], prefix=np.full(len(levels[0].node), -1)), *levels[1:]]
 
@@ -141,10 +144,14 @@ class _Paths:
 
 
 def _grow(batch, codes, numberings, found, paths, paths_length, max_length):
-    """Grow ``paths`` (of ``paths_length`` edges) edge by edge up to ``max_length``, counting their sequences into ``found``; split them in two runs of first
-    nodes when the next length would exceed the budget. ``codes`` holds the batch's node labels
-    (int64), and of each node its graph, degree, and the word and bit of its position in its
-    graph; ``numberings`` (one per length, appended to) number the sequences."""
+    """Grow ``paths`` (of ``paths_length`` edges) edge by edge up to ``max_length``, counting
+    their sequences into ``found``; when the next length would exceed the budget, return the
+    two runs of first nodes they split into (the first last), to grow on their own.
+
+    ``codes`` holds the batch's node labels (int64), and of each node its graph, degree, and
+    the word and bit of its position in its graph; ``numberings`` (one per length, appended
+    to) number the sequences.
+    """
     labels, node_graph, degree = codes[:3]
     for length in range(paths_length + 1, max_length + 1):
         n_next = np.cumsum(degree[paths.ends])
@@ -154,10 +161,8 @@ def _grow(batch, codes, numberings, found, paths, paths_length, max_length):
             # the first nodes up to the one where half the next paths are reached, the rest
             middle = paths.origin[np.searchsorted(n_next, n_next[-1] / 2)]
             cut = np.searchsorted(paths.origin, middle + (middle == first), side="left")
-            for rows in (slice(0, cut), slice(cut, None)):
-                _grow(batch, codes, numberings, found, paths.part(rows), length - 1,
-                      max_length)
-            return
+            return [(paths.part(slice(cut, None)), length - 1),
+                    (paths.part(slice(0, cut)), length - 1)]
         graph = node_graph[first]
         check_memory_request(
             n_bytes, f"PathKernel paths of {length} edges from node "
@@ -173,7 +178,7 @@ def _grow(batch, codes, numberings, found, paths, paths_length, max_length):
         simple = np.flatnonzero(paths.nodes.simple(parent, step))
         parent, slot, step = parent[simple], slot[simple], step[simple]
         if not len(step):
-            return
+            return []
         if length == len(numberings):
             numberings.append(_Numbering(numberings[0].n_edge_codes,
                                          numberings[0].n_node_codes))
@@ -190,6 +195,7 @@ def _grow(batch, codes, numberings, found, paths, paths_length, max_length):
                           found[length])
         paths = _Paths(step, paths.origin[parent], paths.nodes.extended(parent, step),
                        sequence)
+    return []
 
 
 @dataclasses.dataclass(frozen=True)
