@@ -138,9 +138,10 @@ class _Paths:
     sequence: np.ndarray
 
     def part(self, rows):
-        """The paths of the slice ``rows``."""
-        return _Paths(self.ends[rows], self.origin[rows], self.nodes.part(rows),
-                      self.sequence[rows])
+        """The paths of the slice ``rows``, copied: a run waiting on the stack holds its own
+        paths, not the whole run it was split from."""
+        return _Paths(self.ends[rows].copy(), self.origin[rows].copy(), self.nodes.part(rows),
+                      self.sequence[rows].copy())
 
 
 def _grow(batch, codes, numberings, found, paths, paths_length, max_length):
@@ -218,7 +219,7 @@ class _NodeRows:
         return (self.nodes[parent] != step[:, None]).all(axis=1)
 
     def part(self, rows):
-        return _NodeRows(self.nodes[rows])
+        return _NodeRows(self.nodes[rows].copy())
 
     def extended(self, parent, step):
         return _NodeRows(np.column_stack([self.nodes[parent], step]))
@@ -256,7 +257,7 @@ class _NodeBits:
 
     def part(self, rows):
         return dataclasses.replace(
-            self, visited=self.visited.reshape(-1, self.n_words)[rows].ravel())
+            self, visited=self.visited.reshape(-1, self.n_words)[rows].ravel().copy())
 
     def extended(self, parent, step):
         visited = self.visited.reshape(-1, self.n_words)[parent].ravel()
