@@ -120,10 +120,114 @@ def test_bad_parameters(params, message):
         PathKernel(**params).fit([PATH])
 
 
-def test_paths_beyond_memory_are_refused():
-    # the complete graph on 200 nodes has 200 · 199 · 198 · 197 ≈ 1.6·10⁹ paths of 3 edges:
-    # over 100 GB, refused before they are built
+def test_paths_beyond_memory_are_refused(monkeypatch):
+    # the complete graph on 200 nodes has 199 · 198 · 197 ≈ 7.8·10⁶ paths of 3 edges from
+    # each node (1.6·10⁹ in all): about 0.9 GB for one node, refused when the process can get
+    # 256 MB, naming the graph and the node
+    from kernelkit.utils import _validation
+
+    monkeypatch.setattr(_validation, "available_memory", lambda: (256 << 20, "a test"))
     complete = (np.ones((200, 200)) - np.eye(200), [0] * 200)
-    with pytest.raises(ValueError, match=r"PathKernel paths of 3 edges would need .*lower "
-                                         r"max_length"):
-        PathKernel(max_length=5).fit([complete])
+    with pytest.raises(ValueError, match=r"PathKernel paths of 3 edges from node 0 of graph 2 "
+                                         r"would need .*lower max_length"):
+        PathKernel(max_length=5).fit([PATH, TRIANGLE, complete, STAR])
+
+
+def _grid(n_rows, n_columns):
+    """The grid graph, unlabelled: many simple paths per node."""
+    index = np.arange(n_rows * n_columns).reshape(n_rows, n_columns)
+    adjacency = np.zeros((index.size, index.size), dtype=np.int64)
+    for u, v in [*zip(index[:, :-1].ravel(), index[:, 1:].ravel()),
+                 *zip(index[:-1].ravel(), index[1:].ravel())]:
+        adjacency[u, v] = adjacency[v, u] = 1
+    return adjacency, [0] * index.size
+
+
+@pytest.mark.parametrize("budget, single_nodes", [(1.0, True), (20000.0, False)])
+@pytest.mark.parametrize("max_length", [0, 2, 5, 10])
+@pytest.mark.parametrize("sub_kernel", ["minmax", "tanimoto"])
+@pytest.mark.parametrize("labels, edges", [(1, False), (3, False), (2, True), (12, True)])
+def test_runs_of_first_nodes_give_the_gram_of_one_run(make_graphs, monkeypatch, budget,
+                                                      single_nodes, max_length, sub_kernel,
+                                                      labels, edges):
+    from kernelkit.kernels._graphs import _path_sequences
+
+    graphs = make_graphs(24, 1, 9, n_labels=labels, n_edge_labels=2, p_edge=0.5)
+    train, test = graphs[:14], graphs[14:]   # test: sequences and labels unseen at fit
+    kernel = PathKernel(max_length, sub_kernel=sub_kernel, edge_label="label" if edges else None)
+    K, K_test = kernel.fit_transform(train), kernel.transform(test)
+    keys = kernel.sequence_keys_
+    runs = []                                # what each run of first nodes grows
+    check = _path_sequences.check_memory_request
+    monkeypatch.setattr(_path_sequences, "_CHUNK_BYTES", budget)
+    monkeypatch.setattr(_path_sequences, "check_memory_request",
+                        lambda n_bytes, what, fix: runs.append((n_bytes, what)) or
+                        check(n_bytes, what, fix))
+    np.testing.assert_array_equal(kernel.fit_transform(train), K)
+    np.testing.assert_array_equal(kernel.transform(test), K_test)
+    assert len(kernel.sequence_keys_) == len(keys)
+    for split, whole in zip(kernel.sequence_keys_, keys):
+        np.testing.assert_array_equal(split, whole)
+    if max_length > 0:
+        one_node = [what for _, what in runs if " from node " in what]
+        if single_nodes:   # the tiny budget: a first node a run (several if no step out)
+            assert one_node and all(" from node " in what for n, what in runs if n > 0)
+        else:              # runs were split (one grows each length unsplit), some not down to one
+            assert len(runs) > 2 * max_length and len(one_node) < len(runs)
+
+
+@pytest.mark.parametrize("sub_kernel", ["minmax", "tanimoto"])
+def test_many_labels_equal_the_twin(make_graphs, sub_kernel):
+    # sequences mostly of one graph each: their (graph, sequence) pairs are counted by a sort
+    graphs = make_graphs(20, 1, 9, n_labels=12, n_edge_labels=2, p_edge=0.5)
+    train, test = graphs[:12], graphs[12:]
+    kernel = PathKernel(max_length=4, sub_kernel=sub_kernel, edge_label="label")
+    params = dict(max_length=4, sub_kernel=sub_kernel, edge_labels=True)
+    np.testing.assert_allclose(kernel.fit_transform(train), path_gram(train, **params),
+                               rtol=1e-14, atol=0)
+    np.testing.assert_allclose(kernel.transform(test), path_gram(test, train, **params),
+                               rtol=1e-14, atol=0)
+
+
+def test_memory_of_a_run_is_bounded_whatever_the_number_and_size_of_graphs(monkeypatch):
+    from kernelkit.kernels._graphs import _path_sequences
+
+    requests = []
+    monkeypatch.setattr(_path_sequences, "_CHUNK_BYTES", 1e6)
+    monkeypatch.setattr(_path_sequences, "check_memory_request",
+                        lambda n_bytes, what, fix: requests.append(n_bytes))
+    # 30 grids of 4 × 5 nodes: 14752 paths of 10 edges each, 1.9 MB for one, 57 MB for all
+    K = PathKernel(max_length=10).fit_transform([_grid(4, 5)] * 30)
+    np.testing.assert_array_equal(K, np.ones((30, 30)))
+    assert 0.25e6 < max(requests) <= 1e6
+
+
+def test_many_graphs_beyond_the_address_space_in_one_piece_are_counted(under_address_limit):
+    # 100 grids of 4 × 6 nodes: 32792 paths of 10 edges each, 4.2 MB for one and 420 MB for
+    # all at once, more than the 256 MB left; runs of 16 MB fit
+    result = under_address_limit(
+        "import numpy as np\n"
+        "from kernelkit.kernels import PathKernel\n"
+        "from kernelkit.kernels._graphs import _path_sequences\n"
+        "_path_sequences._CHUNK_BYTES = float(1 << 24)\n"
+        f"grid = {tuple(np.asarray(x).tolist() for x in _grid(4, 6))!r}\n"
+        "grid = (np.array(grid[0]), grid[1])",
+        "K = PathKernel(max_length=10).fit_transform([grid] * 100)\n"
+        "print('equal' if (K == 1.0).all() else 'differ')",
+        headroom=256 << 20)
+    assert result.returncode == 0, result.stderr
+    assert "ValueError" not in result.stdout and "equal" in result.stdout
+
+
+@pytest.mark.parametrize("max_length", [4, 5])
+def test_graphs_of_more_than_64_nodes_equal_the_twin(make_graphs, rng, max_length):
+    # a path's nodes as a row (max_length 4), or a bitset of 3 words (5): a node's bit lies
+    # beyond the first 64-bit word
+    n_nodes = 150
+    ring = np.roll(np.eye(n_nodes, dtype=np.int64), 1, axis=1)
+    chords = np.triu(rng.random((n_nodes, n_nodes)) < 0.01, 2)
+    adjacency = ((ring + ring.T + chords + chords.T) > 0).astype(np.int64)
+    large = (adjacency, list(rng.integers(0, 2, n_nodes)))
+    graphs = [large, *make_graphs(4, 1, 7, n_labels=2)]
+    np.testing.assert_allclose(PathKernel(max_length).fit_transform(graphs),
+                               path_gram(graphs, max_length=max_length), rtol=1e-14, atol=0)

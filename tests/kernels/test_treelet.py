@@ -199,3 +199,21 @@ def test_sub_kernel_and_gamma_change_after_fit(make_graphs):
     np.testing.assert_array_equal(
         kernel.transform(graphs),
         TreeletKernel(sub_kernel="rbf", gamma=0.02).fit(graphs).transform(graphs))
+
+
+def test_chunks_of_first_nodes_give_the_counts_of_one_chunk(mutag, monkeypatch):
+    from kernelkit.kernels._graphs import _treelet
+
+    graphs = mutag.graphs[:30]
+    kernel = TreeletKernel(edge_label="label")
+    one_chunk = kernel.fit(graphs).transform_features(graphs).toarray()
+    K = kernel.fit_transform(graphs)
+    calls = []
+    chunk_keys = _treelet._chunk_keys
+    monkeypatch.setattr(_treelet, "_CHUNK_ROWS", 64)
+    monkeypatch.setattr(_treelet, "_chunk_keys",
+                        lambda *args: calls.append(len(args[2])) or chunk_keys(*args))
+    chunked = kernel.fit(graphs).transform_features(graphs).toarray()
+    assert len(calls) >= 10 and sum(calls) == 2 * sum(len(g[1]) for g in graphs)
+    np.testing.assert_array_equal(chunked, one_chunk)
+    np.testing.assert_array_equal(kernel.fit_transform(graphs), K)

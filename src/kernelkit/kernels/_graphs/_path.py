@@ -10,9 +10,10 @@ import scipy.sparse as sp
 from kernelkit.kernels._base import pairwise_structured_kernel
 from kernelkit.kernels._graphs._bases import GRAPH_DOCS, GraphKernel
 from kernelkit.kernels._graphs._features import intersection_gram
+from kernelkit.kernels._graphs._path_sequences import path_sequences
 from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
-from kernelkit.utils._validation import MAX_INT, check_memory_request
+from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["PathKernel", "path_kernel"]
 
@@ -59,8 +60,9 @@ class PathKernel(GraphKernel):
     :math:`K(G, G) = 1`. Computed as the histogram intersection
     :math:`m = \sum_s \min(\phi_s, \phi'_s)` (of the indicators for Tanimoto) and
     :math:`\sum_s \max = \|\phi\|_1 + \|\phi'\|_1 - m`. The paths are grown one edge at a time
-    for the whole batch at once, and each sequence is numbered by its prefix's number, the new
-    edge label and node label, so sequences are compared exactly, without hashing.
+    from runs of first nodes whose paths fit a fixed memory budget (about 128 MiB), whatever
+    the number and size of the graphs, and each sequence is numbered by its prefix's number,
+    the new edge label and node label, so sequences are compared exactly, without hashing.
 
     This is graphkit-learn's ``PathUpToH`` (``compute_method='trie'``): ``max_length`` is its
     ``depth``, ``sub_kernel`` its ``k_func`` (``'MinMax'``, ``'tanimoto'``), ``node_label`` and
@@ -149,31 +151,31 @@ class PathKernel(GraphKernel):
         # number of codes of the fitted maps (one code, 0, when labels are not used)
         n_node_codes = max(len(self.node_label_codes_), 1)
         n_edge_codes = max(len(self.edge_label_codes_), 1)
-        rows, columns, totals = [], [], np.zeros(batch.n_samples)
-        n_columns = 0
-        for length, (graphs, local, fitted_key) in enumerate(
-                _paths_by_length(batch, self.max_length, n_node_codes, n_edge_codes)):
+        rows, columns, counts, totals = [], [], [], np.zeros(batch.n_samples)
+        n_columns, numbers = 0, None
+        for length, level in enumerate(path_sequences(batch, self.max_length)):
+            key = _fitted_keys(level, numbers, n_node_codes, n_edge_codes)
             if fitting:
-                self.sequence_keys_.append(np.unique(fitted_key[fitted_key >= 0]))
+                self.sequence_keys_.append(np.unique(key[key >= 0]))
             known = self.sequence_keys_[length] if length < len(self.sequence_keys_) else \
                 np.zeros(0, dtype=np.int64)
-            number = _lookup(known, fitted_key)
+            # a sequence unseen at fit (-1) has unseen extensions: _fitted_keys reads these
+            # numbers as the prefix numbers of the next length
+            numbers = _lookup(known, key)
+            number = numbers[level.sequence]
             seen = number >= 0
-            rows.append(graphs[seen])
+            rows.append(level.graphs[seen])
             columns.append(n_columns + number[seen])
+            counts.append(level.count[seen])
+            # the union counts the paths (MinMax) or sequences (Tanimoto) unseen at fit
+            totals += np.bincount(level.graphs, minlength=batch.n_samples,
+                                  weights=level.count if self.sub_kernel == "minmax" else None)
             n_columns += len(known)
-            # the prefix numbers of the next length: a sequence unseen at fit has unseen
-            # extensions (-1 propagates through _paths_by_length)
-            fitted_key[:] = number
-            if self.sub_kernel == "minmax":
-                totals += np.bincount(graphs, minlength=batch.n_samples)
-            else:
-                distinct = np.unique(graphs.astype(np.int64) * (local.max() + 1) + local)
-                totals += np.bincount(distinct // (local.max() + 1), minlength=batch.n_samples)
         n_columns = sum(len(keys) for keys in self.sequence_keys_)
-        rows, columns = np.concatenate(rows), np.concatenate(columns)
-        counts = sp.csr_array((np.ones(len(rows)), (rows, columns)),
-                              shape=(batch.n_samples, n_columns))
+        counts = sp.csr_array(
+            (np.concatenate(counts).astype(np.float64),
+             (np.concatenate(rows), np.concatenate(columns))),
+            shape=(batch.n_samples, n_columns))
         counts.sum_duplicates()
         if self.sub_kernel == "tanimoto":
             counts.data[:] = 1.0
@@ -190,53 +192,16 @@ class PathKernel(GraphKernel):
         return np.ones(A.n_samples)
 
 
-def _paths_by_length(batch, max_length, n_node_codes, n_edge_codes):
-    """The simple paths of every graph of ``batch``, one length (in edges) at a time.
-
-    Yields, for each length ``0 .. max_length`` with at least one path, ``(graphs, local,
-    fitted_key)``: per path its graph, the number of its label sequence among this batch's
-    sequences of that length, and the key of its sequence in the fitted numbering
-    (``(prefix number · n_edge_codes + edge label) · n_node_codes + node label``; -1 when the
-    prefix or a label is unknown to it). The caller overwrites ``fitted_key`` with the fitted
-    numbers, which the next length reads as prefix numbers.
-    """
-    labels = batch.node_labels.astype(np.int64)
-    node_graph = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
-    ends = np.arange(batch.n_nodes)          # last node of each path
-    nodes = ends[:, None]                    # the path's nodes, one row per path
-    local = np.unique(labels, return_inverse=True)[1].ravel()
-    fitted = np.where(labels < n_node_codes, labels, -1)
-    yield node_graph, local, fitted
-    degree = np.diff(batch.indptr)
-    for length in range(1, max_length + 1):
-        n_next = int(degree[ends].sum())
-        check_memory_request(8.0 * n_next * (length + 6),
-                             f"PathKernel paths of {length} edges",
-                             "lower max_length.")
-        parent = np.repeat(np.arange(len(ends)), degree[ends])
-        slot = batch.indptr[ends][parent] + np.arange(n_next) - \
-            np.repeat(np.cumsum(degree[ends]) - degree[ends], degree[ends])
-        step = batch.indices[slot].astype(np.intp)
-        simple = (nodes[parent] != step[:, None]).all(axis=1)
-        parent, slot, step = parent[simple], slot[simple], step[simple]
-        if not len(step):
-            return
-        edge = batch.edge_labels[slot].astype(np.int64)
-        n_local = int(local.max()) + 1
-        edge_codes = int(edge.max()) + 1
-        node_codes = int(labels.max()) + 1
-        if float(n_local) * edge_codes * node_codes >= 2.0**62:
-            raise ValueError(
-                "PathKernel: too many distinct label sequences to number; lower max_length.")
-        key = (local[parent] * edge_codes + edge) * node_codes + labels[step]
-        local = np.unique(key, return_inverse=True)[1].ravel()
-        prefix = fitted[parent]
-        usable = (prefix >= 0) & (edge < n_edge_codes) & (labels[step] < n_node_codes)
-        fitted = np.where(usable, (prefix * n_edge_codes + edge) * n_node_codes + labels[step],
-                          -1)
-        nodes = np.column_stack([nodes[parent], step])
-        ends = step
-        yield node_graph[step], local, fitted
+def _fitted_keys(level, prefix_numbers, n_node_codes, n_edge_codes):
+    """Key of each sequence of ``level`` in the fitted numbering: ``(prefix number ·
+    n_edge_codes + edge label) · n_node_codes + node label``, the node label alone at length 0
+    (``prefix_numbers`` None); -1 when the prefix or a label is unknown to it."""
+    usable = level.node < n_node_codes
+    if prefix_numbers is None:
+        return np.where(usable, level.node, -1)
+    prefix = prefix_numbers[level.prefix]
+    usable &= (prefix >= 0) & (level.edge < n_edge_codes)
+    return np.where(usable, (prefix * n_edge_codes + level.edge) * n_node_codes + level.node, -1)
 
 
 def _lookup(keys, query):

@@ -251,7 +251,10 @@ def treelet_keys(batch, max_size=6):
             f"the power max_size - 1); lower max_size, or use a kernel linear "
             "in the degree (WeisfeilerLehmanKernel).")
     edges = np.searchsorted(np.cumsum(bound), np.arange(_CHUNK_ROWS, bound.sum(), _CHUNK_ROWS))
-    found = [_count_pairs(*_chunk_keys(batch, np.arange(start, stop), max_size))
+    # the per-node and per-edge codes every chunk reads, built once for the batch
+    codes = (batch.node_labels.astype(np.uint64), batch.edge_labels.astype(np.uint64),
+             np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr)))
+    found = [_count_pairs(*_chunk_keys(batch, codes, np.arange(start, stop), max_size))
              for start, stop in zip(np.r_[0, edges], np.r_[edges, batch.n_nodes])
              if stop > start]
     if not found:
@@ -269,12 +272,11 @@ def _count_pairs(graph_ids, keys):
     return graph_ids[starts], keys[starts], np.diff(np.r_[starts, len(keys)])
 
 
-def _chunk_keys(batch, first_nodes, max_size):
+def _chunk_keys(batch, codes, first_nodes, max_size):
     """Graph and key of every treelet occurrence of at most ``max_size`` nodes whose first
-    node is in ``first_nodes``."""
-    labels = batch.node_labels.astype(np.uint64)
-    edges = batch.edge_labels.astype(np.uint64)
-    graph_of_node = np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr))
+    node is in ``first_nodes``; ``codes`` holds the batch's node labels and edge labels (as
+    uint64) and the graph of each node."""
+    labels, edges, graph_of_node = codes
 
     def node(grown, p):
         return labels[grown[0][:, p]]
