@@ -28,24 +28,6 @@ cdef enum:
     CHUNK = 2048
 
 
-cdef inline double _weighted_sum(const floating *values, const floating *weights,
-                                 intp_t n) noexcept nogil:
-    """``Σ_i w_i v_i`` in float64, in four interleaved partial sums (a single running sum is
-    one chain of dependent additions), added in a fixed order."""
-    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
-    cdef intp_t i = 0
-    while i + 4 <= n:
-        s0 += <double>weights[i] * values[i]
-        s1 += <double>weights[i + 1] * values[i + 1]
-        s2 += <double>weights[i + 2] * values[i + 2]
-        s3 += <double>weights[i + 3] * values[i + 3]
-        i += 4
-    while i < n:
-        s0 += <double>weights[i] * values[i]
-        i += 1
-    return (s0 + s1) + (s2 + s3)
-
-
 cdef void _chunk(const floating[:, ::1] X, const floating[:, ::1] candidates,
                  const floating[::1] candidate_norms, const floating[::1] x_squared_norms,
                  const floating[::1] closest, const floating[::1] sample_weight,
@@ -57,11 +39,13 @@ cdef void _chunk(const floating[:, ::1] X, const floating[:, ::1] candidates,
     cdef int n_features = <int>X.shape[1]
     cdef floating a, p, v, c
     cdef floating *row
+    cdef double total
     gemm_abt(&candidates[0, 0], <int>n_candidates, &X[start, 0], <int>(stop - start),
              n_features, 1, 0, &out[0, start], <int>n_samples)
     for t in range(n_candidates):
         a = candidate_norms[t]
         row = &out[t, 0]
+        total = 0.0
         for i in range(start, stop):
             p = row[i]
             # a − 2p then + ‖x‖², each rounded in the data's type (p + p is 2p exactly)
@@ -73,7 +57,8 @@ cdef void _chunk(const floating[:, ::1] X, const floating[:, ::1] candidates,
             if c <= v or c != c:
                 v = c
             row[i] = v
-        potentials[t] = _weighted_sum(row + start, &sample_weight[start], stop - start)
+            total += <double>sample_weight[i] * v
+        potentials[t] = total
 
 
 def candidate_distances(
@@ -119,8 +104,7 @@ def candidate_distances(
     if n_samples == 0 or n_candidates == 0:
         return np.zeros(n_candidates)
     with nogil:
-        # one chunk a thread at least: a team larger than the work only costs its wake-ups
-        for k in prange(n_chunks, schedule="static", num_threads=max(1, min(n_threads, n_chunks))):
+        for k in prange(n_chunks, schedule="static", num_threads=max(1, n_threads)):
             start = k * CHUNK
             _chunk(X, candidates, candidate_norms, x_squared_norms, closest, sample_weight, out,
                    start, min(start + CHUNK, n_samples), &partial[k, 0])
