@@ -112,12 +112,12 @@ class GappedKmerKernel(ExplicitFeatureMixin, StringKernel):
     training l-mers and drops those past d mismatches, stays the cheaper for many masks
     (large d, 20 letters) or few sequences; an l-mer must also fit 64 bits packed
     (:math:`\lceil \log_2 |A| \rceil l \le 64`) for the masked path. Memory is linear in the
-    total length (plus the Gram and, per thread, one tile). Measured on a loaded machine
+    total length (plus the Gram and, per thread, one tile). Measured on a quiet machine
     (2 threads, 300 bp, l = 11, k = 7, reverse complements, normalised): at n = 2 000 the
-    masked path took 13 µs per Gram entry (``"estimated_truncated"``, d = 3) and 17–18 µs
-    (``"gkm"``, d = 4), against 77 µs and 345 µs for the trie walk and about 210 µs for
-    gkmsvm-lite (whose cost per entry does not fall with n); at n = 400, 16–37 µs and
-    38–48 µs against 140 µs and 560 µs.
+    masked path takes 5–6 µs per Gram entry (``"estimated_truncated"``, d = 3) and 7 µs
+    (``"gkm"``, d = 4), against 90–115 µs for gkmsvm-lite (timed at n = 400: it compares
+    every pair of l-mers, so its cost per entry does not fall with n); the trie walk took
+    77 µs and 345 µs (n = 2 000, a loaded machine).
 
     Parameters
     ----------
