@@ -87,8 +87,7 @@ def test_validate_distance_data_gives_the_verdicts_and_messages_of_the_two_check
         assert out.dtype == X.dtype
 
 
-def test_validate_distance_data_checks_finite_data_of_a_safe_scale_by_one_dot_product(
-        monkeypatch):
+def test_validate_distance_data_checks_finite_data_of_a_safe_scale_by_one_pass(monkeypatch):
     # the exact checks (three passes) run only when the sum of squares leaves the bound
     from sklearn.base import BaseEstimator
 
@@ -104,3 +103,25 @@ def test_validate_distance_data_checks_finite_data_of_a_safe_scale_by_one_dot_pr
     assert X_out is X and y_out.shape == (1000,)
     with pytest.raises(AssertionError, match="exact checks"):
         _validation.validate_distance_data(BaseEstimator(), X * 1e60)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 1000, 3 * 2**16 + 5])
+def test_sum_of_squares_core_is_its_twin_bit_for_bit(dtype, n):
+    from kernelkit._core._sum_of_squares import sum_of_squares
+    from kernelkit.reference.sum_of_squares import sum_of_squares as twin
+
+    x = (np.random.default_rng(n).standard_normal(n) * 1e3).astype(dtype)
+    assert sum_of_squares(x) == twin(x)
+    if n:   # float64 sums: a float32 square beyond float32's range is no overflow
+        assert sum_of_squares(np.full(n, 1e30, dtype=np.float32)) == pytest.approx(n * 1e60)
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+def test_sum_of_squares_core_is_not_finite_when_an_entry_is_not(value):
+    from kernelkit._core._sum_of_squares import sum_of_squares
+
+    for position in (0, 8, 17):   # in a full row of lanes and in the tail
+        x = np.ones(19)
+        x[position] = value
+        assert not np.isfinite(sum_of_squares(x))

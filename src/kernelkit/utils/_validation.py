@@ -13,6 +13,8 @@ from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
+from kernelkit._core._sum_of_squares import sum_of_squares
+
 __all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale",
            "check_finite_result", "check_fit_params", "check_memory_request", "check_sparse_input",
            "kernel_cache_megabytes", "record_fit_params", "validate_distance_data",
@@ -69,26 +71,11 @@ def check_distance_scale(X, name="X"):
         )
 
 
-# Elements of each dot product of _sum_of_squares: OpenBLAS runs a longer one (over 10 000) on its
-# thread team, whose threads then spin and take the cores from the OpenMP team that follows.
-_DOT_CHUNK = 8192
-
-
-def _sum_of_squares(flat):
-    """``Σ x²`` of a 1-d array on the calling thread (inf or NaN when an entry is)."""
-    total = 0.0
-    with np.errstate(over="ignore", invalid="ignore"):
-        for start in range(0, flat.size, _DOT_CHUNK):
-            chunk = flat[start:start + _DOT_CHUNK]
-            total += float(np.dot(chunk, chunk))
-    return total
-
-
 def validate_distance_data(estimator, X, y="no_validation", **check_params):
     """scikit-learn's ``validate_data`` for samples whose Euclidean distances an estimator takes:
     ``X`` finite and of a scale :func:`check_distance_scale` accepts, both decided by one pass.
 
-    ``X · X`` (BLAS dot products of the flattened array, on the calling thread) is NaN or
+    ``X · X`` (``kernelkit._core._sum_of_squares``, one pass on the calling thread) is NaN or
     infinite when an entry is, and bounds ``max|x|²`` from above; when it is within
     ``check_distance_scale``'s bound, both checks pass. Otherwise (a non-finite entry, or a sum
     of squares beyond ``1.8e308 / (4d)``) the exact checks run and raise their usual messages.
@@ -113,9 +100,9 @@ def validate_distance_data(estimator, X, y="no_validation", **check_params):
     no_y = y is None or (isinstance(y, str) and y == "no_validation")
     X = out if no_y else out[0]
     contiguous = X.flags.c_contiguous or X.flags.f_contiguous
-    if contiguous and X.size:
+    if contiguous and X.size and X.dtype in (np.float32, np.float64):
         bound = np.finfo(np.float64).max / (4.0 * max(X.shape[1], 1))
-        if _sum_of_squares(X.reshape(-1, order="A")) <= bound:   # a view: X is contiguous
+        if sum_of_squares(X.reshape(-1, order="A")) <= bound:   # a view: X is contiguous
             return out
     assert_all_finite(X, estimator_name=type(estimator).__name__, input_name="X")
     check_distance_scale(X)
