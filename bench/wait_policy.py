@@ -1,0 +1,121 @@
+"""How kernelkit's idle OpenMP threads should wait: sleeping (``OMP_WAIT_POLICY=PASSIVE``, what
+kernelkit sets for its runtime) or spinning a bounded while first (``GOMP_SPINCOUNT``).
+
+A sleeping thread costs nothing when the cores are shared, but each parallel region then pays
+for waking it; a spinning one answers at once, but burns a core that another process may need.
+For every workload and policy, a fresh interpreter loads kernelkit's runtime under the policy,
+runs the workload once untimed, then ``--repeats`` times; the policies alternate, ``--rounds``
+times, and the table gives the median over rounds of each process's median. ``--busy-core``
+keeps one CPU busy with another process (a Python loop) during the run.
+
+Usage::
+
+    python bench/wait_policy.py [--rounds 3] [--repeats 2] [--busy-core]
+                                [--policies passive,3000,10000,30000]
+                                [--out bench/results/wait-policy.md]
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+
+# name -> set-up source defining ``run()``: kernelkit's cores with many short parallel regions
+WORKLOADS = {
+    "HistGradientBoostingClassifier 200 000 × 30, 60 rounds": """
+        from sklearn.datasets import make_classification
+        from kernelkit.ensemble import HistGradientBoostingClassifier
+        X, y = make_classification(200_000, 30, n_informative=10, random_state=0)
+        run = lambda: HistGradientBoostingClassifier(max_iter=60, early_stopping=False).fit(X, y)
+    """,
+    "KMeans 200 000 × 12, k = 8": """
+        from kernelkit.cluster import KMeans
+        X = np.random.default_rng(0).normal(size=(200_000, 12))
+        run = lambda: KMeans(8, n_init=1, random_state=0).fit(X)
+    """,
+    "SpectrumKernel k = 3, 300 sequences of 400 letters": """
+        from kernelkit.kernels import SpectrumKernel
+        rng = np.random.default_rng(0)
+        X = ["".join(rng.choice(list("ACDEFGHIKLMNPQRSTVWY"), 400)) for _ in range(300)]
+        run = lambda: SpectrumKernel(k=3).fit_transform(X)
+    """,
+}
+
+_CHILD = """
+import os, statistics, sys, time
+import numpy as np
+import kernelkit._core  # loads kernelkit's runtime under the environment's policy
+{setup}
+run()
+times = []
+for _ in range({repeats}):
+    start = time.perf_counter()
+    run()
+    times.append(time.perf_counter() - start)
+print(statistics.median(times))
+"""
+
+
+def _time(workload, policy, repeats):
+    env = dict(os.environ)
+    env.pop("GOMP_SPINCOUNT", None)
+    if policy != "passive":
+        env["GOMP_SPINCOUNT"] = policy
+    code = _CHILD.format(setup=textwrap.dedent(WORKLOADS[workload]), repeats=repeats)
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return float(out.split()[-1])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--busy-core", action="store_true")
+    parser.add_argument("--policies", default="passive,3000,10000,30000")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args(argv)
+    policies = args.policies.split(",")
+    busy = (subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            if args.busy_core else None)
+    load_before = os.getloadavg()
+    try:
+        times = {(w, p): [] for w in WORKLOADS for p in policies}
+        for _ in range(args.rounds):
+            for workload in WORKLOADS:
+                for policy in policies:
+                    times[workload, policy].append(_time(workload, policy, args.repeats))
+                    print(json.dumps([workload, policy, times[workload, policy][-1]]),
+                          flush=True)
+    finally:
+        if busy is not None:
+            busy.kill()
+    lines = [
+        f"# Wait policy of kernelkit's OpenMP threads{' (one busy core)' if busy else ''}", "",
+        f"`python bench/wait_policy.py --rounds {args.rounds} --repeats {args.repeats}"
+        f"{' --busy-core' if busy else ''}`, {time.strftime('%Y-%m-%d %H:%M')}, "
+        f"{platform.machine()}, {os.cpu_count()} CPUs, 2 threads; load average "
+        f"{load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after. Time: median over the "
+        "rounds of each process's median; ratio: over the passive policy's (below 1: faster).",
+        "", "| workload | " + " | ".join(
+            "passive" if p == "passive" else f"GOMP_SPINCOUNT={p}" for p in policies) + " |",
+        "|---|" + "---:|" * len(policies)]
+    for workload in WORKLOADS:
+        base = statistics.median(times[workload, policies[0]])
+        cells = [f"{statistics.median(times[workload, p]):.3f} s "
+                 f"({statistics.median(times[workload, p]) / base:.2f})" for p in policies]
+        lines.append(f"| {workload} | " + " | ".join(cells) + " |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
