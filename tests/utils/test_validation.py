@@ -125,3 +125,28 @@ def test_sum_of_squares_core_is_not_finite_when_an_entry_is_not(value):
         x = np.ones(19)
         x[position] = value
         assert not np.isfinite(sum_of_squares(x))
+
+
+def test_parameter_names_are_read_once_per_class_and_each_class_keeps_its_own(monkeypatch):
+    import sklearn.base
+    from sklearn.base import clone
+
+    from kernelkit.neighbors import KNeighborsClassifier, KNeighborsRegressor
+
+    class Wider(KNeighborsRegressor):
+        def __init__(self, n_neighbors=5, extra=1):
+            super().__init__(n_neighbors=n_neighbors)
+            self.extra = extra
+
+    for cls in (KNeighborsClassifier, KNeighborsRegressor, Wider):
+        cls().get_params()   # the first call reads the signature
+
+    def no_signature(*args, **kwargs):
+        raise AssertionError("__init__'s signature read again")
+
+    monkeypatch.setattr(sklearn.base.inspect, "signature", no_signature)
+    assert "extra" not in KNeighborsRegressor().get_params()
+    assert Wider(extra=2).get_params()["extra"] == 2
+    assert clone(Wider(extra=3).set_params(extra=4)).extra == 4
+    assert sorted(KNeighborsClassifier().get_params()) == sorted(
+        KNeighborsClassifier._get_param_names())

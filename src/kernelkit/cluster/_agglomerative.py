@@ -13,7 +13,12 @@ from sklearn.utils.validation import validate_data
 from kernelkit._core._linkage import cut_linkage, mst_single_linkage, nn_chain_linkage
 from kernelkit.utils._dissimilarity import check_dissimilarities
 from kernelkit.utils._progress import stage
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._validation import MAX_INT, validate_distance_data
 
 __all__ = ["AgglomerativeClustering"]
@@ -23,7 +28,7 @@ _METRICS = {"euclidean": "euclidean", "l2": "euclidean", "manhattan": "manhattan
 _PDIST_METRICS = {"euclidean": "euclidean", "manhattan": "cityblock", "cosine": "cosine"}
 
 
-class AgglomerativeClustering(ClusterMixin, BaseEstimator):
+class AgglomerativeClustering(ClusterMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Bottom-up hierarchical clustering with single, complete, average or Ward linkage.
 
     Starting from singletons, the two closest clusters are merged until one is left (Sangnier

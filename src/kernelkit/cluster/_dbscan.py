@@ -22,7 +22,13 @@ from kernelkit._core._dbscan_gemm import dbscan_gemm, uses_gemm
 from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._progress import report, stages_callback
 from kernelkit.utils._screening import float32_screening_copy
-from kernelkit.utils._sklearn_compat import _VALID_METRICS, Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    _VALID_METRICS,
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_sparse_input, validate_distance_data
 
@@ -36,7 +42,7 @@ _INDEXED_METRICS = {
 }
 
 
-class DBSCAN(ClusterMixin, BaseEstimator):
+class DBSCAN(ClusterMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Density-based spatial clustering of applications with noise (DBSCAN).
 
     A point is a *core point* when its ε-neighbourhood (:math:`d(x, y) \le \varepsilon`) holds

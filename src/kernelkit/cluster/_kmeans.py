@@ -33,6 +33,7 @@ from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
 from kernelkit.utils._sklearn_compat import (
     Interval,
+    ParameterNamesOncePerClass,
     StrOptions,
     _check_sample_weight,
     _fit_context,
@@ -335,7 +336,8 @@ def _checked_weights(sample_weight, X):
 # Estimator
 
 
-class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
+class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin,
+             ParameterNamesOncePerClass, BaseEstimator):
     """k-means clustering by Lloyd's algorithm, compiled and parallel.
 
     Minimises the within-cluster sum of squares

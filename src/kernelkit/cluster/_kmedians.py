@@ -23,14 +23,20 @@ from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 from kernelkit._core._kmedians import manhattan_assign
 from kernelkit.cluster._medoids import _group, _plusplus
 from kernelkit.utils._progress import iteration_callback, report
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, validate_distance_data
 
 __all__ = ["KMedians"]
 
 
-class KMedians(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
+class KMedians(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin,
+               ParameterNamesOncePerClass, BaseEstimator):
     """k-medians clustering: ℓ1 distances and coordinate-wise medians.
 
     Minimises :math:`\\sum_i \\|x_i - c_{y_i}\\|_1` by alternating exact block minimisations, as

@@ -36,7 +36,12 @@ from kernelkit._core._kmedoids import (
 )
 from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._progress import iteration_callback, report, stage
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_memory_request, validate_distance_data
 
@@ -94,7 +99,8 @@ def _group_argmin(values, order, offsets, current):
     return chosen
 
 
-class KMedoids(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin, BaseEstimator):
+class KMedoids(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin,
+               ParameterNamesOncePerClass, BaseEstimator):
     """k-medoids clustering: the centres are samples (Sangnier, §2.2.2).
 
     Minimises :math:`\\sum_i d(x_i, m(x_i))` over sets of ``n_clusters`` medoids drawn from the

@@ -10,7 +10,12 @@ from sklearn.utils import check_random_state
 
 from kernelkit.cluster._kmeans import KMeans
 from kernelkit.utils._progress import stage
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._spectral_graph import (
     AFFINITIES,
     LAPLACIANS,
@@ -26,7 +31,7 @@ from kernelkit.utils._validation import MAX_INT
 __all__ = ["SpectralClustering"]
 
 
-class SpectralClustering(ClusterMixin, BaseEstimator):
+class SpectralClustering(ClusterMixin, ParameterNamesOncePerClass, BaseEstimator):
     """Spectral clustering: k-means on the minor eigenvectors of a graph Laplacian.
 
     Builds a similarity graph :math:`W` (Sangnier, §2.2.4), takes the ``n_clusters``

@@ -17,13 +17,19 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._progress import stage
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._validation import MAX_INT, check_fit_params, record_fit_params
 
 __all__ = ["KernelPCA"]
 
 
-class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class KernelPCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ParameterNamesOncePerClass,
+                BaseEstimator):
     """Kernel PCA: PCA of the data mapped into a reproducing-kernel feature space.
 
     The Gram matrix is centred in feature space,

@@ -14,7 +14,12 @@ from kernelkit.decomposition._randomized_svd import (
 )
 from kernelkit.utils._eigen import flip_signs
 from kernelkit.utils._scatter import mean_and_scatter, row_block_product
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import (
     N_JOBS_CONSTRAINT,
     blas_threads,
@@ -95,7 +100,8 @@ def _check_finite_scatter(X, mean, scatter):
         check_finite_result(scatter, "the scatter matrix (X - mean)ᵀ(X - mean)")
 
 
-class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ParameterNamesOncePerClass,
+          BaseEstimator):
     r"""Principal component analysis.
 
     Centres the data and keeps the leading right singular vectors of

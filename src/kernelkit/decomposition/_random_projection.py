@@ -8,7 +8,13 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context, validate_params
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+    validate_params,
+)
 from kernelkit.utils._validation import (
     MAX_INT,
     check_finite_result,
@@ -79,7 +85,8 @@ def johnson_lindenstrauss_min_dim(n_samples, *, eps=0.1, delta=None):
     return np.ceil(bound).astype(np.int64)[()]
 
 
-class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class _BaseRandomProjection(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
+                            ParameterNamesOncePerClass, BaseEstimator):
     """Fit = draw ``components_`` of shape (n_components_, n_features); transform = ``X Wᵀ``."""
 
     _parameter_constraints = {

@@ -6,10 +6,12 @@ from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from kernelkit.utils._sklearn_compat import ParameterNamesOncePerClass
+
 __all__ = ["GenerativeClassifier"]
 
 
-class GenerativeClassifier(ClassifierMixin, BaseEstimator):
+class GenerativeClassifier(ClassifierMixin, ParameterNamesOncePerClass, BaseEstimator):
     """Base of classifiers defined by class scores ``_scores(X)`` of shape (n, n_classes)."""
 
     def _validated_scores(self, X):

@@ -26,7 +26,12 @@ from kernelkit.utils._kernels import (
 )
 from kernelkit.utils._progress import stage
 from kernelkit.utils._ridge import positive_definite_solver
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
@@ -59,7 +64,7 @@ def best_threshold(h, positive):
     return -t
 
 
-class _FisherRule(ClassifierMixin, BaseEstimator):
+class _FisherRule(ClassifierMixin, ParameterNamesOncePerClass, BaseEstimator):
     """Binary classification from projections ``h(x)``: by the nearest projected class mean or
     by the empirical threshold. Subclasses provide ``_project``."""
 

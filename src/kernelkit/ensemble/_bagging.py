@@ -13,7 +13,13 @@ from kernelkit.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from kernelkit.tree._growth import draw_tree_seed
 from kernelkit.tree._validation import check_ensemble_size
 from kernelkit.utils._progress import in_blocks
-from kernelkit.utils._sklearn_compat import HasMethods, Interval, RealNotInt, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    HasMethods,
+    Interval,
+    ParameterNamesOncePerClass,
+    RealNotInt,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
@@ -24,7 +30,7 @@ def _fit_one(estimator, X, y, rows):
     return estimator.fit(X[rows], y[rows])
 
 
-class BaseBagging(BaseEstimator):
+class BaseBagging(ParameterNamesOncePerClass, BaseEstimator):
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "n_estimators": [Interval(Integral, 1, MAX_INT, closed="left")],

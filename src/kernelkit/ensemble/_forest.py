@@ -23,7 +23,13 @@ from kernelkit.tree._validation import (
 )
 from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._progress import in_blocks, stage
-from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    RealNotInt,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
@@ -65,7 +71,7 @@ def bootstrap_indices(tree_random_state, n_samples, n_bootstrap, sample_weight):
     return rng.choice(n_samples, n_bootstrap, replace=True, p=sample_weight / sample_weight.sum())
 
 
-class BaseForest(BaseEstimator):
+class BaseForest(ParameterNamesOncePerClass, BaseEstimator):
     """Fitting, out-of-bag estimates and importances shared by the random forests."""
 
     _parameter_constraints: dict = {

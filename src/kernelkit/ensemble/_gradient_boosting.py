@@ -35,7 +35,12 @@ from kernelkit.ensemble._losses import (
 from kernelkit.ensemble._validation_split import split_validation
 from kernelkit.utils._docstrings import fill_doc
 from kernelkit.utils._progress import report, report_points
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
@@ -43,7 +48,7 @@ __all__ = ["GradientBoostingClassifier", "GradientBoostingRegressor"]
 
 
 # ---------------------------------------------------------------------------- estimators
-class BaseGradientBoosting(BaseEstimator):
+class BaseGradientBoosting(ParameterNamesOncePerClass, BaseEstimator):
     """Stage-wise fitting shared by the classifier and the regressor."""
 
     _parameter_constraints = {

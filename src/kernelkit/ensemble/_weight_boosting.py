@@ -17,7 +17,13 @@ from kernelkit.tree._validation import (
     validate_predict_input,
 )
 from kernelkit.utils._progress import report, report_points
-from kernelkit.utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    HasMethods,
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
@@ -41,7 +47,7 @@ class _CompiledStump:
         return np.argmax(self.tree.predict(X), axis=1)
 
 
-class AdaBoostClassifier(ClassifierMixin, BaseEstimator):
+class AdaBoostClassifier(ClassifierMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""AdaBoost with decision stumps (compiled) or any classifier that accepts sample weights.
 
     ``algorithm="binary"`` is the course's Algorithm 2: with :math:`D_1 = 1/n`, fit :math:`g_t`

@@ -23,7 +23,12 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
@@ -124,7 +129,8 @@ def recursive_rls_landmarks(blocks, n_samples, n_landmarks, random_state):
     return np.sort(perm[chosen])
 
 
-class KernelNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class KernelNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ParameterNamesOncePerClass,
+                     BaseEstimator):
     r"""Nyström feature map of any kernel: vectors, callables, strings and graphs.
 
     With landmarks :math:`L` (:math:`m` training samples), :math:`F(X) = K(X, L) K(L, L)^{-1/2}`,

@@ -13,7 +13,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._kernels import resolve_gamma
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._validation import MAX_INT, check_finite_result, check_memory_request
 
 __all__ = ["RandomFourierFeatures"]
@@ -44,7 +49,8 @@ _SPECTRAL_MEASURES = {
 }
 
 
-class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class RandomFourierFeatures(ClassNamePrefixFeaturesOutMixin, TransformerMixin,
+                            ParameterNamesOncePerClass, BaseEstimator):
     r"""Random Fourier features of a translation-invariant kernel (Rahimi & Recht 2007).
 
     By Bochner's theorem a continuous translation-invariant kernel

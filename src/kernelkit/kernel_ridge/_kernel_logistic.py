@@ -17,13 +17,19 @@ from kernelkit.utils._kernels import validate_kernel_data
 from kernelkit.utils._logistic import binary_loss, softmax
 from kernelkit.utils._progress import model_name, report_model, solver_progress, stage
 from kernelkit.utils._smooth_solvers import damped_newton, lbfgs
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = ["KernelLogisticRegression"]
 
 
-class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, BaseEstimator):
+class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, ParameterNamesOncePerClass,
+                               BaseEstimator):
     r"""Logistic regression in a kernel's feature space.
 
     :math:`f(x) = \sum_i a_i k(x_i, x) + b` minimising

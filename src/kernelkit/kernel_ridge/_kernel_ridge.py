@@ -15,7 +15,7 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._ridge import positive_definite_solver
-from kernelkit.utils._sklearn_compat import Interval, _fit_context
+from kernelkit.utils._sklearn_compat import Interval, ParameterNamesOncePerClass, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["KernelRidge", "KernelModelMixin"]
@@ -50,7 +50,7 @@ class KernelModelMixin:
         return kernel_input_tags(super().__sklearn_tags__(), self.kernel)
 
 
-class KernelRidge(KernelModelMixin, RegressorMixin, BaseEstimator):
+class KernelRidge(KernelModelMixin, RegressorMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Kernel ridge regression: :math:`f(x) = \sum_i c_i k(x_i, x) \, (+ b)` minimising
     :math:`\|y - Kc - b\|^2 + \alpha c^\top K c`.
 

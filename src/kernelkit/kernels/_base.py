@@ -6,7 +6,6 @@
 ``SVC(kernel=SpectrumKernel(k=3))`` (see ``kernelkit.utils._kernels``).
 """
 
-import functools
 import time
 from abc import ABCMeta, abstractmethod
 
@@ -18,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.utils._docstrings import filled_doc
 from kernelkit.utils._gram import normalize_gram, normalizing_scale
 from kernelkit.utils._progress import Progress, report, report_stage
-from kernelkit.utils._sklearn_compat import _fit_context
+from kernelkit.utils._sklearn_compat import ParameterNamesOncePerClass, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import check_fit_params, check_memory_request, record_fit_params
 
@@ -29,7 +28,8 @@ __all__ = ["ExplicitFeatureMixin", "StructuredKernel", "check_feature_columns", 
 _N_PROGRESS_BLOCKS = 20
 
 
-class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
+class StructuredKernel(ParameterNamesOncePerClass, TransformerMixin, BaseEstimator,
+                       metaclass=ABCMeta):
     r"""Base class of kernels on structured objects, used as scikit-learn transformers.
 
     Subclasses declare their parameters in ``__init__`` and ``_parameter_constraints``
@@ -112,17 +112,6 @@ class StructuredKernel(TransformerMixin, BaseEstimator, metaclass=ABCMeta):
         "n_jobs": N_JOBS_CONSTRAINT,
         "verbose": ["verbose"],
     }
-
-    @classmethod
-    def _get_param_names(cls):
-        # scikit-learn reads them from the signature of ``__init__`` at every ``get_params``,
-        # twice a fit (the parameter check, the fitted parameters): once per class here
-        return list(cls._parameter_names())
-
-    @classmethod
-    @functools.cache
-    def _parameter_names(cls):
-        return tuple(super()._get_param_names())
 
     @abstractmethod
     def _prepare(self, X, fitting):

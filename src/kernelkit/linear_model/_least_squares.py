@@ -10,7 +10,12 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._ridge import solve_positive_definite
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["LinearRegression", "Ridge", "centred_data"]
@@ -27,7 +32,7 @@ def centred_data(X, y, fit_intercept, sample_weight=None):
     return X - x_mean, y - y_mean, x_mean, y_mean
 
 
-class _LinearRegressor(RegressorMixin, BaseEstimator):
+class _LinearRegressor(RegressorMixin, ParameterNamesOncePerClass, BaseEstimator):
     """``predict(X) = X coef_ᵀ + intercept_``; subclasses fit ``coef_`` on centred data."""
 
     _multi_output = True

@@ -24,7 +24,13 @@ from kernelkit.utils._logistic import (
 from kernelkit.utils._progress import model_name, report_model, solver_progress
 from kernelkit.utils._smooth_solvers import damped_newton, lbfgs
 from kernelkit.utils._scatter import scatter_matrix
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _check_sample_weight, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _check_sample_weight,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
 from kernelkit.utils._validation import (
     MAX_INT,
@@ -85,7 +91,7 @@ def _weighted_scatter(A, weights, n_threads):
                           ones_column=isinstance(A, _InterceptDesign))
 
 
-class LogisticRegression(ClassifierMixin, BaseEstimator):
+class LogisticRegression(ClassifierMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Logistic regression with an ℓ2 penalty on the coefficients (not on the intercept).
 
     Binary: :math:`P(y = 1 \mid x) = \sigma(w^\top x + b)`, fitted by minimising

@@ -13,14 +13,14 @@ from kernelkit.utils._kernels import (
     resolve_kernel,
     validate_kernel_data,
 )
-from kernelkit.utils._sklearn_compat import Interval, _fit_context
+from kernelkit.utils._sklearn_compat import Interval, ParameterNamesOncePerClass, _fit_context
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import check_class_labels, check_fit_params, record_fit_params
 
 __all__ = ["NearestCentroid"]
 
 
-class NearestCentroid(ClassifierMixin, BaseEstimator):
+class NearestCentroid(ClassifierMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Assign each sample to the class with the nearest mean.
 
     :math:`g(x) = \operatorname{argmin}_j \|x - \hat\mu_j\|` (the Bayes rule of Gaussian classes

@@ -11,7 +11,12 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.utils._dissimilarity import cross_dissimilarities, fit_dissimilarities
 from kernelkit.utils._eigen import inverse_sqrt, leading_eigenpairs, use_arpack
 from kernelkit.utils._gram import center_gram
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["ClassicalMDS", "classical_scaling"]
@@ -48,7 +53,7 @@ def classical_scaling(dissimilarities, n_components):
     return vectors * (values * inverse_sqrt(values))
 
 
-class ClassicalMDS(TransformerMixin, BaseEstimator):
+class ClassicalMDS(TransformerMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Classical multidimensional scaling (Torgerson–Gower principal coordinates).
 
     Double-centres the squared dissimilarities, :math:`B = -\frac12 H (D \circ D) H` with

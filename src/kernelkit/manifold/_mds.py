@@ -5,13 +5,13 @@ from sklearn.base import BaseEstimator
 
 from kernelkit.manifold._smacof import SMACOF_CONSTRAINTS, _run, check_init, check_n_components
 from kernelkit.utils._dissimilarity import check_weights, fit_dissimilarities
-from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import ParameterNamesOncePerClass, StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["MDS"]
 
 
-class _SmacofEmbedding(BaseEstimator):
+class _SmacofEmbedding(ParameterNamesOncePerClass, BaseEstimator):
     """What MDS and SammonMapping share: input handling, the SMACOF run, ``fit_transform``."""
 
     def __sklearn_tags__(self):

@@ -7,11 +7,15 @@ clustering (Sangnier, Algorithms 11–13) through ``kernelkit.utils._spectral_gr
 import warnings
 from numbers import Integral, Real
 
-import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils import check_random_state
 
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._spectral_graph import (
     AFFINITIES,
     LAPLACIANS,
@@ -26,7 +30,7 @@ from kernelkit.utils._validation import MAX_INT
 __all__ = ["SpectralEmbedding"]
 
 
-class SpectralEmbedding(BaseEstimator):
+class SpectralEmbedding(ParameterNamesOncePerClass, BaseEstimator):
     """Laplacian eigenmaps: embed the samples by minor eigenvectors of a graph Laplacian.
 
     The rows of the matrix :math:`H` of spectral clustering (Sangnier, Algorithms 11–13) are used as

@@ -25,7 +25,7 @@ from kernelkit.mixture._em import (
     set_em_attributes,
 )
 from kernelkit.mixture._initialization import initial_responsibilities
-from kernelkit.utils._sklearn_compat import Interval, StrOptions
+from kernelkit.utils._sklearn_compat import Interval, ParameterNamesOncePerClass, StrOptions
 from kernelkit.utils._validation import (
     check_memory_request,
     validate_distance_data,
@@ -40,7 +40,8 @@ _ESCALATION_FACTOR = 10.0
 _MAX_ESCALATIONS = 12
 
 
-class GaussianMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
+class GaussianMixture(MixtureDensityMixin, DensityMixin, ParameterNamesOncePerClass,
+                      BaseEstimator):
     r"""Gaussian mixture model fitted by the EM algorithm.
 
     The density :math:`\sum_j \pi_j \varphi(x; \mu_j, \Sigma_j)` is fitted by alternating

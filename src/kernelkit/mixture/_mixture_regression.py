@@ -20,7 +20,7 @@ from kernelkit.mixture._em import (
     set_em_attributes,
 )
 from kernelkit.mixture._initialization import initial_responsibilities
-from kernelkit.utils._sklearn_compat import Interval, _fit_context
+from kernelkit.utils._sklearn_compat import Interval, ParameterNamesOncePerClass, _fit_context
 from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["MixtureOfLinearRegressions"]
@@ -28,7 +28,7 @@ __all__ = ["MixtureOfLinearRegressions"]
 _LOG_2PI = np.log(2.0 * np.pi)
 
 
-class MixtureOfLinearRegressions(RegressorMixin, BaseEstimator):
+class MixtureOfLinearRegressions(RegressorMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Mixture of linear regressions fitted by the EM algorithm.
 
     Model: a hidden component :math:`Y = j` is drawn with probability :math:`\pi_j`, then

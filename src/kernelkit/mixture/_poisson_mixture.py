@@ -18,11 +18,12 @@ from kernelkit.mixture._em import (
     set_em_attributes,
 )
 from kernelkit.mixture._initialization import initial_responsibilities
+from kernelkit.utils._sklearn_compat import ParameterNamesOncePerClass
 
 __all__ = ["PoissonMixture"]
 
 
-class PoissonMixture(MixtureDensityMixin, DensityMixin, BaseEstimator):
+class PoissonMixture(MixtureDensityMixin, DensityMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Mixture of independent Poisson laws fitted by the EM algorithm.
 
     Model: a component :math:`Y = j` is drawn with probability :math:`\pi_j`, then each count

@@ -11,14 +11,19 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.mkl._kernels import KernelStack, combine, quadratic_forms, validate_mkl_data
 from kernelkit.mkl._objective import solve_squared
 from kernelkit.utils._progress import iteration_callback, report
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["GroupLassoMKL"]
 
 
-class GroupLassoMKL(RegressorMixin, BaseEstimator):
+class GroupLassoMKL(RegressorMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Multiple kernel ridge regression with the group-lasso penalty, by alternating on
     :math:`\eta`.
 

@@ -15,7 +15,12 @@ from kernelkit.mkl._objective import solve_logistic, solve_squared
 from kernelkit.svm import SVC
 from kernelkit.utils._one_vs_one import unpack_dual_coef
 from kernelkit.utils._progress import report
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 from kernelkit.utils._validation import (
     MAX_INT,
@@ -46,7 +51,7 @@ class _Evaluation:
         return self._gradient
 
 
-class _BaseSimpleMKL(BaseEstimator):
+class _BaseSimpleMKL(ParameterNamesOncePerClass, BaseEstimator):
     """The reduced-gradient loop on the simplex, shared by the classifier and the regressor.
 
     Subclasses implement ``_prepare_targets(y)`` (the binary or real targets of the inner

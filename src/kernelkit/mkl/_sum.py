@@ -12,7 +12,11 @@ from kernelkit.mkl._kernels import (
     input_kind,
     validate_mkl_data,
 )
-from kernelkit.utils._sklearn_compat import _fit_context, validate_params
+from kernelkit.utils._sklearn_compat import (
+    ParameterNamesOncePerClass,
+    _fit_context,
+    validate_params,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT
 
 __all__ = ["SumKernel", "sum_kernel"]
@@ -60,7 +64,7 @@ def sum_kernel(Ks, weights=None):
     return np.tensordot(_checked_weights(weights, Ks.shape[0]), Ks, axes=1)
 
 
-class SumKernel(TransformerMixin, BaseEstimator):
+class SumKernel(TransformerMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Weighted sum of kernels as one kernel object: :math:`K(x, y) = \sum_m w_m k_m(x, y)`.
 
     ``fit(X)`` clones and fits every kernel on ``X``; ``transform(Y)`` returns

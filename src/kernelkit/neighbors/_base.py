@@ -19,7 +19,7 @@ from kernelkit.utils._kernels import (
 )
 from kernelkit.utils._progress import in_blocks, report_stage
 from kernelkit.utils._screening import float32_screening_applies, float32_screening_copy
-from kernelkit.utils._sklearn_compat import Interval, StrOptions
+from kernelkit.utils._sklearn_compat import Interval, ParameterNamesOncePerClass, StrOptions
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, validate_distance_data
 
@@ -33,7 +33,7 @@ _DISTANCE_BLOCK = 1024
 _PROGRESS_BLOCKS = 20
 
 
-class NeighborsBase(BaseEstimator):
+class NeighborsBase(ParameterNamesOncePerClass, BaseEstimator):
     """Fit stores the training set; :meth:`kneighbors` finds neighbours (the first Euclidean
     search builds the search index); the subclasses turn the neighbours into predictions with
     :meth:`_weights`."""

@@ -35,6 +35,7 @@ from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._sklearn_compat import (
     Interval,
     Options,
+    ParameterNamesOncePerClass,
     StrOptions,
     _check_sample_weight,
     _fit_context,
@@ -98,7 +99,7 @@ def solver_kernel_input(fitted_kernel, kernel, gram, index=None):
     return rows, squared_norms, gram, np.ascontiguousarray(diagonal), code
 
 
-class BaseSMO(BaseEstimator):
+class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
     """Parameters and the kernel/solver plumbing common to :class:`SVC` and :class:`SVR`."""
 
     _parameter_constraints: dict = {

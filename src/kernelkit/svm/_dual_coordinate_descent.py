@@ -30,7 +30,12 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
 )
 from kernelkit.utils._progress import iteration_callback, report
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT, check_memory_request, kernel_cache_megabytes
 
@@ -85,7 +90,7 @@ _COMMON_REFERENCES = """.. [1] Sangnier, *Introduction to machine learning*, Exa
 
 
 
-class _DualCDBase(BaseEstimator):
+class _DualCDBase(ParameterNamesOncePerClass, BaseEstimator):
     """Parameters, kernel resolution, solver calls and the decision function of the two
     estimators (the parameters of :class:`SquaredHingeSVC` are this class's)."""
 

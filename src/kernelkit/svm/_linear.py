@@ -18,7 +18,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from kernelkit._core._linear_dual_cd import linear_dual_cd_solve
 from kernelkit.svm._linear_primal import primal_dual_variables, squared_hinge_primal_solve
 from kernelkit.utils._progress import iteration_callback, model_name, report
-from kernelkit.utils._sklearn_compat import Interval, StrOptions, _check_sample_weight, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    StrOptions,
+    _check_sample_weight,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, blas_threads, effective_n_threads
 from kernelkit.utils._validation import (
     MAX_INT,
@@ -30,7 +36,7 @@ from kernelkit.utils._validation import (
 __all__ = ["LinearSVC"]
 
 
-class LinearSVC(ClassifierMixin, BaseEstimator):
+class LinearSVC(ClassifierMixin, ParameterNamesOncePerClass, BaseEstimator):
     r"""Linear support vector classifier trained as liblinear does: dual coordinate descent, or
     a trust-region Newton method on the primal.
 

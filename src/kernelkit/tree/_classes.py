@@ -13,7 +13,7 @@ from kernelkit.tree._validation import (
     validate_predict_input,
 )
 from kernelkit.utils._docstrings import fill_doc
-from kernelkit.utils._sklearn_compat import StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import ParameterNamesOncePerClass, StrOptions, _fit_context
 from kernelkit.utils._threads import effective_n_threads
 
 __all__ = ["BaseDecisionTree", "DecisionTreeClassifier", "DecisionTreeRegressor",
@@ -52,7 +52,7 @@ class ProbabilityVoteMixin:
         return self.classes_[np.argmax(proba, axis=1)]
 
 
-class BaseDecisionTree(BaseEstimator):
+class BaseDecisionTree(ParameterNamesOncePerClass, BaseEstimator):
     """Fitting and prediction shared by :class:`DecisionTreeClassifier` and
     :class:`DecisionTreeRegressor`."""
 

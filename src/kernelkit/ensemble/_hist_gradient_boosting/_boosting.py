@@ -31,7 +31,13 @@ from kernelkit.ensemble._hist_gradient_boosting._warm_start import (
 from kernelkit.ensemble._validation_split import split_validation
 from kernelkit.utils._binning import BinMapper
 from kernelkit.utils._progress import report, report_points
-from kernelkit.utils._sklearn_compat import Interval, RealNotInt, StrOptions, _fit_context
+from kernelkit.utils._sklearn_compat import (
+    Interval,
+    ParameterNamesOncePerClass,
+    RealNotInt,
+    StrOptions,
+    _fit_context,
+)
 from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
 from kernelkit.utils._validation import MAX_INT
 
@@ -43,7 +49,7 @@ AUTO_EARLY_STOPPING_SAMPLES = 10_000
 BINNING_SUBSAMPLE = 200_000
 
 
-class BaseHistGradientBoosting(BaseEstimator):
+class BaseHistGradientBoosting(ParameterNamesOncePerClass, BaseEstimator):
     """The boosting loop shared by the classifier and the regressor."""
 
     _parameter_constraints = {
