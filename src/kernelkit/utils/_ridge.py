@@ -35,13 +35,15 @@ def positive_definite_solver(A, what, *, shift=0.0, lower=False, advice=_ADVICE)
         definite: ``f"{what} is not positive definite{advice}"``.
     """
     if shift:
-        A = np.array(A, dtype=np.float64, copy=True)
+        # the copy in LAPACK's (Fortran) order, factorised in place: the one copy cho_factor
+        # would otherwise make of it again (the same values, so the same factor)
+        A = np.array(A, dtype=np.float64, order="F", copy=True)
         A.flat[::A.shape[0] + 1] += shift
     n = A.shape[0]
     try:
         # n³/3 operations: a small factorisation on one thread (blas_threads)
         with blas_threads(n**3 / 3.0, None):
-            factor = cho_factor(A, lower=lower, check_finite=False)
+            factor = cho_factor(A, lower=lower, overwrite_a=bool(shift), check_finite=False)
     except LinAlgError:
         raise ValueError(f"{what} is not positive definite{advice}") from None
 
