@@ -16,14 +16,16 @@ Usage::
 """
 
 import argparse
+import contextlib
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import textwrap
 import time
+
+from kernelkit.bench._harness import busy_core, machine_description
 
 # name -> set-up source defining ``run()``: kernelkit's cores with many short parallel regions
 WORKLOADS = {
@@ -81,28 +83,24 @@ def main(argv=None):
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
     policies = args.policies.split(",")
-    busy = (subprocess.Popen([sys.executable, "-c", "while True: pass"])
-            if args.busy_core else None)
     load_before = os.getloadavg()
-    try:
-        times = {(w, p): [] for w in WORKLOADS for p in policies}
+    times = {(w, p): [] for w in WORKLOADS for p in policies}
+    with busy_core() if args.busy_core else contextlib.nullcontext():
         for _ in range(args.rounds):
             for workload in WORKLOADS:
                 for policy in policies:
                     times[workload, policy].append(_time(workload, policy, args.repeats))
                     print(json.dumps([workload, policy, times[workload, policy][-1]]),
                           flush=True)
-    finally:
-        if busy is not None:
-            busy.kill()
     lines = [
-        f"# Wait policy of kernelkit's OpenMP threads{' (one busy core)' if busy else ''}", "",
-        f"`python bench/wait_policy.py --rounds {args.rounds} --repeats {args.repeats}"
-        f"{' --busy-core' if busy else ''}`, {time.strftime('%Y-%m-%d %H:%M')}, "
-        f"{platform.machine()}, {os.cpu_count()} CPUs, 2 threads; load average "
-        f"{load_before[0]:.2f} before, {os.getloadavg()[0]:.2f} after. Time: median over the "
-        "rounds of each process's median; ratio: over the passive policy's (below 1: faster).",
-        "", "| workload | " + " | ".join(
+        "# Wait policy of kernelkit's OpenMP threads"
+        + (" (one busy core)" if args.busy_core else ""),
+        "", f"`python bench/wait_policy.py --rounds {args.rounds} --repeats {args.repeats}"
+        f"{' --busy-core' if args.busy_core else ''}`, {time.strftime('%Y-%m-%d %H:%M')}. "
+        + machine_description(load_before, os.getloadavg(), args.busy_core)
+        + " Time: median over the rounds of each process's median; ratio: over the first "
+        "policy's (below 1: faster).", "",
+        "| workload | " + " | ".join(
             "passive" if p == "passive" else f"GOMP_SPINCOUNT={p}" for p in policies) + " |",
         "|---|" + "---:|" * len(policies)]
     for workload in WORKLOADS:
@@ -110,11 +108,10 @@ def main(argv=None):
         cells = [f"{statistics.median(times[workload, p]):.3f} s "
                  f"({statistics.median(times[workload, p]) / base:.2f})" for p in policies]
         lines.append(f"| {workload} | " + " | ".join(cells) + " |")
-    text = "\n".join(lines) + "\n"
-    print(text)
+    print("\n".join(lines))
     if args.out:
         with open(args.out, "w") as f:
-            f.write(text)
+            f.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
