@@ -5,9 +5,10 @@ The one-pass finiteness and scale test of the estimators that take Euclidean dis
 is, and bounds ``max x²`` from above. Eight running sums in float64, of the entries ``i ≡ r
 (mod 8)`` (independent chains of additions, which the compiler pairs into SIMD registers), added
 as ``((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇))``: the order of the NumPy twin
-(``kernelkit.reference.sum_of_squares``), so the two give the same bits. A BLAS dot product gave
+(``kernelkit.reference.sum_of_squares``), so the two give the same bits. A BLAS dot product gives
 the same test, but only in chunks (OpenBLAS runs a long one on its thread team, whose threads
-then spin and take the cores from the OpenMP team that follows), at 3× the time.
+then spin and take the cores from the OpenMP team that follows): 8 192-entry chunks from Python
+took 1.5–2.4× this pass's time on float64 (quiet machine, 1 000 × 12 to 300 000 × 12).
 """
 
 from _interrupt cimport CHECK_WORK, InterruptState, interrupt_init, interrupted, raise_pending

@@ -1,8 +1,9 @@
 """Twin of ``kernelkit._core._sum_of_squares``: ``Σ x²`` by NumPy in the core's order.
 
 Eight running sums in float64 of the entries ``i ≡ r (mod 8)``, each added in index order (a
-cumulative sum, which NumPy adds sequentially), then ``((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇))``. Compared with
-the compiled module, bit for bit, in ``tests/utils/test_validation.py``.
+cumulative sum, which NumPy adds sequentially), then
+``((s₀ + s₁) + (s₂ + s₃)) + ((s₄ + s₅) + (s₆ + s₇))``. Compared with the compiled module, bit for
+bit, in ``tests/utils/test_validation.py``.
 """
 
 import numpy as np
