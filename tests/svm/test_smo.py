@@ -221,11 +221,17 @@ def test_warm_start_from_the_solution_takes_no_step(rng):
     np.testing.assert_array_equal(again, alpha)
 
 
-def test_infeasible_start_raises(rng):
+@pytest.mark.parametrize("fault", ["unbalanced", "negative", "above C", "NaN"])
+def test_infeasible_start_raises(fault, rng):
     X, y = _classification(rng, n=10)
     rows = np.array(X, order="C")
     start = np.zeros(10)
-    start[0] = 1.0   # y'α ≠ 0
+    if fault == "unbalanced":
+        start[0] = 1.0   # y'α ≠ 0
+    else:
+        # a pair of opposite signs keeps y'α = 0: only the box is broken
+        first, second = np.flatnonzero(y > 0)[0], np.flatnonzero(y < 0)[0]
+        start[[first, second]] = {"negative": -1.0, "above C": 3.0, "NaN": np.nan}[fault]
     with pytest.raises(ValueError, match="feasible"):
         smo_solve(_problem(rows, np.einsum("ij,ij->i", rows, rows), np.arange(10), y,
                            -np.ones(10), np.full(10, 2.0), np.ones(10)),
@@ -236,6 +242,10 @@ def test_argument_checks():
     with pytest.raises(ValueError, match="variables"):
         smo_solve(_problem(np.zeros((3, 1)), np.zeros(3), np.arange(3), np.ones(2), -np.ones(2),
                            np.ones(2), np.ones(2)),
+                  _options(1e-3, 100), np.zeros(2))
+    with pytest.raises(ValueError, match="entries"):   # one bound missing
+        smo_solve(_problem(np.zeros((2, 1)), np.zeros(2), np.arange(2), np.array([1, -1]),
+                           -np.ones(2), np.ones(1), np.ones(2)),
                   _options(1e-3, 100), np.zeros(2))
 
 

@@ -53,6 +53,7 @@ ITER_GUARD = 10_000_000
 # samples 1.16 / 0.94 / 0.72x, digits (64 features, ~360 per pair) 0.72x.
 _MIN_WORK_PER_PARALLEL_PROBLEM = 1_000_000
 _EMPTY_ROWS = np.zeros((0, 0))
+_NO_NORMS = np.zeros(0)
 # verbose >= 2: a progress line every this many SMO steps; verbose 1: lines paced by time, the
 # solver looking in every tenth of it (one GIL hand-off per 1000 steps of 1-100 µs each).
 _REPORT_EVERY = 10_000
@@ -87,16 +88,17 @@ def solver_kernel_input(fitted_kernel, kernel, gram, index=None):
         ``VECTOR_KERNELS[kernel]``, or ``PRECOMPUTED_KERNEL`` with a Gram matrix (one code,
         declared once for every compiled solver).
     """
-    if gram is None:
-        rows = fitted_kernel.rows
-        squared_norms = np.einsum("ij,ij->i", rows, rows)
-        diagonal, gram, code = fitted_kernel.diagonal(), _EMPTY_ROWS, VECTOR_KERNELS[kernel]
-    else:
-        rows, squared_norms, diagonal, code = (_EMPTY_ROWS, np.zeros(0), np.diag(gram),
-                                               PRECOMPUTED_KERNEL)
+    if gram is not None:
+        # the diagonal entries themselves, one gather (a subproblem per pair of classes)
+        diagonal = np.diagonal(gram) if index is None else gram[index, index]
+        return _EMPTY_ROWS, _NO_NORMS, gram, np.ascontiguousarray(diagonal), PRECOMPUTED_KERNEL
+    rows = fitted_kernel.rows
+    squared_norms = np.einsum("ij,ij->i", rows, rows)
+    diagonal = fitted_kernel.diagonal()
     if index is not None:
         diagonal = diagonal[index]
-    return rows, squared_norms, gram, np.ascontiguousarray(diagonal), code
+    return (rows, squared_norms, _EMPTY_ROWS, np.ascontiguousarray(diagonal),
+            VECTOR_KERNELS[kernel])
 
 
 class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
@@ -203,7 +205,8 @@ class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
         """What the solver reads for the samples ``sample_index``: ``(rows, squared norms,
         column of each variable, kernel diagonal per variable, kernel code)``."""
         sample_index = np.asarray(sample_index, dtype=np.intp)
-        position = np.arange(n_variables) % sample_index.size
+        position = (np.arange(n_variables) if n_variables == sample_index.size
+                    else np.arange(n_variables) % sample_index.size)
         if gram is not None:
             col = sample_index[position]
             rows, sqnorm, _, diagonal, code = solver_kernel_input(None, self.kernel, gram, col)
@@ -244,7 +247,8 @@ class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
         }
         options = {
             "tol": float(self.tol), "shrinking": bool(self.shrinking),
-            "cache_size": kernel_cache_megabytes(
+            # a Gram matrix is read in place: no kernel cache to size
+            "cache_size": 0.0 if gram is not None else kernel_cache_megabytes(
                 self.cache_size, n_variables,
                 f"{type(self).__name__} on {n_variables} dual variables"),
             "max_iter": int(max_iter), "n_threads": n_threads,
@@ -263,7 +267,7 @@ class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
         return alpha, rho, objective, n_iter, status, options["max_iter"], start
 
     def _finish(self, solution):
-        """Report, check and warn about one solver run of :meth:`_run` (in the main thread, so
+        """Report and warn about one solver run of :meth:`_run` (in the main thread, so
         that warnings and verbose lines come out in the order of the problems); return
         ``(alpha, rho, objective, n_iter)``."""
         alpha, rho, objective, n_iter, status, max_iter, start = solution
@@ -271,8 +275,6 @@ class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
             report(type(self).__name__,
                    f"{alpha.size} variables: {n_iter} SMO steps, objective {objective:.10g}, "
                    f"{np.count_nonzero(alpha)} support vectors", start)
-        self._fitted_kernel.check_finite(np.append(alpha, rho),
-                                         "dual coefficients and intercept")
         if status != 0:
             warnings.warn(
                 f"Solver terminated early (max_iter={max_iter}) before reaching tol="
@@ -313,7 +315,7 @@ class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
             starts.append(start)
         n_workers = min(n_threads, len(problems))
         entry_cost = 1.0 if problems[0][0] is not None else 1.0 + self.n_features_in_ / 8
-        work = entry_cost * np.mean([len(problem[1]) ** 2 for problem in problems])
+        work = entry_cost * sum(len(problem[1]) ** 2 for problem in problems) / len(problems)
         if work < _MIN_WORK_PER_PARALLEL_PROBLEM:
             n_workers = 1
         inner_threads = max(1, n_threads // n_workers)
@@ -343,6 +345,10 @@ class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
                     except BaseException:
                         cancel[0] = 1
                         raise
+        # every problem's coefficients and intercept at once (one test, not one per pair)
+        self._fitted_kernel.check_finite(
+            np.concatenate([solution[0] for solution in raw] + [[solution[1] for solution in raw]]),
+            "dual coefficients and intercept")
         solutions = [self._finish(solution) for solution in raw]
         if remember:
             self._warm_starts = [(problem[1], problem[2], problem[4], solution[0])

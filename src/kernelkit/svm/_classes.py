@@ -19,6 +19,8 @@ from kernelkit.utils._validation import check_class_labels
 
 # Folds of the internal cross-validation that fits Platt's sigmoids (LIBSVM's choice).
 _PLATT_FOLDS = 5
+# The signs of a pair's two classes (LIBSVM's convention: the first class is +1).
+_SIGNS = np.array([1.0, -1.0])
 
 _COMMON_PARAMETERS = """C : float, default=1.0
         Box constraint :math:`0 \\le \\alpha_i \\le C_i` of the dual,
@@ -232,18 +234,24 @@ class SVC(ClassifierMixin, BaseSMO):
         self.class_weight_ = (np.ones(n_classes) if self.class_weight is None else
                               compute_class_weight(self.class_weight, classes=self.classes_, y=y))
         upper = self.C * self.class_weight_[y_index] * sample_weight
-        members = [np.flatnonzero((y_index == c) & (upper > 0)) for c in range(n_classes)]
+        # the samples of each class with a positive bound, in order
+        kept = np.flatnonzero(upper > 0)
+        by_class = kept[np.argsort(y_index[kept], kind="stable")]
+        members = np.split(by_class, np.cumsum(np.bincount(y_index[kept],
+                                                            minlength=n_classes))[:-1])
         for c, rows in enumerate(members):
             if rows.size == 0:
                 raise ValueError(
                     f"Invalid input: class {self.classes_[c]!r} has no sample with a positive "
                     "weight (sample_weight × class_weight), so the classifier cannot be fit.")
         pairs = list(combinations(range(n_classes), 2))
+        # the linear term of every pair: a view of one array of −1 (the solver copies it)
+        minus_ones = np.full(y_index.size, -1.0)
         problems = []
         for a, b in pairs:
             rows = np.concatenate([members[a], members[b]])
-            signs = np.concatenate([np.ones(members[a].size), -np.ones(members[b].size)])
-            problems.append((gram, rows, signs, -np.ones(rows.size), upper[rows]))
+            signs = np.repeat(_SIGNS, [members[a].size, members[b].size])
+            problems.append((gram, rows, signs, minus_ones[:rows.size], upper[rows]))
         solutions = self._solve_all(problems, warm=self.warm_start)
         if self.probability:
             self.probA_, self.probB_ = self._fit_platt(X, gram, problems)

@@ -9,37 +9,44 @@ part in ``n_classes − 1`` pairs, which fill the ``n_classes − 1`` rows of it
 once.
 """
 
+import functools
+from itertools import combinations
+
 import numpy as np
 
 __all__ = ["pack_dual_coef", "unpack_dual_coef"]
 
 
-def _owners_and_pairs(n_support):
+@functools.cache
+def _pairs_by_class(n_classes):
+    """``(n_classes, n_classes − 1)``: row ``c`` holds the pairs of class ``c`` with each other
+    class, in class order (read-only)."""
+    pair_index = np.zeros((n_classes, n_classes), dtype=np.intp)
+    for k, (a, b) in enumerate(combinations(range(n_classes), 2)):
+        pair_index[a, b] = pair_index[b, a] = k
+    # the other classes of class c in order: c's own row of pair_index without column c
+    by_class = pair_index[~np.eye(n_classes, dtype=bool)].reshape(n_classes, n_classes - 1)
+    by_class.flags.writeable = False
+    return by_class
+
+
+def _pair_of_row(n_support):
+    """``(n_SV, n_classes − 1)``: for each support vector (of class ``c``) and each row ``r`` of
+    the layout, the pair stored there: the pair of ``c`` with the ``r``-th other class."""
     n_classes = len(n_support)
-    owner = np.repeat(np.arange(n_classes), n_support)
-    pairs = [(a, b) for a in range(n_classes) for b in range(a + 1, n_classes)]
-    return owner, pairs
+    return _pairs_by_class(n_classes)[np.repeat(np.arange(n_classes), n_support)]
 
 
 def pack_dual_coef(pair_coef, n_support):
     """The ``(n_classes − 1, n_SV)`` layout of the coefficients ``pair_coef`` of shape
     ``(n_SV, n_pairs)`` (column ``k``: the coefficients of pair ``k``, zero off the pair)."""
-    owner, pairs = _owners_and_pairs(n_support)
-    dual_coef = np.zeros((len(n_support) - 1, owner.size))
-    for k, (a, b) in enumerate(pairs):
-        in_a, in_b = owner == a, owner == b
-        dual_coef[b - 1, in_a] = pair_coef[in_a, k]
-        dual_coef[a, in_b] = pair_coef[in_b, k]
-    return dual_coef
+    return np.take_along_axis(pair_coef, _pair_of_row(n_support), axis=1).T.copy()
 
 
 def unpack_dual_coef(dual_coef, n_support):
     """The inverse of :func:`pack_dual_coef`: ``pair_coef`` of shape ``(n_SV, n_pairs)``, zero
     for the support vectors outside each pair."""
-    owner, pairs = _owners_and_pairs(n_support)
-    pair_coef = np.zeros((owner.size, len(pairs)))
-    for k, (a, b) in enumerate(pairs):
-        in_a, in_b = owner == a, owner == b
-        pair_coef[in_a, k] = dual_coef[b - 1, in_a]
-        pair_coef[in_b, k] = dual_coef[a, in_b]
+    n_classes = len(n_support)
+    pair_coef = np.zeros((int(np.sum(n_support)), n_classes * (n_classes - 1) // 2))
+    np.put_along_axis(pair_coef, _pair_of_row(n_support), np.asarray(dual_coef).T, axis=1)
     return pair_coef
