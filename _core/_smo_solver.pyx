@@ -38,12 +38,13 @@ integer comparison per step (the step itself reads a kernel row and scans the ac
 """
 
 from libc.math cimport INFINITY, fabs
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, realloc
 
 import numpy as np
 
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, raise_pending,
                         steps_per_check)
+from _sort cimport swap
 from _types cimport intp_t, int32_t
 from _vector_kernels cimport VectorKernel, kernel_row
 
@@ -81,32 +82,6 @@ ctypedef struct Options:
     double tol
     long max_iter
     bint shrinking
-
-
-cdef inline void _swap_d(double *a, intp_t i, intp_t j) noexcept nogil:
-    cdef double t = a[i]
-    a[i] = a[j]
-    a[j] = t
-
-
-cdef inline void _swap_i(intp_t *a, intp_t i, intp_t j) noexcept nogil:
-    cdef intp_t t = a[i]
-    a[i] = a[j]
-    a[j] = t
-
-
-cdef bint _feasible(const double[::1] alpha, const double[::1] upper_bound,
-                    const int32_t[::1] y) noexcept:
-    """Whether ``alpha`` (as long as ``y`` and ``upper_bound``) is a feasible start:
-    ``0 ≤ α_t ≤ C_t`` (not NaN) and ``|yᵀα| ≤ 10⁻⁹ max(1, Σ C_t)``."""
-    cdef intp_t t
-    cdef double dot = 0.0, total = 0.0
-    for t in range(y.shape[0]):
-        if not (alpha[t] >= 0.0 and alpha[t] <= upper_bound[t]):
-            return False
-        dot += alpha[t] * y[t]
-        total += upper_bound[t]
-    return fabs(dot) <= 1e-9 * max(1.0, total)
 
 
 cdef class _SMOSolver:
@@ -168,6 +143,8 @@ cdef class _SMOSolver:
         cdef intp_t l = y.shape[0]
         cdef intp_t n = l // 2 if regression else l
         cdef intp_t s
+        cdef bint feasible = True
+        cdef double dot = 0.0, total = 0.0
         if l != (2 * n if regression else n) or col.shape[0] != l:
             raise ValueError(f"{l} variables and {col.shape[0]} columns for a "
                              f"{'regression' if regression else 'classification'} problem.")
@@ -199,19 +176,17 @@ cdef class _SMOSolver:
         self.n_features = X.shape[1]
         self.X = X
         self.x_sqnorm = x_sqnorm
-        if not _feasible(alpha, upper_bound, y):
-            raise ValueError("The starting alpha must be feasible: 0 <= alpha <= C and "
-                             "y'alpha = 0.")
-        # the solver's own arrays, filled below: one allocation each (packed into one buffer,
-        # they made the steps 2-4 % slower on 1 000 variables)
-        self.p, self.C, self.QD = np.empty(l), np.empty(l), np.empty(l)
-        self.alpha, self.G, self.G_bar = np.empty(l), np.empty(l), np.empty(l)
-        self.col, self.perm = np.empty(l, dtype=np.intp), np.empty(l, dtype=np.intp)
-        self.row_len = np.empty(n + 1, dtype=np.intp)
-        self.lru_prev = np.empty(n + 1, dtype=np.intp)
-        self.lru_next = np.empty(n + 1, dtype=np.intp)
-        self.y, self.status = np.empty(l, dtype=np.int32), np.empty(l, dtype=np.int32)
+        # the solver's own arrays: one allocation each (packed into one, 2-4 % slower steps)
+        self.p, self.C, self.QD, self.alpha, self.G, self.G_bar = [np.empty(l) for _ in range(6)]
+        self.col, self.perm = [np.empty(l, dtype=np.intp) for _ in range(2)]
+        self.row_len, self.lru_prev, self.lru_next = [np.empty(n + 1, dtype=np.intp)
+                                                      for _ in range(3)]
+        self.y, self.status = [np.empty(l, dtype=np.int32) for _ in range(2)]
         for s in range(l):
+            # a feasible start: 0 <= α <= C (not NaN) and |yᵀα| <= 1e-9 max(1, ΣC), tested below
+            feasible = feasible and alpha[s] >= 0.0 and alpha[s] <= upper_bound[s]
+            dot += alpha[s] * y[s]
+            total += upper_bound[s]
             self.p[s] = p[s]
             self.C[s] = upper_bound[s]
             self.QD[s] = diagonal[s]
@@ -223,16 +198,15 @@ cdef class _SMOSolver:
             self.y[s] = y[s]
             self.status[s] = AT_LOWER
         for s in range(n + 1):
-            self.row_len[s] = 0
-            self.lru_prev[s] = n
-            self.lru_next[s] = n
+            self.row_len[s], self.lru_prev[s], self.lru_next[s] = 0, n, n
+        if not feasible or fabs(dot) > 1e-9 * max(1.0, total):
+            raise ValueError("The starting alpha must be feasible: 0 <= alpha <= C and "
+                             "y'alpha = 0.")
         # Budget in doubles; at least two full rows (see _cache_reserve).
         self.budget = max(<intp_t>(cache_size * (1 << 20) / sizeof(double)), 2 * n)
-        self.rows = <double**>malloc(n * sizeof(double*))
+        self.rows = <double**>calloc(n, sizeof(double*))   # every row NULL: not cached
         if self.rows == NULL:
             raise MemoryError()
-        for s in range(n):
-            self.rows[s] = NULL
         opt.tol = options["tol"]
         opt.shrinking = options["shrinking"]
         opt.max_iter = max_iter
@@ -335,26 +309,26 @@ cdef class _SMOSolver:
         cdef int32_t ti
         ti = self.y[i]; self.y[i] = self.y[j]; self.y[j] = ti
         ti = self.status[i]; self.status[i] = self.status[j]; self.status[j] = ti
-        _swap_d(&self.p[0], i, j)
-        _swap_d(&self.C[0], i, j)
-        _swap_d(&self.QD[0], i, j)
-        _swap_d(&self.alpha[0], i, j)
-        _swap_d(&self.G[0], i, j)
-        _swap_d(&self.G_bar[0], i, j)
-        _swap_i(&self.perm[0], i, j)
+        swap(&self.p[0], i, j)
+        swap(&self.C[0], i, j)
+        swap(&self.QD[0], i, j)
+        swap(&self.alpha[0], i, j)
+        swap(&self.G[0], i, j)
+        swap(&self.G_bar[0], i, j)
+        swap(&self.perm[0], i, j)
         if not self.contiguous:
-            _swap_i(&self.col[0], i, j)
+            swap(&self.col[0], i, j)
             return
         # Rows indexed by position: permute the data and the cache with the variables.
         for k in range(self.n_features):
-            _swap_d(&self.X[0, 0], i * self.n_features + k, j * self.n_features + k)
-        _swap_d(&self.x_sqnorm[0], i, j)
+            swap(&self.X[0, 0], i * self.n_features + k, j * self.n_features + k)
+        swap(&self.x_sqnorm[0], i, j)
         if self.row_len[i] > 0:
             self._lru_unlink(i)
         if self.row_len[j] > 0:
             self._lru_unlink(j)
         row = self.rows[i]; self.rows[i] = self.rows[j]; self.rows[j] = row
-        _swap_i(&self.row_len[0], i, j)
+        swap(&self.row_len[0], i, j)
         if self.row_len[i] > 0:
             self._lru_append(i)
         if self.row_len[j] > 0:
@@ -366,7 +340,7 @@ cdef class _SMOSolver:
             nxt = self.lru_next[h]
             if self.row_len[h] > lo:
                 if self.row_len[h] > hi:
-                    _swap_d(self.rows[h], lo, hi)
+                    swap(self.rows[h], lo, hi)
                 else:
                     # The row covers lo but not hi: it cannot be kept consistent; recompute later.
                     self._drop_row(h)

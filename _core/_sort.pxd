@@ -22,6 +22,18 @@ ctypedef fused sortable:
 cdef enum:
     SORT_INSERTION_MAX = 16
 
+# What the cores permute in place besides sorting (SMO's variables, the trees' features).
+ctypedef fused swappable:
+    intp_t
+    double
+
+
+cdef inline void swap(swappable *a, intp_t i, intp_t j) noexcept nogil:
+    """Exchange ``a[i]`` and ``a[j]``."""
+    cdef swappable t = a[i]
+    a[i] = a[j]
+    a[j] = t
+
 
 cdef inline void sort(sortable *a, intp_t n) noexcept nogil:
     """Sort ``a[:n]`` in increasing order, in place."""

@@ -42,6 +42,7 @@ from _best_first_heap cimport BestFirstHeap, heap_free, heap_init, heap_pop, hea
 from _interrupt cimport (INTERRUPTED, InterruptState, interrupt_init, interrupted, leave_team,
                         next_item, raise_pending)
 from _random cimport xorshift32_between
+from _sort cimport swap
 from _tree cimport (PARALLEL_MIN_WORK, TREE_UNDEFINED, NodeRecord, NodeStats, Problem, Scratch,
                     Split, Workspace, _sample_at, index_t)
 from _tree_absolute_error cimport _node_absolute_error, _node_ranks
@@ -63,12 +64,6 @@ cdef double EPSILON = 2.220446049250313e-16
 
 # ------------------------------------------------------------------------------------------
 # Feature draws (scikit-learn's generator, _random.pxd)
-
-cdef inline void _swap(intp_t *a, intp_t i, intp_t j) noexcept nogil:
-    cdef intp_t t = a[i]
-    a[i] = a[j]
-    a[j] = t
-
 
 cdef bint _is_constant(const Problem *pb, const Workspace *ws, const NodeRecord *rec,
                        intp_t f, const index_t *rows) noexcept nogil:
@@ -103,17 +98,17 @@ cdef intp_t _draw_features(const Problem *pb, Workspace *ws, const NodeRecord *r
         n_visited += 1
         f_j = xorshift32_between(n_drawn, f_i - n_found, &ws.rand_state)
         if f_j < n_known_constants:
-            _swap(features, n_drawn, f_j)
+            swap(features, n_drawn, f_j)
             n_drawn += 1
             continue
         f_j += n_found
         if _is_constant(pb, ws, rec, features[f_j], rows):
-            _swap(features, f_j, n_total)
+            swap(features, f_j, n_total)
             n_found += 1
             n_total += 1
             continue
         f_i -= 1
-        _swap(features, f_i, f_j)
+        swap(features, f_i, f_j)
         ws.to_eval[n_eval] = features[f_i]
         n_eval += 1
     # the known constants keep their order for siblings and children; append the new ones
