@@ -97,7 +97,8 @@ node_attributes]]) tuples or of bare adjacencies
     if len(X) == 0:
         raise ValueError("X contains no graph: at least one graph is required.")
     # a bare adjacency is the tuple (adjacency,): a graph without labels
-    X = [(graph,) if _is_adjacency(graph) else graph for graph in X]
+    X = [graph if type(graph) is tuple else (graph,) if _is_adjacency(graph) else graph
+         for graph in X]
     node_coder = LabelCoder(node_codes)
     edge_coder = LabelCoder(edge_codes)
     read = read_tuple_batch(X, node_label, edge_label, node_attributes, n_attributes)
