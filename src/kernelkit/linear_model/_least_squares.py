@@ -10,13 +10,13 @@ from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from kernelkit.utils._ridge import solve_positive_definite
-from kernelkit.utils._threads import blas_threads
 from kernelkit.utils._sklearn_compat import (
     Interval,
     ParameterNamesOncePerClass,
     StrOptions,
     _fit_context,
 )
+from kernelkit.utils._threads import blas_threads
 from kernelkit.utils._validation import check_distance_scale
 
 __all__ = ["LinearRegression", "Ridge", "centred_data"]
