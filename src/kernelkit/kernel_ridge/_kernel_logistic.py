@@ -23,6 +23,7 @@ from kernelkit.utils._sklearn_compat import (
     StrOptions,
     _fit_context,
 )
+from kernelkit.utils._threads import lapack_threads
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = ["KernelLogisticRegression"]
@@ -172,7 +173,8 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, ParameterNames
         are ``ΦC`` and ``tr(AᵀKA) = ‖C‖²``, so it is the linear multinomial model on the
         features ``Φ`` — solved by :class:`~kernelkit.linear_model.LogisticRegression`, without
         the ``K²`` conditioning of a descent in ``A``."""
-        eigenvalues, eigenvectors = np.linalg.eigh(K)
+        with lapack_threads(4.0 * K.shape[0]**3 / 3.0, library="numpy"):   # tridiagonal reduction
+            eigenvalues, eigenvectors = np.linalg.eigh(K)
         keep = eigenvalues > K.shape[0] * np.finfo(np.float64).eps * max(eigenvalues.max(), 0.0)
         root = np.sqrt(eigenvalues[keep])
         model = LogisticRegression(

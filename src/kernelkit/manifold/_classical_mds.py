@@ -17,6 +17,7 @@ from kernelkit.utils._sklearn_compat import (
     StrOptions,
     _fit_context,
 )
+from kernelkit.utils._threads import lapack_threads
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["ClassicalMDS", "classical_scaling"]
@@ -150,7 +151,8 @@ class ClassicalMDS(TransformerMixin, ParameterNamesOncePerClass, BaseEstimator):
             )
         gram = _gram_from_dissimilarities(D)
         B = center_gram(gram)
-        eigenvalues = eigvalsh(B)[::-1]
+        with lapack_threads(4.0 * n**3 / 3.0):   # the tridiagonal reduction
+            eigenvalues = eigvalsh(B)[::-1]
         negative_mass = -eigenvalues[eigenvalues < 0].sum()
         total_mass = np.abs(eigenvalues).sum()
         if total_mass > 0 and negative_mass > NEGATIVE_MASS_WARNING * total_mass:

@@ -21,6 +21,7 @@ from sklearn.utils.validation import validate_data
 from kernelkit._core._linkage import mst_single_linkage
 from kernelkit.utils._gram import is_symmetric_gram
 from kernelkit.utils._kernels import pairwise_kernels
+from kernelkit.utils._threads import lapack_threads
 from kernelkit.utils._validation import check_sparse_input, validate_distance_data
 
 __all__ = [
@@ -246,7 +247,8 @@ def laplacian_eigenvectors(W, n_components, laplacian="random_walk", *, eigen_so
     random_state = check_random_state(random_state)
     if eigen_solver == "dense":
         dense = L.toarray() if sp.issparse(L) else L
-        values, vectors = eigh(dense, subset_by_index=[0, n_components - 1])
+        with lapack_threads(4.0 * n_samples**3 / 3.0):   # the tridiagonal reduction
+            values, vectors = eigh(dense, subset_by_index=[0, n_components - 1])
     elif eigen_solver == "arpack":
         # spectrum scale: eigenvalues of L_s lie in [0, 2], those of L in [0, 2 max degree]
         scale = 1.0 if symmetric_kind == "symmetric" else max(float(degrees.max()), 1.0)

@@ -8,11 +8,13 @@ import os
 import re
 import statistics
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral
 
 import numpy as np
 from joblib import cpu_count
+from scipy.linalg.blas import dgemm
 
 from kernelkit._core._openmp import (
     openmp_max_threads,
@@ -20,12 +22,13 @@ from kernelkit._core._openmp import (
     openmp_region_seconds,
     openmp_version,
 )
-from kernelkit.utils._gram import blas_limit
+from kernelkit.utils._gram import blas_controller, blas_limit
 from kernelkit.utils._sklearn_compat import Interval
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "blas_threads", "effective_n_threads",
-           "fold_row_blocks", "forked_after_openmp_team", "min_work_per_thread",
+           "blas_team_wakes_promptly", "fold_row_blocks", "forked_after_openmp_team",
+           "lapack_threads", "min_work_per_thread",
            "parallel_region_seconds", "slot_cuts"]
 
 # The ``_parameter_constraints`` entry of every ``n_jobs``: None or a non-zero integer (numpy
@@ -221,7 +224,7 @@ TINY_BLAS_FLOPS = 2.0 * 2**18
 def blas_threads(n_flops, n_threads):
     """A context running BLAS and LAPACK on one thread for calls of fewer than
     ``SMALL_BLAS_FLOPS`` floating-point operations (the largest the context covers), on
-    ``n_threads`` otherwise.
+    ``n_threads`` otherwise, unless that team wakes slowly now (:func:`lapack_threads`).
 
     Parameters
     ----------
@@ -238,7 +241,94 @@ def blas_threads(n_flops, n_threads):
         return contextlib.nullcontext()
     if n_flops < SMALL_BLAS_FLOPS:
         return blas_limit(1)
+    return lapack_threads(n_flops, n_threads)
+
+
+def lapack_threads(n_flops, n_threads=None, library="scipy"):
+    """A context running a BLAS or LAPACK call of ``n_flops`` operations on ``n_threads``
+    threads (None: the libraries' counts) when that team wakes promptly now
+    (:func:`blas_team_wakes_promptly`, probing the BLAS of ``library``, "scipy" or "numpy":
+    each bundles its own, with its own threads), on one thread when it does not.
+
+    For the calls a team speeds up from a few hundred rows on a quiet machine but stalls on when
+    another process keeps a core busy: the symmetric eigendecompositions, whose tridiagonal
+    reduction joins the team at each of its ``n`` matrix-vector products (quiet, 2 threads ÷ 1
+    of ``eigh`` 0.85–0.95 at 300 rows, 0.5–0.76 at 1 000; with one core busy, kernel PCA of
+    500 samples took 3.6 s on two threads and 70 ms on one). Results may differ in the last
+    bits between the two, as they do between BLAS thread counts.
+    """
+    if n_flops < TINY_BLAS_FLOPS:
+        return contextlib.nullcontext()
+    team = _blas_thread_count() if n_threads is None else n_threads
+    if not blas_team_wakes_promptly(team, library, fresh=n_flops >= SMALL_BLAS_FLOPS):
+        return blas_limit(1)
     return contextlib.nullcontext() if n_threads is None else blas_limit(n_threads)
+
+
+def _blas_thread_count():
+    """The largest thread count of the BLAS libraries (threadpoolctl's view)."""
+    return max((library.get_num_threads() for library in blas_controller().lib_controllers
+                if library.user_api == "blas"), default=1)
+
+
+# The probe of a BLAS team: a product of this order, the smallest OpenBLAS runs on its threads
+# (quiet, 50-130 µs on two threads and 75-110 µs on one; with one core busy, a 500 x 500
+# eigendecomposition on two threads stalled (0.2-2.5 s against 9-33 ms on one) after each of 13
+# probes of 13-21 ms, and ran in 20-22 ms after each of 3 probes of 120-180 µs). The probe wakes
+# the library's threads, which then spin for a while (OpenBLAS: about 0.1 s): it uses the
+# library the call will use, whose threads the call wakes anyway.
+_PROBE_ORDER = 128
+_PRODUCTS = {"scipy": lambda matrix: dgemm(1.0, matrix, matrix),
+             "numpy": lambda matrix: matrix @ matrix}
+# A slow verdict holds this long (a stalled probe costs about 20 ms, at most once per period); a
+# prompt one as long for calls below SMALL_BLAS_FLOPS, while larger calls probe afresh (a prompt
+# verdict goes stale as soon as the team's threads fall asleep again).
+TEAM_PROBE_SECONDS = 1.0
+# The team is slow when its product takes longer than this many times the one thread's, plus
+# _PROBE_SLACK seconds (the timer and a cache miss).
+_PROBE_FACTOR = 2.0
+_PROBE_SLACK = 5e-4
+# (library, n_threads) -> (time.monotonic() of the probe, verdict)
+_team_verdicts = {}
+
+
+@functools.cache
+def _probe_matrix():
+    return np.asfortranarray(np.random.default_rng(0).standard_normal((_PROBE_ORDER,) * 2))
+
+
+def _product_seconds(library, n_threads):
+    product, matrix = _PRODUCTS[library], _probe_matrix()
+    with blas_limit(n_threads):
+        start = time.perf_counter()
+        product(matrix)
+        return time.perf_counter() - start
+
+
+@functools.cache
+def _one_thread_product_seconds(library):
+    return min(_product_seconds(library, 1) for _ in range(3))
+
+
+def blas_team_wakes_promptly(n_threads, library="scipy", fresh=False):
+    """Whether a team of ``n_threads`` threads of the BLAS of ``library`` ("scipy" or
+    "numpy") runs a product in time now: a 128 × 128 product on the team takes at most twice
+    its time on one thread (measured once per process), plus 0.5 ms.
+
+    A team's threads sleep between calls; when another process keeps a core busy, the one
+    woken on that core waits for the scheduler, milliseconds at each join of the team. A
+    verdict is cached for ``TEAM_PROBE_SECONDS`` per library and team size; ``fresh=True``
+    probes again unless a slow verdict holds. True for one thread.
+    """
+    if n_threads < 2:
+        return True
+    now = time.monotonic()
+    probed_at, prompt = _team_verdicts.get((library, n_threads), (-np.inf, True))
+    if now - probed_at > TEAM_PROBE_SECONDS or (fresh and prompt):
+        limit = _PROBE_FACTOR * _one_thread_product_seconds(library) + _PROBE_SLACK
+        prompt = _product_seconds(library, n_threads) <= limit
+        _team_verdicts[library, n_threads] = (now, prompt)
+    return prompt
 
 
 # Row slots of fold_row_blocks: fixed, so that the result does not depend on the thread count, and

@@ -1,0 +1,146 @@
+"""The probe of a BLAS team's wake-up: a team found slow (another process busy on a core) runs
+the eigendecompositions on one thread, a prompt one on its threads; the verdict's cache."""
+
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_limits
+
+from kernelkit.utils import _threads
+from kernelkit.utils._gram import blas_controller
+
+N = 300   # 4n³/3 operations: above TINY_BLAS_FLOPS, below SMALL_BLAS_FLOPS
+
+
+def _blas_thread_counts():
+    return {library.get_num_threads() for library in blas_controller().lib_controllers
+            if library.user_api == "blas"}
+
+
+@pytest.fixture
+def team_probe(monkeypatch):
+    """``set(team_seconds)`` makes the probe's product take that long on the team and 0.1 ms on
+    one thread, forgetting the verdicts; returns the list of ``(library, n_threads)`` probed."""
+    probed = []
+
+    def product_seconds(library, n_threads):
+        probed.append((library, n_threads))
+        return 1e-4 if n_threads == 1 else team_seconds[0]
+
+    team_seconds = [None]
+
+    def set_team_seconds(seconds):
+        team_seconds[0] = seconds
+        _threads._team_verdicts.clear()
+        _threads._one_thread_product_seconds.cache_clear()
+        probed.clear()
+        return probed
+
+    monkeypatch.setattr(_threads, "_product_seconds", product_seconds)
+    monkeypatch.setattr(_threads, "_team_verdicts", {})
+    yield set_team_seconds
+    _threads._one_thread_product_seconds.cache_clear()
+
+
+def _spy(monkeypatch, target, name):
+    original, seen = getattr(target, name), []
+
+    def spy(*args, **kwargs):
+        seen.append(_blas_thread_counts())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(target, name, spy)
+    return seen
+
+
+def _fit_kernel_pca(solver):
+    from kernelkit.decomposition import KernelPCA
+
+    X = np.random.default_rng(0).normal(size=(N, 4))
+    KernelPCA(n_components=3, eigen_solver=solver, random_state=0).fit(X)
+
+
+def _fit_spectral_embedding():
+    from kernelkit.manifold import SpectralEmbedding
+
+    SpectralEmbedding(eigen_solver="dense").fit(np.random.default_rng(0).normal(size=(N, 4)))
+
+
+def _fit_classical_mds():
+    from kernelkit.manifold import ClassicalMDS
+
+    ClassicalMDS().fit(np.random.default_rng(0).normal(size=(N, 4)))
+
+
+def _fit_kernel_logistic_regression():
+    from kernelkit.kernel_ridge import KernelLogisticRegression
+
+    rng = np.random.default_rng(0)
+    KernelLogisticRegression(max_iter=5).fit(rng.normal(size=(N, 4)), np.arange(N) % 3)
+
+
+# (module, function spied, fit, the BLAS whose team the call uses: probed)
+CASES = [
+    ("kernelkit.utils._eigen", "eigh", lambda: _fit_kernel_pca("dense"), "scipy"),
+    ("kernelkit.utils._eigen", "eigsh", lambda: _fit_kernel_pca("arpack"), "numpy"),
+    ("kernelkit.utils._spectral_graph", "eigh", _fit_spectral_embedding, "scipy"),
+    ("kernelkit.manifold._classical_mds", "eigvalsh", _fit_classical_mds, "scipy"),
+    ("numpy.linalg", "eigh", _fit_kernel_logistic_regression, "numpy"),
+]
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("module, name, fit, library", CASES,
+                         ids=[f"{m}.{n}" for m, n, *_ in CASES])
+@pytest.mark.parametrize("team_seconds, expected", [(0.02, {1}), (1e-4, {2})],
+                         ids=["slow team", "prompt team"])
+def test_eigendecompositions_run_on_one_thread_when_the_team_wakes_slowly(
+        monkeypatch, team_probe, module, name, fit, library, team_seconds, expected):
+    # with one core busy, kernel PCA of 500 samples took 3.6 s on two BLAS threads, 70 ms on one
+    import importlib
+
+    seen = _spy(monkeypatch, importlib.import_module(module), name)
+    probed = team_probe(team_seconds)
+    with threadpool_limits(2, user_api="blas"):
+        fit()
+    assert seen and all(counts == expected for counts in seen)
+    assert (library, 2) in probed
+
+
+def test_a_slow_verdict_holds_and_a_prompt_one_is_renewed_for_large_calls(team_probe):
+    large, small = 2 * _threads.SMALL_BLAS_FLOPS, _threads.SMALL_BLAS_FLOPS / 2
+    with threadpool_limits(2, user_api="blas"):
+        probed = team_probe(0.02)
+        for n_flops in (large, large, small):
+            with _threads.lapack_threads(n_flops):
+                assert _blas_thread_counts() == {1}
+        assert probed.count(("scipy", 2)) == 1
+        # blas_threads' large calls follow the same verdict, on the n_threads asked for
+        with _threads.blas_threads(large, 2):
+            assert _blas_thread_counts() == {1}
+        assert probed.count(("scipy", 2)) == 1
+
+        probed = team_probe(1e-4)
+        for n_flops in (small, small, large, large):
+            with _threads.lapack_threads(n_flops):
+                assert _blas_thread_counts() == {2}
+        assert probed.count(("scipy", 2)) == 3   # the first call, then each large one
+
+        # a verdict older than TEAM_PROBE_SECONDS is measured again
+        _threads._team_verdicts["scipy", 2] = (-np.inf, False)
+        with _threads.lapack_threads(small):
+            assert _blas_thread_counts() == {2}
+        assert probed.count(("scipy", 2)) == 4
+
+
+def test_the_probe_measures_each_library_and_one_thread_needs_none(team_probe):
+    probed = team_probe(1e-4)
+    assert _threads.blas_team_wakes_promptly(1)
+    assert probed == []
+    assert _threads.blas_team_wakes_promptly(2, "numpy")
+    assert _threads.blas_team_wakes_promptly(2, "scipy")
+    assert probed.count(("numpy", 2)) == 1 and probed.count(("scipy", 2)) == 1
+
+
+@pytest.mark.parametrize("library", ["scipy", "numpy"])
+def test_the_real_probe_times_a_product(library):
+    assert 0 < _threads._product_seconds(library, 1) < 1.0
