@@ -41,6 +41,37 @@ def _progress_paced_by_time_off(monkeypatch):
     monkeypatch.setattr(_progress, "DELAY", float("inf"))
 
 
+def _blas_thread_counts():
+    # of the BLAS libraries blas_limit controls: those loaded when it was first used (a library
+    # loaded later by another test, e.g. an engine's own BLAS, is not among them)
+    from kernelkit.utils._gram import blas_controller
+
+    return {library.get_num_threads() for library in blas_controller().lib_controllers
+            if library.user_api == "blas"}
+
+
+@pytest.fixture
+def blas_thread_spy(monkeypatch):
+    """``spy(module, name)`` replaces ``module.name`` (a module or its import path) by a function
+    recording the BLAS thread counts at each call, and returns the list of them (each a set);
+    ``spy.counts()`` gives the counts now."""
+    import importlib
+
+    def spy(module, name):
+        target = importlib.import_module(module) if isinstance(module, str) else module
+        original, seen = getattr(target, name), []
+
+        def recording(*args, **kwargs):
+            seen.append(_blas_thread_counts())
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(target, name, recording)
+        return seen
+
+    spy.counts = _blas_thread_counts
+    return spy
+
+
 @pytest.fixture(scope="session")
 def shared_data():
     """The benchmark-size data sets (too large to ship), found as the benchmarks find them

@@ -6,14 +6,8 @@ import pytest
 from threadpoolctl import threadpool_limits
 
 from kernelkit.utils import _threads
-from kernelkit.utils._gram import blas_controller
 
 N = 300   # 4n³/3 operations: above TINY_BLAS_FLOPS, below SMALL_BLAS_FLOPS
-
-
-def _blas_thread_counts():
-    return {library.get_num_threads() for library in blas_controller().lib_controllers
-            if library.user_api == "blas"}
 
 
 @pytest.fixture
@@ -39,17 +33,6 @@ def team_probe(monkeypatch):
     monkeypatch.setattr(_threads, "_team_verdicts", {})
     yield set_team_seconds
     _threads._one_thread_product_seconds.cache_clear()
-
-
-def _spy(monkeypatch, target, name):
-    original, seen = getattr(target, name), []
-
-    def spy(*args, **kwargs):
-        seen.append(_blas_thread_counts())
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(target, name, spy)
-    return seen
 
 
 def _fit_kernel_pca(solver):
@@ -94,11 +77,9 @@ CASES = [
 @pytest.mark.parametrize("team_seconds, expected", [(0.02, {1}), (1e-4, {2})],
                          ids=["slow team", "prompt team"])
 def test_eigendecompositions_run_on_one_thread_when_the_team_wakes_slowly(
-        monkeypatch, team_probe, module, name, fit, library, team_seconds, expected):
+        blas_thread_spy, team_probe, module, name, fit, library, team_seconds, expected):
     # with one core busy, kernel PCA of 500 samples took 3.6 s on two BLAS threads, 70 ms on one
-    import importlib
-
-    seen = _spy(monkeypatch, importlib.import_module(module), name)
+    seen = blas_thread_spy(module, name)
     probed = team_probe(team_seconds)
     with threadpool_limits(2, user_api="blas"):
         fit()
@@ -106,29 +87,30 @@ def test_eigendecompositions_run_on_one_thread_when_the_team_wakes_slowly(
     assert (library, 2) in probed
 
 
-def test_a_slow_verdict_holds_and_a_prompt_one_is_renewed_for_large_calls(team_probe):
+def test_a_slow_verdict_holds_and_a_prompt_one_is_renewed_for_large_calls(blas_thread_spy,
+                                                                         team_probe):
     large, small = 2 * _threads.SMALL_BLAS_FLOPS, _threads.SMALL_BLAS_FLOPS / 2
     with threadpool_limits(2, user_api="blas"):
         probed = team_probe(0.02)
         for n_flops in (large, large, small):
             with _threads.lapack_threads(n_flops):
-                assert _blas_thread_counts() == {1}
+                assert blas_thread_spy.counts() == {1}
         assert probed.count(("scipy", 2)) == 1
         # blas_threads' large calls follow the same verdict, on the n_threads asked for
         with _threads.blas_threads(large, 2):
-            assert _blas_thread_counts() == {1}
+            assert blas_thread_spy.counts() == {1}
         assert probed.count(("scipy", 2)) == 1
 
         probed = team_probe(1e-4)
         for n_flops in (small, small, large, large):
             with _threads.lapack_threads(n_flops):
-                assert _blas_thread_counts() == {2}
+                assert blas_thread_spy.counts() == {2}
         assert probed.count(("scipy", 2)) == 3   # the first call, then each large one
 
         # a verdict older than TEAM_PROBE_SECONDS is measured again
         _threads._team_verdicts["scipy", 2] = (-np.inf, False)
         with _threads.lapack_threads(small):
-            assert _blas_thread_counts() == {2}
+            assert blas_thread_spy.counts() == {2}
         assert probed.count(("scipy", 2)) == 4
 
 

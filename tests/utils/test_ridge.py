@@ -30,41 +30,17 @@ def test_error_names_the_matrix():
         solve_positive_definite(K, np.ones(2), "N", advice=": use a positive alpha.")
 
 
-def _blas_thread_counts():
-    # of the BLAS libraries blas_limit controls: those loaded when it was first used (a library
-    # loaded later by another test, e.g. an engine's own BLAS, is not among them)
-    from kernelkit.utils._gram import blas_controller
-
-    return {library.get_num_threads() for library in blas_controller().lib_controllers
-            if library.user_api == "blas"}
-
-
-def _record_blas_threads(monkeypatch, module, name):
-    """Replace ``module.name`` by a spy recording the BLAS thread counts at each call."""
-    import importlib
-
-    target = importlib.import_module(module)
-    original, seen = getattr(target, name), []
-
-    def spy(*args, **kwargs):
-        seen.append(_blas_thread_counts())
-        return original(*args, **kwargs)
-
-    monkeypatch.setattr(target, name, spy)
-    return seen
-
-
 @pytest.mark.parametrize("module, name", [("kernelkit.utils._ridge", "cho_factor"),
                                           ("kernelkit.utils._smooth_solvers", "cho_factor"),
                                           ("kernelkit.utils._smooth_solvers", "solve")])
-def test_small_factorisations_and_solves_run_on_one_blas_thread(monkeypatch, module, name):
+def test_small_factorisations_and_solves_run_on_one_blas_thread(blas_thread_spy, module, name):
     # a team of BLAS threads stalls on them when another process keeps a core busy (a 500 x 500
     # Cholesky factorisation: 6 ms on one thread, 11-159 ms on two with one core busy)
     from threadpoolctl import threadpool_limits
 
     from kernelkit.utils._smooth_solvers import damped_newton
 
-    seen = _record_blas_threads(monkeypatch, module, name)
+    seen = blas_thread_spy(module, name)
     n = 300     # above the size OpenBLAS runs on one thread by itself
     K = np.eye(n) * 2.0
     with threadpool_limits(2, user_api="blas"):
@@ -96,14 +72,14 @@ def test_tiny_blas_calls_leave_the_thread_counts_alone(monkeypatch):
 @pytest.mark.filterwarnings("ignore:SMACOF did not converge")
 @pytest.mark.parametrize("module, name", [("kernelkit.kernel_approximation._nystroem", "eigh"),
                                           ("kernelkit.manifold._smacof", "cho_factor")])
-def test_the_landmarks_and_weighted_smacof_factorise_on_one_blas_thread(monkeypatch, module,
+def test_the_landmarks_and_weighted_smacof_factorise_on_one_blas_thread(blas_thread_spy, module,
                                                                         name):
     from threadpoolctl import threadpool_limits
 
     from kernelkit.kernel_approximation import KernelNystroem
     from kernelkit.manifold import MDS
 
-    seen = _record_blas_threads(monkeypatch, module, name)
+    seen = blas_thread_spy(module, name)
     X = np.random.default_rng(0).normal(size=(150, 3))
     with threadpool_limits(2, user_api="blas"):
         if name == "eigh":
@@ -114,14 +90,14 @@ def test_the_landmarks_and_weighted_smacof_factorise_on_one_blas_thread(monkeypa
     assert seen and all(counts == {1} for counts in seen)
 
 
-def test_small_least_squares_run_on_one_blas_thread(monkeypatch):
+def test_small_least_squares_run_on_one_blas_thread(blas_thread_spy):
     # gelsd's bidiagonalisation joins the BLAS threads at every matrix-vector product: with one
     # core busy, LinearRegression on 1 000 x 20 took 86 ms on two threads and 1.6 ms on one
     from threadpoolctl import threadpool_limits
 
     from kernelkit.linear_model import LinearRegression
 
-    seen = _record_blas_threads(monkeypatch, "kernelkit.linear_model._least_squares", "lstsq")
+    seen = blas_thread_spy("kernelkit.linear_model._least_squares", "lstsq")
     X = np.random.default_rng(0).normal(size=(1_000, 20))
     with threadpool_limits(2, user_api="blas"):
         LinearRegression().fit(X, X @ np.arange(20.0))
