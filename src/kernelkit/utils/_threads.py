@@ -260,7 +260,7 @@ def lapack_threads(n_flops, n_threads=None, library="scipy"):
     if n_flops < TINY_BLAS_FLOPS:
         return contextlib.nullcontext()
     team = _blas_thread_count() if n_threads is None else n_threads
-    if not blas_team_wakes_promptly(team, library, fresh=n_flops >= SMALL_BLAS_FLOPS):
+    if not blas_team_wakes_promptly(team, library):
         return blas_limit(1)
     return contextlib.nullcontext() if n_threads is None else blas_limit(n_threads)
 
@@ -281,9 +281,11 @@ _PROBE_ORDER = 128
 _PRODUCTS = {"scipy": lambda matrix: dgemm(1.0, matrix, matrix),
              "numpy": lambda matrix: matrix @ matrix}
 # A slow verdict holds this long (a stalled probe costs about 20 ms, at most once per period); a
-# prompt one as long for calls below SMALL_BLAS_FLOPS, while larger calls probe afresh (a prompt
-# verdict goes stale as soon as the team's threads fall asleep again).
-TEAM_PROBE_SECONDS = 1.0
+# prompt one, PROMPT_VERDICT_SECONDS: it goes stale once the team's threads fall asleep again
+# (with one core busy, an eigendecomposition stalled 0.76 s on a prompt verdict of the second
+# before), and a probe every 0.1 s costs at most 0.25 % of the time on a quiet machine.
+SLOW_VERDICT_SECONDS = 1.0
+PROMPT_VERDICT_SECONDS = 0.1
 # The team is slow when its product takes longer than this many times the one thread's, plus
 # _PROBE_SLACK seconds (the timer and a cache miss).
 _PROBE_FACTOR = 2.0
@@ -310,21 +312,21 @@ def _one_thread_product_seconds(library):
     return min(_product_seconds(library, 1) for _ in range(3))
 
 
-def blas_team_wakes_promptly(n_threads, library="scipy", fresh=False):
+def blas_team_wakes_promptly(n_threads, library="scipy"):
     """Whether a team of ``n_threads`` threads of the BLAS of ``library`` ("scipy" or
     "numpy") runs a product in time now: a 128 × 128 product on the team takes at most twice
     its time on one thread (measured once per process), plus 0.5 ms.
 
     A team's threads sleep between calls; when another process keeps a core busy, the one
     woken on that core waits for the scheduler, milliseconds at each join of the team. A
-    verdict is cached for ``TEAM_PROBE_SECONDS`` per library and team size; ``fresh=True``
-    probes again unless a slow verdict holds. True for one thread.
+    verdict is cached per library and team size, a slow one ``SLOW_VERDICT_SECONDS``, a prompt
+    one ``PROMPT_VERDICT_SECONDS``. True for one thread.
     """
     if n_threads < 2:
         return True
     now = time.monotonic()
     probed_at, prompt = _team_verdicts.get((library, n_threads), (-np.inf, True))
-    if now - probed_at > TEAM_PROBE_SECONDS or (fresh and prompt):
+    if now - probed_at > (PROMPT_VERDICT_SECONDS if prompt else SLOW_VERDICT_SECONDS):
         limit = _PROBE_FACTOR * _one_thread_product_seconds(library) + _PROBE_SLACK
         prompt = _product_seconds(library, n_threads) <= limit
         _team_verdicts[library, n_threads] = (now, prompt)
