@@ -101,13 +101,20 @@ def test_a_verdict_holds_until_it_expires(monkeypatch, blas_thread_spy, team_pro
             with _threads.blas_threads(large, 2):
                 assert blas_thread_spy.counts() == expected
             assert probed.count(("scipy", 2)) == 1
-            # an expired verdict is measured again
-            probed_at, prompt = _threads._team_verdicts["scipy", 2]
-            age = (_threads.PROMPT_VERDICT_SECONDS if prompt else _threads.SLOW_VERDICT_SECONDS)
-            _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * age, prompt)
+            # an expired verdict is measured again; a slow one then holds twice as long
+            probed_at, prompt, hold = _threads._team_verdicts["scipy", 2]
+            assert hold == (_threads.PROMPT_VERDICT_SECONDS if prompt
+                            else _threads.SLOW_VERDICT_SECONDS)
+            _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * hold, prompt, hold)
             with _threads.lapack_threads(small):
                 assert blas_thread_spy.counts() == expected
             assert probed.count(("scipy", 2)) == 2
+            assert _threads._team_verdicts["scipy", 2][2] == (hold if prompt else 2 * hold)
+            if not prompt:   # up to MAX_SLOW_VERDICT_SECONDS
+                top = _threads.MAX_SLOW_VERDICT_SECONDS
+                _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * top, False, top)
+                with _threads.lapack_threads(small):
+                    assert _threads._team_verdicts["scipy", 2][2] == top
 
 
 def test_the_probe_measures_each_library_and_one_thread_needs_none(team_probe):

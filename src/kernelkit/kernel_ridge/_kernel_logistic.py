@@ -23,7 +23,7 @@ from kernelkit.utils._sklearn_compat import (
     StrOptions,
     _fit_context,
 )
-from kernelkit.utils._threads import lapack_threads
+from kernelkit.utils._threads import blas_threads, lapack_threads
 from kernelkit.utils._validation import MAX_INT, check_class_labels
 
 __all__ = ["KernelLogisticRegression"]
@@ -147,7 +147,8 @@ class KernelLogisticRegression(KernelModelMixin, ClassifierMixin, ParameterNames
             if order == 1:
                 return value, gradient
             KW = K * curvature[None, :]
-            hessian = KW @ K + alpha * K
+            with blas_threads(2.0 * n**3, None, library="numpy"):
+                hessian = KW @ K + alpha * K
             if with_b:
                 column = KW.sum(axis=1)
                 hessian = np.block([[hessian, column[:, None]],

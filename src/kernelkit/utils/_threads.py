@@ -221,7 +221,7 @@ SMALL_BLAS_FLOPS = 1e8
 TINY_BLAS_FLOPS = 2.0 * 2**18
 
 
-def blas_threads(n_flops, n_threads):
+def blas_threads(n_flops, n_threads, library="scipy"):
     """A context running BLAS and LAPACK on one thread for calls of fewer than
     ``SMALL_BLAS_FLOPS`` floating-point operations (the largest the context covers), on
     ``n_threads`` otherwise, unless that team wakes slowly now (:func:`lapack_threads`).
@@ -232,6 +232,8 @@ def blas_threads(n_flops, n_threads):
         Operations of the largest call made inside the context.
     n_threads : int or None
         None: larger calls keep the libraries' thread counts.
+    library : {"scipy", "numpy"}
+        Whose BLAS the calls use (the team :func:`lapack_threads` probes).
 
     Returns
     -------
@@ -241,7 +243,7 @@ def blas_threads(n_flops, n_threads):
         return contextlib.nullcontext()
     if n_flops < SMALL_BLAS_FLOPS:
         return blas_limit(1)
-    return lapack_threads(n_flops, n_threads)
+    return lapack_threads(n_flops, n_threads, library)
 
 
 def lapack_threads(n_flops, n_threads=None, library="scipy"):
@@ -280,17 +282,19 @@ def _blas_thread_count():
 _PROBE_ORDER = 128
 _PRODUCTS = {"scipy": lambda matrix: dgemm(1.0, matrix, matrix),
              "numpy": lambda matrix: matrix @ matrix}
-# A slow verdict holds this long (a stalled probe costs about 20 ms, at most once per period); a
-# prompt one, PROMPT_VERDICT_SECONDS: it goes stale once the team's threads fall asleep again
-# (with one core busy, an eigendecomposition stalled 0.76 s on a prompt verdict of the second
-# before), and a probe every 0.1 s costs at most 0.25 % of the time on a quiet machine.
+# A slow verdict holds this long, twice as long after each slow verdict that follows it, up to
+# MAX_SLOW_VERDICT_SECONDS: a stalled probe costs 12-20 ms, and a machine busy now mostly stays
+# busy. A prompt verdict holds PROMPT_VERDICT_SECONDS: it goes stale once the team's threads fall
+# asleep again (with one core busy, an eigendecomposition stalled 0.76 s on a prompt verdict of
+# the second before), and a probe every 0.1 s costs at most 0.25 % of a quiet machine's time.
 SLOW_VERDICT_SECONDS = 1.0
+MAX_SLOW_VERDICT_SECONDS = 16.0
 PROMPT_VERDICT_SECONDS = 0.1
 # The team is slow when its product takes longer than this many times the one thread's, plus
 # _PROBE_SLACK seconds (the timer and a cache miss).
 _PROBE_FACTOR = 2.0
 _PROBE_SLACK = 5e-4
-# (library, n_threads) -> (time.monotonic() of the probe, verdict)
+# (library, n_threads) -> (time.monotonic() of the probe, verdict, seconds it holds)
 _team_verdicts = {}
 
 
@@ -319,17 +323,21 @@ def blas_team_wakes_promptly(n_threads, library="scipy"):
 
     A team's threads sleep between calls; when another process keeps a core busy, the one
     woken on that core waits for the scheduler, milliseconds at each join of the team. A
-    verdict is cached per library and team size, a slow one ``SLOW_VERDICT_SECONDS``, a prompt
-    one ``PROMPT_VERDICT_SECONDS``. True for one thread.
+    verdict is cached per library and team size: a prompt one ``PROMPT_VERDICT_SECONDS``, a
+    slow one ``SLOW_VERDICT_SECONDS``, doubled after each slow one up to
+    ``MAX_SLOW_VERDICT_SECONDS``. True for one thread.
     """
     if n_threads < 2:
         return True
     now = time.monotonic()
-    probed_at, prompt = _team_verdicts.get((library, n_threads), (-np.inf, True))
-    if now - probed_at > (PROMPT_VERDICT_SECONDS if prompt else SLOW_VERDICT_SECONDS):
+    probed_at, prompt, hold = _team_verdicts.get((library, n_threads), (-np.inf, True, 0.0))
+    if now - probed_at > hold:
         limit = _PROBE_FACTOR * _one_thread_product_seconds(library) + _PROBE_SLACK
+        slow_before = not prompt
         prompt = _product_seconds(library, n_threads) <= limit
-        _team_verdicts[library, n_threads] = (now, prompt)
+        hold = (PROMPT_VERDICT_SECONDS if prompt else
+                min(2.0 * hold, MAX_SLOW_VERDICT_SECONDS) if slow_before else SLOW_VERDICT_SECONDS)
+        _team_verdicts[library, n_threads] = (now, prompt, hold)
     return prompt
 
 
