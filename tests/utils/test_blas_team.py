@@ -11,6 +11,15 @@ N = 300   # 4n³/3 operations: above TINY_BLAS_FLOPS, below SMALL_BLAS_FLOPS
 
 
 @pytest.fixture
+def two_blas_threads(blas_thread_spy):
+    """The BLAS libraries on two threads for the test (skipped where they cannot run two)."""
+    with threadpool_limits(2, user_api="blas"):
+        if blas_thread_spy.counts() != {2}:
+            pytest.skip("the BLAS libraries do not run two threads here")
+        yield
+
+
+@pytest.fixture
 def team_probe(monkeypatch):
     """``set(team_seconds)`` makes the probe's product take that long on the team and 0.1 ms on
     one thread, forgetting the verdicts; returns the list of ``(library, n_threads)`` probed."""
@@ -71,6 +80,7 @@ CASES = [
 ]
 
 
+@pytest.mark.usefixtures("two_blas_threads")
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("module, name, fit, library", CASES,
                          ids=[f"{m}.{n}" for m, n, *_ in CASES])
@@ -81,40 +91,39 @@ def test_eigendecompositions_run_on_one_thread_when_the_team_wakes_slowly(
     # with one core busy, kernel PCA of 500 samples took 3.6 s on two BLAS threads, 70 ms on one
     seen = blas_thread_spy(module, name)
     probed = team_probe(team_seconds)
-    with threadpool_limits(2, user_api="blas"):
-        fit()
+    fit()
     assert seen and all(counts == expected for counts in seen)
     assert (library, 2) in probed
 
 
+@pytest.mark.usefixtures("two_blas_threads")
 def test_a_verdict_holds_until_it_expires(monkeypatch, blas_thread_spy, team_probe):
     # a loaded test machine may take more than the 0.1 s of a prompt verdict between two calls
     monkeypatch.setattr(_threads, "PROMPT_VERDICT_SECONDS", 60.0)
     large, small = 2 * _threads.SMALL_BLAS_FLOPS, _threads.SMALL_BLAS_FLOPS / 2
-    with threadpool_limits(2, user_api="blas"):
-        for team_seconds, expected in ((0.02, {1}), (1e-4, {2})):
-            probed = team_probe(team_seconds)
-            for n_flops in (large, small, large):
-                with _threads.lapack_threads(n_flops):
-                    assert blas_thread_spy.counts() == expected
-            # blas_threads' large calls follow the same verdict, on the n_threads asked for
-            with _threads.blas_threads(large, 2):
+    for team_seconds, expected in ((0.02, {1}), (1e-4, {2})):
+        probed = team_probe(team_seconds)
+        for n_flops in (large, small, large):
+            with _threads.lapack_threads(n_flops):
                 assert blas_thread_spy.counts() == expected
-            assert probed.count(("scipy", 2)) == 1
-            # an expired verdict is measured again; a slow one then holds twice as long
-            probed_at, prompt, hold = _threads._team_verdicts["scipy", 2]
-            assert hold == (_threads.PROMPT_VERDICT_SECONDS if prompt
-                            else _threads.SLOW_VERDICT_SECONDS)
-            _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * hold, prompt, hold)
+        # blas_threads' large calls follow the same verdict, on the n_threads asked for
+        with _threads.blas_threads(large, 2):
+            assert blas_thread_spy.counts() == expected
+        assert probed.count(("scipy", 2)) == 1
+        # an expired verdict is measured again; a slow one then holds twice as long
+        probed_at, prompt, hold = _threads._team_verdicts["scipy", 2]
+        assert hold == (_threads.PROMPT_VERDICT_SECONDS if prompt
+                        else _threads.SLOW_VERDICT_SECONDS)
+        _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * hold, prompt, hold)
+        with _threads.lapack_threads(small):
+            assert blas_thread_spy.counts() == expected
+        assert probed.count(("scipy", 2)) == 2
+        assert _threads._team_verdicts["scipy", 2][2] == (hold if prompt else 2 * hold)
+        if not prompt:   # up to MAX_SLOW_VERDICT_SECONDS
+            top = _threads.MAX_SLOW_VERDICT_SECONDS
+            _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * top, False, top)
             with _threads.lapack_threads(small):
-                assert blas_thread_spy.counts() == expected
-            assert probed.count(("scipy", 2)) == 2
-            assert _threads._team_verdicts["scipy", 2][2] == (hold if prompt else 2 * hold)
-            if not prompt:   # up to MAX_SLOW_VERDICT_SECONDS
-                top = _threads.MAX_SLOW_VERDICT_SECONDS
-                _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * top, False, top)
-                with _threads.lapack_threads(small):
-                    assert _threads._team_verdicts["scipy", 2][2] == top
+                assert _threads._team_verdicts["scipy", 2][2] == top
 
 
 def test_the_probe_measures_each_library_and_one_thread_needs_none(team_probe):
