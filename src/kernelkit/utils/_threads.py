@@ -278,14 +278,16 @@ def _blas_thread_count():
 # eigendecomposition on two threads stalled (0.2-2.5 s against 9-33 ms on one) after each of 13
 # probes of 13-21 ms, and ran in 20-22 ms after each of 3 probes of 120-180 µs). The probe wakes
 # the library's threads, which then spin for a while (OpenBLAS: about 0.1 s): it uses the
-# library the call will use, whose threads the call wakes anyway.
+# library the call will use, whose threads the call wakes anyway. The other library's spinning
+# threads are a busy core too: quiet, a SciPy eigendecomposition of 500 rows 0-50 ms after a
+# NumPy product took 42-102 ms on two threads against 29 ms later, and the probe 3-14 ms.
 _PROBE_ORDER = 128
 _PRODUCTS = {"scipy": lambda matrix: dgemm(1.0, matrix, matrix),
              "numpy": lambda matrix: matrix @ matrix}
 # A slow verdict holds this long, twice as long after each slow verdict that follows it, up to
 # MAX_SLOW_VERDICT_SECONDS: a stalled probe costs 12-20 ms, and a machine busy now mostly stays
 # busy. A prompt verdict holds PROMPT_VERDICT_SECONDS: it goes stale once the team's threads fall
-# asleep again (with one core busy, an eigendecomposition stalled 0.76 s on a prompt verdict of
+# asleep again (with one core busy, a 60 ms kernel PCA fit took 0.76 s on a prompt verdict of
 # the second before), and a probe every 0.1 s costs at most 0.25 % of a quiet machine's time.
 SLOW_VERDICT_SECONDS = 1.0
 MAX_SLOW_VERDICT_SECONDS = 16.0
