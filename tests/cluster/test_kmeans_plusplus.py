@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from kernelkit._core._kmeans_seeding import update_candidate_distances
+from kernelkit._core._kmeans_seeding import update_candidate_distances, weighted_cumsum
 from kernelkit.cluster import kmeans_plusplus
 
 
@@ -84,6 +84,37 @@ def test_candidate_distances_are_numpys_bit_for_bit(dtype):
     np.testing.assert_array_equal(products.view(np.uint8), expected.view(np.uint8))
     assert np.count_nonzero(products == 0) >= 3 and np.any(products < closest)
     assert np.any(products == closest)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_candidate_distances_do_not_depend_on_the_team(dtype):
+    """Blocks of 4 096 samples shared by two threads (a team forced by a zero work threshold)
+    give the values of one thread, bit for bit, over several blocks and a partial last one."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(10_000, 5)).astype(dtype)
+    A = X[[7, 70, 7_000]]
+    closest = _candidate_distances_numpy(X[[3]], X, np.full(len(X), np.inf, dtype=dtype))[0]
+    norms, x_norms = (A**2).sum(axis=1), (X**2).sum(axis=1)
+    one, team = A @ X.T, A @ X.T
+    update_candidate_distances(one, norms, x_norms, closest, 1, 0.0)
+    update_candidate_distances(team, norms, x_norms, closest, 2, 0.0)
+    np.testing.assert_array_equal(team.view(np.uint8), one.view(np.uint8))
+    np.testing.assert_array_equal(one, _candidate_distances_numpy(A, X, closest))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_weighted_cumsum_is_numpys_bit_for_bit(dtype):
+    """The seeding's running sum of ``w_i D_i`` rounds each product in the data's type, then
+    adds in order, as ``np.cumsum(w * D)`` does (a fused multiply-add, or float64 products of
+    float32 data, would differ in the last bits)."""
+    rng = np.random.default_rng(2)
+    w = rng.uniform(0.0, 3.0, 50_000).astype(dtype)
+    D = (rng.exponential(size=50_000) * 1e3).astype(dtype)
+    out = np.empty_like(D)
+    weighted_cumsum(w, D, out)
+    np.testing.assert_array_equal(out.view(np.uint8), np.cumsum(w * D).view(np.uint8))
+    with pytest.raises(ValueError, match="shapes do not match"):
+        weighted_cumsum(w[:-1], D, out)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

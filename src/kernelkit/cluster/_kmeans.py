@@ -27,7 +27,7 @@ from kernelkit._core._kmeans_elkan import center_geometry, elkan_iter
 from kernelkit._core._kmeans_hamerly import hamerly_iter
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit._core._kmeans_lloyd import lloyd_iter
-from kernelkit._core._kmeans_seeding import update_candidate_distances
+from kernelkit._core._kmeans_seeding import update_candidate_distances, weighted_cumsum
 from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
@@ -39,7 +39,7 @@ from kernelkit.utils._sklearn_compat import (
     _fit_context,
     validate_params,
 )
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads, min_work_per_thread
 from kernelkit.utils._validation import MAX_INT, check_memory_request, validate_distance_data
 
 __all__ = ["KMeans", "kmeans_lloyd", "kmeans_plusplus"]
@@ -111,10 +111,11 @@ def kmeans_plusplus(X, n_clusters, *, sample_weight=None, random_state=None, n_l
         )
     random_state = check_random_state(random_state)
     return _kmeans_plusplus(X, n_clusters, row_norms(X, squared=True), sample_weight,
-                            random_state, n_local_trials)
+                            random_state, n_local_trials, effective_n_threads())
 
 
-def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state, n_local_trials):
+def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state, n_local_trials,
+                     n_threads):
     n_samples, n_features = X.shape
     if n_local_trials is None:
         n_local_trials = 2 + int(np.log(n_clusters))
@@ -128,20 +129,22 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
     # two (n_local_trials, n_samples) buffers, taken in turn: the chosen row of one step is the
     # next step's closest_sq
     buffers = [np.empty((n_local_trials, n_samples), dtype=X.dtype) for _ in range(2)]
+    cumulative = np.empty(n_samples, dtype=X.dtype)
+    threads = (n_threads, min_work_per_thread(n_threads))
 
     first = random_state.choice(n_samples, p=sample_weight / sample_weight.sum())
     centers[0], indices[0] = X[first], first
     closest_sq = _candidate_distances(X[[first]], X, x_squared_norms,
                                       np.full(n_samples, np.inf, dtype=X.dtype),
-                                      buffers[1][:1])[0]
+                                      buffers[1][:1], threads)[0]
     for c in range(1, n_clusters):
         # side="right": a draw always lands on a point of positive probability, never on an
         # already chosen centre (D_i = 0).
-        cumulative = np.cumsum(sample_weight * closest_sq)
+        weighted_cumsum(sample_weight, closest_sq, cumulative)   # np.cumsum(w * D)
         draws = random_state.uniform(size=n_local_trials) * cumulative[-1]
         candidates = np.minimum(np.searchsorted(cumulative, draws, side="right"), n_samples - 1)
         cand_sq = _candidate_distances(X[candidates], X, x_squared_norms, closest_sq,
-                                       buffers[(c - 1) % 2])
+                                       buffers[(c - 1) % 2], threads)
         cand_potential = cand_sq @ sample_weight
         best = int(np.argmin(cand_potential))
         closest_sq = cand_sq[best]
@@ -149,12 +152,13 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
     return centers, indices
 
 
-def _candidate_distances(A, X, x_squared_norms, closest_sq, out):
+def _candidate_distances(A, X, x_squared_norms, closest_sq, out, threads):
     """``min(closest_sq, ‖a − x‖²)`` for every row pair, ``‖a − x‖²`` by
     ``‖a‖² − 2a·x + ‖x‖²`` clamped at 0 (rounding can make it slightly negative), into ``out``:
-    one GEMM, then one compiled pass."""
+    one GEMM, then one compiled pass on up to ``threads = (n_threads, min_work_per_thread)``."""
     np.matmul(A, X.T, out=out)
-    update_candidate_distances(out, row_norms(A, squared=True), x_squared_norms, closest_sq)
+    update_candidate_distances(out, row_norms(A, squared=True), x_squared_norms, closest_sq,
+                               *threads)
     return out
 
 
@@ -517,7 +521,7 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin,
                 centers_init = init
             else:
                 centers_init = self._initial_centers(X, x_squared_norms, sample_weight,
-                                                     random_state)
+                                                     random_state, n_threads)
             run = kmeans_lloyd(X, centers_init, self.max_iter, tol, sample_weight, n_threads,
                                max(0, self.verbose - 1),
                                "hamerly" if self.algorithm == "auto" else self.algorithm,
@@ -544,10 +548,10 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin,
         self._n_features_out = self.n_clusters
         return self
 
-    def _initial_centers(self, X, x_squared_norms, sample_weight, random_state):
+    def _initial_centers(self, X, x_squared_norms, sample_weight, random_state, n_threads):
         if self.init == "k-means++":
             return _kmeans_plusplus(X, self.n_clusters, x_squared_norms, sample_weight,
-                                    random_state, None)[0]
+                                    random_state, None, n_threads)[0]
         indices = random_state.choice(X.shape[0], size=self.n_clusters, replace=False,
                                       p=sample_weight / sample_weight.sum())
         return X[indices]
