@@ -13,6 +13,7 @@ from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
+from kernelkit._core._csr_blocks import block_diagonal_csr
 from kernelkit._core._sum_of_squares import sum_of_squares
 
 __all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale",
@@ -217,11 +218,12 @@ def block_diagonal_csr_arrays(matrices):
     :func:`checked_csr_arrays` gives it, or None when one of them fails its checks
     (:func:`checked_csr_arrays` of each then names it and the problem).
 
-    The checks of :func:`check_sparse_input` on every CSR matrix at once: a handful of passes
-    over the concatenation of their arrays, each index checked against the bound of its own
-    matrix, instead of a dozen numpy calls per matrix (which cost more than the reading itself
-    of many small matrices). A matrix in another format, or not in canonical form (unsorted
-    indices, duplicates, unused storage), is converted by :func:`checked_csr_arrays` first.
+    The checks of :func:`check_sparse_input` on every CSR matrix at once: one compiled pass
+    over the concatenation of their arrays (``_core/_csr_blocks.pyx``), each index checked
+    against the bound of its own matrix, instead of a dozen numpy calls per matrix (which cost
+    more than the reading itself of many small matrices). A matrix in another format, or not in
+    canonical form (unsorted indices, duplicates, unused storage), is converted by
+    :func:`checked_csr_arrays` first.
 
     Parameters
     ----------
@@ -237,6 +239,8 @@ def block_diagonal_csr_arrays(matrices):
     data : ndarray of shape (nnz,)
         The stored values, in the dtype the matrices' dtypes promote to (which keeps every
         value zero or not, finite or not).
+    rows : ndarray of shape (nnz,), int64
+        The row of each entry.
     """
     parts = [(X.indptr, X.indices, X.data) if type(X) in _CSR_TYPES else None
              for X in matrices]
@@ -284,44 +288,23 @@ def _concatenated_csr(matrices, parts, converted):
         return None
     if not indptr.ndim == index.ndim == values.ndim == 1:
         return None
-    shapes = np.fromiter(chain.from_iterable(shapes), dtype=np.int64,
-                         count=2 * n_blocks).reshape(n_blocks, 2)
-    lengths, n_index, n_values = np.fromiter(
-        chain(map(len, indptrs), map(len, indices), map(len, data)), dtype=np.int64,
-        count=3 * n_blocks).reshape(3, n_blocks)
-    # int64 values: an unsigned value beyond int64 wraps negative, and fails a check below
+    # each block's rows, columns and the lengths of its three arrays
+    blocks = np.fromiter(chain.from_iterable(
+        (*shape, len(p), len(i), len(d)) for shape, p, i, d in zip(shapes, indptrs, indices, data)
+    ), dtype=np.int64, count=5 * n_blocks).reshape(n_blocks, 5)
+    # int64 values: an unsigned value beyond int64 wraps negative, and fails a check
     indptr, index = indptr.astype(np.int64, copy=False), index.astype(np.int64, copy=False)
-    ends = np.cumsum(lengths)
-    firsts = ends - lengths
-    if (lengths != shapes[:, 0] + 1).any() or (n_index != n_values).any():
+    # (a row pointer per row and one, when the blocks are well formed)
+    row_ptr = np.empty(len(indptr) - n_blocks + 1, dtype=np.int64)
+    rows, cols = np.empty(len(index), dtype=np.int64), np.empty(len(index), dtype=np.int64)
+    convert = np.empty(n_blocks, dtype=np.uint8)
+    verdict = block_diagonal_csr(indptr, index, blocks, converted.view(np.uint8), row_ptr, rows,
+                                 cols, convert)
+    if verdict == 1:
         return None
-    n_stored = indptr[ends - 1]
-    drops = indptr[1:] < indptr[:-1]
-    drops[firsts[1:] - 1] = False  # from one block's last pointer to the next block's first
-    if indptr[firsts].any() or drops.any() or (n_stored > n_index).any():
-        return None
-    unused = (n_stored < n_index) & ~converted
-    if unused.any():  # indices beyond indptr[-1] are not checked: scipy drops them
-        return np.flatnonzero(unused).tolist()
-    # negative indices, seen as unsigned, exceed every bound
-    if (index.view(np.uint64) >= np.repeat(shapes[:, 1], n_index).view(np.uint64)).any():
-        return None
-    # the block diagonal's row pointers: each block's but its leading 0, shifted by the
-    # entries of the blocks before it
-    row_ptr = np.delete(indptr + np.repeat(np.cumsum(n_index) - n_index, lengths), firsts[1:])
-    # canonical: indices increase strictly within each row
-    row_start = np.zeros(len(index) + 1, dtype=bool)
-    row_start[row_ptr] = True
-    out_of_order = (index[1:] <= index[:-1]) > row_start[1:-1]
-    if out_of_order.any():
-        entry_starts = np.cumsum(n_index) - n_index
-        blocks = np.unique(np.searchsorted(entry_starts, np.flatnonzero(out_of_order) + 1,
-                                           side="right") - 1)
-        blocks = blocks[~converted[blocks]]
-        if len(blocks):
-            return blocks.tolist()
-    return shapes, row_ptr, index + np.repeat(np.cumsum(shapes[:, 1]) - shapes[:, 1], n_index), \
-        values
+    if verdict == 2:
+        return np.flatnonzero(convert).tolist()
+    return blocks[:, :2], row_ptr, cols, values, rows
 
 
 def _malformed(name, X, problem):

@@ -39,6 +39,7 @@ from itertools import chain
 import numpy as np
 import scipy.sparse as sp
 
+from kernelkit._core._csr_blocks import check_symmetric_pattern
 from kernelkit.kernels._graphs._encoding._graph_batch import GraphBatch
 from kernelkit.kernels._graphs._encoding._label_coder import LabelCoder
 from kernelkit.kernels._graphs._encoding._tuple_batch import read_tuple_batch
@@ -404,39 +405,37 @@ def _check_not_empty(n, g):
 
 
 def _symmetric_csr(rows, cols, edge_labels, n_nodes, node_ptr, labelled_edges):
-    """Sorted block-diagonal CSR; rejects self-loops and directed (asymmetric) adjacencies."""
-    loops = rows == cols
-    if loops.any():
+    """Sorted block-diagonal CSR; rejects self-loops and directed (asymmetric) adjacencies.
+
+    The entries of tuples come sorted by row and column; networkx graphs' are sorted here. The
+    pattern is checked by the compiled ``check_symmetric_pattern`` (a binary search for each
+    entry's reverse)."""
+    indptr = np.empty(n_nodes + 1, dtype=np.int64)
+    verdict, entry = check_symmetric_pattern(rows, cols, indptr)
+    if verdict == 3:  # not sorted
+        order = np.lexsort((cols, rows))
+        rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
+        verdict, entry = check_symmetric_pattern(rows, cols, indptr)
+    if verdict == 1:
         raise ValueError(
-            f"graph {_graph_of(rows[loops][0], node_ptr)} has a self-loop: self-loops are not "
+            f"graph {_graph_of(rows[entry], node_ptr)} has a self-loop: self-loops are not "
             "supported."
         )
-    # int32 keys when they fit: numpy sorts them about twice as fast as int64 ones
-    key_dtype = np.int32 if n_nodes * n_nodes <= np.iinfo(np.int32).max else np.int64
-    keys = (rows * n_nodes + cols).astype(key_dtype, copy=False)
-    if not (keys[1:] >= keys[:-1]).all():  # tuples' entries come sorted, networkx graphs' not
-        order = np.argsort(keys, kind="stable")
-        keys = keys[order]
-        rows, cols, edge_labels = rows[order], cols[order], edge_labels[order]
-    # The adjacency is symmetric iff the sorted keys (i, j) equal the sorted keys (j, i).
-    transposed_keys = np.sort((cols * n_nodes + rows).astype(key_dtype, copy=False))
-    if not (keys == transposed_keys).all():
-        first = np.setdiff1d(keys, transposed_keys)[0]
+    if verdict == 2:
         raise ValueError(
-            f"graph {_graph_of(first // n_nodes, node_ptr)} is directed (its adjacency is not "
+            f"graph {_graph_of(rows[entry], node_ptr)} is directed (its adjacency is not "
             "symmetric): graph kernels here need undirected graphs."
         )
     if labelled_edges:
-        reverse = np.searchsorted(keys, cols * n_nodes + rows)
+        reverse = np.searchsorted(rows * n_nodes + cols, cols * n_nodes + rows)
         asymmetric = edge_labels != edge_labels[reverse]
         if asymmetric.any():
             raise ValueError(
                 f"graph {_graph_of(rows[asymmetric][0], node_ptr)}: edge labels must be "
                 "symmetric, but edges (i, j) and (j, i) have different labels."
             )
-    indptr = np.zeros(n_nodes + 1, dtype=np.intp)
-    np.cumsum(np.bincount(rows, minlength=n_nodes), out=indptr[1:])
-    return indptr, cols.astype(np.int32), edge_labels.astype(np.int32, copy=False)
+    return indptr.astype(np.intp, copy=False), cols.astype(np.int32), \
+        edge_labels.astype(np.int32, copy=False)
 
 
 def _graph_of(node, node_ptr):

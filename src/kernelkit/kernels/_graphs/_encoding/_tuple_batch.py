@@ -96,9 +96,8 @@ def _adjacency_entries(adjacencies):
     arrays = block_diagonal_csr_arrays(adjacencies)
     if arrays is None:
         raise _Irregular
-    shapes, indptr, cols, data = arrays
+    shapes, _, cols, data, rows = arrays
     n_nodes = _square_sizes(shapes)
-    rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
     if data.dtype.kind in "fc" and not np.isfinite(data).all():
         raise _Irregular
     if not data.all():  # explicit zeros are not edges
