@@ -1,16 +1,19 @@
-"""k-means++ seeding's distance update: one pass over the candidates' GEMM products.
+"""k-means++ seeding's distances: each block of samples' GEMM products and their update, on a
+team of OpenMP threads.
 
 Sangnier, Algorithm 10; D. Arthur and S. Vassilvitskii, "k-means++", SODA 2007.
 
 Each seeding step draws a few candidates ``a_t`` and needs, for every sample, its squared
 distance to its nearest centre should ``a_t`` join the centres:
-``min(D_i, max(‖a_t‖² − 2 a_t·x_i + ‖x_i‖², 0))``. The estimator computes the products
-``a_t·x_i`` by one GEMM; :func:`update_candidate_distances` turns them into those distances in
-place, in one pass (four NumPy passes over an array that does not fit in cache cost more than
-the GEMM itself). Every value is the one the NumPy expression
-``np.minimum(D, np.maximum(a_norms[:, None] - 2 * P + x_norms, 0))`` gives, in the data's type:
-the same roundings in the same order. The pass is cut into blocks of samples shared by a team
-sized by the work (``kk_team_for_work``): each value is computed alike on any team.
+``min(D_i, max(‖a_t‖² − 2 a_t·x_i + ‖x_i‖², 0))``. :func:`candidate_distances` cuts the samples
+into blocks shared by a team sized by the work (``kk_team_for_work``); for each block, one
+single-threaded GEMM of SciPy's BLAS gives the products ``a_t·x_i`` (the product
+``A Xᵀ`` of the whole, block by block: GEMM's calls of one shape on every team), then one pass
+turns them into those distances while they are in cache. Every value is the one the NumPy
+expression ``np.minimum(D, np.maximum(a_norms[:, None] - 2 * P + x_norms, 0))`` gives on those
+products, in the data's type: the same roundings in the same order. (A GEMM of NumPy's BLAS
+on a team of its own threads, then a pass, took as long and left those threads spinning on the
+cores for ~0.1 s, which slowed the first Lloyd steps that follow by 1.4×.)
 
 The next step's draw needs the running sum of ``w_i D_i``: :func:`weighted_cumsum` gives the
 values of ``np.cumsum(w * D)`` (the product rounded in the data's type, then summed in order)
@@ -18,66 +21,81 @@ in one pass, without the product's temporary.
 """
 
 from cython.parallel cimport prange
+from libc.limits cimport INT_MAX
 
+from _distances cimport gemm_abt
 from _types cimport floating, intp_t, kk_team_for_work
 
 cdef enum:
     BLOCK = 4096   # samples per block of the parallel pass
 
 
-def update_candidate_distances(
-    floating[:, ::1] products,                # INOUT (n_candidates, n_samples)
+def candidate_distances(
+    const floating[:, ::1] X,                 # IN (n_samples, n_features)
+    const floating[:, ::1] candidates,        # IN (n_candidates, n_features) the a_t
     const floating[::1] candidate_norms,      # IN (n_candidates,) ‖a_t‖²
     const floating[::1] x_squared_norms,      # IN (n_samples,) ‖x_i‖²
     const floating[::1] closest,              # IN (n_samples,) D_i
+    floating[:, ::1] out,                     # OUT (n_candidates, n_samples)
     int n_threads=1,
     double min_work_per_thread=0.0,
 ):
-    """Overwrite ``products[t, i] = a_t·x_i`` with
-    ``min(closest[i], max((‖a_t‖² − 2 a_t·x_i) + ‖x_i‖², 0))``.
+    """``out[t, i] = min(closest[i], max((‖a_t‖² − 2 a_t·x_i) + ‖x_i‖², 0))``.
 
     Parameters
     ----------
-    products : ndarray of shape (n_candidates, n_samples), float32 or float64, C-contiguous
-        Input: the GEMM products ``a_t·x_i``; output: the squared distances above.
+    X : ndarray of shape (n_samples, n_features), float32 or float64, C-contiguous
+    candidates : ndarray of shape (n_candidates, n_features), same dtype
     candidate_norms : ndarray of shape (n_candidates,), same dtype
     x_squared_norms : ndarray of shape (n_samples,), same dtype
     closest : ndarray of shape (n_samples,), same dtype
         Each sample's squared distance to its nearest centre so far (``inf`` before the first).
+    out : ndarray of shape (n_candidates, n_samples), same dtype, C-contiguous
     n_threads : int, default=1
-        The most OpenMP threads the pass may use.
+        The most OpenMP threads the pass may use (BLAS must run on one thread each: the caller
+        limits it).
     min_work_per_thread : float, default=0.0
         Seconds of work a thread must get (``kernelkit.utils._threads.min_work_per_thread``).
     """
-    cdef intp_t n_candidates = products.shape[0], n_samples = products.shape[1]
+    cdef intp_t n_candidates = out.shape[0], n_samples = out.shape[1]
     cdef intp_t n_blocks = (n_samples + BLOCK - 1) // BLOCK, b
     cdef int team
-    if (candidate_norms.shape[0] != n_candidates or x_squared_norms.shape[0] != n_samples
-            or closest.shape[0] != n_samples):
-        raise ValueError("update_candidate_distances: shapes do not match.")
+    if (X.shape[0] != n_samples or candidates.shape[0] != n_candidates
+            or candidates.shape[1] != X.shape[1] or candidate_norms.shape[0] != n_candidates
+            or x_squared_norms.shape[0] != n_samples or closest.shape[0] != n_samples):
+        raise ValueError("candidate_distances: shapes do not match.")
+    if n_samples > INT_MAX or X.shape[1] > INT_MAX:
+        raise ValueError("candidate_distances: more samples or features than BLAS indexes.")
     if n_blocks == 0 or n_candidates == 0:
         return
-    # ~1 ns a value
-    team = kk_team_for_work(1e-9 * n_candidates * n_samples, min_work_per_thread, n_threads)
+    # ~1 ns a value and a feature
+    team = kk_team_for_work(1e-9 * n_candidates * n_samples * (X.shape[1] + 1),
+                            min_work_per_thread, n_threads)
     with nogil:
         if team == 1:
             for b in range(n_blocks):
-                _update_block(products, candidate_norms, x_squared_norms, closest, b)
+                _block_distances(X, candidates, candidate_norms, x_squared_norms, closest, out,
+                                 b)
         else:
             for b in prange(n_blocks, num_threads=team, schedule='static'):
-                _update_block(products, candidate_norms, x_squared_norms, closest, b)
+                _block_distances(X, candidates, candidate_norms, x_squared_norms, closest, out,
+                                 b)
 
 
-cdef void _update_block(floating[:, ::1] products, const floating[::1] candidate_norms,
-                        const floating[::1] x_squared_norms, const floating[::1] closest,
-                        intp_t b) noexcept nogil:
-    """The distances of block ``b`` of the samples, for every candidate."""
-    cdef intp_t t, i, i1 = min(products.shape[1], (b + 1) * BLOCK)
+cdef void _block_distances(const floating[:, ::1] X, const floating[:, ::1] candidates,
+                           const floating[::1] candidate_norms,
+                           const floating[::1] x_squared_norms, const floating[::1] closest,
+                           floating[:, ::1] out, intp_t b) noexcept nogil:
+    """The products of block ``b`` of the samples with every candidate (one GEMM), then their
+    distances, in place."""
+    cdef intp_t n_samples = out.shape[1], t, i, i0 = b * BLOCK, i1 = min(n_samples, i0 + BLOCK)
     cdef floating a, p, v, c
-    for t in range(products.shape[0]):
+    gemm_abt(&candidates[0, 0], <int>out.shape[0], &X[i0, 0], <int>(i1 - i0), <int>X.shape[1],
+             1.0, 0.0, &out[0, i0], <int>n_samples)
+    for t in range(out.shape[0]):
         a = candidate_norms[t]
-        for i in range(b * BLOCK, i1):
-            p = products[t, i]
+        for i in range(i0, i1):
+            p = out[t, i]
             # a − 2p then + ‖x‖², each rounded in the data's type (p + p is 2p exactly)
             v = (a - (p + p)) + x_squared_norms[i]
             # np.maximum(v, 0) and np.minimum(c, v): a NaN propagates
@@ -86,7 +104,7 @@ cdef void _update_block(floating[:, ::1] products, const floating[::1] candidate
             c = closest[i]
             if c <= v or c != c:
                 v = c
-            products[t, i] = v
+            out[t, i] = v
 
 
 def weighted_cumsum(

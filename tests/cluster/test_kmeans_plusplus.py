@@ -2,9 +2,10 @@
 
 import numpy as np
 import pytest
+from scipy.linalg import blas
 from scipy.stats import chisquare
 
-from kernelkit._core._kmeans_seeding import update_candidate_distances, weighted_cumsum
+from kernelkit._core._kmeans_seeding import candidate_distances, weighted_cumsum
 from kernelkit.cluster import kmeans_plusplus
 
 
@@ -63,27 +64,42 @@ def test_bad_input():
         kmeans_plusplus(np.array([[np.nan, 0.0], [1.0, 1.0]]), 1)
 
 
+def _products(A, X):
+    """``A Xᵀ`` by SciPy's BLAS, the GEMM the core calls (NumPy's may be another build)."""
+    gemm = blas.sgemm if A.dtype == np.float32 else blas.dgemm
+    return np.ascontiguousarray(gemm(1.0, A, X, trans_b=True))
+
+
 def _candidate_distances_numpy(A, X, closest):
-    """The seeding's distances as NumPy evaluates the expression, op by op."""
-    d2 = (A**2).sum(axis=1)[:, None] - 2.0 * (A @ X.T) + (X**2).sum(axis=1)[None, :]
+    """The seeding's distances as NumPy evaluates the expression, op by op, on the products of
+    SciPy's GEMM."""
+    d2 = (A**2).sum(axis=1)[:, None] - 2.0 * _products(A, X) + (X**2).sum(axis=1)[None, :]
     return np.minimum(closest, np.maximum(d2, 0.0))
+
+
+def _core_distances(A, X, closest, *threads):
+    out = np.full((len(A), len(X)), np.nan, dtype=X.dtype)
+    candidate_distances(X, A, (A**2).sum(axis=1), (X**2).sum(axis=1), closest, out, *threads)
+    return out
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_candidate_distances_are_numpys_bit_for_bit(dtype):
     """The compiled pass rounds as the NumPy expression does, in the data's type and in its
-    order (``(‖a‖² + ‖x‖²) − 2p`` differs in the last bits of some of these values)."""
+    order (``(‖a‖² + ‖x‖²) − 2p`` differs in the last bits of some of these values), on the
+    products of one GEMM per block of samples."""
     rng = np.random.default_rng(0)
-    X = (rng.normal(size=(2_000, 7)) * 1e3 + 5e3).astype(dtype)
-    A = X[[3, 3, 1_999, 0]]                       # repeated and chosen rows: clamped values
+    X = (rng.normal(size=(9_000, 7)) * 1e3 + 5e3).astype(dtype)
+    A = X[[3, 3, 8_999, 0]]                       # repeated and chosen rows: clamped values
     closest = _candidate_distances_numpy(X[[10]], X, np.full(len(X), np.inf, dtype=dtype))[0]
     expected = _candidate_distances_numpy(A, X, closest)
-    products = A @ X.T
-    update_candidate_distances(products, (A**2).sum(axis=1), (X**2).sum(axis=1), closest)
-    assert products.dtype == dtype and expected.dtype == dtype
-    np.testing.assert_array_equal(products.view(np.uint8), expected.view(np.uint8))
-    assert np.count_nonzero(products == 0) >= 3 and np.any(products < closest)
-    assert np.any(products == closest)
+    found = _core_distances(A, X, closest)
+    assert found.dtype == dtype and expected.dtype == dtype
+    np.testing.assert_array_equal(found.view(np.uint8), expected.view(np.uint8))
+    assert np.count_nonzero(found == 0) >= 3 and np.any(found < closest)
+    assert np.any(found == closest)
+    with pytest.raises(ValueError, match="shapes do not match"):
+        _core_distances(np.ascontiguousarray(A[:, :3]), X, closest)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -94,10 +110,7 @@ def test_candidate_distances_do_not_depend_on_the_team(dtype):
     X = rng.normal(size=(10_000, 5)).astype(dtype)
     A = X[[7, 70, 7_000]]
     closest = _candidate_distances_numpy(X[[3]], X, np.full(len(X), np.inf, dtype=dtype))[0]
-    norms, x_norms = (A**2).sum(axis=1), (X**2).sum(axis=1)
-    one, team = A @ X.T, A @ X.T
-    update_candidate_distances(one, norms, x_norms, closest, 1, 0.0)
-    update_candidate_distances(team, norms, x_norms, closest, 2, 0.0)
+    one, team = _core_distances(A, X, closest, 1, 0.0), _core_distances(A, X, closest, 2, 0.0)
     np.testing.assert_array_equal(team.view(np.uint8), one.view(np.uint8))
     np.testing.assert_array_equal(one, _candidate_distances_numpy(A, X, closest))
 

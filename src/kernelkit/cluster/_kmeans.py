@@ -27,7 +27,7 @@ from kernelkit._core._kmeans_elkan import center_geometry, elkan_iter
 from kernelkit._core._kmeans_hamerly import hamerly_iter
 from kernelkit._core._kmeans_lloyd import inertia as _inertia
 from kernelkit._core._kmeans_lloyd import lloyd_iter
-from kernelkit._core._kmeans_seeding import update_candidate_distances, weighted_cumsum
+from kernelkit._core._kmeans_seeding import candidate_distances, weighted_cumsum
 from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._progress import report
 from kernelkit.utils._screening import float32_screening_copy
@@ -132,33 +132,37 @@ def _kmeans_plusplus(X, n_clusters, x_squared_norms, sample_weight, random_state
     cumulative = np.empty(n_samples, dtype=X.dtype)
     threads = (n_threads, min_work_per_thread(n_threads))
 
-    first = random_state.choice(n_samples, p=sample_weight / sample_weight.sum())
-    centers[0], indices[0] = X[first], first
-    closest_sq = _candidate_distances(X[[first]], X, x_squared_norms,
-                                      np.full(n_samples, np.inf, dtype=X.dtype),
-                                      buffers[1][:1], threads)[0]
-    for c in range(1, n_clusters):
-        # side="right": a draw always lands on a point of positive probability, never on an
-        # already chosen centre (D_i = 0).
-        weighted_cumsum(sample_weight, closest_sq, cumulative)   # np.cumsum(w * D)
-        draws = random_state.uniform(size=n_local_trials) * cumulative[-1]
-        candidates = np.minimum(np.searchsorted(cumulative, draws, side="right"), n_samples - 1)
-        cand_sq = _candidate_distances(X[candidates], X, x_squared_norms, closest_sq,
-                                       buffers[(c - 1) % 2], threads)
-        cand_potential = cand_sq @ sample_weight
-        best = int(np.argmin(cand_potential))
-        closest_sq = cand_sq[best]
-        centers[c], indices[c] = X[candidates[best]], candidates[best]
+    # the cores' GEMMs and the potentials' products on one BLAS thread each: a team of BLAS
+    # threads would spin on the cores the next OpenMP loops need
+    with blas_limit(1):
+        first = random_state.choice(n_samples, p=sample_weight / sample_weight.sum())
+        centers[0], indices[0] = X[first], first
+        closest_sq = _candidate_distances(X[[first]], X, x_squared_norms,
+                                          np.full(n_samples, np.inf, dtype=X.dtype),
+                                          buffers[1][:1], threads)[0]
+        for c in range(1, n_clusters):
+            # side="right": a draw always lands on a point of positive probability, never on an
+            # already chosen centre (D_i = 0).
+            weighted_cumsum(sample_weight, closest_sq, cumulative)   # np.cumsum(w * D)
+            draws = random_state.uniform(size=n_local_trials) * cumulative[-1]
+            candidates = np.minimum(np.searchsorted(cumulative, draws, side="right"),
+                                    n_samples - 1)
+            cand_sq = _candidate_distances(X[candidates], X, x_squared_norms, closest_sq,
+                                           buffers[(c - 1) % 2], threads)
+            cand_potential = cand_sq @ sample_weight
+            best = int(np.argmin(cand_potential))
+            closest_sq = cand_sq[best]
+            centers[c], indices[c] = X[candidates[best]], candidates[best]
     return centers, indices
 
 
 def _candidate_distances(A, X, x_squared_norms, closest_sq, out, threads):
     """``min(closest_sq, ‖a − x‖²)`` for every row pair, ``‖a − x‖²`` by
     ``‖a‖² − 2a·x + ‖x‖²`` clamped at 0 (rounding can make it slightly negative), into ``out``:
-    one GEMM, then one compiled pass on up to ``threads = (n_threads, min_work_per_thread)``."""
-    np.matmul(A, X.T, out=out)
-    update_candidate_distances(out, row_norms(A, squared=True), x_squared_norms, closest_sq,
-                               *threads)
+    a GEMM and a pass per block of samples, on up to ``threads = (n_threads,
+    min_work_per_thread)`` OpenMP threads."""
+    candidate_distances(X, A, row_norms(A, squared=True), x_squared_norms, closest_sq, out,
+                        *threads)
     return out
 
 
@@ -223,7 +227,9 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     # assignment step is Σ w‖x‖² − 2 Σ_l c_l·S_l + Σ_l W_l‖c_l‖², so no per-sample work.
     if x_squared_norms is None:
         x_squared_norms = row_norms(X, squared=True)
-    weighted_square_sum = float(sample_weight @ x_squared_norms)
+    # on one BLAS thread: a team woken here would spin on the cores the first step needs
+    with blas_limit(1):
+        weighted_square_sum = float(sample_weight @ x_squared_norms)
 
     labels = np.full(n_samples, -1, dtype=np.int32)
     labels_old = labels.copy()
