@@ -71,6 +71,8 @@ def candidate_distances(
     # ~1 ns a value and a feature
     team = kk_team_for_work(1e-9 * n_candidates * n_samples * (X.shape[1] + 1),
                             min_work_per_thread, n_threads)
+    if team > n_blocks:
+        team = <int>n_blocks
     with nogil:
         if team == 1:
             for b in range(n_blocks):

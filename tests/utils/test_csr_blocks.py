@@ -119,7 +119,7 @@ def test_check_symmetric_pattern_is_the_twins(case):
     seen = set()
     for trial in range(300):
         n, rows, cols = _pattern(rng, case)
-        found_ptr, want_ptr = np.full(n + 1, -7, dtype=np.int64), np.full(n + 1, -7, dtype=np.int64)
+        found_ptr, want_ptr = (np.full(n + 1, -7, dtype=np.int64) for _ in range(2))
         found = core.check_symmetric_pattern(rows, cols, found_ptr)
         assert found == twin.check_symmetric_pattern(rows, cols, want_ptr), (case, trial)
         if found[0] == 0:

@@ -180,3 +180,9 @@ def test_block_diagonal_of_a_malformed_matrix_is_none(sparse_inputs):
     one_d = sp.csr_array(np.array([1.0, 0.0, 2.0]))
     for X in (boolean, one_d):
         assert block_diagonal_csr_arrays([_clean(), X]) is None
+    # blocks without row pointers: fewer pointers in all than blocks
+    pointless = [_clean(), _clean()]
+    for X in pointless:
+        X.indptr = np.zeros(0, dtype=np.int32)
+    assert block_diagonal_csr_arrays(pointless) is None
+    assert block_diagonal_csr_arrays([_clean()] + pointless) is None

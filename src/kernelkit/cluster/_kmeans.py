@@ -223,13 +223,8 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     sample_weight = np.ascontiguousarray(sample_weight, dtype=dtype)
     centers = np.array(centers_init, dtype=dtype, order="C", copy=True)
     n_clusters = centers.shape[0]
-    # Σ w‖x‖²: with the cluster sums S_l = Σ_{y_i=l} w_i x_i and weights W_l, the objective of an
-    # assignment step is Σ w‖x‖² − 2 Σ_l c_l·S_l + Σ_l W_l‖c_l‖², so no per-sample work.
     if x_squared_norms is None:
         x_squared_norms = row_norms(X, squared=True)
-    # on one BLAS thread: a team woken here would spin on the cores the first step needs
-    with blas_limit(1):
-        weighted_square_sum = float(sample_weight @ x_squared_norms)
 
     labels = np.full(n_samples, -1, dtype=np.int32)
     labels_old = labels.copy()
@@ -244,8 +239,13 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
     n_iter = 0
     start = time.perf_counter()
     old_centers = centers
-    # The cores call BLAS from every OpenMP thread: keep BLAS itself single-threaded.
+    # The cores call BLAS from every OpenMP thread: keep BLAS itself single-threaded (and the
+    # dot product below: a team of BLAS threads woken there would spin on the cores the first
+    # steps need).
     with blas_limit(1):
+        # Σ w‖x‖²: with the cluster sums S_l = Σ_{y_i=l} w_i x_i and weights W_l, the objective
+        # of an assignment step is Σ w‖x‖² − 2 Σ_l c_l·S_l + Σ_l W_l‖c_l‖², so no per-sample work.
+        weighted_square_sum = float(sample_weight @ x_squared_norms)
         for n_iter in range(1, max_iter + 1):
             if step is None:
                 lloyd_iter(X, sample_weight, centers, labels, sums, X_screen=X_screen,

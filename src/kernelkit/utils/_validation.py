@@ -294,6 +294,8 @@ def _concatenated_csr(matrices, parts, converted):
     ), dtype=np.int64, count=5 * n_blocks).reshape(n_blocks, 5)
     # int64 values: an unsigned value beyond int64 wraps negative, and fails a check
     indptr, index = indptr.astype(np.int64, copy=False), index.astype(np.int64, copy=False)
+    if len(indptr) < n_blocks:   # a block without row pointers
+        return None
     # (a row pointer per row and one, when the blocks are well formed)
     row_ptr = np.empty(len(indptr) - n_blocks + 1, dtype=np.int64)
     rows, cols = np.empty(len(index), dtype=np.int64), np.empty(len(index), dtype=np.int64)
