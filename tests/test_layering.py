@@ -184,8 +184,8 @@ CIMPORT_FROM_OUTSIDE = ("cython", "libc", "libcpp", "cpython", "scipy.linalg.cyt
 # core modules without a loop over samples or pairs, and so without Ctrl-C checks
 NO_INTERRUPT_NEEDED = {
     "_openmp.pyx": "probes the OpenMP runtime: no loop over data",
-    "_kmeans_seeding.pyx": "one linear pass a call, as long as the GEMM before it; the seeding "
-                           "loop returns to Python between its steps",
+    "_kmeans_seeding.pyx": "a GEMM and a linear pass per block of samples, one call a seeding "
+                           "step; the seeding loop returns to Python between its steps",
 }
 _DEFINITION = re.compile(r"^(\s*)(?:cdef|cpdef|def)\s+(?!class\b|struct\b|enum\b|extern\b|union\b"
                          r"|packed\b|fused\b|public\b)[^=(]*?(\w+)\s*\(")
