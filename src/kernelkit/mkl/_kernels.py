@@ -11,15 +11,18 @@ from kernelkit.utils._kernels import (
     validate_kernel_data,
     with_targets,
 )
-from kernelkit.utils._threads import effective_n_threads
+from kernelkit.utils._threads import effective_n_threads, lapack_threads
 
 __all__ = ["KernelStack", "combine", "input_kind", "quadratic_forms", "validate_mkl_data"]
 
 
 def combine(Ks, weights):
     """``Σ_m w_m K_m`` of a stack ``Ks`` of shape ``(n_rows, n_cols, n_kernels)``: one
-    matrix-vector product over the stack (kernels last keeps it one contiguous pass)."""
-    return (Ks.reshape(-1, Ks.shape[-1]) @ weights).reshape(Ks.shape[:2])
+    matrix-vector product over the stack (kernels last keeps it one contiguous pass), on
+    NumPy's BLAS team while it wakes promptly, on one thread when a busy core would stall it
+    (``lapack_threads``)."""
+    with lapack_threads(2.0 * Ks.size, library="numpy"):
+        return (Ks.reshape(-1, Ks.shape[-1]) @ weights).reshape(Ks.shape[:2])
 
 
 def quadratic_forms(Ks, coefficients):
