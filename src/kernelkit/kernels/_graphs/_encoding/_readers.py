@@ -408,8 +408,8 @@ def _symmetric_csr(rows, cols, edge_labels, n_nodes, node_ptr, labelled_edges):
     """Sorted block-diagonal CSR; rejects self-loops and directed (asymmetric) adjacencies.
 
     The entries of tuples come sorted by row and column; networkx graphs' are sorted here. The
-    pattern is checked by the compiled ``check_symmetric_pattern`` (a binary search for each
-    entry's reverse)."""
+    pattern is checked by the compiled ``check_symmetric_pattern`` (its transpose by a counting
+    sort, compared with it)."""
     indptr = np.empty(n_nodes + 1, dtype=np.int64)
     verdict, entry = check_symmetric_pattern(rows, cols, indptr)
     if verdict == 3:  # not sorted
