@@ -13,6 +13,7 @@ cdef enum:
     N_BINS = 256                    # bins per feature (uint8 codes)
     HIST_STRIDE = 3                 # doubles per bin: Σ g, Σ h, count
     CHUNK = 16384                   # samples per chunk of the parallel gather and partition
+    GROUP = 4                       # features per pass of a histogram build
     # Serial work per value, in half nanoseconds, that sizes the team of a parallel loop
     # (kk_team_for_work): a histogram's (feature, sample) value, a gathered sample, a
     # partitioned sample.

@@ -1,17 +1,22 @@
 # Histograms of the boosting grower (_hist_grower): a node's ``(Σ g, Σ h, count)`` per (feature,
 # bin), their buffers, the gather of a node's gradients, the build and the sibling subtraction.
 #
+# A pass over the node's samples fills the histograms of a group of up to GROUP features
+# (scikit-learn makes one pass per feature): the sample's index and gradients are read once per
+# group, and the updates of the group's histograms are independent, so they overlap (about 1.2×
+# faster trees than one feature per pass, 200 000 × 30, quiet).
+#
 # Determinism: a feature's histogram is summed by one thread, in the order of the node's samples,
-# so it does not depend on the thread count. Ctrl-C: the signals are looked at before each
-# feature's histogram and every CHECK_WORK samples inside one, and between two chunks of the
+# so it does not depend on the thread count or the groups. Ctrl-C: the signals are looked at
+# before each group's pass and every CHECK_WORK samples inside one, and between two chunks of the
 # gather (an interrupted build leaves the histogram unfinished; the grower then stops).
 from cython.parallel cimport parallel, prange
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
 from _hist_constraints cimport _node_features
-from _hist_grower cimport (CHUNK, GATHER_COST, HIST_STRIDE, HISTOGRAM_COST, N_BINS, Grower,
-                           Node)
+from _hist_grower cimport (CHUNK, GATHER_COST, GROUP, HIST_STRIDE, HISTOGRAM_COST, N_BINS,
+                           Grower, Node)
 from _interrupt cimport CHECK_WORK, interrupted
 from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t
 
@@ -45,87 +50,125 @@ cdef inline void _gather_chunk(Grower *g, intp_t start, intp_t stop, intp_t c) n
             g.work.ordered_hessians[j] = g.data.hessians[idx[j]]
 
 
-cdef inline void _feature_histogram(const Grower *g, intp_t f, intp_t start, intp_t stop,
-                                    bint is_root, double *hist) noexcept nogil:
-    """Histogram of feature ``f`` over the node's samples (one thread, in sample order)."""
-    cdef const uint8_t *column = g.data.X_binned + f * g.data.n_samples
-    cdef const int32_t *idx = g.work.sample_indices + start
-    cdef intp_t n = stop - start, j, j0, j1, block
+cdef inline void _group_pass(double **hists, const uint8_t **columns, intp_t n_group,
+                             const int32_t *idx, const float *grad, const float *hess,
+                             intp_t j0, intp_t j1) noexcept nogil:
+    """Samples ``j0 ≤ j < j1`` of a node into the histograms of a group of ``n_group`` features.
+    ``idx`` NULL: the root (bins read in place, counts already set); ``hess`` NULL: a constant
+    Hessian (summed as the count afterwards). Called with a literal ``n_group``, so that the
+    compiler unrolls the group."""
+    cdef intp_t j, m, i
+    cdef double gj, hj
     cdef double *b
+    if idx == NULL:
+        for j in range(j0, j1):
+            gj = grad[j]
+            for m in range(n_group):
+                hists[m][HIST_STRIDE * columns[m][j]] += gj
+            if hess != NULL:
+                hj = hess[j]
+                for m in range(n_group):
+                    hists[m][HIST_STRIDE * columns[m][j] + 1] += hj
+    elif hess == NULL:
+        for j in range(j0, j1):
+            i = idx[j]
+            gj = grad[j]
+            for m in range(n_group):
+                b = hists[m] + HIST_STRIDE * columns[m][i]
+                b[0] += gj
+                b[2] += 1.0
+    else:
+        for j in range(j0, j1):
+            i = idx[j]
+            gj = grad[j]
+            hj = hess[j]
+            for m in range(n_group):
+                b = hists[m] + HIST_STRIDE * columns[m][i]
+                b[0] += gj
+                b[1] += hj
+                b[2] += 1.0
+
+
+cdef inline void _group_histograms(const Grower *g, const intp_t *features, intp_t k0,
+                                   intp_t k1, const Node *node, bint is_root) noexcept nogil:
+    """Histograms of the features ``k0 ≤ k < k1`` of the node's list (at most ``GROUP``) in one
+    pass over its samples (one thread, in sample order): the sample's index and gradients are
+    read once for the group, and the group's updates of different histograms overlap."""
+    cdef const uint8_t *columns[GROUP]
+    cdef double *hists[GROUP]
+    cdef intp_t n = node.stop - node.start, n_group = k1 - k0, m, f, j, j0, j1, block
     # the root reads the data in place; other nodes read the gathered gradients
+    cdef const int32_t *idx = NULL if is_root else g.work.sample_indices + node.start
     cdef const float *grad = g.data.gradients if is_root else g.work.ordered_gradients
     cdef const float *hess = g.data.hessians if is_root else g.work.ordered_hessians
-    cdef bint constant = g.data.hessians_are_constant
-    memset(hist, 0, N_BINS * HIST_STRIDE * sizeof(double))
-    if is_root:
-        # the root's counts are the same for every tree: copied, not summed again
-        for j in range(N_BINS):
-            hist[HIST_STRIDE * j + 2] = g.data.root_counts[f * N_BINS + j]
+    if g.data.hessians_are_constant:
+        hess = NULL
+    for m in range(n_group):
+        f = k0 + m if features == NULL else features[k0 + m]
+        columns[m] = g.data.X_binned + f * g.data.n_samples
+        hists[m] = node.histogram + f * N_BINS * HIST_STRIDE
+        memset(hists[m], 0, N_BINS * HIST_STRIDE * sizeof(double))
+        if is_root:
+            # the root's counts are the same for every tree: copied, not summed again
+            for j in range(N_BINS):
+                hists[m][HIST_STRIDE * j + 2] = g.data.root_counts[f * N_BINS + j]
     for block in range((n + CHECK_WORK - 1) // CHECK_WORK):
         if interrupted(g.work.interrupt):
             return
         j0 = block * CHECK_WORK
         j1 = min(n, j0 + CHECK_WORK)
-        if is_root:
-            if constant:
-                for j in range(j0, j1):
-                    hist[HIST_STRIDE * column[j]] += grad[j]
-            else:
-                for j in range(j0, j1):
-                    b = hist + HIST_STRIDE * column[j]
-                    b[0] += grad[j]
-                    b[1] += hess[j]
-        elif constant:
-            for j in range(j0, j1):
-                b = hist + HIST_STRIDE * column[idx[j]]
-                b[0] += grad[j]
-                b[2] += 1.0
+        if n_group == 4:
+            _group_pass(hists, columns, 4, idx, grad, hess, j0, j1)
+        elif n_group == 3:
+            _group_pass(hists, columns, 3, idx, grad, hess, j0, j1)
+        elif n_group == 2:
+            _group_pass(hists, columns, 2, idx, grad, hess, j0, j1)
         else:
-            for j in range(j0, j1):
-                b = hist + HIST_STRIDE * column[idx[j]]
-                b[0] += grad[j]
-                b[1] += hess[j]
-                b[2] += 1.0
-    if constant:   # a constant Hessian of 1 sums to the count
-        for j in range(N_BINS):
-            hist[HIST_STRIDE * j + 1] = hist[HIST_STRIDE * j + 2]
+            _group_pass(hists, columns, 1, idx, grad, hess, j0, j1)
+    if hess == NULL:   # a constant Hessian of 1 sums to the count
+        for m in range(n_group):
+            for j in range(N_BINS):
+                hists[m][HIST_STRIDE * j + 1] = hists[m][HIST_STRIDE * j + 2]
 
 
 cdef inline void _node_step(Grower *g, Node *node, const intp_t *features, bint is_root,
-                            intp_t n_chunks, intp_t item) noexcept nogil:
+                            intp_t n_chunks, intp_t n_build, intp_t n_groups,
+                            intp_t item) noexcept nogil:
     """Item ``item`` of a node's histogram build: a chunk of the gather (the first
-    ``n_chunks`` items), then one feature's histogram."""
-    cdef intp_t k = item - n_chunks, f
+    ``n_chunks`` items), then one of ``n_groups`` groups of consecutive features."""
+    cdef intp_t k = item - n_chunks
     if interrupted(g.work.interrupt):
         return
     if k < 0:
         _gather_chunk(g, node.start, node.stop, item)
         return
-    f = k if features == NULL else features[k]
-    _feature_histogram(g, f, node.start, node.stop, is_root,
-                       node.histogram + f * N_BINS * HIST_STRIDE)
+    _group_histograms(g, features, k * n_build // n_groups, (k + 1) * n_build // n_groups,
+                      node, is_root)
 
 
 cdef inline void _build_histogram(Grower *g, Node *node, bint is_root) noexcept nogil:
     """The histograms of the features the node may split on (every feature without interaction
-    constraints): the gather of the node's gradients (but at the root), then the features, on
-    a team sized by the work (``kk_team_for_work``) in one parallel region, or by this thread
-    alone."""
-    cdef intp_t k, c, n_build
+    constraints): the gather of the node's gradients (but at the root), then the features in
+    groups of at most ``GROUP``, on a team sized by the work (``kk_team_for_work``) in one
+    parallel region, or by this thread alone; the groups are as even as the team allows."""
+    cdef intp_t k, c, n_build, n_groups
     cdef intp_t n = node.stop - node.start, n_chunks = 0 if is_root else (n + CHUNK - 1) // CHUNK
     cdef const intp_t *features = _node_features(g, node, &n_build)
     cdef int team = kk_team_for_work(0.5e-9 * n * (HISTOGRAM_COST * n_build
                                                    + (0 if is_root else GATHER_COST)),
                                      g.work.min_work_per_thread, g.work.n_threads)
+    n_groups = team * ((n_build + team * GROUP - 1) // (team * GROUP))
+    if n_groups > n_build:
+        n_groups = n_build
     if team == 1:
-        for k in range(n_chunks + n_build):
-            _node_step(g, node, features, is_root, n_chunks, k)
+        for k in range(n_chunks + n_groups):
+            _node_step(g, node, features, is_root, n_chunks, n_build, n_groups, k)
         return
     with parallel(num_threads=team):
         for c in prange(n_chunks, schedule='static'):
-            _node_step(g, node, features, is_root, n_chunks, c)
-        for k in prange(n_build, schedule='static', chunksize=1):
-            _node_step(g, node, features, is_root, n_chunks, n_chunks + k)
+            _node_step(g, node, features, is_root, n_chunks, n_build, n_groups, c)
+        for k in prange(n_groups, schedule='static'):
+            _node_step(g, node, features, is_root, n_chunks, n_build, n_groups, n_chunks + k)
 
 
 cdef inline void _subtract_histogram(const Grower *g, const Node *child, double *parent,
