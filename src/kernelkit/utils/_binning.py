@@ -24,7 +24,8 @@ family:
 import numpy as np
 
 from kernelkit._core._hist_binning import map_to_bins
-from kernelkit.utils._quantiles import weighted_percentile
+from kernelkit.utils._quantiles import sorted_percentiles, weighted_percentile
+from kernelkit.utils._threads import fold_row_blocks
 
 __all__ = ["FEATURE_THRESHOLD", "MAX_BINS", "THRESHOLD_RULES", "BinMapper"]
 
@@ -34,16 +35,35 @@ MAX_BINS = 255
 # exact splitter never cuts between them (the tree builder's FEATURE_THRESHOLD, as
 # scikit-learn's).
 FEATURE_THRESHOLD = np.float32(1e-7)
+# From this many rows, the features are cut on several threads: a feature of 20 000 rows takes
+# about 0.25 ms to sort and cut, the pool of threads some 0.1 ms to start (two threads: 1.06×
+# faster on 20 000 × 20, 1.8× on 200 000 × 30, quiet).
+PARALLEL_ROWS = 20_000
+
+
+def _sorted_distinct(values):
+    """``np.unique`` of sorted values, without its sort."""
+    if values.size == 0:
+        return values
+    new_value = np.empty(values.size, dtype=bool)
+    new_value[0] = True
+    np.not_equal(values[1:], values[:-1], out=new_value[1:])
+    return values[new_value]
 
 
 def _percentile_thresholds(values, max_bins, weights=None):
-    distinct = np.unique(values)
+    distinct = _sorted_distinct(values)
     if distinct.size <= max_bins:
-        return distinct[:-1] + 0.5 * (distinct[1:] - distinct[:-1])
+        # scikit-learn's midpoints (a + b) / 2 to the bit; a / 2 + b / 2 where a + b overflows
+        with np.errstate(over="ignore"):
+            midpoints = (distinct[:-1] + distinct[1:]) / 2
+        overflow = ~np.isfinite(midpoints)
+        midpoints[overflow] = distinct[:-1][overflow] / 2 + distinct[1:][overflow] / 2
+        return midpoints
     percentiles = np.linspace(0, 100, num=max_bins + 1)[1:-1]
     if weights is not None:
         return np.unique(weighted_percentile(values, weights, percentiles, average=True))
-    return np.unique(np.percentile(values, percentiles, method="averaged_inverted_cdf"))
+    return np.unique(sorted_percentiles(values, percentiles))
 
 
 def _count_quantile_thresholds(values, max_bins, weights=None):
@@ -116,7 +136,8 @@ class BinMapper:
         self.subsample = subsample
         self.random_state = random_state
 
-    def fit(self, X, sample_weight=None, *, sorted_samples=None, known_categories=None):
+    def fit(self, X, sample_weight=None, *, sorted_samples=None, known_categories=None,
+            n_threads=1):
         """Cut the thresholds of every feature.
 
         Parameters
@@ -131,12 +152,14 @@ class BinMapper:
         known_categories : list of n_features ndarrays or None, default=None
             The sorted categories of each categorical feature (None for a numeric one); None:
             every feature is numeric.
+        n_threads : int, default=1
+            Threads cutting features at once (from ``PARALLEL_ROWS`` rows; the result does not
+            depend on it).
 
         Returns
         -------
         self : BinMapper
         """
-        rule = THRESHOLD_RULES[self.rule]
         n_samples, n_features = X.shape
         rows = X
         if self.subsample is not None and n_samples > self.subsample:
@@ -156,32 +179,41 @@ class BinMapper:
         self.n_bins_non_missing_ = np.zeros(n_features, dtype=np.intp)
         self.bin_lower_ = np.zeros((n_features, MAX_BINS))
         self.bin_upper_ = np.zeros((n_features, MAX_BINS))
-        for f in range(n_features):
-            if known_categories[f] is not None:
-                thresholds = lower = upper = np.asarray(known_categories[f], dtype=np.float64)
-                n_bins = thresholds.size
-            else:
-                weights = None
-                if sorted_samples is not None:
-                    values = rows[sorted_samples[f], f]
-                elif sample_weight is not None:
-                    order = np.argsort(rows[:, f], kind="stable")
-                    n_present = np.count_nonzero(~np.isnan(rows[:, f]))   # NaN sort last
-                    values = rows[order[:n_present], f]
-                    weights = sample_weight[order[:n_present]]
-                else:
-                    values = np.sort(rows[:, f])
-                    values = values[:np.searchsorted(values, np.nan)]   # NaN sort last
-                thresholds = rule(values, self.max_bins, weights)
-                n_bins = thresholds.size + 1
-                lower, upper = _bin_bounds(values, thresholds)
-            self.thresholds_[f, :thresholds.size] = thresholds
-            self.n_thresholds_[f] = thresholds.size
-            self.n_bins_non_missing_[f] = n_bins
-            self.bin_lower_[f, :n_bins] = lower
-            self.bin_upper_[f, :n_bins] = upper
+
+        def cut(state, start, stop):
+            for f in range(start, stop):
+                self._cut_feature(f, rows, sample_weight, sorted_samples)
+
+        fold_row_blocks(cut, n_features, 1,
+                        n_threads if rows.shape[0] >= PARALLEL_ROWS else 1)
         self.missing_bin_ = self.max_bins
         return self
+
+    def _cut_feature(self, f, rows, sample_weight, sorted_samples):
+        """The thresholds, bins and bounds of feature ``f`` (see :meth:`fit`)."""
+        if self.known_categories_[f] is not None:
+            thresholds = lower = upper = np.asarray(self.known_categories_[f], dtype=np.float64)
+            n_bins = thresholds.size
+        else:
+            weights = None
+            if sorted_samples is not None:
+                values = rows[sorted_samples[f], f]
+            elif sample_weight is not None:
+                order = np.argsort(rows[:, f], kind="stable")
+                n_present = np.count_nonzero(~np.isnan(rows[:, f]))   # NaN sort last
+                values = rows[order[:n_present], f]
+                weights = sample_weight[order[:n_present]]
+            else:
+                values = np.sort(rows[:, f])
+                values = values[:np.searchsorted(values, np.nan)]   # NaN sort last
+            thresholds = THRESHOLD_RULES[self.rule](values, self.max_bins, weights)
+            n_bins = thresholds.size + 1
+            lower, upper = _bin_bounds(values, thresholds)
+        self.thresholds_[f, :thresholds.size] = thresholds
+        self.n_thresholds_[f] = thresholds.size
+        self.n_bins_non_missing_[f] = n_bins
+        self.bin_lower_[f, :n_bins] = lower
+        self.bin_upper_[f, :n_bins] = upper
 
     def transform(self, X, n_threads):
         """``uint8`` bins of ``X`` (float32 or float64, shape (n_samples, n_features), any

@@ -126,7 +126,7 @@ class BaseHistGradientBoosting(ParameterNamesOncePerClass, BaseEstimator):
             sample_weight = None if sample_weight is None else sample_weight[rows]
         self._bin_mapper = BinMapper(self.max_bins, "percentiles", subsample=BINNING_SUBSAMPLE,
                                      random_state=random_state).fit(
-            X, sample_weight, known_categories=known_categories)
+            X, sample_weight, known_categories=known_categories, n_threads=n_threads)
         grower = Grower(self._bin_mapper.transform(X, n_threads), self._bin_mapper, self,
                          n_threads, constraints)
         n_columns = loss.n_columns
