@@ -104,7 +104,7 @@ def test_ctrl_c_stops_the_predictions(ctrl_c, function):
     samples = np.arange(10**6, dtype=np.int32)
     raw = np.zeros((10**6, 1))
     start, stop = np.zeros(10**5, dtype=np.intp), np.full(10**5, 10**6, dtype=np.intp)
-    call = lambda: add_leaf_values(samples, start, stop, np.ones(10**5), raw, 0, 2)
+    call = lambda: add_leaf_values(samples, start, stop, np.ones(10**5), raw, 0)
         """,
     }
     setup = _RECORD + _CHAIN + f"""
@@ -117,7 +117,7 @@ def test_ctrl_c_stops_the_predictions(ctrl_c, function):
     raw = np.zeros((2, 1))
     add_tree_values(np.zeros((2, 1)), nodes, np.zeros(3, dtype=np.intp), 0, 3, raw, 1)
     add_leaf_values(np.array([1], dtype=np.int32), np.array([0]), np.array([1]),
-                    np.array([0.5]), raw, 0, 1)
+                    np.array([0.5]), raw, 0)
     print(raw.ravel().tolist() == [3.0, 3.5])
     """
     assert ctrl_c(setup, after) == ["interrupted", "True", "True"]

@@ -165,7 +165,7 @@ class BaseHistGradientBoosting(ParameterNamesOncePerClass, BaseEstimator):
                         loss, target, raw, sample_weight, grower.sample_indices,
                         node_start[leaves], node_stop[leaves], k)
                 add_leaf_values(grower.sample_indices, node_start[leaves], node_stop[leaves],
-                                tree["value"][leaves], raw, k, n_threads)
+                                tree["value"][leaves], raw, k)
                 trees.append(tree)
             self._trees.extend(trees)
             line = f"iteration {iteration}/{self.max_iter}"
