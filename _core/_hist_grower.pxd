@@ -16,10 +16,11 @@ cdef enum:
     GROUP = 4                       # features per pass of a histogram build
     # Serial work per value, in half nanoseconds, that sizes the team of a parallel loop
     # (kk_team_for_work): a histogram's (feature, sample) value, a gathered sample, a
-    # partitioned sample.
+    # partitioned sample, a bin of a split search.
     HISTOGRAM_COST = 3
     GATHER_COST = 2
     PARTITION_COST = 4
+    SPLIT_COST = 6
 
 
 cdef struct SplitInfo:
@@ -100,6 +101,7 @@ cdef struct GrowerWork:
     float *ordered_hessians
     int n_threads
     double min_work_per_thread     # seconds of serial work per thread of a team (kk_team_for_work)
+    SplitInfo *candidates          # (2, n_features) the features' best splits of two nodes
     double **free_histograms       # a stack of reusable histogram buffers
     intp_t n_free_histograms
     InterruptState *interrupt

@@ -21,21 +21,29 @@ Scalable Tree Boosting System", KDD 2016), and scikit-learn's rules for missing 
 - leaves take the Newton value ``−ν G/(H+λ)``.
 
 Determinism: a histogram of one feature is summed by one thread in the order of the node's
-samples, the split search runs over the features in order (ties: the first), and the partition's
-chunks are fixed by the node's size, not the thread count; so the tree does not depend on the
-thread count.
+samples, the node's split is the best of its features' (ties: the first feature, in order), and
+the partition's chunks are fixed by the node's size, not the thread count; so the tree does not
+depend on the thread count.
+
+A split costs two parallel regions: the partition of the parent's samples, then one build
+(``_build_and_split``) where each thread takes a share of the features and, per feature, builds
+the smaller child's histogram, subtracts it from the parent's for the larger child and finds both
+children's best splits on that feature. A region per step, with the split search on one thread,
+cost the second thread part of its gain: a tree's 2 threads ÷ 1 went from 0.77 to 0.68 with one
+build (100 000 × 20, quiet).
 
 The pieces, by role: ``_hist_grower.pxd`` (the structs), ``_hist_histogram.pxd`` (buffers,
-gather, build, subtraction), ``_hist_splitting.pxd`` (gain, split search), ``_hist_partition.pxd``
-(the partition of a node's samples) and ``_best_first_heap.pxd`` (the open nodes, shared with
-CART's best-first builder); this module holds the growth loop and its entry.
+gather, histograms of a group of features, subtraction), ``_hist_splitting.pxd`` (gain, split
+search), ``_hist_partition.pxd`` (the partition of a node's samples) and
+``_best_first_heap.pxd`` (the open nodes, shared with CART's best-first builder); this module
+holds the builds, the growth loop and its entry.
 
 Ctrl-C (``_interrupt.pxd``): the signals are looked at between two nodes, every ``CHECK_WORK``
-samples of the root's sums and of a feature's histogram, before each feature's histogram, and
-between two chunks of the gather and of the partition; the growth stops at the first piece that
-saw them.
+samples of the root's sums and of a group's histograms, before each group, and between two chunks
+of the gather and of the partition; the growth stops at the first piece that saw them.
 """
 
+from cython.parallel cimport parallel, prange
 from libc.math cimport INFINITY
 from libc.stdint cimport int8_t
 from libc.stdlib cimport calloc, free, malloc
@@ -43,15 +51,17 @@ from libc.string cimport memcpy, memset
 
 from _best_first_heap cimport BestFirstHeap, heap_free, heap_init, heap_pop, heap_push
 from _bitset cimport BITSET_WORDS
-from _hist_constraints cimport _bound_children, _bounded_value, _split_feature_set
-from _hist_grower cimport CHUNK, Grower, Node, NodeArrays
-from _hist_histogram cimport (_build_histogram, _release_histogram, _subtract_histogram,
-                              _take_histogram)
+from _hist_constraints cimport (_bound_children, _bounded_value, _node_features,
+                               _split_feature_set)
+from _hist_grower cimport (CHUNK, GATHER_COST, GROUP, HISTOGRAM_COST, N_BINS, SPLIT_COST, Grower,
+                           Node, NodeArrays, SplitInfo)
+from _hist_histogram cimport (_gather_chunk, _group_histograms, _release_histogram,
+                              _subtract_feature, _take_histogram)
 from _hist_partition cimport _partition
-from _hist_splitting cimport _find_split
+from _hist_splitting cimport _best_split, _feature_split
 from _interrupt cimport (CHECK_WORK, INTERRUPTED, InterruptState, interrupt_init, interrupted,
                         raise_pending)
-from _types cimport int32_t, intp_t, uint8_t, uint32_t
+from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t, uint32_t
 
 # the keys of grow_tree's ``nodes``
 NODE_ARRAYS = ("feature", "bin", "left_bins", "missing_go_left", "left", "right", "value",
@@ -64,11 +74,77 @@ cdef inline bint _may_split(const Grower *g, const Node *node) noexcept nogil:
             and node.sum_hessians >= 2 * g.options.min_hessian_to_split)
 
 
+cdef struct Build:
+    # one parallel region of the growth: the histogram of ``node`` from its samples, that of
+    # ``sibling`` (NULL: none) as the parent's minus it in the parent's buffer, and the splits of
+    # those for which ``search`` is set
+    Node *node
+    Node *sibling
+    bint is_root
+    bint search[2]
+
+
+cdef inline void _build_step(Grower *g, const Build *build, const intp_t *features,
+                             intp_t n_chunks, intp_t n_build, intp_t n_groups,
+                             intp_t item) noexcept nogil:
+    """Item ``item`` of a build: a chunk of the gather (the first ``n_chunks`` items), or a group
+    of consecutive features: their histograms, their subtraction, their best splits."""
+    cdef intp_t k = item - n_chunks, k0, k1, j, f
+    cdef intp_t n_features = g.data.n_features
+    if interrupted(g.work.interrupt):
+        return
+    if k < 0:
+        _gather_chunk(g, build.node.start, build.node.stop, item)
+        return
+    k0 = k * n_build // n_groups
+    k1 = (k + 1) * n_build // n_groups
+    _group_histograms(g, features, k0, k1, build.node, build.is_root)
+    for j in range(k0, k1):
+        f = j if features == NULL else features[j]
+        if build.sibling != NULL:
+            _subtract_feature(f, build.sibling.histogram, build.node.histogram)
+        if build.search[0]:
+            _feature_split(g, build.node, f, &g.work.candidates[f])
+        if build.search[1]:
+            _feature_split(g, build.sibling, f, &g.work.candidates[n_features + f])
+
+
+cdef void _build_and_split(Grower *g, const Build *build) noexcept nogil:
+    """A build in one parallel region on a team sized by the work (``kk_team_for_work``), or by
+    this thread alone: the gather of the node's gradients (but at the root), then the features
+    in groups of at most ``GROUP``, as even as the team allows; then the nodes' best splits."""
+    cdef intp_t k, c, n_build, n_groups
+    cdef intp_t n = build.node.stop - build.node.start
+    cdef intp_t n_chunks = 0 if build.is_root else (n + CHUNK - 1) // CHUNK
+    cdef const intp_t *features = _node_features(g, build.node, &n_build)
+    cdef int team = kk_team_for_work(
+        0.5e-9 * (n * (HISTOGRAM_COST * n_build + (0 if build.is_root else GATHER_COST))
+                  + SPLIT_COST * N_BINS * n_build * (build.search[0] + build.search[1])),
+        g.work.min_work_per_thread, g.work.n_threads)
+    n_groups = team * ((n_build + team * GROUP - 1) // (team * GROUP))
+    if n_groups > n_build:
+        n_groups = n_build
+    if team == 1:
+        for k in range(n_chunks + n_groups):
+            _build_step(g, build, features, n_chunks, n_build, n_groups, k)
+    else:
+        with parallel(num_threads=team):
+            for c in prange(n_chunks, schedule='static'):
+                _build_step(g, build, features, n_chunks, n_build, n_groups, c)
+            for k in prange(n_groups, schedule='static'):
+                _build_step(g, build, features, n_chunks, n_build, n_groups, n_chunks + k)
+    if g.work.interrupt.stop:
+        return
+    if build.search[0]:
+        _best_split(g, build.node, g.work.candidates)
+    if build.search[1]:
+        _best_split(g, build.sibling, g.work.candidates + g.data.n_features)
+
+
 cdef int _open(Grower *g, Node *nodes, intp_t id, BestFirstHeap *frontier) noexcept nogil:
-    """Find the best split of node ``id`` from its histogram: with a positive gain the node is
-    open (on the frontier, keyed by its gain), otherwise a leaf (its histogram released).
-    Returns -1 when the frontier cannot grow."""
-    _find_split(g, &nodes[id])
+    """Node ``id``, its split found: with a positive gain the node is open (on the frontier,
+    keyed by its gain), otherwise a leaf (its histogram released). Returns -1 when the frontier
+    cannot grow."""
     if nodes[id].split.gain > 0.0:
         return heap_push(frontier, nodes[id].split.gain, id)
     _release_histogram(g, &nodes[id])
@@ -110,23 +186,31 @@ cdef int _open_children(Grower *g, Node *nodes, intp_t parent_id, intp_t first,
                         const bint *may_split, BestFirstHeap *frontier) noexcept nogil:
     """Histograms and splits of the children of a split node, of which at least one may split:
     the smaller child's histogram is built from its samples, the larger one's is the parent's
-    minus it (in the parent's buffer). Returns 0, -1 (out of memory) or INTERRUPTED."""
+    minus it (in the parent's buffer), in one build. Returns 0, -1 (out of memory) or
+    INTERRUPTED."""
     cdef Node *parent = &nodes[parent_id]
     cdef intp_t small = first, large = first + 1, c
+    cdef Build build
     if nodes[large].stop - nodes[large].start < nodes[small].stop - nodes[small].start:
         small, large = large, small
     nodes[small].histogram = _take_histogram(g)
     if nodes[small].histogram == NULL:
         return -1
-    _build_histogram(g, &nodes[small], False)
-    if g.work.interrupt.stop:
-        _release_histogram(g, &nodes[small])
-        return INTERRUPTED
+    build.node = &nodes[small]
+    build.sibling = NULL
+    build.is_root = False
+    build.search[0] = may_split[small - first]
+    build.search[1] = may_split[large - first]
     if may_split[large - first]:
         # the parent's buffer becomes the larger child's
-        _subtract_histogram(g, &nodes[small], parent.histogram, nodes[small].histogram)
         nodes[large].histogram = parent.histogram
         parent.histogram = NULL
+        build.sibling = &nodes[large]
+    _build_and_split(g, &build)
+    if g.work.interrupt.stop:
+        _release_histogram(g, &nodes[small])
+        _release_histogram(g, &nodes[large])
+        return INTERRUPTED
     for c in range(2):
         if may_split[c]:
             if _open(g, nodes, first + c, frontier) != 0:
@@ -171,6 +255,7 @@ cdef int _grow(Grower *g, Node *nodes, BestFirstHeap *frontier, intp_t *n_nodes)
     cdef intp_t max_leaf_nodes = g.options.max_leaf_nodes
     cdef bint may_split[2]
     cdef int status = 0
+    cdef Build build
     n_nodes[0] = 1
     _make_root(g, &nodes[0])
     if g.work.interrupt.stop:
@@ -179,7 +264,12 @@ cdef int _grow(Grower *g, Node *nodes, BestFirstHeap *frontier, intp_t *n_nodes)
         nodes[0].histogram = _take_histogram(g)
         if nodes[0].histogram == NULL:
             return -1
-        _build_histogram(g, &nodes[0], True)
+        build.node = &nodes[0]
+        build.sibling = NULL
+        build.is_root = True
+        build.search[0] = True
+        build.search[1] = False
+        _build_and_split(g, &build)
         if g.work.interrupt.stop:
             return INTERRUPTED
         if _open(g, nodes, 0, frontier) != 0:
@@ -433,14 +523,17 @@ def grow_tree(
     node_list = <Node *> malloc(max_nodes * sizeof(Node))
     g.work.free_histograms = <double **> malloc((max_nodes + 1) * sizeof(double *))
     g.work.chunk_counts = <intp_t *> malloc((n_samples // CHUNK + 1) * sizeof(intp_t))
+    g.work.candidates = <SplitInfo *> malloc(2 * g.data.n_features * sizeof(SplitInfo))
     # every node is pushed at most once: the frontier never grows
     if (heap_init(&frontier, max_nodes) != 0 or node_list == NULL
             or g.work.free_histograms == NULL or g.work.chunk_counts == NULL
+            or g.work.candidates == NULL
             or (g.options.n_groups > 0 and g.work.feature_marks == NULL)):
         free(node_list)
         heap_free(&frontier)
         free(g.work.free_histograms)
         free(g.work.chunk_counts)
+        free(g.work.candidates)
         free(g.work.feature_marks)
         raise MemoryError("cannot allocate the nodes of a histogram tree")
     try:
@@ -456,6 +549,7 @@ def grow_tree(
             free(node_list[i].histogram)
         free(g.work.free_histograms)
         free(g.work.chunk_counts)
+        free(g.work.candidates)
         free(g.work.sets)
         free(g.work.set_items)
         free(g.work.feature_marks)

@@ -10,15 +10,12 @@
 # so it does not depend on the thread count or the groups. Ctrl-C: the signals are looked at
 # before each group's pass and every CHECK_WORK samples inside one, and between two chunks of the
 # gather (an interrupted build leaves the histogram unfinished; the grower then stops).
-from cython.parallel cimport parallel, prange
 from libc.stdlib cimport malloc
 from libc.string cimport memset
 
-from _hist_constraints cimport _node_features
-from _hist_grower cimport (CHUNK, GATHER_COST, GROUP, HIST_STRIDE, HISTOGRAM_COST, N_BINS,
-                           Grower, Node)
+from _hist_grower cimport CHUNK, GROUP, HIST_STRIDE, N_BINS, Grower, Node
 from _interrupt cimport CHECK_WORK, interrupted
-from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t
+from _types cimport int32_t, intp_t, uint8_t
 
 
 cdef inline double *_take_histogram(Grower *g) noexcept nogil:
@@ -131,56 +128,10 @@ cdef inline void _group_histograms(const Grower *g, const intp_t *features, intp
                 hists[m][HIST_STRIDE * j + 1] = hists[m][HIST_STRIDE * j + 2]
 
 
-cdef inline void _node_step(Grower *g, Node *node, const intp_t *features, bint is_root,
-                            intp_t n_chunks, intp_t n_build, intp_t n_groups,
-                            intp_t item) noexcept nogil:
-    """Item ``item`` of a node's histogram build: a chunk of the gather (the first
-    ``n_chunks`` items), then one of ``n_groups`` groups of consecutive features."""
-    cdef intp_t k = item - n_chunks
-    if interrupted(g.work.interrupt):
-        return
-    if k < 0:
-        _gather_chunk(g, node.start, node.stop, item)
-        return
-    _group_histograms(g, features, k * n_build // n_groups, (k + 1) * n_build // n_groups,
-                      node, is_root)
-
-
-cdef inline void _build_histogram(Grower *g, Node *node, bint is_root) noexcept nogil:
-    """The histograms of the features the node may split on (every feature without interaction
-    constraints): the gather of the node's gradients (but at the root), then the features in
-    groups of at most ``GROUP``, on a team sized by the work (``kk_team_for_work``) in one
-    parallel region, or by this thread alone; the groups are as even as the team allows."""
-    cdef intp_t k, c, n_build, n_groups
-    cdef intp_t n = node.stop - node.start, n_chunks = 0 if is_root else (n + CHUNK - 1) // CHUNK
-    cdef const intp_t *features = _node_features(g, node, &n_build)
-    cdef int team = kk_team_for_work(0.5e-9 * n * (HISTOGRAM_COST * n_build
-                                                   + (0 if is_root else GATHER_COST)),
-                                     g.work.min_work_per_thread, g.work.n_threads)
-    n_groups = team * ((n_build + team * GROUP - 1) // (team * GROUP))
-    if n_groups > n_build:
-        n_groups = n_build
-    if team == 1:
-        for k in range(n_chunks + n_groups):
-            _node_step(g, node, features, is_root, n_chunks, n_build, n_groups, k)
-        return
-    with parallel(num_threads=team):
-        for c in prange(n_chunks, schedule='static'):
-            _node_step(g, node, features, is_root, n_chunks, n_build, n_groups, c)
-        for k in prange(n_groups, schedule='static'):
-            _node_step(g, node, features, is_root, n_chunks, n_build, n_groups, n_chunks + k)
-
-
-cdef inline void _subtract_histogram(const Grower *g, const Node *child, double *parent,
-                                     const double *child_histogram) noexcept nogil:
-    """``parent ← parent − child``: the sibling's histogram without a pass over its samples
-    (over the features ``child`` may split on, which its sibling shares)."""
-    cdef intp_t j, k, n_features, size = N_BINS * HIST_STRIDE
-    cdef const intp_t *features = _node_features(g, child, &n_features)
-    if features == NULL:
-        for j in range(g.data.n_features * size):
-            parent[j] -= child_histogram[j]
-        return
-    for k in range(n_features):
-        for j in range(features[k] * size, (features[k] + 1) * size):
-            parent[j] -= child_histogram[j]
+cdef inline void _subtract_feature(intp_t f, double *parent,
+                                   const double *child) noexcept nogil:
+    """``parent ← parent − child`` on feature ``f``: the sibling's histogram without a pass over
+    its samples."""
+    cdef intp_t j
+    for j in range(f * N_BINS * HIST_STRIDE, (f + 1) * N_BINS * HIST_STRIDE):
+        parent[j] -= child[j]

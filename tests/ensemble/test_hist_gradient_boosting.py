@@ -249,6 +249,23 @@ def test_thread_count_does_not_change_the_model(teams, monkeypatch):
     np.testing.assert_array_equal(fits[0], fits[1])
 
 
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_equal_gains_split_on_the_first_feature(n_jobs, monkeypatch):
+    # copies of a column give every split the same gain on each copy: the first copy wins, on
+    # one thread or with the copies' histograms and splits on different threads
+    monkeypatch.setattr(grower_module, "min_work_per_thread", lambda n_threads: 0.0)
+    X, y = _classification(2_000, 5, seed=12)
+    categories = np.digitize(X[:, 0], [-1.0, -0.3, 0.3, 1.0])
+    cases = [(np.column_stack([X, X[:, 0], X[:, 0]]), None, [0, 5, 6]),
+             (np.column_stack([categories, X[:, 1:], categories]), [0, 5], [0, 5])]
+    for data, categorical, copies in cases:
+        model = HistGradientBoostingClassifier(max_iter=3, early_stopping=False, n_jobs=n_jobs,
+                                               categorical_features=categorical).fit(data, y)
+        features = np.concatenate([tree["feature"] for tree in model._trees])
+        assert copies[0] in features
+        assert not np.isin(copies[1:], features).any()
+
+
 def test_binary_decision_function_and_probabilities_agree():
     X, y = _classification(300, 4, seed=10)
     model = HistGradientBoostingClassifier(max_iter=10, early_stopping=False).fit(X, y + 5)
