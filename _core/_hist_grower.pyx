@@ -26,11 +26,10 @@ the partition's chunks are fixed by the node's size, not the thread count; so th
 depend on the thread count.
 
 A split costs two parallel regions: the partition of the parent's samples, then one build
-(``_build_and_split``) where each thread takes a share of the features and, per feature, builds
-the smaller child's histogram, subtracts it from the parent's for the larger child and finds both
-children's best splits on that feature. A region per step, with the split search on one thread,
-cost the second thread part of its gain: a tree's 2 threads ÷ 1 went from 0.77 to 0.68 with one
-build (100 000 × 20, quiet).
+(``_build_and_split``) where each thread takes a share of the features: their histograms of the
+smaller child, then per feature the larger child's (the parent's minus it) and both children's
+best splits. A region per step, with the split search on one thread, cost the second thread part
+of its gain: a tree's 2 threads ÷ 1 went from 0.76 to 0.67 with one build (100 000 × 20, quiet).
 
 The pieces, by role: ``_hist_grower.pxd`` (the structs), ``_hist_histogram.pxd`` (buffers,
 gather, histograms of a group of features, subtraction), ``_hist_splitting.pxd`` (gain, split
@@ -53,9 +52,9 @@ from _best_first_heap cimport BestFirstHeap, heap_free, heap_init, heap_pop, hea
 from _bitset cimport BITSET_WORDS
 from _hist_constraints cimport (_bound_children, _bounded_value, _node_features,
                                _split_feature_set)
-from _hist_grower cimport (CHUNK, GATHER_COST, GROUP, HISTOGRAM_COST, N_BINS, SPLIT_COST, Grower,
-                           Node, NodeArrays, SplitInfo)
-from _hist_histogram cimport (_gather_chunk, _group_histograms, _release_histogram,
+from _hist_grower cimport (CHUNK, GATHER_COST, HISTOGRAM_COST, N_BINS, SPLIT_COST, Grower, Node,
+                           NodeArrays, SplitInfo)
+from _hist_histogram cimport (_features_histograms, _gather_chunk, _release_histogram,
                               _subtract_feature, _take_histogram)
 from _hist_partition cimport _partition
 from _hist_splitting cimport _best_split, _feature_split
@@ -85,35 +84,44 @@ cdef struct Build:
 
 
 cdef inline void _build_step(Grower *g, const Build *build, const intp_t *features,
-                             intp_t n_chunks, intp_t n_build, intp_t n_groups,
+                             intp_t n_chunks, intp_t n_build, intp_t n_shares,
                              intp_t item) noexcept nogil:
-    """Item ``item`` of a build: a chunk of the gather (the first ``n_chunks`` items), or a group
-    of consecutive features: their histograms, their subtraction, their best splits."""
-    cdef intp_t k = item - n_chunks, k0, k1, j, f
+    """Item ``item`` of a build: a chunk of the gather (the first ``n_chunks`` items), or one of
+    ``n_shares`` shares of consecutive features: their histograms, their subtraction, their best
+    splits."""
+    cdef intp_t k = item - n_chunks, k0, k1, j, f, c
     cdef intp_t n_features = g.data.n_features
+    cdef Node *searched[2]
+    # the best gain so far of each searched node, by kind of feature (numeric, categorical)
+    cdef double bar[2][2]
     if interrupted(g.work.interrupt):
         return
     if k < 0:
         _gather_chunk(g, build.node.start, build.node.stop, item)
         return
-    k0 = k * n_build // n_groups
-    k1 = (k + 1) * n_build // n_groups
-    _group_histograms(g, features, k0, k1, build.node, build.is_root)
+    k0 = k * n_build // n_shares
+    k1 = (k + 1) * n_build // n_shares
+    _features_histograms(g, features, k0, k1, build.node, build.is_root)
+    searched[0] = build.node
+    searched[1] = build.sibling
+    bar[0][0] = bar[0][1] = bar[1][0] = bar[1][1] = 0.0
     for j in range(k0, k1):
         f = j if features == NULL else features[j]
         if build.sibling != NULL:
             _subtract_feature(f, build.sibling.histogram, build.node.histogram)
-        if build.search[0]:
-            _feature_split(g, build.node, f, &g.work.candidates[f])
-        if build.search[1]:
-            _feature_split(g, build.sibling, f, &g.work.candidates[n_features + f])
+        for c in range(2):
+            if build.search[c]:
+                _feature_split(g, searched[c], f, bar[c][g.data.is_categorical[f]],
+                               &g.work.candidates[c * n_features + f])
+                if g.work.candidates[c * n_features + f].gain > 0.0:
+                    bar[c][g.data.is_categorical[f]] = g.work.candidates[c * n_features + f].gain
 
 
 cdef void _build_and_split(Grower *g, const Build *build) noexcept nogil:
-    """A build in one parallel region on a team sized by the work (``kk_team_for_work``), or by
-    this thread alone: the gather of the node's gradients (but at the root), then the features
-    in groups of at most ``GROUP``, as even as the team allows; then the nodes' best splits."""
-    cdef intp_t k, c, n_build, n_groups
+    """A build in one parallel region on a team sized by the work (``kk_team_for_work``), a
+    share of the features per thread, or by this thread alone: the gather of the node's
+    gradients (but at the root), then the shares; then the nodes' best splits."""
+    cdef intp_t k, c, n_build
     cdef intp_t n = build.node.stop - build.node.start
     cdef intp_t n_chunks = 0 if build.is_root else (n + CHUNK - 1) // CHUNK
     cdef const intp_t *features = _node_features(g, build.node, &n_build)
@@ -121,18 +129,15 @@ cdef void _build_and_split(Grower *g, const Build *build) noexcept nogil:
         0.5e-9 * (n * (HISTOGRAM_COST * n_build + (0 if build.is_root else GATHER_COST))
                   + SPLIT_COST * N_BINS * n_build * (build.search[0] + build.search[1])),
         g.work.min_work_per_thread, g.work.n_threads)
-    n_groups = team * ((n_build + team * GROUP - 1) // (team * GROUP))
-    if n_groups > n_build:
-        n_groups = n_build
     if team == 1:
-        for k in range(n_chunks + n_groups):
-            _build_step(g, build, features, n_chunks, n_build, n_groups, k)
+        for k in range(n_chunks + 1):
+            _build_step(g, build, features, n_chunks, n_build, 1, k)
     else:
         with parallel(num_threads=team):
             for c in prange(n_chunks, schedule='static'):
-                _build_step(g, build, features, n_chunks, n_build, n_groups, c)
-            for k in prange(n_groups, schedule='static'):
-                _build_step(g, build, features, n_chunks, n_build, n_groups, n_chunks + k)
+                _build_step(g, build, features, n_chunks, n_build, team, c)
+            for k in prange(team, schedule='static'):
+                _build_step(g, build, features, n_chunks, n_build, team, n_chunks + k)
     if g.work.interrupt.stop:
         return
     if build.search[0]:

@@ -86,46 +86,66 @@ cdef inline void _group_pass(double **hists, const uint8_t **columns, intp_t n_g
                 b[2] += 1.0
 
 
-cdef inline void _group_histograms(const Grower *g, const intp_t *features, intp_t k0,
-                                   intp_t k1, const Node *node, bint is_root) noexcept nogil:
-    """Histograms of the features ``k0 ≤ k < k1`` of the node's list (at most ``GROUP``) in one
-    pass over its samples (one thread, in sample order): the sample's index and gradients are
-    read once for the group, and the group's updates of different histograms overlap."""
+cdef inline void _group_pointers(const Grower *g, const intp_t *features, intp_t k0, intp_t k1,
+                                 const Node *node, const uint8_t **columns,
+                                 double **hists) noexcept nogil:
+    """The columns and histograms of the features ``k0 ≤ k < k1`` of the node's list."""
+    cdef intp_t m, f
+    for m in range(k1 - k0):
+        f = k0 + m if features == NULL else features[k0 + m]
+        columns[m] = g.data.X_binned + f * g.data.n_samples
+        hists[m] = node.histogram + f * N_BINS * HIST_STRIDE
+
+
+cdef inline void _features_histograms(const Grower *g, const intp_t *features, intp_t k0,
+                                      intp_t k1, const Node *node, bint is_root) noexcept nogil:
+    """Histograms of the features ``k0 ≤ k < k1`` of the node's list (one thread, in sample
+    order), in groups of at most ``GROUP`` (the sample's index and gradients are read once per
+    group, and the group's updates of different histograms overlap), each block of samples
+    through every group before the next block (its gradients then stay in cache)."""
     cdef const uint8_t *columns[GROUP]
     cdef double *hists[GROUP]
-    cdef intp_t n = node.stop - node.start, n_group = k1 - k0, m, f, j, j0, j1, block
+    cdef intp_t n = node.stop - node.start, n_groups = (k1 - k0 + GROUP - 1) // GROUP
+    cdef intp_t m, f, j, j0, j1, block, s, a, b
+    cdef double *hist
     # the root reads the data in place; other nodes read the gathered gradients
     cdef const int32_t *idx = NULL if is_root else g.work.sample_indices + node.start
     cdef const float *grad = g.data.gradients if is_root else g.work.ordered_gradients
     cdef const float *hess = g.data.hessians if is_root else g.work.ordered_hessians
     if g.data.hessians_are_constant:
         hess = NULL
-    for m in range(n_group):
-        f = k0 + m if features == NULL else features[k0 + m]
-        columns[m] = g.data.X_binned + f * g.data.n_samples
-        hists[m] = node.histogram + f * N_BINS * HIST_STRIDE
-        memset(hists[m], 0, N_BINS * HIST_STRIDE * sizeof(double))
+    for m in range(k0, k1):
+        f = m if features == NULL else features[m]
+        hist = node.histogram + f * N_BINS * HIST_STRIDE
+        memset(hist, 0, N_BINS * HIST_STRIDE * sizeof(double))
         if is_root:
             # the root's counts are the same for every tree: copied, not summed again
             for j in range(N_BINS):
-                hists[m][HIST_STRIDE * j + 2] = g.data.root_counts[f * N_BINS + j]
+                hist[HIST_STRIDE * j + 2] = g.data.root_counts[f * N_BINS + j]
     for block in range((n + CHECK_WORK - 1) // CHECK_WORK):
         if interrupted(g.work.interrupt):
             return
         j0 = block * CHECK_WORK
         j1 = min(n, j0 + CHECK_WORK)
-        if n_group == 4:
-            _group_pass(hists, columns, 4, idx, grad, hess, j0, j1)
-        elif n_group == 3:
-            _group_pass(hists, columns, 3, idx, grad, hess, j0, j1)
-        elif n_group == 2:
-            _group_pass(hists, columns, 2, idx, grad, hess, j0, j1)
-        else:
-            _group_pass(hists, columns, 1, idx, grad, hess, j0, j1)
+        for s in range(n_groups):
+            # groups as even as GROUP allows
+            a = k0 + (k1 - k0) * s // n_groups
+            b = k0 + (k1 - k0) * (s + 1) // n_groups
+            _group_pointers(g, features, a, b, node, columns, hists)
+            if b - a == 4:
+                _group_pass(hists, columns, 4, idx, grad, hess, j0, j1)
+            elif b - a == 3:
+                _group_pass(hists, columns, 3, idx, grad, hess, j0, j1)
+            elif b - a == 2:
+                _group_pass(hists, columns, 2, idx, grad, hess, j0, j1)
+            else:
+                _group_pass(hists, columns, 1, idx, grad, hess, j0, j1)
     if hess == NULL:   # a constant Hessian of 1 sums to the count
-        for m in range(n_group):
+        for m in range(k0, k1):
+            f = m if features == NULL else features[m]
+            hist = node.histogram + f * N_BINS * HIST_STRIDE
             for j in range(N_BINS):
-                hists[m][HIST_STRIDE * j + 1] = hists[m][HIST_STRIDE * j + 2]
+                hist[HIST_STRIDE * j + 1] = hist[HIST_STRIDE * j + 2]
 
 
 cdef inline void _subtract_feature(intp_t f, double *parent,

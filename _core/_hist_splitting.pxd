@@ -17,10 +17,11 @@
 #
 # Each side needs at least ``min_samples_leaf`` samples and ``min_hessian_to_split`` of Hessian.
 # Each feature's best split is found on its own (``_feature_split``, by the thread that built its
-# histogram: candidates must beat the feature's best strictly), then the node's is the best of
-# them (``_best_split``) taken over the features in order, the categorical ones first
-# (scikit-learn 1.9 moves them before the numeric ones), strictly again: the split one scan of
-# every candidate in that order keeps, ties to the first found. Under constraints
+# histogram: candidates must beat the feature's best, and the best of the features of the same
+# kind that thread scanned before it, strictly), then the node's is the best of them
+# (``_best_split``) taken over the features in order, the categorical ones first (scikit-learn 1.9
+# moves them before the numeric ones), strictly again: the split one scan of every candidate in
+# that order keeps, ties to the first found. Under constraints
 # (_hist_constraints.pxd) only the node's allowed features are scanned, and the gain of a
 # candidate is that of its clipped children's values.
 from _bitset cimport bitset_clear, bitset_set, bitset_test
@@ -174,17 +175,21 @@ cdef inline void _numeric_split(const Grower *g, const Node *node, intp_t f, con
                   node.sum_hessians - h_right, n_left)
 
 
-cdef inline void _feature_split(const Grower *g, const Node *node, intp_t f,
+cdef inline void _feature_split(const Grower *g, const Node *node, intp_t f, double bar,
                                 SplitInfo *best) noexcept nogil:
-    """The best split of ``node`` on feature ``f`` from its histogram into ``best``
-    (``best.gain < 0`` when there is none)."""
+    """The best split of ``node`` on feature ``f`` from its histogram into ``best``, if its gain
+    beats ``bar`` (≥ 0: the best gain of the features of the same kind scanned before it by the
+    same thread, which the node's split must beat anyway); else ``best.gain = −1``. The bar
+    spares the updates of a best that cannot win (one thread on 1 000 samples: 9 % of a tree)."""
     cdef const double *hist = node.histogram + f * N_BINS * HIST_STRIDE
-    best.gain = -1.0
+    best.gain = bar
     best.feature = -1
     if g.data.is_categorical[f]:
         _categorical_split(g, node, f, hist, _parent_score(g, node), best)
     else:
         _numeric_split(g, node, f, hist, _parent_score(g, node), best)
+    if best.feature < 0:
+        best.gain = -1.0
 
 
 cdef inline void _best_split(const Grower *g, Node *node,
