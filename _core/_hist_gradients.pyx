@@ -12,13 +12,17 @@ product is taken in float64, then rounded):
 - logistic ``log(1 + e^f) − y f``: ``g = p − y``, ``h = p (1 − p)`` with ``p = σ(f)``;
 - multinomial ``log Σ_k e^{f_k} − f_y``: ``g_k = p_k − [y = k]``, ``h_k = p_k (1 − p_k)``.
 
+And the values of the logistic loss, which early stopping watches every round, bit for bit those
+of NumPy's ``np.logaddexp(0, f) - y * f`` (the same libm calls in the same order, no fused
+multiply-add), on the fit's threads: NumPy's ``logaddexp`` takes some 21 ns a value.
+
 The samples run in blocks of about ``CHECK_WORK`` derivatives, between which the signals are
 looked at (Ctrl-C, ``_interrupt.pxd``; an interrupted call leaves the outputs unfinished); the
 blocks are a multiple of the threads, so that the static schedule shares them evenly.
 """
 
 from cython.parallel cimport prange
-from libc.math cimport exp
+from libc.math cimport exp, log1p
 
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, raise_pending,
                          steps_per_check)
@@ -186,5 +190,37 @@ def multinomial_gradients(
                 p = exp(raw[i, k] - largest) / total
                 gradients[k, i] = <float> (w * (p - (k == <intp_t> y[i])))
                 hessians[k, i] = <float> (w * (p * (1.0 - p)))
+    if interrupt.stop:
+        raise_pending()
+
+
+cdef inline double _log_one_plus_exp(double f) noexcept nogil:
+    """NumPy's ``logaddexp(0, f)``, step by step (``npy_logaddexp``)."""
+    if f == 0.0:
+        return 0.693147180559945309417232121458176568   # log 2
+    if -f > 0.0:
+        return 0.0 + log1p(exp(f))
+    if -f <= 0.0:
+        return f + log1p(exp(-f))
+    return -f   # NaN
+
+
+def binary_log_loss_values(
+    const double[::1] y,           # IN (n_samples,) labels 0/1
+    const double[:, ::1] raw,      # IN (n_samples, 1)
+    double[::1] out,               # OUT (n_samples,)
+    int n_threads,
+):
+    """``log(1 + e^f) − y f`` of every sample."""
+    cdef intp_t b, i
+    cdef Blocks blocks
+    cdef InterruptState interrupt
+    _blocks_init(&blocks, y.shape[0], n_threads, 1)
+    interrupt_init(&interrupt)
+    for b in prange(blocks.count, nogil=True, num_threads=blocks.n_threads, schedule='static'):
+        if interrupted(&interrupt):
+            continue
+        for i in range(b * blocks.size, _block_stop(&blocks, b)):
+            out[i] = _log_one_plus_exp(raw[i, 0]) - y[i] * raw[i, 0]
     if interrupt.stop:
         raise_pending()

@@ -167,3 +167,14 @@ def test_first_order_regressor_reports_the_mean_squared_error():
     model = GradientBoostingRegressor(n_estimators=5).fit(X, y)
     assert model.train_score_[-1] == pytest.approx(np.mean((y - model.predict(X)) ** 2),
                                                    rel=1e-12)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_the_compiled_logistic_loss_is_numpys_bit_for_bit(n_threads, weighted):
+    rng = np.random.default_rng(11)
+    raw = np.concatenate([rng.normal(scale=4.0, size=40_000), [0.0, -0.0, 800.0, -800.0, 1e-300]])
+    y = (rng.random(raw.size) < 0.5).astype(np.float64)
+    weight = rng.random(raw.size) if weighted else None
+    expected = float(np.average(np.logaddexp(0.0, raw) - y * raw, weights=weight))
+    assert HalfBinomialLoss()(y, raw[:, None], weight, n_threads) == expected

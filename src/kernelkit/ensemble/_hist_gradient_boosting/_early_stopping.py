@@ -99,7 +99,7 @@ class EarlyStopping:
         X, target, sample_weight = data
         estimator = self.estimator
         if self.by_loss:
-            return -estimator._loss(target, raw, sample_weight)
+            return -estimator._loss(target, raw, sample_weight, self.n_threads)
         y = estimator.classes_[target.astype(np.intp)] if estimator._is_classifier else target
         weights = {} if sample_weight is None else {"sample_weight": sample_weight}
         with _predicting_with(estimator, raw_predict or (lambda X: raw)):
