@@ -8,6 +8,7 @@ from sklearn import kernel_ridge as sk
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 from kernelkit.kernel_ridge import KernelLogisticRegression, KernelRidge
 from kernelkit.kernels import rbf_kernel
@@ -132,9 +133,13 @@ def test_kernel_logistic_verbose_prints_the_gram_and_each_model(solver, n_classe
     X, y = load_iris(return_X_y=True)
     y = y if n_classes == 3 else (y > 0).astype(int)
     params = dict(alpha=0.1, solver=solver, gamma=0.5)
-    quiet = KernelLogisticRegression(**params).fit(X, y)
-    assert capsys.readouterr().err == ""
-    loud = KernelLogisticRegression(verbose=1, **params).fit(X, y)
+    # BLAS on one thread: the multinomial model's eigendecomposition runs on the BLAS team only
+    # while it wakes promptly, and differs in the last bits between team sizes, so another
+    # process's load could change the coefficients between two fits
+    with threadpool_limits(1, user_api="blas"):
+        quiet = KernelLogisticRegression(**params).fit(X, y)
+        assert capsys.readouterr().err == ""
+        loud = KernelLogisticRegression(verbose=1, **params).fit(X, y)
     np.testing.assert_array_equal(quiet.dual_coef_, loud.dual_coef_)
     lines = capsys.readouterr().err.splitlines()
     # the multinomial model is solved, and reported, by an inner LogisticRegression
@@ -142,7 +147,8 @@ def test_kernel_logistic_verbose_prints_the_gram_and_each_model(solver, n_classe
              else "[LogisticRegression] multinomial model")
     assert [line.split(":")[0].split(",")[0] for line in lines] == [
         "[KernelLogisticRegression] Gram matrix 150 x 150", model]
-    detailed = KernelLogisticRegression(verbose=2, **params).fit(X, y)
+    with threadpool_limits(1, user_api="blas"):
+        detailed = KernelLogisticRegression(verbose=2, **params).fit(X, y)
     np.testing.assert_array_equal(quiet.dual_coef_, detailed.dual_coef_)
     lines = capsys.readouterr().err.splitlines()
     # per-iteration lines: its own (two classes) or the inner linear model's (multinomial)

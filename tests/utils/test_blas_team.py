@@ -108,6 +108,21 @@ def test_probed_calls_run_on_one_thread_when_the_team_wakes_slowly(
     assert (library, 2) in probed
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("module, name, fit, library", CASES,
+                         ids=[f"{m}.{n}" for m, n, *_ in CASES])
+def test_blas_on_one_thread_makes_probed_fits_independent_of_the_verdict(
+        blas_thread_spy, team_probe, module, name, fit, library):
+    # the user's way to fits repeatable bit for bit under any load: no team to probe
+    seen = blas_thread_spy(module, name)
+    with threadpool_limits(1, user_api="blas"):
+        for team_seconds in (0.02, 1e-4):
+            probed = team_probe(team_seconds)
+            fit()
+            assert probed == []
+    assert seen and all(counts == {1} for counts in seen)
+
+
 @pytest.mark.usefixtures("two_blas_threads")
 def test_a_verdict_holds_until_it_expires(monkeypatch, blas_thread_spy, team_probe):
     # a loaded test machine may take more than the 0.1 s of a prompt verdict between two calls
