@@ -26,6 +26,26 @@ def test_linear_kernel_equals_pca(rng, eigen_solver):
                                rtol=1e-8)
 
 
+@pytest.mark.parametrize("n_components", [None, 1, 3, 5])
+@pytest.mark.parametrize("eigen_solver", ["auto", "dense"])
+def test_linear_kernel_pairs_from_the_data_equal_the_grams(rng, monkeypatch, n_components,
+                                                           eigen_solver):
+    # the linear kernel's eigenpairs come from the SVD of the centred data, not the n x n Gram
+    from kernelkit.decomposition import _kernel_pca
+
+    X = rng.normal(size=(60, 5)) @ np.diag([5.0, 3.0, 2.0, 1.0, 0.5])
+    X_new = rng.normal(size=(6, 5))
+    with monkeypatch.context() as patch:
+        patch.setattr(_kernel_pca, "leading_eigenpairs", None)   # fails if called
+        fast = KernelPCA(n_components, eigen_solver=eigen_solver).fit(X)
+    gram = KernelPCA(n_components, kernel="precomputed").fit(X @ X.T)
+    assert fast.n_components_ == gram.n_components_ == (n_components or 5)
+    np.testing.assert_allclose(fast.eigenvalues_, gram.eigenvalues_, rtol=1e-10)
+    np.testing.assert_allclose(fast.eigenvectors_, gram.eigenvectors_, atol=1e-10)
+    np.testing.assert_allclose(fast.embedding_, gram.embedding_, atol=1e-9)
+    np.testing.assert_allclose(fast.transform(X_new), gram.transform(X_new @ X.T), atol=1e-9)
+
+
 def test_transform_of_training_data_is_the_embedding(rng):
     X = rng.normal(size=(40, 3))
     kpca = KernelPCA(n_components=4, kernel="rbf", gamma=0.5).fit(X)
