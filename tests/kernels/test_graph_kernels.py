@@ -179,6 +179,55 @@ def test_wl_cores_match_reference(make_graphs):
     assert np.all(found[::2] >= 0)
 
 
+@pytest.mark.parametrize("n_threads", [1, 2, 3, 4])
+@pytest.mark.parametrize("values, max_length", [
+    # the int32 extremes: a key holds one entry; rows up to 4 entries
+    ([np.iinfo(np.int32).min, -3, -1, 0, 1, 2, np.iinfo(np.int32).max], 4),
+    # 3 bits an entry: a key holds 21; mostly zeros, so that rows longer than that often tie
+    # on their keys and differ further on
+    ([0] * 97 + [1, 2, 5], 30),
+], ids=["int32 range", "small codes"])
+def test_wl_compression_sorts_as_the_reference_on_any_team(rng, n_threads, values, max_length):
+    # rows of 0 to max_length entries, many equal rows and rows with equal first entries: every
+    # tie of the keys is settled by the rows, stably
+    n_rows = 5_000
+    lengths = rng.integers(0, max_length + 1, size=n_rows)
+    sig_ptr = np.r_[0, np.cumsum(lengths)].astype(np.intp)
+    signatures = rng.choice(np.array(values), size=sig_ptr[-1]).astype(np.int32)
+    rows = rng.permutation(n_rows)[:4_000].astype(np.intp)
+    rows_ref = rows.copy()
+    codes, codes_ref = (np.full(n_rows, -7, dtype=np.int32) for _ in range(2))
+    # no minimum of work per thread: the whole team sorts, merges cut at merge-path positions
+    n = _wl_relabel.compress_signatures(signatures, sig_ptr, rows, codes, 5, n_threads, 0.0)
+    assert n == reference.compress_signatures(signatures, sig_ptr, rows_ref, codes_ref, 5)
+    np.testing.assert_array_equal(rows, rows_ref)
+    np.testing.assert_array_equal(codes, codes_ref)
+
+
+@pytest.mark.parametrize("min_work, team", [(0.0, 2), (1.0, 1)])
+def test_wl_passes_run_on_a_team_sized_by_their_work(monkeypatch, make_graphs, min_work, team):
+    from kernelkit.kernels._graphs._bases import _label_refinement_kernel
+    from kernelkit.utils import _threads
+
+    graphs = make_graphs(30, max_nodes=9, n_labels=3)
+    expected = WeisfeilerLehmanKernel(n_iter=3, n_jobs=1).fit_transform(graphs)
+    calls = []
+
+    class Spied:
+        def __getattr__(self, name):
+            core = getattr(_wl_relabel, name)
+            return lambda *args: (calls.append((name, args[4:])), core(*args))[1]
+    monkeypatch.setattr(_label_refinement_kernel, "_wl_relabel", Spied())
+    for module in (_threads, _label_refinement_kernel):
+        monkeypatch.setattr(module, "min_work_per_thread", lambda n_threads: min_work)
+    np.testing.assert_array_equal(WeisfeilerLehmanKernel(n_iter=3, n_jobs=2).fit_transform(graphs),
+                                  expected)
+    # the signatures' pass on the team; the sort on up to two threads, its team its own choice
+    assert [args[0] for name, args in calls if name == "node_signatures"] == [team] * 3
+    assert [args[1:] for name, args in calls if name == "compress_signatures"] == [
+        (2, min_work)] * 3
+
+
 def test_shortest_path_core_matches_floyd_warshall_reference(make_graphs):
     batch, _, _ = encode_graphs(make_graphs(10, max_nodes=8, n_labels=3, p_edge=0.25))
     n = np.diff(batch.node_ptr)
