@@ -19,18 +19,16 @@ __all__ = ["flip_signs", "leading_eigenpairs", "linear_leading_eigenpairs", "inv
 
 def flip_signs(vectors, *, in_place=False):
     """Make the entry of largest magnitude of every column positive (a deterministic sign; the
-    first such entry when a column's largest and smallest entries have the same magnitude).
+    first such entry when several have that magnitude).
 
-    ``in_place`` flips the columns of ``vectors`` itself (for a large fresh array: no
-    temporaries the size of it) and returns it.
+    ``in_place`` flips the columns of ``vectors`` itself (for a large fresh array: no copy the
+    size of it) and returns it.
     """
     if vectors.shape[0] == 0 or vectors.shape[1] == 0:
         return vectors
-    top, bottom = vectors.max(axis=0), vectors.min(axis=0)
-    signs = np.where(top >= -bottom, 1, -1).astype(vectors.dtype)
-    for j in np.flatnonzero((top == -bottom) & (top != 0.0)):   # which comes first
-        column = vectors[:, j]
-        signs[j] = np.sign(column[np.argmax(np.abs(column))])
+    rows = np.argmax(np.abs(vectors), axis=0)
+    signs = np.sign(vectors[rows, np.arange(vectors.shape[1])])
+    signs[signs == 0] = 1
     if in_place:
         vectors *= signs
         return vectors
