@@ -204,10 +204,10 @@ def test_wl_compression_sorts_as_the_reference_on_any_team(rng, n_threads, value
     np.testing.assert_array_equal(codes, codes_ref)
 
 
-@pytest.mark.parametrize("min_work, team", [(0.0, 2), (1.0, 1)])
-def test_wl_passes_run_on_a_team_sized_by_their_work(monkeypatch, make_graphs, min_work, team):
+@pytest.mark.parametrize("min_nodes, team", [(0, 2), (10**9, 1)])
+def test_wl_passes_and_sorts_run_on_a_team_from_enough_nodes(monkeypatch, make_graphs,
+                                                              min_nodes, team):
     from kernelkit.kernels._graphs._bases import _label_refinement_kernel
-    from kernelkit.utils import _threads
 
     graphs = make_graphs(30, max_nodes=9, n_labels=3)
     expected = WeisfeilerLehmanKernel(n_iter=3, n_jobs=1).fit_transform(graphs)
@@ -218,14 +218,14 @@ def test_wl_passes_run_on_a_team_sized_by_their_work(monkeypatch, make_graphs, m
             core = getattr(_wl_relabel, name)
             return lambda *args: (calls.append((name, args[4:])), core(*args))[1]
     monkeypatch.setattr(_label_refinement_kernel, "_wl_relabel", Spied())
-    for module in (_threads, _label_refinement_kernel):
-        monkeypatch.setattr(module, "min_work_per_thread", lambda n_threads: min_work)
+    monkeypatch.setattr(_label_refinement_kernel, "_MIN_NODES_PER_THREAD", min_nodes)
+    monkeypatch.setattr(_label_refinement_kernel, "min_work_per_thread", lambda n: 1e-3 * n)
     np.testing.assert_array_equal(WeisfeilerLehmanKernel(n_iter=3, n_jobs=2).fit_transform(graphs),
                                   expected)
-    # the signatures' pass on the team; the sort on up to two threads, its team its own choice
+    # the signatures' pass on the team; the sort on it too, the core sizing it by the work
     assert [args[0] for name, args in calls if name == "node_signatures"] == [team] * 3
     assert [args[1:] for name, args in calls if name == "compress_signatures"] == [
-        (2, min_work)] * 3
+        (team, 1e-3 * team)] * 3
 
 
 def test_shortest_path_core_matches_floyd_warshall_reference(make_graphs):

@@ -8,12 +8,10 @@ from kernelkit._core._openmp import openmp_probe_threads
 from kernelkit.cluster import KMeans
 from kernelkit.kernels import SpectrumKernel
 from kernelkit.svm import SVC
-from kernelkit.utils import _threads
 from kernelkit.utils._threads import (
     _openmp_stack_size,
     min_work_per_thread,
     parallel_region_seconds,
-    team_for_work,
 )
 
 
@@ -29,16 +27,6 @@ def test_team_sizes_come_from_one_measured_region_cost():
     assert 0.0 <= cost < 1.0
     assert parallel_region_seconds(2) == cost   # measured once per process
     assert min_work_per_thread(2) >= cost
-
-
-@pytest.mark.parametrize("seconds, n_threads, team", [
-    (1.0, 1, 1), (1.0, 0, 1), (1.9e-3, 4, 1), (2e-3, 4, 2), (3.5e-3, 4, 3), (1.0, 4, 4)])
-def test_the_team_of_a_loop_from_python_is_the_cores(monkeypatch, seconds, n_threads, team):
-    # a thread must get at least min_work_per_thread seconds (1 ms here), two at least
-    monkeypatch.setattr(_threads, "min_work_per_thread", lambda n: 1e-3)
-    assert team_for_work(seconds, n_threads) == team
-    monkeypatch.setattr(_threads, "min_work_per_thread", lambda n: 0.0)   # no minimum
-    assert team_for_work(seconds, n_threads) == max(n_threads, 1)
 
 
 @pytest.mark.parametrize("value, size", [

@@ -29,7 +29,7 @@ from kernelkit.utils._validation import MAX_INT
 __all__ = ["N_JOBS_CONSTRAINT", "ThreadStartError", "blas_threads", "effective_n_threads",
            "blas_team_wakes_promptly", "fold_row_blocks", "forked_after_openmp_team",
            "lapack_threads", "min_work_per_thread",
-           "parallel_region_seconds", "slot_cuts", "team_for_work"]
+           "parallel_region_seconds", "slot_cuts"]
 
 # The ``_parameter_constraints`` entry of every ``n_jobs``: None or a non-zero integer (numpy
 # integers included, as grid searches pass them).
@@ -200,19 +200,6 @@ def min_work_per_thread(n_threads):
     A core runs a loop of ``work`` seconds on ``min(n_threads, work // min_work_per_thread)``
     threads, one below two (``kk_team_for_work`` in ``_core/_omp.h``)."""
     return REGION_COST_FACTOR * parallel_region_seconds(n_threads)
-
-
-def team_for_work(seconds, n_threads):
-    """The team of a parallel loop of ``seconds`` of serial work called from Python:
-    ``min(n_threads, seconds // min_work_per_thread(n_threads))`` threads, one below two (as
-    ``kk_team_for_work`` in the cores)."""
-    if n_threads < 2:
-        return 1
-    least = min_work_per_thread(n_threads)
-    if least <= 0.0:
-        return n_threads
-    fit = seconds / least
-    return 1 if fit < 2.0 else min(int(fit), n_threads)
 
 
 @functools.cache

@@ -10,16 +10,14 @@ import numpy as np
 from kernelkit._core import _wl_relabel
 from kernelkit.kernels._graphs._bases._sparse_feature_kernel import SparseFeatureKernel
 from kernelkit.kernels._graphs._features import count_features
-from kernelkit.utils._threads import min_work_per_thread, team_for_work
+from kernelkit.utils._threads import min_work_per_thread
 from kernelkit.utils._validation import check_memory_request
 
 __all__ = ["LabelRefinementKernel"]
 
 # Feature key of label ``code`` at iteration ``h``: ``h << 32 | code`` (codes are int32).
 _ITERATION_SHIFT = 32
-# A relabelling pass (a node's signature: its neighbours' labels gathered and sorted) takes about
-# this long a node: 29 ns on 49 000 nodes of 2 000 molecules, quiet, one thread.
-_SECONDS_PER_NODE = 3e-8
+_MIN_NODES_PER_THREAD = 50_000
 
 
 class LabelRefinementKernel(SparseFeatureKernel):
@@ -40,9 +38,10 @@ class LabelRefinementKernel(SparseFeatureKernel):
         self.signature_tables_, self.label_columns_ = [], []
 
     def _represent(self, batch, fitting):
-        # the passes over the nodes, and the sort of the signatures, on teams sized by their work
-        team = self._n_threads()
-        n_threads = team_for_work(batch.n_nodes * _SECONDS_PER_NODE, team)
+        # a relabelling pass costs ~30 ns a node: threads pay off on large batches only (fresh
+        # processes alternating, quiet: waking a second thread for the passes and sorts of
+        # 100 molecules cost their fit 20-25 %)
+        n_threads = self._n_threads() if batch.n_nodes >= _MIN_NODES_PER_THREAD else 1
         with_edges = self.edge_label is not None
         # per node and iteration: its key, graph id, column and the sparse counts built from
         # them (about 128 bytes); per adjacency entry and iteration: the signature tables
@@ -78,7 +77,7 @@ class LabelRefinementKernel(SparseFeatureKernel):
                 break
             _wl_relabel.node_signatures(batch.indptr, batch.indices, labels, signatures,
                                         n_threads, *edge_args)
-            labels = self._relabel(h, signatures, sig_ptr, fitting, n_threads, team)
+            labels = self._relabel(h, signatures, sig_ptr, fitting, n_threads)
         graph_ids = np.tile(np.repeat(np.arange(batch.n_samples), np.diff(batch.node_ptr)),
                             self.n_iter + 1)
         keys = np.concatenate(node_keys)
@@ -97,11 +96,10 @@ class LabelRefinementKernel(SparseFeatureKernel):
         self.feature_keys_ = np.concatenate([self.feature_keys_, (np.int64(h) << _ITERATION_SHIFT)
                                              | np.arange(len(old), n_labels, dtype=np.int64)])
 
-    def _relabel(self, h, signatures, sig_ptr, fitting, n_threads, team):
+    def _relabel(self, h, signatures, sig_ptr, fitting, n_threads):
         """New labels of the nodes from their signatures at iteration ``h``: the label of a
         signature in the table, else fresh labels above every known one (consistent within the
-        batch), which join the table when ``fitting``. The look-up runs on ``n_threads``, the
-        sort of the new signatures on a team of up to ``team`` sized by its work."""
+        batch), which join the table when ``fitting``."""
         table, table_ptr, table_codes = self.signature_tables_[h]
         n_nodes = len(sig_ptr) - 1
         rows = np.empty(n_nodes, dtype=np.int32)
@@ -111,7 +109,8 @@ class LabelRefinementKernel(SparseFeatureKernel):
         new_labels = new_labels.astype(np.int32, copy=False)
         unseen = np.flatnonzero(new_labels < 0).astype(np.intp)
         n_new = _wl_relabel.compress_signatures(signatures, sig_ptr, unseen, new_labels,
-                                                len(table_codes), team, min_work_per_thread(team))
+                                                len(table_codes), n_threads,
+                                                min_work_per_thread(n_threads))
         if fitting and n_new:
             added = _signature_table(signatures, sig_ptr, unseen, new_labels)
             self.signature_tables_[h] = _merge_tables(self.signature_tables_[h], added) \
