@@ -28,8 +28,10 @@ estimator built on it, on the same arrays:
 - :mod:`~kernelkit.reference.linkage`: ``_core._linkage``; ``tests/cluster/test_agglomerative.py``;
 - :mod:`~kernelkit.reference.scatter`: ``_core._weighted_scatter``;
   ``tests/utils/test_threads.py``;
-- :mod:`~kernelkit.reference.csr_blocks` (``block_diagonal_csr``,
+- :mod:`~kernelkit.reference.csr_blocks` (``concatenate_csr_arrays``, ``block_diagonal_csr``,
   ``check_symmetric_pattern``): ``_core._csr_blocks``; ``tests/utils/test_csr_blocks.py``;
+- :mod:`~kernelkit.reference.feature_counts` (``count_matrix``): ``_core._feature_counts``;
+  ``tests/kernels/test_feature_counts.py``;
 - :mod:`~kernelkit.reference.smacof` (``guttman_transform``, ``stress``):
   ``_core._smacof_guttman``; ``tests/manifold/test_smacof.py``;
 - :mod:`~kernelkit.reference.graphs`: ``_core._wl_relabel``, ``_core._shortest_path_bfs``,

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from kernelkit._core import _gram
+from kernelkit._core._feature_counts import count_matrix
 
 __all__ = ["SparseFeatures", "count_features"]
 
@@ -160,23 +161,21 @@ def count_features(graph_ids, keys, counts, n_samples, n_features, columns):
 def _count_matrix(rows, columns, counts, n_samples, n_features):
     """The canonical CSR array of ``counts`` summed by ``(row, column)``, float64.
 
-    scipy's COO to CSR conversion (sort, then sum of repeated entries) costs ~0.1 ms of Python
-    overhead, as much as the rest of a small kernel; integer counts sum exactly in any order,
-    so when the ``n_samples × n_features`` table is not much larger than the counts, they are
-    summed by ``bincount`` over it instead, with the same matrix as result.
+    Integer counts are summed by the compiled ``count_matrix`` (``_core/_feature_counts.pyx``),
+    exact in any order; other counts by scipy's COO to CSR conversion.
     """
-    n_cells = n_samples * n_features
-    if counts.dtype.kind not in "biu" or n_cells > max(4 * len(counts), 1 << 16):
+    if counts.dtype.kind not in "biu":
         features = sp.csr_array((counts.astype(np.float64), (rows, columns)),
                                 shape=(n_samples, n_features))
         features.sum_duplicates()
         return features
-    cell = rows * n_features + columns
-    cells = np.flatnonzero(np.bincount(cell, minlength=n_cells))  # stored even if summing to 0
-    # float64 sums (bincount gives int64 when there is nothing to sum)
-    totals = np.bincount(cell, weights=counts, minlength=n_cells)[cells].astype(np.float64)
-    indptr = np.zeros(n_samples + 1, dtype=np.int64)
-    np.cumsum(np.bincount(cells // n_features, minlength=n_samples), out=indptr[1:])
-    features = sp.csr_array((totals, cells % n_features, indptr), shape=(n_samples, n_features))
+    n = len(counts)
+    indptr, indices, data = (np.empty(n_samples + 1, dtype=np.int64),
+                             np.empty(n, dtype=np.int64), np.empty(n))
+    nnz = count_matrix(rows.astype(np.int64, copy=False), columns.astype(np.int64, copy=False),
+                       counts.astype(np.int64, copy=False), indptr, indices, data, n_features)
+    if nnz < n:  # not views of the longer buffers, which the fitted features would keep
+        data, indices = data[:nnz].copy(), indices[:nnz].copy()
+    features = sp.csr_array((data, indices, indptr), shape=(n_samples, n_features))
     features.has_canonical_format = True
     return features
