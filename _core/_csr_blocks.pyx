@@ -50,8 +50,8 @@ def concatenate_csr_arrays(
 
     Returns
     -------
-    None, when there is no matrix, a matrix is not 2-d, an array not 1-d, an index array not of integers or a data
-    array not of booleans or numbers; else
+    None, when there is no matrix, a matrix is not 2-d, an array not 1-d, an index array not
+    of integers or a data array not of booleans or numbers; else
 
     blocks : ndarray of shape (n_blocks, 5), int64
         Each matrix's rows, columns and the lengths of its three arrays (the table of

@@ -29,15 +29,18 @@ from libc.stdlib cimport malloc, free
 
 from _distances cimport dot_interleaved
 from _interrupt cimport InterruptState, interrupt_init, interrupted, raise_pending
-from _types cimport intp_t
+from _types cimport intp_t, kk_team_for_work
 
 # Rows (and columns) per tile: a tile's ratios and column sums stay in L1/L2.
 cdef enum:
     TILE = 128
-# n² per thread at least (about a millisecond of work): waking a thread costs microseconds on an
-# idle machine but a scheduler time slice on a busy one. Only the speed depends on this, never
-# the result.
-cdef intp_t MIN_PAIRS_PER_THREAD = 1 << 20
+# Serial seconds of one pair's share of a pass (its distance, square root and division, and the
+# sums of the transform), measured quiet on 200-2 000 samples (x86-64): the pass reads the n × n
+# dissimilarities, so it is bound by memory more than by arithmetic. The team is sized from it
+# (kk_team_for_work): quiet, two threads took 0.70-0.81 of one thread's time from 200 samples.
+# Only the speed depends on these, never the result.
+cdef double SECONDS_PER_PAIR_TRANSFORM = 4e-9
+cdef double SECONDS_PER_PAIR_STRESS = 2e-9
 
 
 ctypedef struct Pass:
@@ -173,6 +176,7 @@ cdef int _pass(
     bint update,
     double scale,
     int n_threads,
+    double min_work_per_thread,
     double *stress,
     double *squared_distances,
 ) except -1:
@@ -199,12 +203,11 @@ cdef int _pass(
     squared_distances[0] = 0.0
     if n == 0 or p == 0:
         return 0
+    n_threads = kk_team_for_work(
+        0.5 * n * (n - 1) * (SECONDS_PER_PAIR_TRANSFORM if update else SECONDS_PER_PAIR_STRESS),
+        min_work_per_thread, n_threads)
     if n_threads > n_pairs:
         n_threads = <int>n_pairs
-    if n_threads > (n * n) // MIN_PAIRS_PER_THREAD:
-        n_threads = <int>max((n * n) // MIN_PAIRS_PER_THREAD, 1)
-    if n_threads < 1:
-        n_threads = 1
     try:
         # Everything allocated here, so that a failed allocation raises (not inside nogil).
         # The partial sums take 2 (p + 1) TILE doubles per tile: O(n² (p + 1) / TILE), under
@@ -300,6 +303,7 @@ def guttman_transform(
     double[:, ::1] out,                     # OUT (n_samples, n_components)
     double scale=1.0,
     int n_threads=1,
+    double min_work_per_thread=0.0,
 ):
     """One fused SMACOF pass: ``out = scale · B(Z) Z`` and the stress of ``Z``.
 
@@ -321,7 +325,10 @@ def guttman_transform(
     scale : float
         Factor applied to ``B(Z) Z``.
     n_threads : int
-        OpenMP threads.
+        OpenMP threads, at most.
+    min_work_per_thread : float
+        Seconds of serial work a thread must get (``min_work_per_thread`` of
+        ``kernelkit.utils._threads``): a short pass runs on fewer threads; 0: on ``n_threads``.
 
     Returns
     -------
@@ -339,7 +346,8 @@ def guttman_transform(
         return 0.0, 0.0
     if &out[0, 0] == &Z[0, 0]:
         raise ValueError("out must not be the same array as Z.")
-    _pass(dissimilarities, weights, Z, out, True, scale, n_threads, &stress, &squared_distances)
+    _pass(dissimilarities, weights, Z, out, True, scale, n_threads, min_work_per_thread, &stress,
+          &squared_distances)
     return stress, squared_distances
 
 
@@ -348,12 +356,13 @@ def stress(
     const double[:, ::1] weights,           # IN (n_samples, n_samples) or None
     const double[:, ::1] Z,                 # IN (n_samples, n_components)
     int n_threads=1,
+    double min_work_per_thread=0.0,
 ):
     """The stress of ``Z``: the same pass without the transform.
 
     Parameters
     ----------
-    dissimilarities, weights, Z, n_threads
+    dissimilarities, weights, Z, n_threads, min_work_per_thread
         As in :func:`guttman_transform`.
 
     Returns
@@ -365,5 +374,6 @@ def stress(
     """
     cdef double value, squared_distances
     _check_shapes(dissimilarities, weights, Z, None)
-    _pass(dissimilarities, weights, Z, None, False, 1.0, n_threads, &value, &squared_distances)
+    _pass(dissimilarities, weights, Z, None, False, 1.0, n_threads, min_work_per_thread, &value,
+          &squared_distances)
     return value, squared_distances

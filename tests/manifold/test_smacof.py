@@ -41,6 +41,35 @@ def problem(rng):
 
 
 @pytest.mark.parametrize("weighted", [False, True])
+def test_runs_call_blas_on_one_thread_when_the_passes_have_a_team(monkeypatch, weighted):
+    # BLAS threads woken by the first configuration or the weighted solver would spin on the
+    # cores the passes' OpenMP team needs
+    from threadpoolctl import threadpool_limits
+
+    from kernelkit.manifold import _smacof
+    from kernelkit.utils._threads import _blas_thread_count
+
+    seen = []
+    initial = _smacof._initial_configuration
+
+    def recorded(*args):
+        seen.append(_blas_thread_count())
+        return initial(*args)
+
+    monkeypatch.setattr(_smacof, "_initial_configuration", recorded)
+    D = _euclidean(np.random.default_rng(0).normal(size=(40, 3)))
+    with threadpool_limits(2, user_api="blas"):
+        if _blas_thread_count() < 2:
+            pytest.skip("the BLAS library runs on one thread here")
+        for n_jobs in (2, 1):
+            smacof(D, weights=np.ones_like(D) if weighted else None, init="random",
+                   random_state=0, n_jobs=n_jobs)
+        after = _blas_thread_count()
+    assert seen == [1, 2]
+    assert after == 2
+
+
+@pytest.mark.parametrize("weighted", [False, True])
 def test_guttman_pass_matches_reference(rng, weighted):
     n = 300  # several tiles of the compiled pass, a ragged last one
     D = _euclidean(rng.normal(size=(n, 5)))
@@ -82,6 +111,12 @@ def test_pass_independent_of_threads(rng):
         s2 = _smacof_guttman.guttman_transform(D, weights, Z, out2, 1.0, 2)
         assert s1 == s2
         np.testing.assert_array_equal(out1, out2)
+        # a team sized by the work: one thread when every thread must get an hour of work
+        sized = np.empty_like(Z)
+        assert _smacof_guttman.guttman_transform(D, weights, Z, sized, 1.0, 2, 3600.0) == s1
+        np.testing.assert_array_equal(sized, out1)
+        assert _smacof_guttman.stress(D, weights, Z, 2, 3600.0) == \
+            _smacof_guttman.stress(D, weights, Z, 2)
 
 
 def test_fit_independent_of_threads(rng):

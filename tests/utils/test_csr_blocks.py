@@ -1,6 +1,6 @@
-"""The compiled gathering and checks of CSR batches and of symmetric patterns (``_core/_csr_blocks.pyx``)
-against their NumPy twin (``kernelkit.reference.csr_blocks``): the same verdicts, the same
-arrays, on well-formed, non-canonical and malformed blocks."""
+"""The compiled gathering and checks of CSR batches and of symmetric patterns
+(``_core/_csr_blocks.pyx``) against their NumPy twin (``kernelkit.reference.csr_blocks``): the
+same verdicts, the same arrays, on well-formed, non-canonical and malformed blocks."""
 
 import numpy as np
 import pytest
