@@ -85,6 +85,7 @@ cdef class _DualCD:
 
     cdef intp_t n, l, n_features, budget
     cdef int kernel, n_threads
+    cdef double min_work_per_thread
     cdef double gamma, coef0, degree, lam
     cdef const double[:, ::1] X
     cdef const double[::1] x_sqnorm
@@ -128,7 +129,7 @@ cdef class _DualCD:
                 self.budget -= self.n
         vk = VectorKernel(self.kernel, self.gamma, self.coef0, self.degree)
         kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, &vk, 0, self.n, row,
-                   self.n_threads)
+                   self.n_threads, self.min_work_per_thread)
         return row
 
     cdef void _release_zero_rows(self) noexcept nogil:
@@ -193,6 +194,7 @@ cdef class _DualCD:
         cdef unsigned long long seed = options["seed"]
         cdef double cache_size = options["cache_size"]
         cdef int n_threads = options["n_threads"]
+        cdef double min_work_per_thread = options.get("min_work_per_thread", 0.0)
         cdef object progress = options.get("progress")
         cdef long report_every = options.get("report_every", 0)
         cdef intp_t n = diagonal.shape[0]
@@ -226,6 +228,7 @@ cdef class _DualCD:
         self.degree = problem["degree"]
         self.lam = lambda_
         self.n_threads = max(1, n_threads)
+        self.min_work_per_thread = min_work_per_thread
         self.progress = progress
         self.report_every = report_every if progress is not None else 0
         self.X = X
@@ -382,7 +385,9 @@ def dual_cd_solve(
         of the order of the variables in each epoch; ``shrinking`` (bool): whether to shrink
         variables at 0 whose gradient is large; ``cache_size`` (float): budget of cached kernel
         rows, MiB (vector kernels); ``n_threads`` (int): OpenMP threads for long kernel rows
-        (call with BLAS limited to one thread); optional ``progress`` (callable, default None):
+        (call with BLAS limited to one thread); optional ``min_work_per_thread`` (float, default
+        0: every thread): seconds of work each thread of a row must get
+        (``kernelkit.utils._threads.min_work_per_thread``); optional ``progress`` (callable, default None):
         ``progress(n_iter, violation, n_active, objective)``, called with the GIL after every
         ``report_every`` epochs with the epochs run, the largest ``|PG_t|`` of the last one, the
         variables it visited and ``D(α)`` (whatever it raises stops the solver and is raised

@@ -90,6 +90,7 @@ cdef class _SMOSolver:
     cdef intp_t l, n, n_features, active_size, budget, sentinel, bad_i, bad_j
     cdef bint regression, unshrink, contiguous, check_curvature
     cdef int kernel, n_threads
+    cdef double min_work_per_thread
     cdef double gamma, coef0, degree
     # Data: private copy of the subproblem's rows (permuted with the variables in
     # classification) and their squared norms, or the precomputed Gram matrix.
@@ -137,6 +138,7 @@ cdef class _SMOSolver:
         cdef long max_iter = options["max_iter"]
         cdef double cache_size = options["cache_size"]
         cdef int n_threads = options["n_threads"]
+        cdef double min_work_per_thread = options.get("min_work_per_thread", 0.0)
         cdef object progress = options.get("progress")
         cdef long report_every = options.get("report_every", 0)
         cdef signed char[::1] cancel = options.get("cancel")
@@ -165,6 +167,7 @@ cdef class _SMOSolver:
         self.kernel = kernel
         self.gamma, self.coef0, self.degree = problem["gamma"], problem["coef0"], problem["degree"]
         self.n_threads = max(1, n_threads)
+        self.min_work_per_thread = min_work_per_thread
         self.progress = progress
         self.cancel = <char *>&cancel[0] if cancel is not None else NULL
         self.report_every = report_every if progress is not None else 0
@@ -262,7 +265,7 @@ cdef class _SMOSolver:
         """Fill ``rows[s][start:stop]`` with ``K(x_s, x_j)``."""
         cdef VectorKernel vk = VectorKernel(self.kernel, self.gamma, self.coef0, self.degree)
         kernel_row(&self.X[0, 0], self.n_features, &self.x_sqnorm[0], s, &vk, start, stop,
-                   self.rows[s], self.n_threads)
+                   self.rows[s], self.n_threads, self.min_work_per_thread)
 
     cdef const double* _row(self, intp_t t, intp_t length) noexcept nogil:
         """Kernel row of variable ``t`` (NULL: no memory).
@@ -767,14 +770,16 @@ def smo_solve(
         min_{I_low} −y_tG_t`` is below it; ``shrinking`` (bool); ``cache_size`` (float): kernel
         cache in MiB (at least two full rows; unused for a Gram, read in place); ``max_iter``
         (int): maximum number of SMO steps (positive); ``n_threads`` (int): OpenMP threads for
-        the kernel rows (call with BLAS limited to one thread); ``check_curvature`` (bool):
+        the kernel rows, at most (call with BLAS limited to one thread); ``check_curvature`` (bool):
         raise ``ValueError`` when a pair the solver considers has ``K_ii + K_jj − 2K_ij < 0``,
         a free proof that the Gram matrix is not p.s.d. (off for kernels indefinite on purpose,
         sigmoid). Optional: ``progress`` (callable): ``progress(n_iter, gap, active_size)``,
         called with the GIL every ``report_every`` (int, then positive) steps with the steps
         taken, the gap and size of the active set; what it raises stops the solver and is
         raised here; ``cancel`` (ndarray of shape (1,), int8): a flag another thread sets to 1
-        to stop the solver, which raises KeyboardInterrupt (thread pools cannot see Ctrl-C).
+        to stop the solver, which raises KeyboardInterrupt (thread pools cannot see Ctrl-C);
+        ``min_work_per_thread`` (float, default 0: every thread): seconds of work each thread of
+        a kernel row must get (``kernelkit.utils._threads.min_work_per_thread``).
     alpha : ndarray of shape (n_variables,), float64
         In: a feasible start (``0 ≤ α ≤ C``, ``yᵀα = 0``): zeros, or a previous solution to
         warm-start (e.g. over the iterations of multiple kernel learning). Out: the solution.

@@ -23,7 +23,7 @@ from libc.math cimport M_PI, exp, fabs, pow, sin, sqrt, tanh
 from scipy.linalg.cython_blas cimport dgemv
 
 from _distances cimport squared_distance_from_dot
-from _types cimport intp_t
+from _types cimport intp_t, kk_team_for_work
 
 cdef enum:
     LINEAR = 0
@@ -208,30 +208,37 @@ cdef inline void kernel_row_chunk(
 
 
 # Kernel rows of the solvers (SMO, dual coordinate descent): fixed chunks of ROW_CHUNK samples,
-# split across threads only when the row costs at least PARALLEL_ROW_WORK samples ×
-# (n_features + 16) — about a millisecond: a fork/join costs microseconds on an idle machine but,
-# when other processes share the cores, a descheduled worker can stall it for a whole time slice,
-# and the solvers compute thousands of rows (dual CD with 0.1 ms rows took 120 s instead of 2 s
-# on the loaded benchmark machine). The 16 stands for the exp/pow/tanh of each entry.
+# split across a team sized by the row's work (kk_team_for_work) at seconds_per_row_unit() per
+# sample × (n_features + 16), the 16 standing for the exp/pow/tanh of each entry (measured on one
+# thread: 0.11-0.27 ns, a GEMV and an exp over 2 000-50 000 samples of 20-100 features). The
+# solvers compute thousands of rows, each a fork/join: a calibrated cost of the region (which a
+# machine busy when it is measured makes large) keeps short rows on one thread (a fixed
+# threshold of a millisecond of work kept every row of 10 000 samples on one).
 cdef enum:
     ROW_CHUNK = 512
-    PARALLEL_ROW_WORK = 1 << 20
+
+
+cdef inline double seconds_per_row_unit() noexcept nogil:
+    return 2e-10
 
 
 cdef inline void kernel_row(
     const double *X, intp_t n_features, const double *x_sqnorm, intp_t s,
     const VectorKernel *vk,
-    intp_t start, intp_t stop, double *out, int n_threads,
+    intp_t start, intp_t stop, double *out, int n_threads, double min_work_per_thread,
 ) noexcept nogil:
     """``out[j] = K(x_s, x_j)`` for ``start ≤ j < stop``, ``K`` the kernel ``vk``, chunk by
-    chunk: the chunking depends on the row only, so the values do not depend on the thread
-    count."""
+    chunk, on at most ``n_threads`` threads, each given ``min_work_per_thread`` seconds of work
+    at least (0: every thread): the chunking depends on the row only, so the values do not
+    depend on the thread count."""
     cdef intp_t n_chunks = (stop - start + ROW_CHUNK - 1) // ROW_CHUNK
     cdef intp_t c
     cdef const double *x_s = X + s * n_features
+    n_threads = kk_team_for_work((stop - start) * (n_features + 16) * seconds_per_row_unit(),
+                                 min_work_per_thread, n_threads)
     if n_threads > n_chunks:
         n_threads = <int>n_chunks
-    if n_threads <= 1 or (stop - start) * (n_features + 16) < PARALLEL_ROW_WORK:
+    if n_threads <= 1:
         for c in range(n_chunks):
             kernel_row_chunk(X, n_features, x_sqnorm, x_s, x_sqnorm[s], vk,
                              start + c * ROW_CHUNK, min(start + (c + 1) * ROW_CHUNK, stop), out)

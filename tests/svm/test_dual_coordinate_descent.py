@@ -204,9 +204,12 @@ def test_verbose_reports_each_problem_and_changes_nothing(Estimator, cancer, cap
     assert "largest projected gradient" in lines[0]
 
 
-def test_one_and_two_threads_identical():
-    # Rows of 1100 samples × 960 features (≥ 2^20 samples × (features + 16)) are long enough
-    # to be split across threads.
+def test_one_and_two_threads_identical(monkeypatch):
+    # every row of 1100 samples (3 chunks) split across the threads, whatever the cost of a
+    # parallel region measured on this machine
+    from kernelkit.svm import _dual_coordinate_descent
+
+    monkeypatch.setattr(_dual_coordinate_descent, "min_work_per_thread", lambda n_threads: 0.0)
     X, y = make_classification(1100, 960, n_informative=20, random_state=0)
     fits = [SquaredHingeSVC(lambda_=0.5, kernel="linear", random_state=0, n_jobs=n_jobs).fit(X, y)
             for n_jobs in (1, 2)]

@@ -150,7 +150,8 @@ def test_agrees_with_reference_regression(rng):
 
 
 def test_same_result_for_any_thread_count(rng):
-    # Rows of 2100 samples × 600 features are long enough to be computed in parallel (5 chunks).
+    # Rows of 2100 samples are 5 chunks, computed in parallel (no min_work_per_thread: every
+    # thread takes chunks).
     X, y = _classification(rng, n=2100, n_features=600)
     runs = [_solve(smo_solve, X, y, -np.ones(y.size), np.ones(y.size), tol=1e-2, n_threads=t)
             for t in (1, 2)]

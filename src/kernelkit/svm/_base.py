@@ -40,7 +40,7 @@ from kernelkit.utils._sklearn_compat import (
     _check_sample_weight,
     _fit_context,
 )
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads, min_work_per_thread
 from kernelkit.utils._validation import MAX_INT, kernel_cache_megabytes
 
 # With max_iter=-1 the solver still stops after max(10⁷, 100 l) steps (libsvm's own guard).
@@ -252,6 +252,7 @@ class BaseSMO(ParameterNamesOncePerClass, BaseEstimator):
                 self.cache_size, n_variables,
                 f"{type(self).__name__} on {n_variables} dual variables"),
             "max_iter": int(max_iter), "n_threads": n_threads,
+            "min_work_per_thread": min_work_per_thread(n_threads),
             # a Gram matrix must be p.s.d.: the solver tests the 2×2 minors it reads
             "check_curvature": gram is not None,
             "progress": progress, "report_every": max(1, _REPORT_EVERY // 10), "cancel": cancel,

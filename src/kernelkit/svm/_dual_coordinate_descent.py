@@ -36,7 +36,7 @@ from kernelkit.utils._sklearn_compat import (
     StrOptions,
     _fit_context,
 )
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads, min_work_per_thread
 from kernelkit.utils._validation import MAX_INT, check_memory_request, kernel_cache_megabytes
 
 __all__ = ["SquaredEpsilonSVR", "SquaredHingeSVC"]
@@ -163,7 +163,8 @@ class _DualCDBase(ParameterNamesOncePerClass, BaseEstimator):
                  "degree": float(self.degree), "lambda_": float(self.lambda_)},
                 {"tol": float(self.tol), "max_iter": int(self.max_iter), "seed": int(seed),
                  "shrinking": bool(self.shrinking), "cache_size": cache_size,
-                 "n_threads": n_threads, "progress": progress, "report_every": 1},
+                 "n_threads": n_threads, "min_work_per_thread": min_work_per_thread(n_threads),
+                 "progress": progress, "report_every": 1},
                 alpha, history)
         if self.verbose:
             report(type(self).__name__,
