@@ -144,6 +144,26 @@ def test_check_precomputed_gram_without_psd_accepts_indefinite():
         check_precomputed_gram(K, n_samples=3)
 
 
+def test_kernel_objects_definite_by_construction_skip_the_factorisation(monkeypatch, rng):
+    # VectorKernel("rbf") is checked as "rbf" is; VectorKernel("sigmoid") is still factorised
+    from kernelkit.kernels import VectorKernel
+    from kernelkit.utils import _gram
+
+    factorised = []
+    cholesky = _gram._check_cholesky
+    monkeypatch.setattr(_gram, "_check_cholesky",
+                        lambda K, *args: (factorised.append(K.shape[0]), cholesky(K, *args)))
+    X = rng.normal(size=(30, 3))
+    for kernel in ("rbf", VectorKernel("rbf"), VectorKernel("poly", degree=2, coef0=1.0)):
+        resolve_kernel(kernel, X, psd="auto")
+    assert factorised == []
+    # a sigmoid is not a kernel in general: its Gram matrix is factorised, as its name's is
+    for kernel in ("sigmoid", VectorKernel("sigmoid", gamma=0.01, coef0=0.0)):
+        with pytest.raises(ValueError, match="not positive semi-definite"):
+            resolve_kernel(kernel, X, gamma=0.01, coef0=0.0, psd="auto")
+    assert factorised == [30, 30]
+
+
 def test_fitted_kernel_pickles_and_subsets(rng):
     X = rng.normal(size=(20, 3))
     fitted = resolve_kernel("rbf", X, gamma="scale")

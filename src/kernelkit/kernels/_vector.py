@@ -9,7 +9,7 @@ from sklearn.utils.validation import validate_data
 
 from kernelkit._core._gram import VECTOR_KERNELS, vector_gram_diagonal
 from kernelkit.kernels._base import StructuredKernel
-from kernelkit.utils._kernels import pairwise_kernels, resolve_gamma
+from kernelkit.utils._kernels import definite_by_construction, pairwise_kernels, resolve_gamma
 from kernelkit.utils._sklearn_compat import Interval, StrOptions
 
 __all__ = [
@@ -236,6 +236,11 @@ class VectorKernel(StructuredKernel):
     def _gram(self, A, B=None):
         return pairwise_kernels(A, B, metric=self.kernel, gamma=self.gamma_, degree=self.degree,
                                 coef0=self.coef0, n_jobs=self.n_jobs)
+
+    def _positive_definite_by_construction(self):
+        """Whether every Gram matrix of this kernel is positive semi-definite, whatever the
+        data (the learners then skip their factorisation test, as for the kernel's name)."""
+        return definite_by_construction(self.kernel, float(self.coef0), float(self.degree))
 
     def _self_similarity(self, A):
         out = np.empty(A.shape[0])
