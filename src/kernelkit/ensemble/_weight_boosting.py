@@ -219,14 +219,17 @@ class AdaBoostClassifier(ClassifierMixin, ParameterNamesOncePerClass, BaseEstima
         """``fit(D) -> (learner, class probabilities on X)``."""
         C = self.n_classes_
         if self.estimator is None:
-            training_set = TreeTrainingSet(X, "best", n_threads=effective_n_threads(None))
+            n_threads = effective_n_threads(None)
+            training_set = TreeTrainingSet(X, "best", n_threads=n_threads)
             params = GrowthParams(max_depth=1)
             target = codes.astype(np.float64)
 
             def fit_stump(D):
+                # the threads share the root's features (the tree builder's rule for large
+                # nodes); the stump does not depend on their number
                 tree, leaves = training_set.grow_tree(
                     target, D, draw_tree_seed(random_state), criterion="gini", params=params,
-                    n_classes=C, return_train_leaves=True)
+                    n_classes=C, n_threads=n_threads, return_train_leaves=True)
                 unseen = leaves < 0
                 if unseen.any():
                     leaves[unseen] = tree.apply(X[unseen])
