@@ -176,6 +176,19 @@ def test_threads_do_not_change_the_model():
                                   b.fit(X, y).decision_function(X))
 
 
+def test_adaboost_stumps_do_not_depend_on_the_threads():
+    # 15 000 x 20: the root's features are shared by the threads (n x d >= 2**18)
+    from threadpoolctl import threadpool_limits
+
+    X, y = make_classification(15_000, 20, random_state=0)
+    fits = []
+    for n_threads in (1, 2):
+        with threadpool_limits(n_threads, user_api="openmp"):
+            fits.append(AdaBoostClassifier(n_estimators=10, random_state=0).fit(X, y))
+    np.testing.assert_array_equal(fits[0].estimator_weights_, fits[1].estimator_weights_)
+    np.testing.assert_array_equal(fits[0].decision_function(X), fits[1].decision_function(X))
+
+
 def test_early_stopping_and_staged_predictions():
     X, y = make_classification(600, 10, flip_y=0.3, random_state=2)
     model = GradientBoostingClassifier(n_estimators=500, n_iter_no_change=5, learning_rate=0.5,
