@@ -13,19 +13,13 @@ gives (the NumPy twin, compared in ``tests/utils/test_csr_blocks.py``): the same
 :func:`check_symmetric_pattern` tests a sorted pattern for self-loops and missing reverse
 entries, the rules of the graph readers (a counting-sort transpose compared with the pattern:
 a binary search for each entry's reverse took 8 ns an entry, its branches unpredictable).
-:func:`concatenate_csr_arrays` gathers the matrices' arrays for :func:`block_diagonal_csr` (in
-Python, a dozen calls over the list of matrices cost 0.1 ms on a hundred molecules: more than
-the checks); it gives what the twin's ``np.concatenate`` gives.
 """
 
-cimport numpy as cnp
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcmp, memcpy
-
-import numpy as np
+from libc.string cimport memcmp
 
 from _interrupt cimport CHECK_WORK, InterruptState, interrupt_init, interrupted, raise_pending
-from _types cimport int32_t, int64_t, intp_t, uint8_t, uint64_t
+from _types cimport int64_t, intp_t, uint8_t, uint64_t
 
 cdef enum:
     # verdicts of block_diagonal_csr
@@ -38,114 +32,6 @@ cdef enum:
     N_POINTERS = 2
     N_INDICES = 3
     N_VALUES = 4
-
-cnp.import_array()
-
-
-def concatenate_csr_arrays(
-    list matrices,                           # IN the matrices, for their shapes
-    list parts,                              # IN (indptr, indices, data) of each matrix
-):
-    """The arrays ``parts`` of the CSR ``matrices`` concatenated, and the table of their sizes.
-
-    Returns
-    -------
-    None, when there is no matrix, a matrix is not 2-d, an array not 1-d, an index array not
-    of integers or a data array not of booleans or numbers; else
-
-    blocks : ndarray of shape (n_blocks, 5), int64
-        Each matrix's rows, columns and the lengths of its three arrays (the table of
-        :func:`block_diagonal_csr`).
-    indptr, indices : ndarray, int64
-        The row pointers and column indices, each value as ``astype(np.int64)`` gives it (an
-        unsigned value beyond int64 wraps negative, and fails the checks).
-    data : ndarray
-        The values, in the dtype ``np.concatenate`` promotes them to.
-    """
-    cdef intp_t n_blocks = len(parts), b
-    cdef int64_t n_pointers = 0, n_indices = 0
-    cdef list pointer_arrays = [None] * n_blocks, index_arrays = [None] * n_blocks
-    cdef list value_arrays = [None] * n_blocks
-    if len(matrices) != n_blocks:
-        raise ValueError("concatenate_csr_arrays: one part per matrix is needed.")
-    if n_blocks == 0:
-        return None
-    blocks = np.empty((n_blocks, 5), dtype=np.int64)
-    cdef int64_t[:, ::1] table = blocks
-    for b in range(n_blocks):
-        shape = matrices[b].shape
-        indptr, indices, data = parts[b]
-        if len(shape) != 2:
-            return None
-        indptr, indices = _int64_vector(indptr), _int64_vector(indices)
-        if (indptr is None or indices is None or not isinstance(data, cnp.ndarray)
-                or cnp.PyArray_NDIM(data) != 1
-                or not (cnp.PyArray_ISNUMBER(data) or cnp.PyArray_ISBOOL(data))):
-            return None
-        pointer_arrays[b], index_arrays[b], value_arrays[b] = indptr, indices, data
-        table[b, N_ROWS], table[b, N_COLS] = shape
-        table[b, N_POINTERS] = cnp.PyArray_DIM(indptr, 0)
-        table[b, N_INDICES] = cnp.PyArray_DIM(indices, 0)
-        table[b, N_VALUES] = cnp.PyArray_DIM(data, 0)
-        n_pointers += table[b, N_POINTERS]
-        n_indices += table[b, N_INDICES]
-    return (blocks, _concatenated_int64(pointer_arrays, n_pointers),
-            _concatenated_int64(index_arrays, n_indices), _concatenated_values(value_arrays))
-
-
-cdef object _int64_vector(object array):
-    """``array`` when it is a 1-d C-contiguous native int32 or int64 ndarray, else as
-    ``astype(np.int64)`` gives it (other integers); None when not 1-d integers."""
-    if not isinstance(array, cnp.ndarray):
-        return None
-    cdef cnp.ndarray a = <cnp.ndarray> array
-    if cnp.PyArray_NDIM(a) != 1 or not cnp.PyArray_ISINTEGER(a):
-        return None
-    if (cnp.PyArray_ISSIGNED(a) and cnp.PyArray_ITEMSIZE(a) in (4, 8)
-            and cnp.PyArray_IS_C_CONTIGUOUS(a) and cnp.PyArray_ISNOTSWAPPED(a)):
-        return a
-    return a.astype(np.int64)
-
-
-cdef cnp.ndarray _concatenated_values(list arrays):
-    """The 1-d ``arrays`` concatenated: copied when they share one native dtype and are
-    contiguous, else by ``np.concatenate`` (which promotes them)."""
-    cdef cnp.ndarray first = <cnp.ndarray> arrays[0], a, out
-    cdef int dtype = cnp.PyArray_TYPE(first)
-    cdef intp_t length = 0
-    cdef char *target
-    for array in arrays:
-        a = <cnp.ndarray> array
-        if (cnp.PyArray_TYPE(a) != dtype or not cnp.PyArray_IS_C_CONTIGUOUS(a)
-                or not cnp.PyArray_ISNOTSWAPPED(a)):
-            return np.concatenate(arrays)
-        length += cnp.PyArray_DIM(a, 0)
-    out = np.empty(length, dtype=first.dtype)
-    target = <char *> cnp.PyArray_DATA(out)
-    for array in arrays:
-        a = <cnp.ndarray> array
-        memcpy(target, cnp.PyArray_DATA(a), cnp.PyArray_NBYTES(a))
-        target += cnp.PyArray_NBYTES(a)
-    return out
-
-
-cdef cnp.ndarray _concatenated_int64(list arrays, int64_t length):
-    """The int32 or int64 vectors ``arrays`` concatenated into one int64 array."""
-    cdef cnp.ndarray out = np.empty(length, dtype=np.int64), a
-    cdef int64_t *target = <int64_t *> cnp.PyArray_DATA(out)
-    cdef const int32_t *narrow
-    cdef intp_t k, n
-    for array in arrays:
-        a = <cnp.ndarray> array
-        n = cnp.PyArray_DIM(a, 0)
-        if cnp.PyArray_ITEMSIZE(a) == 8:
-            memcpy(target, cnp.PyArray_DATA(a), n * sizeof(int64_t))
-        else:
-            narrow = <const int32_t *> cnp.PyArray_DATA(a)
-            for k in range(n):
-                target[k] = narrow[k]
-        target += n
-    return out
 
 
 def block_diagonal_csr(

@@ -1,6 +1,6 @@
-"""The compiled gathering and checks of CSR batches and of symmetric patterns
-(``_core/_csr_blocks.pyx``) against their NumPy twin (``kernelkit.reference.csr_blocks``): the
-same verdicts, the same arrays, on well-formed, non-canonical and malformed blocks."""
+"""The compiled checks of CSR batches and of symmetric patterns (``_core/_csr_blocks.pyx``)
+against their NumPy twin (``kernelkit.reference.csr_blocks``): the same verdicts, the same
+arrays, on well-formed, non-canonical and malformed blocks."""
 
 import numpy as np
 import pytest
@@ -94,73 +94,6 @@ def test_block_diagonal_csr_refuses_inconsistent_lengths():
                                 np.zeros(1, dtype=np.uint8), np.zeros(2, dtype=np.int64),
                                 np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64),
                                 np.zeros(1, dtype=np.uint8))
-
-
-class _Shaped:
-    """A stand-in for a matrix: only its shape is read."""
-
-    def __init__(self, shape):
-        self.shape = shape
-
-
-_INDEX_DTYPES = ["int32", "int64", "uint32", "int16", "uint64", ">i8", "<i4"]
-_VALUE_DTYPES = ["float64", "float32", "bool", "int8", "complex128", ">f8", "float16"]
-
-
-def _vector(rng, values, dtype, strided):
-    """``values`` as a 1-d array of ``dtype``, a strided view when ``strided``."""
-    if not strided:
-        return np.asarray(values).astype(dtype)
-    wide = np.zeros(2 * len(values), dtype=dtype)
-    wide[::2] = values
-    return wide[::2]
-
-
-def test_concatenate_csr_arrays_is_the_twins():
-    rng = np.random.default_rng(1)
-    for trial in range(400):
-        n_blocks = int(rng.integers(1, 6))
-        one_dtype = trial % 2 == 0  # the copying path; else mixed dtypes and layouts
-        index_dtype, value_dtype = rng.choice(_INDEX_DTYPES), rng.choice(_VALUE_DTYPES)
-        matrices, parts = [], []
-        for _ in range(n_blocks):
-            if not one_dtype:
-                index_dtype, value_dtype = rng.choice(_INDEX_DTYPES), rng.choice(_VALUE_DTYPES)
-            shape, indptr, indices, n_values = _block(rng, None)
-            if index_dtype == "uint64" and len(indices):
-                indices = indices.astype(np.uint64)
-                indices[0] = np.uint64(2**64 - 1)  # wraps to -1 as int64
-            strided = not one_dtype and rng.random() < 0.3
-            parts.append((_vector(rng, indptr, index_dtype, strided),
-                          _vector(rng, indices, index_dtype, strided),
-                          _vector(rng, rng.integers(-3, 4, size=n_values), value_dtype,
-                                  strided)))
-            matrices.append(_Shaped(shape))
-        found, expected = core.concatenate_csr_arrays(matrices, parts), \
-            twin.concatenate_csr_arrays(matrices, parts)
-        for name, a, b in zip(("blocks", "indptr", "indices", "data"), found, expected):
-            assert a.dtype == b.dtype, (trial, name)
-            np.testing.assert_array_equal(a, b, err_msg=f"{trial} {name}")
-
-
-@pytest.mark.parametrize("fault", ["no matrix", "1-d shape", "2-d indptr", "float indices",
-                                   "string data", "list data"])
-def test_concatenate_csr_arrays_refuses_what_the_twin_refuses(fault):
-    indptr, indices, data = np.array([0, 1, 1]), np.array([1]), np.array([1.0])
-    shape = (1,) if fault == "1-d shape" else (2, 2)
-    if fault == "2-d indptr":
-        indptr = indptr[None, :]
-    elif fault == "float indices":
-        indices = indices.astype(np.float64)
-    elif fault == "string data":
-        data = np.array(["a"])
-    elif fault == "list data":
-        data = [1.0]
-    matrices, parts = [_Shaped(shape)], [(indptr, indices, data)]
-    if fault == "no matrix":
-        matrices, parts = [], []
-    assert twin.concatenate_csr_arrays(matrices, parts) is None
-    assert core.concatenate_csr_arrays(matrices, parts) is None
 
 
 def _pattern(rng, case):

@@ -28,7 +28,7 @@ estimator built on it, on the same arrays:
 - :mod:`~kernelkit.reference.linkage`: ``_core._linkage``; ``tests/cluster/test_agglomerative.py``;
 - :mod:`~kernelkit.reference.scatter`: ``_core._weighted_scatter``;
   ``tests/utils/test_threads.py``;
-- :mod:`~kernelkit.reference.csr_blocks` (``concatenate_csr_arrays``, ``block_diagonal_csr``,
+- :mod:`~kernelkit.reference.csr_blocks` (``block_diagonal_csr``,
   ``check_symmetric_pattern``): ``_core._csr_blocks``; ``tests/utils/test_csr_blocks.py``;
 - :mod:`~kernelkit.reference.feature_counts` (``count_matrix``): ``_core._feature_counts``;
   ``tests/kernels/test_feature_counts.py``;

@@ -7,27 +7,7 @@ The same signatures and verdicts as the compiled functions; compared with them i
 
 import numpy as np
 
-__all__ = ["block_diagonal_csr", "check_symmetric_pattern", "concatenate_csr_arrays"]
-
-
-def concatenate_csr_arrays(matrices, parts):
-    """:func:`kernelkit._core._csr_blocks.concatenate_csr_arrays`: ``(blocks, indptr, indices,
-    data)`` or None."""
-    shapes = [matrix.shape for matrix in matrices]
-    if not parts or any(len(shape) != 2 for shape in shapes):
-        return None
-    for arrays in parts:
-        if not all(isinstance(a, np.ndarray) and a.ndim == 1 for a in arrays):
-            return None
-        if arrays[0].dtype.kind not in "iu" or arrays[1].dtype.kind not in "iu" \
-                or arrays[2].dtype.kind not in "biufc":
-            return None
-    indptrs, indices, data = zip(*parts)
-    blocks = np.array([(*shape, len(p), len(i), len(d))
-                       for shape, p, i, d in zip(shapes, indptrs, indices, data)],
-                      dtype=np.int64).reshape(-1, 5)
-    return (blocks, np.concatenate([p.astype(np.int64) for p in indptrs]),
-            np.concatenate([i.astype(np.int64) for i in indices]), np.concatenate(data))
+__all__ = ["block_diagonal_csr", "check_symmetric_pattern"]
 
 
 def block_diagonal_csr(indptr, indices, blocks, converted, row_ptr, rows, cols, convert):

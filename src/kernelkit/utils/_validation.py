@@ -2,7 +2,9 @@
 
 import os
 import warnings
+from itertools import chain
 from math import inf
+from operator import attrgetter
 
 import numpy as np
 import scipy.sparse as sp
@@ -11,7 +13,7 @@ from sklearn.utils import assert_all_finite
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
-from kernelkit._core._csr_blocks import block_diagonal_csr, concatenate_csr_arrays
+from kernelkit._core._csr_blocks import block_diagonal_csr
 from kernelkit._core._sum_of_squares import sum_of_squares
 
 __all__ = ["MAX_INT", "available_memory", "check_class_labels", "check_distance_scale",
@@ -257,6 +259,7 @@ def block_diagonal_csr_arrays(matrices):
 
 
 _CSR_TYPES = frozenset((sp.csr_array, sp.csr_matrix))
+_dtype_of = attrgetter("dtype")
 
 
 def _canonical_csr_arrays(X):
@@ -273,10 +276,24 @@ def _concatenated_csr(matrices, parts, converted):
     one is malformed; else the list of the blocks not ``converted`` yet that need converting
     (unused storage, unsorted or duplicate indices), if any."""
     n_blocks = len(parts)
-    gathered = concatenate_csr_arrays(matrices, parts)
-    if gathered is None:
+    shapes = [X.shape for X in matrices]
+    indptrs, indices, data = zip(*parts)
+    if set(map(len, shapes)) != {2} or not {
+            dtype.kind for dtype in {*map(_dtype_of, indptrs), *map(_dtype_of, indices)}
+    } <= set("iu") or not {dtype.kind for dtype in set(map(_dtype_of, data))} <= set("biufc"):
         return None
-    blocks, indptr, index, values = gathered
+    try:
+        indptr, index, values = (np.concatenate(arrays) for arrays in (indptrs, indices, data))
+    except ValueError:  # arrays of different or no dimensions
+        return None
+    if not indptr.ndim == index.ndim == values.ndim == 1:
+        return None
+    # each block's rows, columns and the lengths of its three arrays
+    blocks = np.fromiter(chain.from_iterable(
+        (*shape, len(p), len(i), len(d)) for shape, p, i, d in zip(shapes, indptrs, indices, data)
+    ), dtype=np.int64, count=5 * n_blocks).reshape(n_blocks, 5)
+    # int64 values: an unsigned value beyond int64 wraps negative, and fails a check
+    indptr, index = indptr.astype(np.int64, copy=False), index.astype(np.int64, copy=False)
     if len(indptr) < n_blocks:   # a block without row pointers
         return None
     # (a row pointer per row and one, when the blocks are well formed)
