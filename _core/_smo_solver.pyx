@@ -54,8 +54,7 @@ cdef enum:
     PRECOMPUTED = -1
 PRECOMPUTED_KERNEL = PRECOMPUTED
 
-# Status codes returned to Python (raised / warned about there, never in nogil code), besides
-# _interrupt.pxd's INTERRUPTED (-2).
+# Status codes returned to Python (raised there, never in nogil code); INTERRUPTED (-2) too.
 cdef enum:
     CONVERGED = 0
     MAX_ITER_REACHED = 1
@@ -63,8 +62,7 @@ cdef enum:
     CALLBACK_RAISED = -3
     NEGATIVE_CURVATURE = -4
 
-# Position of α_t in its box.
-cdef enum:
+cdef enum:  # position of α_t in its box
     AT_LOWER = 0
     AT_UPPER = 1
     FREE = 2
@@ -90,8 +88,7 @@ cdef class _SMOSolver:
     cdef intp_t l, n, n_features, active_size, budget, sentinel, bad_i, bad_j
     cdef bint regression, unshrink, contiguous, check_curvature
     cdef int kernel, n_threads
-    cdef double min_work_per_thread
-    cdef double gamma, coef0, degree
+    cdef double gamma, coef0, degree, min_work_per_thread
     # Data: private copy of the subproblem's rows (permuted with the variables in
     # classification) and their squared norms, or the precomputed Gram matrix.
     cdef double[:, ::1] X
@@ -138,7 +135,6 @@ cdef class _SMOSolver:
         cdef long max_iter = options["max_iter"]
         cdef double cache_size = options["cache_size"]
         cdef int n_threads = options["n_threads"]
-        cdef double min_work_per_thread = options.get("min_work_per_thread", 0.0)
         cdef object progress = options.get("progress")
         cdef long report_every = options.get("report_every", 0)
         cdef signed char[::1] cancel = options.get("cancel")
@@ -167,7 +163,7 @@ cdef class _SMOSolver:
         self.kernel = kernel
         self.gamma, self.coef0, self.degree = problem["gamma"], problem["coef0"], problem["degree"]
         self.n_threads = max(1, n_threads)
-        self.min_work_per_thread = min_work_per_thread
+        self.min_work_per_thread = options.get("min_work_per_thread", 0.0)
         self.progress = progress
         self.cancel = <char *>&cancel[0] if cancel is not None else NULL
         self.report_every = report_every if progress is not None else 0
@@ -770,7 +766,7 @@ def smo_solve(
         min_{I_low} −y_tG_t`` is below it; ``shrinking`` (bool); ``cache_size`` (float): kernel
         cache in MiB (at least two full rows; unused for a Gram, read in place); ``max_iter``
         (int): maximum number of SMO steps (positive); ``n_threads`` (int): OpenMP threads for
-        the kernel rows, at most (call with BLAS limited to one thread); ``check_curvature`` (bool):
+        the kernel rows (call with BLAS limited to one thread); ``check_curvature`` (bool):
         raise ``ValueError`` when a pair the solver considers has ``K_ii + K_jj − 2K_ij < 0``,
         a free proof that the Gram matrix is not p.s.d. (off for kernels indefinite on purpose,
         sigmoid). Optional: ``progress`` (callable): ``progress(n_iter, gap, active_size)``,
@@ -778,8 +774,7 @@ def smo_solve(
         taken, the gap and size of the active set; what it raises stops the solver and is
         raised here; ``cancel`` (ndarray of shape (1,), int8): a flag another thread sets to 1
         to stop the solver, which raises KeyboardInterrupt (thread pools cannot see Ctrl-C);
-        ``min_work_per_thread`` (float, default 0: every thread): seconds of work each thread of
-        a kernel row must get (``kernelkit.utils._threads.min_work_per_thread``).
+        ``min_work_per_thread`` (float, default 0): seconds of work per thread of a kernel row.
     alpha : ndarray of shape (n_variables,), float64
         In: a feasible start (``0 ≤ α ≤ C``, ``yᵀα = 0``): zeros, or a previous solution to
         warm-start (e.g. over the iterations of multiple kernel learning). Out: the solution.
