@@ -21,6 +21,12 @@ cdef enum:
     NO_MEMORY = -3
 
 
+ctypedef struct Cell:
+    # a column's running sum in the current row, and that row (one cache line for both)
+    int64_t total
+    intp_t row
+
+
 def count_matrix(
     const int64_t[::1] rows,                 # IN (n,) the row of each occurrence
     const int64_t[::1] columns,              # IN (n,) its column
@@ -69,14 +75,12 @@ cdef intp_t _count(const int64_t *rows, const int64_t *columns, const int64_t *c
     """:func:`count_matrix` on pointers: nnz, OUT_OF_RANGE or NO_MEMORY."""
     cdef intp_t *first = <intp_t *> calloc(n_samples + 1, sizeof(intp_t))
     cdef intp_t *order = <intp_t *> malloc((n if n else 1) * sizeof(intp_t))
-    cdef int64_t *sums = <int64_t *> malloc((n_features if n_features else 1) * sizeof(int64_t))
-    cdef intp_t *last_row = <intp_t *> malloc((n_features if n_features else 1) * sizeof(intp_t))
+    cdef Cell *cells = <Cell *> malloc((n_features if n_features else 1) * sizeof(Cell))
     cdef intp_t k, r, c, nnz = NO_MEMORY, row_start, done = 0
-    if first == NULL or order == NULL or sums == NULL or last_row == NULL:
+    if first == NULL or order == NULL or cells == NULL:
         free(first)
         free(order)
-        free(sums)
-        free(last_row)
+        free(cells)
         return NO_MEMORY
     # the occurrences grouped by row, in their order (a counting sort)
     nnz = OUT_OF_RANGE
@@ -92,22 +96,22 @@ cdef intp_t _count(const int64_t *rows, const int64_t *columns, const int64_t *c
             first[rows[k]] += 1
         # first[r] now ends row r: row r's occurrences are order[first[r - 1]:first[r]]
         for c in range(n_features):
-            last_row[c] = -1
+            cells[c].row = -1
         nnz = 0
         indptr[0] = 0
         row_start = 0
         for r in range(n_samples):
             for k in range(row_start, first[r]):
                 c = columns[order[k]]
-                if last_row[c] != r:
-                    last_row[c] = r
-                    sums[c] = 0
+                if cells[c].row != r:
+                    cells[c].row = r
+                    cells[c].total = 0
                     indices[nnz] = c
                     nnz += 1
-                sums[c] += counts[order[k]]
+                cells[c].total += counts[order[k]]
             sort(&indices[indptr[r]], nnz - indptr[r])
             for k in range(indptr[r], nnz):
-                data[k] = <double> sums[indices[k]]
+                data[k] = <double> cells[indices[k]].total
             indptr[r + 1] = nnz
             done += first[r] - row_start
             row_start = first[r]
@@ -117,6 +121,5 @@ cdef intp_t _count(const int64_t *rows, const int64_t *columns, const int64_t *c
                     break
     free(first)
     free(order)
-    free(sums)
-    free(last_row)
+    free(cells)
     return nnz
