@@ -54,18 +54,23 @@ def openmp_probe_threads(int n_workers, size_t stack_size):
     return error
 
 
-def openmp_region_seconds(int n_threads, int n_regions):
+def openmp_region_seconds(int n_threads, int n_regions, double pause=0.0):
     """Mean wall time (s) of an empty parallel region of ``n_threads`` threads, over
-    ``n_regions`` consecutive ones: the cost a parallel loop pays before and after its work
-    (waking the team, then joining it). 0 without OpenMP."""
+    ``n_regions`` ones: the cost a parallel loop pays before and after its work (waking the
+    team, then joining it). Consecutive regions with ``pause = 0``; otherwise the calling thread
+    waits ``pause`` seconds (busy, not counted) before each, so that a team whose idle threads
+    spin a bounded while first finds them asleep. 0 without OpenMP."""
     cdef int region, i
-    cdef double start, stop
+    cdef double start, total = 0.0
     if n_regions < 1 or n_threads < 2:
         return 0.0
     with nogil:
-        start = kk_omp_wtime()
         for region in range(n_regions):
+            start = kk_omp_wtime() + pause
+            while pause > 0.0 and kk_omp_wtime() < start:
+                pass
+            start = kk_omp_wtime()
             for i in prange(n_threads, num_threads=n_threads, schedule='static', chunksize=1):
                 pass
-        stop = kk_omp_wtime()
-    return (stop - start) / n_regions
+            total += kk_omp_wtime() - start
+    return total / n_regions

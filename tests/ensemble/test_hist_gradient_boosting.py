@@ -241,7 +241,7 @@ def test_thread_count_does_not_change_the_model(teams, monkeypatch):
     # large enough for the parallel gather, partition and prediction paths; "always": every
     # loop of the grower on the whole team, however small its work
     if teams == "always":
-        monkeypatch.setattr(grower_module, "min_work_per_thread", lambda n_threads: 0.0)
+        monkeypatch.setattr(grower_module, "min_work_per_thread", lambda n_threads, **_: 0.0)
     X, y = _classification(40_000, 6, seed=9)
     X = _with_missing(X, 0.01, 9)
     fits = [HistGradientBoostingClassifier(max_iter=5, early_stopping=False, n_jobs=n)
@@ -253,7 +253,7 @@ def test_thread_count_does_not_change_the_model(teams, monkeypatch):
 def test_equal_gains_split_on_the_first_feature(n_jobs, monkeypatch):
     # copies of a column give every split the same gain on each copy: the first copy wins, on
     # one thread or with the copies' histograms and splits on different threads
-    monkeypatch.setattr(grower_module, "min_work_per_thread", lambda n_threads: 0.0)
+    monkeypatch.setattr(grower_module, "min_work_per_thread", lambda n_threads, **_: 0.0)
     X, y = _classification(2_000, 5, seed=12)
     categories = np.digitize(X[:, 0], [-1.0, -0.3, 0.3, 1.0])
     cases = [(np.column_stack([X, X[:, 0], X[:, 0]]), None, [0, 5, 6]),

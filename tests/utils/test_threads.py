@@ -1,9 +1,13 @@
 """The thread probe run before an OpenMP team is first used, the stack size it reads, and the
 n_jobs values estimators accept."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
-from kernelkit._core._openmp import openmp_probe_threads
+from kernelkit._core._openmp import openmp_library, openmp_probe_threads
 
 from kernelkit.cluster import KMeans
 from kernelkit.kernels import SpectrumKernel
@@ -26,7 +30,11 @@ def test_team_sizes_come_from_one_measured_region_cost():
     cost = parallel_region_seconds(2)
     assert 0.0 <= cost < 1.0
     assert parallel_region_seconds(2) == cost   # measured once per process
-    assert min_work_per_thread(2) >= cost
+    assert min_work_per_thread(2, back_to_back=True) == 2 * cost
+    woken = parallel_region_seconds(2, after_pause=True)
+    assert 0.0 <= woken < 1.0
+    assert parallel_region_seconds(2, after_pause=True) == woken
+    assert min_work_per_thread(2) == 2 * woken
 
 
 @pytest.mark.parametrize("value, size", [
@@ -218,3 +226,35 @@ def test_blas_limit_sets_and_restores_the_blas_threads():
         with blas_limit(1):
             raise RuntimeError("inside")
     assert counts() == before
+
+
+def _runtime_settings(env):
+    """The wait settings kernelkit's OpenMP runtime printed when it loaded in a fresh interpreter
+    with ``env`` (libgomp's OMP_DISPLAY_ENV), and whether the variables stayed set."""
+    environ = {k: v for k, v in os.environ.items()
+               if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    result = subprocess.run(
+        [sys.executable, "-c", "import os, kernelkit._core; "
+         "print('GOMP_SPINCOUNT' in os.environ, 'OMP_WAIT_POLICY' in os.environ)"],
+        env={**environ, "OMP_DISPLAY_ENV": "verbose", **env}, capture_output=True, text=True,
+        timeout=120, check=True)
+    return result.stderr, result.stdout.split()
+
+
+@pytest.mark.skipif("libgomp" not in str(openmp_library()),
+                    reason="the variables and OMP_DISPLAY_ENV are GNU OpenMP's")
+@pytest.mark.parametrize(("env", "printed", "left"), [
+    ({}, ["OMP_WAIT_POLICY = 'PASSIVE'", "GOMP_SPINCOUNT = '1000'"], ["False", "False"]),
+    ({"GOMP_SPINCOUNT": "0"}, ["OMP_WAIT_POLICY = 'PASSIVE'", "GOMP_SPINCOUNT = '0'"],
+     ["True", "False"]),
+    ({"OMP_WAIT_POLICY": "ACTIVE"}, ["OMP_WAIT_POLICY = 'ACTIVE'"], ["False", "True"]),
+])
+def test_runtime_threads_spin_briefly_then_sleep_unless_the_user_chose(env, printed, left):
+    # kernelkit's runtime loads with a short spin and PASSIVE (its threads sleep after 1 000
+    # polls), keeps what the user set, and leaves the environment as it found it
+    stderr, variables_left = _runtime_settings(env)
+    for line in printed:
+        assert line in stderr
+    if env:
+        assert "GOMP_SPINCOUNT = '1000'" not in stderr
+    assert variables_left == left

@@ -172,34 +172,50 @@ def _openmp_stack_size():
 # A team's thread pays for itself when it does at least this many times the cost of the region
 # (waking the team and joining it): with two threads and work W, W/2 + cost <= 3W/4 at W = 4 cost.
 REGION_COST_FACTOR = 2
-# Regions per measurement, and measurements whose median is the cost.
+# Regions per measurement, and measurements whose median is the cost: back to back, and each
+# after a pause longer than the idle threads' spin (GOMP_SPINCOUNT=1000 polls, 20-40 µs on the
+# benchmark machine; ``kernelkit._core.RUNTIME_WAIT``).
 _REGIONS_PER_PROBE = 40
+_PAUSED_REGIONS_PER_PROBE = 8
+_PAUSE_SECONDS = 300e-6
 _N_PROBES = 5
 
 
-@functools.cache
-def parallel_region_seconds(n_threads):
+def parallel_region_seconds(n_threads, after_pause=False):
     """Measured cost (s) of an empty OpenMP parallel region of ``n_threads`` threads in this
-    process: the median of five means over 40 consecutive regions, after one unmeasured batch
-    (the team's threads started). Measured once per process and team size; 0 for one thread.
+    process: the median of five means over 40 consecutive regions (``after_pause``: over 8
+    regions each after a pause of 0.3 ms), after one unmeasured batch (the team's threads
+    started). Measured once per process, team size and kind; 0 for one thread.
 
-    Idle threads of kernelkit's runtime sleep (``OMP_WAIT_POLICY=PASSIVE``), so a region pays a
-    wake-up of each thread: tens of microseconds on a quiet machine, milliseconds when another
-    process keeps a core busy. Cores size their teams from it (:func:`min_work_per_thread`).
+    Idle threads of kernelkit's runtime spin a bounded while (1 000 polls), then sleep: a region
+    that follows another within the spin costs about a microsecond (2 threads, quiet), one after
+    a pause a wake-up of each thread: tens of microseconds on a quiet machine, milliseconds when
+    another process keeps a core busy. Cores size their teams from it
+    (:func:`min_work_per_thread`).
     """
+    return _measured_region_seconds(n_threads, bool(after_pause))
+
+
+@functools.cache   # one key per (team size, kind), however the arguments are passed
+def _measured_region_seconds(n_threads, after_pause):
     if n_threads < 2:
         return 0.0
-    openmp_region_seconds(n_threads, _REGIONS_PER_PROBE)
-    return statistics.median(openmp_region_seconds(n_threads, _REGIONS_PER_PROBE)
+    n_regions, pause = ((_PAUSED_REGIONS_PER_PROBE, _PAUSE_SECONDS) if after_pause
+                        else (_REGIONS_PER_PROBE, 0.0))
+    openmp_region_seconds(n_threads, n_regions, pause)
+    return statistics.median(openmp_region_seconds(n_threads, n_regions, pause)
                              for _ in range(_N_PROBES))
 
 
-def min_work_per_thread(n_threads):
+def min_work_per_thread(n_threads, back_to_back=False):
     """Seconds of serial work each thread of a team must get for a parallel loop to pay:
-    ``REGION_COST_FACTOR`` times the measured cost of a region (:func:`parallel_region_seconds`).
-    A core runs a loop of ``work`` seconds on ``min(n_threads, work // min_work_per_thread)``
-    threads, one below two (``kk_team_for_work`` in ``_core/_omp.h``)."""
-    return REGION_COST_FACTOR * parallel_region_seconds(n_threads)
+    ``REGION_COST_FACTOR`` times the measured cost of a region (:func:`parallel_region_seconds`)
+    that wakes its team, or, with ``back_to_back``, of one whose team still spins: for a core
+    whose parallel loops follow each other within microseconds (the boosting grower's
+    partitions and histogram builds). A core runs a loop of ``work`` seconds on
+    ``min(n_threads, work // min_work_per_thread)`` threads, one below two
+    (``kk_team_for_work`` in ``_core/_omp.h``)."""
+    return REGION_COST_FACTOR * parallel_region_seconds(n_threads, after_pause=not back_to_back)
 
 
 @functools.cache

@@ -57,7 +57,8 @@ class Grower:
             "partition_buffer": np.empty(n_samples, dtype=np.int32),
             "ordered_gradients": np.empty(n_samples, dtype=np.float32),
             "ordered_hessians": np.empty(n_samples, dtype=np.float32),
-            "min_work_per_thread": min_work_per_thread(n_threads)}
+            # a tree's parallel loops follow each other within microseconds: its team still spins
+            "min_work_per_thread": min_work_per_thread(n_threads, back_to_back=True)}
         self.nodes = {name: np.empty(max_nodes, dtype=dtype) for name, dtype in (
             ("feature", np.intp), ("bin", np.intp), ("missing_go_left", np.uint8),
             ("left", np.intp), ("right", np.intp), ("value", np.float64), ("start", np.intp),
