@@ -1,5 +1,6 @@
-"""How kernelkit's idle OpenMP threads should wait: sleeping (``OMP_WAIT_POLICY=PASSIVE``, what
-kernelkit sets for its runtime) or spinning a bounded while first (``GOMP_SPINCOUNT``).
+"""How kernelkit's idle OpenMP threads should wait: sleeping at once (``OMP_WAIT_POLICY=PASSIVE``
+with ``GOMP_SPINCOUNT=0``) or spinning a bounded while first (``GOMP_SPINCOUNT``; kernelkit's
+runtime spins 1 000 polls unless the user sets a policy).
 
 A sleeping thread costs nothing when the cores are shared, but each parallel region then pays
 for waking it; a spinning one answers at once, but burns a core that another process may need.
