@@ -4,7 +4,7 @@ import os
 
 # How idle OpenMP threads of kernelkit's cores wait: they spin a short while (GOMP_SPINCOUNT,
 # 1 000 polls: tens of microseconds), then sleep (OMP_WAIT_POLICY=PASSIVE).
-# - Sleeping at once made every parallel region pay a wake-up of its team: 16-54 µs for 2 threads
+# - Sleeping at once made every parallel region pay a wake-up of its team: 16-62 µs for 2 threads
 #   on the 2-core benchmark machine, on some days more than the work a grower's node gives a
 #   second thread; with the short spin a region that follows within the spin costs about 1 µs.
 #   Quiet, fresh interpreters (bench/wait_policy.py): histogram boosting 0.69-0.83 of the time

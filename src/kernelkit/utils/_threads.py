@@ -176,15 +176,15 @@ REGION_COST_FACTOR = 2
 # after a pause longer than the idle threads' spin (GOMP_SPINCOUNT=1000 polls, 20-40 µs on the
 # benchmark machine; ``kernelkit._core.RUNTIME_WAIT``).
 _REGIONS_PER_PROBE = 40
-_PAUSED_REGIONS_PER_PROBE = 8
-_PAUSE_SECONDS = 300e-6
+_PAUSED_REGIONS_PER_PROBE = 6
+_PAUSE_SECONDS = 200e-6
 _N_PROBES = 5
 
 
 def parallel_region_seconds(n_threads, after_pause=False):
     """Measured cost (s) of an empty OpenMP parallel region of ``n_threads`` threads in this
-    process: the median of five means over 40 consecutive regions (``after_pause``: over 8
-    regions each after a pause of 0.3 ms), after one unmeasured batch (the team's threads
+    process: the median of five means over 40 consecutive regions (``after_pause``: over 6
+    regions each after a pause of 0.2 ms), after one unmeasured batch (the team's threads
     started). Measured once per process, team size and kind; 0 for one thread.
 
     Idle threads of kernelkit's runtime spin a bounded while (1 000 polls), then sleep: a region
