@@ -16,18 +16,23 @@ Ctrl-C (``_interrupt.pxd``): the signals are looked at between two leaves, and e
 """
 
 from cython.parallel cimport prange
-from libc.math cimport isnan
+from libc.math cimport isnan, log2
 
 from _bitset cimport BITSET_WORDS, bitset_test
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, raise_pending,
                          steps_per_check)
-from _types cimport int32_t, intp_t, uint8_t, uint32_t
+from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t, uint32_t
 
 # Samples per parallel block: a block walks one tree before the next, so that tree's nodes stay
 # in cache for the block.
 cdef intp_t BLOCK = 256
 # Below this many walks one thread does the work.
 cdef intp_t MIN_PARALLEL_WALKS = 8192
+# Serial seconds of add_leaf_values per sample (a scattered add: 0.7 ns with the predictions in
+# cache, 2.6 ns on 10⁶ samples in a fit, quiet) and per step of a bisection (what each thread of
+# a team adds), which size its team.
+cdef double LEAF_SAMPLE_SECONDS = 1e-9
+cdef double BISECTION_STEP_SECONDS = 3e-9
 # Categories a bitset holds: 0 … N_CATEGORIES − 1.
 cdef double N_CATEGORIES = 32 * BITSET_WORDS
 
@@ -43,6 +48,48 @@ cdef struct Forest:
     const uint32_t *known_categories  # (n_features, BITSET_WORDS)
 
 
+cdef inline intp_t _first_at_least(const int32_t *samples, intp_t lo, intp_t hi,
+                                   intp_t row) noexcept nogil:
+    """The first ``j`` in ``[lo, hi)`` with ``samples[j] ≥ row`` (``hi`` if none), the slice
+    being increasing."""
+    cdef intp_t mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if samples[mid] < row:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef struct Leaves:
+    # the leaves of a tree: leaf l's samples are samples[start[l]:stop[l]]
+    const int32_t *samples
+    const intp_t *start
+    const intp_t *stop
+    const double *value
+    intp_t n_leaves
+
+
+cdef void _add_leaf_rows(const Leaves *leaves, double *raw, intp_t n_columns, intp_t row_lo,
+                         intp_t row_hi, bint whole, InterruptState *interrupt) noexcept nogil:
+    """The leaves' values added to the rows ``row_lo ≤ i < row_hi`` of ``raw`` (a column
+    pointer, rows ``n_columns`` apart); ``whole``: every sample of every leaf, without
+    searching the slices."""
+    cdef intp_t leaf, j, j0, j1
+    cdef double value
+    for leaf in range(leaves.n_leaves):
+        if interrupted(interrupt):
+            return
+        j0, j1 = leaves.start[leaf], leaves.stop[leaf]
+        if not whole:
+            j0 = _first_at_least(leaves.samples, j0, j1, row_lo)
+            j1 = _first_at_least(leaves.samples, j0, j1, row_hi)
+        value = leaves.value[leaf]
+        for j in range(j0, j1):
+            raw[leaves.samples[j] * n_columns] += value
+
+
 def add_leaf_values(
     const int32_t[::1] sample_indices,   # IN (n_samples,) the grower's partition
     const intp_t[::1] leaf_start,        # IN (n_leaves,) each leaf's slice of sample_indices
@@ -50,23 +97,44 @@ def add_leaf_values(
     const double[::1] leaf_value,        # IN (n_leaves,)
     double[:, ::1] raw_predictions,      # INOUT (n_samples, n_columns)
     intp_t column,
+    int n_threads=1,
+    double min_work_per_thread=0.0,
 ):
     """``raw_predictions[i, column] += leaf_value[l]`` for every sample ``i`` of leaf ``l``.
 
-    One thread: the samples of a leaf are scattered over ``raw_predictions``, so two threads
-    write into the same cache lines and wait for each other (two threads took 1.6× the time of
-    one on the 31 leaves of a tree of 200 000 samples, quiet)."""
-    cdef intp_t leaf, j
-    cdef double value
+    On a team (sized by ``kk_team_for_work`` from ``min_work_per_thread`` seconds a thread; 0:
+    the whole team), each thread owns a range of rows and adds, leaf by leaf, the part of the
+    leaf's slice in its range, found by bisection: the slices must then be increasing, as the
+    grower's stable partition leaves them. Threads taking whole leaves instead write into the
+    same cache lines (the leaves' samples are interleaved) and wait for each other: two threads
+    took 1.6× the time of one on the 31 leaves of a tree of 200 000 samples, quiet. Every entry
+    gets its leaves' values in leaf order on any team."""
+    cdef intp_t n_rows = raw_predictions.shape[0], n_columns = raw_predictions.shape[1]
+    cdef intp_t n_leaves = leaf_start.shape[0], t
+    cdef int team
+    cdef Leaves leaves
     cdef InterruptState interrupt
+    if leaf_stop.shape[0] != n_leaves or leaf_value.shape[0] != n_leaves:
+        raise ValueError("leaf_start, leaf_stop and leaf_value must have one entry per leaf")
+    if not 0 <= column < n_columns:
+        raise ValueError(f"column {column} is not a column of raw_predictions")
+    if sample_indices.shape[0] == 0 or n_leaves == 0:
+        return
+    if min_work_per_thread > 0.0:
+        # a thread of a team pays its wake-up and its bisections, two a leaf
+        min_work_per_thread += BISECTION_STEP_SECONDS * 2 * n_leaves * log2(n_rows + 1.0)
+    team = kk_team_for_work(LEAF_SAMPLE_SECONDS * sample_indices.shape[0], min_work_per_thread,
+                            n_threads)
+    leaves = Leaves(&sample_indices[0], &leaf_start[0], &leaf_stop[0], &leaf_value[0], n_leaves)
     interrupt_init(&interrupt)
     with nogil:
-        for leaf in range(leaf_start.shape[0]):
-            if interrupted(&interrupt):
-                break
-            value = leaf_value[leaf]
-            for j in range(leaf_start[leaf], leaf_stop[leaf]):
-                raw_predictions[sample_indices[j], column] += value
+        if team == 1:
+            _add_leaf_rows(&leaves, &raw_predictions[0, column], n_columns, 0, n_rows, True,
+                           &interrupt)
+        else:
+            for t in prange(team, num_threads=team, schedule='static'):
+                _add_leaf_rows(&leaves, &raw_predictions[0, column], n_columns,
+                               t * n_rows // team, (t + 1) * n_rows // team, False, &interrupt)
     if interrupt.stop:
         raise_pending()
 

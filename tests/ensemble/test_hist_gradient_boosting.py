@@ -14,6 +14,7 @@ from kernelkit.ensemble import (
 )
 from kernelkit.ensemble._hist_gradient_boosting import _grower as grower_module
 from kernelkit.ensemble._hist_gradient_boosting._grower import MIN_HESSIAN_TO_SPLIT
+from kernelkit.ensemble._hist_gradient_boosting._predictor import add_leaf_values
 from kernelkit.reference import hist_gradient_boosting as twin
 
 
@@ -299,3 +300,30 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="overflow"):
         HistGradientBoostingRegressor(loss="poisson", learning_rate=1e300, max_iter=3,
                                       min_samples_leaf=1).fit(X, np.abs(y) * 1e300)
+
+
+@pytest.mark.parametrize("n_threads, min_work", [(1, 0.0), (2, 0.0), (2, 1e-6)])
+def test_leaf_values_reach_every_sample_of_their_leaves_on_any_team(n_threads, min_work):
+    # the leaves' slices as the grower leaves them: increasing, interleaved over the rows;
+    # rows 1 and 9 998 in no leaf; a team (min_work 0) splits the rows at the middle
+    rng = np.random.default_rng(13)
+    leaf = rng.integers(0, 31, 10_000)
+    leaf[[1, -2]] = -1
+    samples = np.argsort(leaf, kind="stable")[2:].astype(np.int32)
+    counts = np.bincount(leaf[leaf >= 0], minlength=31)
+    stop = np.cumsum(counts).astype(np.intp)
+    values = rng.normal(size=31)
+    raw = rng.normal(size=(10_000, 2))
+    expected = raw.copy()
+    expected[leaf >= 0, 1] += values[leaf[leaf >= 0]]
+    add_leaf_values(samples, stop - counts, stop, values, raw, 1, n_threads, min_work)
+    np.testing.assert_array_equal(raw, expected)
+
+
+def test_leaf_values_refuse_a_wrong_column_or_leaf_arrays():
+    samples, raw = np.arange(4, dtype=np.int32), np.zeros((4, 1))
+    start, stop = np.array([0], dtype=np.intp), np.array([4], dtype=np.intp)
+    with pytest.raises(ValueError, match="column 1 is not a column"):
+        add_leaf_values(samples, start, stop, np.ones(1), raw, 1)
+    with pytest.raises(ValueError, match="one entry per leaf"):
+        add_leaf_values(samples, start, stop, np.ones(2), raw, 0)

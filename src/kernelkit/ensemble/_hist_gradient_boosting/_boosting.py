@@ -38,7 +38,7 @@ from kernelkit.utils._sklearn_compat import (
     StrOptions,
     _fit_context,
 )
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads, min_work_per_thread
 from kernelkit.utils._validation import MAX_INT
 
 __all__ = ["BaseHistGradientBoosting", "SHARED_ATTRIBUTES", "SHARED_PARAMETERS", "REFERENCES"]
@@ -150,6 +150,8 @@ class BaseHistGradientBoosting(ParameterNamesOncePerClass, BaseEstimator):
             if not continued:
                 monitor.record(raw, self._trees, 0)
         points = report_points(self.verbose, self.max_iter)
+        # the grower's team sleeps again while the tree is read out: waking it is paid
+        leaf_work = min_work_per_thread(n_threads)
         start = time.perf_counter()
         for iteration in range(len(self._trees) // n_columns + 1, self.max_iter + 1):
             # an overflow is refused after the last round, with its reason
@@ -165,7 +167,7 @@ class BaseHistGradientBoosting(ParameterNamesOncePerClass, BaseEstimator):
                         loss, target, raw, sample_weight, grower.sample_indices,
                         node_start[leaves], node_stop[leaves], k)
                 add_leaf_values(grower.sample_indices, node_start[leaves], node_stop[leaves],
-                                tree["value"][leaves], raw, k)
+                                tree["value"][leaves], raw, k, n_threads, leaf_work)
                 trees.append(tree)
             self._trees.extend(trees)
             line = f"iteration {iteration}/{self.max_iter}"
