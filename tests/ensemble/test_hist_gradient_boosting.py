@@ -12,6 +12,7 @@ from kernelkit.ensemble import (
     HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
 )
+from kernelkit.ensemble._hist_gradient_boosting import _boosting as boosting_module
 from kernelkit.ensemble._hist_gradient_boosting import _grower as grower_module
 from kernelkit.ensemble._hist_gradient_boosting._grower import MIN_HESSIAN_TO_SPLIT
 from kernelkit.ensemble._hist_gradient_boosting._predictor import add_leaf_values
@@ -240,9 +241,10 @@ def test_staged_predictions_end_at_the_final_ones():
 @pytest.mark.parametrize("teams", ["sized by the work", "always"])
 def test_thread_count_does_not_change_the_model(teams, monkeypatch):
     # large enough for the parallel gather, partition and prediction paths; "always": every
-    # loop of the grower on the whole team, however small its work
+    # loop of the grower and the leaf values on the whole team, however small its work
     if teams == "always":
         monkeypatch.setattr(grower_module, "min_work_per_thread", lambda n_threads, **_: 0.0)
+        monkeypatch.setattr(boosting_module, "min_work_per_thread", lambda n_threads, **_: 0.0)
     X, y = _classification(40_000, 6, seed=9)
     X = _with_missing(X, 0.01, 9)
     fits = [HistGradientBoostingClassifier(max_iter=5, early_stopping=False, n_jobs=n)
@@ -327,3 +329,17 @@ def test_leaf_values_refuse_a_wrong_column_or_leaf_arrays():
         add_leaf_values(samples, start, stop, np.ones(1), raw, 1)
     with pytest.raises(ValueError, match="one entry per leaf"):
         add_leaf_values(samples, start, stop, np.ones(2), raw, 0)
+
+
+def test_small_fits_add_leaf_values_on_one_thread_without_probing(monkeypatch):
+    # the cost of waking a team is measured (once per process) only where a team could pay
+    asked = []
+    monkeypatch.setattr(boosting_module, "min_work_per_thread",
+                        lambda n_threads, **_: asked.append(n_threads) or 1.0)
+    X, y = _regression(1_000, 4, seed=14)
+    HistGradientBoostingRegressor(max_iter=2, n_jobs=2).fit(X, y)
+    assert asked == []
+    n = boosting_module.LEAF_TEAM_MIN_SAMPLES
+    X, y = _regression(n, 4, seed=14)
+    HistGradientBoostingRegressor(max_iter=2, n_jobs=2, early_stopping=False).fit(X, y)
+    assert asked == [2]
