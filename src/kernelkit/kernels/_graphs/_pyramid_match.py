@@ -114,13 +114,17 @@ class PyramidMatchKernel(GraphKernel):
 
     Examples
     --------
+    Two graphs whose selected eigenvalues are simple (a triangle's repeated eigenvalue −1
+    would leave its embedding to the eigensolver: see the ambiguities above):
+
     >>> import numpy as np
     >>> from kernelkit.kernels import PyramidMatchKernel
     >>> path = (np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]]), ["C", "C", "O"])
-    >>> triangle = (np.array([[0, 1, 1], [1, 0, 1], [1, 1, 0]]), ["C", "C", "O"])
-    >>> PyramidMatchKernel(L=2, d=2).fit_transform([path, triangle])
-    array([[6., 5.],
-           [5., 6.]])
+    >>> paw = (np.array([[0, 1, 1, 0], [1, 0, 1, 0], [1, 1, 0, 1], [0, 0, 1, 0]]),
+    ...        ["C", "C", "O", "N"])
+    >>> PyramidMatchKernel(L=2, d=2).fit_transform([path, paw])
+    array([[6.  , 4.75],
+           [4.75, 8.  ]])
     """
 
     _parameter_constraints = {
