@@ -12,6 +12,7 @@ from kernelkit.ensemble import (
     HistGradientBoostingClassifier,
     HistGradientBoostingRegressor,
 )
+from kernelkit.ensemble._hist_gradient_boosting import _boosting as boosting_module
 from kernelkit.ensemble._hist_gradient_boosting import _grower as grower_module
 from kernelkit.ensemble._hist_gradient_boosting._grower import MIN_HESSIAN_TO_SPLIT
 from kernelkit.ensemble._hist_gradient_boosting._predictor import add_leaf_values
@@ -243,6 +244,7 @@ def test_thread_count_does_not_change_the_model(teams, monkeypatch):
     # loop of the grower and the leaf values on the whole team, however small its work
     if teams == "always":
         monkeypatch.setattr(grower_module, "min_work_per_thread", lambda n_threads, **_: 0.0)
+        monkeypatch.setattr(boosting_module, "min_work_per_thread", lambda n_threads, **_: 0.0)
     X, y = _classification(40_000, 6, seed=9)
     X = _with_missing(X, 0.01, 9)
     fits = [HistGradientBoostingClassifier(max_iter=5, early_stopping=False, n_jobs=n)
@@ -329,17 +331,15 @@ def test_leaf_values_refuse_a_wrong_column_or_leaf_arrays():
         add_leaf_values(samples, start, stop, np.ones(2), raw, 0)
 
 
-def test_long_fits_measure_the_region_cost_again_and_add_leaf_values_on_a_team(monkeypatch):
-    # small fits keep the process's measurement and add the leaf values on one thread (no probe
-    # of the cost of waking a team); long ones measure again (a core may have got busy since)
+def test_small_fits_add_leaf_values_on_one_thread_without_probing(monkeypatch):
+    # the cost of waking a team is measured (once per process) only where a team could pay
     asked = []
-    monkeypatch.setattr(grower_module, "min_work_per_thread",
-                        lambda n_threads, **kwargs: asked.append((n_threads, kwargs)) or 1.0)
+    monkeypatch.setattr(boosting_module, "min_work_per_thread",
+                        lambda n_threads, **_: asked.append(n_threads) or 1.0)
     X, y = _regression(1_000, 4, seed=14)
     HistGradientBoostingRegressor(max_iter=2, n_jobs=2).fit(X, y)
-    assert asked == [(2, {"back_to_back": True, "remeasure": False})]
-    asked.clear()
-    X, y = _regression(grower_module.LONG_FIT_SAMPLES, 4, seed=14)
+    assert asked == []
+    n = boosting_module.LEAF_TEAM_MIN_SAMPLES
+    X, y = _regression(n, 4, seed=14)
     HistGradientBoostingRegressor(max_iter=2, n_jobs=2, early_stopping=False).fit(X, y)
-    assert sorted(map(str, asked)) == sorted(map(str, [
-        (2, {}), (2, {"back_to_back": True, "remeasure": True})]))
+    assert asked == [2]

@@ -35,11 +35,6 @@ def test_team_sizes_come_from_one_measured_region_cost():
     assert 0.0 <= woken < 1.0
     assert parallel_region_seconds(2, after_pause=True) == woken
     assert min_work_per_thread(2) == 2 * woken
-    # measured again on request, and kept
-    again = parallel_region_seconds(2, remeasure=True)
-    assert parallel_region_seconds(2) == again
-    work = min_work_per_thread(2, back_to_back=True, remeasure=True)
-    assert work == 2 * parallel_region_seconds(2)
 
 
 @pytest.mark.parametrize("value, size", [

@@ -181,12 +181,11 @@ _PAUSE_SECONDS = 200e-6
 _N_PROBES = 5
 
 
-def parallel_region_seconds(n_threads, after_pause=False, remeasure=False):
+def parallel_region_seconds(n_threads, after_pause=False):
     """Measured cost (s) of an empty OpenMP parallel region of ``n_threads`` threads in this
     process: the median of five means over 40 consecutive regions (``after_pause``: over 6
     regions each after a pause of 0.2 ms), after one unmeasured batch (the team's threads
-    started). Measured once per process, team size and kind, unless ``remeasure`` (then again
-    now, and kept for the next calls); 0 for one thread.
+    started). Measured once per process, team size and kind; 0 for one thread.
 
     Idle threads of kernelkit's runtime spin a bounded while (1 000 polls), then sleep: a region
     that follows another within the spin costs about a microsecond (2 threads, quiet), one after
@@ -194,17 +193,11 @@ def parallel_region_seconds(n_threads, after_pause=False, remeasure=False):
     another process keeps a core busy. Cores size their teams from it
     (:func:`min_work_per_thread`).
     """
-    key = (n_threads, bool(after_pause))
-    if remeasure or key not in _region_seconds:
-        _region_seconds[key] = _measure_region_seconds(*key)
-    return _region_seconds[key]
+    return _measured_region_seconds(n_threads, bool(after_pause))
 
 
-# the measured costs, by (team size, kind)
-_region_seconds = {}
-
-
-def _measure_region_seconds(n_threads, after_pause):
+@functools.cache   # one key per (team size, kind), however the arguments are passed
+def _measured_region_seconds(n_threads, after_pause):
     if n_threads < 2:
         return 0.0
     n_regions, pause = ((_PAUSED_REGIONS_PER_PROBE, _PAUSE_SECONDS) if after_pause
@@ -214,17 +207,15 @@ def _measure_region_seconds(n_threads, after_pause):
                              for _ in range(_N_PROBES))
 
 
-def min_work_per_thread(n_threads, back_to_back=False, remeasure=False):
+def min_work_per_thread(n_threads, back_to_back=False):
     """Seconds of serial work each thread of a team must get for a parallel loop to pay:
     ``REGION_COST_FACTOR`` times the measured cost of a region (:func:`parallel_region_seconds`)
     that wakes its team, or, with ``back_to_back``, of one whose team still spins: for a core
     whose parallel loops follow each other within microseconds (the boosting grower's
-    partitions and histogram builds). ``remeasure``: measure that cost again now (a long fit
-    starting: another process may have taken a core since the last measurement). A core runs a
-    loop of ``work`` seconds on ``min(n_threads, work // min_work_per_thread)`` threads, one
-    below two (``kk_team_for_work`` in ``_core/_omp.h``)."""
-    return REGION_COST_FACTOR * parallel_region_seconds(n_threads, after_pause=not back_to_back,
-                                                        remeasure=remeasure)
+    partitions and histogram builds). A core runs a loop of ``work`` seconds on
+    ``min(n_threads, work // min_work_per_thread)`` threads, one below two
+    (``kk_team_for_work`` in ``_core/_omp.h``)."""
+    return REGION_COST_FACTOR * parallel_region_seconds(n_threads, after_pause=not back_to_back)
 
 
 @functools.cache

@@ -17,13 +17,6 @@ __all__ = ["MIN_HESSIAN_TO_SPLIT", "Grower"]
 # A split needs at least this much Hessian on each side (scikit-learn's and LightGBM's guard
 # against leaves whose Newton step divides by almost nothing).
 MIN_HESSIAN_TO_SPLIT = 1e-3
-# A fit of at least this many samples measures the cost of a parallel region again before it
-# starts (0.3 ms quiet, tens of ms with a core busy: a cost measured while the machine was quiet
-# kept the grower on two threads, 2.4x the time of one, once another process took a core),
-# and adds its trees' leaf values on a team, which pays from about 110 000 samples (the team
-# must wake: 16-62 µs, quiet, on the benchmark machine). Smaller fits keep the process's
-# measurement and add the leaf values on one thread.
-LONG_FIT_SAMPLES = 32_768
 
 
 class Grower:
@@ -55,9 +48,6 @@ class Grower:
             # ``monotonic_cst`` and ``interaction_cst`` (``_constraints.grower_constraints``)
             **(constraints or {})}
         self.n_threads = n_threads
-        long_fit = n_samples >= LONG_FIT_SAMPLES
-        # (n_threads, min_work_per_thread) of the leaf values (kernelkit._core._hist_predict)
-        self.leaf_team = (n_threads, min_work_per_thread(n_threads)) if long_fit else (1, 0.0)
         # every leaf holds min_samples_leaf samples, so no tree has more leaves than this
         max_leaves = max(1, min(max_leaf_nodes, n_samples // estimator.min_samples_leaf))
         max_nodes = 2 * max_leaves - 1
@@ -68,8 +58,7 @@ class Grower:
             "ordered_gradients": np.empty(n_samples, dtype=np.float32),
             "ordered_hessians": np.empty(n_samples, dtype=np.float32),
             # a tree's parallel loops follow each other within microseconds: its team still spins
-            "min_work_per_thread": min_work_per_thread(n_threads, back_to_back=True,
-                                                       remeasure=long_fit)}
+            "min_work_per_thread": min_work_per_thread(n_threads, back_to_back=True)}
         self.nodes = {name: np.empty(max_nodes, dtype=dtype) for name, dtype in (
             ("feature", np.intp), ("bin", np.intp), ("missing_go_left", np.uint8),
             ("left", np.intp), ("right", np.intp), ("value", np.float64), ("start", np.intp),
