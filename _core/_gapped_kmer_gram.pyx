@@ -20,6 +20,7 @@ from libc.stdlib cimport calloc, free, malloc
 
 from _interrupt cimport (CHECK_WORK, INTERRUPTED, InterruptState, interrupt_init, interrupted,
                         leave_team, next_item, raise_pending)
+from _sort cimport first_at_least
 from _types cimport int32_t, intp_t, uint64_t
 
 
@@ -48,19 +49,6 @@ ctypedef struct Walk:
     int64_t *profile           # ((d + 1) * n_profile,) N_m of the row, by m then column
     intp_t work                # units of work since the last look at the signals
     InterruptState *interrupt
-
-
-cdef inline intp_t _lower_bound(const uint64_t *codes, intp_t lo, intp_t hi,
-                                uint64_t value) noexcept nogil:
-    """First index in [lo, hi) whose code is ≥ value (codes sorted)."""
-    cdef intp_t mid
-    while lo < hi:
-        mid = lo + (hi - lo) // 2
-        if codes[mid] < value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 cdef int _leaf(Walk *w, const Columns *cols, intp_t lo, intp_t hi, intp_t n_live) noexcept nogil:
@@ -94,7 +82,7 @@ cdef inline intp_t _child_end(const Walk *w, const Columns *cols, intp_t lo, int
         while lo < hi and cols.codes[lo] < bound:
             lo += 1
         return lo
-    return _lower_bound(cols.codes, lo, hi, bound)
+    return first_at_least(cols.codes, lo, hi, bound)
 
 
 cdef intp_t _exhausted(Walk *w, const Columns *cols, intp_t lo, intp_t hi, int depth,
@@ -116,7 +104,7 @@ cdef intp_t _exhausted(Walk *w, const Columns *cols, intp_t lo, intp_t hi, int d
             continue
         target = prefix * tail + w.row_codes[w.live_start[here + e] - w.row_start] % tail
         row_weight = w.live_weight[here + e]
-        c = _lower_bound(cols.codes, lo, hi, target)
+        c = first_at_least(cols.codes, lo, hi, target)
         while c < hi and cols.codes[c] == target:
             slot[cols.seq[c]] += row_weight * cols.weight[c]
             c += 1

@@ -21,6 +21,7 @@ from libc.math cimport isnan, log2
 from _bitset cimport BITSET_WORDS, bitset_test
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, raise_pending,
                          steps_per_check)
+from _sort cimport first_at_least
 from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t, uint32_t
 
 # Samples per parallel block: a block walks one tree before the next, so that tree's nodes stay
@@ -48,20 +49,6 @@ cdef struct Forest:
     const uint32_t *known_categories  # (n_features, BITSET_WORDS)
 
 
-cdef inline intp_t _first_at_least(const int32_t *samples, intp_t lo, intp_t hi,
-                                   intp_t row) noexcept nogil:
-    """The first ``j`` in ``[lo, hi)`` with ``samples[j] ≥ row`` (``hi`` if none), the slice
-    being increasing."""
-    cdef intp_t mid
-    while lo < hi:
-        mid = lo + (hi - lo) // 2
-        if samples[mid] < row:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 cdef struct Leaves:
     # the leaves of a tree: leaf l's samples are samples[start[l]:stop[l]]
     const int32_t *samples
@@ -83,8 +70,8 @@ cdef void _add_leaf_rows(const Leaves *leaves, double *raw, intp_t n_columns, in
             return
         j0, j1 = leaves.start[leaf], leaves.stop[leaf]
         if not whole:
-            j0 = _first_at_least(leaves.samples, j0, j1, row_lo)
-            j1 = _first_at_least(leaves.samples, j0, j1, row_hi)
+            j0 = first_at_least(leaves.samples, j0, j1, <int32_t> row_lo)
+            j1 = first_at_least(leaves.samples, j0, j1, <int32_t> row_hi)
         value = leaves.value[leaf]
         for j in range(j0, j1):
             raw[leaves.samples[j] * n_columns] += value

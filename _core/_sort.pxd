@@ -1,6 +1,6 @@
 # The shared in-place sorts of the cores (k-mer codes, WL neighbour labels, shortest-path keys,
-# DBSCAN cell keys, linkage merges) and the stable radix argsort of float32 keys (the decision
-# trees' presort).
+# DBSCAN cell keys, linkage merges), the stable radix argsort of float32 keys (the decision
+# trees' presort), and the bisection of sorted keys.
 #
 # Quicksort with a median-of-three pivot and Hoare's partition down to runs of 16, then insertion
 # sort; the recursion goes into the smaller part, so the stack depth is O(log n). Specialised per
@@ -139,6 +139,20 @@ cdef inline void sort_pairs(sortable *keys, intp_t *values, intp_t n) noexcept n
             j -= 1
         keys[j + 1] = key
         values[j + 1] = value
+
+
+cdef inline intp_t first_at_least(const sortable *keys, intp_t lo, intp_t hi,
+                                  sortable value) noexcept nogil:
+    """The first index in ``[lo, hi)`` whose key is ``≥ value`` (``hi`` if none), the keys
+    being sorted (bisection)."""
+    cdef intp_t mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if keys[mid] < value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 cdef inline intp_t count_runs(sortable *keys, intp_t *values, int64_t *counts,
