@@ -102,3 +102,14 @@ def test_small_least_squares_run_on_one_blas_thread(blas_thread_spy):
     with threadpool_limits(2, user_api="blas"):
         LinearRegression().fit(X, X @ np.arange(20.0))
     assert seen and all(counts == {1} for counts in seen)
+
+
+@pytest.mark.parametrize("general", [False, True])
+def test_newton_steps_on_a_singular_hessian_are_least_squares(general):
+    # a kernel model's M can be exactly singular (SimpleMKL's logistic dual with a kernel of
+    # 1e300 times the linear one): the LU step raised SciPy's LinAlgError
+    from kernelkit.utils._smooth_solvers import _newton_step
+
+    H = np.array([[1.0, 2.0], [2.0, 4.0]])
+    g = np.array([1.0, 2.0])
+    np.testing.assert_allclose(_newton_step(H, g, general), [0.2, 0.4])

@@ -41,13 +41,14 @@ def _max_abs(gradient):
 
 
 def _newton_step(hessian, gradient, general):
-    """``H⁻¹ g``: by LU when ``H`` is not symmetric (``general``), else by Cholesky, least squares
-    if ``H`` is singular; a small factorisation on one thread (``blas_threads``)."""
+    """``H⁻¹ g``: by LU when ``H`` is not symmetric (``general``), else by Cholesky; by least
+    squares when ``H`` is singular (a kernel model's ``M`` can be exactly singular, as with
+    kernel values of 1e300); a small factorisation on one thread (``blas_threads``)."""
     # the factorisation's operations: 2n³/3 (LU), n³/3 (Cholesky)
     with blas_threads((2.0 if general else 1.0) * len(gradient) ** 3 / 3.0, None):
-        if general:
-            return solve(hessian, gradient, check_finite=False)
         try:
+            if general:
+                return solve(hessian, gradient, check_finite=False)
             return cho_solve(cho_factor(hessian, check_finite=False), gradient,
                              check_finite=False)
         except LinAlgError:
