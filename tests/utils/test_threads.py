@@ -111,45 +111,74 @@ def test_scatter_matrix(rng, monkeypatch, dtype):
                                rtol=tol)
 
 
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_scatter_matrix_around_a_far_centre_has_no_cancellation(rng, monkeypatch, n_threads):
+    # a Gaussian mixture's covariance: rows of spread 1 around a mean of 1e6; the weighted
+    # second moment minus n c cᵀ would lose about 12 of the 16 digits
+    from kernelkit.utils import _scatter
+
+    monkeypatch.setattr(_scatter, "_BLOCK_ELEMENTS", 30)    # 6-row blocks of 5 columns
+    monkeypatch.setattr(_scatter, "_MIN_BLOCK_ROWS", 1)
+    Z = rng.normal(size=(101, 5))
+    weights = rng.random(101)
+    centre = weights @ Z / weights.sum()
+    expected = (Z - centre).T @ ((Z - centre) * weights[:, None])
+    S = _scatter.scatter_matrix(Z + 1e6, weights=weights, centre=centre + 1e6,
+                                n_threads=n_threads)
+    np.testing.assert_allclose(S, expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("centred", [False, True])
 @pytest.mark.parametrize("ones_column", [False, True])
 @pytest.mark.parametrize("order", ["C", "F"])
-def test_weighted_scatter_core_is_its_twin_bit_for_bit(rng, dtype, weighted, ones_column, order):
+@pytest.mark.parametrize("n_sets", [1, 3])
+def test_weighted_scatter_core_is_its_twin_bit_for_bit(rng, dtype, weighted, centred, ones_column,
+                                                        order, n_sets):
     from kernelkit._core._weighted_scatter import weighted_scatter_slots
     from kernelkit.reference.scatter import weighted_scatter_slots as twin
     from kernelkit.utils._threads import slot_cuts
 
     X = np.asarray(rng.normal(size=(103, 5)).astype(dtype), order=order)
-    root = np.sqrt(rng.random(103)).astype(dtype) if weighted else np.empty(0, dtype=dtype)
+    roots = (np.sqrt(rng.random((n_sets, 103))).astype(dtype) if weighted
+             else np.empty((n_sets, 0), dtype=dtype))
+    centres = (rng.normal(size=(n_sets, 5)).astype(dtype) if centred
+               else np.empty((n_sets, 0), dtype=dtype))
     width = 5 + ones_column
     block_rows = 7                                  # 15 blocks, the last one short, 8 slots
     cuts = slot_cuts(-(-103 // block_rows))
-    expected = np.zeros((len(cuts) - 1, width, width), dtype=dtype)
-    twin(X, root, ones_column, block_rows, cuts, expected)
+    expected = np.zeros((n_sets, len(cuts) - 1, width, width), dtype=dtype)
+    twin(X, roots, centres, ones_column, block_rows, cuts, expected)
     for n_threads in (1, 2, 3):
         totals = np.zeros_like(expected)
-        weighted_scatter_slots(X, root, ones_column, block_rows, cuts, totals, n_threads)
+        weighted_scatter_slots(X, roots, centres, ones_column, block_rows, cuts, totals,
+                               n_threads)
         np.testing.assert_array_equal(totals, expected)
-    # and the slots add up to the scatter matrix of the (stacked, weighted) rows
-    A = np.column_stack([X, np.ones(103, dtype=dtype)]) if ones_column else X
-    w = root.astype(np.float64) ** 2 if weighted else np.ones(103)
-    upper = np.triu(expected.sum(axis=0).T)
+    # and each set's slots add up to the scatter matrix of its (shifted, stacked, weighted) rows
     tol = 1e-12 if dtype == np.float64 else 1e-5
-    np.testing.assert_allclose(upper, np.triu((A * w[:, None]).T @ A), rtol=tol,
-                               atol=tol * np.abs(A).max() ** 2 * 103)
+    for j in range(n_sets):
+        A = X - centres[j] if centred else X
+        A = np.column_stack([A, np.ones(103, dtype=dtype)]) if ones_column else A
+        w = roots[j].astype(np.float64) ** 2 if weighted else np.ones(103)
+        upper = np.triu(expected[j].sum(axis=0).T)
+        np.testing.assert_allclose(upper, np.triu((A * w[:, None]).T @ A), rtol=tol,
+                                   atol=tol * np.abs(A).max() ** 2 * 103)
 
 
 def test_weighted_scatter_core_refuses_mismatched_shapes():
     from kernelkit._core._weighted_scatter import weighted_scatter_slots
 
-    X = np.ones((10, 3))
-    with pytest.raises(ValueError, match="shapes do not match"):
-        weighted_scatter_slots(X, np.ones(9), False, 4, np.array([0, 3], dtype=np.intp),
-                               np.zeros((1, 3, 3)), 1)
-    with pytest.raises(ValueError, match="shapes do not match"):   # blocks cover 8 rows of 10
-        weighted_scatter_slots(X, np.ones(10), False, 4, np.array([0, 2], dtype=np.intp),
-                               np.zeros((1, 3, 3)), 1)
+    X, none, three_blocks = np.ones((10, 3)), np.empty((1, 0)), np.array([0, 3], dtype=np.intp)
+    for roots, centres, cuts, totals in [
+            (np.ones((1, 9)), none, three_blocks, np.zeros((1, 1, 3, 3))),
+            (np.ones((1, 10)), none, np.array([0, 2], dtype=np.intp),   # 8 rows of 10
+             np.zeros((1, 1, 3, 3))),
+            (np.ones((1, 10)), np.ones((1, 2)), three_blocks, np.zeros((1, 1, 3, 3))),
+            (np.ones((2, 10)), np.ones((1, 3)), three_blocks, np.zeros((2, 1, 3, 3))),
+            (np.ones((2, 10)), np.empty((2, 0)), three_blocks, np.zeros((1, 1, 3, 3)))]:
+        with pytest.raises(ValueError, match="shapes do not match"):
+            weighted_scatter_slots(X, roots, centres, False, 4, cuts, totals, 1)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

@@ -1,7 +1,10 @@
 """Products of tall data by row blocks: scatter matrices by blocked rank-k updates, centred
 ``Σ_i (x_i − μ)(x_i − μ)ᵀ`` with the mean in the same pass (PCA's covariance) and weighted
-``Σ_i w_i x_i x_iᵀ`` (the logistic regressions' Newton Hessian ``Aᵀ diag(w) A``), and products
-``(X − 1cᵀ) M`` with a narrow ``M`` (PCA's scores)."""
+``Σ_i w_i (x_i − c)(x_i − c)ᵀ`` (the logistic regressions' Newton Hessian ``Aᵀ diag(w) A``, a
+Gaussian mixture's covariances), and products ``(X − 1cᵀ) M`` with a narrow ``M`` (PCA's
+scores)."""
+
+import functools
 
 import numpy as np
 from scipy.linalg import get_blas_funcs
@@ -10,7 +13,7 @@ from kernelkit._core._weighted_scatter import weighted_scatter_slots
 from kernelkit.utils._gram import blas_limit
 from kernelkit.utils._threads import fold_row_blocks, slot_cuts
 
-__all__ = ["mean_and_scatter", "row_block_product", "scatter_matrix"]
+__all__ = ["mean_and_scatter", "row_block_product", "scatter_matrices", "scatter_matrix"]
 
 # Elements of one block buffer: 512 KiB of float64, which stays in the cache between the scaling
 # or centring and the rank-k update that reads it back (a 60 000 x 41 weighted scatter matrix on
@@ -32,25 +35,37 @@ def _rank_k_blocks(n_samples, n_features, dtype):
 
 
 def _from_upper(total):
-    """The symmetric matrix whose upper triangle is ``total``'s: one masked copy (5.5 µs at
-    d = 20 and 0.56 ms at d = 500, measured loaded, against 15 µs and 4.1 ms for
-    ``triu(S) + triu(S, 1)ᵀ``, which builds three d × d temporaries)."""
+    """The symmetric matrices whose upper triangles are those of ``total`` (a matrix or a stack
+    of them): one masked copy (5.5 µs at d = 20 and 0.56 ms at d = 500, measured loaded,
+    against 15 µs and 4.1 ms for ``triu(S) + triu(S, 1)ᵀ``, which builds three d × d
+    temporaries)."""
     symmetric = np.array(total, order="C")
-    np.copyto(symmetric, total.T, where=np.tri(*total.shape, k=-1, dtype=bool))
+    np.copyto(symmetric, total.swapaxes(-1, -2), where=_below_diagonal(total.shape[-1]))
     return symmetric
 
 
-def scatter_matrix(X, *, weights=None, n_threads=1, ones_column=False):
-    r"""The scatter matrix :math:`S = \sum_i w_i x_i x_i^\top` of the rows of ``X``.
+@functools.lru_cache(maxsize=16)
+def _below_diagonal(n):
+    """The read-only mask of the entries below the diagonal of an ``n × n`` matrix."""
+    mask = np.tri(n, k=-1, dtype=bool)
+    mask.flags.writeable = False
+    return mask
 
-    Row blocks (scaled by :math:`\sqrt{w_i}` in a buffer that stays in the cache) are added by a
-    symmetric rank-k update (BLAS ``syrk``, half the products of a general ``Xᵀ X``), in fixed
-    slots of consecutive blocks on ``n_threads`` OpenMP threads
+
+def scatter_matrix(X, *, weights=None, centre=None, n_threads=1, ones_column=False):
+    r"""The scatter matrix :math:`S = \sum_i w_i (x_i - c)(x_i - c)^\top` of the rows of ``X``.
+
+    Row blocks, shifted by :math:`c` and scaled by :math:`\sqrt{w_i}` in a buffer that stays
+    in the cache, are added by a symmetric rank-k update (BLAS ``syrk``, half the products of
+    a general ``Xᵀ X``), in fixed slots of consecutive blocks on ``n_threads`` OpenMP threads
     (``kernelkit._core._weighted_scatter``); the slots are added in order, so the result does
-    not depend on ``n_threads``. For the centred scatter matrix see :func:`mean_and_scatter`.
-    With ``ones_column``, the rows are ``(x_i, 1)`` — the design ``[X, 1]`` of a model with an
-    intercept — written into the block buffer only: the same blocks, products and result as for
-    a stacked copy of ``[X, 1]``, without the copy.
+    not depend on ``n_threads``. The differences to :math:`c` are taken before the products: no
+    cancellation of :math:`\sum_i w_i x_i x_i^\top - (\sum_i w_i) c c^\top` when :math:`c` is
+    the weighted mean and far from the origin. For the scatter around the mean of ``X``, found in
+    the same pass, see :func:`mean_and_scatter`; for several weights and centres at once,
+    :func:`scatter_matrices`. With ``ones_column``, the rows are :math:`(x_i - c, 1)` — the
+    design ``[X, 1]`` of a model with an intercept — written into the block buffer only: the
+    same blocks, products and result as for a stacked copy of ``[X, 1]``, without the copy.
 
     Parameters
     ----------
@@ -58,6 +73,8 @@ def scatter_matrix(X, *, weights=None, n_threads=1, ones_column=False):
         float64 or float32 (the products run in that precision), C-contiguous.
     weights : ndarray of shape (n_samples,), default=None
         Non-negative weights :math:`w_i`; None for 1.
+    centre : ndarray of shape (n_features,), default=None
+        :math:`c`; None for 0.
     n_threads : int, default=1
     ones_column : bool, default=False
         Append a column of ones to ``X``.
@@ -67,22 +84,56 @@ def scatter_matrix(X, *, weights=None, n_threads=1, ones_column=False):
     S : ndarray of shape (n_features + ones_column, n_features + ones_column)
         Symmetric, of ``X``'s dtype.
     """
+    return scatter_matrices(X, weights=None if weights is None else weights[:, None],
+                            centres=None if centre is None else np.asarray(centre)[None],
+                            n_threads=n_threads, ones_column=ones_column)[0]
+
+
+def scatter_matrices(X, *, weights=None, centres=None, n_threads=1, ones_column=False):
+    r"""The scatter matrices :math:`S_j = \sum_i w_{ij} (x_i - c_j)(x_i - c_j)^\top` of the
+    rows of ``X``, one per column of ``weights`` and row of ``centres`` (a Gaussian mixture's
+    covariances, Sangnier, Algorithm 8): :func:`scatter_matrix` of each, in one pass over ``X``
+    (each block, in cache, goes through every set before the next block).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        float64 or float32, C-contiguous.
+    weights : ndarray of shape (n_samples, n_sets), default=None
+        Non-negative weights; None for 1.
+    centres : ndarray of shape (n_sets, n_features), default=None
+        None for 0.
+    n_threads : int, default=1
+    ones_column : bool, default=False
+
+    Returns
+    -------
+    S : ndarray of shape (n_sets, n_features + ones_column, n_features + ones_column)
+        Symmetric matrices, of ``X``'s dtype; ``n_sets`` is 1 without weights and centres.
+    """
     n_samples, n_columns = X.shape
     n_features = n_columns + bool(ones_column)
     dtype = X.dtype
+    n_sets = max(1 if weights is None else weights.shape[1],
+                 1 if centres is None else centres.shape[0])
     if n_samples == 0:
-        return np.zeros((n_features, n_features), dtype=dtype)
+        return np.zeros((n_sets, n_features, n_features), dtype=dtype)
     _, block_rows = _rank_k_blocks(n_samples, n_features, dtype)
     cuts = slot_cuts(-(-n_samples // block_rows))
-    root = (np.empty(0, dtype=dtype) if weights is None
-            else np.sqrt(weights).astype(dtype, copy=False))
-    totals = np.zeros((len(cuts) - 1, n_features, n_features), dtype=dtype)
+    # each set's √w and centre, contiguous (empty: none)
+    roots = (np.empty((n_sets, 0), dtype=dtype) if weights is None
+             else np.ascontiguousarray(np.sqrt(weights.T), dtype=dtype))
+    centres = (np.empty((n_sets, 0), dtype=dtype) if centres is None
+               else np.ascontiguousarray(centres, dtype=dtype))
+    totals = np.zeros((n_sets, len(cuts) - 1, n_features, n_features), dtype=dtype)
     with blas_limit(1):   # the OpenMP threads make the BLAS calls
-        weighted_scatter_slots(X, root, bool(ones_column), block_rows, cuts, totals, n_threads)
+        weighted_scatter_slots(X, roots, centres, bool(ones_column), block_rows, cuts, totals,
+                               n_threads)
     # each slot's total is column-major: its transpose holds the upper triangle
-    total = totals[0].T.copy(order="F")
-    for slot in totals[1:]:
-        total += slot.T
+    slots = totals.swapaxes(2, 3)
+    total = slots[:, 0].copy()
+    for s in range(1, slots.shape[1]):
+        total += slots[:, s]
     return _from_upper(total)
 
 
