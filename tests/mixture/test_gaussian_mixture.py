@@ -1,5 +1,6 @@
 """Gaussian mixture EM: monotone log-likelihood (Sangnier Theorem 53), the weighted MLE of the
-M step (Property 54), and scikit-learn's GaussianMixture started from the same parameters."""
+M step (Property 54), and scikit-learn's GaussianMixture started from the same parameters; the
+E and M steps' row blocks and threads leave the fit unchanged."""
 
 import pickle
 import warnings
@@ -12,7 +13,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.mixture import GaussianMixture as SklearnGaussianMixture
 
 from kernelkit.mixture import GaussianMixture
+from kernelkit.mixture import _gaussian_mixture
 from kernelkit.mixture._gaussian_mixture import _m_step
+from kernelkit.utils import _scatter
 
 COVARIANCE_TYPES = ["full", "tied", "diag", "spherical"]
 
@@ -73,12 +76,27 @@ def test_zero_iterations_return_the_given_start(covariance_type):
     assert start.n_iter_ == 0 and len(start.log_likelihood_history_) == 0
 
 
-def test_m_step_is_the_weighted_mle(rng):
-    # Sangnier Property 54
-    X = rng.normal(size=(50, 2))
+def _blocks_of_seven_rows(monkeypatch):
+    """The E and M steps cut the samples into blocks of 7 rows (several slots of row blocks on
+    test-sized data)."""
+    for module in (_gaussian_mixture, _scatter):
+        monkeypatch.setattr(module, "_BLOCK_ELEMENTS", 1)
+        monkeypatch.setattr(module, "_MIN_BLOCK_ROWS", 7)
+
+
+@pytest.fixture
+def blocks_of_seven_rows(monkeypatch):
+    _blocks_of_seven_rows(monkeypatch)
+
+
+@pytest.mark.usefixtures("blocks_of_seven_rows")
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_m_step_is_the_weighted_mle(rng, n_threads):
+    # Sangnier Property 54, the scatter matrices summed over blocks and slots
+    X = rng.normal(size=(50, 2)) + [1e3, -1e3]   # means far from the spread: no cancellation
     resp = rng.uniform(size=(50, 3))
     resp /= resp.sum(axis=1, keepdims=True)
-    weights, means, covariances, _, reg = _m_step(X, resp, 0.0, "full")
+    weights, means, covariances, _, reg = _m_step(X, resp, 0.0, "full", n_threads)
     assert reg == 0.0
     for j in range(3):
         p = resp[:, j]
@@ -87,6 +105,32 @@ def test_m_step_is_the_weighted_mle(rng):
         np.testing.assert_allclose(covariances[j], (p * (X - mean).T) @ (X - mean) / p.sum(),
                                    rtol=1e-10)
         np.testing.assert_allclose(weights[j], p.mean(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("covariance_type", COVARIANCE_TYPES)
+def test_row_blocks_and_threads_leave_the_fit_unchanged(monkeypatch, covariance_type):
+    X = _blobs(5, n_samples=300)
+
+    def fit(n_jobs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model = GaussianMixture(3, covariance_type=covariance_type, tol=0.0, max_iter=10,
+                                    random_state=0, n_jobs=n_jobs).fit(X)
+        return model, model.predict_proba(X), model.score_samples(X)
+
+    whole, *whole_outputs = fit(1)   # one block
+    _blocks_of_seven_rows(monkeypatch)
+    one, *one_outputs = fit(1)
+    two, *two_outputs = fit(2)
+    # 43 blocks in 8 slots, added in slot order: the same bits on any number of threads
+    for a, b in zip([one.means_, one.covariances_, one.log_likelihood_history_, *one_outputs],
+                    [two.means_, two.covariances_, two.log_likelihood_history_, *two_outputs]):
+        np.testing.assert_array_equal(a, b)
+    # and, up to the order of the sums, the fit of one block
+    for a, b in zip([one.means_, one.covariances_, one.log_likelihood_history_, *one_outputs],
+                    [whole.means_, whole.covariances_, whole.log_likelihood_history_,
+                     *whole_outputs]):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
 
 
 def test_density_and_posteriors(rng):

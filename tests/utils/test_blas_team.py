@@ -1,6 +1,6 @@
 """The probe of a BLAS team's wake-up: a team found slow (another process busy on a core) runs
-the eigendecompositions and the Gaussian mixture's EM steps on one thread, a prompt one on its
-threads; the verdict's cache."""
+the eigendecompositions on one thread, a prompt one on its threads; the verdict's cache. The
+Gaussian mixture's EM steps, which have threads of their own, run BLAS on one thread."""
 
 import numpy as np
 import pytest
@@ -87,8 +87,6 @@ CASES = [
     ("kernelkit.utils._spectral_graph", "eigh", _fit_spectral_embedding, "scipy"),
     ("kernelkit.manifold._classical_mds", "eigvalsh", _fit_classical_mds, "scipy"),
     ("numpy.linalg", "eigh", _fit_kernel_logistic_regression, "numpy"),
-    ("kernelkit.mixture._gaussian_mixture", "_e_step", _fit_gaussian_mixture, "numpy"),
-    ("kernelkit.mixture._gaussian_mixture", "_m_step", _fit_gaussian_mixture, "numpy"),
 ]
 
 
@@ -122,6 +120,18 @@ def test_blas_on_one_thread_makes_probed_fits_independent_of_the_verdict(
             fit()
             assert probed == []
     assert seen and all(counts == {1} for counts in seen)
+
+
+@pytest.mark.usefixtures("two_blas_threads")
+@pytest.mark.parametrize("name", ["_e_step", "_m_step"])
+def test_gaussian_mixture_steps_run_blas_on_one_thread(blas_thread_spy, team_probe, name):
+    # their threads are those of their row blocks and of the scatter core: a BLAS team would
+    # spin on the cores they need, or stall beside a busy one
+    seen = blas_thread_spy("kernelkit.mixture._gaussian_mixture", name)
+    probed = team_probe(1e-4)   # a team that wakes promptly
+    _fit_gaussian_mixture()
+    assert seen and all(counts == {1} for counts in seen)
+    assert probed == []
 
 
 @pytest.mark.usefixtures("two_blas_threads")
