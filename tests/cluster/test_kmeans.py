@@ -137,6 +137,29 @@ def test_one_vs_two_threads_identical(random_seed):
     assert one[2] == two[2]  # ordered reduction: bitwise equal, well within 1e-12
 
 
+def test_the_objective_pass_gets_a_team_sized_by_its_work(monkeypatch):
+    # a pass over a few thousand samples takes less than waking a team: the objective's core is
+    # given the measured cost of a region for the fit's threads, and its value does not depend
+    # on the team it then takes
+    from kernelkit._core._kmeans_lloyd import inertia
+    from kernelkit.cluster import _kmeans
+    from kernelkit.utils._threads import effective_n_threads
+
+    calls, original = [], _kmeans._inertia
+    monkeypatch.setattr(_kmeans, "_inertia",
+                        lambda *args: calls.append(args[4:]) or original(*args))
+    monkeypatch.setattr(_kmeans, "min_work_per_thread", lambda n_threads: 1e-3 * n_threads)
+    X = _blobs(3, 2_000, 4, 5)
+    model = KMeans(5, random_state=0, n_jobs=2).fit(X)
+    model.score(X)
+    n_threads = effective_n_threads(2)
+    assert len(calls) == 2 and all(call == (n_threads, 1e-3 * n_threads) for call in calls)
+    labels = model.labels_.astype(np.int32)
+    values = {inertia(X, np.ones(len(X)), model.cluster_centers_, labels, n_threads, work)
+              for n_threads, work in [(1, 0.0), (2, 0.0), (2, 1e-12), (2, 1.0)]}
+    assert len(values) == 1
+
+
 def test_n_init_keeps_best(random_seed):
     """The first of n_init runs draws the same start as n_init=1; the best can only be lower."""
     X = _blobs(random_seed, 400, 2, 8)

@@ -275,7 +275,8 @@ def kmeans_lloyd(X, centers_init, max_iter=300, tol=1e-4, sample_weight=None, n_
                            n_threads=n_threads)
             else:
                 step(X, sample_weight, centers, old_centers, labels, None, n_threads)
-    value = _inertia(X, sample_weight, centers, labels, n_threads)
+    value = _inertia(X, sample_weight, centers, labels, n_threads,
+                     min_work_per_thread(n_threads))
     return centers, labels, value, n_iter, np.asarray(history)
 
 
@@ -621,7 +622,8 @@ class KMeans(ClassNamePrefixFeaturesOutMixin, TransformerMixin, ClusterMixin,
         """
         X = self._check_test_data(X)
         labels, sample_weight, centers, n_threads = self._assign(X, sample_weight)
-        return -float(_inertia(X, sample_weight, centers, labels, n_threads))
+        return -float(_inertia(X, sample_weight, centers, labels, n_threads,
+                               min_work_per_thread(n_threads)))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
