@@ -225,8 +225,8 @@ class GaussianMixture(MixtureDensityMixin, DensityMixin, ParameterNamesOncePerCl
             weights, means, _, precisions_cholesky, _ = parameters
             return _e_step(X, weights, means, precisions_cholesky, covariance_type, n_threads)
 
-        def m_step(log_resp, parameters):
-            return _m_step(X, np.exp(log_resp), parameters[4], covariance_type, n_threads)
+        def m_step(resp, parameters):
+            return _m_step(X, resp, parameters[4], covariance_type, n_threads)
 
         # The steps' threads are those of their row blocks (E step) and of the scatter core (M
         # step, "full"): BLAS on one thread, whose team would otherwise spin on the cores they
@@ -389,15 +389,18 @@ def _fold_blocks(fold, X, block_rows, n_threads):
 
 
 def _weighted_log_prob(X, weights, means, precisions_cholesky, covariance_type, n_threads,
-                       normalise=False):
+                       posterior=False):
     """``log π_j φ(x_i; μ_j, Σ_j)`` of every sample and component, by row blocks on up to
     ``n_threads`` threads (:func:`_fold_blocks`).
 
-    With ``normalise``, each row minus its log-sum-exp (the log-responsibilities), and the sum
-    of those log-sum-exps (the log-likelihood), added in slot order. Without, the sum is None.
+    With ``posterior``, the responsibilities ``exp`` of each row minus its log-sum-exp, in
+    Fortran order (each component's column contiguous, as the M step's products read them), and
+    the sum of those log-sum-exps (the log-likelihood), added in slot order. Without, the sum is
+    None.
     """
     (n_samples, n_features), n_components = X.shape, len(weights)
-    out = np.empty((n_samples, n_components))
+    out = np.empty((n_components, n_samples)).T if posterior else np.empty((n_samples,
+                                                                             n_components))
     log_density = _log_gaussian_of(means, precisions_cholesky, covariance_type)
     # a row's values in a block: its products with every component's factor ("full"), else
     # its squares or products with one factor and its densities
@@ -407,22 +410,24 @@ def _weighted_log_prob(X, weights, means, precisions_cholesky, covariance_type, 
     def fold(total, start, stop):
         block = log_density(X[start:stop])
         block += log_weights
-        if normalise:
+        if posterior:
             log_norm = logsumexp_rows(block)
             block -= log_norm[:, None]
+            np.exp(block, out=block)
             total = (0.0 if total is None else total) + float(log_norm.sum())
         out[start:stop] = block
         return total
 
     totals = _fold_blocks(fold, X, _block_rows(n_samples, values_per_row), n_threads)
-    return out, (sum(totals) if normalise else None)
+    return out, (sum(totals) if posterior else None)
 
 
 def _e_step(X, weights, means, precisions_cholesky, covariance_type, n_threads):
-    """Log-responsibilities and the mean log-likelihood of the current parameters."""
-    log_resp, log_likelihood = _weighted_log_prob(X, weights, means, precisions_cholesky,
-                                                  covariance_type, n_threads, normalise=True)
-    return log_resp, log_likelihood / X.shape[0]
+    """Responsibilities (Fortran-ordered) and the mean log-likelihood of the current
+    parameters."""
+    resp, log_likelihood = _weighted_log_prob(X, weights, means, precisions_cholesky,
+                                              covariance_type, n_threads, posterior=True)
+    return resp, log_likelihood / X.shape[0]
 
 
 def _m_step(X, resp, reg_covar, covariance_type, n_threads):
