@@ -8,8 +8,10 @@ GraKeL's kernel, libsvm or a SciPy formulation), the fastest engine of the ``ben
 (scikit-learn-intelex, LightGBM, XGBoost), kernelkit's time over each, and whether the results
 agree (test predictions, cluster labels, embeddings up to rotation, Gram matrices). All
 contenders of a cell run in one process, alternating, after an untimed warm-up at the first size;
-a contender whose previous size's time, scaled by the row's growth, would pass ``--budget``
-seconds is left out of the larger size (said in its cell).
+a run of kernelkit that follows a peer's waits ``SETTLE_SECONDS`` first, so that the threads the
+peer leaves spinning (OpenBLAS's, TBB's, an OpenMP runtime's) are asleep. A contender whose
+previous size's time, scaled by the row's growth, would pass ``--budget`` seconds is left out of
+the larger size (said in its cell).
 
 ``--baseline OLD.whl`` times kernelkit only, an older wheel against the installed one, in
 alternating fresh processes (old, new, old, new, …), and reports old ÷ new per row, in wall and
@@ -46,6 +48,23 @@ def _n_repeats(first_time):
         if first_time < limit:
             return repeats
     return 1
+
+
+# Pause before a run of kernelkit that follows a peer's: OpenBLAS's threads spin about 0.1 s
+# after a call, scikit-learn-intelex's TBB workers and the peers' OpenMP threads a while, on the
+# cores the next run needs. kernelkit's 2-thread run after one of them took up to 1.5x its time
+# (SVR and MDS of 1 000 samples, AdaBoost of 100 000: 2 thr ÷ 1 thr 1.24-1.44 in the matrix,
+# 0.66-0.99 in a process without the peers). kernelkit's own threads spin microseconds, so the
+# peers' runs that follow it need no pause.
+SETTLE_SECONDS = 0.15
+
+
+def _settled(label, previous):
+    """Wait ``SETTLE_SECONDS`` before kernelkit's run ``label`` when a peer ran ``previous``ly
+    (None: before this cell, whose last run may have been a peer's)."""
+    if label.startswith("kernelkit") and not (previous or "").startswith("kernelkit"):
+        time.sleep(SETTLE_SECONDS)
+    return label
 
 
 def _timed(run, data, threads):
@@ -105,10 +124,12 @@ def _run_cell(row, n, state, budget, log):
         active.append((label, run, threads))
     samples = {label: [] for label, *_ in active}
     outputs = {}
+    previous = None
     for label, run, threads in list(active):
         try:
             if not state.get(label, {}).get("warm"):
                 _timed(run, data, threads)  # imports, caches, thread pools: untimed
+            previous = _settled(label, previous)
             wall, cpu, outputs[label] = _timed(run, data, threads)
         except Exception as error:  # a peer that refuses the case is a note, not a crash
             cell["notes"][label] = f"error: {type(error).__name__}: {str(error)[:120]}"
@@ -122,6 +143,7 @@ def _run_cell(row, n, state, budget, log):
         k = rep % len(active)
         for label, run, threads in active[k:] + active[:k]:
             if len(samples[label]) < _n_repeats(samples[label][0]):
+                previous = _settled(label, previous)
                 samples[label].append(_timed(run, data, threads)[0])
     for label, *_ in active:
         cell["times"][label] = statistics.median(samples[label])

@@ -65,6 +65,22 @@ def test_cells_hold_times_checks_and_notes():
     assert "| toy | 10 |" in table and "✘ same prediction 0.0% (differs)" in table
 
 
+def test_kernelkit_runs_after_a_peer_wait_for_its_threads_to_settle(monkeypatch):
+    # a peer's spinning threads (OpenBLAS, TBB, OpenMP) took the cores from kernelkit's next
+    # 2-thread run: kernelkit's runs that follow a peer's wait first, the peers' runs never
+    events = []
+    monkeypatch.setattr(matrix.time, "sleep", lambda seconds: events.append("pause"))
+    row = _toy_row()
+    names = {row.kernelkit: "kernelkit", row.peers[0].run: "peer", row.peers[1].run: "peer"}
+    monkeypatch.setattr(matrix, "_timed", lambda run, data, threads: events.append(names[run])
+                        or (1e-3, 1e-3, run(data)))
+    matrix.run_matrix([row], sizes=("small", "medium"), log=lambda line: None)
+    assert events.count("kernelkit") > 4 and events.count("peer") > 4
+    for before, after in zip(events, events[1:]):
+        assert (before, after) != ("peer", "kernelkit")   # a pause between them
+        assert (before, after) != ("pause", "peer")
+
+
 def test_a_contender_past_the_budget_is_left_out_of_the_larger_size(monkeypatch):
     row = _toy_row(cost=3)
     cells = matrix.run_matrix([row], sizes=("small", "large"), budget=0.0,
