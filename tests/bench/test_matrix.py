@@ -81,6 +81,36 @@ def test_kernelkit_runs_after_a_peer_wait_for_its_threads_to_settle(monkeypatch)
         assert (before, after) != ("pause", "peer")
 
 
+def test_a_short_run_of_kernelkit_after_a_pause_is_repeated_untimed_first(monkeypatch):
+    # the pause lets the idle CPUs sleep deeply and slows the next milliseconds of work: the
+    # timed run of a short fit follows an untimed one (the first of a cell, whose time is not
+    # known yet, excepted)
+    events, n_samples = [], []
+    monkeypatch.setattr(matrix.time, "sleep", lambda seconds: events.append("pause"))
+    monkeypatch.setattr(matrix, "WARM_SECONDS", 0.0)
+    row = _toy_row()
+    names = {row.peers[0].run: "peer", row.peers[1].run: "peer"}
+
+    def timed(run, data, threads):
+        events.append(names.get(run, f"kernelkit-{threads}"))
+        return 1e-3, 1e-3, run(data)
+
+    monkeypatch.setattr(matrix, "_timed", timed)
+    real_median = matrix.statistics.median
+    monkeypatch.setattr(matrix.statistics, "median",
+                        lambda values: n_samples.append(len(values)) or real_median(values))
+    matrix.run_matrix([row], sizes=("small",), log=lambda line: None)
+    text = " ".join(events)
+    pauses = text.count("pause")
+    assert pauses > 4
+    # every pause but the first of the cell is followed by the same run of kernelkit twice, the
+    # first untimed
+    repeated = sum(text.count(f"pause {run} {run}") for run in set(events) - {"pause", "peer"})
+    assert repeated == pauses - 1
+    # untimed runs are not samples: 41 timed runs of each contender, as without the pause
+    assert n_samples == [41] * 4
+
+
 def test_a_contender_past_the_budget_is_left_out_of_the_larger_size(monkeypatch):
     row = _toy_row(cost=3)
     cells = matrix.run_matrix([row], sizes=("small", "large"), budget=0.0,
