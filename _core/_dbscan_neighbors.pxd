@@ -318,8 +318,8 @@ cdef inline int _build_grid(Neighbourhoods *nb, const double[:, ::1] X, double *
 cdef inline int _build_kd_tree(Neighbourhoods *nb, const double[:, ::1] X, double *points,
                         intp_t *sample_at) noexcept nogil:
     """Median splits on the axis of largest spread, down to leaves of ≤ LEAF_SIZE points
-    (_kd_tree.pxd)."""
-    cdef intp_t n = X.shape[0], d = X.shape[1], i
+    (_kd_tree.pxd), which leaves ``points`` in position order."""
+    cdef intp_t n = X.shape[0], d = X.shape[1]
     cdef intp_t n_levels = kd_tree_levels(n, LEAF_SIZE, MAX_DEPTH - 2)
     nb.n_nodes = (1 << n_levels) - 1
     nb.first_leaf = (1 << (n_levels - 1)) - 1
@@ -330,10 +330,8 @@ cdef inline int _build_kd_tree(Neighbourhoods *nb, const double[:, ::1] X, doubl
     if (nb.node_start == NULL or nb.node_end == NULL or nb.node_lo == NULL
             or nb.node_hi == NULL):
         return -1
-    kd_tree_build(&X[0, 0], n, d, n_levels, sample_at, nb.node_start, nb.node_end, nb.node_lo,
-                  nb.node_hi)
-    for i in range(n):
-        memcpy(points + i * d, &X[sample_at[i], 0], d * sizeof(double))
+    kd_tree_build(&X[0, 0], n, d, n_levels, points, sample_at, nb.node_start, nb.node_end,
+                  nb.node_lo, nb.node_hi, 1, 0.0)
     return 0
 
 

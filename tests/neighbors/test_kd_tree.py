@@ -39,6 +39,23 @@ def test_tree_equals_the_sorting_twin(dtype, n_samples, leaf_size, random_seed):
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_tree_does_not_depend_on_the_threads_of_its_build(dtype):
+    """The nodes of a level split in parallel (every level on a team when the work per thread
+    is 0), the leaves turned by columns in parallel: the same arrays, bit for bit, with ties
+    (small integers), whose order within a node follows the partitions' swaps."""
+    rng = np.random.default_rng(4)
+    X = rng.integers(-5, 6, size=(5000, 7)).astype(dtype)
+    one, team = _tree_arrays(X, 8), _tree_arrays(X, 8)
+    _knn_kd_tree.build_kd_tree(X, *one, n_threads=1)
+    _knn_kd_tree.build_kd_tree(X, *team, n_threads=2, min_work_per_thread=0.0)
+    for a, b in zip(one, team):
+        np.testing.assert_array_equal(a, b)
+    n_nodes = len(one[1])
+    s, e = one[1][n_nodes - 1], one[2][n_nodes - 1]   # the last leaf: its rows by columns
+    np.testing.assert_array_equal(one[5][7 * s:7 * e].reshape(7, e - s).T, X[one[0][s:e]])
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
 @pytest.mark.parametrize("leaf_size", [1, 3, 64])
 def test_search_equals_the_reference_with_ties(dtype, leaf_size):
     rng = np.random.default_rng(0)

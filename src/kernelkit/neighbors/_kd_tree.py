@@ -3,6 +3,7 @@
 import numpy as np
 
 from kernelkit._core._knn_kd_tree import build_kd_tree, kd_tree_n_nodes, knn_kd_tree
+from kernelkit.utils._threads import min_work_per_thread
 
 __all__ = ["KDTreeIndex"]
 
@@ -20,6 +21,8 @@ class KDTreeIndex:
         Validated training rows (finite, at least one).
     leaf_size : int, default=LEAF_SIZE
         Largest number of rows in a leaf.
+    n_threads : int, default=1
+        Threads of the build, as many as its work pays for (the tree does not depend on them).
 
     Attributes
     ----------
@@ -34,7 +37,7 @@ class KDTreeIndex:
         Bounding box of each node.
     """
 
-    def __init__(self, X, leaf_size=LEAF_SIZE):
+    def __init__(self, X, leaf_size=LEAF_SIZE, n_threads=1):
         n_samples, n_features = X.shape
         n_nodes = kd_tree_n_nodes(n_samples, leaf_size)
         self.points = np.empty(X.size, dtype=X.dtype)
@@ -44,7 +47,7 @@ class KDTreeIndex:
         self.node_lo = np.empty((n_nodes, n_features))
         self.node_hi = np.empty((n_nodes, n_features))
         build_kd_tree(X, self.sample_at, self.node_start, self.node_end, self.node_lo,
-                      self.node_hi, self.points)
+                      self.node_hi, self.points, n_threads, min_work_per_thread(n_threads))
 
     def query(self, Q, k, n_threads):
         """``(squared distances, indices)`` of the ``k`` nearest rows of each query (rows of

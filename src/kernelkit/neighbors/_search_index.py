@@ -38,7 +38,7 @@ class SearchIndex:
     n_neighbors : int
         The ``k`` of the probe that decides whether "auto" keeps the tree.
     n_threads : int
-        Threads of the probe.
+        Threads of the tree's build and of the probe.
 
     Attributes
     ----------
@@ -57,7 +57,7 @@ class SearchIndex:
         use_tree = algorithm == "kd_tree" or (
             algorithm == "auto" and n_features <= _TREE_MAX_FEATURES
             and n_samples >= _TREE_MIN_SAMPLES)
-        self.tree = KDTreeIndex(X) if use_tree else None
+        self.tree = KDTreeIndex(X, n_threads=n_threads) if use_tree else None
         if use_tree and algorithm == "auto":
             probes = X[::max(1, n_samples // _TREE_PROBES)]
             k = min(n_neighbors, n_samples)

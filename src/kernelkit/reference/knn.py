@@ -31,11 +31,13 @@ def knn_brute_screened(Q, X, Q32, X32, out_idx, out_dist, n_threads=1):
     knn_brute(Q, X, out_idx, out_dist)
 
 
-def build_kd_tree(X, sample_at, node_start, node_end, node_lo, node_hi, points):
+def build_kd_tree(X, sample_at, node_start, node_end, node_lo, node_hi, points, n_threads=1,
+                  min_work_per_thread=0.0):
     """The KD-tree of ``len(node_start)`` nodes (node i's children are 2i+1 and 2i+2, leaves on
     the last level): each node's samples sorted by the coordinate of largest spread (the first
     such coordinate), the lower half (rounded down) to the left child; each node's box is that
-    of its samples. ``points`` gets the rows leaf by leaf, each leaf's block by columns."""
+    of its samples. ``points`` gets the rows leaf by leaf, each leaf's block by columns. The
+    threads of the core do not change the tree."""
     X = np.asarray(X)
     n_nodes = len(node_start)
     first_leaf = (n_nodes + 1) // 2 - 1
