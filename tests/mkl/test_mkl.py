@@ -89,6 +89,34 @@ def test_sum_kernel_object_in_an_svm(rng):
                                atol=1e-10)
 
 
+def test_sum_kernel_adds_the_grams_without_stacking_them(rng):
+    """fit_transform and transform give Σ w_m K_m and leave a callable's own array unchanged;
+    four RBF kernel objects are fitted and their Grams added one after the other: about three
+    Gram matrices in memory at once (the sum, the Gram being added, the work array of the next
+    kernel), where their stack held eight (the four, then the stack)."""
+    import tracemalloc
+
+    X, Z = rng.normal(size=(300, 4)), rng.normal(size=(40, 4))
+    cached = {}
+
+    def shared(A, B):  # the same array at every call with these shapes
+        return cached.setdefault((A.shape[0], B.shape[0]), A @ B.T + 1.0)
+
+    kernels = [VectorKernel("rbf", gamma=0.1), VectorKernel("linear"), shared]
+    weights = [2.0, 0.5, 1.5]
+    model = SumKernel(kernels, weights=weights)
+    for A, K in ((X, model.fit_transform(X)), (Z, model.transform(Z))):
+        parts = [pairwise_kernels(A, X, metric="rbf", gamma=0.1), A @ X.T, A @ X.T + 1.0]
+        np.testing.assert_allclose(K, sum(w * P for w, P in zip(weights, parts)), rtol=1e-14)
+        np.testing.assert_array_equal(cached[(len(A), 300)], A @ X.T + 1.0)
+    rbfs = SumKernel([VectorKernel("rbf", gamma=g) for g in (0.1, 0.3, 1.0, 3.0)])
+    tracemalloc.start()
+    K = rbfs.fit_transform(X)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 4.0 * K.nbytes
+
+
 # ---------------------------------------------------------------------------- D22 J(K)
 def test_krr_closed_form_and_scikit_learn(rng):
     X, y = _classification(rng)

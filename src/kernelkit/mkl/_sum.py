@@ -8,7 +8,6 @@ from sklearn.utils.validation import check_is_fitted
 from kernelkit.mkl._kernels import (
     KernelStack,
     _gram_stack,
-    combine,
     input_kind,
     validate_mkl_data,
 )
@@ -133,11 +132,9 @@ class SumKernel(TransformerMixin, ParameterNamesOncePerClass, BaseEstimator):
 
     def _fit(self, X):
         X = validate_mkl_data(self, X)
-        self.stack_ = KernelStack(self.kernels, n_jobs=self.n_jobs).fit(X)
         self.weights_ = _checked_weights(self.weights, len(self.kernels))
-        K = combine(self.stack_.training_grams_, self.weights_)
-        del self.stack_.training_grams_   # only the sum is kept
-        return K
+        self.stack_ = KernelStack(self.kernels, n_jobs=self.n_jobs)
+        return self.stack_.fit_combined(X, self.weights_)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_transform(self, X, y=None):
@@ -158,7 +155,7 @@ class SumKernel(TransformerMixin, ParameterNamesOncePerClass, BaseEstimator):
         """
         check_is_fitted(self, "stack_")
         X = validate_mkl_data(self, X, reset=False)
-        return combine(self.stack_.test_grams(X), self.weights_)
+        return self.stack_.test_combined(X, self.weights_)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
