@@ -267,7 +267,8 @@ def _estimator_rows():
         _estimator_row("linear_model", "Ridge", "regressor", "linear_model"),
         _estimator_row("linear_model", "LogisticRegression", "classifier", "linear_model"),
         _estimator_row("linear_model", "NearestCentroid", "classifier", "neighbors"),
-        _estimator_row("linear_model", "LeastAbsoluteDeviation", "regressor"),
+        # a linear program (HiGHS): its time grows faster than n, estimated as n²
+        _estimator_row("linear_model", "LeastAbsoluteDeviation", "regressor", cost=2),
         _estimator_row("kernel_ridge", "KernelRidge", "regressor", "kernel_ridge", cost=3),
         _estimator_row("kernel_ridge", "KernelLogisticRegression", "classifier", cost=3),
         _estimator_row("discriminant_analysis", "LinearDiscriminantAnalysis", "classifier",

@@ -111,6 +111,24 @@ def test_a_short_run_of_kernelkit_after_a_pause_is_repeated_untimed_first(monkey
     assert n_samples == [41] * 4
 
 
+def test_a_larger_size_starts_with_an_untimed_run(monkeypatch):
+    # the first run at a larger size pays the process's first touch of that much memory: it is
+    # not a sample of the contender that happens to run first
+    events = []
+    monkeypatch.setattr(matrix.time, "sleep", lambda seconds: None)
+    row = _toy_row()
+    monkeypatch.setattr(matrix, "_timed", lambda run, data, threads: events.append(
+        (len(data["X"]), run is row.kernelkit and threads != 1)) or (1e-3, 1e-3, run(data)))
+    real_median = matrix.statistics.median
+    n_samples = []
+    monkeypatch.setattr(matrix.statistics, "median",
+                        lambda values: n_samples.append(len(values)) or real_median(values))
+    matrix.run_matrix([row], sizes=("small", "medium"), log=lambda line: None)
+    medium = [two_threads for n, two_threads in events if n == 20]
+    assert medium[:2] == [True, True]       # the untimed run, then the first timed one
+    assert n_samples[4:] == [41] * 4        # the untimed run is not a sample
+
+
 def test_a_contender_past_the_budget_is_left_out_of_the_larger_size(monkeypatch):
     row = _toy_row(cost=3)
     cells = matrix.run_matrix([row], sizes=("small", "large"), budget=0.0,
