@@ -297,6 +297,63 @@ def test_manhattan_assignment_equals_the_twin(rng):
     assert losses[0] == pytest.approx(losses[1], rel=1e-12)
 
 
+@pytest.mark.parametrize("values", ["ties", "distinct"])
+def test_cluster_medians_equal_numpy_median_on_any_team(values, rng):
+    """Odd and even clusters (the half-sum of the two middle values), one-sample clusters, runs
+    of equal values; the same centres on one thread and on a forced team."""
+    n, d, k = 500, 5, 7
+    X = (rng.integers(-3, 4, size=(n, d)).astype(float) if values == "ties"
+         else rng.normal(size=(n, d)))
+    labels = rng.permutation(np.repeat(np.arange(k), [50, 2, 3, 100, 51, 293, 1]))
+    order = np.argsort(labels, kind="stable").astype(np.intp)
+    offsets = np.concatenate([[0], np.cumsum(np.bincount(labels))]).astype(np.intp)
+    want = np.empty((k, d))
+    twin.cluster_medians(X, order, offsets, want)
+    for n_threads in (1, 2):
+        got = np.empty((k, d))
+        _kmedians.cluster_medians(X, order, offsets, got, n_threads, 0.0)
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(want[k - 1], X[labels == k - 1][0])
+
+
+def test_kmedians_passes_get_teams_sized_by_their_work(monkeypatch, rng):
+    # a pass over a thousand samples takes less than waking a team: both cores are given the
+    # measured cost of a region for the fit's threads (the assignment woke a team from 65 536
+    # distance terms), and their results do not depend on the team they then take
+    from kernelkit.cluster import _kmedians as module
+    from kernelkit.utils._threads import effective_n_threads
+
+    calls = []
+    for name in ("manhattan_assign", "cluster_medians"):
+        original = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *args, original=original, name=name: (
+            calls.append((name, args[-2:])) or original(*args)))
+    monkeypatch.setattr(module, "min_work_per_thread", lambda n_threads: 1e-3 * n_threads)
+    X = rng.normal(size=(1000, 12))
+    model = KMedians(8, random_state=0, n_jobs=2).fit(X)
+    model.predict(X)
+    n_threads = effective_n_threads(2)
+    assert {name for name, _ in calls} == {"manhattan_assign", "cluster_medians"}
+    assert all(threads == (n_threads, 1e-3 * n_threads) for _, threads in calls)
+    labels, distances = np.empty(1000, np.int32), np.empty(1000)
+    losses = {_kmedians.manhattan_assign(X, model.cluster_centers_, labels, distances, *team)
+              for team in [(1, 0.0), (2, 0.0), (2, 1.0)]}
+    assert len(losses) == 1
+
+
+def test_cluster_medians_refuse_empty_clusters_and_mismatched_arrays():
+    X, order = np.ones((4, 2)), np.arange(4, dtype=np.intp)
+    with pytest.raises(ValueError, match="cluster 1 is empty"):
+        _kmedians.cluster_medians(X, order, np.array([0, 4, 4], dtype=np.intp),
+                                  np.empty((2, 2)), 1, 0.0)
+    with pytest.raises(ValueError, match="do not match"):
+        _kmedians.cluster_medians(X, order, np.array([0, 3], dtype=np.intp), np.empty((1, 2)),
+                                  1, 0.0)
+    with pytest.raises(ValueError, match="out of range"):
+        _kmedians.cluster_medians(X, np.array([0, 1, 2, 9], dtype=np.intp),
+                                  np.array([0, 4], dtype=np.intp), np.empty((1, 2)), 1, 0.0)
+
+
 @pytest.mark.parametrize("D, match", [
     (np.array([[0.0, -1.0], [-1.0, 0.0]]), "Negative values"),
     (np.array([[0.0, np.nan], [1.0, 0.0]]), "NaN"),

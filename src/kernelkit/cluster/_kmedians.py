@@ -1,7 +1,8 @@
 """k-medians (Sangnier, §2.2.2, "Variants of k-means"): ℓ1 distances and coordinate-wise medians.
 
-The ℓ1 assignment is compiled (``manhattan_assign``); the seeding and the
-grouping of samples by cluster are those of :mod:`kernelkit.cluster._medoids`.
+The ℓ1 assignment and the coordinate-wise medians are compiled (``manhattan_assign``,
+``cluster_medians``); the seeding and the grouping of samples by cluster are those of
+:mod:`kernelkit.cluster._medoids`.
 """
 
 import time
@@ -20,7 +21,7 @@ from sklearn.metrics.pairwise import manhattan_distances
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from kernelkit._core._kmedians import manhattan_assign
+from kernelkit._core._kmedians import cluster_medians, manhattan_assign
 from kernelkit.cluster._medoids import _group, _plusplus
 from kernelkit.utils._progress import iteration_callback, report
 from kernelkit.utils._sklearn_compat import (
@@ -29,7 +30,7 @@ from kernelkit.utils._sklearn_compat import (
     StrOptions,
     _fit_context,
 )
-from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads
+from kernelkit.utils._threads import N_JOBS_CONSTRAINT, effective_n_threads, min_work_per_thread
 from kernelkit.utils._validation import MAX_INT, validate_distance_data
 
 __all__ = ["KMedians"]
@@ -141,6 +142,8 @@ default="k-medians++"
         if n < k:
             raise ValueError(f"n_samples={n} should be >= n_clusters={k}.")
         n_threads = effective_n_threads(self.n_jobs)
+        # each pass on a team sized by its work
+        threads = (n_threads, min_work_per_thread(n_threads))
         centers = self._initial_centers(X, check_random_state(self.random_state))
         labels = np.empty(n, dtype=np.int32)
         distances = np.empty(n)
@@ -152,14 +155,14 @@ default="k-medians++"
             type(self).__name__, self.verbose, 1,
             lambda n_iter, loss: f"iteration {n_iter}: loss {loss:.10g}")
         for n_iter in range(1, self.max_iter + 1):
-            history.append(manhattan_assign(X, centers, labels, distances, n_threads))
+            history.append(manhattan_assign(X, centers, labels, distances, *threads))
             if progress is not None:
                 progress(n_iter, history[-1])
             if previous is not None and np.array_equal(labels, previous):
                 break
             previous = labels.copy()
-            centers = self._medians(X, labels, distances)
-        inertia = manhattan_assign(X, centers, labels, distances, n_threads)
+            centers = self._medians(X, labels, distances, threads)
+        inertia = manhattan_assign(X, centers, labels, distances, *threads)
         if self.verbose:
             report(type(self).__name__, f"{n_iter} iterations, inertia {inertia:.10g}", start)
         if np.unique(labels).size < k:
@@ -188,7 +191,7 @@ default="k-medians++"
             chosen = _plusplus(lambda i: np.abs(X - X[i]).sum(axis=1), n, k, random_state)
         return X[chosen].copy()
 
-    def _medians(self, X, labels, distances):
+    def _medians(self, X, labels, distances, threads):
         """Coordinate-wise median of every cluster; an empty cluster takes the sample farthest
         from its centre (ranked once, ties by index), removed from its donor."""
         k = self.n_clusters
@@ -199,9 +202,9 @@ default="k-medians++"
             far = np.argsort(-distances, kind="stable")[: empty.size]
             labels[far] = empty
         order, offsets = _group(labels, k)
-        grouped = X[order]
-        return np.vstack([np.median(grouped[offsets[c]:offsets[c + 1]], axis=0)
-                          for c in range(k)])
+        centers = np.empty((k, X.shape[1]))
+        cluster_medians(X, order, offsets, centers, *threads)
+        return centers
 
     def _check_test_data(self, X):
         check_is_fitted(self)
@@ -220,8 +223,9 @@ default="k-medians++"
         """
         X = self._check_test_data(X)
         labels = np.empty(X.shape[0], dtype=np.int32)
-        manhattan_assign(X, self.cluster_centers_, labels, np.empty(X.shape[0]),
-                         effective_n_threads(self.n_jobs))
+        n_threads = effective_n_threads(self.n_jobs)
+        manhattan_assign(X, self.cluster_centers_, labels, np.empty(X.shape[0]), n_threads,
+                         min_work_per_thread(n_threads))
         return labels.astype(np.intp)
 
     def transform(self, X):

@@ -126,6 +126,7 @@ from kernelkit.reference.kmeans import kmeans_elkan, kmeans_hamerly, kmeans_lloy
 from kernelkit.reference.kmedoids import (
     assign_medoids,
     build_medoids,
+    cluster_medians,
     fasterpam,
     in_cluster_costs,
     manhattan_assign,
@@ -153,6 +154,7 @@ __all__ = [
     "build_medoids",
     "cart_tree",
     "check_gram",
+    "cluster_medians",
     "compress_signatures",
     "cut_linkage",
     "dbscan_dense",

@@ -12,6 +12,7 @@ import numpy as np
 __all__ = [
     "assign_medoids",
     "build_medoids",
+    "cluster_medians",
     "dissimilarity_range",
     "distance_matrix",
     "fasterpam",
@@ -143,10 +144,17 @@ def dissimilarity_range(D, n_threads=1):
     return float(np.min(D)), bool(np.all(np.isfinite(D)))
 
 
-def manhattan_assign(X, centers, labels, distances, n_threads=1):
+def manhattan_assign(X, centers, labels, distances, n_threads=1, min_work_per_thread=0.0):
     r"""Nearest centre in ℓ1 (lowest index on ties); returns
     :math:`\sum_i \|x_i - c_{\mathrm{label}_i}\|_1`."""
     l1 = np.abs(X[:, None, :] - centers[None, :, :]).sum(axis=2)
     labels[:] = np.argmin(l1, axis=1)
     distances[:] = l1[np.arange(X.shape[0]), labels]
     return float(distances.sum())
+
+
+def cluster_medians(X, order, offsets, centers, n_threads=1, min_work_per_thread=0.0):
+    """``numpy.median`` of every cluster's samples ``X[order[offsets[c]:offsets[c + 1]]]``,
+    feature by feature."""
+    for c in range(len(offsets) - 1):
+        centers[c] = np.median(X[order[offsets[c]:offsets[c + 1]]], axis=0)
