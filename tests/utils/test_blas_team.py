@@ -141,14 +141,13 @@ def test_a_verdict_holds_until_it_expires(monkeypatch, blas_thread_spy, team_pro
     large, small = 2 * _threads.SMALL_BLAS_FLOPS, _threads.SMALL_BLAS_FLOPS / 2
     for team_seconds, expected in ((0.02, {1}), (1e-4, {2})):
         probed = team_probe(team_seconds)
-        n_probes = 1 if expected == {2} else 2   # a slow product is timed twice
         for n_flops in (large, small, large):
             with _threads.lapack_threads(n_flops):
                 assert blas_thread_spy.counts() == expected
         # blas_threads' large calls follow the same verdict, on the n_threads asked for
         with _threads.blas_threads(large, 2):
             assert blas_thread_spy.counts() == expected
-        assert probed.count(("scipy", 2)) == n_probes
+        assert probed.count(("scipy", 2)) == 1
         # an expired verdict is measured again; a slow one then holds twice as long
         probed_at, prompt, hold = _threads._team_verdicts["scipy", 2]
         assert hold == (_threads.PROMPT_VERDICT_SECONDS if prompt
@@ -156,33 +155,13 @@ def test_a_verdict_holds_until_it_expires(monkeypatch, blas_thread_spy, team_pro
         _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * hold, prompt, hold)
         with _threads.lapack_threads(small):
             assert blas_thread_spy.counts() == expected
-        assert probed.count(("scipy", 2)) == 2 * n_probes
+        assert probed.count(("scipy", 2)) == 2
         assert _threads._team_verdicts["scipy", 2][2] == (hold if prompt else 2 * hold)
         if not prompt:   # up to MAX_SLOW_VERDICT_SECONDS
             top = _threads.MAX_SLOW_VERDICT_SECONDS
             _threads._team_verdicts["scipy", 2] = (probed_at - 1.01 * top, False, top)
             with _threads.lapack_threads(small):
                 assert _threads._team_verdicts["scipy", 2][2] == top
-
-
-def test_a_team_late_only_once_is_prompt(monkeypatch):
-    # the first product woke a CPU that slept deeply: the second, right after, is in time; a
-    # team late twice (another process on its core) is slow
-    for products, prompt in (([0.02, 1e-4], True), ([0.02, 0.02], False), ([1e-4], True)):
-        timed = []
-
-        def product_seconds(library, n_threads, products=products):
-            if n_threads == 1:
-                return 1e-4
-            timed.append(products[len(timed)])
-            return timed[-1]
-
-        monkeypatch.setattr(_threads, "_product_seconds", product_seconds)
-        monkeypatch.setattr(_threads, "_team_verdicts", {})
-        _threads._one_thread_product_seconds.cache_clear()
-        assert _threads.blas_team_wakes_promptly(2) is prompt
-        assert len(timed) == len(products)
-    _threads._one_thread_product_seconds.cache_clear()
 
 
 def test_the_probe_measures_each_library_and_one_thread_needs_none(team_probe):

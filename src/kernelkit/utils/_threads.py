@@ -337,17 +337,13 @@ def _one_thread_product_seconds(library):
 def blas_team_wakes_promptly(n_threads, library="scipy"):
     """Whether a team of ``n_threads`` threads of the BLAS of ``library`` ("scipy" or
     "numpy") runs a product in time now: a 128 × 128 product on the team takes at most twice
-    its time on one thread (measured once per process), plus 0.5 ms, the first time or, right
-    after, the second.
+    its time on one thread (measured once per process), plus 0.5 ms.
 
     A team's threads sleep between calls; when another process keeps a core busy, the one
-    woken on that core waits for the scheduler, milliseconds at each join of the team, and
-    both products are late. On a quiet virtual machine whose idle CPU slept deeply, the first
-    product alone can be (it wakes the CPU): taken alone, that verdict held the 3 000-sample
-    fits of multiple kernel learning on one BLAS thread for their whole length. A verdict is
-    cached per library and team size: a prompt one ``PROMPT_VERDICT_SECONDS``, a slow one
-    ``SLOW_VERDICT_SECONDS``, doubled after each slow one up to ``MAX_SLOW_VERDICT_SECONDS``.
-    True for one thread.
+    woken on that core waits for the scheduler, milliseconds at each join of the team. A
+    verdict is cached per library and team size: a prompt one ``PROMPT_VERDICT_SECONDS``, a
+    slow one ``SLOW_VERDICT_SECONDS``, doubled after each slow one up to
+    ``MAX_SLOW_VERDICT_SECONDS``. True for one thread.
     """
     if n_threads < 2:
         return True
@@ -356,8 +352,7 @@ def blas_team_wakes_promptly(n_threads, library="scipy"):
     if now - probed_at > hold:
         limit = _PROBE_FACTOR * _one_thread_product_seconds(library) + _PROBE_SLACK
         slow_before = not prompt
-        prompt = (_product_seconds(library, n_threads) <= limit
-                  or _product_seconds(library, n_threads) <= limit)
+        prompt = _product_seconds(library, n_threads) <= limit
         hold = (PROMPT_VERDICT_SECONDS if prompt else
                 min(2.0 * hold, MAX_SLOW_VERDICT_SECONDS) if slow_before else SLOW_VERDICT_SECONDS)
         _team_verdicts[library, n_threads] = (now, prompt, hold)
