@@ -145,7 +145,8 @@ def _run_cell(row, n, state, budget, log):
         # a larger size: the process's first run at it touches more memory than the process
         # has held, and paid for it (a sum kernel of 10 000 samples: 5.9 s, then 2.4 s), in
         # the column of whichever contender ran first: one run untimed
-        _, first_run, first_threads = active[0]
+        first_label, first_run, first_threads = active[0]
+        previous = _settled(first_label, previous, None, None)
         _timed(first_run, data, first_threads)
     for label, run, threads in list(active):
         try:
@@ -247,7 +248,10 @@ def format_matrix(cells, rows, busy_core=False, load=None):
         __doc__.split("\n\n")[0].replace("\n", " "), "",
         machine_description(*(load or (None, None)), busy_core=busy_core),
         f"Run {time.strftime('%Y-%m-%d %H:%M')}. Medians of alternating runs in one process; "
-        "the first run of each contender at the smallest size is an untimed warm-up. "
+        "the first run of each contender at the smallest size is an untimed warm-up, and so is "
+        "the first run at each larger size; a run of kernelkit that follows a peer's waits "
+        f"{SETTLE_SECONDS} s for the peer's threads to sleep, then, when it takes less than "
+        f"{SHORT_RUN_SECONDS * 1e3:.0f} ms, runs untimed for {WARM_SECONDS * 1e3:.0f} ms. "
         "2 thr ÷ 1 thr: kernelkit's time on 2 threads over its time on 1 (below 1: the second "
         "thread pays). Ratios over 1.0 (kernelkit slower) in bold. A check compares kernelkit's "
         "result with each peer's (✔ within the row's tolerance); a ✘ against a library that "
