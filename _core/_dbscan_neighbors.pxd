@@ -10,7 +10,7 @@ from libc.stdlib cimport malloc, calloc, free, realloc
 from libc.string cimport memcpy
 
 from _dbscan_common cimport EUCLIDEAN, MANHATTAN, _reduced_distance
-from _kd_tree cimport kd_tree_build, kd_tree_levels
+from _kd_tree cimport KDNodes, kd_tree_build, kd_tree_levels
 from _sort cimport sort_pairs
 from _types cimport intp_t, int64_t, uint8_t
 
@@ -330,8 +330,8 @@ cdef inline int _build_kd_tree(Neighbourhoods *nb, const double[:, ::1] X, doubl
     if (nb.node_start == NULL or nb.node_end == NULL or nb.node_lo == NULL
             or nb.node_hi == NULL):
         return -1
-    kd_tree_build(&X[0, 0], n, d, n_levels, points, sample_at, nb.node_start, nb.node_end,
-                  nb.node_lo, nb.node_hi, 1, 0.0)
+    kd_tree_build(&X[0, 0], n, d, n_levels, points, sample_at,
+                  KDNodes(nb.node_start, nb.node_end, nb.node_lo, nb.node_hi), 1, 0.0)
     return 0
 
 

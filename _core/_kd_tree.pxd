@@ -124,6 +124,14 @@ cdef inline void _split_node(floating *rows, intp_t d, intp_t node, intp_t first
     node_end[left + 1] = e
 
 
+cdef struct KDNodes:
+    # The node arrays of a tree of 2^n_levels − 1 nodes (OUT of kd_tree_build)
+    intp_t *start       # (n_nodes,) first position of each node
+    intp_t *end         # (n_nodes,) one past its last position
+    double *lo          # (n_nodes, n_features) bounding boxes
+    double *hi          # (n_nodes, n_features)
+
+
 cdef inline void kd_tree_build(
     const floating *X,      # IN (n_samples, n_features), row-major
     intp_t n_samples,
@@ -131,10 +139,7 @@ cdef inline void kd_tree_build(
     intp_t n_levels,        # from kd_tree_levels
     floating *rows,         # OUT (n_samples, n_features) the rows, position by position
     intp_t *sample_at,      # OUT (n_samples,) the sample at each position
-    intp_t *node_start,     # OUT (2^n_levels − 1,) first position of each node
-    intp_t *node_end,       # OUT (2^n_levels − 1,) one past its last position
-    double *node_lo,        # OUT (2^n_levels − 1, n_features) bounding boxes
-    double *node_hi,        # OUT (2^n_levels − 1, n_features)
+    KDNodes nodes,          # OUT the node arrays
     int n_threads,
     double min_work_per_thread,
 ) noexcept nogil:
@@ -150,8 +155,8 @@ cdef inline void kd_tree_build(
     memcpy(rows, X, n_samples * n_features * sizeof(floating))
     for i in range(n_samples):
         sample_at[i] = i
-    node_start[0] = 0
-    node_end[0] = n_samples
+    nodes.start[0] = 0
+    nodes.end[0] = n_samples
     for level in range(n_levels):
         first = (1 << level) - 1
         stop = 2 * first + 1
@@ -161,9 +166,9 @@ cdef inline void kd_tree_build(
                                 n_threads) if stop - first > 1 else 1
         if team > 1:
             for node in prange(first, stop, schedule='dynamic', num_threads=team):
-                _split_node(rows, n_features, node, first_leaf, sample_at, node_start, node_end,
-                            node_lo, node_hi)
+                _split_node(rows, n_features, node, first_leaf, sample_at, nodes.start,
+                            nodes.end, nodes.lo, nodes.hi)
         else:
             for node in range(first, stop):
-                _split_node(rows, n_features, node, first_leaf, sample_at, node_start, node_end,
-                            node_lo, node_hi)
+                _split_node(rows, n_features, node, first_leaf, sample_at, nodes.start,
+                            nodes.end, nodes.lo, nodes.hi)

@@ -25,7 +25,7 @@ from libc.string cimport memcpy
 
 from _interrupt cimport (InterruptState, interrupt_init, interrupted, leave_team, next_item,
                         raise_pending)
-from _kd_tree cimport kd_tree_build, kd_tree_levels
+from _kd_tree cimport KDNodes, kd_tree_build, kd_tree_levels
 from _knn_heap cimport heap_offer, heap_reset, heap_sorted
 from _knn_lanes cimport leaf_distances
 from _types cimport floating, intp_t, kk_team_for_work
@@ -181,9 +181,9 @@ def build_kd_tree(
             or points.shape[0] != n * d):
         raise ValueError("inconsistent KD-tree arrays")
     with nogil:
-        kd_tree_build(&X[0, 0], n, d, n_levels, &points[0], &sample_at[0], &node_start[0],
-                      &node_end[0], &node_lo[0, 0], &node_hi[0, 0], n_threads,
-                      min_work_per_thread)
+        kd_tree_build(&X[0, 0], n, d, n_levels, &points[0], &sample_at[0],
+                      KDNodes(&node_start[0], &node_end[0], &node_lo[0, 0], &node_hi[0, 0]),
+                      n_threads, min_work_per_thread)
     _check_leaves(n_nodes, &node_start[0], &node_end[0])
     # the build leaves the rows in position order: each leaf's block turned by columns, in place
     # through a copy in the thread's buffer (a value costs about a nanosecond)
