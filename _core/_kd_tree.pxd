@@ -14,6 +14,7 @@
 from cython.parallel cimport prange
 from libc.string cimport memcpy
 
+from _sort cimport median_of_three
 from _types cimport floating, intp_t, kk_team_for_work
 
 
@@ -48,18 +49,11 @@ cdef inline void kd_select(intp_t *idx, floating *rows, intp_t n_features, intp_
     before it and larger ones after (quickselect with a three-way partition, so runs of equal
     coordinates cost linear time)."""
     cdef intp_t lt, gt, i
-    cdef double pivot, va, vb, vc, v
+    cdef double pivot, v
     while hi - lo > 1:
-        # median of three as the pivot value
-        va = rows[lo * n_features + dim]
-        vb = rows[((lo + hi) // 2) * n_features + dim]
-        vc = rows[(hi - 1) * n_features + dim]
-        if (va <= vb <= vc) or (vc <= vb <= va):
-            pivot = vb
-        elif (vb <= va <= vc) or (vc <= va <= vb):
-            pivot = va
-        else:
-            pivot = vc
+        pivot = median_of_three(rows[lo * n_features + dim],
+                                rows[((lo + hi) // 2) * n_features + dim],
+                                rows[(hi - 1) * n_features + dim])
         lt = lo
         i = lo
         gt = hi

@@ -13,6 +13,7 @@ from libc.math cimport INFINITY, fabs
 from libc.stdlib cimport free, malloc
 
 from _interrupt cimport CHECK_WORK, InterruptState, interrupt_init, interrupted, raise_pending
+from _sort cimport median_of_three
 from _types cimport int32_t, intp_t, kk_team_for_work
 
 
@@ -85,17 +86,9 @@ cdef double _select(double *a, intp_t n, intp_t k) noexcept nogil:
     position ``k`` are at most it (quickselect, median-of-three pivot, three-way partition:
     runs of equal values cost linear time)."""
     cdef intp_t lo = 0, hi = n, lt, gt, i
-    cdef double pivot, va, vb, vc, v
+    cdef double pivot, v
     while hi - lo > 1:
-        va = a[lo]
-        vb = a[(lo + hi) // 2]
-        vc = a[hi - 1]
-        if (va <= vb <= vc) or (vc <= vb <= va):
-            pivot = vb
-        elif (vb <= va <= vc) or (vc <= va <= vb):
-            pivot = va
-        else:
-            pivot = vc
+        pivot = median_of_three(a[lo], a[(lo + hi) // 2], a[hi - 1])
         lt = lo
         i = lo
         gt = hi

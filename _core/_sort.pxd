@@ -35,6 +35,16 @@ cdef inline void swap(swappable *a, intp_t i, intp_t j) noexcept nogil:
     a[j] = t
 
 
+cdef inline double median_of_three(double a, double b, double c) noexcept nogil:
+    """The middle one of three values: the pivot of the quickselects of the KD-tree's splits and
+    of k-medians' centres."""
+    if (a <= b <= c) or (c <= b <= a):
+        return b
+    if (b <= a <= c) or (c <= a <= b):
+        return a
+    return c
+
+
 cdef inline void sort(sortable *a, intp_t n) noexcept nogil:
     """Sort ``a[:n]`` in increasing order, in place."""
     cdef intp_t i, j, mid
