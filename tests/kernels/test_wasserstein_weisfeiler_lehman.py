@@ -5,14 +5,17 @@ import itertools
 import json
 import pathlib
 import sys
+import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 from kernelkit.kernels import (
     WassersteinWeisfeilerLehmanKernel,
     wasserstein_weisfeiler_lehman_kernel,
 )
+from kernelkit.kernels._graphs import _wasserstein_weisfeiler_lehman as wwl_module
 from kernelkit.reference.graph_wasserstein import wwl_distances, wwl_gram
 
 pytest.importorskip("ot")
@@ -221,6 +224,18 @@ def test_attributes_whose_distances_overflow(scale):
               (PATH, [0, 0, 0], None, np.zeros((3, 1)))]
     with pytest.raises(ValueError, match="overflow the Euclidean distances"):
         _attributed().fit(graphs)
+
+
+def test_a_transport_problem_not_solved_to_optimality_warns(rng, monkeypatch):
+    # the solver's status is read: optimal problems give no warning, the others are counted
+    graphs = _continuous(rng, 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        expected = _attributed().fit(graphs).wasserstein_distances()
+    monkeypatch.setattr(wwl_module, "_OPTIMAL", -1)
+    with pytest.warns(ConvergenceWarning, match="before optimality on 6 graph pairs"):
+        np.testing.assert_array_equal(_attributed().fit(graphs).wasserstein_distances(),
+                                      expected)
 
 
 def test_missing_pot_names_the_extra(monkeypatch):

@@ -23,6 +23,9 @@ __all__ = ["WassersteinWeisfeilerLehmanKernel", "wasserstein_weisfeiler_lehman_k
 
 # Below this many graph pairs, waking threads for the transport problems costs more than them.
 _MIN_PAIRS_FOR_THREADS = 64
+# The status of an optimal solution in POT's network simplex (its ProblemType: INFEASIBLE,
+# OPTIMAL, UNBOUNDED, MAX_ITER_REACHED).
+_OPTIMAL = 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -305,23 +308,27 @@ def _label_distances(A, B, n_iter, n_threads, verbose, label):
 
 def _transport_distances(A, B, n_threads, verbose, label):
     """Exact earth mover's distances between the uniform distributions over the graphs' node
-    embeddings (Euclidean ground distance), one network simplex per pair."""
-    ot = _import_ot()
+    embeddings (Euclidean ground distance), one network simplex per pair (POT's compiled solver,
+    entered directly: ``ot.emd2`` around it checks the marginals, centres the duals and picks a
+    backend, 0.55 of the time of 100 graphs of 25 nodes, all of it holding the GIL)."""
+    network_simplex = _import_ot().lp.emd_wrap.emd_c
     symmetric = B is None
     other = A if symmetric else B
     n_pairs = A.n_samples * other.n_samples
     n_threads = n_threads if n_pairs >= _MIN_PAIRS_FOR_THREADS else 1
+    other_weights = [np.full(other.graph(j).shape[0], 1.0 / other.graph(j).shape[0])
+                     for j in range(other.n_samples)]
     not_optimal = []
 
     def fill_row(out, i):
         points = A.graph(i)
         weights = np.full(len(points), 1.0 / len(points))
         for j in range(i + 1 if symmetric else 0, other.n_samples):
-            other_points = other.graph(j)
-            cost = cdist(points, other_points)
-            value, log = ot.emd2(weights, np.full(len(other_points), 1.0 / len(other_points)),
-                                 cost, numItermax=max(100_000, 50 * cost.size), log=True)
-            if log["warning"] is not None:
+            cost = cdist(points, other.graph(j))
+            # (plan, cost, duals, duals, status); the solver runs without the GIL
+            _, value, _, _, status = network_simplex(
+                weights, other_weights[j], cost, max(100_000, 50 * cost.size), 1)
+            if status != _OPTIMAL:
                 not_optimal.append((i, j))
             out[i, j] = max(float(value), 0.0)
 
