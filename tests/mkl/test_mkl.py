@@ -107,7 +107,10 @@ def test_sum_kernel_adds_the_grams_without_stacking_them(rng):
     model = SumKernel(kernels, weights=weights)
     for A, K in ((X, model.fit_transform(X)), (Z, model.transform(Z))):
         parts = [pairwise_kernels(A, X, metric="rbf", gamma=0.1), A @ X.T, A @ X.T + 1.0]
-        np.testing.assert_allclose(K, sum(w * P for w, P in zip(weights, parts)), rtol=1e-14)
+        expected = sum(w * P for w, P in zip(weights, parts))
+        # rounding of a sum of terms up to max |K|: absolute, not relative to an entry near 0
+        # (BLAS axpy with or without fused multiply-adds, by the machine)
+        np.testing.assert_allclose(K, expected, rtol=1e-14, atol=1e-14 * np.abs(expected).max())
         np.testing.assert_array_equal(cached[(len(A), 300)], A @ X.T + 1.0)
     rbfs = SumKernel([VectorKernel("rbf", gamma=g) for g in (0.1, 0.3, 1.0, 3.0)])
     tracemalloc.start()
