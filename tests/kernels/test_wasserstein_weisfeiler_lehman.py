@@ -16,7 +16,7 @@ from kernelkit.kernels import (
     wasserstein_weisfeiler_lehman_kernel,
 )
 from kernelkit.kernels._graphs import _wasserstein_weisfeiler_lehman as wwl_module
-from kernelkit.reference.graph_wasserstein import wwl_distances, wwl_gram
+from kernelkit.reference.graph_wasserstein import wwl_gram
 
 pytest.importorskip("ot")
 
