@@ -316,18 +316,18 @@ def _transport_distances(A, B, n_threads, verbose, label):
     other = A if symmetric else B
     n_pairs = A.n_samples * other.n_samples
     n_threads = n_threads if n_pairs >= _MIN_PAIRS_FOR_THREADS else 1
-    other_weights = [np.full(other.graph(j).shape[0], 1.0 / other.graph(j).shape[0])
-                     for j in range(other.n_samples)]
+    # the uniform distribution over each graph's nodes, made once per graph
+    weights = _uniform_weights(A)
+    other_weights = weights if symmetric else _uniform_weights(other)
     not_optimal = []
 
     def fill_row(out, i):
         points = A.graph(i)
-        weights = np.full(len(points), 1.0 / len(points))
         for j in range(i + 1 if symmetric else 0, other.n_samples):
             cost = cdist(points, other.graph(j))
             # (plan, cost, duals, duals, status); the solver runs without the GIL
             _, value, _, _, status = network_simplex(
-                weights, other_weights[j], cost, max(100_000, 50 * cost.size), 1)
+                weights[i], other_weights[j], cost, max(100_000, 50 * cost.size), 1)
             if status != _OPTIMAL:
                 not_optimal.append((i, j))
             out[i, j] = max(float(value), 0.0)
@@ -348,6 +348,12 @@ def _transport_distances(A, B, n_threads, verbose, label):
     if symmetric:
         D += D.T
     return D
+
+
+def _uniform_weights(embeddings):
+    """``1/n`` on each of a graph's ``n`` nodes, for every graph of ``embeddings``."""
+    sizes = (embeddings.graph(g).shape[0] for g in range(embeddings.n_samples))
+    return [np.full(n, 1.0 / n) for n in sizes]
 
 
 def _import_ot():
