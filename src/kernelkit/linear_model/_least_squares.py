@@ -221,16 +221,10 @@ class Ridge(_LinearRegressor):
     def _solve(self, Xc, yc):
         n, p = Xc.shape
         self.solver_ = self.solver if self.solver != "auto" else ("primal" if p <= n else "dual")
-        # the products by the rule of every BLAS call: one thread below SMALL_BLAS_FLOPS, where
-        # a team of two gains nothing and stalls behind a busy core (100 000 x 20: 2 threads ÷
-        # 1 thread of the fit 1.04-1.15, quiet)
         if self.solver_ == "primal":
-            with blas_threads(2.0 * n * p * p, None, library="numpy"):
-                A = Xc.T @ Xc
-                b = Xc.T @ yc
+            A = Xc.T @ Xc
             A.flat[::p + 1] += self.alpha
-            return solve_positive_definite(A, b, "XᵀX + alpha·I")
-        with blas_threads(2.0 * n * n * p, None, library="numpy"):
-            G = Xc @ Xc.T
+            return solve_positive_definite(A, Xc.T @ yc, "XᵀX + alpha·I")
+        G = Xc @ Xc.T
         G.flat[::n + 1] += self.alpha
         return Xc.T @ solve_positive_definite(G, yc, "XXᵀ + alpha·I")
