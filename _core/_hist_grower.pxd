@@ -7,7 +7,7 @@ from libc.stdint cimport int8_t
 
 from _bitset cimport BITSET_WORDS
 from _interrupt cimport InterruptState
-from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t, uint32_t
+from _types cimport int32_t, intp_t, uint8_t, uint32_t
 
 cdef enum:
     N_BINS = 256                    # bins per feature (uint8 codes)
@@ -100,12 +100,7 @@ cdef struct GrowerWork:
     float *ordered_gradients       # (n_samples,) a node's gradients in slice order
     float *ordered_hessians
     int n_threads
-    # seconds of serial work per thread of a team (kk_team_for_work) whose threads still spin,
-    # and of one that sleeps: the team of the tree's first parallel loop, which a pause before
-    # the tree (the boosting step between two trees) has put to sleep
-    double min_work_per_thread
-    double min_work_after_pause
-    bint team_awake                # a parallel loop of this tree has run
+    double min_work_per_thread     # seconds of serial work per thread of a team (kk_team_for_work)
     SplitInfo *candidates          # (2, n_features) the features' best splits of two nodes
     double **free_histograms       # a stack of reusable histogram buffers
     intp_t n_free_histograms
@@ -124,17 +119,6 @@ cdef struct Grower:
     TrainingData data
     GrowthOptions options
     GrowerWork work
-
-
-cdef inline int _team(GrowerWork *work, double seconds) noexcept nogil:
-    """The team of a parallel loop of ``seconds`` of serial work: sized by the cost of waking
-    a sleeping team until a loop of the tree has run on one, then by that of a spinning one."""
-    cdef int team = kk_team_for_work(
-        seconds, work.min_work_per_thread if work.team_awake else work.min_work_after_pause,
-        work.n_threads)
-    if team > 1:
-        work.team_awake = True
-    return team
 
 
 cdef struct NodeArrays:

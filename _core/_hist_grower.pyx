@@ -53,14 +53,14 @@ from _bitset cimport BITSET_WORDS
 from _hist_constraints cimport (_bound_children, _bounded_value, _node_features,
                                _split_feature_set)
 from _hist_grower cimport (CHUNK, GATHER_COST, HISTOGRAM_COST, N_BINS, SPLIT_COST, Grower, Node,
-                           NodeArrays, SplitInfo, _team)
+                           NodeArrays, SplitInfo)
 from _hist_histogram cimport (_features_histograms, _gather_chunk, _release_histogram,
                               _subtract_feature, _take_histogram)
 from _hist_partition cimport _partition
 from _hist_splitting cimport _best_split, _feature_split
 from _interrupt cimport (CHECK_WORK, INTERRUPTED, InterruptState, interrupt_init, interrupted,
                         raise_pending)
-from _types cimport int32_t, intp_t, uint8_t, uint32_t
+from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t, uint32_t
 
 # the keys of grow_tree's ``nodes``
 NODE_ARRAYS = ("feature", "bin", "left_bins", "missing_go_left", "left", "right", "value",
@@ -118,17 +118,17 @@ cdef inline void _build_step(Grower *g, const Build *build, const intp_t *featur
 
 
 cdef void _build_and_split(Grower *g, const Build *build) noexcept nogil:
-    """A build in one parallel region on a team sized by the work (``_team``), a
+    """A build in one parallel region on a team sized by the work (``kk_team_for_work``), a
     share of the features per thread, or by this thread alone: the gather of the node's
     gradients (but at the root), then the shares; then the nodes' best splits."""
     cdef intp_t k, c, n_build
     cdef intp_t n = build.node.stop - build.node.start
     cdef intp_t n_chunks = 0 if build.is_root else (n + CHUNK - 1) // CHUNK
     cdef const intp_t *features = _node_features(g, build.node, &n_build)
-    cdef int team = _team(
-        &g.work,
+    cdef int team = kk_team_for_work(
         0.5e-9 * (n * (HISTOGRAM_COST * n_build + (0 if build.is_root else GATHER_COST))
-                  + SPLIT_COST * N_BINS * n_build * (build.search[0] + build.search[1])))
+                  + SPLIT_COST * N_BINS * n_build * (build.search[0] + build.search[1])),
+        g.work.min_work_per_thread, g.work.n_threads)
     if team == 1:
         for k in range(n_chunks + 1):
             _build_step(g, build, features, n_chunks, n_build, 1, k)
@@ -481,10 +481,7 @@ def grow_tree(
         out (the leaves' slices give the training predictions); ``partition_buffer``
         (n_samples,) int32, ``ordered_gradients`` and ``ordered_hessians`` (n_samples,) float32:
         scratch; ``min_work_per_thread`` (float, seconds): a parallel loop runs on one thread per
-        this much serial work (``kernelkit.utils._threads.min_work_per_thread`` with
-        ``back_to_back``); optional ``min_work_after_pause`` (float, seconds, default
-        ``min_work_per_thread``): the same for the loops of the tree until one has run on a team
-        (the team sleeps when the tree starts).
+        this much serial work (``kernelkit.utils._threads.min_work_per_thread``).
     nodes : dict
         Arrays of shape (max_nodes,), node i at index i: ``feature`` (−1 at a leaf), ``bin``
         (a numeric split: bins ≤ bin go left), ``left_bins`` (max_nodes, 8) uint32 (a
@@ -518,8 +515,6 @@ def grow_tree(
     g.data.hessians_are_constant = hessians_are_constant
     g.work.n_threads = n_threads
     g.work.min_work_per_thread = work["min_work_per_thread"]
-    g.work.min_work_after_pause = work.get("min_work_after_pause", g.work.min_work_per_thread)
-    g.work.team_awake = False
     g.work.n_free_histograms = 0
     g.work.sets = NULL
     g.work.n_sets = g.work.sets_capacity = 0

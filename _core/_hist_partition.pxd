@@ -12,9 +12,9 @@ from cython.parallel cimport parallel, prange
 from libc.string cimport memcpy
 
 from _bitset cimport bitset_test
-from _hist_grower cimport CHUNK, N_BINS, PARTITION_COST, Grower, Node, _team
+from _hist_grower cimport CHUNK, N_BINS, PARTITION_COST, Grower, Node
 from _interrupt cimport interrupted
-from _types cimport int32_t, intp_t, uint8_t
+from _types cimport int32_t, intp_t, kk_team_for_work, uint8_t
 
 
 cdef inline void _left_table(const Grower *g, const Node *node, uint8_t *goes_left) noexcept nogil:
@@ -75,7 +75,7 @@ cdef inline void _partition_serial(Grower *g, const Node *node,
 
 cdef inline void _partition(Grower *g, const Node *node) noexcept nogil:
     """Stable in-place partition of the node's slice: the left child's samples, then the
-    right's, each in their previous order. On a team (sized by the work, ``_team``), in
+    right's, each in their previous order. On a team (sized by the work, ``kk_team_for_work``), in
     one parallel region: each chunk splits its samples into its own part of the buffer (left ones
     from its start, right ones from its end) and counts its left ones; then each chunk copies its
     two sides back to their places, found from the counts before it."""
@@ -87,7 +87,8 @@ cdef inline void _partition(Grower *g, const Node *node) noexcept nogil:
     cdef const uint8_t *column = g.data.X_binned + node.split.feature * g.data.n_samples
     cdef int32_t *idx = g.work.sample_indices + start
     cdef int32_t *buffer = g.work.partition_buffer + start
-    cdef int team = _team(&g.work, 0.5e-9 * PARTITION_COST * n)
+    cdef int team = kk_team_for_work(0.5e-9 * PARTITION_COST * n, g.work.min_work_per_thread,
+                                     g.work.n_threads)
     _left_table(g, node, goes_left)
     if team == 1:
         _partition_serial(g, node, goes_left)

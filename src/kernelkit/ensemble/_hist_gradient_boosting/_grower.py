@@ -58,10 +58,7 @@ class Grower:
             "ordered_gradients": np.empty(n_samples, dtype=np.float32),
             "ordered_hessians": np.empty(n_samples, dtype=np.float32),
             # a tree's parallel loops follow each other within microseconds: its team still spins
-            "min_work_per_thread": min_work_per_thread(n_threads, back_to_back=True),
-            # ... but not from one tree to the next (the boosting step between them is longer
-            # than the spin): the tree's first team is sized by the cost of waking it
-            "min_work_after_pause": min_work_per_thread(n_threads)}
+            "min_work_per_thread": min_work_per_thread(n_threads, back_to_back=True)}
         self.nodes = {name: np.empty(max_nodes, dtype=dtype) for name, dtype in (
             ("feature", np.intp), ("bin", np.intp), ("missing_go_left", np.uint8),
             ("left", np.intp), ("right", np.intp), ("value", np.float64), ("start", np.intp),
